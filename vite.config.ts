@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import babel from '@rolldown/plugin-babel';
+import tailwindcss from '@tailwindcss/vite';
+import { lingui } from '@lingui/vite-plugin';
+
+// Cross-origin isolation lets the page share WASM memory with workers (SharedArrayBuffer).
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
+
+export default defineConfig({
+  // The Lingui macro needs Babel; it must run before react().
+  plugins: [babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }), react(), lingui(), tailwindcss()],
+  worker: { format: 'es' },
+  build: { outDir: 'dist', target: 'es2022', chunkSizeWarningLimit: 6000 },
+  server: {
+    headers: isolation,
+    proxy: { '/admin': apiTarget, '/version.json': apiTarget, '/ws': { target: apiTarget, ws: true } },
+  },
+  preview: { headers: isolation },
+  test: {
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
