@@ -1,0 +1,52 @@
+import { defineConfig } from '@playwright/test';
+
+// The browser tests run the real server (built app + API + SQLite) on its own port and data folder.
+const port = Number(process.env.E2E_PORT ?? 18787);
+const dataDir = 'test/.tmp/e2e-data';
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    locale: 'zh-CN',
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+      ],
+    },
+  },
+  webServer: {
+    command: `rm -rf ${dataDir} && node_modules/.bin/tsx server/index.ts`,
+    url: `http://127.0.0.1:${port}/version.json`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CAPTCHA: 'off',
+      ADMIN_PASSWORD: 'e2e-Admin-pass1',
+      JWT_SECRET: 'e2e-secret-not-for-production-0123456789',
+    },
+  },
+});
