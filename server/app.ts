@@ -1,0 +1,64 @@
+// The Hono app: plain web-standard code, no Node imports. server/index.ts serves it on Node;
+// tests call app.request() directly.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { AppContext } from './context.ts';
+import type { AppEnv } from './core/env.ts';
+import type { Eps } from './core/eps.ts';
+import { Code, envelope } from './core/envelope.ts';
+import { ApiError } from './core/errors.ts';
+import { pickLang, t } from './core/i18n.ts';
+import { authGuard } from './core/auth.ts';
+import { requestLog } from './core/request-log.ts';
+import { baseModule } from './modules/base/index.ts';
+
+export const VERSION = { gn: '1.0.0' };
+
+export function createApp(ctx: AppContext) {
+  const eps: Eps = {};
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    c.set('lang', pickLang(c.req.header('accept-language')));
+    await next();
+  });
+  app.use('/admin/*', requestLog(ctx));
+  app.use(
+    '/admin/*',
+    bodyLimit({
+      maxSize: ctx.config.bodyLimit,
+      onError: (c) => c.json(envelope(Code.fail, t(c.get('lang'), 'bodyTooLarge')), 413),
+    }),
+  );
+  app.use('/admin/*', authGuard(ctx));
+
+  app.get('/version.json', (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(VERSION);
+  });
+
+  const routes = app.route('/', baseModule(ctx, eps));
+
+  app.notFound((c) => c.json(envelope(Code.fail, t(c.get('lang') ?? 'zh', 'notFound')), 404));
+
+  app.onError((err, c) => {
+    const lang = c.get('lang') ?? pickLang(c.req.header('accept-language'));
+    if (err instanceof ApiError) {
+      return c.json(envelope(err.code, t(lang, err.key, err.params)), err.status);
+    }
+    if (err instanceof HTTPException && err.status === 400) {
+      return c.json(envelope(Code.validation, t(lang, 'bodyInvalid')));
+    }
+    if (err instanceof HTTPException && err.status === 413) {
+      return c.json(envelope(Code.fail, t(lang, 'bodyTooLarge')), 413);
+    }
+    // Details go to the server log only: never stacks or SQL to the client.
+    ctx.logger.error(`Unhandled error on ${c.req.method} ${c.req.path}`, err);
+    return c.json(envelope(Code.internal, t(lang, 'internal')));
+  });
+
+  return routes;
+}
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,63 @@
+// All settings come from the environment through loadConfig(env), so tests pass their own.
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Empty means the embedded SQLite file under dataDir. */
+  databaseUrl: string;
+  adminPassword: string | undefined;
+  jwtSecret: string | undefined;
+  captcha: boolean;
+  /** Access token lifetime, seconds. */
+  tokenExpire: number;
+  /** Refresh token lifetime, seconds. */
+  refreshExpire: number;
+  trustProxy: boolean;
+  argon2: { memoryCost: number; timeCost: number };
+  /** Largest JSON body accepted by /admin, bytes. */
+  bodyLimit: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['1', 'on', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'off', 'false', 'no'].includes(raw)) return false;
+  throw new Error(`${name} must be on or off, got "${env[name]}"`);
+}
+
+function text(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export function loadConfig(env: Env = {}): Config {
+  return {
+    port: int(env, 'PORT', 8787),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    dataDir: text(env, 'DATA_DIR') ?? './data',
+    databaseUrl: text(env, 'DATABASE_URL') ?? '',
+    adminPassword: text(env, 'ADMIN_PASSWORD'),
+    jwtSecret: text(env, 'JWT_SECRET'),
+    captcha: flag(env, 'CAPTCHA', true),
+    tokenExpire: int(env, 'TOKEN_EXPIRE', 2 * 60 * 60, 1),
+    refreshExpire: int(env, 'REFRESH_EXPIRE', 15 * 24 * 60 * 60, 1),
+    trustProxy: flag(env, 'TRUST_PROXY', false),
+    argon2: {
+      memoryCost: int(env, 'ARGON2_MEMORY_KIB', 19456, 8),
+      timeCost: int(env, 'ARGON2_TIME_COST', 2, 1),
+    },
+    bodyLimit: int(env, 'BODY_LIMIT', 2 * 1024 * 1024, 1024),
+  };
+}

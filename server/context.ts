@@ -1,0 +1,19 @@
+// What every request handler can reach: config, database, clock, logger and the services that
+// tests swap (password hashing cost, captcha store).
+import type { Config } from './config.ts';
+import type { Db } from './db/index.ts';
+import type { Clock } from './core/clock.ts';
+import type { Logger } from './core/logger.ts';
+import type { PasswordHasher } from './core/passwords.ts';
+import type { CaptchaService } from './modules/base/captcha.service.ts';
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** HS256 key for access tokens. */
+  jwtSecret: string;
+  passwords: PasswordHasher;
+  captcha: CaptchaService;
+}

@@ -1,0 +1,27 @@
+// Every /admin call: open/* needs nothing, comm/* a valid token, everything else a token and
+// the exact permission derived from the path (superadmin passes all).
+import type { MiddlewareHandler } from 'hono';
+import type { AppContext } from '../context.ts';
+import type { AppEnv } from './env.ts';
+import { forbidden, unauthorized } from './errors.ts';
+import { loadAccess, permFromPath } from './perms.ts';
+import { tokenFromHeader, verifyAccessToken } from './tokens.ts';
+
+export const OPEN_PREFIX = '/admin/base/open/';
+export const COMM_PREFIX = '/admin/base/comm/';
+
+export function authGuard(ctx: AppContext): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const path = c.req.path;
+    if (path.startsWith(OPEN_PREFIX)) return next();
+    const token = tokenFromHeader(c.req.header('authorization'));
+    if (!token) throw unauthorized();
+    const auth = await verifyAccessToken(ctx, token);
+    c.set('auth', auth);
+    if (path.startsWith(COMM_PREFIX)) return next();
+    const perm = permFromPath(path);
+    const access = await loadAccess(ctx.db, auth.userId);
+    if (!access.isSuper && (!perm || !access.perms.has(perm))) throw forbidden();
+    return next();
+  };
+}

@@ -1,0 +1,247 @@
+// The generic resource service: from one table definition come the add/delete/update/info/
+// list/page routes of the contract, their eps description and their permission strings.
+import { Hono, type Context } from 'hono';
+import type { Kysely } from 'kysely';
+import { z, type ZodType } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { AppEnv } from './env.ts';
+import type { ColumnType, EpsEntry } from './eps.ts';
+import { ok } from './envelope.ts';
+import { fail, invalidField } from './errors.ts';
+import { formatTime } from './clock.ts';
+import { validate } from './validate.ts';
+
+export type Action = 'add' | 'delete' | 'update' | 'info' | 'list' | 'page';
+export const MAX_PAGE_SIZE = 100;
+
+export interface ColumnDef {
+  type: ColumnType;
+  comment: string;
+  nullable?: boolean;
+  /** false: never read back (e.g. password hashes). */
+  select?: false;
+  /** true: never written from a request body. */
+  readonly?: true;
+}
+
+type Row = Record<string, unknown>;
+
+export interface HookArgs {
+  c: Context<AppEnv>;
+  ctx: AppContext;
+  /** The transaction the write runs in. */
+  trx: Kysely<any>;
+}
+
+export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = ZodType> {
+  /** First path segment under /admin, and first part of the permission strings. */
+  module: string;
+  /** Path under the module, e.g. `sys/user`. */
+  path: string;
+  /** Entity name in eps. */
+  name: string;
+  table: string;
+  columns: Record<string, ColumnDef>;
+  actions: readonly Action[];
+  keyWordColumns?: readonly string[];
+  sortable?: readonly string[];
+  /** Columns a page/list body may filter on by equality (or `in` for arrays). */
+  filterable?: readonly string[];
+  defaultOrder?: readonly [string, 'asc' | 'desc'];
+  addSchema?: A;
+  updateSchema?: U;
+  hooks?: {
+    /** Turns the validated body into the row to insert (hash secrets, check references). */
+    beforeAdd?(data: z.output<A>, args: HookArgs): Promise<Row> | Row;
+    afterAdd?(id: number, data: z.output<A>, args: HookArgs): Promise<void> | void;
+    beforeUpdate?(data: z.output<U>, args: HookArgs): Promise<Row> | Row;
+    afterUpdate?(id: number, data: z.output<U>, args: HookArgs): Promise<void> | void;
+    /** Adds to a record read by `info` (e.g. related ids). */
+    decorate?(row: Row, args: { ctx: AppContext; db: Kysely<any> }): Promise<Row> | Row;
+  };
+}
+
+export interface Resource {
+  prefix: string;
+  routes: Hono<AppEnv>;
+  eps: EpsEntry;
+  perms: string[];
+}
+
+const SUMMARY: Record<Action, string> = {
+  add: 'Add', delete: 'Delete', update: 'Update', info: 'Info', list: 'List', page: 'Page',
+};
+const MANAGED = new Set(['id', 'createTime', 'updateTime']);
+
+function columnSchema(type: ColumnType): ZodType {
+  switch (type) {
+    case 'number': return z.coerce.number();
+    case 'boolean': return z.boolean();
+    case 'json': return z.unknown();
+    default: return z.string();
+  }
+}
+
+const filterValue = z
+  .union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))])
+  .nullable()
+  .optional();
+const sortValue = z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['asc', 'desc']));
+
+export function permsFor(def: Pick<ResourceDef, 'module' | 'path' | 'actions'>): string[] {
+  const base = [def.module, ...def.path.split('/')].join(':');
+  return def.actions.map((a) => `${base}:${a}`);
+}
+
+export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext, def: ResourceDef<A, U>): Resource {
+  const db = ctx.db as unknown as Kysely<any>;
+  const prefix = `/admin/${def.module}/${def.path}`;
+  const cols = Object.entries(def.columns);
+  const selectable = cols.filter(([, c]) => c.select !== false).map(([k]) => k);
+  const writable = new Set(cols.filter(([k, c]) => !c.readonly && !MANAGED.has(k)).map(([k]) => k));
+  const sortable = new Set(def.sortable ?? ['id']);
+  const [defaultColumn, defaultDirection] = def.defaultOrder ?? ['id', 'desc'];
+  const hasTimes = 'createTime' in def.columns && 'updateTime' in def.columns;
+
+  const writableShape = Object.fromEntries(
+    [...writable].map((k) => [k, columnSchema(def.columns[k]!.type).nullable().optional()]),
+  );
+  const addSchema = (def.addSchema ?? z.object(writableShape)) as ZodType;
+  const updateSchema = (def.updateSchema ?? z.object({ ...writableShape, id: z.coerce.number().int().positive() })) as ZodType;
+  const queryShape = {
+    keyWord: z.string().max(200).optional(),
+    order: z.string().optional(),
+    sort: sortValue.optional(),
+    ...Object.fromEntries((def.filterable ?? []).map((f) => [f, filterValue])),
+  };
+  const listSchema = z.looseObject(queryShape);
+  const pageSchema = z.looseObject({
+    ...queryShape,
+    page: z.coerce.number().int().min(1).default(1),
+    size: z.coerce.number().int().min(1).default(20).transform((s) => Math.min(s, MAX_PAGE_SIZE)),
+  });
+
+  const pick = (data: Row): Row => Object.fromEntries(Object.entries(data).filter(([k, v]) => writable.has(k) && v !== undefined));
+
+  // Filters, keyword and order come only from the definition's whitelists; values are bound.
+  function query(body: Row) {
+    let q = db.selectFrom(def.table);
+    const kw = typeof body.keyWord === 'string' ? body.keyWord.trim() : '';
+    if (kw && def.keyWordColumns?.length) {
+      q = q.where((eb) => eb.or(def.keyWordColumns!.map((col) => eb(col, 'like', `%${kw}%`))));
+    }
+    for (const field of def.filterable ?? []) {
+      const value = body[field];
+      if (value === undefined || value === null || value === '') continue;
+      if (Array.isArray(value)) {
+        if (value.length) q = q.where(field, 'in', value);
+      } else {
+        q = q.where(field, '=', value);
+      }
+    }
+    return q;
+  }
+  function ordering(body: Row): [string, 'asc' | 'desc'] {
+    const order = body.order;
+    if (order === undefined || order === null || order === '') return [defaultColumn, (body.sort as 'asc' | 'desc') ?? defaultDirection];
+    if (typeof order !== 'string' || !sortable.has(order)) throw invalidField('order');
+    return [order, (body.sort as 'asc' | 'desc') ?? 'asc'];
+  }
+
+  const routes = new Hono<AppEnv>();
+  const has = (a: Action) => def.actions.includes(a);
+
+  if (has('add')) {
+    routes.post('/add', validate('json', addSchema), async (c) => {
+      const data = c.req.valid('json') as z.output<A>;
+      const now = formatTime(ctx.clock.now());
+      const id = await db.transaction().execute(async (trx) => {
+        const args = { c, ctx, trx };
+        const values = pick(def.hooks?.beforeAdd ? await def.hooks.beforeAdd(data, args) : (data as Row));
+        const row = await trx
+          .insertInto(def.table)
+          .values(hasTimes ? { ...values, createTime: now, updateTime: now } : values)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const newId = Number(row.id);
+        await def.hooks?.afterAdd?.(newId, data, args);
+        return newId;
+      });
+      return ok(c, { id });
+    });
+  }
+
+  if (has('delete')) {
+    const schema = z.object({ ids: z.array(z.coerce.number().int()).min(1).max(1000) });
+    routes.post('/delete', validate('json', schema), async (c) => {
+      const { ids } = c.req.valid('json');
+      await db.deleteFrom(def.table).where('id', 'in', ids).execute();
+      return ok(c, null);
+    });
+  }
+
+  if (has('update')) {
+    routes.post('/update', validate('json', updateSchema), async (c) => {
+      const data = c.req.valid('json') as z.output<U> & { id: number };
+      await db.transaction().execute(async (trx) => {
+        const args = { c, ctx, trx };
+        const values = pick(def.hooks?.beforeUpdate ? await def.hooks.beforeUpdate(data, args) : (data as Row));
+        if (hasTimes) values.updateTime = formatTime(ctx.clock.now());
+        if (Object.keys(values).length > 0) {
+          const result = await trx.updateTable(def.table).set(values).where('id', '=', data.id).executeTakeFirst();
+          if (Number(result.numUpdatedRows) === 0) throw fail('dataNotFound');
+        }
+        await def.hooks?.afterUpdate?.(data.id, data, args);
+      });
+      return ok(c, null);
+    });
+  }
+
+  if (has('info')) {
+    const schema = z.object({ id: z.coerce.number().int().positive() });
+    routes.get('/info', validate('query', schema), async (c) => {
+      const { id } = c.req.valid('query');
+      const row = (await db.selectFrom(def.table).select(selectable).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+      if (!row) throw fail('dataNotFound');
+      return ok(c, def.hooks?.decorate ? await def.hooks.decorate(row, { ctx, db }) : row);
+    });
+  }
+
+  if (has('list')) {
+    routes.post('/list', validate('json', listSchema), async (c) => {
+      const body = c.req.valid('json') as Row;
+      const [column, direction] = ordering(body);
+      const list = await query(body).select(selectable).orderBy(column, direction).execute();
+      return ok(c, list);
+    });
+  }
+
+  if (has('page')) {
+    routes.post('/page', validate('json', pageSchema), async (c) => {
+      const body = c.req.valid('json') as Row & { page: number; size: number };
+      const [column, direction] = ordering(body);
+      const { total } = await query(body)
+        .select((eb) => eb.fn.countAll().as('total'))
+        .executeTakeFirstOrThrow();
+      const list = await query(body)
+        .select(selectable)
+        .orderBy(column, direction)
+        .orderBy('id', direction)
+        .limit(body.size)
+        .offset((body.page - 1) * body.size)
+        .execute();
+      return ok(c, { list, pagination: { page: body.page, size: body.size, total: Number(total) } });
+    });
+  }
+
+  const eps: EpsEntry = {
+    prefix,
+    name: def.name,
+    api: def.actions.map((a) => ({ method: a === 'info' ? ('get' as const) : ('post' as const), path: `/${a}`, summary: SUMMARY[a] })),
+    columns: cols
+      .filter(([, c]) => c.select !== false)
+      .map(([propertyName, c]) => ({ propertyName, type: c.type, comment: c.comment, nullable: !!c.nullable })),
+  };
+
+  return { prefix, routes, eps, perms: permsFor(def) };
+}

@@ -1,0 +1,18 @@
+import type { Lang } from './i18n.ts';
+
+export interface AuthInfo {
+  userId: number;
+  username: string;
+  sessionId: string;
+  passwordVersion: number;
+}
+
+/** What a request carries through the middleware chain. */
+export interface AppEnv {
+  Variables: {
+    lang: Lang;
+    auth: AuthInfo | undefined;
+  };
+  /** Set by @hono/node-server; absent under app.request() in tests. */
+  Bindings: { incoming?: { socket?: { remoteAddress?: string } } };
+}

@@ -1,0 +1,24 @@
+// The reply shape every JSON answer shares: { code, message, data? }.
+import type { Context } from 'hono';
+
+export const Code = {
+  ok: 1000,
+  fail: 1001,
+  validation: 1002,
+  internal: 1003,
+} as const;
+
+export interface Envelope<T = unknown> {
+  code: number;
+  message: string;
+  data?: T;
+}
+
+export function envelope<T>(code: number, message: string, data?: T): Envelope<T> {
+  return data === undefined ? { code, message } : { code, message, data };
+}
+
+/** A 1000 reply; `undefined` data is sent as null. */
+export function ok<T>(c: Context, data?: T) {
+  return c.json({ code: Code.ok, message: 'success', data: data ?? null });
+}

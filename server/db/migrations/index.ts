@@ -1,0 +1,7 @@
+// Migrations are code, listed here in order; names sort as they must run.
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_init.ts';
+
+export const migrations: Record<string, Migration> = {
+  '0001_init': m0001,
+};

@@ -1,0 +1,114 @@
+// The menu seeded on first start. Names are the spec's English names; the front end translates
+// them. Type 0 = group, 1 = page (router + viewPath), 2 = permission (perms, comma-separated).
+
+export interface MenuSeed {
+  name: string;
+  type: 0 | 1 | 2;
+  router?: string;
+  viewPath?: string;
+  icon?: string;
+  perms?: string;
+  keepAlive?: boolean;
+  isShow?: boolean;
+  children?: MenuSeed[];
+}
+
+/** Add / Delete / Update / Query entries for a resource prefix such as `base:sys:user`. */
+function crud(prefix: string, extra: MenuSeed[] = []): MenuSeed[] {
+  return [
+    { name: 'Add', type: 2, perms: `${prefix}:add` },
+    { name: 'Delete', type: 2, perms: `${prefix}:delete` },
+    { name: 'Update', type: 2, perms: `${prefix}:update` },
+    { name: 'Query', type: 2, perms: `${prefix}:info,${prefix}:list,${prefix}:page` },
+    ...extra,
+  ];
+}
+
+const dashboardCalls = [
+  'designInfo', 'designBaseInfo', 'designTypeInfo', 'designTypeNumberInfo', 'designDepartmentTypeNumberInfo',
+  'departmentInfo', 'departmentDesignOrderInfo', 'departmentProcessInfo', 'departmentProcessTime',
+  'allDepartmentProcessType', 'allDepartmentProcessTime', 'designerProcessInfo', 'designeDetailInfo',
+  'processBaseInfo', 'processTypeInfo', 'deviceWorkInfo', 'addInfo', 'aiInfo', 'deviceAddressInfo',
+].map((call) => `dashboard:info:${call}`);
+
+export const seedMenus: MenuSeed[] = [
+  {
+    name: 'Data board', type: 0, icon: 'dashboard',
+    children: [
+      {
+        name: 'Data board', type: 1, router: '/dashboard', viewPath: 'modules/dashboard/views/board', icon: 'dashboard',
+        children: [{ name: 'Query', type: 2, perms: dashboardCalls.join(',') }],
+      },
+    ],
+  },
+  {
+    name: 'Order management', type: 0, icon: 'order',
+    children: [
+      { name: 'Order list', type: 1, router: '/order/list', viewPath: 'modules/order/views/list', icon: 'order', children: crud('order:info') },
+      {
+        name: 'Time list', type: 1, router: '/order/time', viewPath: 'modules/order/views/time', icon: 'time',
+        children: [{ name: 'Query', type: 2, perms: 'order:info:info,order:info:list,order:info:page' }],
+      },
+    ],
+  },
+  {
+    name: 'Device management', type: 0, icon: 'device',
+    children: [
+      {
+        name: 'Device list', type: 1, router: '/device/list', viewPath: 'modules/device/views/list', icon: 'device',
+        children: crud('device:info', [{ name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') }]),
+      },
+    ],
+  },
+  {
+    name: 'Interface configuration', type: 0, icon: 'api',
+    children: [
+      { name: 'Config list', type: 1, router: '/device/api-config', viewPath: 'modules/device/views/api-config', icon: 'api', children: crud('device:apiConfig') },
+    ],
+  },
+  {
+    name: 'System management', type: 0, icon: 'system',
+    children: [
+      {
+        name: 'Permission management', type: 0, icon: 'permission',
+        children: [
+          { name: 'User list', type: 1, router: '/sys/user', viewPath: 'modules/base/views/user', icon: 'user', children: crud('base:sys:user') },
+          { name: 'Menu list', type: 1, router: '/sys/menu', viewPath: 'modules/base/views/menu', icon: 'menu', children: crud('base:sys:menu') },
+          { name: 'Role list', type: 1, router: '/sys/role', viewPath: 'modules/base/views/role', icon: 'role', children: crud('base:sys:role') },
+        ],
+      },
+      {
+        name: 'Version management', type: 0, icon: 'version',
+        children: [
+          { name: 'Version list', type: 1, router: '/sys/release', viewPath: 'modules/base/views/release', icon: 'version', children: crud('base:sys:release') },
+        ],
+      },
+      {
+        name: 'Monitoring management', type: 0, icon: 'monitor',
+        children: [
+          {
+            name: 'Request log', type: 1, router: '/sys/log', viewPath: 'modules/base/views/log', icon: 'log',
+            children: [
+              { name: 'Query', type: 2, perms: 'base:sys:log:page' },
+              { name: 'Clear', type: 2, perms: 'base:sys:log:clear' },
+              { name: 'Keep days', type: 2, perms: 'base:sys:log:setKeep,base:sys:log:getKeep' },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'Help center', type: 0, icon: 'help',
+    children: [
+      {
+        name: 'Help document', type: 1, router: '/help/doc', viewPath: 'modules/help/views/doc', icon: 'doc',
+        children: [{ name: 'Query', type: 2, perms: 'base:sys:article:info,base:sys:article:list,base:sys:article:page,base:sys:articleCategory:list' }],
+      },
+      {
+        name: 'Article list', type: 1, router: '/help/article', viewPath: 'modules/help/views/article', icon: 'article',
+        children: crud('base:sys:article', crud('base:sys:articleCategory').map((m) => ({ ...m, name: `Category ${m.name.toLowerCase()}` }))),
+      },
+    ],
+  },
+];

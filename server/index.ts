@@ -1,0 +1,139 @@
+// The only file that knows Node's HTTP server: serves the API and the built front end, sets the
+// cross-origin isolation headers, and stops cleanly on signals.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serve, type HttpBindings } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { createApp } from './app.ts';
+import { createContext, prepareDatabase, type ContextOverrides } from './bootstrap.ts';
+import { loadConfig, type Config } from './config.ts';
+import type { AppContext } from './context.ts';
+
+export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+
+export interface StartOptions extends ContextOverrides {
+  /** The built front end; defaults to dist/ beside server/. */
+  staticDir?: string;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+// Shared WASM memory between page and workers needs a cross-origin isolated page.
+const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+} as const;
+
+function isApiPath(p: string): boolean {
+  return p === '/admin' || p.startsWith('/admin/') || p === '/version.json' || p === '/ws' || p.startsWith('/ws/');
+}
+
+export function createNodeApp(ctx: AppContext, staticDir: string) {
+  const api = createApp(ctx);
+  const web = new Hono<{ Bindings: HttpBindings }>();
+
+  web.use('*', async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(ISOLATION_HEADERS)) c.res.headers.set(name, value);
+  });
+
+  web.all('/admin/*', (c) => api.fetch(c.req.raw, c.env));
+  web.all('/admin', (c) => api.fetch(c.req.raw, c.env));
+  web.get('/version.json', (c) => api.fetch(c.req.raw, c.env));
+  // The device hub will mount here: web.get('/ws', upgradeWebSocket(...)) with
+  // serve({ websocket: { server: new WebSocketServer({ noServer: true }) } }).
+
+  if (fs.existsSync(staticDir)) {
+    // Hashed build output never changes under the same name.
+    web.use(
+      '/assets/*',
+      serveStatic({ root: staticDir, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
+    );
+    web.use('*', serveStatic({ root: staticDir, onFound: (_p, c) => c.header('Cache-Control', 'no-cache') }));
+  }
+
+  // SPA fallback: page navigations that match no file get index.html.
+  web.get('*', async (c) => {
+    const accept = c.req.header('accept') ?? '';
+    if (isApiPath(c.req.path) || !accept.includes('text/html')) return c.text('Not Found', 404);
+    try {
+      const html = await fs.promises.readFile(path.join(staticDir, 'index.html'), 'utf8');
+      c.header('Cache-Control', 'no-cache');
+      return c.html(html);
+    } catch {
+      return c.text('The front end is not built (run npm run build)', 404);
+    }
+  });
+  return web;
+}
+
+/** Migrates, seeds and listens. `config.port` 0 picks a free port. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const ctx = createContext(config, options);
+  try {
+    await prepareDatabase(ctx);
+  } catch (err) {
+    await ctx.db.destroy();
+    throw err;
+  }
+  const web = createNodeApp(ctx, options.staticDir ?? DEFAULT_STATIC_DIR);
+  const server = serve({ fetch: web.fetch, port: config.port, hostname: config.host });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  }).catch(async (err) => {
+    await ctx.db.destroy();
+    throw err;
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    ctx,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }).then(() => ctx.db.destroy());
+      return closing;
+    },
+  };
+}
+
+/** Starts from a config, prints where it listens, and exits 0 on SIGINT/SIGTERM. */
+export async function runMain(config: Config): Promise<RunningServer> {
+  const running = await startServer(config);
+  console.log(`Archwright listening on ${running.url}`);
+  const stop = (signal: string) => {
+    console.log(`${signal}: shutting down`);
+    running.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error('Shutdown failed', err);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return running;
+}
+
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(path.resolve(entry)).href) {
+  runMain(loadConfig(process.env)).catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

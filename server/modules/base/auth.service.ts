@@ -1,0 +1,33 @@
+import type { AppContext } from '../../context.ts';
+import { fail, invalidField } from '../../core/errors.ts';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../core/rate-limit.ts';
+import { startSession, type TokenPair } from '../../core/tokens.ts';
+import type { LoginInput } from './schemas.ts';
+
+export async function login(ctx: AppContext, input: LoginInput, ip: string): Promise<TokenPair> {
+  const account = input.username.toLowerCase();
+  await assertLoginAllowed(ctx, account, ip);
+
+  if (ctx.config.captcha) {
+    if (!input.captchaId) throw invalidField('captchaId', true);
+    if (!input.verifyCode) throw invalidField('verifyCode', true);
+    if (!(await ctx.captcha.check(input.captchaId, input.verifyCode))) throw fail('badCaptcha');
+  }
+
+  const user = await ctx.db
+    .selectFrom('base_sys_user')
+    .select(['id', 'username', 'password', 'passwordVersion', 'status'])
+    .where('username', '=', input.username)
+    .executeTakeFirst();
+  let good = false;
+  if (user) good = await ctx.passwords.verify(user.password, input.password);
+  else await ctx.passwords.verifyDummy(input.password);
+  if (!user || !good) {
+    await recordLoginFailure(ctx, account, ip);
+    throw fail('badCredentials');
+  }
+  if (user.status !== 1) throw fail('userDisabled');
+
+  await clearLoginFailures(ctx, account, ip);
+  return startSession(ctx, user);
+}

@@ -1,0 +1,23 @@
+// The base module: auth (open), the logged-in user's calls (comm) and the system resources.
+import { Hono } from 'hono';
+import type { AppContext } from '../../context.ts';
+import type { AppEnv } from '../../core/env.ts';
+import { addEps, type Eps } from '../../core/eps.ts';
+import { commApi, commRoutes } from './comm.routes.ts';
+import { openApi, openRoutes } from './open.routes.ts';
+import { createLogResource } from './sys-log.ts';
+import { createUserResource } from './sys-user.ts';
+
+export function baseModule(ctx: AppContext, eps: Eps) {
+  const resources = [createUserResource(ctx), createLogResource(ctx)];
+  addEps(eps, 'base', { prefix: '/admin/base/open', name: 'BaseOpen', api: [...openApi], columns: [] });
+  addEps(eps, 'base', { prefix: '/admin/base/comm', name: 'BaseComm', api: [...commApi], columns: [] });
+  const app = new Hono<AppEnv>()
+    .route('/admin/base/open', openRoutes(ctx, eps))
+    .route('/admin/base/comm', commRoutes(ctx));
+  for (const r of resources) {
+    addEps(eps, 'base', r.eps);
+    app.route(r.prefix, r.routes);
+  }
+  return app;
+}

@@ -1,0 +1,55 @@
+import type { AppContext } from '../../context.ts';
+import { formatTime } from '../../core/clock.ts';
+import { fail, invalidField } from '../../core/errors.ts';
+import { revokeUserSessions } from '../../core/tokens.ts';
+import type { PersonUpdateInput } from './schemas.ts';
+
+export const PUBLIC_USER_COLUMNS = [
+  'id', 'username', 'name', 'nickName', 'headImg', 'phone', 'email', 'remark', 'status', 'departmentId',
+  'createTime', 'updateTime',
+] as const;
+
+export async function roleIdsOf(ctx: AppContext, userId: number): Promise<number[]> {
+  const rows = await ctx.db.selectFrom('base_sys_user_role').select('roleId').where('userId', '=', userId).execute();
+  return rows.map((r) => r.roleId);
+}
+
+export async function getPerson(ctx: AppContext, userId: number) {
+  const user = await ctx.db
+    .selectFrom('base_sys_user')
+    .select(PUBLIC_USER_COLUMNS)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user) throw fail('dataNotFound');
+  return { ...user, roleIdList: await roleIdsOf(ctx, userId) };
+}
+
+/**
+ * Profile fields, and the password when the old one is given. A new password bumps the
+ * password version, so every token issued before (this session's too) stops working.
+ */
+export async function updatePerson(ctx: AppContext, userId: number, input: PersonUpdateInput): Promise<void> {
+  const changes: Record<string, unknown> = {};
+  for (const key of ['nickName', 'headImg', 'name', 'phone', 'email'] as const) {
+    if (input[key] !== undefined) changes[key] = input[key];
+  }
+  let passwordChanged = false;
+  if (input.password !== undefined) {
+    if (!input.oldPassword) throw invalidField('oldPassword', true);
+    const user = await ctx.db.selectFrom('base_sys_user').select('password').where('id', '=', userId).executeTakeFirst();
+    if (!user || !(await ctx.passwords.verify(user.password, input.oldPassword))) throw fail('oldPasswordIncorrect');
+    changes.password = await ctx.passwords.hash(input.password);
+    passwordChanged = true;
+  }
+  if (Object.keys(changes).length === 0) return;
+  await ctx.db
+    .updateTable('base_sys_user')
+    .set((eb) => ({
+      ...changes,
+      updateTime: formatTime(ctx.clock.now()),
+      ...(passwordChanged ? { passwordVersion: eb('passwordVersion', '+', 1) } : {}),
+    }))
+    .where('id', '=', userId)
+    .execute();
+  if (passwordChanged) await revokeUserSessions(ctx, userId);
+}

@@ -1,0 +1,31 @@
+// `npm start`: build what is missing (kernels, front end), then migrate, seed and serve.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from './config.ts';
+import { runMain } from './index.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const inRoot = (p: string) => fileURLToPath(new URL(p, new URL('..', import.meta.url)));
+
+function run(what: string, command: string, args: string[]): void {
+  console.log(`Building ${what}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.error || result.status !== 0) {
+    const why = result.error ? result.error.message : `exit code ${result.status}`;
+    console.error(`Could not build ${what} (${why}). Fix the error above, or build it by hand, then run npm start again.`);
+    process.exit(1);
+  }
+}
+
+if (!fs.existsSync(inRoot('build/kernels.wasm'))) {
+  run('the WASM kernels', process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build:wasm']);
+}
+if (!fs.existsSync(inRoot('dist/index.html'))) {
+  run('the front end', inRoot('node_modules/.bin/vite'), ['build']);
+}
+
+runMain(loadConfig(process.env)).catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
