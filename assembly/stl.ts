@@ -1,0 +1,783 @@
+// STL parser: binary and ASCII STL into a welded, indexed mesh with
+// per-vertex normals and bounds, all in linear memory.
+//
+// Protocol (driven by workers/kernels/stl.ts):
+//   1. the caller puts the file's bytes into the arena (arenaAlloc + write)
+//   2. stlBegin(ptr, len)     detects the format, validates, allocates outputs
+//   3. stlStep(budget) > 0    repeated: parses/welds, accumulates normals,
+//                             normalises; returns 1 while work remains, 0 when
+//                             done, a negative STL_* status on error
+//   4. stlVertexCount() ... getters describe the result in linear memory
+//
+// No managed objects are used; every table is a flat region of the arena.
+
+import { arenaAlloc } from './arena';
+
+// Status codes. Keep in sync with STL_ERROR_CODES in workers/kernels/stl.ts.
+export const STL_OK: i32 = 0;
+export const STL_EMPTY: i32 = -1;
+export const STL_TOO_SHORT: i32 = -2;
+export const STL_NOT_STL: i32 = -3;
+export const STL_TRUNCATED: i32 = -4;
+export const STL_COUNT_MISMATCH: i32 = -5;
+export const STL_MALFORMED: i32 = -6;
+export const STL_NO_TRIANGLES: i32 = -7;
+export const STL_NON_FINITE: i32 = -8;
+export const STL_TOO_LARGE: i32 = -9;
+export const STL_BAD_STATE: i32 = -10;
+
+const FORMAT_BINARY: i32 = 1;
+const FORMAT_ASCII: i32 = 2;
+
+const PHASE_IDLE: i32 = 0;
+const PHASE_PARSE: i32 = 1;
+const PHASE_NORMALS: i32 = 2;
+const PHASE_FINISH: i32 = 3;
+const PHASE_DONE: i32 = 4;
+const PHASE_ERROR: i32 = 5;
+
+// Share of the progress fraction per phase.
+const PARSE_SHARE: f64 = 0.85;
+const NORMALS_SHARE: f64 = 0.1;
+
+// ASCII parser states between facets.
+const ASCII_EXPECT_SOLID: i32 = 0;
+const ASCII_IN_SOLID: i32 = 1;
+const ASCII_AFTER_SOLID: i32 = 2;
+
+// Keywords, lower case.
+const KW_SOLID = memory.data<u8>([0x73, 0x6f, 0x6c, 0x69, 0x64]);
+const KW_ENDSOLID = memory.data<u8>([0x65, 0x6e, 0x64, 0x73, 0x6f, 0x6c, 0x69, 0x64]);
+const KW_FACET = memory.data<u8>([0x66, 0x61, 0x63, 0x65, 0x74]);
+const KW_NORMAL = memory.data<u8>([0x6e, 0x6f, 0x72, 0x6d, 0x61, 0x6c]);
+const KW_OUTER = memory.data<u8>([0x6f, 0x75, 0x74, 0x65, 0x72]);
+const KW_LOOP = memory.data<u8>([0x6c, 0x6f, 0x6f, 0x70]);
+const KW_VERTEX = memory.data<u8>([0x76, 0x65, 0x72, 0x74, 0x65, 0x78]);
+const KW_ENDLOOP = memory.data<u8>([0x65, 0x6e, 0x64, 0x6c, 0x6f, 0x6f, 0x70]);
+const KW_ENDFACET = memory.data<u8>([0x65, 0x6e, 0x64, 0x66, 0x61, 0x63, 0x65, 0x74]);
+
+const POW10 = memory.data<f64>([
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+]);
+
+// ---- state of the current job ----
+let inPtr: usize = 0;
+let inLen: usize = 0;
+let format: i32 = 0;
+let phase: i32 = PHASE_IDLE;
+let status: i32 = STL_OK;
+let errLine: i32 = 0;
+let errTriangle: i32 = -1;
+
+let maxTris: u32 = 0; // capacity of the index buffer, in triangles
+let triCount: u32 = 0; // triangles parsed so far
+let binCount: u32 = 0; // binary: triangles announced by the header
+let cursor: usize = 0; // ascii: byte offset
+let line: i32 = 1; // ascii: current line, 1-based
+let asciiState: i32 = ASCII_EXPECT_SOLID;
+let numValue: f64 = 0;
+
+let idxPtr: usize = 0;
+let posPtr: usize = 0;
+let nrmPtr: usize = 0;
+let boundsPtr: usize = 0;
+let hashPtr: usize = 0;
+let hashMask: u32 = 0;
+let vertCount: u32 = 0;
+let degenerate: u32 = 0;
+let workCursor: u32 = 0; // normals / finish phases
+
+// ---------------------------------------------------------------- helpers
+
+@inline function byteAt(p: usize): u32 {
+  return <u32>load<u8>(p);
+}
+
+@inline function isSpace(c: u32): bool {
+  return c == 32 || (c - 9) < 5; // space, \t \n \v \f \r
+}
+
+@inline function isDigit(c: u32): bool {
+  return (c - 48) < 10;
+}
+
+function fail(code: i32): i32 {
+  status = code;
+  phase = PHASE_ERROR;
+  return code;
+}
+
+/** Case-insensitive match of a lower-case keyword at `p`, followed by whitespace or the end. */
+function keywordAt(p: usize, end: usize, kw: usize, n: usize): bool {
+  if (p + n > end) return false;
+  for (let i: usize = 0; i < n; i++) {
+    if ((byteAt(p + i) | 0x20) != byteAt(kw + i)) return false;
+  }
+  return p + n == end || isSpace(byteAt(p + n));
+}
+
+/** Same as keywordAt, but the keyword may be followed by anything (for "solidname"). */
+function prefixAt(p: usize, end: usize, kw: usize, n: usize): bool {
+  if (p + n > end) return false;
+  for (let i: usize = 0; i < n; i++) {
+    if ((byteAt(p + i) | 0x20) != byteAt(kw + i)) return false;
+  }
+  return true;
+}
+
+@inline function nextPow2(v: u32): u32 {
+  return v <= 1 ? 1 : (<u32>1) << (32 - clz<u32>(v - 1));
+}
+
+@inline function isNonFinite(bits: u32): bool {
+  return (bits & 0x7F80_0000) == 0x7F80_0000;
+}
+
+@inline function hash3(x: u32, y: u32, z: u32): u32 {
+  let h = x * 0x9E37_79B1;
+  h ^= rotl<u32>(y * 0x85EB_CA77, 13);
+  h ^= rotl<u32>(z * 0xC2B2_AE3D, 7);
+  h ^= h >>> 15;
+  h *= 0x2C1B_3C6D;
+  h ^= h >>> 12;
+  return h;
+}
+
+/** Finds or inserts the vertex with these exact float bits; returns its index. */
+@inline function weld(x: u32, y: u32, z: u32): u32 {
+  // -0 and +0 are the same point.
+  if (x == 0x8000_0000) x = 0;
+  if (y == 0x8000_0000) y = 0;
+  if (z == 0x8000_0000) z = 0;
+  let slot = hash3(x, y, z) & hashMask;
+  while (true) {
+    const sp = hashPtr + ((<usize>slot) << 2);
+    const e = load<u32>(sp);
+    if (e == 0) {
+      const vi = vertCount++;
+      const p = posPtr + (<usize>vi) * 12;
+      store<u32>(p, x);
+      store<u32>(p, y, 4);
+      store<u32>(p, z, 8);
+      store<u32>(sp, vi + 1);
+      return vi;
+    }
+    const q = posPtr + (<usize>(e - 1)) * 12;
+    if (load<u32>(q) == x && load<u32>(q, 4) == y && load<u32>(q, 8) == z) return e - 1;
+    slot = (slot + 1) & hashMask;
+  }
+}
+
+/** Allocates index, position and hash buffers for up to `tris` triangles. */
+function allocateMesh(tris: u32): i32 {
+  maxTris = tris;
+  const corners = <u64>tris * 3;
+  if (corners > 0x1000_0000) return STL_TOO_LARGE;
+  idxPtr = arenaAlloc(<usize>(corners * 4));
+  if (idxPtr == 0) return STL_TOO_LARGE;
+  posPtr = arenaAlloc(<usize>(corners * 12));
+  if (posPtr == 0) return STL_TOO_LARGE;
+  let cap = nextPow2(<u32>(corners + (corners >> 1)));
+  if (cap < 64) cap = 64;
+  hashMask = cap - 1;
+  hashPtr = arenaAlloc((<usize>cap) << 2);
+  if (hashPtr == 0) return STL_TOO_LARGE;
+  memory.fill(hashPtr, 0, (<usize>cap) << 2);
+  boundsPtr = arenaAlloc(24);
+  if (boundsPtr == 0) return STL_TOO_LARGE;
+  return STL_OK;
+}
+
+// ---------------------------------------------------------------- detection
+
+/** True when the file starts (after optional whitespace) with "solid". */
+function startsWithSolid(p: usize, len: usize): bool {
+  const end = p + len;
+  let q = p;
+  while (q < end && q - p < 256 && isSpace(byteAt(q))) q++;
+  return prefixAt(q, end, KW_SOLID, 5);
+}
+
+/** True when the first `n` bytes contain no control bytes that text never has (NUL and friends). */
+function isTextWindow(p: usize, n: usize): bool {
+  for (let i: usize = 0; i < n; i++) {
+    const c = byteAt(p + i);
+    if (c < 32 && !isSpace(c)) return false;
+    if (c == 127) return false;
+  }
+  return true;
+}
+
+/** True when `kw` occurs (case-insensitive) within the first `n` bytes. */
+function containsKeyword(p: usize, n: usize, kw: usize, kwLen: usize): bool {
+  if (n < kwLen) return false;
+  const first = byteAt(kw);
+  const last = p + n - kwLen;
+  for (let q = p; q <= last; q++) {
+    if ((byteAt(q) | 0x20) == first && prefixAt(q, p + n, kw, kwLen)) return true;
+  }
+  return false;
+}
+
+/** A float that could be a coordinate in a real STL: zero, or a magnitude in 1e-18..1e18, or non-finite (reported later). */
+@inline function plausibleFloat(bits: u32): bool {
+  const a = bits & 0x7FFF_FFFF;
+  if (a == 0) return true;
+  const e = a >>> 23;
+  return e == 0xFF || (e >= 127 - 60 && e <= 127 + 60);
+}
+
+/** Looks at the first whole records: random bytes (an image, an archive) fail quickly. */
+function plausibleBinary(p: usize, len: usize, count: u32): bool {
+  let records = (len - 84) / 50;
+  if (records > <usize>count) records = <usize>count;
+  if (records > 32) records = 32;
+  for (let r: usize = 0; r < records; r++) {
+    const rec = p + 84 + r * 50;
+    for (let k: usize = 0; k < 9; k++) {
+      if (!plausibleFloat(load<u32>(rec + 12 + k * 4))) return false;
+    }
+  }
+  return true;
+}
+
+/** Counts "endfacet" (case-insensitive) in the ASCII body: an upper bound on facets. */
+function countEndfacet(p: usize, len: usize): u32 {
+  let n: u32 = 0;
+  const end = p + len;
+  let q = p;
+  const lowerE = i8x16.splat(0x65);
+  const bit = i8x16.splat(0x20);
+  // SIMD scan for 'e'/'E'; confirm candidates with a scalar compare.
+  while (q + 16 <= end) {
+    const v = v128.or(v128.load(q), bit);
+    let mask = i8x16.bitmask(i8x16.eq(v, lowerE));
+    while (mask != 0) {
+      const i = ctz<u32>(mask);
+      if (prefixAt(q + i, end, KW_ENDFACET, 8)) n++;
+      mask &= mask - 1;
+    }
+    q += 16;
+  }
+  while (q < end) {
+    if ((byteAt(q) | 0x20) == 0x65 && prefixAt(q, end, KW_ENDFACET, 8)) n++;
+    q++;
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------- API
+
+/**
+ * Starts parsing `len` bytes at `ptr` (already in the arena). Returns STL_OK
+ * or a negative status. Output buffers are allocated after the input.
+ */
+export function stlBegin(ptr: usize, len: usize): i32 {
+  inPtr = ptr;
+  inLen = len;
+  format = 0;
+  phase = PHASE_PARSE;
+  status = STL_OK;
+  errLine = 0;
+  errTriangle = -1;
+  maxTris = 0;
+  triCount = 0;
+  binCount = 0;
+  cursor = 0;
+  line = 1;
+  asciiState = ASCII_EXPECT_SOLID;
+  idxPtr = 0;
+  posPtr = 0;
+  nrmPtr = 0;
+  boundsPtr = 0;
+  hashPtr = 0;
+  hashMask = 0;
+  vertCount = 0;
+  degenerate = 0;
+  workCursor = 0;
+
+  if (len == 0) return fail(STL_EMPTY);
+
+  const solid = startsWithSolid(ptr, len);
+  if (len >= 84) {
+    const count = load<u32>(ptr + 80);
+    const expected = <u64>84 + <u64>50 * <u64>count;
+    if (expected == <u64>len && !(solid && isTextWindow(ptr, len < 4096 ? len : 4096))) {
+      return beginBinary(count);
+    }
+  }
+  if (solid) {
+    const window = len < 4096 ? len : 4096;
+    // A binary file may start with "solid" too: a text window (no NUL or
+    // control bytes) or the word "facet" in a text header decides.
+    if (isTextWindow(ptr, window) || (containsKeyword(ptr, window, KW_FACET, 5) && isTextWindow(ptr, len < 84 ? len : 84))) {
+      return beginAscii();
+    }
+  }
+  if (len < 84) return fail(STL_TOO_SHORT);
+
+  // Binary, but the size does not match the header: decide what kind of wrong it is.
+  const textLen = len < 512 ? len : 512;
+  if (isTextWindow(ptr, textLen)) return fail(STL_NOT_STL);
+  const count = load<u32>(ptr + 80);
+  if (!plausibleBinary(ptr, len, count)) return fail(STL_NOT_STL);
+  const body = <u64>(len - 84);
+  const expected = <u64>50 * <u64>count;
+  if (count == 0) {
+    return fail(body >= 50 ? STL_COUNT_MISMATCH : STL_NO_TRIANGLES);
+  }
+  if (expected > body) {
+    return fail(body % 50 == 0 ? STL_COUNT_MISMATCH : STL_TRUNCATED);
+  }
+  // expected < body: trailing bytes. Whole extra records mean the header
+  // undercounts; anything else is tolerated as padding.
+  if (body - expected >= 50 && body % 50 == 0) return fail(STL_COUNT_MISMATCH);
+  return beginBinary(count);
+}
+
+function beginBinary(count: u32): i32 {
+  format = FORMAT_BINARY;
+  if (count == 0) return fail(STL_NO_TRIANGLES);
+  binCount = count;
+  const r = allocateMesh(count);
+  if (r != STL_OK) return fail(r);
+  return STL_OK;
+}
+
+function beginAscii(): i32 {
+  format = FORMAT_ASCII;
+  const n = countEndfacet(inPtr, inLen);
+  // One spare slot: a facet without its "endfacet" fails before it completes.
+  const r = allocateMesh(n + 1);
+  if (r != STL_OK) return fail(r);
+  return STL_OK;
+}
+
+/**
+ * Does up to `budget` units of work (triangles or vertices). Returns 1 while
+ * work remains, 0 when the mesh is complete, or a negative status.
+ */
+export function stlStep(budget: u32): i32 {
+  if (budget == 0) budget = 1;
+  if (phase == PHASE_PARSE) {
+    const r = format == FORMAT_BINARY ? stepBinary(budget) : stepAscii(budget);
+    if (r < 0) return fail(r);
+    if (r == 0) {
+      if (triCount == 0) return fail(STL_NO_TRIANGLES);
+      nrmPtr = arenaAlloc((<usize>vertCount) * 12);
+      if (nrmPtr == 0) return fail(STL_TOO_LARGE);
+      memory.fill(nrmPtr, 0, (<usize>vertCount) * 12);
+      phase = PHASE_NORMALS;
+      workCursor = 0;
+    }
+    return 1;
+  }
+  if (phase == PHASE_NORMALS) {
+    let end = workCursor + budget;
+    if (end > triCount || end < workCursor) end = triCount;
+    accumulateNormals(workCursor, end);
+    workCursor = end;
+    if (end == triCount) {
+      phase = PHASE_FINISH;
+      workCursor = 0;
+    }
+    return 1;
+  }
+  if (phase == PHASE_FINISH) {
+    let end = workCursor + budget;
+    if (end > vertCount || end < workCursor) end = vertCount;
+    if (workCursor == 0) initBounds();
+    finishVertices(workCursor, end);
+    workCursor = end;
+    if (end == vertCount) {
+      phase = PHASE_DONE;
+      return 0;
+    }
+    return 1;
+  }
+  if (phase == PHASE_DONE) return 0;
+  if (phase == PHASE_ERROR) return status;
+  return STL_BAD_STATE;
+}
+
+// ---------------------------------------------------------------- binary
+
+function stepBinary(budget: u32): i32 {
+  let end = triCount + budget;
+  if (end > binCount || end < triCount) end = binCount;
+  let rec = inPtr + 84 + (<usize>triCount) * 50;
+  let out = idxPtr + (<usize>triCount) * 12;
+  for (let t = triCount; t < end; t++) {
+    const v = rec + 12;
+    const ax = load<u32>(v), ay = load<u32>(v, 4), az = load<u32>(v, 8);
+    const bx = load<u32>(v, 12), by = load<u32>(v, 16), bz = load<u32>(v, 20);
+    const cx = load<u32>(v, 24), cy = load<u32>(v, 28), cz = load<u32>(v, 32);
+    if (
+      isNonFinite(ax) || isNonFinite(ay) || isNonFinite(az) ||
+      isNonFinite(bx) || isNonFinite(by) || isNonFinite(bz) ||
+      isNonFinite(cx) || isNonFinite(cy) || isNonFinite(cz)
+    ) {
+      triCount = t;
+      errTriangle = <i32>t;
+      return STL_NON_FINITE;
+    }
+    store<u32>(out, weld(ax, ay, az));
+    store<u32>(out, weld(bx, by, bz), 4);
+    store<u32>(out, weld(cx, cy, cz), 8);
+    rec += 50;
+    out += 12;
+  }
+  triCount = end;
+  return end == binCount ? 0 : 1;
+}
+
+// ---------------------------------------------------------------- ascii
+
+function skipSpace(): void {
+  const end = inPtr + inLen;
+  let p = inPtr + cursor;
+  while (p < end) {
+    const c = byteAt(p);
+    if (c == 10) line++;
+    else if (!isSpace(c)) break;
+    p++;
+  }
+  cursor = p - inPtr;
+}
+
+function skipLine(): void {
+  const end = inPtr + inLen;
+  let p = inPtr + cursor;
+  while (p < end) {
+    const c = byteAt(p);
+    p++;
+    if (c == 10) {
+      line++;
+      break;
+    }
+  }
+  cursor = p - inPtr;
+}
+
+/** Skips whitespace, then consumes `kw` or reports the line. */
+function expectKeyword(kw: usize, n: usize): bool {
+  skipSpace();
+  const p = inPtr + cursor;
+  if (!keywordAt(p, inPtr + inLen, kw, n)) {
+    errLine = line;
+    return false;
+  }
+  cursor += n;
+  return true;
+}
+
+/**
+ * Skips whitespace and parses one decimal number into numValue. Returns
+ * STL_OK, STL_MALFORMED or STL_NON_FINITE (for "nan", "inf" and overflows).
+ */
+function parseNumber(): i32 {
+  skipSpace();
+  errLine = line;
+  const end = inPtr + inLen;
+  let p = inPtr + cursor;
+  if (p >= end) return STL_MALFORMED;
+  let neg = false;
+  let c = byteAt(p);
+  if (c == 0x2D || c == 0x2B) {
+    neg = c == 0x2D;
+    p++;
+    if (p >= end) return STL_MALFORMED;
+    c = byteAt(p);
+  }
+  const lc = c | 0x20;
+  if (lc == 0x6E || lc == 0x69) {
+    // nan, inf, infinity: skip the token so a tolerated facet normal can be passed over.
+    while (p < end && !isSpace(byteAt(p))) p++;
+    cursor = p - inPtr;
+    return STL_NON_FINITE;
+  }
+  let mant: u64 = 0;
+  let digits: i32 = 0;
+  let exp10: i32 = 0;
+  let any = false;
+  while (p < end) {
+    c = byteAt(p);
+    if (!isDigit(c)) break;
+    any = true;
+    if (digits < 19) {
+      mant = mant * 10 + <u64>(c - 48);
+      if (mant != 0) digits++;
+    } else {
+      exp10++;
+    }
+    p++;
+  }
+  if (p < end && byteAt(p) == 0x2E) {
+    p++;
+    while (p < end) {
+      c = byteAt(p);
+      if (!isDigit(c)) break;
+      any = true;
+      if (digits < 19) {
+        mant = mant * 10 + <u64>(c - 48);
+        if (mant != 0) digits++;
+        exp10--;
+      }
+      p++;
+    }
+  }
+  if (!any) return STL_MALFORMED;
+  if (p < end && (byteAt(p) | 0x20) == 0x65) {
+    p++;
+    let eneg = false;
+    if (p < end && (byteAt(p) == 0x2D || byteAt(p) == 0x2B)) {
+      eneg = byteAt(p) == 0x2D;
+      p++;
+    }
+    let e: i32 = 0;
+    let eany = false;
+    while (p < end) {
+      c = byteAt(p);
+      if (!isDigit(c)) break;
+      eany = true;
+      if (e < 100000) e = e * 10 + <i32>(c - 48);
+      p++;
+    }
+    if (!eany) return STL_MALFORMED;
+    exp10 += eneg ? -e : e;
+  }
+  if (p < end && !isSpace(byteAt(p))) return STL_MALFORMED;
+  cursor = p - inPtr;
+
+  let v = <f64>mant;
+  if (mant != 0) {
+    if (exp10 > 0) {
+      while (exp10 > 22) {
+        v *= 1e22;
+        exp10 -= 22;
+      }
+      v *= load<f64>(POW10 + (<usize>exp10 << 3));
+    } else if (exp10 < 0) {
+      let e = -exp10;
+      while (e > 22) {
+        v /= 1e22;
+        e -= 22;
+      }
+      v /= load<f64>(POW10 + (<usize>e << 3));
+    }
+  }
+  numValue = neg ? -v : v;
+  return STL_OK;
+}
+
+/** Parses "vertex x y z" and welds it; returns the vertex index, or a negative status. */
+function parseVertex(): i64 {
+  if (!expectKeyword(KW_VERTEX, 6)) return STL_MALFORMED;
+  let r = parseNumber();
+  if (r != STL_OK) return r;
+  const x = reinterpret<u32>(<f32>numValue);
+  r = parseNumber();
+  if (r != STL_OK) return r;
+  const y = reinterpret<u32>(<f32>numValue);
+  r = parseNumber();
+  if (r != STL_OK) return r;
+  const z = reinterpret<u32>(<f32>numValue);
+  if (isNonFinite(x) || isNonFinite(y) || isNonFinite(z)) return STL_NON_FINITE;
+  return <i64>weld(x, y, z);
+}
+
+function parseFacet(): i32 {
+  // "facet" has been consumed.
+  if (!expectKeyword(KW_NORMAL, 6)) return STL_MALFORMED;
+  for (let i = 0; i < 3; i++) {
+    const r = parseNumber();
+    // A broken facet normal is tolerated: normals are recomputed.
+    if (r == STL_MALFORMED) return r;
+  }
+  if (!expectKeyword(KW_OUTER, 5)) return STL_MALFORMED;
+  if (!expectKeyword(KW_LOOP, 4)) return STL_MALFORMED;
+  const a = parseVertex();
+  if (a < 0) return <i32>a;
+  const b = parseVertex();
+  if (b < 0) return <i32>b;
+  const c = parseVertex();
+  if (c < 0) return <i32>c;
+  if (!expectKeyword(KW_ENDLOOP, 7)) return STL_MALFORMED;
+  if (!expectKeyword(KW_ENDFACET, 8)) return STL_MALFORMED;
+  if (triCount >= maxTris) {
+    errLine = line;
+    return STL_MALFORMED;
+  }
+  const out = idxPtr + (<usize>triCount) * 12;
+  store<u32>(out, <u32>a);
+  store<u32>(out, <u32>b, 4);
+  store<u32>(out, <u32>c, 8);
+  triCount++;
+  return STL_OK;
+}
+
+function stepAscii(budget: u32): i32 {
+  const end = inPtr + inLen;
+  let done: u32 = 0;
+  while (done < budget) {
+    skipSpace();
+    const p = inPtr + cursor;
+    if (p >= end) {
+      if (asciiState == ASCII_EXPECT_SOLID) {
+        errLine = line;
+        return STL_MALFORMED;
+      }
+      return 0; // a missing "endsolid" is tolerated
+    }
+    if (asciiState == ASCII_IN_SOLID) {
+      if (keywordAt(p, end, KW_FACET, 5)) {
+        cursor += 5;
+        const r = parseFacet();
+        if (r != STL_OK) {
+          if (errLine == 0) errLine = line;
+          return r;
+        }
+        done++;
+        continue;
+      }
+      if (prefixAt(p, end, KW_ENDSOLID, 8)) {
+        skipLine(); // "endsolid name"
+        asciiState = ASCII_AFTER_SOLID;
+        continue;
+      }
+      errLine = line;
+      return STL_MALFORMED;
+    }
+    // Expecting "solid": at the start, or another solid after "endsolid".
+    if (prefixAt(p, end, KW_SOLID, 5)) {
+      skipLine(); // "solid name"
+      asciiState = ASCII_IN_SOLID;
+      continue;
+    }
+    if (asciiState == ASCII_AFTER_SOLID) return 0; // trailing bytes after the last solid
+    errLine = line;
+    return STL_MALFORMED;
+  }
+  return 1;
+}
+
+// ---------------------------------------------------------------- normals, bounds
+
+function accumulateNormals(from: u32, to: u32): void {
+  for (let t = from; t < to; t++) {
+    const tp = idxPtr + (<usize>t) * 12;
+    const ia = load<u32>(tp), ib = load<u32>(tp, 4), ic = load<u32>(tp, 8);
+    const pa = posPtr + (<usize>ia) * 12;
+    const pb = posPtr + (<usize>ib) * 12;
+    const pc = posPtr + (<usize>ic) * 12;
+    const ax = load<f32>(pa), ay = load<f32>(pa, 4), az = load<f32>(pa, 8);
+    const e1x = load<f32>(pb) - ax, e1y = load<f32>(pb, 4) - ay, e1z = load<f32>(pb, 8) - az;
+    const e2x = load<f32>(pc) - ax, e2y = load<f32>(pc, 4) - ay, e2z = load<f32>(pc, 8) - az;
+    // Cross product: twice the area, so the sum below is area-weighted.
+    const nx = e1y * e2z - e1z * e2y;
+    const ny = e1z * e2x - e1x * e2z;
+    const nz = e1x * e2y - e1y * e2x;
+    if (ia == ib || ib == ic || ia == ic || (nx == 0 && ny == 0 && nz == 0)) {
+      degenerate++;
+      continue;
+    }
+    const na = nrmPtr + (<usize>ia) * 12;
+    const nb = nrmPtr + (<usize>ib) * 12;
+    const nc = nrmPtr + (<usize>ic) * 12;
+    store<f32>(na, load<f32>(na) + nx);
+    store<f32>(na, load<f32>(na, 4) + ny, 4);
+    store<f32>(na, load<f32>(na, 8) + nz, 8);
+    store<f32>(nb, load<f32>(nb) + nx);
+    store<f32>(nb, load<f32>(nb, 4) + ny, 4);
+    store<f32>(nb, load<f32>(nb, 8) + nz, 8);
+    store<f32>(nc, load<f32>(nc) + nx);
+    store<f32>(nc, load<f32>(nc, 4) + ny, 4);
+    store<f32>(nc, load<f32>(nc, 8) + nz, 8);
+  }
+}
+
+function initBounds(): void {
+  const inf = <f32>Infinity;
+  store<f32>(boundsPtr, inf);
+  store<f32>(boundsPtr, inf, 4);
+  store<f32>(boundsPtr, inf, 8);
+  store<f32>(boundsPtr, -inf, 12);
+  store<f32>(boundsPtr, -inf, 16);
+  store<f32>(boundsPtr, -inf, 20);
+}
+
+/** Normalises vertex normals and extends the bounds over vertices [from, to). */
+function finishVertices(from: u32, to: u32): void {
+  // Bounds as two f32x4 lanes (x, y, z, unused); positions may be over-read by 4 bytes (arena padding).
+  // lo lanes: min x, y, z (lane 3 unused); hi lanes: max x, y, z (lane 3 unused).
+  let lo = v128.load(boundsPtr);
+  let hi = v128.load(boundsPtr, 12);
+  for (let v = from; v < to; v++) {
+    const pp = posPtr + (<usize>v) * 12;
+    const p = v128.load(pp);
+    lo = f32x4.min(lo, p);
+    hi = f32x4.max(hi, p);
+
+    const np = nrmPtr + (<usize>v) * 12;
+    const nx = <f64>load<f32>(np), ny = <f64>load<f32>(np, 4), nz = <f64>load<f32>(np, 8);
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (len > 0 && len < Infinity) {
+      const inv = 1.0 / len;
+      store<f32>(np, <f32>(nx * inv));
+      store<f32>(np, <f32>(ny * inv), 4);
+      store<f32>(np, <f32>(nz * inv), 8);
+    } else {
+      // Only degenerate triangles touch this vertex: any unit vector will do.
+      store<f32>(np, 0);
+      store<f32>(np, 0, 4);
+      store<f32>(np, 1, 8);
+    }
+  }
+  store<f32>(boundsPtr, f32x4.extract_lane(lo, 0));
+  store<f32>(boundsPtr, f32x4.extract_lane(lo, 1), 4);
+  store<f32>(boundsPtr, f32x4.extract_lane(lo, 2), 8);
+  store<f32>(boundsPtr, f32x4.extract_lane(hi, 0), 12);
+  store<f32>(boundsPtr, f32x4.extract_lane(hi, 1), 16);
+  store<f32>(boundsPtr, f32x4.extract_lane(hi, 2), 20);
+}
+
+// ---------------------------------------------------------------- getters
+
+/** Fraction of the job done, 0..1. */
+export function stlProgress(): f64 {
+  if (phase == PHASE_PARSE) {
+    let f: f64 = 0;
+    if (format == FORMAT_BINARY && binCount > 0) f = <f64>triCount / <f64>binCount;
+    else if (format == FORMAT_ASCII && inLen > 0) f = <f64>cursor / <f64>inLen;
+    return f * PARSE_SHARE;
+  }
+  if (phase == PHASE_NORMALS) {
+    return PARSE_SHARE + (triCount > 0 ? <f64>workCursor / <f64>triCount : 1) * NORMALS_SHARE;
+  }
+  if (phase == PHASE_FINISH) {
+    const rest = 1 - PARSE_SHARE - NORMALS_SHARE;
+    return PARSE_SHARE + NORMALS_SHARE + (vertCount > 0 ? <f64>workCursor / <f64>vertCount : 1) * rest;
+  }
+  if (phase == PHASE_DONE) return 1;
+  return 0;
+}
+
+export function stlStatus(): i32 { return status; }
+/** 1 binary, 2 ASCII, 0 undecided. */
+export function stlFormat(): i32 { return format; }
+export function stlTriangleCount(): u32 { return triCount; }
+export function stlVertexCount(): u32 { return vertCount; }
+export function stlDegenerateCount(): u32 { return degenerate; }
+/** Uint32 x 3 per triangle. */
+export function stlIndicesPtr(): usize { return idxPtr; }
+/** Float32 x 3 per vertex. */
+export function stlPositionsPtr(): usize { return posPtr; }
+/** Float32 x 3 per vertex, unit length. */
+export function stlNormalsPtr(): usize { return nrmPtr; }
+/** Float32 min x, y, z, max x, y, z. */
+export function stlBoundsPtr(): usize { return boundsPtr; }
+/** ASCII: the 1-based line of a syntax error, else 0. */
+export function stlErrorLine(): i32 { return errLine; }
+/** Binary: the 0-based triangle of a non-finite coordinate, else -1. */
+export function stlErrorTriangle(): i32 { return errTriangle; }
