@@ -1,0 +1,353 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { KernelExports } from '../../workers/kernels/abi.ts';
+import { parseStl, type StlMesh, type StlResult, type StlSource } from '../../workers/kernels/stl.ts';
+import {
+  binaryStl,
+  cubeStl,
+  cubeTriangles,
+  garbage,
+  pngLike,
+  replaceText,
+  sphereCounts,
+  sphereStl,
+  toStl,
+  truncated,
+  withHeaderCount,
+  withNaNVertex,
+  withTrailingBytes,
+} from '../fixtures/stl.ts';
+import { loadKernels } from './kernels.ts';
+
+let k: KernelExports;
+beforeAll(async () => {
+  k = await loadKernels();
+});
+
+async function parseOk(source: StlSource): Promise<StlMesh> {
+  const r = await parseStl(k, source);
+  if (!r.ok) throw new Error(`expected a mesh, got ${r.error.code}: ${r.error.detail}`);
+  return r.mesh;
+}
+
+async function parseErr(source: StlSource): Promise<Extract<StlResult, { ok: false }>['error']> {
+  const r = await parseStl(k, source);
+  if (r.ok) throw new Error(`expected an error, got a mesh of ${r.mesh.triangleCount} triangles`);
+  return r.error;
+}
+
+function expectWellFormed(m: StlMesh): void {
+  expect(m.positions.length).toBe(m.vertexCount * 3);
+  expect(m.normals.length).toBe(m.vertexCount * 3);
+  expect(m.indices.length).toBe(m.triangleCount * 3);
+  let maxIndex = 0;
+  for (const i of m.indices) maxIndex = Math.max(maxIndex, i);
+  expect(maxIndex).toBeLessThan(m.vertexCount);
+  for (let v = 0; v < m.vertexCount; v++) {
+    const len = Math.hypot(m.normals[v * 3]!, m.normals[v * 3 + 1]!, m.normals[v * 3 + 2]!);
+    expect(len).toBeCloseTo(1, 5);
+  }
+  // Every position lies inside the bounds, and the bounds are tight.
+  for (let a = 0; a < 3; a++) {
+    let lo = Infinity, hi = -Infinity;
+    for (let v = 0; v < m.vertexCount; v++) {
+      lo = Math.min(lo, m.positions[v * 3 + a]!);
+      hi = Math.max(hi, m.positions[v * 3 + a]!);
+    }
+    expect(m.bounds.min[a]).toBe(lo);
+    expect(m.bounds.max[a]).toBe(hi);
+  }
+}
+
+function expectBounds(m: StlMesh, min: number[], max: number[], tol = 1e-5): void {
+  for (let a = 0; a < 3; a++) {
+    expect(Math.abs(m.bounds.min[a]! - min[a]!)).toBeLessThan(tol);
+    expect(Math.abs(m.bounds.max[a]! - max[a]!)).toBeLessThan(tol);
+  }
+}
+
+/** Smallest dot product between a vertex normal and the direction from `center` to the vertex. */
+function minOutwardDot(m: StlMesh, center: readonly number[]): number {
+  let min = Infinity;
+  for (let v = 0; v < m.vertexCount; v++) {
+    const dx = m.positions[v * 3]! - center[0]!, dy = m.positions[v * 3 + 1]! - center[1]!, dz = m.positions[v * 3 + 2]! - center[2]!;
+    const len = Math.hypot(dx, dy, dz);
+    const dot = (m.normals[v * 3]! * dx + m.normals[v * 3 + 1]! * dy + m.normals[v * 3 + 2]! * dz) / len;
+    min = Math.min(min, dot);
+  }
+  return min;
+}
+
+describe('STL kernel: cube', () => {
+  for (const binary of [true, false]) {
+    it(`${binary ? 'binary' : 'ASCII'} cube welds to 8 vertices, 12 triangles`, async () => {
+      const m = await parseOk(cubeStl({ size: 10, binary }));
+      expect(m.format).toBe(binary ? 'binary' : 'ascii');
+      expect(m.vertexCount).toBe(8);
+      expect(m.triangleCount).toBe(12);
+      expect(m.degenerateTriangles).toBe(0);
+      expectWellFormed(m);
+      expectBounds(m, [-5, -5, -5], [5, 5, 5]);
+      // Corner normals point away from the centre.
+      expect(minOutwardDot(m, [0, 0, 0])).toBeGreaterThan(0.5);
+    });
+  }
+
+  it('an off-centre cube has shifted bounds', async () => {
+    const m = await parseOk(cubeStl({ size: 2.5, center: [100, -20, 0.125] }));
+    expectBounds(m, [98.75, -21.25, -1.125], [101.25, -18.75, 1.375]);
+  });
+
+  it('ASCII tolerates CRLF, scientific notation, upper-case keywords', async () => {
+    const m = await parseOk(cubeStl({ binary: false, crlf: true, numbers: 'exponential', upperCase: true }));
+    expect(m.vertexCount).toBe(8);
+    expect(m.triangleCount).toBe(12);
+    expectBounds(m, [-5, -5, -5], [5, 5, 5]);
+  });
+
+  it('ASCII tolerates tabs, blank lines, missing endsolid and several solids', async () => {
+    const text = new TextDecoder().decode(cubeStl({ binary: false }));
+    const body = text.replace(/endsolid.*\n$/, '').replaceAll('  ', '\t').replaceAll('\n', '\n\n');
+    const two = `${text}${text}`; // two solids in one file
+    expect((await parseOk(new TextEncoder().encode(body))).triangleCount).toBe(12);
+    const m = await parseOk(new TextEncoder().encode(two));
+    expect(m.triangleCount).toBe(24);
+    expect(m.vertexCount).toBe(8);
+  });
+
+  it('a binary file whose header starts with "solid" is still binary', async () => {
+    const m = await parseOk(cubeStl({ header: 'solid cube exported by a careless tool' }));
+    expect(m.format).toBe('binary');
+    expect(m.vertexCount).toBe(8);
+  });
+
+  it('a binary file with a few trailing bytes is accepted', async () => {
+    const m = await parseOk(withTrailingBytes(cubeStl(), 7));
+    expect(m.triangleCount).toBe(12);
+  });
+
+  it('-0 and +0 weld together', async () => {
+    const tris = cubeTriangles(2, [1, 1, 1]); // corners at 0 and 2
+    for (let i = 0; i < tris.length; i += 2) if (tris[i] === 0) tris[i] = -0;
+    const m = await parseOk(binaryStl(tris));
+    expect(m.vertexCount).toBe(8);
+  });
+
+  it('degenerate triangles are kept but carry no weight', async () => {
+    const cube = cubeTriangles(10);
+    const tris = new Float32Array(cube.length + 9);
+    tris.set(cube);
+    tris.set([5, 5, 5, 5, 5, 5, -5, -5, -5], cube.length); // two equal corners
+    const m = await parseOk(binaryStl(tris));
+    expect(m.triangleCount).toBe(13);
+    expect(m.vertexCount).toBe(8);
+    expect(m.degenerateTriangles).toBe(1);
+    expectWellFormed(m);
+  });
+});
+
+describe('STL kernel: UV sphere', () => {
+  const cases = [
+    { segments: 32, rings: 16 },
+    { segments: 7, rings: 3 },
+    { segments: 96, rings: 48 },
+  ];
+  for (const { segments, rings } of cases) {
+    for (const binary of [true, false]) {
+      it(`${binary ? 'binary' : 'ASCII'} sphere ${segments}x${rings} has the analytic counts`, async () => {
+        const radius = 12.5;
+        const m = await parseOk(sphereStl({ radius, segments, rings, binary }));
+        const expected = sphereCounts(segments, rings);
+        expect(m.vertexCount).toBe(expected.vertices);
+        expect(m.triangleCount).toBe(expected.triangles);
+        expectWellFormed(m);
+        // The poles are exact; the equator is sampled only when the counts allow it.
+        expect(m.bounds.min[2]).toBeCloseTo(-radius, 5);
+        expect(m.bounds.max[2]).toBeCloseTo(radius, 5);
+        for (let a = 0; a < 2; a++) {
+          expect(m.bounds.max[a]!).toBeLessThanOrEqual(radius + 1e-4);
+          expect(m.bounds.min[a]!).toBeGreaterThanOrEqual(-radius - 1e-4);
+        }
+        // Smooth outward normals: close to the radial direction.
+        expect(minOutwardDot(m, [0, 0, 0])).toBeGreaterThan(segments >= 32 ? 0.99 : 0.7);
+      });
+    }
+  }
+
+  it('binary and ASCII give bit-identical meshes', async () => {
+    const b = await parseOk(sphereStl({ segments: 40, rings: 20, radius: 3.3 }));
+    const a = await parseOk(sphereStl({ segments: 40, rings: 20, radius: 3.3, binary: false, numbers: 'exponential' }));
+    expect(a.positions).toEqual(b.positions);
+    expect(a.indices).toEqual(b.indices);
+    expect(a.normals).toEqual(b.normals);
+  });
+
+  it('a large sphere (130k triangles) parses across many slices and memory growth', async () => {
+    const { vertices, triangles } = sphereCounts(512, 128);
+    const m = await parseOk(sphereStl({ segments: 512, rings: 128, radius: 40 }));
+    expect(m.vertexCount).toBe(vertices);
+    expect(m.triangleCount).toBe(triangles);
+    expectBounds(m, [-40, -40, -40], [40, 40, 40], 1e-3);
+  });
+});
+
+describe('STL kernel: broken and foreign files give a clear error', () => {
+  const cube = cubeStl(); // 84 + 12 * 50 = 684 bytes
+  const cubeText = cubeStl({ binary: false });
+
+  it('empty file: STL_EMPTY', async () => {
+    expect((await parseErr(new Uint8Array(0))).code).toBe('STL_EMPTY');
+  });
+
+  it('shorter than a binary header: STL_TOO_SHORT', async () => {
+    expect((await parseErr(truncated(cube, 50))).code).toBe('STL_TOO_SHORT');
+    expect((await parseErr(truncated(cube, 83))).code).toBe('STL_TOO_SHORT');
+  });
+
+  it('header only, zero triangles: STL_NO_TRIANGLES', async () => {
+    expect((await parseErr(withHeaderCount(truncated(cube, 84), 0))).code).toBe('STL_NO_TRIANGLES');
+  });
+
+  it('ASCII solid without facets: STL_NO_TRIANGLES', async () => {
+    expect((await parseErr(new TextEncoder().encode('solid empty\nendsolid empty\n'))).code).toBe('STL_NO_TRIANGLES');
+  });
+
+  it('binary cut in the middle of a triangle: STL_TRUNCATED', async () => {
+    for (const length of [85, 300, 683]) {
+      expect((await parseErr(truncated(cube, length))).code).toBe('STL_TRUNCATED');
+    }
+  });
+
+  it('binary header claims more triangles than the file holds: STL_COUNT_MISMATCH', async () => {
+    expect((await parseErr(withHeaderCount(cube, 13))).code).toBe('STL_COUNT_MISMATCH');
+    expect((await parseErr(withHeaderCount(cube, 100_000_000))).code).toBe('STL_COUNT_MISMATCH');
+    expect((await parseErr(withHeaderCount(cube, 0xffffffff))).code).toBe('STL_COUNT_MISMATCH');
+    // cut at a record boundary: the header no longer matches
+    expect((await parseErr(truncated(cube, 84 + 5 * 50))).code).toBe('STL_COUNT_MISMATCH');
+  });
+
+  it('binary header claims fewer triangles than the file holds: STL_COUNT_MISMATCH', async () => {
+    expect((await parseErr(withHeaderCount(cube, 5))).code).toBe('STL_COUNT_MISMATCH');
+    expect((await parseErr(withHeaderCount(cube, 0))).code).toBe('STL_COUNT_MISMATCH');
+  });
+
+  it('header lies and the file is cut mid-record: STL_TRUNCATED', async () => {
+    expect((await parseErr(truncated(withHeaderCount(cube, 1000), 500))).code).toBe('STL_TRUNCATED');
+  });
+
+  it('NaN coordinate in a binary file: STL_NON_FINITE with the triangle', async () => {
+    const e = await parseErr(withNaNVertex(cube, 7));
+    expect(e.code).toBe('STL_NON_FINITE');
+    expect(e.triangle).toBe(7);
+  });
+
+  it('infinite or NaN coordinate in an ASCII file: STL_NON_FINITE with the line', async () => {
+    const inf = await parseErr(replaceText(cubeText, 'vertex -5 -5 5', 'vertex -5 1e39 5'));
+    expect(inf.code).toBe('STL_NON_FINITE');
+    expect(inf.line).toBe(4);
+    const nan = await parseErr(replaceText(cubeText, 'vertex -5 -5 5', 'vertex -5 nan 5'));
+    expect(nan.code).toBe('STL_NON_FINITE');
+    expect(nan.line).toBe(4);
+  });
+
+  it('a NaN facet normal in ASCII is tolerated (normals are recomputed)', async () => {
+    const m = await parseOk(replaceText(cubeText, 'facet normal 0 0 1', 'facet normal nan nan nan'));
+    expect(m.triangleCount).toBe(12);
+  });
+
+  it('ASCII syntax errors: STL_MALFORMED with the line number', async () => {
+    const typo = await parseErr(replaceText(cubeText, 'vertex 5 -5 5', 'vertx 5 -5 5'));
+    expect(typo).toMatchObject({ code: 'STL_MALFORMED', line: 5 });
+    const badNumber = await parseErr(replaceText(cubeText, 'vertex 5 -5 5', 'vertex 5 -5x 5'));
+    expect(badNumber).toMatchObject({ code: 'STL_MALFORMED', line: 5 });
+    const missing = await parseErr(replaceText(cubeText, 'vertex 5 -5 5', 'vertex 5 -5'));
+    expect(missing).toMatchObject({ code: 'STL_MALFORMED', line: 6 });
+    const quad = await parseErr(replaceText(cubeText, 'endloop', 'vertex 1 2 3\n    endloop'));
+    expect(quad).toMatchObject({ code: 'STL_MALFORMED', line: 7 });
+    const noSolid = await parseErr(replaceText(cubeText, 'solid cube\n', 'solid cube\nhello\n'));
+    expect(noSolid).toMatchObject({ code: 'STL_MALFORMED', line: 2 });
+  });
+
+  it('ASCII file cut in the middle: STL_MALFORMED at the last line', async () => {
+    const text = new TextDecoder().decode(cubeText);
+    const cut = text.slice(0, text.indexOf('endloop', text.length / 2));
+    const e = await parseErr(new TextEncoder().encode(cut));
+    expect(e.code).toBe('STL_MALFORMED');
+    expect(e.line).toBe(cut.split('\n').length);
+  });
+
+  it('random bytes, an image, a text file: STL_NOT_STL', async () => {
+    expect((await parseErr(garbage(10_000))).code).toBe('STL_NOT_STL');
+    expect((await parseErr(garbage(684, 99))).code).toBe('STL_NOT_STL');
+    expect((await parseErr(pngLike())).code).toBe('STL_NOT_STL');
+    const text = new TextEncoder().encode('These are my notes about the patient, not a 3D model.\n'.repeat(20));
+    expect((await parseErr(text)).code).toBe('STL_NOT_STL');
+  });
+
+  it('after an error the next file parses normally', async () => {
+    await parseErr(truncated(cube, 300));
+    expect((await parseOk(cube)).vertexCount).toBe(8);
+  });
+});
+
+describe('STL driver: sources, progress, cancellation', () => {
+  it('reads a Blob and reports monotonic progress ending at 1', async () => {
+    const bytes = sphereStl({ segments: 256, rings: 128 });
+    const seen: [number, string][] = [];
+    const r = await parseStl(k, new Blob([bytes]), {
+      onProgress: (f, stage) => seen.push([f, stage]),
+      progressIntervalMs: 0,
+      sliceMs: 0,
+    });
+    expect(r.ok).toBe(true);
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen[0]).toEqual([0, 'read']);
+    expect(seen.at(-1)).toEqual([1, 'parse']);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]![0]).toBeGreaterThanOrEqual(seen[i - 1]![0]);
+    for (const [f] of seen) expect(f >= 0 && f <= 1).toBe(true);
+  });
+
+  it('accepts an ArrayBuffer', async () => {
+    const bytes = cubeStl();
+    expect((await parseOk(bytes.buffer.slice(0) as ArrayBuffer)).vertexCount).toBe(8);
+  });
+
+  it('stops with ABORTED when cancelled, and the next job works', async () => {
+    let calls = 0;
+    const r = await parseStl(k, sphereStl({ segments: 256, rings: 128 }), {
+      sliceMs: 0,
+      shouldCancel: () => ++calls > 2,
+    });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe('ABORTED');
+    expect((await parseOk(cubeStl())).vertexCount).toBe(8);
+  });
+
+  it('concurrent jobs on one instance run one after the other', async () => {
+    const [a, b, c] = await Promise.all([
+      parseStl(k, sphereStl({ segments: 64, rings: 32 }), { sliceMs: 0 }),
+      parseStl(k, cubeStl({ binary: false }), { sliceMs: 0 }),
+      parseStl(k, truncated(cubeStl(), 100), { sliceMs: 0 }),
+    ]);
+    expect(a.ok && a.mesh.vertexCount).toBe(sphereCounts(64, 32).vertices);
+    expect(b.ok && b.mesh.vertexCount).toBe(8);
+    expect(!c.ok && c.error.code).toBe('STL_TRUNCATED');
+  });
+
+  it('returned arrays are independent of wasm memory', async () => {
+    const m = await parseOk(cubeStl());
+    const before = Array.from(m.positions);
+    await parseOk(sphereStl({ segments: 128, rings: 64 }));
+    expect(Array.from(m.positions)).toEqual(before);
+    expect(m.positions.buffer).not.toBe(k.memory.buffer);
+  });
+
+  it('toStl round-trips an arbitrary soup through both formats', async () => {
+    const tris = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]);
+    for (const binary of [true, false]) {
+      const m = await parseOk(toStl(tris, { binary }));
+      expect(m.vertexCount).toBe(4);
+      expect(m.triangleCount).toBe(2);
+      for (let v = 0; v < 4; v++) expect(m.normals[v * 3 + 2]).toBeCloseTo(1, 6);
+    }
+  });
+});
