@@ -4,6 +4,7 @@ import { Hono, type Context } from 'hono';
 import type { Kysely } from 'kysely';
 import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
 import type { AppEnv } from './env.ts';
 import type { ColumnType, EpsEntry } from './eps.ts';
 import { ok } from './envelope.ts';
@@ -29,8 +30,9 @@ type Row = Record<string, unknown>;
 export interface HookArgs {
   c: Context<AppEnv>;
   ctx: AppContext;
-  /** The transaction the write runs in. */
-  trx: Kysely<any>;
+  /** The transaction the write runs in. Use it, never ctx.db: SQLite has one connection and
+   * a query outside the transaction would wait for it forever. */
+  trx: Kysely<Database>;
 }
 
 export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = ZodType> {
@@ -57,7 +59,7 @@ export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = Zo
     beforeUpdate?(data: z.output<U>, args: HookArgs): Promise<Row> | Row;
     afterUpdate?(id: number, data: z.output<U>, args: HookArgs): Promise<void> | void;
     /** Adds to a record read by `info` (e.g. related ids). */
-    decorate?(row: Row, args: { ctx: AppContext; db: Kysely<any> }): Promise<Row> | Row;
+    decorate?(row: Row, args: { ctx: AppContext; db: Kysely<Database> }): Promise<Row> | Row;
   };
 }
 
@@ -156,7 +158,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
       const data = c.req.valid('json') as z.output<A>;
       const now = formatTime(ctx.clock.now());
       const id = await db.transaction().execute(async (trx) => {
-        const args = { c, ctx, trx };
+        const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
         const values = pick(def.hooks?.beforeAdd ? await def.hooks.beforeAdd(data, args) : (data as Row));
         const row = await trx
           .insertInto(def.table)
@@ -184,7 +186,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     routes.post('/update', validate('json', updateSchema), async (c) => {
       const data = c.req.valid('json') as z.output<U> & { id: number };
       await db.transaction().execute(async (trx) => {
-        const args = { c, ctx, trx };
+        const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
         const values = pick(def.hooks?.beforeUpdate ? await def.hooks.beforeUpdate(data, args) : (data as Row));
         if (hasTimes) values.updateTime = formatTime(ctx.clock.now());
         if (Object.keys(values).length > 0) {
@@ -203,7 +205,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
       const { id } = c.req.valid('query');
       const row = (await db.selectFrom(def.table).select(selectable).where('id', '=', id).executeTakeFirst()) as Row | undefined;
       if (!row) throw fail('dataNotFound');
-      return ok(c, def.hooks?.decorate ? await def.hooks.decorate(row, { ctx, db }) : row);
+      return ok(c, def.hooks?.decorate ? await def.hooks.decorate(row, { ctx, db: ctx.db }) : row);
     });
   }
 

@@ -41,14 +41,14 @@ export function createUserResource(ctx: AppContext) {
       async beforeAdd(data, { c, trx }) {
         const taken = await trx.selectFrom('base_sys_user').select('id').where('username', '=', data.username).executeTakeFirst();
         if (taken) throw fail('usernameTaken');
-        const roles: { id: number; name: string }[] = data.roleIdList.length
+        const roles = data.roleIdList.length
           ? await trx.selectFrom('base_sys_role').select(['id', 'name']).where('id', 'in', data.roleIdList).execute()
           : [];
         if (roles.length !== new Set(data.roleIdList).size) throw invalidField('roleIdList');
         // Only a superadmin may make another one.
         if (roles.some((r) => r.name === SUPERADMIN_ROLE)) {
           const caller = c.get('auth');
-          if (!caller || !(await loadAccess(ctx.db, caller.userId)).isSuper) throw forbidden();
+          if (!caller || !(await loadAccess(trx, caller.userId)).isSuper) throw forbidden();
         }
         const { roleIdList: _roles, password, ...rest } = data;
         return { ...rest, password: await ctx.passwords.hash(password) };
@@ -60,10 +60,10 @@ export function createUserResource(ctx: AppContext) {
         }
       },
       async decorate(row, { db }) {
-        const roles: { roleId: number }[] = await db
+        const roles = await db
           .selectFrom('base_sys_user_role')
           .select('roleId')
-          .where('userId', '=', row.id)
+          .where('userId', '=', Number(row.id))
           .execute();
         return { ...row, roleIdList: roles.map((r) => r.roleId) };
       },

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createContext, loadJwtSecret, prepareDatabase } from '../../server/bootstrap.ts';
+import { loadConfig } from '../../server/config.ts';
+import { seedMenus } from '../../server/db/seed-menus.ts';
+import { recordingLogger, tempDir, testEnv } from './helpers.ts';
+
+function countMenus(items: typeof seedMenus): number {
+  return items.reduce((n, m) => n + 1 + countMenus(m.children ?? []), 0);
+}
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8787,
+      host: '127.0.0.1',
+      dataDir: './data',
+      captcha: true,
+      tokenExpire: 7200,
+      refreshExpire: 1296000,
+      trustProxy: false,
+      adminPassword: undefined,
+      jwtSecret: undefined,
+    });
+  });
+
+  it('reads the environment and refuses nonsense', () => {
+    const c = loadConfig({ PORT: '0', CAPTCHA: 'off', TOKEN_EXPIRE: '60', REFRESH_EXPIRE: '120', TRUST_PROXY: 'on' });
+    expect(c).toMatchObject({ port: 0, captcha: false, tokenExpire: 60, refreshExpire: 120, trustProxy: true });
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ CAPTCHA: 'maybe' })).toThrow(/CAPTCHA/);
+  });
+});
+
+describe('first start', () => {
+  it('generates the admin password once, seeds idempotently, and keeps the JWT secret', async () => {
+    const dir = tempDir();
+    const env = testEnv({ ADMIN_PASSWORD: '', JWT_SECRET: '' }, dir);
+    const logger = recordingLogger();
+    const ctx = createContext(loadConfig(env), { logger });
+    const first = await prepareDatabase(ctx);
+    expect(first.menusCreated).toBe(countMenus(seedMenus));
+    expect(first.generatedAdminPassword).toMatch(/^\S{12,}$/);
+    expect(logger.lines).toContain(`Admin password (shown once): ${first.generatedAdminPassword}`);
+
+    const second = await prepareDatabase(ctx);
+    expect(second).toEqual({ menusCreated: 0 });
+    expect(logger.lines.filter((l) => l.startsWith('Admin password'))).toHaveLength(1);
+    const { n } = await ctx.db.selectFrom('base_sys_menu').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(countMenus(seedMenus));
+
+    const secretFile = path.join(dir, 'jwt-secret');
+    expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
+    expect(loadJwtSecret(loadConfig(env))).toBe(ctx.jwtSecret);
+
+    // WAL and foreign keys are on; the migration is recorded.
+    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(ctx.db);
+    expect(mode.rows[0]?.journal_mode).toBe('wal');
+    const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(ctx.db);
+    expect(fk.rows[0]?.foreign_keys).toBe(1);
+    const migrations = await ctx.db.selectFrom('kysely_migration' as any).select('name' as any).execute();
+    expect(migrations).toEqual([{ name: '0001_init' }]);
+    await ctx.db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('uses JWT_SECRET when set and writes no file', () => {
+    const dir = tempDir();
+    expect(loadJwtSecret(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'given' }))).toBe('given');
+    expect(fs.existsSync(path.join(dir, 'jwt-secret'))).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('seeds the menu the front end expects', () => {
+    const routers: string[] = [];
+    const walk = (items: typeof seedMenus) => items.forEach((m) => { if (m.router) routers.push(m.router); walk(m.children ?? []); });
+    walk(seedMenus);
+    expect(routers).toEqual([
+      '/dashboard', '/order/list', '/order/time', '/device/list', '/device/api-config',
+      '/sys/user', '/sys/menu', '/sys/role', '/sys/release', '/sys/log', '/help/doc', '/help/article',
+    ]);
+    expect(seedMenus[0]).toMatchObject({ name: 'Data board', type: 0 });
+  });
+});
