@@ -11,6 +11,7 @@ import { consoleLogger } from './core/logger.ts';
 import { randomToken } from './core/crypto.ts';
 import { createPasswordHasher } from './core/passwords.ts';
 import { createCaptchaService, dbCaptchaStore, type CaptchaStore } from './modules/base/captcha.service.ts';
+import { svgCaptcha } from './modules/base/captcha.svg.ts';
 
 export interface ContextOverrides {
   clock?: AppContext['clock'];
@@ -53,7 +54,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     logger: overrides.logger ?? consoleLogger,
     jwtSecret: loadJwtSecret(config),
     passwords: createPasswordHasher(config),
-    captcha: createCaptchaService(store, clock),
+    captcha: createCaptchaService(store, clock, svgCaptcha),
   };
 }
 

@@ -1,6 +1,6 @@
-// SVG captchas. Answers live in a store (the database by default, so any process can check
-// them); tests inject a store that also remembers answers so they can log in with CAPTCHA on.
-import { create as createSvg } from 'svg-captcha';
+// Captchas. Answers live in a store (the database by default, so any process can check them);
+// tests inject a store that also remembers answers so they can log in with CAPTCHA on. The image
+// comes from a generator passed in (captcha.svg.ts on Node), so the app itself stays Node-free.
 import type { Db } from '../../db/index.ts';
 import type { Clock } from '../../core/clock.ts';
 import { randomToken, toBase64 } from '../../core/crypto.ts';
@@ -12,6 +12,14 @@ export interface CaptchaStore {
   /** Returns the entry and forgets it: every captcha is good for one try. */
   take(id: string): Promise<{ answer: string; expiresAt: number } | undefined>;
 }
+
+export interface CaptchaImage {
+  /** The answer. */
+  text: string;
+  /** SVG markup. */
+  svg: string;
+}
+export type CaptchaGenerator = (size: { width: number; height: number }) => CaptchaImage;
 
 export interface CaptchaService {
   create(size?: { width?: number; height?: number }): Promise<{ captchaId: string; data: string }>;
@@ -36,15 +44,15 @@ export function dbCaptchaStore(db: Db, clock: Clock): CaptchaStore {
   };
 }
 
-export function createCaptchaService(store: CaptchaStore, clock: Clock): CaptchaService {
+export function createCaptchaService(store: CaptchaStore, clock: Clock, generate: CaptchaGenerator): CaptchaService {
   return {
     async create(size = {}) {
       const width = clamp(size.width, 80, 400, 150);
       const height = clamp(size.height, 30, 200, 50);
-      const svg = createSvg({ size: 4, noise: 2, color: true, width, height, ignoreChars: '0oO1iIlL' });
+      const image = generate({ width, height });
       const captchaId = randomToken(16);
-      await store.put(captchaId, svg.text.toLowerCase(), clock.now() + TTL_MS);
-      const data = `data:image/svg+xml;base64,${toBase64(new TextEncoder().encode(svg.data))}`;
+      await store.put(captchaId, image.text.toLowerCase(), clock.now() + TTL_MS);
+      const data = `data:image/svg+xml;base64,${toBase64(new TextEncoder().encode(image.svg))}`;
       return { captchaId, data };
     },
     async check(captchaId, code) {
