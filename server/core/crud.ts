@@ -225,10 +225,10 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
       const { total } = await query(body)
         .select((eb) => eb.fn.countAll().as('total'))
         .executeTakeFirstOrThrow();
-      const list = await query(body)
-        .select(selectable)
-        .orderBy(column, direction)
-        .orderBy('id', direction)
+      let q = query(body).select(selectable).orderBy(column, direction);
+      // A unique tiebreak keeps pages stable when the sort column has equal values.
+      if (column !== 'id') q = q.orderBy('id', direction);
+      const list = await q
         .limit(body.size)
         .offset((body.page - 1) * body.size)
         .execute();

@@ -56,6 +56,11 @@ async function issuePair(
   return { token, expire: tokenExpire, refreshToken, refreshExpire };
 }
 
+/** Drops refresh tokens past expiry; they can no longer refresh, so reuse detection is moot. */
+export async function pruneExpiredTokens(ctx: AppContext): Promise<void> {
+  await ctx.db.deleteFrom('base_refresh_token').where('expiresAt', '<=', ctx.clock.now()).execute();
+}
+
 /** A new session for a user who just proved who they are. */
 export async function startSession(
   ctx: AppContext,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { fail, invalidField } from '../../core/errors.ts';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../core/rate-limit.ts';
-import { startSession, type TokenPair } from '../../core/tokens.ts';
+import { pruneExpiredTokens, startSession, type TokenPair } from '../../core/tokens.ts';
 import type { LoginInput } from './schemas.ts';
 
 export async function login(ctx: AppContext, input: LoginInput, ip: string): Promise<TokenPair> {
@@ -29,5 +29,7 @@ export async function login(ctx: AppContext, input: LoginInput, ip: string): Pro
   if (user.status !== 1) throw fail('userDisabled');
 
   await clearLoginFailures(ctx, account, ip);
+  // Housekeeping rides on logins instead of a timer.
+  await pruneExpiredTokens(ctx);
   return startSession(ctx, user);
 }
