@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { createContext, loadJwtSecret, prepareDatabase } from '../../server/bootstrap.ts';
 import { loadConfig } from '../../server/config.ts';
 import { seedMenus } from '../../server/db/seed-menus.ts';
+import { permsFor } from '../../server/core/crud.ts';
+import { userResource } from '../../server/modules/base/sys-user.ts';
+import { logResource } from '../../server/modules/base/sys-log.ts';
 import { recordingLogger, tempDir, testEnv } from './helpers.ts';
 
 function countMenus(items: typeof seedMenus): number {
@@ -83,5 +86,14 @@ describe('first start', () => {
       '/sys/user', '/sys/menu', '/sys/role', '/sys/release', '/sys/log', '/help/doc', '/help/article',
     ]);
     expect(seedMenus[0]).toMatchObject({ name: 'Data board', type: 0 });
+  });
+
+  it('grants every permission the resources define through some seeded menu entry', () => {
+    const seeded = new Set<string>();
+    const walk = (items: typeof seedMenus) => items.forEach((m) => { m.perms?.split(',').forEach((p) => seeded.add(p)); walk(m.children ?? []); });
+    walk(seedMenus);
+    const defined = [...permsFor(userResource), ...permsFor(logResource)];
+    expect(defined).toEqual(['base:sys:user:add', 'base:sys:user:info', 'base:sys:user:page', 'base:sys:log:page']);
+    for (const perm of defined) expect(seeded).toContain(perm);
   });
 });

@@ -1,10 +1,10 @@
 // Users, roles, menus, the request log, sessions and login throttling.
-import type { Kysely } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
 import { idColumn } from '../dialect.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   const id = idColumn(db);
-  const times = <T extends string>(t: import('kysely').CreateTableBuilder<T, never>) =>
+  const times = <T extends string>(t: CreateTableBuilder<T, never>) =>
     t
       .addColumn('createTime', 'varchar(19)', (c) => c.notNull())
       .addColumn('updateTime', 'varchar(19)', (c) => c.notNull());
