@@ -1,0 +1,17 @@
+/** Login and logout as the pages use them. */
+import { baseApi, type LoginForm } from '../api/base';
+import { session } from '../api/client';
+import { resetApp } from './store';
+
+/** Logs in and stores the session; the previous user's state is dropped. */
+export async function login(form: LoginForm): Promise<void> {
+  const reply = await baseApi.login(form);
+  resetApp();
+  session.login(reply);
+}
+
+/** Rule 7: revokes the session on the server (best effort), clears it and goes to /login. */
+export async function logout(): Promise<void> {
+  if (session.hasToken() && !session.isTokenExpired()) await baseApi.logout().catch(() => undefined);
+  session.logout('user');
+}

@@ -1,0 +1,32 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nProvider } from '@lingui/react';
+import { RouterProvider } from '@tanstack/react-router';
+import { setNavigator } from './api/client';
+import { activateLocale, i18n, initialLocale } from './i18n';
+import { router } from './router';
+import './index.css';
+
+setNavigator((to) => {
+  if (router.state.location.pathname !== to) void router.navigate({ href: to, replace: to === '/login' });
+});
+
+async function boot() {
+  try {
+    await activateLocale(initialLocale());
+  } catch {
+    // Bootstrap errors are swallowed: without a catalog the English source texts show.
+    i18n.activate('en');
+  }
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root is missing');
+  createRoot(root).render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </I18nProvider>
+    </StrictMode>,
+  );
+}
+
+void boot();

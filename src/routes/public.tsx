@@ -1,0 +1,37 @@
+/** Pages outside the main layout: login, transfer and the error pages. */
+import { createRoute, redirect } from '@tanstack/react-router';
+import { session } from '../api/client';
+import { safeRedirect } from '../app/pages';
+import { ErrorPage, type ErrorCode } from '../pages/ErrorPage';
+import { LoginPage } from '../pages/LoginPage';
+import { TransferPage } from '../pages/TransferPage';
+import { rootRoute } from './root';
+
+export const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  // Rule 4: a logged-in user whose token has not expired goes to /.
+  beforeLoad: () => {
+    if (session.hasToken() && !session.isTokenExpired()) throw redirect({ to: '/', replace: true });
+  },
+  component: LoginPage,
+});
+
+export const transferRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/transfer',
+  validateSearch: (search: Record<string, unknown>): { to?: string } => {
+    const to = safeRedirect(search.to);
+    return to ? { to } : {};
+  },
+  component: TransferPage,
+});
+
+const errorRoute = (code: ErrorCode) =>
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: `/${code}`,
+    component: () => <ErrorPage code={code} />,
+  });
+
+export const errorRoutes = [errorRoute(401), errorRoute(403), errorRoute(404), errorRoute(500), errorRoute(502)] as const;
