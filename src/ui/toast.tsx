@@ -74,7 +74,7 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport className="fixed top-4 left-1/2 z-[100] flex w-[min(92vw,420px)] -translate-x-1/2 flex-col gap-2 outline-none" />
+      <Toast.Viewport label={t`Notifications`} className="fixed top-4 left-1/2 z-[100] flex w-[min(92vw,420px)] -translate-x-1/2 flex-col gap-2 outline-none" />
     </Toast.Provider>
   );
 }
