@@ -38,8 +38,7 @@ export interface PermMenu {
 }
 
 export const baseApi = {
-  captcha: (opts: { silent?: boolean } = {}) =>
-    request<Captcha>({ url: '/admin/base/open/captcha', ...opts }),
+  captcha: () => request<Captcha>({ url: '/admin/base/open/captcha' }),
   login: (form: LoginForm) => request<LoginReply>({ url: '/admin/base/open/login', method: 'POST', data: form }),
   permmenu: () => request<PermMenu>({ url: '/admin/base/comm/permmenu' }),
   person: () => request<User>({ url: '/admin/base/comm/person' }),

@@ -27,8 +27,6 @@ export interface RequestOptions {
   data?: unknown;
   /** Send the session token; by default every call except `/open/` ones and `/version.json`. */
   auth?: boolean;
-  /** The reply is plain JSON, not an envelope (e.g. `/version.json`). */
-  raw?: boolean;
   /** Do not show an error toast when the call fails (the caller handles it). */
   silent?: boolean;
   timeout?: number;
@@ -144,9 +142,8 @@ export function isEnvelope(body: unknown): body is Envelope {
 }
 
 /** Turns a reply into data or an `ApiError` (statuses with special meaning are handled before). */
-export function unwrap<T>(reply: Reply, raw = false): T {
+export function unwrap<T>(reply: Reply): T {
   const { status, body } = reply;
-  if (raw && status < 400) return body as T;
   if (isEnvelope(body)) {
     if (body.code === CODE_OK && status < 400) return body.data as T;
     throw new ApiError(body.message || `HTTP ${status}`, { kind: 'api', code: body.code, status });

@@ -251,7 +251,7 @@ export function createSession(deps: SessionDeps): Session {
       emit({ type: 'redirect', to: errorPage });
       throw new ApiError(`HTTP ${reply.status}`, { kind: 'http', status: reply.status, handled: true });
     }
-    return unwrap<T>(reply, opts.raw);
+    return unwrap<T>(reply);
   }
 
   return {

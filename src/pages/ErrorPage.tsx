@@ -4,7 +4,6 @@ import { Link } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
 
 export type ErrorCode = 401 | 403 | 404 | 500 | 502;
-export const ERROR_CODES: readonly ErrorCode[] = [401, 403, 404, 500, 502];
 
 export function ErrorPage({ code }: { code: ErrorCode }) {
   const { t } = useLingui();
