@@ -25,12 +25,8 @@ function getKernels(): Promise<KernelExports> {
 
 const cancelled = new Set<number>();
 
-export interface ParseStlCall {
-  /** Chosen by the caller; cancel(jobId) stops the job. */
-  jobId: number;
-  /** A Comlink.proxy'd callback: overall fraction 0..1 and the stage. */
-  onProgress?: (fraction: number, stage: StlStage) => void;
-}
+/** Progress callback: overall fraction 0..1 and the stage. Pass it wrapped in Comlink.proxy. */
+export type ProgressCallback = (fraction: number, stage: StlStage) => void;
 
 const api = {
   /** Loads kernels.wasm now instead of on the first parse. */
@@ -41,9 +37,10 @@ const api = {
   /**
    * Parses an STL file (a File/Blob is read here, in the worker) into an
    * indexed mesh. Bad input and cancellation resolve to `{ ok: false }`.
+   * `jobId` is chosen by the caller for cancel(). The callback must be a
+   * top-level argument: Comlink only proxies top-level arguments.
    */
-  async parseStl(source: StlSource, call: ParseStlCall): Promise<StlResult> {
-    const { jobId, onProgress } = call;
+  async parseStl(source: StlSource, jobId: number, onProgress?: ProgressCallback): Promise<StlResult> {
     let k: KernelExports;
     try {
       k = await getKernels();

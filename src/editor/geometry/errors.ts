@@ -1,0 +1,25 @@
+import type { StlErrorCode } from '../../../workers/kernels/stl.ts';
+
+/** Every error code the geometry path can report (the STL kernel's, plus the worker's). */
+export type GeometryErrorCode = StlErrorCode | 'WORKER_FAILED';
+
+/** A failed geometry job. `code` is stable; the UI translates it. */
+export class GeometryError extends Error {
+  override readonly name = 'GeometryError';
+  readonly code: GeometryErrorCode;
+  /** ASCII STL: 1-based line of the problem. */
+  readonly line: number | undefined;
+  /** Binary STL: 0-based index of the offending triangle. */
+  readonly triangle: number | undefined;
+
+  constructor(code: GeometryErrorCode, detail: string, where: { line?: number | undefined; triangle?: number | undefined } = {}) {
+    super(`${code}: ${detail}`);
+    this.code = code;
+    this.line = where.line;
+    this.triangle = where.triangle;
+  }
+}
+
+export function isAbortError(e: unknown): boolean {
+  return e instanceof DOMException ? e.name === 'AbortError' : e instanceof Error && e.name === 'AbortError';
+}
