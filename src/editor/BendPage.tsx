@@ -92,7 +92,7 @@ export default function BendPage() {
           type="button"
           className={`${button} border-primary bg-primary text-white hover:bg-primary-dark`}
           onClick={() => fileInput.current?.click()}
-          disabled={!engine}
+          disabled={!engine || !state.viewportReady}
         >
           {t`Open STL`}
         </button>

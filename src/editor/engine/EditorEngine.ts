@@ -195,6 +195,7 @@ export class EditorEngine {
    * in progress is cancelled. Errors land in state.error; this never rejects.
    */
   async openStl(file: Blob, fileName = file instanceof File ? file.name : 'model.stl'): Promise<void> {
+    if (!this.scene) return; // no WebGL: state.error already says so
     this.loadAbort?.abort();
     const abort = new AbortController();
     this.loadAbort = abort;
@@ -208,8 +209,12 @@ export class EditorEngine {
       });
       if (abort.signal.aborted || this.disposed) return;
       const info = this.setModel(MODEL_ID, mesh, { name: fileName, bounds: mesh.bounds });
-      this.setState({ loading: null, error: null, model: info });
       this.fitToView();
+      // state.model (and the page's data-model-triangles) means "on screen":
+      // wait until the shaders are ready and a frame with the model is drawn.
+      await this.whenRendered();
+      if (abort.signal.aborted || this.disposed) return;
+      this.setState({ loading: null, error: null, model: info });
     } catch (e) {
       if (abort.signal.aborted || this.disposed) return;
       if (isAbortError(e)) {
@@ -224,6 +229,22 @@ export class EditorEngine {
     } finally {
       if (this.loadAbort === abort) this.loadAbort = null;
     }
+  }
+
+  /** Resolves after the scene is ready and one more frame is drawn (at most ~10 s). */
+  private whenRendered(): Promise<void> {
+    const scene = this.scene;
+    if (!scene) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      scene.executeWhenReady(() => {
+        scene.onAfterRenderObservable.addOnce(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        this.requestRender();
+      });
+    });
   }
 
   /** Stops the current load, if any. */
