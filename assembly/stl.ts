@@ -191,10 +191,15 @@ function allocateMesh(tris: u32): i32 {
 
 // ---------------------------------------------------------------- detection
 
-/** True when the file starts (after optional whitespace) with "solid". */
+/** Length of a UTF-8 byte order mark at `p` (some Windows tools write one), else 0. */
+function bomLength(p: usize, len: usize): usize {
+  return len >= 3 && byteAt(p) == 0xEF && byteAt(p + 1) == 0xBB && byteAt(p + 2) == 0xBF ? 3 : 0;
+}
+
+/** True when the file starts (after an optional BOM and whitespace) with "solid". */
 function startsWithSolid(p: usize, len: usize): bool {
   const end = p + len;
-  let q = p;
+  let q = p + bomLength(p, len);
   while (q < end && q - p < 256 && isSpace(byteAt(q))) q++;
   return prefixAt(q, end, KW_SOLID, 5);
 }
@@ -347,6 +352,7 @@ function beginBinary(count: u32): i32 {
 
 function beginAscii(): i32 {
   format = FORMAT_ASCII;
+  cursor = bomLength(inPtr, inLen);
   const n = countEndfacet(inPtr, inLen);
   // One spare slot: a facet without its "endfacet" fails before it completes.
   const r = allocateMesh(n + 1);

@@ -120,6 +120,16 @@ describe('STL kernel: cube', () => {
     expect(m.vertexCount).toBe(8);
   });
 
+  it('a UTF-8 byte order mark before "solid" is skipped', async () => {
+    const text = cubeStl({ binary: false });
+    const withBom = new Uint8Array(text.length + 3);
+    withBom.set([0xef, 0xbb, 0xbf]);
+    withBom.set(text, 3);
+    const m = await parseOk(withBom);
+    expect(m.format).toBe('ascii');
+    expect(m.vertexCount).toBe(8);
+  });
+
   it('a binary file with a few trailing bytes is accepted', async () => {
     const m = await parseOk(withTrailingBytes(cubeStl(), 7));
     expect(m.triangleCount).toBe(12);
@@ -228,6 +238,11 @@ describe('STL kernel: broken and foreign files give a clear error', () => {
   it('binary header claims fewer triangles than the file holds: STL_COUNT_MISMATCH', async () => {
     expect((await parseErr(withHeaderCount(cube, 5))).code).toBe('STL_COUNT_MISMATCH');
     expect((await parseErr(withHeaderCount(cube, 0))).code).toBe('STL_COUNT_MISMATCH');
+  });
+
+  it('a truncated binary file whose header starts with "solid" is still binary: STL_TRUNCATED', async () => {
+    const solidHeader = cubeStl({ header: 'solid cube exported by a careless tool' });
+    expect((await parseErr(truncated(solidHeader, 300))).code).toBe('STL_TRUNCATED');
   });
 
   it('header lies and the file is cut mid-record: STL_TRUNCATED', async () => {
