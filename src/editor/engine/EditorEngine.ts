@@ -132,7 +132,7 @@ export class EditorEngine {
     camera.maxZ = 10000;
     // Pan: right button and ctrl+left are Babylon's defaults; shift+left too.
     camera.movement.input.addEntry({ source: 'pointer', button: 0, modifiers: { shift: true }, interaction: 'pan' });
-    camera.attachControl(true);
+    camera.attachControl(); // and preventDefault: the wheel must not scroll the page
     this.camera = camera;
 
     const sky = new HemisphericLight('sky', new Vector3(0, 0, 1), scene);
