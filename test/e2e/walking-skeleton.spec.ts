@@ -1,11 +1,20 @@
 import { test, expect, type Page } from '@playwright/test';
-import { sphereCounts, sphereStl } from '../fixtures/stl.ts';
+import { sphereCounts, sphereTriangles, toStl } from '../fixtures/stl.ts';
 
 // Matches the webServer env in playwright.config.ts.
 const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 
-/** Share of viewport pixels that differ from the corner (background) colour, and how many grey levels they span. */
-async function canvasCoverage(page: Page): Promise<{ covered: number; levels: number }> {
+/** Which viewport pixels differ from the corner (background) colour. */
+interface Coverage {
+  /** Share of pixels that are not background. */
+  covered: number;
+  /** Distinct grey levels among them (shading, not a flat fill). */
+  levels: number;
+  /** Their bounding box as fractions of the canvas: [left, top, right, bottom]. */
+  box: [number, number, number, number];
+}
+
+async function canvasCoverage(page: Page): Promise<Coverage> {
   return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement) => {
     const copy = document.createElement('canvas');
     copy.width = canvas.width;
@@ -16,14 +25,22 @@ async function canvasCoverage(page: Page): Promise<{ covered: number; levels: nu
     const bg = [data[0]!, data[1]!, data[2]!];
     const levels = new Set<number>();
     let covered = 0;
+    let [left, top, right, bottom] = [copy.width, copy.height, -1, -1];
     for (let i = 0; i < data.length; i += 4) {
       const d = Math.abs(data[i]! - bg[0]!) + Math.abs(data[i + 1]! - bg[1]!) + Math.abs(data[i + 2]! - bg[2]!);
       if (d > 40) {
         covered++;
         levels.add((data[i]! + data[i + 1]! + data[i + 2]!) >> 4);
+        const x = (i / 4) % copy.width;
+        const y = Math.floor(i / 4 / copy.width);
+        left = Math.min(left, x);
+        right = Math.max(right, x);
+        top = Math.min(top, y);
+        bottom = Math.max(bottom, y);
       }
     }
-    return { covered: covered / (data.length / 4), levels: levels.size };
+    const box: [number, number, number, number] = [left / copy.width, top / copy.height, (right + 1) / copy.width, (bottom + 1) / copy.height];
+    return { covered: covered / (data.length / 4), levels: levels.size, box };
   });
 }
 
@@ -68,7 +85,7 @@ test('admin signs in, switches language, sees an STL in /bend and signs out', as
   await page.getByRole('menuitemradio', { name: 'English' }).click();
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
 
-  // The editor: an empty viewport first, then a generated sphere opened from a local file.
+  // The editor: an empty viewport first, then a generated egg opened from a local file.
   await page.goto('/bend');
   const viewport = page.getByTestId('viewport');
   await expect(viewport).toBeVisible();
@@ -76,17 +93,30 @@ test('admin signs in, switches language, sees an STL in /bend and signs out', as
   const before = await canvasCoverage(page);
   expect(before.covered).toBeLessThan(0.01);
 
-  const stl = sphereStl({ radius: 10, segments: 48, rings: 24, binary: true });
+  // An egg three times longer than wide, placed where jaw scans sit (patient coordinates, far from
+  // the origin), so fit-to-view must move the camera and mind the view direction.
+  const egg = sphereTriangles(10, 48, 24);
+  for (let i = 0; i < egg.length; i += 3) {
+    egg[i] = egg[i]! * 3 + 55;
+    egg[i + 1] = egg[i + 1]! + 25;
+    egg[i + 2] = egg[i + 2]! + 70;
+  }
+  const stl = toStl(egg, { name: 'egg', binary: true });
   const triangles = String(sphereCounts(48, 24).triangles);
-  await page.getByTestId('open-stl-input').setInputFiles({ name: 'sphere.stl', mimeType: 'model/stl', buffer: Buffer.from(stl) });
+  await page.getByTestId('open-stl-input').setInputFiles({ name: 'egg.stl', mimeType: 'model/stl', buffer: Buffer.from(stl) });
   await expect(viewport).toHaveAttribute('data-model-triangles', triangles);
-  await expect(page.getByTestId('model-status')).toContainText('sphere.stl');
+  await expect(page.getByTestId('model-status')).toContainText('egg.stl');
   await page.waitForTimeout(500); // let the render loop draw a few frames
   const after = await canvasCoverage(page);
-  await viewport.screenshot({ path: 'test-results/bend-sphere.png' });
-  // A fitted sphere fills a good part of the view, with shading (many grey levels), not a flat blob.
+  await viewport.screenshot({ path: 'test-results/bend-egg.png' });
+  // The fitted egg fills a good part of the view, with shading (many grey levels), not a flat blob.
   expect(after.covered).toBeGreaterThan(0.1);
   expect(after.levels).toBeGreaterThan(8);
+  // Fit to view frames it: centred, and clear of every edge.
+  const [left, top, right, bottom] = after.box;
+  expect(Math.abs((left + right) / 2 - 0.5)).toBeLessThan(0.03);
+  expect(Math.abs((top + bottom) / 2 - 0.5)).toBeLessThan(0.03);
+  expect(Math.min(left, top, 1 - right, 1 - bottom)).toBeGreaterThan(0.02);
 
   // A file that is not STL gives a clear message and leaves the model in place.
   await page.getByTestId('open-stl-input').setInputFiles({ name: 'photo.stl', mimeType: 'model/stl', buffer: Buffer.from('not a mesh at all, just text') });

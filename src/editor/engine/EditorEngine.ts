@@ -350,7 +350,9 @@ export class EditorEngine {
     camera.inertialRadiusOffset = 0;
     camera.inertialPanningX = 0;
     camera.inertialPanningY = 0;
-    camera.setTarget(center, false, true);
+    // Keep alpha/beta: without cloneAlphaBetaRadius Babylon re-aims from the old position, and the
+    // distance computed above (for the current direction) would frame the model off-centre.
+    camera.setTarget(center, false, true, true);
     camera.lowerRadiusLimit = radius * 0.05;
     camera.upperRadiusLimit = radius * 30;
     camera.radius = distance;
