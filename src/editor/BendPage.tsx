@@ -4,6 +4,8 @@ import { useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { Icon } from '../ui/icons.tsx';
 import type { EditorError } from './engine/EditorEngine.ts';
 import { useEditor } from './useEditor.ts';
 
@@ -88,6 +90,14 @@ export default function BendPage() {
   return (
     <div className="flex h-screen w-full flex-col bg-slate-100 text-slate-800">
       <div role="toolbar" aria-label={t`Editor toolbar`} className="flex min-h-12 flex-wrap items-center gap-2 border-b border-slate-200 bg-white px-3 py-2">
+        <Link
+          to="/"
+          className="inline-flex size-8 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary"
+          aria-label={t`Back to the back office`}
+          title={t`Back to the back office`}
+        >
+          <Icon name="home" className="size-4" />
+        </Link>
         <button
           type="button"
           className={`${button} border-primary bg-primary text-white hover:bg-primary-dark`}

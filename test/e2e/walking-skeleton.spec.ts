@@ -123,8 +123,9 @@ test('admin signs in, switches language, sees an STL in /bend and signs out', as
   await expect(page.getByRole('alert')).toBeVisible();
   await expect(viewport).toHaveAttribute('data-model-triangles', triangles);
 
-  // Sign out from the main layout; a protected URL then redirects to the login page.
-  await page.goto('/');
+  // Back to the back office, sign out there; a protected URL then redirects to the login page.
+  await page.getByRole('link', { name: 'Back to the back office' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
   await page.getByRole('button', { name: 'User menu' }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/login$/);
