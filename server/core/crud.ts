@@ -53,7 +53,10 @@ export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = Zo
   addSchema?: A;
   updateSchema?: U;
   hooks?: {
-    /** Turns the validated body into the row to insert (hash secrets, check references). */
+    /** Slow work on the validated body (hash secrets) before the write transaction holds the
+     * database's one connection. */
+    prepareAdd?(data: z.output<A>, args: Omit<HookArgs, 'trx'>): Promise<z.output<A>> | z.output<A>;
+    /** Turns the validated body into the row to insert (check references, drop extra fields). */
     beforeAdd?(data: z.output<A>, args: HookArgs): Promise<Row> | Row;
     afterAdd?(id: number, data: z.output<A>, args: HookArgs): Promise<void> | void;
     beforeUpdate?(data: z.output<U>, args: HookArgs): Promise<Row> | Row;
@@ -155,7 +158,8 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
 
   if (has('add')) {
     routes.post('/add', validate('json', addSchema), async (c) => {
-      const data = c.req.valid('json') as z.output<A>;
+      const body = c.req.valid('json') as z.output<A>;
+      const data = def.hooks?.prepareAdd ? await def.hooks.prepareAdd(body, { c, ctx }) : body;
       const now = formatTime(ctx.clock.now());
       const id = await db.transaction().execute(async (trx) => {
         const args = { c, ctx, trx: trx as unknown as Kysely<Database> };

@@ -38,6 +38,9 @@ export function createUserResource(ctx: AppContext) {
   return createCrud(ctx, {
     ...userResource,
     hooks: {
+      async prepareAdd(data) {
+        return { ...data, password: await ctx.passwords.hash(data.password) };
+      },
       async beforeAdd(data, { c, trx }) {
         const taken = await trx.selectFrom('base_sys_user').select('id').where('username', '=', data.username).executeTakeFirst();
         if (taken) throw fail('usernameTaken');
@@ -50,8 +53,8 @@ export function createUserResource(ctx: AppContext) {
           const caller = c.get('auth');
           if (!caller || !(await loadAccess(trx, caller.userId)).isSuper) throw forbidden();
         }
-        const { roleIdList: _roles, password, ...rest } = data;
-        return { ...rest, password: await ctx.passwords.hash(password) };
+        const { roleIdList: _roles, ...row } = data;
+        return row;
       },
       async afterAdd(id, data, { trx }) {
         const roleIds = [...new Set(data.roleIdList)];
