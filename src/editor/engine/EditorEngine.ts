@@ -121,7 +121,9 @@ export class EditorEngine {
     scene.skipPointerMovePicking = true; // no picking yet; large meshes make it costly
     this.scene = scene;
 
-    const camera = new ArcRotateCamera('camera', -Math.PI / 2, Math.PI / 3, 100, Vector3.Zero(), scene);
+    // The dentist's frontal view: from the patient's front (-y, where scans put the incisors), a
+    // little above the occlusal plane (z up), so upper and lower models both show their teeth.
+    const camera = new ArcRotateCamera('camera', Math.PI / 2, Math.PI * 0.45, 100, Vector3.Zero(), scene);
     camera.upVector = new Vector3(0, 0, 1);
     camera.inertia = INERTIA;
     camera.panningInertia = INERTIA;
