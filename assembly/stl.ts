@@ -360,6 +360,12 @@ function beginAscii(): i32 {
   return STL_OK;
 }
 
+/** End of the next chunk of work: `budget` items after `cursor`, clamped to `total` (and to overflow). */
+@inline function chunkEnd(cursor: u32, budget: u32, total: u32): u32 {
+  const end = cursor + budget;
+  return end > total || end < cursor ? total : end;
+}
+
 /**
  * Does up to `budget` units of work (triangles or vertices). Returns 1 while
  * work remains, 0 when the mesh is complete, or a negative status.
@@ -380,8 +386,7 @@ export function stlStep(budget: u32): i32 {
     return 1;
   }
   if (phase == PHASE_NORMALS) {
-    let end = workCursor + budget;
-    if (end > triCount || end < workCursor) end = triCount;
+    const end = chunkEnd(workCursor, budget, triCount);
     accumulateNormals(workCursor, end);
     workCursor = end;
     if (end == triCount) {
@@ -391,8 +396,7 @@ export function stlStep(budget: u32): i32 {
     return 1;
   }
   if (phase == PHASE_FINISH) {
-    let end = workCursor + budget;
-    if (end > vertCount || end < workCursor) end = vertCount;
+    const end = chunkEnd(workCursor, budget, vertCount);
     if (workCursor == 0) initBounds();
     finishVertices(workCursor, end);
     workCursor = end;
@@ -410,8 +414,7 @@ export function stlStep(budget: u32): i32 {
 // ---------------------------------------------------------------- binary
 
 function stepBinary(budget: u32): i32 {
-  let end = triCount + budget;
-  if (end > binCount || end < triCount) end = binCount;
+  const end = chunkEnd(triCount, budget, binCount);
   let rec = inPtr + 84 + (<usize>triCount) * 50;
   let out = idxPtr + (<usize>triCount) * 12;
   for (let t = triCount; t < end; t++) {
