@@ -7,6 +7,7 @@ import { t } from '@lingui/core/macro';
 import { currentLocale } from '../i18n';
 import { toast } from '../ui/toast';
 import { ApiError, type RequestOptions } from './http';
+import { progress } from './progress';
 import { createSession, SESSION_STORAGE_KEY, type KeyValueStore, type LogoutReason } from './session';
 
 function browserStorage(): KeyValueStore | null {
@@ -87,7 +88,7 @@ export function errorMessage(err: unknown): string {
  */
 export async function request<T>(opts: RequestOptions): Promise<T> {
   try {
-    return await session.request<T>(opts);
+    return await progress.track(opts.url, () => session.request<T>(opts));
   } catch (err) {
     if (!opts.silent && !(err instanceof ApiError && err.handled)) toast.error(errorMessage(err));
     throw err;

@@ -3,6 +3,7 @@ import { session } from '../api/client';
 import { PUBLIC_PATHS, rememberTarget } from '../app/pages';
 import { VersionNotice } from '../app/VersionNotice';
 import { normalizePath } from '../menu/build';
+import { RequestProgress } from '../ui/RequestProgress';
 import { Toaster } from '../ui/toast';
 
 export const rootRoute = createRootRoute({
@@ -16,6 +17,7 @@ export const rootRoute = createRootRoute({
   },
   component: () => (
     <>
+      <RequestProgress />
       <Outlet />
       <Toaster />
       <VersionNotice />
