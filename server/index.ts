@@ -26,11 +26,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-// Shared WASM memory between page and workers needs a cross-origin isolated page.
-const ISOLATION_HEADERS = {
+// Shared WASM memory between page and workers needs a cross-origin isolated page; the rest keeps
+// browsers from sniffing types, leaking URLs (tokens in queries) or framing the app elsewhere.
+const RESPONSE_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'SAMEORIGIN',
 } as const;
 
 function isApiPath(p: string): boolean {
@@ -43,7 +47,7 @@ export function createNodeApp(ctx: AppContext, staticDir: string) {
 
   web.use('*', async (c, next) => {
     await next();
-    for (const [name, value] of Object.entries(ISOLATION_HEADERS)) c.res.headers.set(name, value);
+    for (const [name, value] of Object.entries(RESPONSE_HEADERS)) c.res.headers.set(name, value);
   });
 
   web.all('/admin/*', (c) => api.fetch(c.req.raw, c.env));

@@ -29,6 +29,8 @@ function expectIsolation(res: Response) {
   expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
   expect(res.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
   expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
 }
 
 describe('startServer', () => {
