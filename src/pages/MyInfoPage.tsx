@@ -2,6 +2,7 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { baseApi } from '../api/base';
+import { session } from '../api/client';
 import { reloadUser, useApp } from '../app/store';
 import { Avatar, displayName } from '../layout/TopBar';
 import { Spinner } from '../ui/Spinner';
@@ -143,8 +144,10 @@ function PasswordForm() {
     setSaving(true);
     try {
       await baseApi.personUpdate({ oldPassword: form.oldPassword, password: form.password });
-      setForm(empty);
-      toast.success(t`Save successful`);
+      // The server ended every session of this user, this one too: say so instead of letting the
+      // next call fail with "logged in elsewhere".
+      toast.success(t`Password changed, please log in again`);
+      session.logout('user');
     } catch {
       // toast shown by the client
     } finally {

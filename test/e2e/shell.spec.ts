@@ -6,9 +6,9 @@ const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 // A browser that is neither Chinese nor German gets English (the detection rule).
 test.use({ locale: 'en-US' });
 
-async function signIn(page: Page, password = ADMIN_PASSWORD): Promise<void> {
+async function signIn(page: Page, password = ADMIN_PASSWORD, username = 'admin'): Promise<void> {
   await page.goto('/login');
-  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Captcha', { exact: true }).fill('abcd');
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -50,4 +50,32 @@ test('menu pages open as tabs, unknown paths show 404, and a revoked session log
   await page.reload();
   await expect(page.getByText('This account has been logged in elsewhere', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test('changing the password ends the session with a clear message; the new password works', async ({ page }) => {
+  // A user of their own, so the admin password stays as the other tests expect.
+  const login = await page.request.post('/admin/base/open/login', { data: { username: 'admin', password: ADMIN_PASSWORD, captchaId: '', verifyCode: '' } });
+  const { token } = (await login.json()).data as { token: string };
+  const add = await page.request.post('/admin/base/sys/user/add', {
+    headers: { Authorization: token },
+    data: { username: 'designer1', password: 'first-pass-1', name: 'Designer', status: 1, roleIdList: [] },
+  });
+  expect((await add.json()).code).toBe(1000);
+
+  await signIn(page, 'first-pass-1', 'designer1');
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Personal center' }).click();
+  await expect(page).toHaveURL(/\/my\/info$/);
+  await page.getByLabel('Current password').fill('first-pass-1');
+  await page.getByLabel('New password').fill('second-pass-2');
+  await page.getByLabel('Confirm password').fill('second-pass-2');
+  await page.getByRole('button', { name: 'Change password' }).click();
+
+  await expect(page.getByText('Password changed, please log in again', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('This account has been logged in elsewhere', { exact: true })).toHaveCount(0);
+
+  await signIn(page, 'second-pass-2', 'designer1');
+  await expect(page).not.toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
 });
