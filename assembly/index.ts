@@ -17,6 +17,10 @@ export {
   stlErrorLine,
   stlErrorTriangle,
 } from './stl';
+// One file per area; each exports only pointer/number functions.
+export * from './bvh';
+export * from './topology';
+export * from './shape';
 
 /** Version of the kernel ABI; bump when an export changes meaning. */
 export function kernelsAbiVersion(): i32 {

@@ -1,40 +1,21 @@
 // Server messages in zh (default), en and de. The client shows `message` as is.
+// One catalog file per area under messages/, merged here.
 
-export type Lang = 'zh' | 'en' | 'de';
+import { baseMessages } from './messages/base.ts';
+import { opsMessages } from './messages/ops.ts';
+import { ordersMessages } from './messages/orders.ts';
+import { sysMessages } from './messages/sys.ts';
+import type { Lang } from './messages/types.ts';
+
+export type { Lang };
 export const LANGS: readonly Lang[] = ['zh', 'en', 'de'];
 
 const catalog = {
-  success: { en: 'success', zh: '成功', de: 'Erfolg' },
-  badCredentials: { en: 'Account or Password incorrect', zh: '账户或密码不正确', de: 'Konto oder Passwort falsch' },
-  badCaptcha: { en: 'Captcha incorrect', zh: '验证码不正确', de: 'Captcha falsch' },
-  tooManyLogins: {
-    en: 'Too many failed logins, try again in 15 minutes',
-    zh: '登录失败次数过多，请 15 分钟后再试',
-    de: 'Zu viele fehlgeschlagene Anmeldungen, bitte in 15 Minuten erneut versuchen',
-  },
-  loginExpired: {
-    en: 'Login status has expired, please log in again',
-    zh: '登录状态已失效，请重新登录',
-    de: 'Der Anmeldestatus ist abgelaufen, bitte melden Sie sich erneut an',
-  },
-  loggedInElsewhere: {
-    en: 'This account has been logged in elsewhere',
-    zh: '该账号已在别处登录',
-    de: 'Dieses Konto wurde an anderer Stelle angemeldet',
-  },
-  noPermission: { en: 'No permission', zh: '无权限', de: 'Keine Berechtigung' },
-  fieldInvalid: { en: '{field} is invalid', zh: '{field} 不合法', de: '{field} ist ungültig' },
-  fieldRequired: { en: '{field} cannot be empty', zh: '{field} 不能为空', de: '{field} darf nicht leer sein' },
-  bodyInvalid: { en: 'Request body is invalid', zh: '请求内容不合法', de: 'Anfrageinhalt ist ungültig' },
-  bodyTooLarge: { en: 'Request body too large', zh: '请求内容过大', de: 'Anfrageinhalt zu groß' },
-  oldPasswordIncorrect: { en: 'The old password is incorrect', zh: '原密码不正确', de: 'Das alte Passwort ist falsch' },
-  userDisabled: { en: 'This account has been disabled', zh: '该账号已被禁用', de: 'Dieses Konto wurde deaktiviert' },
-  usernameTaken: { en: 'Username already exists', zh: '用户名已存在', de: 'Benutzername existiert bereits' },
-  notFound: { en: 'Not found', zh: '未找到', de: 'Nicht gefunden' },
-  dataNotFound: { en: 'Data does not exist', zh: '数据不存在', de: 'Daten existieren nicht' },
-  operateFailed: { en: 'Operate Failed', zh: '操作失败', de: 'Vorgang fehlgeschlagen' },
-  internal: { en: 'Internal server error', zh: '服务器内部错误', de: 'Interner Serverfehler' },
-} satisfies Record<string, Record<Lang, string>>;
+  ...baseMessages,
+  ...sysMessages,
+  ...opsMessages,
+  ...ordersMessages,
+};
 
 export type MessageKey = keyof typeof catalog;
 export type MessageParams = Record<string, string | number>;

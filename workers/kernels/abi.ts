@@ -6,7 +6,12 @@
 /** Bump when assembly/index.ts kernelsAbiVersion() changes. */
 export const KERNELS_ABI_VERSION = 1;
 
-export interface KernelExports {
+import type { BvhExports } from './bvh-abi.ts';
+import type { ShapeExports } from './shape-abi.ts';
+import type { TopologyExports } from './topology-abi.ts';
+
+/** Exports of every area: one interface per assembly/<area>.ts, merged here. */
+export interface KernelExports extends BvhExports, TopologyExports, ShapeExports {
   readonly memory: WebAssembly.Memory;
   kernelsAbiVersion(): number;
 
