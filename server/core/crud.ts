@@ -61,6 +61,14 @@ export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = Zo
     afterAdd?(id: number, data: z.output<A>, args: HookArgs): Promise<void> | void;
     beforeUpdate?(data: z.output<U>, args: HookArgs): Promise<Row> | Row;
     afterUpdate?(id: number, data: z.output<U>, args: HookArgs): Promise<void> | void;
+    /**
+     * Rows the caller may see and touch, as column constraints (a value, or an array for `in`),
+     * applied to page, list, info, update and delete alike; undefined = no restriction.
+     * E.g. non-admins see only their own orders: `{ designerId: userId }`.
+     */
+    scope?(args: { c: Context<AppEnv>; ctx: AppContext }): Promise<Row | undefined> | Row | undefined;
+    /** Extra data for a page reply (e.g. sums over the filtered rows), as `subData`. */
+    subData?(body: Row, args: { c: Context<AppEnv>; ctx: AppContext; db: Kysely<Database> }): Promise<unknown> | unknown;
     /** Adds to a record read by `info` (e.g. related ids). */
     decorate?(row: Row, args: { ctx: AppContext; db: Kysely<Database> }): Promise<Row> | Row;
   };
@@ -128,9 +136,23 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
 
   const pick = (data: Row): Row => Object.fromEntries(Object.entries(data).filter(([k, v]) => writable.has(k) && v !== undefined));
 
+  async function scopeOf(c: Context<AppEnv>): Promise<Row | undefined> {
+    return def.hooks?.scope ? await def.hooks.scope({ c, ctx }) : undefined;
+  }
+  /** Narrows any select/update/delete builder to the caller's scope. */
+  function within<Q extends { where: (...args: any[]) => any }>(q: Q, scope: Row | undefined): Q {
+    if (!scope) return q;
+    for (const [column, value] of Object.entries(scope)) {
+      q = Array.isArray(value)
+        ? (value.length ? q.where(column, 'in', value) : q.where(column, 'in', [null]))
+        : q.where(column, '=', value);
+    }
+    return q;
+  }
+
   // Filters, keyword and order come only from the definition's whitelists; values are bound.
-  function query(body: Row) {
-    let q = db.selectFrom(def.table);
+  function query(body: Row, scope: Row | undefined) {
+    let q = within(db.selectFrom(def.table), scope);
     const kw = typeof body.keyWord === 'string' ? body.keyWord.trim() : '';
     if (kw && def.keyWordColumns?.length) {
       q = q.where((eb) => eb.or(def.keyWordColumns!.map((col) => eb(col, 'like', `%${kw}%`))));
@@ -181,7 +203,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     const schema = z.object({ ids: z.array(z.coerce.number().int()).min(1).max(1000) });
     routes.post('/delete', validate('json', schema), async (c) => {
       const { ids } = c.req.valid('json');
-      await db.deleteFrom(def.table).where('id', 'in', ids).execute();
+      await within(db.deleteFrom(def.table).where('id', 'in', ids), await scopeOf(c)).execute();
       return ok(c, null);
     });
   }
@@ -189,12 +211,16 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
   if (has('update')) {
     routes.post('/update', validate('json', updateSchema), async (c) => {
       const data = c.req.valid('json') as z.output<U> & { id: number };
+      const scope = await scopeOf(c);
+      if (scope && !(await within(db.selectFrom(def.table).select('id').where('id', '=', data.id), scope).executeTakeFirst())) {
+        throw fail('dataNotFound');
+      }
       await db.transaction().execute(async (trx) => {
         const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
         const values = pick(def.hooks?.beforeUpdate ? await def.hooks.beforeUpdate(data, args) : (data as Row));
         if (hasTimes) values.updateTime = formatTime(ctx.clock.now());
         if (Object.keys(values).length > 0) {
-          const result = await trx.updateTable(def.table).set(values).where('id', '=', data.id).executeTakeFirst();
+          const result = await within(trx.updateTable(def.table).set(values).where('id', '=', data.id), scope).executeTakeFirst();
           if (Number(result.numUpdatedRows) === 0) throw fail('dataNotFound');
         }
         await def.hooks?.afterUpdate?.(data.id, data, args);
@@ -207,7 +233,9 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     const schema = z.object({ id: z.coerce.number().int().positive() });
     routes.get('/info', validate('query', schema), async (c) => {
       const { id } = c.req.valid('query');
-      const row = (await db.selectFrom(def.table).select(selectable).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+      const row = (await within(db.selectFrom(def.table).select(selectable).where('id', '=', id), await scopeOf(c)).executeTakeFirst()) as
+        | Row
+        | undefined;
       if (!row) throw fail('dataNotFound');
       return ok(c, def.hooks?.decorate ? await def.hooks.decorate(row, { ctx, db: ctx.db }) : row);
     });
@@ -217,7 +245,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     routes.post('/list', validate('json', listSchema), async (c) => {
       const body = c.req.valid('json') as Row;
       const [column, direction] = ordering(body);
-      const list = await query(body).select(selectable).orderBy(column, direction).execute();
+      const list = await query(body, await scopeOf(c)).select(selectable).orderBy(column, direction).execute();
       return ok(c, list);
     });
   }
@@ -226,17 +254,20 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     routes.post('/page', validate('json', pageSchema), async (c) => {
       const body = c.req.valid('json') as Row & { page: number; size: number };
       const [column, direction] = ordering(body);
-      const { total } = await query(body)
+      const scope = await scopeOf(c);
+      const { total } = await query(body, scope)
         .select((eb) => eb.fn.countAll().as('total'))
         .executeTakeFirstOrThrow();
-      let q = query(body).select(selectable).orderBy(column, direction);
+      let q = query(body, scope).select(selectable).orderBy(column, direction);
       // A unique tiebreak keeps pages stable when the sort column has equal values.
       if (column !== 'id') q = q.orderBy('id', direction);
       const list = await q
         .limit(body.size)
         .offset((body.page - 1) * body.size)
         .execute();
-      return ok(c, { list, pagination: { page: body.page, size: body.size, total: Number(total) } });
+      const pagination = { page: body.page, size: body.size, total: Number(total) };
+      if (!def.hooks?.subData) return ok(c, { list, pagination });
+      return ok(c, { list, pagination, subData: await def.hooks.subData(body, { c, ctx, db: ctx.db }) });
     });
   }
 
