@@ -1,0 +1,63 @@
+// How a long kernel runs without freezing its thread's event loop: the work is
+// cut into chunks (ranges of items, one wasm call each); between time slices
+// the loop yields so cancel messages arrive, checks for cancellation and
+// reports progress. Every long kernel wrapper takes JobOptions.
+
+export interface JobOptions {
+  /** Fraction 0..1 of this job, at most every `progressIntervalMs`, and once with 1 at the end. */
+  onProgress?: (fraction: number) => void;
+  /** Polled between slices; true stops the job with KernelError('ABORTED'). */
+  shouldCancel?: () => boolean;
+  /** How a slice gives the event loop a turn. Default: setTimeout 0. */
+  yieldToEventLoop?: () => Promise<void>;
+  /** Longest stretch of kernel work between yields. Default 30 ms. */
+  sliceMs?: number;
+  /** Minimum time between progress reports. Default 50 ms. */
+  progressIntervalMs?: number;
+}
+
+export type KernelErrorCode = 'ABORTED' | 'OUT_OF_MEMORY' | 'BAD_INPUT' | 'KERNEL_FAILED';
+
+/** A kernel failure the caller can act on; `code` survives as the start of `message` through Comlink. */
+export class KernelError extends Error {
+  override name = 'KernelError';
+  constructor(
+    readonly code: KernelErrorCode,
+    detail?: string,
+  ) {
+    super(detail ? `${code}: ${detail}` : code);
+  }
+}
+
+const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Calls `step(start, end)` over [0, total) in chunks of at most `chunk` items,
+ * yielding to the event loop every `sliceMs`. Throws KernelError('ABORTED')
+ * when cancelled (checked before the first chunk too).
+ */
+export async function runChunked(
+  total: number,
+  chunk: number,
+  step: (start: number, end: number) => void,
+  options: JobOptions = {},
+): Promise<void> {
+  const { onProgress, shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, progressIntervalMs = 50 } = options;
+  if (shouldCancel?.()) throw new KernelError('ABORTED');
+  let sliceStart = performance.now();
+  let lastReport = -Infinity;
+  for (let start = 0; start < total; start += chunk) {
+    step(start, Math.min(total, start + chunk));
+    const now = performance.now();
+    if (now - sliceStart >= sliceMs) {
+      if (onProgress && now - lastReport >= progressIntervalMs) {
+        onProgress(Math.min(1, (start + chunk) / total));
+        lastReport = now;
+      }
+      await yieldToEventLoop();
+      if (shouldCancel?.()) throw new KernelError('ABORTED');
+      sliceStart = performance.now();
+    }
+  }
+  onProgress?.(1);
+}
