@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { meshFromArrays, type MeshRef, meshViews } from '../../workers/kernels/mesh.ts';
 import { nearestCorner, smoothDab, smoothRegion } from '../../workers/kernels/smooth.ts';
 import { ensureTopology, topologyViews } from '../../workers/kernels/topology.ts';
-import { gridPlane, type IndexedMesh, meshVolume, uvSphere } from '../fixtures/mesh.ts';
+import { gridPlane, type IndexedMesh, meshVolume, uvSphere, vertexNormals } from '../fixtures/mesh.ts';
 import { loadKernels } from './kernels.ts';
 
 async function load(mesh: IndexedMesh, withNormals = false): Promise<MeshRef> {
@@ -10,24 +10,6 @@ async function load(mesh: IndexedMesh, withNormals = false): Promise<MeshRef> {
   const m = meshFromArrays(await loadKernels(), mesh.positions, mesh.indices, normals);
   await ensureTopology(m);
   return m;
-}
-
-/** Area-weighted vertex normals, written independently of the kernel. */
-function vertexNormals(positions: Float32Array, indices: Uint32Array): Float32Array {
-  const n = new Float64Array(positions.length);
-  for (let t = 0; t < indices.length; t += 3) {
-    const [a, b, c] = [indices[t]! * 3, indices[t + 1]! * 3, indices[t + 2]! * 3];
-    const e1 = [0, 1, 2].map((i) => positions[b + i]! - positions[a + i]!);
-    const e2 = [0, 1, 2].map((i) => positions[c + i]! - positions[a + i]!);
-    const cr = [e1[1]! * e2[2]! - e1[2]! * e2[1]!, e1[2]! * e2[0]! - e1[0]! * e2[2]!, e1[0]! * e2[1]! - e1[1]! * e2[0]!];
-    for (const v of [a, b, c]) for (let i = 0; i < 3; i++) n[v + i]! += cr[i]!;
-  }
-  const out = new Float32Array(positions.length);
-  for (let v = 0; v < n.length; v += 3) {
-    const l = Math.hypot(n[v]!, n[v + 1]!, n[v + 2]!) || 1;
-    for (let i = 0; i < 3; i++) out[v + i] = n[v + i]! / l;
-  }
-  return out;
 }
 
 const dist2D = (p: Float32Array, v: number, x: number, y: number): number => Math.hypot(p[v * 3]! - x, p[v * 3 + 1]! - y);
