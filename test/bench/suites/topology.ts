@@ -14,15 +14,15 @@
 // centroids of the same shell about a quarter of its bounding diagonal apart,
 // after a first query (search arrays allocated). Binary inputs of the run.
 
+import { readFileSync } from 'node:fs';
 import { instantiateKernels, type KernelExports } from '../../../workers/kernels/abi.ts';
 import { geodesicDistance } from '../../../workers/kernels/geodesic.ts';
 import { meshFromArrays, type MeshRef, meshViews } from '../../../workers/kernels/mesh.ts';
 import { smoothDab } from '../../../workers/kernels/smooth.ts';
 import { analyzeMesh, ensureTopology, type MeshHealth } from '../../../workers/kernels/topology.ts';
 import { equalDensitySphere, uvSphere, vertexNormals } from '../../fixtures/mesh.ts';
-import { meshFromStl } from '../../kernels/topology-fixtures.ts';
-import { readFileSync } from 'node:fs';
 import { WASM_PATH } from '../../kernels/kernels.ts';
+import { meshFromStl } from '../../kernels/topology-fixtures.ts';
 import { median, settle } from '../measure.ts';
 import type { BenchContext, BenchRow, BenchSuite } from '../suite.ts';
 
@@ -35,9 +35,13 @@ interface Arrays {
   normals: Float32Array;
 }
 
-let wasmBytes: Uint8Array | undefined;
+let wasmBytes: ArrayBuffer | undefined;
+/** A fresh instance (a fresh worker's memory), so each health run builds the tables anew. */
 async function freshKernels(): Promise<KernelExports> {
-  wasmBytes ??= readFileSync(WASM_PATH);
+  if (!wasmBytes) {
+    const b = readFileSync(WASM_PATH);
+    wasmBytes = b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
   return instantiateKernels(wasmBytes);
 }
 
