@@ -138,6 +138,100 @@ export interface BaseCaptchaTable {
   expiresAt: number;
 }
 
+/** An uploaded file: one row per upload; `key` (sha256) names the stored bytes. */
+export interface SpaceInfoTable {
+  id: Generated<number>;
+  url: string;
+  key: string;
+  name: string;
+  size: number;
+  mime: string;
+  kind: string;
+  classifyId: number | null;
+  userId: number;
+  triangleCount: number | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A folder of the file space. */
+export interface SpaceTypeTable {
+  id: Generated<number>;
+  name: string;
+  parentId: number | null;
+  userId: number;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface OrderInfoTable {
+  id: Generated<number>;
+  caseNo: string;
+  patientName: string;
+  remark: string | null;
+  deliveryTime: string | null;
+  enableAI: Generated<number>;
+  aiStatus: Generated<number>;
+  status: Generated<number>;
+  designerId: number;
+  creatorId: number;
+  upperFileId: number | null;
+  lowerFileId: number | null;
+  occlusionFileId: number | null;
+  designStartTime: string | null;
+  designEndTime: string | null;
+  processStartTime: string | null;
+  processEndTime: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface DeviceInfoTable {
+  id: Generated<number>;
+  devicename: string;
+  personnelId: number | null;
+  status: Generated<number>;
+  remark: string | null;
+  enableAI: Generated<number>;
+  /** Comma-separated wire diameters in mm, e.g. "0.7,0.8". */
+  diameters: string;
+  memory: number;
+  keyHash: string;
+  keyHint: string;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface DeviceUserTable {
+  id: Generated<number>;
+  deviceId: number;
+  userId: number;
+}
+
+export interface DeviceConfigTable {
+  id: Generated<number>;
+  deviceId: number;
+  diameter: number;
+  /** JSON [[angle, springback], ...]. */
+  springback: string;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface DeviceApiConfigTable {
+  id: Generated<number>;
+  name: string;
+  url: string;
+  key: string | null;
+  departmentId: number | null;
+  enabled: Generated<number>;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A named setting (`keyName` unique); dataType 0 text, 1 rich text (HTML), 2 file (URL). */
 export interface Database {
   base_sys_user: BaseSysUserTable;
   base_sys_role: BaseSysRoleTable;
@@ -150,6 +244,13 @@ export interface Database {
   base_login_failure: BaseLoginFailureTable;
   base_login_lock: BaseLoginLockTable;
   base_captcha: BaseCaptchaTable;
+  space_info: SpaceInfoTable;
+  space_type: SpaceTypeTable;
+  order_info: OrderInfoTable;
+  device_info: DeviceInfoTable;
+  device_user: DeviceUserTable;
+  device_config: DeviceConfigTable;
+  device_api_config: DeviceApiConfigTable;
   base_sys_department: BaseSysDepartmentTable;
   base_sys_role_department: BaseSysRoleDepartmentTable;
   recycle_data: RecycleDataTable;

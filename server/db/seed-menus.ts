@@ -44,7 +44,10 @@ export const seedMenus: MenuSeed[] = [
   {
     name: 'Order management', type: 0, icon: 'order',
     children: [
-      { name: 'Order list', type: 1, router: '/order/list', viewPath: 'modules/order/views/list', icon: 'order', children: crud('order:info') },
+      {
+        name: 'Order list', type: 1, router: '/order/list', viewPath: 'modules/order/views/list', icon: 'order',
+        children: crud('order:info', [{ name: 'All orders', type: 2, perms: 'order:info:all' }]),
+      },
       {
         name: 'Time list', type: 1, router: '/order/time', viewPath: 'modules/order/views/time', icon: 'time',
         children: [{ name: 'Query', type: 2, perms: 'order:info:info,order:info:list,order:info:page' }],
@@ -56,7 +59,13 @@ export const seedMenus: MenuSeed[] = [
     children: [
       {
         name: 'Device list', type: 1, router: '/device/list', viewPath: 'modules/device/views/list', icon: 'device',
-        children: crud('device:info', [{ name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') }]),
+        children: crud('device:info', [
+          { name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') },
+          { name: 'Reset key', type: 2, perms: 'device:info:resetKey' },
+          { name: 'Bind users', type: 2, perms: 'device:info:userList,device:info:bind,device:info:unbind' },
+          { name: 'Diameters', type: 2, perms: 'device:info:diameterList' },
+          { name: 'All devices', type: 2, perms: 'device:info:all' },
+        ]),
       },
     ],
   },
@@ -69,6 +78,14 @@ export const seedMenus: MenuSeed[] = [
   {
     name: 'System management', type: 0, icon: 'system',
     children: [
+      {
+        name: 'File space', type: 1, router: '/space/list', viewPath: 'modules/space/views/list', icon: 'file',
+        children: [
+          ...crud('space:info').filter((m) => m.name !== 'Add'),
+          { name: 'Folders', type: 2, perms: crud('space:type').map((m) => m.perms).join(',') },
+          { name: 'All files', type: 2, perms: 'space:info:all' },
+        ],
+      },
       {
         name: 'Permission management', type: 0, icon: 'permission',
         children: [
