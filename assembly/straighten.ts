@@ -23,9 +23,9 @@
 //     open scan edges do not);
 //   - a height map seen from the teeth side gives the cusp tips (local maxima);
 //     a least-squares plane through the tips near the top (bands shrinking
-//     from 15 % to 6 % of the arch size, outliers dropped) is the occlusal
+//     from 9 mm to 2.5 mm below it, outliers above dropped) is the occlusal
 //     plane; repeated with the tilted normal until it moves less than 0.3°;
-//   - the crown band (cells within 8 % of the arch size of that plane) is the
+//   - the crown band (cells within 5 mm of that plane) is the
 //     arch's footprint; its mirror symmetry line (search over angle and
 //     offset, scored by a distance transform of the footprint) is the midline;
 //   - the U opens backwards: the distance from the midline grows towards the
@@ -209,6 +209,7 @@ const GN: i32 = 256;
 let hmap: usize = 0; // f32 heights, -inf when empty
 let hvid: usize = 0; // u32 vertex of each cell's height
 let gridU0: f64 = 0, gridV0: f64 = 0, cell: f64 = 1, archSize: f64 = 1;
+let mm: f64 = 1; // one millimetre in model units
 
 // cusp tips (u, v, h) f64 triples
 let tips: usize = 0;
@@ -355,6 +356,9 @@ function heightMap(): void {
   }
   archSize = Math.max(umax - umin, vmax - vmin);
   if (!(archSize > 0)) archSize = 1;
+  // Dental models come in millimetres (an arch is 40-120 mm across); a
+  // model far outside that is taken to be in other units and scaled.
+  mm = archSize >= 20 && archSize <= 250 ? 1 : archSize / 70;
   cell = archSize / <f64>(GN - 8);
   gridU0 = (umin + umax) * 0.5 - cell * <f64>(GN / 2);
   gridV0 = (vmin + vmax) * 0.5 - cell * <f64>(GN / 2);
@@ -377,7 +381,8 @@ function heightMap(): void {
 /** Local maxima of the height map within a square window; their vertices' (u, v, h). */
 function findTips(): void {
   tipCount = 0;
-  const r = 5; // cells: about 2 % of the arch size either way
+  // Window: 1.5 mm either way, a cusp's radius.
+  const r = <i32>Math.min(10, Math.max(2, Math.round(1.5 * mm / cell)));
   for (let j = r; j < GN - r; j++) {
     for (let i = r; i < GN - r; i++) {
       const h = load<f32>(hmap + cellAt(i, j));
@@ -467,16 +472,19 @@ function occlusalPlane(): bool {
     let above = 0;
     for (let k = 0; k < tipCount; k++) if (load<f64>(tips + (<usize>k) * 24, 16) > level) above++;
     if (<f64>above >= 0.03 * <f64>tipCount) break;
-    level -= 0.005 * archSize;
+    level -= 0.1 * mm;
   }
   planeA = 0;
   planeB = 0;
   planeC = level;
-  if (!fitPlane(0.15 * archSize, 0.08 * archSize)) return false;
-  fitPlane(0.1 * archSize, 0.06 * archSize);
-  fitPlane(0.07 * archSize, 0.05 * archSize);
-  fitPlane(0.06 * archSize, 0.04 * archSize);
-  fitPlane(0.06 * archSize, 0.04 * archSize);
+  // Bands in millimetres: cusp tips lie within a millimetre or two of the
+  // plane, papillae and gum margins 3 mm and more below it.
+  if (!fitPlane(9 * mm, 5 * mm)) return false;
+  fitPlane(6 * mm, 4 * mm);
+  fitPlane(4 * mm, 3 * mm);
+  fitPlane(3 * mm, 2.5 * mm);
+  fitPlane(2.5 * mm, 2.5 * mm);
+  fitPlane(2.5 * mm, 2.5 * mm);
   return true;
 }
 
@@ -804,7 +812,7 @@ function straightenArch(jaw: i32): i32 {
   if (!ok) return METHOD_BOX;
 
   // The arch's footprint (the crown band) and its mirror line.
-  const count = bandFootprint(0.08 * archSize);
+  const count = bandFootprint(5 * mm);
   if (count < 50) return METHOD_BOX;
   findMidline();
   const mx = Math.cos(symTheta), my = Math.sin(symTheta); // midline normal in (u, v)
