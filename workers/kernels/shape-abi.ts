@@ -14,4 +14,19 @@ export interface ShapeExports {
   shapeTransformMesh(pos: number, nrm: number, vertices: number, mat: number): void;
   /** A 16-f64 input slot for shapeTransformMesh. */
   shapeMatrixPtr(): number;
+
+  /** Starts a decimation job above the arena's current top; 0 or a negative status (-1 empty, -2 out of memory). */
+  simplifyBegin(pos: number, idx: number, vertices: number, triangles: number, targetTriangles: number): number;
+  /** Up to `budget` items of work: 1 while work remains, 0 when done, negative on error. */
+  simplifyStep(budget: number): number;
+  /** 0..1. */
+  simplifyProgress(): number;
+  /** Drops the job's memory (cancellation). */
+  simplifyAbort(): void;
+  simplifyVertexCount(): number;
+  simplifyTriangleCount(): number;
+  simplifyPositionsPtr(): number;
+  simplifyNormalsPtr(): number;
+  simplifyIndicesPtr(): number;
+  simplifyCollapses(): number;
 }
