@@ -8,7 +8,7 @@ import { meshFromArrays, type MeshRef } from '../../workers/kernels/mesh.ts';
 import { simplify } from '../../workers/kernels/simplify.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
 import { jawMesh } from '../fixtures/jaw.ts';
-import { sphereStl } from '../fixtures/stl.ts';
+import { sphereStl, sphereTriangles } from '../fixtures/stl.ts';
 import { loadKernels } from './kernels.ts';
 import { edgeReport } from './mesh-checks.ts';
 
@@ -124,6 +124,16 @@ describe('simplifying other meshes', () => {
     k.arenaReset();
     const r = await simplify(meshFromArrays(k, jaw.positions, jaw.indices), { targetTriangles: 10_000_000 });
     expect(r.triangleCount).toBe(jaw.indices.length / 3);
+    expect(r.collapses).toBe(0);
+  });
+
+  it('leaves a triangle soup (nothing welded, every edge open) intact', async () => {
+    const soup = sphereTriangles(10, 64, 32);
+    k.arenaReset();
+    const mesh = meshFromArrays(k, soup, Uint32Array.from({ length: soup.length / 3 }, (_, i) => i));
+    const r = await simplify(mesh, { targetTriangles: 100 });
+    // Collapsing any edge of a lone triangle would leave nothing: every collapse is refused.
+    expect(r.triangleCount).toBe(soup.length / 9);
     expect(r.collapses).toBe(0);
   });
 

@@ -29,4 +29,6 @@ export interface ShapeExports {
   simplifyNormalsPtr(): number;
   simplifyIndicesPtr(): number;
   simplifyCollapses(): number;
+  /** Diagnostics: 0 heap pops, 1 stale entries, 2 rejected collapses, 3 largest fan seen. */
+  simplifyStat(i: number): number;
 }
