@@ -43,6 +43,10 @@ const S_BAD_STATE: i32 = -3;
 const NONE: u32 = 0xFFFF_FFFF;
 const BOUNDARY_WEIGHT: f64 = 100;
 const FLIP_COS: f64 = 0.25;
+// Tie-breaker: TIE x mean triangle area x edge length² joins each edge's
+// cost, so that flat regions (zero quadric error) lose their shortest edges
+// first and stay evenly tessellated instead of piling edges onto one vertex.
+const TIE: f64 = 1e-3;
 const SCRATCH_MAX: u32 = 8192;
 
 const PH_IDLE = 0;
@@ -87,6 +91,8 @@ let clock: u32 = 1;
 let live: u32 = 0;
 let startLive: u32 = 0;
 let collapses: u32 = 0;
+let areaSum: f64 = 0;
+let tieWeight: f64 = 0; // TIE x mean triangle area, set before the edges are costed
 // diagnostics
 let pops: u32 = 0;
 let stale: u32 = 0;
@@ -188,6 +194,7 @@ export function simplifyBegin(positions: usize, indices: usize, vertices: u32, t
   memory.fill(tdead, 0, <usize>nT);
   memory.copy(idx, inIdx, (<usize>nT) * 12);
   heapSize = 0;
+  areaSum = 0;
   stamp = 0;
   clock = 1;
   live = 0;
@@ -265,6 +272,7 @@ function stepQuadrics(end: u32): void {
     nz /= l;
     const d = -(nx * ax + ny * ay + nz * az);
     const w = 0.5 * l; // area
+    areaSum += w;
     addPlane(a, nx, ny, nz, d, w);
     addPlane(b, nx, ny, nz, d, w);
     addPlane(c, nx, ny, nz, d, w);
@@ -330,8 +338,14 @@ let bestX: f64 = 0, bestY: f64 = 0, bestZ: f64 = 0;
   return q0 * x * x + 2 * q1 * x * y + 2 * q2 * x * z + 2 * q3 * x + q4 * y * y + 2 * q5 * y * z + 2 * q6 * y + q7 * z * z + 2 * q8 * z + q9;
 }
 
-/** Cost of collapsing edge (a, b); sets bestX/Y/Z. */
+/** Cost of collapsing edge (a, b), with the length tie-breaker; sets bestX/Y/Z. */
 function edgeCost(a: u32, b: u32): f64 {
+  const ex = P(b, 0) - P(a, 0), ey = P(b, 1) - P(a, 1), ez = P(b, 2) - P(a, 2);
+  return quadricCost(a, b) + tieWeight * (ex * ex + ey * ey + ez * ez);
+}
+
+/** Quadric error of collapsing edge (a, b) at its best position; sets bestX/Y/Z. */
+function quadricCost(a: u32, b: u32): f64 {
   const q0 = Q(a, 0) + Q(b, 0), q1 = Q(a, 1) + Q(b, 1), q2 = Q(a, 2) + Q(b, 2), q3 = Q(a, 3) + Q(b, 3);
   const q4 = Q(a, 4) + Q(b, 4), q5 = Q(a, 5) + Q(b, 5), q6 = Q(a, 6) + Q(b, 6);
   const q7 = Q(a, 7) + Q(b, 7), q8 = Q(a, 8) + Q(b, 8);
@@ -738,6 +752,7 @@ export function simplifyStep(budget: u32): i32 {
       return 1;
     }
     case PH_BOUNDARY: {
+      if (cursor == 0) tieWeight = live > 0 ? TIE * areaSum / <f64>live : 0;
       const end = min(nV, cursor + budget);
       stepBoundary(end);
       cursor = end;
