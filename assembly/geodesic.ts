@@ -47,6 +47,7 @@ let preparedV: u32 = 0;
 let steiner: u32 = 0; // Steiner points per edge
 let nE: u32 = 0;
 let nN: u32 = 0; // nodes
+let capacity: u32 = 0; // nodes the arrays below can hold
 let edgeBase: usize = 0; // u32 × (V + 1): id of v's first edge to a larger neighbour
 let edgeA: usize = 0; // u32 × E, smaller end
 let edgeB: usize = 0; // u32 × E
@@ -82,52 +83,65 @@ let px: f32 = 0, py: f32 = 0, pz: f32 = 0;
 export function geoPrepare(m: u32): i32 {
   if (!ready) return TOPO_BAD_STATE;
   if (m > 8) return TOPO_BAD_INPUT;
-  if (preparedFor == meshPos && preparedV == nV && steiner == m && stamp != 0) return TOPO_OK;
-  // Edge ids: per vertex, its neighbours above it (a suffix of the sorted list).
-  edgeBase = arenaAlloc(((<usize>nV) << 2) + 4);
-  if (edgeBase == 0) return TOPO_OUT_OF_MEMORY;
-  let e: u32 = 0;
-  for (let v: u32 = 0; v < nV; v++) {
-    setU32(edgeBase, v, e);
-    const a1 = u32At(adjOff, v + 1);
-    for (let p = u32At(adjOff, v); p < a1; p++) if (u32At(adjList, p) > v) e++;
-  }
-  setU32(edgeBase, nV, e);
-  nE = e;
-  edgeA = arenaAlloc((<usize>nE) << 2);
-  edgeB = arenaAlloc((<usize>nE) << 2);
-  if (edgeA == 0 || edgeB == 0) return TOPO_OUT_OF_MEMORY;
-  e = 0;
-  for (let v: u32 = 0; v < nV; v++) {
-    const a1 = u32At(adjOff, v + 1);
-    for (let p = u32At(adjOff, v); p < a1; p++) {
-      const w = u32At(adjList, p);
-      if (w > v) {
-        setU32(edgeA, e, v);
-        setU32(edgeB, e, w);
-        e++;
+  const sameMesh = preparedFor == meshPos && preparedV == nV && edgeA != 0;
+  if (sameMesh && steiner == m && stamp != 0) return TOPO_OK;
+  if (!sameMesh) {
+    capacity = 0;
+    stamp = 0;
+    // Edge ids: per vertex, its neighbours above it (a suffix of the sorted list).
+    edgeBase = arenaAlloc(((<usize>nV) << 2) + 4);
+    if (edgeBase == 0) return TOPO_OUT_OF_MEMORY;
+    let e: u32 = 0;
+    for (let v: u32 = 0; v < nV; v++) {
+      setU32(edgeBase, v, e);
+      const a1 = u32At(adjOff, v + 1);
+      for (let p = u32At(adjOff, v); p < a1; p++) if (u32At(adjList, p) > v) e++;
+    }
+    setU32(edgeBase, nV, e);
+    nE = e;
+    edgeA = arenaAlloc((<usize>nE) << 2);
+    edgeB = arenaAlloc((<usize>nE) << 2);
+    if (edgeA == 0 || edgeB == 0) {
+      edgeA = 0;
+      return TOPO_OUT_OF_MEMORY;
+    }
+    e = 0;
+    for (let v: u32 = 0; v < nV; v++) {
+      const a1 = u32At(adjOff, v + 1);
+      for (let p = u32At(adjOff, v); p < a1; p++) {
+        const w = u32At(adjList, p);
+        if (w > v) {
+          setU32(edgeA, e, v);
+          setU32(edgeB, e, w);
+          e++;
+        }
       }
     }
+    preparedFor = meshPos;
+    preparedV = nV;
   }
   const nodes = <u64>nV + <u64>m * <u64>nE;
   if (nodes >= 0x3FFF_0000) return TOPO_OUT_OF_MEMORY;
   nN = <u32>nodes;
   const n4 = (<usize>nN) << 2;
-  stamp = arenaAlloc(n4);
-  dist = arenaAlloc(n4);
-  prev = arenaAlloc(n4);
-  heapPos = arenaAlloc(n4);
-  heapKey = arenaAlloc(n4);
-  heapNode = arenaAlloc(n4);
-  if (stamp == 0 || dist == 0 || prev == 0 || heapPos == 0 || heapKey == 0 || heapNode == 0) {
-    stamp = 0;
-    return TOPO_OUT_OF_MEMORY;
+  // Node arrays grow only: fewer Steiner points reuse the larger ones.
+  if (nN > capacity || stamp == 0) {
+    stamp = arenaAlloc(n4);
+    dist = arenaAlloc(n4);
+    prev = arenaAlloc(n4);
+    heapPos = arenaAlloc(n4);
+    heapKey = arenaAlloc(n4);
+    heapNode = arenaAlloc(n4);
+    if (stamp == 0 || dist == 0 || prev == 0 || heapPos == 0 || heapKey == 0 || heapNode == 0) {
+      stamp = 0;
+      capacity = 0;
+      return TOPO_OUT_OF_MEMORY;
+    }
+    capacity = nN;
   }
   memory.fill(stamp, 0, n4);
   clock = 0;
   steiner = m;
-  preparedFor = meshPos;
-  preparedV = nV;
   return TOPO_OK;
 }
 

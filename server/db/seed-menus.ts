@@ -44,7 +44,10 @@ export const seedMenus: MenuSeed[] = [
   {
     name: 'Order management', type: 0, icon: 'order',
     children: [
-      { name: 'Order list', type: 1, router: '/order/list', viewPath: 'modules/order/views/list', icon: 'order', children: crud('order:info') },
+      {
+        name: 'Order list', type: 1, router: '/order/list', viewPath: 'modules/order/views/list', icon: 'order',
+        children: crud('order:info', [{ name: 'All orders', type: 2, perms: 'order:info:all' }]),
+      },
       {
         name: 'Time list', type: 1, router: '/order/time', viewPath: 'modules/order/views/time', icon: 'time',
         children: [{ name: 'Query', type: 2, perms: 'order:info:info,order:info:list,order:info:page' }],
@@ -56,7 +59,13 @@ export const seedMenus: MenuSeed[] = [
     children: [
       {
         name: 'Device list', type: 1, router: '/device/list', viewPath: 'modules/device/views/list', icon: 'device',
-        children: crud('device:info', [{ name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') }]),
+        children: crud('device:info', [
+          { name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') },
+          { name: 'Reset key', type: 2, perms: 'device:info:resetKey' },
+          { name: 'Bind users', type: 2, perms: 'device:info:userList,device:info:bind,device:info:unbind' },
+          { name: 'Diameters', type: 2, perms: 'device:info:diameterList' },
+          { name: 'All devices', type: 2, perms: 'device:info:all' },
+        ]),
       },
     ],
   },
@@ -70,6 +79,14 @@ export const seedMenus: MenuSeed[] = [
     name: 'System management', type: 0, icon: 'system',
     children: [
       {
+        name: 'File space', type: 1, router: '/space/list', viewPath: 'modules/space/views/list', icon: 'file',
+        children: [
+          ...crud('space:info').filter((m) => m.name !== 'Add'),
+          { name: 'Folders', type: 2, perms: crud('space:type').map((m) => m.perms).join(',') },
+          { name: 'All files', type: 2, perms: 'space:info:all' },
+        ],
+      },
+      {
         name: 'Permission management', type: 0, icon: 'permission',
         children: [
           { name: 'User list', type: 1, router: '/sys/user', viewPath: 'modules/base/views/user', icon: 'user', children: crud('base:sys:user') },
@@ -77,6 +94,8 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Role list', type: 1, router: '/sys/role', viewPath: 'modules/base/views/role', icon: 'role', children: crud('base:sys:role') },
         ],
       },
+      { name: 'Param list', type: 1, router: '/sys/param', viewPath: 'modules/base/views/param', icon: 'param', children: crud('base:sys:param', [{ name: 'Preview', type: 2, perms: 'base:sys:param:html' }]) },
+      { name: 'Dictionary list', type: 1, router: '/dict/list', viewPath: 'modules/dict/views/list', icon: 'dict', children: crud('dict:type', crud('dict:info').map((m) => ({ ...m, name: `Entry ${m.name.toLowerCase()}` }))) },
       {
         name: 'Version management', type: 0, icon: 'version',
         children: [
@@ -94,6 +113,14 @@ export const seedMenus: MenuSeed[] = [
               { name: 'Keep days', type: 2, perms: 'base:sys:log:setKeep,base:sys:log:getKeep' },
             ],
           },
+          {
+            name: 'Task list', type: 1, router: '/task/list', viewPath: 'modules/task/views/list', icon: 'task',
+            children: crud('task:info', [
+              { name: 'Start and stop', type: 2, perms: 'task:info:start,task:info:stop' },
+              { name: 'Run once', type: 2, perms: 'task:info:once' },
+              { name: 'Run log', type: 2, perms: 'task:info:log,task:info:deleteLog,task:info:deleteLogAll,task:info:jobs' },
+            ]),
+          },
         ],
       },
     ],
@@ -103,7 +130,7 @@ export const seedMenus: MenuSeed[] = [
     children: [
       {
         name: 'Help document', type: 1, router: '/help/doc', viewPath: 'modules/help/views/doc', icon: 'doc',
-        children: [{ name: 'Query', type: 2, perms: 'base:sys:article:info,base:sys:article:list,base:sys:article:page,base:sys:articleCategory:list' }],
+        children: [{ name: 'Read', type: 2, perms: 'base:sys:article:docs,base:sys:article:doc' }],
       },
       {
         name: 'Article list', type: 1, router: '/help/article', viewPath: 'modules/help/views/article', icon: 'article',
