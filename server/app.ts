@@ -17,6 +17,7 @@ import { helpModule } from './modules/help/index.ts';
 import { taskModule } from './modules/task/index.ts';
 import pkg from '../package.json' with { type: 'json' };
 import { spaceModule, UPLOAD_PATH } from './modules/space/index.ts';
+import { orderModule } from './modules/order/index.ts';
 import { deviceModule } from './modules/device/index.ts';
 
 /** The running build's version, from package.json: the one place it is set (the client's
@@ -46,6 +47,7 @@ export function createApp(ctx: AppContext) {
   });
 
   const routes = app.route('/', baseModule(ctx, eps)).route('/', spaceModule(ctx, eps))
+    .route('/', orderModule(ctx, eps))
     .route('/', deviceModule(ctx, eps));
   app.route('/', dictModule(ctx, eps));
   app.route('/', taskModule(ctx, eps));
