@@ -183,3 +183,18 @@ describe('straightDistance', () => {
     expect(straightDistance([1, 2, 3], [4, 6, 3])).toBe(5);
   });
 });
+
+describe('tables and the arena', () => {
+  it('a release of the arena below the tables invalidates them; they are rebuilt on demand', async () => {
+    const s = uvSphere(3, 16, 8);
+    const m = await load(s);
+    const mark = m.k.arenaMark();
+    await ensureTopology(m);
+    expect(hasTopology(m)).toBe(true);
+    m.k.arenaRelease(mark);
+    expect(hasTopology(m)).toBe(false);
+    const h = await analyzeMesh(m);
+    expect(hasTopology(m)).toBe(true);
+    expect(h.edges).toBe(3 * 16 * 7);
+  });
+});
