@@ -28,6 +28,7 @@ describe('mesh health', () => {
     expect(h.vertices).toBe(482);
     expect(h.edges).toBe(1440);
     expect(h.openEdges).toBe(0);
+    expect(h.boundaryLoops).toBe(0);
     expect(h.nonManifoldEdges).toBe(0);
     expect(h.inconsistentEdges).toBe(0);
     expect(h.degenerateTriangles).toBe(0);
@@ -48,6 +49,7 @@ describe('mesh health', () => {
     expect(h.triangles).toBe(10);
     expect(h.edges).toBe(17); // 12 cube edges + 5 face diagonals
     expect(h.openEdges).toBe(4);
+    expect(h.boundaryLoops).toBe(1);
     expect(h.closed).toBe(false);
     expect(h.manifold).toBe(true);
     expect(h.nonManifoldEdges).toBe(0);
@@ -135,6 +137,20 @@ describe('mesh health', () => {
     expect(seen.length).toBeGreaterThan(2);
     expect(seen.at(-1)).toBe(1);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+  });
+});
+
+describe('boundary loops', () => {
+  it('a sheet with three square holes has four: the rim and the holes', async () => {
+    const n = 12;
+    const sheet = gridPlane(n, 1);
+    // Drop the two triangles of cells (3, 3) and (8, 6), and the four cells of a 2×2 block at (4, 8).
+    const holes = new Set([[3, 3], [8, 6], [4, 8], [5, 8], [4, 9], [5, 9]].map(([i, j]) => j! * n + i!));
+    const m = await load(filterTriangles(sheet, (t) => !holes.has(Math.floor(t / 2))));
+    const h = await analyzeMesh(m);
+    expect(h.boundaryLoops).toBe(4);
+    expect(h.openEdges).toBe(4 * n + 4 + 4 + 8);
+    expect(h.shellCount).toBe(1);
   });
 });
 
