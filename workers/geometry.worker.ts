@@ -18,8 +18,11 @@
 import * as Comlink from 'comlink';
 import { compileKernelsFromUrl, instantiateModule, type KernelExports } from './kernels/abi.ts';
 import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode } from './kernels/job.ts';
-import { meshFromArrays, type MeshRef } from './kernels/mesh.ts';
+import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
+import { geodesicDistance, type GeodesicResult, type SurfacePoint } from './kernels/geodesic.ts';
+import { smoothDab, smoothRegion, type DabOptions, type RegionOptions, type SmoothResult } from './kernels/smooth.ts';
 import { parseStl, type StlErrorCode, type StlMesh, type StlSource, type Vec3 } from './kernels/stl.ts';
+import { analyzeMesh, ensureTopology, type MeshHealth } from './kernels/topology.ts';
 
 /** Every code a worker call can fail with. */
 export type WorkerErrorCode = StlErrorCode | KernelErrorCode | 'NO_SUCH_MESH';
@@ -125,7 +128,9 @@ class NoSuchMesh extends Error {
 interface StoredMesh {
   readonly handle: MeshHandle;
   readonly mesh: MeshRef;
-  readonly bounds: Bounds;
+  bounds: Bounds;
+  /** A kernel moved vertices (smoothing): recompute the bounds when next asked. */
+  boundsStale: boolean;
   /** Jobs on one instance run one after another: they share its arena (mark/release is LIFO). */
   queue: Promise<unknown>;
 }
@@ -135,7 +140,7 @@ let nextHandle = 1;
 
 function store(mesh: MeshRef, bounds: Bounds): MeshHandle {
   const handle = nextHandle++;
-  meshes.set(handle, { handle, mesh, bounds, queue: Promise.resolve() });
+  meshes.set(handle, { handle, mesh, bounds, boundsStale: false, queue: Promise.resolve() });
   return handle;
 }
 
@@ -317,15 +322,67 @@ const api = {
   /** Counts, bounds and memory of a kept mesh (the pattern for every kernel call on a handle). */
   meshInfo(handle: MeshHandle): Promise<WorkerResult<MeshInfo>> {
     return job('meshInfo', undefined, undefined, () =>
-      withMesh(handle, ({ mesh, bounds }) => ({
-        handle,
-        vertexCount: mesh.vertexCount,
-        triangleCount: mesh.triangleCount,
-        bounds,
-        wasmBytes: mesh.k.memory.buffer.byteLength,
-        arenaBytes: mesh.k.arenaUsed() >>> 0,
-      })),
+      withMesh(handle, (m) => {
+        const { mesh } = m;
+        if (m.boundsStale) {
+          m.bounds = boundsOf(meshViews(mesh).positions);
+          m.boundsStale = false;
+        }
+        return {
+          handle,
+          vertexCount: mesh.vertexCount,
+          triangleCount: mesh.triangleCount,
+          bounds: m.bounds,
+          wasmBytes: mesh.k.memory.buffer.byteLength,
+          arenaBytes: mesh.k.arenaUsed() >>> 0,
+        };
+      }),
     );
+  },
+
+  // ---- topology (workers/kernels/topology.ts, smooth.ts, geodesic.ts)
+
+  /** Health report: degenerate, open, non-manifold and inconsistent edges, shells (builds the adjacency tables once per mesh). */
+  healthReport(handle: MeshHandle, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<MeshHealth>> {
+    return job('healthReport', jobId, onProgress, (options) => withMesh(handle, ({ mesh }) => analyzeMesh(mesh, options)));
+  },
+
+  /**
+   * One smoothing-brush dab (Taubin, within `dab.radius` of `dab.center`).
+   * Changes the kept mesh; returns the moved vertices' new positions and
+   * normals for the renderer. The first dab on a mesh builds its adjacency.
+   */
+  smoothDab(handle: MeshHandle, dab: DabOptions): Promise<WorkerResult<SmoothResult>> {
+    return job('smoothDab', undefined, undefined, () =>
+      withMesh(handle, async (m) => {
+        await ensureTopology(m.mesh);
+        m.boundsStale = true;
+        return smoothDab(m.mesh, dab);
+      }),
+    );
+  },
+
+  /** Taubin smoothing of a vertex set (or the whole mesh). Changes the kept mesh. */
+  smoothRegion(handle: MeshHandle, region: RegionOptions, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<SmoothResult>> {
+    return job('smoothRegion', jobId, onProgress, (options) =>
+      withMesh(handle, async (m) => {
+        await ensureTopology(m.mesh, { shouldCancel: options.shouldCancel });
+        m.boundsStale = true;
+        return smoothRegion(m.mesh, region, options);
+      }),
+    );
+  },
+
+  /** Geodesic distance along the surface between two picked points, and the path for drawing. */
+  geodesic(
+    handle: MeshHandle,
+    a: SurfacePoint,
+    b: SurfacePoint,
+    settings: { steinerPoints?: number; sweeps?: number },
+    jobId: number,
+    onProgress?: ProgressCallback,
+  ): Promise<WorkerResult<GeodesicResult>> {
+    return job('geodesic', jobId, onProgress, (options) => withMesh(handle, ({ mesh }) => geodesicDistance(mesh, a, b, { ...settings, ...options })));
   },
 
   /** Drops a kept mesh and its kernel instance. False when there was none. Jobs already running on it finish. */

@@ -232,6 +232,117 @@ export interface DeviceApiConfigTable {
 }
 
 /** A named setting (`keyName` unique); dataType 0 text, 1 rich text (HTML), 2 file (URL). */
+/** A named setting (`keyName` unique); dataType 0 text, 1 rich text (HTML), 2 file (URL). */
+export interface BaseSysParamTable {
+  id: Generated<number>;
+  name: string;
+  keyName: string;
+  data: string | null;
+  dataType: Generated<number>;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** Internal key-value settings (e.g. `logKeep`), not shown as params. */
+export interface BaseSysConfTable {
+  cKey: string;
+  cValue: string;
+}
+
+export interface DictTypeTable {
+  id: Generated<number>;
+  name: string;
+  key: string;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface DictInfoTable {
+  id: Generated<number>;
+  typeId: number;
+  name: string;
+  value: string | null;
+  parentId: number | null;
+  orderNum: Generated<number>;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A scheduled built-in job. taskType 0 cron, 1 every `every` ms; type 0 system, 1 user;
+ * status 0 stopped, 1 running. Times are "YYYY-MM-DD HH:mm:ss" UTC. */
+export interface TaskInfoTable {
+  id: Generated<number>;
+  name: string;
+  taskType: Generated<number>;
+  cron: string | null;
+  every: number | null;
+  type: Generated<number>;
+  status: Generated<number>;
+  service: string;
+  data: string | null;
+  nextRunTime: string | null;
+  lastRunTime: string | null;
+  limit: number | null;
+  runCount: Generated<number>;
+  startDate: string | null;
+  endDate: string | null;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** One run of a task: status 1 success, 0 failure; trigger "schedule" or "manual". */
+export interface TaskLogTable {
+  id: Generated<number>;
+  taskId: number;
+  status: number;
+  trigger: string;
+  timeMs: number;
+  detail: string | null;
+  createTime: string;
+}
+
+export interface BaseSysReleaseTable {
+  id: Generated<number>;
+  version: string;
+  title: string;
+  content: string | null;
+  forceUpdate: Generated<number>;
+  releaseTime: string;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface BaseSysReleaseReadTable {
+  id: Generated<number>;
+  userId: number;
+  releaseId: number;
+  createTime: string;
+}
+
+export interface BaseSysArticleCategoryTable {
+  id: Generated<number>;
+  name: string;
+  parentId: number | null;
+  orderNum: Generated<number>;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A help article; status 1 published, 0 draft. */
+export interface BaseSysArticleTable {
+  id: Generated<number>;
+  categoryId: number | null;
+  title: string;
+  content: string | null;
+  orderNum: Generated<number>;
+  status: Generated<number>;
+  createTime: string;
+  updateTime: string;
+}
+
 export interface Database {
   base_sys_user: BaseSysUserTable;
   base_sys_role: BaseSysRoleTable;
@@ -254,6 +365,16 @@ export interface Database {
   base_sys_department: BaseSysDepartmentTable;
   base_sys_role_department: BaseSysRoleDepartmentTable;
   recycle_data: RecycleDataTable;
+  base_sys_param: BaseSysParamTable;
+  base_sys_conf: BaseSysConfTable;
+  dict_type: DictTypeTable;
+  dict_info: DictInfoTable;
+  task_info: TaskInfoTable;
+  task_log: TaskLogTable;
+  base_sys_release: BaseSysReleaseTable;
+  base_sys_release_read: BaseSysReleaseReadTable;
+  base_sys_article_category: BaseSysArticleCategoryTable;
+  base_sys_article: BaseSysArticleTable;
 }
 
 export type User = Selectable<BaseSysUserTable>;

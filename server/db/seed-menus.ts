@@ -94,6 +94,8 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Role list', type: 1, router: '/sys/role', viewPath: 'modules/base/views/role', icon: 'role', children: crud('base:sys:role') },
         ],
       },
+      { name: 'Param list', type: 1, router: '/sys/param', viewPath: 'modules/base/views/param', icon: 'param', children: crud('base:sys:param', [{ name: 'Preview', type: 2, perms: 'base:sys:param:html' }]) },
+      { name: 'Dictionary list', type: 1, router: '/dict/list', viewPath: 'modules/dict/views/list', icon: 'dict', children: crud('dict:type', crud('dict:info').map((m) => ({ ...m, name: `Entry ${m.name.toLowerCase()}` }))) },
       {
         name: 'Version management', type: 0, icon: 'version',
         children: [
@@ -111,6 +113,14 @@ export const seedMenus: MenuSeed[] = [
               { name: 'Keep days', type: 2, perms: 'base:sys:log:setKeep,base:sys:log:getKeep' },
             ],
           },
+          {
+            name: 'Task list', type: 1, router: '/task/list', viewPath: 'modules/task/views/list', icon: 'task',
+            children: crud('task:info', [
+              { name: 'Start and stop', type: 2, perms: 'task:info:start,task:info:stop' },
+              { name: 'Run once', type: 2, perms: 'task:info:once' },
+              { name: 'Run log', type: 2, perms: 'task:info:log,task:info:deleteLog,task:info:deleteLogAll,task:info:jobs' },
+            ]),
+          },
         ],
       },
     ],
@@ -120,7 +130,7 @@ export const seedMenus: MenuSeed[] = [
     children: [
       {
         name: 'Help document', type: 1, router: '/help/doc', viewPath: 'modules/help/views/doc', icon: 'doc',
-        children: [{ name: 'Query', type: 2, perms: 'base:sys:article:info,base:sys:article:list,base:sys:article:page,base:sys:articleCategory:list' }],
+        children: [{ name: 'Read', type: 2, perms: 'base:sys:article:docs,base:sys:article:doc' }],
       },
       {
         name: 'Article list', type: 1, router: '/help/article', viewPath: 'modules/help/views/article', icon: 'article',

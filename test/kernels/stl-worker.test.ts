@@ -128,3 +128,50 @@ describe('geometry worker', () => {
     expect(await w.api.createMesh(positions, new Uint32Array([0, 1, 3]))).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
   });
 });
+
+describe('geometry worker: topology kernels on a kept mesh', () => {
+  it('health report, geodesic, a smoothing dab (which moves the bounds) and NO_SUCH_MESH after release', async () => {
+    const opened = await w.api.openStl(sphereStl({ segments: 48, rings: 24, radius: 10 }), nextJob++);
+    if (!opened.ok) throw new Error(opened.error.detail);
+    const { handle, triangleCount } = opened.value;
+
+    const health = await w.api.healthReport(handle, nextJob++);
+    if (!health.ok) throw new Error(health.error.detail);
+    expect(health.value).toMatchObject({ triangles: triangleCount, closed: true, manifold: true, shellCount: 1, openEdges: 0 });
+    expect(health.value.triangleShell).toBeInstanceOf(Uint32Array);
+    expect(health.value.triangleShell.length).toBe(triangleCount);
+
+    // Two points on opposite sides of the equator: along the surface about half the circumference.
+    const at = (t: number): [number, number, number] => {
+      const i = opened.value.indices;
+      const p = opened.value.positions;
+      const c = [0, 0, 0];
+      for (let k = 0; k < 3; k++) for (let a = 0; a < 3; a++) c[a] = c[a]! + p[i[t * 3 + k]! * 3 + a]! / 3;
+      return [c[0]!, c[1]!, c[2]!];
+    };
+    const equator = 48 * 2 * 11; // first triangle of the band just above the equator
+    const opposite = equator + 48; // half way round the same band
+    const g = await w.api.geodesic(handle, { triangle: equator, point: at(equator) }, { triangle: opposite, point: at(opposite) }, {}, nextJob++);
+    if (!g.ok) throw new Error(g.error.detail);
+    expect(g.value.length).toBeGreaterThan(g.value.straight);
+    expect(g.value.length).toBeGreaterThan(Math.PI * 10 * 0.85);
+    expect(g.value.length).toBeLessThan(Math.PI * 10 * 1.15);
+    expect(g.value.path).toBeInstanceOf(Float32Array);
+
+    // A strong dab at the north pole flattens it: the mesh's top comes down.
+    const before = await w.api.meshInfo(handle);
+    if (!before.ok) throw new Error(before.error.detail);
+    const pole: [number, number, number] = [0, 0, before.value.bounds.max[2]];
+    const dab = await w.api.smoothDab(handle, { center: pole, radius: 4, triangle: 0, strength: 1, iterations: 5, mu: 0 });
+    if (!dab.ok) throw new Error(dab.error.detail);
+    expect(dab.value.moved).toBeGreaterThan(0);
+    expect(dab.value.positions.length).toBe(dab.value.vertices.length * 3);
+    const after = await w.api.meshInfo(handle);
+    if (!after.ok) throw new Error(after.error.detail);
+    expect(after.value.bounds.max[2]).toBeLessThan(before.value.bounds.max[2]);
+
+    await w.api.release(handle);
+    expect(await w.api.healthReport(handle, nextJob++)).toMatchObject({ ok: false, error: { code: 'NO_SUCH_MESH' } });
+    expect(await w.api.smoothDab(handle, { center: pole, radius: 1, vertex: 0 })).toMatchObject({ ok: false, error: { code: 'NO_SUCH_MESH' } });
+  });
+});

@@ -25,11 +25,17 @@ import type {
   WorkerResult,
   WorkerStats,
 } from '../../../workers/geometry.worker.ts';
+import type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
+import type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
 import type { StlMesh, StlStage } from '../../../workers/kernels/stl.ts';
+import type { MeshHealth } from '../../../workers/kernels/topology.ts';
 import { GeometryError } from './errors.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
 export type { MeshHandle, MeshInfo, OpenedMesh, WorkerStats } from '../../../workers/geometry.worker.ts';
+export type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
+export type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
+export type { MeshHealth } from '../../../workers/kernels/topology.ts';
 
 /** Options of every long call. */
 export interface JobCallOptions {
@@ -114,6 +120,34 @@ export class GeometryClient {
   /** Frees a kept mesh in the worker; false when there was none. */
   release(handle: MeshHandle): Promise<boolean> {
     return this.plain((api) => api.release(handle));
+  }
+
+  // ---- topology
+
+  /** Health report of a kept mesh (degenerate, open, non-manifold edges, shells). */
+  healthReport(handle: MeshHandle, options: JobCallOptions = {}): Promise<MeshHealth> {
+    return this.job(options, (api, jobId, progress) => api.healthReport(handle, jobId, progress));
+  }
+
+  /** One smoothing-brush dab on a kept mesh; resolves with the moved vertices for the renderer. */
+  smoothDab(handle: MeshHandle, dab: DabOptions): Promise<SmoothResult> {
+    return this.call((api) => api.smoothDab(handle, dab));
+  }
+
+  /** Smooths a vertex set (or the whole kept mesh). */
+  smoothRegion(handle: MeshHandle, region: RegionOptions = {}, options: JobCallOptions = {}): Promise<SmoothResult> {
+    return this.job(options, (api, jobId, progress) => api.smoothRegion(handle, region, jobId, progress));
+  }
+
+  /** Geodesic distance along a kept mesh between two picked points, with the path. */
+  geodesic(
+    handle: MeshHandle,
+    a: SurfacePoint,
+    b: SurfacePoint,
+    settings: { steinerPoints?: number; sweeps?: number } = {},
+    options: JobCallOptions = {},
+  ): Promise<GeodesicResult> {
+    return this.job(options, (api, jobId, progress) => api.geodesic(handle, a, b, settings, jobId, progress));
   }
 
   /** What the worker holds (diagnostics). */
