@@ -183,6 +183,23 @@ describe('adjacency tables', () => {
     expect(v.vertexFlags[0]! & 2).toBe(2);
   });
 
+  it('high-valence vertices (a pole of 100 triangles) get complete, sorted neighbour lists', async () => {
+    const sphere = uvSphere(5, 100, 6);
+    // Shuffle the triangles so that neighbours are gathered out of order.
+    const T = sphere.indices.length / 3;
+    const order = [...Array(T).keys()].sort((a, b) => ((a * 7919) % T) - ((b * 7919) % T));
+    const shuffled = new Uint32Array(sphere.indices.length);
+    order.forEach((t, i) => shuffled.set(sphere.indices.subarray(t * 3, t * 3 + 3), i * 3));
+    const m = await load({ positions: sphere.positions, indices: shuffled });
+    await ensureTopology(m);
+    const v = topologyViews(m);
+    const north = [...v.neighbours.subarray(v.adjacencyOffsets[0]!, v.adjacencyOffsets[1]!)];
+    expect(north).toEqual([...Array(100).keys()].map((i) => i + 1));
+    const south = m.vertexCount - 1;
+    const ring = [...v.neighbours.subarray(v.adjacencyOffsets[south]!, v.adjacencyOffsets[south + 1]!)];
+    expect(ring).toEqual([...Array(100).keys()].map((i) => south - 100 + i));
+  });
+
   it('the tables are built once per mesh and stay valid', async () => {
     const m = await load(uvSphere(3, 16, 8));
     await ensureTopology(m);
