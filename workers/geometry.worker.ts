@@ -20,6 +20,8 @@ import { compileKernelsFromUrl, instantiateModule, type KernelExports } from './
 import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode } from './kernels/job.ts';
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
 import { geodesicDistance, type GeodesicResult, type SurfacePoint } from './kernels/geodesic.ts';
+import { simplify } from './kernels/simplify.ts';
+import { straighten, transformMesh, type StraightenJaw, type StraightenResult } from './kernels/straighten.ts';
 import { smoothDab, smoothRegion, type DabOptions, type RegionOptions, type SmoothResult } from './kernels/smooth.ts';
 import { parseStl, type StlErrorCode, type StlMesh, type StlSource, type Vec3 } from './kernels/stl.ts';
 import { analyzeMesh, ensureTopology, type MeshHealth } from './kernels/topology.ts';
@@ -42,6 +44,18 @@ export interface Bounds {
 /** A mesh opened in the worker: the render arrays (transferred copies) and the handle of the copy the worker keeps. */
 export interface OpenedMesh extends StlMesh {
   handle: MeshHandle;
+}
+
+/** A decimated copy of a mesh, kept under its own handle. */
+export interface SimplifiedMesh {
+  handle: MeshHandle;
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+  vertexCount: number;
+  triangleCount: number;
+  collapses: number;
+  bounds: Bounds;
 }
 
 export interface MeshInfo {
@@ -383,6 +397,55 @@ const api = {
     onProgress?: ProgressCallback,
   ): Promise<WorkerResult<GeodesicResult>> {
     return job('geodesic', jobId, onProgress, (options) => withMesh(handle, ({ mesh }) => geodesicDistance(mesh, a, b, { ...settings, ...options })));
+  },
+
+  // ---- shape (workers/kernels/straighten.ts, simplify.ts)
+
+  /** The rigid transform that puts a jaw model into the canonical frame (the mesh is not moved: see transformMesh). */
+  straighten(handle: MeshHandle, jaw: StraightenJaw, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<StraightenResult>> {
+    return job('straighten', jobId, onProgress, (options) => withMesh(handle, ({ mesh }) => straighten(mesh, { ...options, jaw })));
+  },
+
+  /** Applies a column-major rigid 4x4 (e.g. straighten's matrix or inverse) to the kept mesh's positions and normals. */
+  transformMesh(handle: MeshHandle, matrix: ArrayLike<number>): Promise<WorkerResult<null>> {
+    return job('transformMesh', undefined, undefined, () =>
+      withMesh(handle, (m) => {
+        if (matrix.length < 16) throw new KernelError('BAD_INPUT', 'a 4x4 matrix has 16 numbers');
+        transformMesh(m.mesh, matrix);
+        m.boundsStale = true;
+        return null;
+      }),
+    );
+  },
+
+  /**
+   * Quadric-error decimation to at most `targetTriangles`. The kept mesh is
+   * unchanged; the result is kept as a new mesh (its handle is returned with
+   * its arrays) and the decimation's scratch is freed.
+   */
+  simplify(handle: MeshHandle, targetTriangles: number, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<SimplifiedMesh>> {
+    return job('simplify', jobId, onProgress, (options) =>
+      withMesh(handle, async ({ mesh }) => {
+        const mark = mesh.k.arenaMark() >>> 0;
+        let r: Awaited<ReturnType<typeof simplify>>;
+        try {
+          r = await simplify(mesh, { ...options, targetTriangles });
+        } finally {
+          mesh.k.arenaRelease(mark);
+        }
+        // r's arrays are copies: the scratch they came from is released above.
+        const k = await newInstance();
+        let ref: MeshRef;
+        try {
+          ref = meshFromArrays(k, r.positions, r.indices, r.normals);
+        } catch (e) {
+          throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
+        }
+        const bounds = boundsOf(r.positions);
+        const { positions, normals, indices, vertexCount, triangleCount, collapses } = r;
+        return { handle: store(ref, bounds), positions, normals, indices, vertexCount, triangleCount, collapses, bounds };
+      }),
+    );
   },
 
   /** Drops a kept mesh and its kernel instance. False when there was none. Jobs already running on it finish. */

@@ -175,3 +175,64 @@ describe('geometry worker: topology kernels on a kept mesh', () => {
     expect(await w.api.smoothDab(handle, { center: pole, radius: 1, vertex: 0 })).toMatchObject({ ok: false, error: { code: 'NO_SUCH_MESH' } });
   });
 });
+
+describe('geometry worker: shape kernels on a kept mesh', () => {
+  it('simplify keeps the result under a new handle and frees its scratch in the source', async () => {
+    const opened = await w.api.openStl(sphereStl({ segments: 48, rings: 24, radius: 10 }), nextJob++);
+    if (!opened.ok) throw new Error(opened.error.detail);
+    const source = opened.value.handle;
+    const before = await w.api.meshInfo(source);
+    if (!before.ok) throw new Error(before.error.detail);
+
+    const simplified = await w.api.simplify(source, 500, nextJob++);
+    if (!simplified.ok) throw new Error(simplified.error.detail);
+    const s = simplified.value;
+    expect(s.handle).not.toBe(source);
+    expect(s.triangleCount).toBeLessThanOrEqual(500);
+    expect(s.triangleCount).toBeGreaterThan(300);
+    expect(s.indices.length).toBe(s.triangleCount * 3);
+    expect(s.positions.length).toBe(s.vertexCount * 3);
+    expect(await w.api.meshInfo(s.handle)).toMatchObject({ ok: true, value: { triangleCount: s.triangleCount, vertexCount: s.vertexCount } });
+
+    // The source is unchanged, and the decimation's scratch is gone from its arena.
+    const after = await w.api.meshInfo(source);
+    expect(after).toMatchObject({ ok: true, value: { triangleCount: opened.value.triangleCount, arenaBytes: before.value.arenaBytes } });
+
+    expect(await w.api.simplify(source, Number.NaN, nextJob++)).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    await w.api.release(s.handle);
+    await w.api.release(source);
+  });
+
+  it('straighten gives a rigid transform; transformMesh applies it to the kept mesh', async () => {
+    // A box 40 x 20 x 10, turned 30° about z and moved: straightening ('box') aligns it with the axes.
+    const opened = await w.api.openStl(sphereStl({ segments: 32, rings: 16, radius: 1 }), nextJob++);
+    if (!opened.ok) throw new Error(opened.error.detail);
+    const { positions, indices } = opened.value;
+    const c = Math.cos(Math.PI / 6), sn = Math.sin(Math.PI / 6);
+    const moved = new Float32Array(positions.length);
+    for (let v = 0; v < positions.length; v += 3) {
+      const x = positions[v]! * 20, y = positions[v + 1]! * 10, z = positions[v + 2]! * 5;
+      moved[v] = c * x - sn * y + 100;
+      moved[v + 1] = sn * x + c * y - 50;
+      moved[v + 2] = z + 7;
+    }
+    await w.api.release(opened.value.handle);
+    const made = await w.api.createMesh(moved, indices);
+    if (!made.ok) throw new Error(made.error.detail);
+
+    const r = await w.api.straighten(made.value, 'box', nextJob++);
+    if (!r.ok) throw new Error(r.error.detail);
+    expect(r.value.matrix).toBeInstanceOf(Float64Array);
+    expect(r.value.matrix.length).toBe(16);
+    expect(await w.api.transformMesh(made.value, r.value.matrix)).toEqual({ ok: true, value: null });
+    const info = await w.api.meshInfo(made.value);
+    if (!info.ok) throw new Error(info.error.detail);
+    // Aligned with the axes: the extents are the box's 40, 20 and 10 in some order.
+    const extents = [0, 1, 2].map((a) => info.value.bounds.max[a]! - info.value.bounds.min[a]!).sort((a, b) => a - b);
+    expect(extents[0]).toBeCloseTo(10, 0);
+    expect(extents[1]).toBeCloseTo(20, 0);
+    expect(extents[2]).toBeCloseTo(40, 0);
+    expect(await w.api.transformMesh(made.value, [1, 0, 0])).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    await w.api.release(made.value);
+  });
+});
