@@ -17,8 +17,8 @@
 //   - the normal of the occlusal plane starts as the axis of least variance
 //     of the area-weighted surface (PCA);
 //   - its sign: a flat base (a cluster of >= 8 % of the area whose normals
-//     agree within about 10 degrees, within 40 degrees of the axis) faces away
-//     from the teeth; without one, the teeth are on the side with more
+//     agree within about 10 degrees, within 40 degrees of the axis, lying at
+//     the model's far end along its normal) faces away from the teeth; without one, the teeth are on the side with more
 //     surface facing along the axis (occlusal tables face outwards, roots and
 //     open scan edges do not);
 //   - a height map seen from the teeth side gives the cusp tips (local maxima);
@@ -54,6 +54,7 @@ const R_PLANE_RMS = 38; // rms distance of the tips to the plane / arch size
 const R_NORMAL = 39; // 3: occlusal normal towards the teeth, model frame
 const R_FLAT = 42; // area fraction of the largest flat cluster
 const R_ARCH_SIZE = 43; // in model units
+const R_BOX_REASON = 44; // why the box method was used: 0 it was not, 1 asked, 2 no thin axis, 3 < 3 cusp tips, 4 tiny crown band, 5 no U
 const R_SLOTS = 48;
 
 const OUT = memory.data(8 * R_SLOTS);
@@ -323,6 +324,35 @@ function largestCluster(avoidX: f64, avoidY: f64, avoidZ: f64, maxDot: f64): voi
   if (sa > 0 && l / sa < 0.98) flatFrac *= 0.5; // a spread-out cluster is not a flat base
 }
 
+/**
+ * True when the faces facing (dx, dy, dz) within ~12° lie at the model's far
+ * end along that direction, as a plinth's base does (a ridge or a row of
+ * flat crowns in the middle of the model does not).
+ */
+function atExtreme(dx: f64, dy: f64, dz: f64): bool {
+  let hmin = Infinity, hmax = -Infinity;
+  for (let i: u32 = 0; i < gV; i++) {
+    const h = px(i) * dx + py(i) * dy + pz(i) * dz;
+    if (h < hmin) hmin = h;
+    if (h > hmax) hmax = h;
+  }
+  let sa: f64 = 0, sh: f64 = 0;
+  for (let t: u32 = 0; t < gT; t++) {
+    const a = corner(t, 0), b = corner(t, 1), c = corner(t, 2);
+    const ax = px(a), ay = py(a), az = pz(a);
+    const qx = px(b) - ax, qy = py(b) - ay, qz = pz(b) - az;
+    const rx = px(c) - ax, ry = py(c) - ay, rz = pz(c) - az;
+    const fx = qy * rz - qz * ry, fy = qz * rx - qx * rz, fz = qx * ry - qy * rx;
+    const l = Math.sqrt(fx * fx + fy * fy + fz * fz);
+    if (!(l > 0) || (fx * dx + fy * dy + fz * dz) < 0.978 * l) continue;
+    const h = ((ax + px(b) + px(c)) * dx + (ay + py(b) + py(c)) * dy + (az + pz(b) + pz(c)) * dz) / 3;
+    sa += l;
+    sh += l * h;
+  }
+  if (!(sa > 0) || !(hmax > hmin)) return false;
+  return hmax - sh / sa < 0.1 * (hmax - hmin);
+}
+
 /** u, v: the in-plane axes from e1 and n. */
 function planeAxes(): void {
   let d = e1x * nx + e1y * ny + e1z * nz;
@@ -439,6 +469,11 @@ function fitPlane(below: f64, above: f64): bool {
     used++;
   }
   if (used < 3) return false;
+  // The tips must spread both ways in the plane (not on one line).
+  const mu = s02 / s22, mv = s12 / s22;
+  const cuu = s00 / s22 - mu * mu, cvv = s11 / s22 - mv * mv, cuv = s01 / s22 - mu * mv;
+  const minSpread = 0.5 * (cuu + cvv) - Math.sqrt(0.25 * (cuu - cvv) * (cuu - cvv) + cuv * cuv);
+  if (!(minSpread > 0.0025 * archSize * archSize)) return false; // 5 % of the size, squared
   // Solve the 3x3 normal equations by Cramer's rule.
   const det = s00 * (s11 * s22 - s12 * s12) - s01 * (s01 * s22 - s12 * s02) + s02 * (s01 * s12 - s11 * s02);
   if (!(Math.abs(det) > 1e-18 * (s00 * s11 * s22 + 1e-300))) return false;
@@ -766,7 +801,10 @@ export function straightenFinish(jaw: i32): i32 {
     return STRAIGHTEN_OUT_OF_MEMORY;
   }
   normalHistogram();
-  const method = jaw == 2 || !(l2 - l3 > 0.15 * l2) ? METHOD_BOX : straightenArch(jaw);
+  let method = METHOD_BOX;
+  if (jaw == 2) outSet(R_BOX_REASON, 1);
+  else if (!(l2 - l3 > 0.15 * l2)) outSet(R_BOX_REASON, 2);
+  else method = straightenArch(jaw);
   if (method == METHOD_BOX) straightenBox();
   arenaRelease(mark);
   return method;
@@ -780,7 +818,7 @@ function straightenArch(jaw: i32): i32 {
   let side: f64 = 1;
   let cue: f64 = 2;
   outSet(R_FLAT, flatFrac);
-  if (flatFrac > 0.08 && Math.abs(dotFlat) > 0.766) {
+  if (flatFrac > 0.08 && Math.abs(dotFlat) > 0.766 && atExtreme(flatX, flatY, flatZ)) {
     side = dotFlat > 0 ? -1 : 1; // the base faces away from the teeth
     cue = 1;
   } else {
@@ -809,11 +847,17 @@ function straightenArch(jaw: i32): i32 {
     ny = qy / l;
     nz = qz / l;
   }
-  if (!ok) return METHOD_BOX;
+  if (!ok) {
+    outSet(R_BOX_REASON, 3);
+    return METHOD_BOX;
+  }
 
   // The arch's footprint (the crown band) and its mirror line.
   const count = bandFootprint(5 * mm);
-  if (count < 50) return METHOD_BOX;
+  if (count < 50) {
+    outSet(R_BOX_REASON, 4);
+    return METHOD_BOX;
+  }
   findMidline();
   const mx = Math.cos(symTheta), my = Math.sin(symTheta); // midline normal in (u, v)
   const wx = -my, wy = mx; // along the midline
@@ -836,7 +880,10 @@ function straightenArch(jaw: i32): i32 {
   const symmetry = symCost * cell / archSize;
   outSet(R_ARCH_CORR, corr);
   outSet(R_SYMMETRY, symmetry);
-  if (Math.abs(corr) < 0.25) return METHOD_BOX;
+  if (Math.abs(corr) < 0.25) {
+    outSet(R_BOX_REASON, 5);
+    return METHOD_BOX;
+  }
 
   // Canonical axes. Back (+y) is +w when the arch widens along +w.
   const back: f64 = corr > 0 ? 1 : -1;

@@ -92,7 +92,7 @@ describe('simplifying other meshes', () => {
     const p = jaw.positions;
     for (let t = 0; t < jaw.indices.length; t += 3) {
       const zs = [0, 1, 2].map((i) => p[jaw.indices[t + i]! * 3 + 2]!);
-      if (zs.every((z) => z < -13.99)) continue; // the bottom
+      if (zs.every((z) => z < -15.99)) continue; // the bottom
       keep.push(jaw.indices[t]!, jaw.indices[t + 1]!, jaw.indices[t + 2]!);
     }
     const indices = Uint32Array.from(keep);
@@ -105,7 +105,7 @@ describe('simplifying other meshes', () => {
     expect(after.nonManifold).toBe(0);
     expect(after.misoriented).toBe(0);
     expect(after.open).toBeGreaterThan(0);
-    // Border vertices stay on the cut plane z = -14.
+    // Border vertices stay on the cut plane z = -16.
     const onBorder = new Set<number>();
     const count = new Map<string, number>();
     for (let t = 0; t < r.indices.length; t += 3) {
@@ -116,7 +116,7 @@ describe('simplifying other meshes', () => {
       }
     }
     for (const [key, n] of count) if (n === 1) for (const v of key.split(',')) onBorder.add(Number(v));
-    for (const v of onBorder) expect(Math.abs(r.positions[v * 3 + 2]! + 14)).toBeLessThan(0.05);
+    for (const v of onBorder) expect(Math.abs(r.positions[v * 3 + 2]! + 16)).toBeLessThan(0.05);
   });
 
   it('returns the mesh unchanged when it is already under the target', async () => {

@@ -64,6 +64,37 @@ describe('straightening a generated jaw', () => {
     });
   }
 
+  it('straightens an open scan (teeth and a band of gum, nothing below) from any pose', async () => {
+    // Like an intraoral scan: every triangle wholly below z = -8 removed.
+    const kept: number[] = [];
+    for (let t = 0; t < jaw.indices.length; t += 3) {
+      if ([0, 1, 2].every((i) => jaw.positions[jaw.indices[t + i]! * 3 + 2]! < -8)) continue;
+      kept.push(jaw.indices[t]!, jaw.indices[t + 1]!, jaw.indices[t + 2]!);
+    }
+    const indices = Uint32Array.from(kept);
+    for (const pose of [rigidMatrix([0, 0, 1], 0), rigidMatrix([1, 0, 0], 180, [1, 2, 3]), rigidMatrix([2, 1, -1], 130)]) {
+      k.arenaReset();
+      const r = await straighten(meshFromArrays(k, transformPositions(jaw.positions, pose), indices));
+      expect(r.method).toBe('arch');
+      expect(r.diagnostics.teethSide).toBe('facing-area');
+      const back = multiply(r.matrix, pose);
+      expect(rotationAngle(back)).toBeLessThan(2);
+      const incisal = apply(back, jaw.incisalPoint);
+      expect(Math.abs(incisal[0]!)).toBeLessThan(0.5);
+      expect(Math.abs(incisal[2]!)).toBeLessThan(0.5);
+      expect(incisal[1]!).toBeLessThan(-5);
+    }
+  });
+
+  it('works in other units (a jaw in metres)', async () => {
+    const pose = rigidMatrix([1, 1, 0], 160, [0.1, 0.2, 0.3]);
+    k.arenaReset();
+    const metres = transformPositions(jaw.positions.map((x) => x / 1000), pose);
+    const r = await straighten(meshFromArrays(k, metres, jaw.indices));
+    expect(r.method).toBe('arch');
+    expect(rotationAngle(multiply(r.matrix, pose))).toBeLessThan(2);
+  });
+
   it('turns an upper jaw teeth down, front still at -y', async () => {
     const pose = rigidMatrix([0.3, 1, 0.2], 75, [3, 4, 5]);
     const r = await straightenPose(pose, 'upper');
@@ -120,6 +151,7 @@ describe('straightening a box', () => {
       const c = cube(pose);
       const r = await straighten(meshFromArrays(k, c.positions, c.indices));
       expect(r.method).toBe('box');
+      expect(r.diagnostics.boxReason).toBe('no thin axis');
       const back = multiply(r.matrix, pose);
       expect(axisAligned(back, 0.5)).toBe(true);
       // The centre of the cube goes to the origin.

@@ -21,7 +21,7 @@ const add = async (what: 'type' | 'info', body: Record<string, unknown>, token =
 describe('dictionaries', () => {
   let colours: number;
   let wires: number;
-  const ids: Record<string, number> = {};
+  const ids = {} as Record<"red" | "blue" | "navy" | "sky" | "w08", number>;
 
   it('adds types with unique keys', async () => {
     colours = (await add('type', { name: 'Colours', key: 'colour' })).data.id;

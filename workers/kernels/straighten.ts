@@ -45,9 +45,12 @@ export interface StraightenResult {
     flatFraction: number;
     /** Larger in-plane extent of the model, model units. */
     archSize: number;
+    /** Why the box method was used: '' (it was not), 'asked', 'no thin axis', 'too few cusp tips', 'tiny crown band', 'no U shape'. */
+    boxReason: '' | 'asked' | 'no thin axis' | 'too few cusp tips' | 'tiny crown band' | 'no U shape';
   };
 }
 
+const BOX_REASONS = ['', 'asked', 'no thin axis', 'too few cusp tips', 'tiny crown band', 'no U shape'] as const;
 const JAW_CODE: Record<StraightenJaw, number> = { lower: 0, upper: 1, box: 2 };
 const CHUNK = 1 << 18;
 
@@ -85,6 +88,7 @@ function readResult(k: KernelExports): StraightenResult {
       planeRms: r[38]!,
       flatFraction: r[42]!,
       archSize: r[43]!,
+      boxReason: BOX_REASONS[r[44]!] ?? '',
     },
   };
 }
