@@ -80,7 +80,7 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') },
           { name: 'Reset key', type: 2, perms: 'device:info:resetKey' },
           { name: 'Bind users', type: 2, perms: 'device:info:userList,device:info:bind,device:info:unbind' },
-          { name: 'Diameters', type: 2, perms: 'device:info:diameterList' },
+          { name: 'Editor devices', type: 2, perms: 'device:info:diameterList,device:info:currentDevice' },
           { name: 'All devices', type: 2, perms: 'device:info:all' },
         ]),
       },
@@ -89,7 +89,10 @@ export const seedMenus: MenuSeed[] = [
   {
     name: 'Interface configuration', type: 0, icon: 'api',
     children: [
-      { name: 'Config list', type: 1, router: '/device/api-config', viewPath: 'modules/device/views/api-config', icon: 'api', children: crud('device:apiConfig') },
+      {
+        name: 'Config list', type: 1, router: '/device/api-config', viewPath: 'modules/device/views/api-config', icon: 'api',
+        children: crud('device:apiConfig', [{ name: 'Departments', type: 2, perms: 'device:apiConfig:departmentList' }]),
+      },
     ],
   },
   {
