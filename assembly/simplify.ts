@@ -326,10 +326,10 @@ function stepBoundary(end: u32): void {
 // The best position of the current candidate collapse.
 let bestX: f64 = 0, bestY: f64 = 0, bestZ: f64 = 0;
 
-@inline function qcost(a: u32, b: u32, x: f64, y: f64, z: f64): f64 {
-  const q0 = Q(a, 0) + Q(b, 0), q1 = Q(a, 1) + Q(b, 1), q2 = Q(a, 2) + Q(b, 2), q3 = Q(a, 3) + Q(b, 3);
-  const q4 = Q(a, 4) + Q(b, 4), q5 = Q(a, 5) + Q(b, 5), q6 = Q(a, 6) + Q(b, 6);
-  const q7 = Q(a, 7) + Q(b, 7), q8 = Q(a, 8) + Q(b, 8), q9 = Q(a, 9) + Q(b, 9);
+@inline function qeval(
+  q0: f64, q1: f64, q2: f64, q3: f64, q4: f64, q5: f64, q6: f64, q7: f64, q8: f64, q9: f64,
+  x: f64, y: f64, z: f64,
+): f64 {
   return q0 * x * x + 2 * q1 * x * y + 2 * q2 * x * z + 2 * q3 * x + q4 * y * y + 2 * q5 * y * z + 2 * q6 * y + q7 * z * z + 2 * q8 * z + q9;
 }
 
@@ -343,7 +343,7 @@ function edgeCost(a: u32, b: u32): f64 {
 function quadricCost(a: u32, b: u32): f64 {
   const q0 = Q(a, 0) + Q(b, 0), q1 = Q(a, 1) + Q(b, 1), q2 = Q(a, 2) + Q(b, 2), q3 = Q(a, 3) + Q(b, 3);
   const q4 = Q(a, 4) + Q(b, 4), q5 = Q(a, 5) + Q(b, 5), q6 = Q(a, 6) + Q(b, 6);
-  const q7 = Q(a, 7) + Q(b, 7), q8 = Q(a, 8) + Q(b, 8);
+  const q7 = Q(a, 7) + Q(b, 7), q8 = Q(a, 8) + Q(b, 8), q9 = Q(a, 9) + Q(b, 9);
   const ax = P(a, 0), ay = P(a, 1), az = P(a, 2);
   const bx = P(b, 0), by = P(b, 1), bz = P(b, 2);
   const ex = bx - ax, ey = by - ay, ez = bz - az;
@@ -364,13 +364,13 @@ function quadricCost(a: u32, b: u32): f64 {
       bestX = x;
       bestY = y;
       bestZ = z;
-      return Math.max(0, qcost(a, b, x, y, z));
+      return Math.max(0, qeval(q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, x, y, z));
     }
   }
-  const ca = qcost(a, b, ax, ay, az);
-  const cb = qcost(a, b, bx, by, bz);
+  const ca = qeval(q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, ax, ay, az);
+  const cb = qeval(q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, bx, by, bz);
   const mxx = (ax + bx) * 0.5, myy = (ay + by) * 0.5, mzz = (az + bz) * 0.5;
-  const cm = qcost(a, b, mxx, myy, mzz);
+  const cm = qeval(q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, mxx, myy, mzz);
   if (cm <= ca && cm <= cb) {
     bestX = mxx; bestY = myy; bestZ = mzz;
     return Math.max(0, cm);
