@@ -19,7 +19,7 @@
 // V + m·E nodes) are allocated once per mesh and stamped, so a short query
 // costs only the nodes it visits.
 
-import { arenaAlloc } from './arena';
+import { arenaAlloc, arenaMark } from './arena';
 import {
   adjList,
   adjOff,
@@ -28,7 +28,7 @@ import {
   NONE,
   nV,
   nT,
-  ready,
+  topoReady,
   setU32,
   TOPO_BAD_INPUT,
   TOPO_BAD_STATE,
@@ -44,6 +44,7 @@ const SETTLED: u32 = 0xFFFF_FFFE;
 
 let preparedFor: usize = 0;
 let preparedV: u32 = 0;
+let preparedTop: usize = 0; // arena top after the last allocation: a release below it lost the arrays
 let steiner: u32 = 0; // Steiner points per edge
 let nE: u32 = 0;
 let nN: u32 = 0; // nodes
@@ -81,9 +82,9 @@ let px: f32 = 0, py: f32 = 0, pz: f32 = 0;
 
 /** Allocates the search arrays for the analysed mesh with `m` (0..8) Steiner points per edge. */
 export function geoPrepare(m: u32): i32 {
-  if (!ready) return TOPO_BAD_STATE;
+  if (!topoReady()) return TOPO_BAD_STATE;
   if (m > 8) return TOPO_BAD_INPUT;
-  const sameMesh = preparedFor == meshPos && preparedV == nV && edgeA != 0;
+  const sameMesh = preparedFor == meshPos && preparedV == nV && edgeA != 0 && arenaMark() >= preparedTop;
   if (sameMesh && steiner == m && stamp != 0) return TOPO_OK;
   if (!sameMesh) {
     capacity = 0;
@@ -119,6 +120,7 @@ export function geoPrepare(m: u32): i32 {
     }
     preparedFor = meshPos;
     preparedV = nV;
+    preparedTop = arenaMark();
   }
   const nodes = <u64>nV + <u64>m * <u64>nE;
   if (nodes >= 0x3FFF_0000) return TOPO_OUT_OF_MEMORY;
@@ -139,6 +141,7 @@ export function geoPrepare(m: u32): i32 {
     }
     capacity = nN;
   }
+  preparedTop = arenaMark();
   memory.fill(stamp, 0, n4);
   clock = 0;
   steiner = m;
@@ -296,7 +299,7 @@ function isTargetNode(n: u32): bool {
  */
 export function geoBegin(ta: u32, sx: f32, sy: f32, sz: f32, tb: u32, tx: f32, ty: f32, tz: f32): i32 {
   state = TOPO_BAD_STATE;
-  if (!ready || stamp == 0 || preparedFor != meshPos) return TOPO_BAD_STATE;
+  if (!topoReady() || stamp == 0 || preparedFor != meshPos || arenaMark() < preparedTop) return TOPO_BAD_STATE;
   state = TOPO_BAD_INPUT;
   if (ta >= nT || tb >= nT) return TOPO_BAD_INPUT;
   srcT = ta;

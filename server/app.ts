@@ -12,6 +12,7 @@ import { pickLang, t } from './core/i18n.ts';
 import { authGuard } from './core/auth.ts';
 import { requestLog } from './core/request-log.ts';
 import { baseModule } from './modules/base/index.ts';
+import { recycleModule } from './modules/base/sys-recycle.ts';
 import { dictModule } from './modules/dict/index.ts';
 import { helpModule } from './modules/help/index.ts';
 import { taskModule } from './modules/task/index.ts';
@@ -52,6 +53,8 @@ export function createApp(ctx: AppContext) {
   app.route('/', dictModule(ctx, eps));
   app.route('/', taskModule(ctx, eps));
   app.route('/', helpModule(ctx, eps));
+
+  app.route('/', recycleModule(ctx, eps));
 
   app.notFound((c) => c.json(envelope(Code.fail, t(c.get('lang') ?? 'zh', 'notFound')), 404));
 

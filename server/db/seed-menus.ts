@@ -31,6 +31,23 @@ const dashboardCalls = [
   'processBaseInfo', 'processTypeInfo', 'deviceWorkInfo', 'addInfo', 'aiInfo', 'deviceAddressInfo',
 ].map((call) => `dashboard:info:${call}`);
 
+// The user page also reads the department tree and the roles (its form), and manages departments.
+const userPerms: MenuSeed[] = [
+  ...crud('base:sys:user').map((m) =>
+    m.name === 'Query' ? { ...m, perms: `${m.perms},base:sys:department:info,base:sys:department:list,base:sys:role:list` } : m,
+  ),
+  { name: 'Move', type: 2, perms: 'base:sys:user:move' },
+  { name: 'Import', type: 2, perms: 'base:sys:user:import,base:sys:user:batchCreateUser' },
+  { name: 'Export', type: 2, perms: 'base:sys:user:export' },
+  { name: 'Department add', type: 2, perms: 'base:sys:department:add' },
+  { name: 'Department delete', type: 2, perms: 'base:sys:department:delete' },
+  { name: 'Department update', type: 2, perms: 'base:sys:department:update,base:sys:department:order' },
+];
+// The role form grants menus and departments, so it reads both lists.
+const rolePerms: MenuSeed[] = crud('base:sys:role').map((m) =>
+  m.name === 'Query' ? { ...m, perms: `${m.perms},base:sys:menu:list,base:sys:department:list` } : m,
+);
+
 export const seedMenus: MenuSeed[] = [
   {
     name: 'Data board', type: 0, icon: 'dashboard',
@@ -89,9 +106,23 @@ export const seedMenus: MenuSeed[] = [
       {
         name: 'Permission management', type: 0, icon: 'permission',
         children: [
-          { name: 'User list', type: 1, router: '/sys/user', viewPath: 'modules/base/views/user', icon: 'user', children: crud('base:sys:user') },
-          { name: 'Menu list', type: 1, router: '/sys/menu', viewPath: 'modules/base/views/menu', icon: 'menu', children: crud('base:sys:menu') },
-          { name: 'Role list', type: 1, router: '/sys/role', viewPath: 'modules/base/views/role', icon: 'role', children: crud('base:sys:role') },
+          { name: 'User list', type: 1, router: '/sys/user', viewPath: 'modules/base/views/user', icon: 'user', children: userPerms },
+          {
+            name: 'Menu list', type: 1, router: '/sys/menu', viewPath: 'modules/base/views/menu', icon: 'menu',
+            children: crud('base:sys:menu', [
+              { name: 'Import', type: 2, perms: 'base:sys:menu:import' },
+              { name: 'Export', type: 2, perms: 'base:sys:menu:export' },
+            ]),
+          },
+          { name: 'Role list', type: 1, router: '/sys/role', viewPath: 'modules/base/views/role', icon: 'role', children: rolePerms },
+        ],
+      },
+      {
+        name: 'Recycle bin', type: 1, router: '/recycle/data', viewPath: 'modules/recycle/views/data', icon: 'recycle',
+        children: [
+          { name: 'Query', type: 2, perms: 'recycle:data:info,recycle:data:page' },
+          { name: 'Restore', type: 2, perms: 'recycle:data:restore' },
+          { name: 'Delete', type: 2, perms: 'recycle:data:delete' },
         ],
       },
       { name: 'Param list', type: 1, router: '/sys/param', viewPath: 'modules/base/views/param', icon: 'param', children: crud('base:sys:param', [{ name: 'Preview', type: 2, perms: 'base:sys:param:html' }]) },

@@ -18,6 +18,11 @@ export const ordersMessages = {
     zh: '上传失败，请重试：{name} 超过 {max} MB',
     de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: {name} ist größer als {max} MB',
   },
+  uploadMalformed: {
+    en: 'Upload failed, please try again: the request is not a valid multipart form',
+    zh: '上传失败，请重试：请求不是有效的 multipart 表单',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: die Anfrage ist kein gültiges Multipart-Formular',
+  },
   uploadBadKind: {
     en: 'Upload failed, please try again: unknown file kind "{kind}"',
     zh: '上传失败，请重试：未知的文件类型“{kind}”',

@@ -10,9 +10,13 @@ import { statusOpenApi, statusOpenRoutes } from './open-status.ts';
 import { createParamResource } from './sys-param.ts';
 import { createReleaseResource, releaseOpenApi, releaseOpenRoutes } from './sys-release.ts';
 import { createUserResource } from './sys-user.ts';
+import { createDepartmentResource } from './sys-department.ts';
+import { createMenuResource } from './sys-menu.ts';
+import { createRoleResource } from './sys-role.ts';
 
 export function baseModule(ctx: AppContext, eps: Eps) {
   const resources = [createUserResource(ctx), createLogResource(ctx), createParamResource(ctx), createReleaseResource(ctx)];
+  resources.push(createRoleResource(ctx), createMenuResource(ctx), createDepartmentResource(ctx));
   addEps(eps, 'base', { prefix: '/admin/base/open', name: 'BaseOpen', api: [...openApi], columns: [] });
   addEps(eps, 'base', { prefix: '/admin/base/comm', name: 'BaseComm', api: [...commApi], columns: [] });
   addEps(eps, 'base', { prefix: '/admin/base/open', name: 'BaseOpenInfo', api: [...releaseOpenApi, ...statusOpenApi], columns: [] });

@@ -1,13 +1,33 @@
 // Where uploaded bytes live: one blob per sha256, so equal bytes are stored once. Everything
 // else goes through this interface, so an object store can replace the local folder later.
+// Writes are staged: bytes stream to a temporary file (hashed on the way), are checked, and are
+// then committed under their key or discarded.
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 
+export interface StagedBlob {
+  key: string;
+  size: number;
+  /** The temporary file holding the bytes until commit or discard. */
+  path: string;
+}
+
+export interface BlobWriter {
+  write(chunk: Uint8Array): Promise<void>;
+  readonly size: number;
+  finish(): Promise<StagedBlob>;
+  /** Drops what was written (after an error). */
+  abort(): Promise<void>;
+}
+
 export interface BlobStorage {
-  /** Streams the bytes to storage, hashing on the way; returns the key (sha256 hex). */
-  put(data: ReadableStream<Uint8Array>): Promise<{ key: string; size: number }>;
+  writer(): BlobWriter;
+  /** The staged bytes as a Blob read from disk (for checks), never loaded whole. */
+  openStaged(staged: StagedBlob): Promise<Blob>;
+  commit(staged: StagedBlob): Promise<void>;
+  discard(staged: StagedBlob): Promise<void>;
   get(key: string): ReadableStream<Uint8Array>;
   has(key: string): boolean;
   remove(key: string): Promise<void>;
@@ -24,32 +44,46 @@ export function localStorage(root: string): BlobStorage {
   };
 
   return {
-    async put(data) {
+    writer() {
       const hash = createHash('sha256');
       const temp = path.join(tmp, randomUUID());
       const out = fs.createWriteStream(temp, { flags: 'wx' });
+      let failed: Error | null = null;
+      out.on('error', (err) => (failed = err));
       let size = 0;
-      try {
-        for await (const chunk of Readable.fromWeb(data as any) as AsyncIterable<Uint8Array>) {
+      return {
+        get size() {
+          return size;
+        },
+        async write(chunk) {
+          if (failed) throw failed;
           hash.update(chunk);
           size += chunk.byteLength;
           if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-        }
-        await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-        const key = hash.digest('hex');
-        const target = fileOf(key);
-        if (fs.existsSync(target)) {
+        },
+        async finish() {
+          await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+          if (failed) throw failed;
+          return { key: hash.digest('hex'), size, path: temp };
+        },
+        async abort() {
+          out.destroy();
           await fs.promises.rm(temp, { force: true });
-        } else {
-          await fs.promises.mkdir(path.dirname(target), { recursive: true });
-          await fs.promises.rename(temp, target);
-        }
-        return { key, size };
-      } catch (err) {
-        out.destroy();
-        await fs.promises.rm(temp, { force: true });
-        throw err;
+        },
+      };
+    },
+    openStaged: (staged) => fs.openAsBlob(staged.path),
+    async commit(staged) {
+      const target = fileOf(staged.key);
+      if (fs.existsSync(target)) {
+        await fs.promises.rm(staged.path, { force: true });
+      } else {
+        await fs.promises.mkdir(path.dirname(target), { recursive: true });
+        await fs.promises.rename(staged.path, target);
       }
+    },
+    async discard(staged) {
+      await fs.promises.rm(staged.path, { force: true });
     },
     get(key) {
       return Readable.toWeb(fs.createReadStream(fileOf(key))) as unknown as ReadableStream<Uint8Array>;

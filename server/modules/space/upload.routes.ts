@@ -11,7 +11,8 @@ import { t } from '../../core/i18n.ts';
 import { authOf, canReadFile, SEE_ALL, seesAll } from './access.ts';
 import { allowedExtensions, extensionOf, isKind, kindOf, mimeOf, type Kind } from './kinds.ts';
 import { checkStl } from './stl-check.ts';
-import type { BlobStorage } from './storage.ts';
+import type { BlobStorage, BlobWriter, StagedBlob } from './storage.ts';
+import { boundaryOf, MultipartError, readMultipart } from './multipart.ts';
 import type { Serial } from './serial.ts';
 
 export const UPLOAD_PATH = '/admin/base/comm/upload';
@@ -30,99 +31,124 @@ export const fileUrl = (id: number) => `/admin/base/comm/file/${id}`;
 const tooLarge = (name: string, maxBytes: number) =>
   new ApiError(Code.fail, 'uploadTooLarge', 413, { name, max: Math.round(maxBytes / 1024 / 1024) });
 
-/** Counts bytes as they stream and stops past the limit, without buffering the body. */
-function limited(c: Context<AppEnv>, maxBytes: number): Request {
+interface Received {
+  name: string;
+  writer: BlobWriter;
+  staged?: StagedBlob;
+}
+
+/**
+ * Streams the multipart body: each file part goes straight to a staged blob on disk, so no
+ * upload is held in memory whole. Count and size limits stop the reading at once.
+ */
+async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: number) {
   const raw = c.req.raw;
+  const boundary = boundaryOf(raw.headers.get('content-type'));
+  if (!boundary || !raw.body) throw fail('uploadNoFile');
   const length = Number(raw.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(length) && length > maxBytes) throw tooLarge('', maxBytes - FORM_OVERHEAD);
-  if (!raw.body) return raw;
-  let seen = 0;
-  const counter = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      seen += chunk.byteLength;
-      if (seen > maxBytes) controller.error(tooLarge('', maxBytes - FORM_OVERHEAD));
-      else controller.enqueue(chunk);
-    },
-  });
-  return new Request(raw.url, { method: raw.method, headers: raw.headers, body: raw.body.pipeThrough(counter), duplex: 'half' } as RequestInit);
+  if (Number.isFinite(length) && length > MAX_FILES * maxBytes + FORM_OVERHEAD) throw tooLarge('', maxBytes);
+
+  const fields = new Map<string, string>();
+  const files: Received[] = [];
+  try {
+    await readMultipart(raw.body, boundary, {
+      field: (name, value) => void (fields.has(name) || fields.set(name, value)),
+      file(part) {
+        const received: Received = { name: (part.filename ?? '').slice(0, 255), writer: storage.writer() };
+        files.push(received);
+        if (files.filter((f) => f.name !== '' || f.writer.size > 0).length > MAX_FILES) throw fail('uploadTooMany', { max: MAX_FILES });
+        return {
+          async write(chunk) {
+            if (received.writer.size + chunk.byteLength > maxBytes) throw tooLarge(received.name || 'file', maxBytes);
+            await received.writer.write(chunk);
+          },
+          async end() {
+            received.staged = await received.writer.finish();
+          },
+        };
+      },
+    });
+  } catch (err) {
+    await Promise.all(files.map((f) => (f.staged ? storage.discard(f.staged) : f.writer.abort())));
+    if (err instanceof ApiError) throw err;
+    if (err instanceof MultipartError) throw fail('uploadMalformed');
+    throw err;
+  }
+  // An empty file input sends a part without a name or bytes: not a file.
+  const kept: (Received & { staged: StagedBlob })[] = [];
+  for (const f of files) {
+    if (f.name === '' && f.staged?.size === 0) await storage.discard(f.staged);
+    else kept.push(f as Received & { staged: StagedBlob });
+  }
+  return { fields, files: kept };
 }
 
 export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Serial) {
   const maxBytes = ctx.config.uploadMaxBytes;
-  const maxMb = Math.round(maxBytes / 1024 / 1024);
 
   return new Hono<AppEnv>()
     .post('/upload', async (c) => {
       const auth = authOf(c);
-      let form: FormData;
+      const { fields, files } = await receive(c, storage, maxBytes);
+      let committed = false;
       try {
-        // The files are held in memory once (undici's FormData); they are then streamed to disk.
-        form = await limited(c, MAX_FILES * maxBytes + FORM_OVERHEAD).formData();
-      } catch (err) {
-        if (err instanceof ApiError) throw err;
-        if (err instanceof TypeError && err.cause instanceof ApiError) throw err.cause;
-        throw fail('uploadNoFile');
-      }
-      const files = [...form.values()].filter((v) => typeof v !== 'string') as unknown as File[];
-      if (files.length === 0) throw fail('uploadNoFile');
-      if (files.length > MAX_FILES) throw fail('uploadTooMany', { max: MAX_FILES });
+        if (files.length === 0) throw fail('uploadNoFile');
 
-      const kindField = String(form.get('kind') ?? form.get('type') ?? 'file').trim() || 'file';
-      if (!isKind(kindField)) throw fail('uploadBadKind', { kind: kindField.slice(0, 40) });
-      const kind: Kind = kindField;
-      const classifyId = await folderOf(ctx, auth.userId, form.get('classifyId'));
+        const kindField = (fields.get('kind') ?? fields.get('type') ?? 'file').trim() || 'file';
+        if (!isKind(kindField)) throw fail('uploadBadKind', { kind: kindField.slice(0, 40) });
+        const kind: Kind = kindField;
+        const classifyId = await folderOf(ctx, auth.userId, fields.get('classifyId') ?? null);
 
-      // Check every file before storing any: a rejected request stores nothing.
-      const checked: { file: File; ext: string; triangles: number | null }[] = [];
-      for (const file of files) {
-        const name = file.name || 'file';
-        if (file.size > maxBytes) throw new ApiError(Code.fail, 'uploadTooLarge', 413, { name, max: maxMb });
-        const ext = extensionOf(name);
-        const allowed = allowedExtensions(kind);
-        if (allowed && !allowed.includes(ext)) {
-          throw fail('uploadBadExtension', { name, kind: t(c.get('lang'), KIND_LABEL[kind]), allowed: allowed.map((e) => `.${e}`).join(' ') });
-        }
-        let triangles: number | null = null;
-        if (ext === 'stl') {
-          const stl = await checkStl(file, ctx.logger);
-          if (!stl.ok) throw fail('uploadNotStl', { name, detail: stl.detail });
-          triangles = stl.triangles;
-        }
-        checked.push({ file, ext, triangles });
-      }
-
-      const now = formatTime(ctx.clock.now());
-      const rows = await serial.run(async () => {
-        const stored: ((typeof checked)[number] & { key: string; size: number })[] = [];
-        for (const { file, ext, triangles } of checked) {
-          const { key, size } = await storage.put(file.stream());
-          stored.push({ file, ext, triangles, key, size });
-        }
-        return ctx.db.transaction().execute(async (trx) => {
-          const out = [];
-          for (const s of stored) {
-            const values = {
-              url: '',
-              key: s.key,
-              name: (s.file.name || 'file').slice(0, 255),
-              size: s.size,
-              mime: mimeOf(s.ext),
-              kind: kind === 'file' ? kindOf(s.ext) : kind,
-              classifyId,
-              userId: auth.userId,
-              triangleCount: s.triangles,
-              createTime: now,
-              updateTime: now,
-            };
-            const { id } = await trx.insertInto('space_info').values(values).returning('id').executeTakeFirstOrThrow();
-            await trx.updateTable('space_info').set({ url: fileUrl(id) }).where('id', '=', id).execute();
-            const { key: _key, ...visible } = values;
-            out.push({ id, ...visible, url: fileUrl(id) });
+        // Check every file before storing any: a rejected request stores nothing.
+        const checked: { name: string; ext: string; staged: StagedBlob; triangles: number | null }[] = [];
+        for (const { name: rawName, staged } of files) {
+          const name = rawName || 'file';
+          const ext = extensionOf(name);
+          const allowed = allowedExtensions(kind);
+          if (allowed && !allowed.includes(ext)) {
+            throw fail('uploadBadExtension', { name, kind: t(c.get('lang'), KIND_LABEL[kind]), allowed: allowed.map((e) => `.${e}`).join(' ') });
           }
-          return out;
+          let triangles: number | null = null;
+          if (ext === 'stl') {
+            const stl = await checkStl(await storage.openStaged(staged), ctx.logger);
+            if (!stl.ok) throw fail('uploadNotStl', { name, detail: stl.detail });
+            triangles = stl.triangles;
+          }
+          checked.push({ name, ext, staged, triangles });
+        }
+
+        const now = formatTime(ctx.clock.now());
+        const rows = await serial.run(async () => {
+          for (const { staged } of checked) await storage.commit(staged);
+          committed = true;
+          return ctx.db.transaction().execute(async (trx) => {
+            const out = [];
+            for (const s of checked) {
+              const values = {
+                url: '',
+                key: s.staged.key,
+                name: s.name,
+                size: s.staged.size,
+                mime: mimeOf(s.ext),
+                kind: kind === 'file' ? kindOf(s.ext) : kind,
+                classifyId,
+                userId: auth.userId,
+                triangleCount: s.triangles,
+                createTime: now,
+                updateTime: now,
+              };
+              const { id } = await trx.insertInto('space_info').values(values).returning('id').executeTakeFirstOrThrow();
+              await trx.updateTable('space_info').set({ url: fileUrl(id) }).where('id', '=', id).execute();
+              const { key: _key, ...visible } = values;
+              out.push({ id, ...visible, url: fileUrl(id) });
+            }
+            return out;
+          });
         });
-      });
-      return ok(c, rows);
+        return ok(c, rows);
+      } finally {
+        if (!committed) await Promise.all(files.map((f) => storage.discard(f.staged)));
+      }
     })
     .get('/file/:id{[0-9]+}', async (c) => {
       const auth = authOf(c);
@@ -156,8 +182,8 @@ const KIND_LABEL = {
 } as const;
 
 /** A folder id from the form, only when it is the caller's folder (or they administer files). */
-async function folderOf(ctx: AppContext, userId: number, raw: unknown): Promise<number | null> {
-  if (raw === null || raw === '' || typeof raw !== 'string') return null;
+async function folderOf(ctx: AppContext, userId: number, raw: string | null): Promise<number | null> {
+  if (raw === null || raw === '') return null;
   const id = Number(raw);
   if (!Number.isInteger(id) || id <= 0) return null;
   const folder = await ctx.db.selectFrom('space_type').select(['id', 'userId']).where('id', '=', id).executeTakeFirst();

@@ -19,15 +19,15 @@ export default function ParamList() {
     { label: t`File`, value: 2, color: '#16a34a' },
   ];
   const columns: TableColumn[] = [
-    { prop: 'name', label: t`Name`, sortable: true, minWidth: 140 },
+    { prop: 'name', label: t({ message: 'Name', context: 'object' }), sortable: true, minWidth: 140 },
     { prop: 'keyName', label: t`Key`, sortable: true, minWidth: 140 },
-    { prop: 'dataType', label: t`Type`, dict: types, width: 100 },
+    { prop: 'dataType', label: t`Type`, dict: types, width: 120 },
     { prop: 'data', label: t`Value`, minWidth: 200, render: (row) => <span className="line-clamp-1 break-all">{String(row.data ?? '')}</span> },
     { prop: 'remark', label: t`Remark`, minWidth: 140 },
     { prop: 'updateTime', label: t`Updated`, sortable: true, width: 170 },
   ];
   const items: FormItem[] = [
-    { prop: 'name', label: t`Name`, required: true, span: 12 },
+    { prop: 'name', label: t({ message: 'Name', context: 'object' }), required: true, span: 12 },
     {
       prop: 'keyName',
       label: t`Key`,

@@ -53,7 +53,7 @@ function TypePanel({ types, current, onPick, onChanged }: { types: DictType[]; c
   const [target, setTarget] = useState<UpsertTarget | null>(null);
   const [confirm, confirmDialog] = useConfirm();
   const items: FormItem[] = [
-    { prop: 'name', label: t`Name`, required: true },
+    { prop: 'name', label: t({ message: 'Name', context: 'object' }), required: true },
     { prop: 'key', label: t`Key`, required: true, validate: (v) => (typeof v === 'string' && !/^[\w.:-]+$/.test(v) ? t`Letters, digits and . : _ - only` : null) },
   ];
   async function remove(type: DictType) {
@@ -148,7 +148,7 @@ export default function DictList() {
   const columns: TableColumn[] = [
     {
       prop: 'name',
-      label: t`Name`,
+      label: t({ message: 'Name', context: 'object' }),
       minWidth: 200,
       render: (r) => (
         <span style={{ paddingLeft: `${Number(r._depth ?? 0) * 1.25}rem` }} className="inline-flex items-center gap-1">
@@ -163,7 +163,7 @@ export default function DictList() {
     { prop: 'updateTime', label: t`Updated`, width: 170 },
   ];
   const items: FormItem[] = [
-    { prop: 'name', label: t`Name`, required: true, span: 12 },
+    { prop: 'name', label: t({ message: 'Name', context: 'object' }), required: true, span: 12 },
     { prop: 'value', label: t`Value`, span: 12, placeholder: t`Empty: the entry's id` },
     { prop: 'parentId', label: t`Parent`, type: 'treeSelect', tree: toTree(entries), span: 12 },
     { prop: 'orderNum', label: t`Sort order`, type: 'number', value: 0, span: 12 },

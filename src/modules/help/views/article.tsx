@@ -123,7 +123,7 @@ export default function ArticleList() {
     },
   ];
   const categoryItems: FormItem[] = [
-    { prop: 'name', label: t`Name`, required: true },
+    { prop: 'name', label: t({ message: 'Name', context: 'object' }), required: true },
     { prop: 'parentId', label: t`Parent`, type: 'treeSelect', tree },
     { prop: 'orderNum', label: t`Sort order`, type: 'number', value: 0 },
   ];

@@ -47,8 +47,14 @@ export default function TaskList() {
     { label: t`Cron`, value: 0 },
     { label: t`Interval`, value: 1 },
   ];
+  // The seeded system tasks are named in English in the database; show them in the UI language.
+  const systemNames: Record<string, string> = {
+    'log.purge': t`Request log purge`,
+    'recycle.purge': t`Recycle bin purge`,
+  };
+  const nameOf = (r: Row) => (Number(r.type) === 0 && systemNames[String(r.service)]) || String(r.name);
   const columns: TableColumn[] = [
-    { prop: 'name', label: t`Name`, sortable: true, minWidth: 150 },
+    { prop: 'name', label: t({ message: 'Name', context: 'object' }), sortable: true, minWidth: 150, render: nameOf },
     { prop: 'type', label: t`Kind`, dict: kinds, width: 90 },
     { prop: 'service', label: t`Job`, minWidth: 120, render: (r) => <span className="font-mono text-xs">{String(r.service)}</span> },
     {
@@ -64,7 +70,7 @@ export default function TaskList() {
   ];
   const cronLike = ({ form }: { form: Record<string, unknown> }) => Number(form.taskType ?? 0) !== 0;
   const items: FormItem[] = [
-    { prop: 'name', label: t`Name`, required: true, span: 12 },
+    { prop: 'name', label: t({ message: 'Name', context: 'object' }), required: true, span: 12 },
     jobs.length
       ? { prop: 'service', label: t`Job`, type: 'select', options: jobs, required: true, span: 12 }
       : { prop: 'service', label: t`Job`, required: true, span: 12, placeholder: 'log.purge' },
@@ -124,6 +130,7 @@ export default function TaskList() {
         service={PREFIX}
         columns={columns}
         items={items}
+        op={['update', 'delete']}
         dialog={{ width: '60%', onInfo: (r) => ({ ...r, data: r.data ?? '' }) }}
         search={[
           { prop: 'status', label: t`Status`, type: 'select', options: status },
@@ -137,7 +144,7 @@ export default function TaskList() {
               ]
             : []),
           ...(hasPerm('task:info:once') ? [{ label: t`Run once`, onClick: run('once') }] : []),
-          ...(hasPerm('task:info:log') ? [{ label: t`Log`, onClick: (r: Row) => setLogOf({ id: Number(r.id), name: String(r.name) }) }] : []),
+          ...(hasPerm('task:info:log') ? [{ label: t`Log`, onClick: (r: Row) => setLogOf({ id: Number(r.id), name: nameOf(r) }) }] : []),
         ]}
       />
       <LogDrawer task={logOf} onClose={() => setLogOf(null)} />
