@@ -11,12 +11,21 @@
 import { bvhDiagonal, type Bvh, type Vec3 } from './bvh.ts';
 import { KernelError, runChunked, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
+import { rampColors, type RampRange } from './ramp.ts';
 
 export interface UndercutOptions extends JobOptions {
   /** Origin offset along d in model units. Default 1e-5 of the model's bounding-box diagonal. */
   eps?: number;
   /** Vertices per kernel call. Default 4096. */
   chunk?: number;
+}
+
+export interface UndercutMapOptions extends UndercutOptions {
+  /**
+   * Heatmap colours of the depth: the legend range, or 'auto' for [0, maxDepth].
+   * Free vertices get the ramp's no-value grey. Omit for no colours.
+   */
+  colors?: RampRange | 'auto';
 }
 
 export interface UndercutResult {
@@ -34,6 +43,10 @@ export interface UndercutResult {
   totalArea: number;
   /** Largest depth (0 when no undercut): the natural legend range is [0, maxDepth]. */
   maxDepth: number;
+  /** The legend range the colours use (when asked for). */
+  range?: RampRange;
+  /** RGBA f32 per vertex (when asked for): depth on the ramp, free vertices grey. */
+  colors?: Float32Array<ArrayBuffer>;
 }
 
 function unit(d: Vec3): Vec3 {
@@ -71,7 +84,7 @@ function vertexWeights(mesh: MeshRef, alloc: (bytes: number) => number): [number
 }
 
 /** Undercut map of the mesh for insertion direction `direction` (need not be unit). */
-export async function undercutMap(mesh: MeshRef, bvh: Bvh, direction: Vec3, options: UndercutOptions = {}): Promise<UndercutResult> {
+export async function undercutMap(mesh: MeshRef, bvh: Bvh, direction: Vec3, options: UndercutMapOptions = {}): Promise<UndercutResult> {
   checkPair(mesh, bvh);
   const d = unit(direction);
   const eps = options.eps ?? bvhDiagonal(bvh) * 1e-5;
@@ -100,7 +113,14 @@ export async function undercutMap(mesh: MeshRef, bvh: Bvh, direction: Vec3, opti
         if (depth[v]! > maxDepth) maxDepth = depth[v]!;
       }
     }
-    return { direction: d, depth, undercut, count, area, totalArea, maxDepth };
+    const result: UndercutResult = { direction: d, depth, undercut, count, area, totalArea, maxDepth };
+    if (options.colors) {
+      const range = options.colors === 'auto' ? { min: 0, max: maxDepth } : options.colors;
+      const values = depth.map((v, i) => (undercut[i] ? v : Number.NaN));
+      result.range = range;
+      result.colors = rampColors(k, values, range);
+    }
+    return result;
   });
 }
 
