@@ -2,7 +2,10 @@ import { defineConfig } from '@playwright/test';
 
 // The browser tests run the real server (built app + API + SQLite) on its own port and data folder.
 const port = Number(process.env.E2E_PORT ?? 18787);
-const dataDir = 'test/.tmp/e2e-data';
+// Port-specific data folder, and E2E_DIST to serve another build than dist/, so that parallel runs
+// on different ports do not share state.
+const dataDir = `test/.tmp/e2e-data-${port}`;
+const staticDir = process.env.E2E_DIST ?? '';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -44,6 +47,7 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
+      STATIC_DIR: staticDir,
       CAPTCHA: 'off',
       ADMIN_PASSWORD: 'e2e-Admin-pass1',
       JWT_SECRET: 'e2e-secret-not-for-production-0123456789',

@@ -23,7 +23,7 @@ export default defineConfig({
   },
   preview: { headers: isolation },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

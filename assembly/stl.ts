@@ -443,25 +443,31 @@ function stepBinary(budget: u32): i32 {
 
 // ---------------------------------------------------------------- ascii
 
+/** A line ends with LF, CRLF or a lone CR (old Mac files); true at the byte that ends one. */
+@inline function endsLine(c: u32, p: usize, end: usize): bool {
+  return c == 10 || (c == 13 && (p + 1 >= end || byteAt(p + 1) != 10));
+}
+
 function skipSpace(): void {
   const end = inPtr + inLen;
   let p = inPtr + cursor;
   while (p < end) {
     const c = byteAt(p);
-    if (c == 10) line++;
-    else if (!isSpace(c)) break;
+    if (!isSpace(c)) break;
+    if (endsLine(c, p, end)) line++;
     p++;
   }
   cursor = p - inPtr;
 }
 
+/** Skips the rest of the line ("solid name"). */
 function skipLine(): void {
   const end = inPtr + inLen;
   let p = inPtr + cursor;
   while (p < end) {
     const c = byteAt(p);
     p++;
-    if (c == 10) {
+    if (endsLine(c, p - 1, end)) {
       line++;
       break;
     }

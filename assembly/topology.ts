@@ -1,4 +1,65 @@
-// Placeholder: kernels of this area land here (see docs/geometry.md).
-export function topologyAbiPlaceholder(): i32 {
-  return 0;
-}
+// Mesh topology kernels: analysis (edge classes, shells, adjacency), the
+// smoothing brush and geodesic distances. The implementations live in
+// topo-mesh.ts, smooth.ts and geodesic.ts; only their functions are listed
+// here (an `export *` would also export their globals). See docs/geometry.md.
+export {
+  topoBegin,
+  topoCountCorners,
+  topoPrefixCorners,
+  topoFillCorners,
+  topoCountEdges,
+  topoPrefixEdges,
+  topoFillEdges,
+  topoPrepareShells,
+  topoLabelShells,
+  topoReady,
+  topoMeshPositions,
+  topoMeshIndices,
+  topoDegenerateCount,
+  topoRepeatedIndexCount,
+  topoUnreferencedCount,
+  topoEdgeCount,
+  topoOpenEdgeCount,
+  topoNonManifoldEdgeCount,
+  topoInconsistentEdgeCount,
+  topoOpenEdgesPtr,
+  topoNonManifoldEdgesPtr,
+  topoInconsistentEdgesPtr,
+  topoShellCount,
+  topoTriangleShellPtr,
+  topoShellTrianglesPtr,
+  topoShellBoundsPtr,
+  topoVertexTrianglesOffsetsPtr,
+  topoVertexTrianglesPtr,
+  topoAdjacencyOffsetsPtr,
+  topoAdjacencyPtr,
+  topoAdjacencyCount,
+  topoVertexFlagsPtr,
+} from './topo-mesh';
+export {
+  smoothPrepare,
+  smoothPass,
+  smoothApply,
+  smoothNormals,
+  smoothDab,
+  smoothRegionBegin,
+  smoothRegionBeginAll,
+  smoothMovedCount,
+  smoothTotalCount,
+  smoothListPtr,
+  smoothMinVertex,
+  smoothMaxVertex,
+} from './smooth';
+export {
+  geoPrepare,
+  geoBegin,
+  geoStep,
+  geoFinish,
+  geoPathPtr,
+  geoPathCount,
+  geoLength,
+  geoGraphLength,
+  geoSettledCount,
+  geoNodeCount,
+  geoEdgeCount,
+} from './geodesic';

@@ -116,8 +116,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 }
 
 /** Starts from a config, prints where it listens, and exits 0 on SIGINT/SIGTERM. */
-export async function runMain(config: Config): Promise<RunningServer> {
-  const running = await startServer(config);
+export async function runMain(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const running = await startServer(config, options);
   console.log(`Archwright listening on ${running.url}`);
   const stop = (signal: string) => {
     console.log(`${signal}: shutting down`);
@@ -136,7 +136,8 @@ export async function runMain(config: Config): Promise<RunningServer> {
 
 const entry = process.argv[1];
 if (entry && import.meta.url === pathToFileURL(path.resolve(entry)).href) {
-  runMain(loadConfig(process.env)).catch((err) => {
+  // STATIC_DIR: serve another build than dist/ (parallel browser-test runs build their own).
+  runMain(loadConfig(process.env), { staticDir: process.env.STATIC_DIR || undefined }).catch((err) => {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   });

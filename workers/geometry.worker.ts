@@ -1,74 +1,356 @@
 // Geometry worker: the only place where the page's meshes meet wasm memory.
 //
-// Rules (docs/geometry.md, TOOLCHAIN "WASM in workers"):
+// Rules (docs/geometry.md "Worker API", TOOLCHAIN "WASM in workers"):
 // - Comlink.expose runs synchronously at the top level: no top-level await,
 //   or a module worker drops the first messages.
-// - kernels.wasm is instantiated lazily, once, on the first call.
-// - Long calls report progress through a Comlink.proxy callback and stop
-//   when cancel(jobId) arrives; the loop yields to the event loop between
-//   time slices so that the cancel message gets through.
-// - Results leave as transferred typed arrays.
+// - kernels.wasm is compiled lazily, once; every mesh gets its own instance
+//   (its own linear memory and arena), referred to by a numeric handle.
+// - Every call that can fail resolves a JobResult ({ ok: true, value } or
+//   { ok: false, error: { code, detail } }) and never throws: Comlink would
+//   keep only an error's message. The page's client turns failures into
+//   rejected promises whose error carries `code`.
+// - Long calls take (..., jobId, onProgress) last: the caller picks jobId
+//   for cancel(jobId); onProgress is a Comlink.proxy callback (top-level
+//   argument). They run in time slices and yield so that cancel() gets in.
+// - Results leave as transferred typed arrays (fresh copies, never views of
+//   wasm memory).
 
 import * as Comlink from 'comlink';
-import { instantiateKernelsFromUrl, type KernelExports } from './kernels/abi.ts';
-import { parseStl, type StlResult, type StlSource, type StlStage } from './kernels/stl.ts';
+import { compileKernelsFromUrl, instantiateModule, type KernelExports } from './kernels/abi.ts';
+import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode } from './kernels/job.ts';
+import { meshFromArrays, type MeshRef } from './kernels/mesh.ts';
+import { parseStl, type StlErrorCode, type StlMesh, type StlSource, type Vec3 } from './kernels/stl.ts';
 
-let kernels: Promise<KernelExports> | undefined;
+/** Every code a worker call can fail with. */
+export type WorkerErrorCode = StlErrorCode | KernelErrorCode | 'NO_SUCH_MESH';
+export type WorkerFailure = JobFailure<WorkerErrorCode>;
+export type WorkerResult<T> = JobResult<T, WorkerErrorCode>;
 
-function getKernels(): Promise<KernelExports> {
-  kernels ??= instantiateKernelsFromUrl(new URL('../build/kernels.wasm', import.meta.url)).catch((e: unknown) => {
-    kernels = undefined; // let a later call try again
-    throw e;
-  });
-  return kernels;
+/** Progress of a long call: fraction 0..1 and, for some calls, a stage name ('read', 'parse'...). Pass it wrapped in Comlink.proxy. */
+export type ProgressCallback = (fraction: number, stage?: string) => void;
+
+export type MeshHandle = number;
+
+export interface Bounds {
+  min: Vec3;
+  max: Vec3;
 }
 
-const cancelled = new Set<number>();
+/** A mesh opened in the worker: the render arrays (transferred copies) and the handle of the copy the worker keeps. */
+export interface OpenedMesh extends StlMesh {
+  handle: MeshHandle;
+}
 
-/** Progress callback: overall fraction 0..1 and the stage. Pass it wrapped in Comlink.proxy. */
-export type ProgressCallback = (fraction: number, stage: StlStage) => void;
+export interface MeshInfo {
+  handle: MeshHandle;
+  vertexCount: number;
+  triangleCount: number;
+  bounds: Bounds;
+  /** Size of the linear memory of the mesh's kernel instance. */
+  wasmBytes: number;
+  /** Bytes in use in that instance's arena (the mesh plus anything built on it, e.g. a BVH). */
+  arenaBytes: number;
+}
+
+export interface WorkerStats {
+  meshes: number;
+  handles: MeshHandle[];
+  /** Linear memory of every live instance (meshes and the idle parser). */
+  wasmBytes: number;
+  runningJobs: number;
+  /** The last jobs that ended, newest last: what they were and how they ended ('ok' or an error code). */
+  recentJobs: { jobId: number; call: string; outcome: 'ok' | WorkerErrorCode }[];
+}
+
+// ---------------------------------------------------------------- kernels
+
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+function kernelsModule(): Promise<WebAssembly.Module> {
+  compiled ??= compileKernelsFromUrl(new URL('../build/kernels.wasm', import.meta.url)).catch((e: unknown) => {
+    compiled = undefined; // let a later call try again
+    throw new KernelError('KERNEL_FAILED', `kernels.wasm did not load: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  return compiled;
+}
+
+async function newInstance(): Promise<KernelExports> {
+  const module = await kernelsModule();
+  try {
+    return instantiateModule(module);
+  } catch (e) {
+    throw new KernelError('OUT_OF_MEMORY', `no memory for another kernel instance: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+// Parsing needs room for the file's bytes and a hash table; the mesh kept
+// afterwards needs neither (upper.stl: 52 MiB against 11 MiB). So a file is
+// parsed in a parser instance and the welded mesh copied into a fresh
+// instance of its own size (5 ms for upper.stl; compacting in place would be
+// 1 ms but would keep all 52 MiB per mesh, as wasm memory never shrinks).
+// One idle parser is kept for the next file, since parsing in a fresh
+// instance costs page faults for its growing memory (upper.stl 55 ms instead
+// of 37 ms); it is dropped after PARSER_IDLE_MS. A second parse running at
+// the same time gets a throwaway one.
+const PARSER_IDLE_MS = 20_000;
+let idleParser: KernelExports | undefined;
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+async function takeParser(): Promise<KernelExports> {
+  const k = idleParser;
+  idleParser = undefined;
+  clearTimeout(idleTimer);
+  return k ?? newInstance();
+}
+
+function returnParser(k: KernelExports): void {
+  k.arenaReset();
+  if (idleParser) return;
+  idleParser = k;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    idleParser = undefined;
+  }, PARSER_IDLE_MS);
+}
+
+// ---------------------------------------------------------------- mesh store
+
+class NoSuchMesh extends Error {
+  readonly code = 'NO_SUCH_MESH';
+  constructor(handle: MeshHandle) {
+    super(`no mesh with handle ${handle} (released, or never opened)`);
+  }
+}
+
+interface StoredMesh {
+  readonly handle: MeshHandle;
+  readonly mesh: MeshRef;
+  readonly bounds: Bounds;
+  /** Jobs on one instance run one after another: they share its arena (mark/release is LIFO). */
+  queue: Promise<unknown>;
+}
+
+const meshes = new Map<MeshHandle, StoredMesh>();
+let nextHandle = 1;
+
+function store(mesh: MeshRef, bounds: Bounds): MeshHandle {
+  const handle = nextHandle++;
+  meshes.set(handle, { handle, mesh, bounds, queue: Promise.resolve() });
+  return handle;
+}
+
+function lookUp(handle: MeshHandle): StoredMesh {
+  const m = meshes.get(handle);
+  if (!m) throw new NoSuchMesh(handle);
+  return m;
+}
+
+/** Runs `work` on a mesh after the jobs already queued on it. */
+function withMesh<T>(handle: MeshHandle, work: (m: StoredMesh) => Promise<T> | T): Promise<T> {
+  const m = lookUp(handle);
+  const run = m.queue.then(
+    () => work(m),
+    () => work(m),
+  );
+  m.queue = run.catch(() => {});
+  return run;
+}
+
+function boundsOf(positions: Float32Array): Bounds {
+  const min: Vec3 = [Infinity, Infinity, Infinity];
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < positions.length; i += 3) {
+    for (let a = 0; a < 3; a++) {
+      const v = positions[i + a]!;
+      if (v < min[a]!) min[a] = v;
+      if (v > max[a]!) max[a] = v;
+    }
+  }
+  return { min, max };
+}
+
+// ---------------------------------------------------------------- jobs
+
+/** A parse failure ({ ok: false } from the STL driver) as a thrown error for job(). */
+class StlFailure extends Error {
+  constructor(readonly failure: WorkerFailure) {
+    super(failure.detail);
+  }
+}
+
+const running = new Map<number, { cancelled: boolean }>();
+/** Ids for short calls that take no jobId (they cannot be cancelled): negative, so they never meet a caller's. */
+let internalJobs = -1;
+const recentJobs: WorkerStats['recentJobs'] = [];
+const RECENT_JOBS = 20;
+
+function failureOf(e: unknown): WorkerFailure {
+  if (e instanceof NoSuchMesh) return { code: e.code, detail: e.message };
+  if (e instanceof StlFailure) return e.failure;
+  return toJobFailure(e);
+}
+
+/** ArrayBuffers of the typed arrays in a result (plain objects and arrays, walked deeply), each once. */
+function transferables(value: unknown, found = new Set<ArrayBuffer>()): ArrayBuffer[] {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
+  } else if (Array.isArray(value)) {
+    for (const v of value) transferables(v, found);
+  } else if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const v of Object.values(value)) transferables(v, found);
+  }
+  return [...found];
+}
+
+function ok<T>(value: T): WorkerResult<T> {
+  return Comlink.transfer({ ok: true, value }, transferables(value));
+}
+
+/**
+ * Runs one job: registers `jobId` (synchronously, so a cancel() sent right
+ * after the call finds it), bridges progress and cancellation into
+ * JobOptions, and turns every outcome into a WorkerResult.
+ */
+async function job<T>(
+  call: string,
+  jobId: number | undefined,
+  onProgress: ProgressCallback | undefined,
+  work: (options: JobOptions, progress: (fraction: number, stage?: string) => void) => Promise<T> | T,
+): Promise<WorkerResult<T>> {
+  const state = { cancelled: false };
+  const id = jobId ?? internalJobs--;
+  running.set(id, state);
+  const progress = (fraction: number, stage?: string): void => {
+    // Fire and forget: a proxy call returns a promise.
+    if (onProgress) Promise.resolve(onProgress(fraction, stage)).catch(() => {});
+  };
+  let result: WorkerResult<T>;
+  try {
+    const value = await work({ shouldCancel: () => state.cancelled, onProgress: onProgress ? (f) => progress(f) : undefined }, progress);
+    result = ok(value);
+  } catch (e) {
+    result = { ok: false, error: failureOf(e) };
+  } finally {
+    running.delete(id);
+  }
+  recentJobs.push({ jobId: id, call, outcome: result.ok ? 'ok' : result.error.code });
+  if (recentJobs.length > RECENT_JOBS) recentJobs.shift();
+  return result;
+}
+
+async function parseInParser(source: StlSource, options: JobOptions, progress: (fraction: number, stage?: string) => void): Promise<StlMesh> {
+  const parser = await takeParser();
+  try {
+    const r = await parseStl(parser, source, {
+      shouldCancel: options.shouldCancel,
+      onProgress: options.onProgress ? (fraction, stage) => progress(fraction, stage) : undefined,
+    });
+    if (!r.ok) throw new StlFailure(r.error);
+    return r.mesh;
+  } finally {
+    returnParser(parser);
+  }
+}
+
+// ---------------------------------------------------------------- API
 
 const api = {
-  /** Loads kernels.wasm now instead of on the first parse. */
-  async warmUp(): Promise<void> {
-    await getKernels();
+  /** Compiles kernels.wasm now instead of on the first call. */
+  async warmUp(): Promise<WorkerResult<null>> {
+    try {
+      await kernelsModule();
+      return { ok: true, value: null };
+    } catch (e) {
+      return { ok: false, error: failureOf(e) };
+    }
+  },
+
+  /** Does nothing: the bench measures the round trip of a call with it. */
+  ping(value: number): number {
+    return value;
   },
 
   /**
-   * Parses an STL file (a File/Blob is read here, in the worker) into an
-   * indexed mesh. Bad input and cancellation resolve to `{ ok: false }`.
-   * `jobId` is chosen by the caller for cancel(). The callback must be a
-   * top-level argument: Comlink only proxies top-level arguments.
+   * Parses an STL file (a File/Blob is read here, in the worker) and keeps
+   * the welded mesh under a new handle; release(handle) frees it. Returns
+   * the render arrays (transferred copies), bounds and counts with the
+   * handle. Progress stages: 'read' (a Blob, first 20 %), then 'parse'.
    */
-  async parseStl(source: StlSource, jobId: number, onProgress?: ProgressCallback): Promise<StlResult> {
-    let k: KernelExports;
-    try {
-      k = await getKernels();
-    } catch (e) {
-      cancelled.delete(jobId);
-      return { ok: false, error: { code: 'KERNEL_FAILED', detail: `kernels.wasm did not load: ${e instanceof Error ? e.message : String(e)}` } };
-    }
-    const result = await parseStl(k, source, {
-      shouldCancel: () => cancelled.has(jobId),
-      onProgress: onProgress
-        ? (fraction, stage) => {
-            // Fire and forget: a proxy call returns a promise.
-            Promise.resolve(onProgress(fraction, stage)).catch(() => {});
-          }
-        : undefined,
+  openStl(source: StlSource, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<OpenedMesh>> {
+    return job('openStl', jobId, onProgress, async (options, progress) => {
+      const parsed = await parseInParser(source, options, progress);
+      if (options.shouldCancel?.()) throw new KernelError('ABORTED');
+      const k = await newInstance();
+      let ref: MeshRef;
+      try {
+        ref = meshFromArrays(k, parsed.positions, parsed.indices, parsed.normals);
+      } catch (e) {
+        throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
+      }
+      return { ...parsed, handle: store(ref, parsed.bounds) };
     });
-    cancelled.delete(jobId);
-    if (!result.ok) return result;
-    const { positions, normals, indices } = result.mesh;
-    return Comlink.transfer(result, [positions.buffer, normals.buffer, indices.buffer]);
   },
 
-  /** Stops a running or queued parseStl call; it then resolves with ABORTED. */
+  /** Parses an STL file without keeping it (for callers that only draw it). Same result as openStl minus the handle. */
+  parseStl(source: StlSource, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<StlMesh>> {
+    return job('parseStl', jobId, onProgress, (options, progress) => parseInParser(source, options, progress));
+  },
+
+  /** Keeps a mesh made elsewhere (positions xyz per vertex, three indices per triangle) under a new handle. */
+  async createMesh(positions: Float32Array, indices: Uint32Array, normals?: Float32Array): Promise<WorkerResult<MeshHandle>> {
+    return job('createMesh', undefined, undefined, async () => {
+      if (positions.length % 3 !== 0 || indices.length % 3 !== 0) throw new KernelError('BAD_INPUT', 'array lengths must be multiples of 3');
+      if (normals && normals.length !== positions.length) throw new KernelError('BAD_INPUT', 'normals and positions differ in length');
+      const vertices = positions.length / 3;
+      for (const i of indices) if (i >= vertices) throw new KernelError('BAD_INPUT', `index ${i} is out of range (${vertices} vertices)`);
+      const k = await newInstance();
+      let ref: MeshRef;
+      try {
+        ref = meshFromArrays(k, positions, indices, normals);
+      } catch (e) {
+        throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
+      }
+      return store(ref, boundsOf(positions));
+    });
+  },
+
+  /** Counts, bounds and memory of a kept mesh (the pattern for every kernel call on a handle). */
+  meshInfo(handle: MeshHandle): Promise<WorkerResult<MeshInfo>> {
+    return job('meshInfo', undefined, undefined, () =>
+      withMesh(handle, ({ mesh, bounds }) => ({
+        handle,
+        vertexCount: mesh.vertexCount,
+        triangleCount: mesh.triangleCount,
+        bounds,
+        wasmBytes: mesh.k.memory.buffer.byteLength,
+        arenaBytes: mesh.k.arenaUsed() >>> 0,
+      })),
+    );
+  },
+
+  /** Drops a kept mesh and its kernel instance. False when there was none. Jobs already running on it finish. */
+  release(handle: MeshHandle): boolean {
+    return meshes.delete(handle);
+  },
+
+  /** Stops a running long call; it then resolves with { ok: false, error: { code: 'ABORTED' } }. Unknown or finished ids are ignored. */
   cancel(jobId: number): void {
-    cancelled.add(jobId);
+    const state = running.get(jobId);
+    if (state) state.cancelled = true;
+  },
+
+  /** What the worker holds (diagnostics and tests). */
+  stats(): WorkerStats {
+    let wasmBytes = idleParser?.memory.buffer.byteLength ?? 0;
+    for (const m of meshes.values()) wasmBytes += m.mesh.k.memory.buffer.byteLength;
+    return { meshes: meshes.size, handles: [...meshes.keys()], wasmBytes, runningJobs: running.size, recentJobs: [...recentJobs] };
   },
 };
 
 export type GeometryApi = typeof api;
+
+// Diagnostics in the worker's console (and for the browser test, which reads
+// them through Playwright's worker handle): what it holds, how jobs ended.
+(globalThis as { archwrightGeometryStats?: () => WorkerStats }).archwrightGeometryStats = api.stats;
 
 Comlink.expose(api);

@@ -6,11 +6,12 @@ import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from './env.ts';
-import type { ColumnType, EpsEntry } from './eps.ts';
+import type { ColumnType, EpsApi, EpsEntry } from './eps.ts';
 import { ok } from './envelope.ts';
 import { fail, invalidField } from './errors.ts';
 import { formatTime } from './clock.ts';
 import { validate } from './validate.ts';
+import { moveToRecycleBin, registerRecyclable } from './recycle.ts';
 
 export type Action = 'add' | 'delete' | 'update' | 'info' | 'list' | 'page';
 export const MAX_PAGE_SIZE = 100;
@@ -52,11 +53,18 @@ export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = Zo
   defaultOrder?: readonly [string, 'asc' | 'desc'];
   addSchema?: A;
   updateSchema?: U;
+  /** true: `delete` moves the rows (and the rows `hooks.related` names) into the recycle bin
+   * (`/admin/recycle/data`) in the same transaction, from where they can be restored. */
+  recycle?: boolean;
+  /** Extra calls the module adds to `routes` itself, listed in eps (their perms follow the path). */
+  extraApi?: readonly EpsApi[];
   hooks?: {
     /** Slow work on the validated body (hash secrets) before the write transaction holds the
      * database's one connection. */
     prepareAdd?(data: z.output<A>, args: Omit<HookArgs, 'trx'>): Promise<z.output<A>> | z.output<A>;
     /** Turns the validated body into the row to insert (check references, drop extra fields). */
+    /** Like prepareAdd, for update. */
+    prepareUpdate?(data: z.output<U>, args: Omit<HookArgs, 'trx'>): Promise<z.output<U>> | z.output<U>;
     beforeAdd?(data: z.output<A>, args: HookArgs): Promise<Row> | Row;
     afterAdd?(id: number, data: z.output<A>, args: HookArgs): Promise<void> | void;
     beforeUpdate?(data: z.output<U>, args: HookArgs): Promise<Row> | Row;
@@ -67,6 +75,17 @@ export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = Zo
      * E.g. non-admins see only their own orders: `{ designerId: userId }`.
      */
     scope?(args: { c: Context<AppEnv>; ctx: AppContext }): Promise<Row | undefined> | Row | undefined;
+    /** Runs in the delete transaction before the rows go: throw to refuse (e.g. "cannot delete
+     * yourself"), or move dependants away. `ids` are the in-scope ids that exist. */
+    beforeDelete?(ids: number[], args: HookArgs): Promise<void> | void;
+    /** Rows of other tables that belong to a deleted row and go to the recycle bin with it,
+     * keyed by table (each row needs its `id`); they are deleted before it and restored after it. */
+    related?(row: Row, args: HookArgs): Promise<Record<string, Row[]>> | Record<string, Row[]>;
+    /** Extra constraints for page/list from the body (e.g. a department and its subtree), as
+     * column constraints like `scope`. */
+    where?(body: Row, args: { c: Context<AppEnv>; ctx: AppContext; db: Kysely<Database> }): Promise<Row | undefined> | Row | undefined;
+    /** Adds to the rows of a page or list reply (e.g. names of related records). */
+    decorateList?(rows: Row[], args: { ctx: AppContext; db: Kysely<Database> }): Promise<Row[]> | Row[];
     /** Extra data for a page reply (e.g. sums over the filtered rows), as `subData`. */
     subData?(body: Row, args: { c: Context<AppEnv>; ctx: AppContext; db: Kysely<Database> }): Promise<unknown> | unknown;
     /** Adds to a record read by `info` (e.g. related ids). */
@@ -76,9 +95,16 @@ export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = Zo
 
 export interface Resource {
   prefix: string;
+  /** Add module-specific calls here before mounting (and name them in `extraApi`). */
   routes: Hono<AppEnv>;
   eps: EpsEntry;
   perms: string[];
+  /** The caller's scope constraints (undefined: all rows), for module-specific calls. */
+  scopeOf(c: Context<AppEnv>): Promise<Row | undefined>;
+  /** Narrows a select/update/delete builder to scope constraints. */
+  within<Q extends { where: (...args: any[]) => any }>(q: Q, scope: Row | undefined): Q;
+  /** The page/list query (keyword, filters, `where` hook, scope) of a body, without select. */
+  filtered(c: Context<AppEnv>, body: Row): Promise<any>;
 }
 
 const SUMMARY: Record<Action, string> = {
@@ -101,9 +127,9 @@ const filterValue = z
   .optional();
 const sortValue = z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['asc', 'desc']));
 
-export function permsFor(def: Pick<ResourceDef, 'module' | 'path' | 'actions'>): string[] {
+export function permsFor(def: Pick<ResourceDef, 'module' | 'path' | 'actions'> & { extraApi?: readonly EpsApi[] }): string[] {
   const base = [def.module, ...def.path.split('/')].join(':');
-  return def.actions.map((a) => `${base}:${a}`);
+  return [...def.actions, ...(def.extraApi ?? []).map((a) => a.path.replace(/^\//, '').replaceAll('/', ':'))].map((a) => `${base}:${a}`);
 }
 
 export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext, def: ResourceDef<A, U>): Resource {
@@ -168,6 +194,13 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     }
     return q;
   }
+  async function filtered(c: Context<AppEnv>, body: Row) {
+    const extra = def.hooks?.where ? await def.hooks.where(body, { c, ctx, db: ctx.db }) : undefined;
+    return within(query(body, await scopeOf(c)), extra);
+  }
+  const decorateList = async (rows: Row[]) =>
+    def.hooks?.decorateList && rows.length ? await def.hooks.decorateList(rows, { ctx, db: ctx.db }) : rows;
+
   function ordering(body: Row): [string, 'asc' | 'desc'] {
     const order = body.order;
     if (order === undefined || order === null || order === '') return [defaultColumn, (body.sort as 'asc' | 'desc') ?? defaultDirection];
@@ -203,14 +236,39 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     const schema = z.object({ ids: z.array(z.coerce.number().int()).min(1).max(1000) });
     routes.post('/delete', validate('json', schema), async (c) => {
       const { ids } = c.req.valid('json');
-      await within(db.deleteFrom(def.table).where('id', 'in', ids), await scopeOf(c)).execute();
+      const scope = await scopeOf(c);
+      await db.transaction().execute(async (trx) => {
+        const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
+        const rows = (await within(trx.selectFrom(def.table).selectAll().where('id', 'in', ids), scope).execute()) as Row[];
+        if (!rows.length) return;
+        const found = rows.map((r) => Number(r.id));
+        await def.hooks?.beforeDelete?.(found, args);
+        if (def.recycle) {
+          const auth = c.get('auth');
+          const entries = [];
+          for (const row of rows) {
+            entries.push({ row, related: def.hooks?.related ? await def.hooks.related(row, args) : {} });
+          }
+          await moveToRecycleBin(args.trx, {
+            entity: def.name,
+            prefix,
+            table: def.table,
+            hidden: cols.filter(([, col]) => col.select === false).map(([k]) => k),
+            entries,
+            user: auth ? { id: auth.userId, name: auth.username } : undefined,
+            now: formatTime(ctx.clock.now()),
+          });
+        }
+        await trx.deleteFrom(def.table).where('id', 'in', found).execute();
+      });
       return ok(c, null);
     });
   }
 
   if (has('update')) {
     routes.post('/update', validate('json', updateSchema), async (c) => {
-      const data = c.req.valid('json') as z.output<U> & { id: number };
+      const body = c.req.valid('json') as z.output<U> & { id: number };
+      const data = (def.hooks?.prepareUpdate ? await def.hooks.prepareUpdate(body, { c, ctx }) : body) as z.output<U> & { id: number };
       const scope = await scopeOf(c);
       if (scope && !(await within(db.selectFrom(def.table).select('id').where('id', '=', data.id), scope).executeTakeFirst())) {
         throw fail('dataNotFound');
@@ -245,8 +303,8 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     routes.post('/list', validate('json', listSchema), async (c) => {
       const body = c.req.valid('json') as Row;
       const [column, direction] = ordering(body);
-      const list = await query(body, await scopeOf(c)).select(selectable).orderBy(column, direction).execute();
-      return ok(c, list);
+      const list = await (await filtered(c, body)).select(selectable).orderBy(column, direction).execute();
+      return ok(c, await decorateList(list));
     });
   }
 
@@ -254,18 +312,18 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     routes.post('/page', validate('json', pageSchema), async (c) => {
       const body = c.req.valid('json') as Row & { page: number; size: number };
       const [column, direction] = ordering(body);
-      const scope = await scopeOf(c);
-      const { total } = await query(body, scope)
-        .select((eb) => eb.fn.countAll().as('total'))
-        .executeTakeFirstOrThrow();
-      let q = query(body, scope).select(selectable).orderBy(column, direction);
+      const { total } = (await (await filtered(c, body))
+        .select((eb: any) => eb.fn.countAll().as('total'))
+        .executeTakeFirstOrThrow()) as { total: unknown };
+      let q = (await filtered(c, body)).select(selectable).orderBy(column, direction);
       // A unique tiebreak keeps pages stable when the sort column has equal values.
       if (column !== 'id') q = q.orderBy('id', direction);
-      const list = await q
+      let list: Row[] = await q
         .limit(body.size)
         .offset((body.page - 1) * body.size)
         .execute();
       const pagination = { page: body.page, size: body.size, total: Number(total) };
+      list = await decorateList(list);
       if (!def.hooks?.subData) return ok(c, { list, pagination });
       return ok(c, { list, pagination, subData: await def.hooks.subData(body, { c, ctx, db: ctx.db }) });
     });
@@ -274,11 +332,16 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
   const eps: EpsEntry = {
     prefix,
     name: def.name,
-    api: def.actions.map((a) => ({ method: a === 'info' ? ('get' as const) : ('post' as const), path: `/${a}`, summary: SUMMARY[a] })),
+    api: [
+      ...def.actions.map((a) => ({ method: a === 'info' ? ('get' as const) : ('post' as const), path: `/${a}`, summary: SUMMARY[a] })),
+      ...(def.extraApi ?? []),
+    ],
     columns: cols
       .filter(([, c]) => c.select !== false)
       .map(([propertyName, c]) => ({ propertyName, type: c.type, comment: c.comment, nullable: !!c.nullable })),
   };
 
-  return { prefix, routes, eps, perms: permsFor(def) };
+  if (def.recycle) registerRecyclable(def.table, def.name);
+
+  return { prefix, routes, eps, perms: permsFor(def), scopeOf, within, filtered };
 }

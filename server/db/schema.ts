@@ -71,6 +71,35 @@ export interface BaseSysLogTable {
   createTime: string;
 }
 
+export interface BaseSysDepartmentTable {
+  id: Generated<number>;
+  name: string;
+  parentId: number | null;
+  orderNum: Generated<number>;
+  createTime: string;
+  updateTime: string;
+}
+
+/** Departments a role may see the data of (its data scope). */
+export interface BaseSysRoleDepartmentTable {
+  id: Generated<number>;
+  roleId: number;
+  departmentId: number;
+}
+
+/** A deleted row of a resource with a recycle bin; `data` is JSON `{ row, related, hidden }`. */
+export interface RecycleDataTable {
+  id: Generated<number>;
+  entity: string;
+  prefix: string;
+  tableName: string;
+  rowId: number;
+  data: string;
+  userId: number | null;
+  userName: string | null;
+  createTime: string;
+}
+
 /** A login and every access/refresh token rotated from it (the "family"). */
 export interface BaseSessionTable {
   id: string;
@@ -121,6 +150,9 @@ export interface Database {
   base_login_failure: BaseLoginFailureTable;
   base_login_lock: BaseLoginLockTable;
   base_captcha: BaseCaptchaTable;
+  base_sys_department: BaseSysDepartmentTable;
+  base_sys_role_department: BaseSysRoleDepartmentTable;
+  recycle_data: RecycleDataTable;
 }
 
 export type User = Selectable<BaseSysUserTable>;

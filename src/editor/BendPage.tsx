@@ -31,12 +31,15 @@ function errorMessage(error: EditorError): MessageDescriptor {
     case 'STL_NON_FINITE':
       return msg`The STL file is broken: some coordinates are not valid numbers.`;
     case 'STL_TOO_LARGE':
+    case 'OUT_OF_MEMORY':
       return msg`The STL file is too large to open in this browser.`;
     case 'STL_READ_FAILED':
       return msg`The file could not be read. Please try again.`;
     case 'WEBGL_UNAVAILABLE':
       return msg`3D display is not available: this browser does not support WebGL or has it turned off.`;
     case 'ABORTED':
+    case 'BAD_INPUT':
+    case 'NO_SUCH_MESH':
     case 'KERNEL_FAILED':
     case 'WORKER_FAILED':
       return msg`The model could not be processed because of an internal error. Please reload the page and try again.`;

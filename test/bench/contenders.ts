@@ -1,7 +1,9 @@
-// The three ways of turning STL bytes into a Babylon.js mesh that the bench
-// compares. Each run ends with a Mesh in a NullEngine scene, so every row pays
-// for the same Babylon bookkeeping (vertex buffers, bounding info); the mesh
-// is disposed after the clock stops.
+// The ways of turning STL bytes into a mesh that the STL bench suite
+// compares. The Babylon rows (ours, babylon, babylon+weld) end with a Mesh in
+// a NullEngine scene, so each pays for the same Babylon bookkeeping (vertex
+// buffers, bounding info); the mesh is disposed after the clock stops. The
+// rows without Babylon (ours-arrays, three, copy) end with arrays or a
+// three.js BufferGeometry.
 
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer.js';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
@@ -12,6 +14,9 @@ import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData.js';
 import { Logger } from '@babylonjs/core/Misc/logger.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import { STLFileLoader } from '@babylonjs/loaders/STL/stlFileLoader.js';
+import { REVISION } from 'three';
+import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { mergeVertices } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
 import type { KernelExports } from '../../workers/kernels/abi.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
 import { weldSoup } from './weld.ts';
@@ -87,6 +92,58 @@ export class ArchwrightContender implements Contender {
     return meshOutput(mesh);
   }
 }
+
+/**
+ * Ours without Babylon: `parseStl` alone, bytes to welded positions, smooth
+ * normals, indices and bounds in fresh JS arrays (what the worker sends to
+ * the page), for the rows whose peer does not build a Babylon mesh either.
+ */
+export class ArchwrightArrays implements Contender {
+  readonly name = 'Archwright parseStl (wasm)';
+  readonly produces = 'indexed mesh, welded vertices, smooth area-weighted normals, bounds (typed arrays)';
+  constructor(public kernels: KernelExports) {}
+
+  async run(input: Input): Promise<Output> {
+    const r = await parseStl(this.kernels, input.bytes);
+    if (!r.ok) throw new Error(`parseStl failed: ${r.error.code} ${r.error.detail}`);
+    return { vertices: r.mesh.vertexCount, triangles: r.mesh.triangleCount, release: () => {} };
+  }
+}
+
+const threeLoader = new STLLoader();
+
+/**
+ * three.js: STLLoader.parse, then BufferGeometryUtils.mergeVertices (after
+ * dropping the file's flat normals, which would keep corners apart) and
+ * computeVertexNormals: the usual way to get a welded, smooth mesh in three.
+ */
+export const threeWelded: Contender = {
+  name: `three.js ${REVISION} STLLoader + mergeVertices + computeVertexNormals`,
+  produces: 'indexed BufferGeometry, vertices merged within 1e-4, smooth area-weighted normals',
+  async run(input) {
+    const soup = threeLoader.parse(input.arrayBuffer);
+    soup.deleteAttribute('normal');
+    const geometry = mergeVertices(soup);
+    geometry.computeVertexNormals();
+    geometry.computeBoundingBox();
+    soup.dispose();
+    return {
+      vertices: geometry.getAttribute('position').count,
+      triangles: (geometry.getIndex()?.count ?? 0) / 3,
+      release: () => geometry.dispose(),
+    };
+  },
+};
+
+/** The physical floor: one copy of the file's bytes (what any parser must at least read). */
+export const plainCopy: Contender = {
+  name: 'copy of the bytes (Uint8Array.slice)',
+  produces: 'the same bytes',
+  async run(input) {
+    const copy = input.bytes.slice();
+    return { vertices: 0, triangles: 0, release: () => void copy.byteLength };
+  },
+};
 
 const stlLoader = new STLFileLoader();
 

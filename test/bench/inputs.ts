@@ -1,5 +1,6 @@
-// What the bench parses: generated UV spheres (always) and the real jaw scans
-// beside the project (when present; read in place, never copied).
+// What the bench runs on: a generated UV sphere (always) and the real jaw scans
+// beside the project (when present; read in place, never copied). Every suite
+// gets benchInputs(); a suite may add inputs of its own (sphereInput, realInput).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -23,7 +24,7 @@ export interface Skipped {
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const fixturesDir = process.env.ARCHWRIGHT_FIXTURES ?? resolve(root, '../shared/fixtures');
 
-function sphere(segments: number, rings: number, binary: boolean): InputSpec {
+export function sphereInput(segments: number, rings: number, binary: boolean): InputSpec {
   const { triangles } = sphereCounts(segments, rings);
   const label = triangles >= 1e6 ? `${triangles / 1e6}M` : `${triangles / 1e3}k`;
   return {
@@ -34,7 +35,7 @@ function sphere(segments: number, rings: number, binary: boolean): InputSpec {
   };
 }
 
-function realFile(relative: string, triangles: number): InputSpec | Skipped {
+export function realInput(relative: string, triangles: number): InputSpec | Skipped {
   const path = resolve(fixturesDir, relative);
   if (!existsSync(path)) {
     return { name: relative, reason: `${path} not found (set ARCHWRIGHT_FIXTURES to the shared fixtures folder)` };
@@ -52,29 +53,15 @@ function realFile(relative: string, triangles: number): InputSpec | Skipped {
 }
 
 /**
- * 100k and 1M triangle spheres in both formats, then the two real files.
- * `quick` keeps the 100k spheres and the real files only.
+ * The inputs of every suite: a generated 1,000,000-triangle sphere (binary;
+ * 100,000 triangles with `quick`) and open-full-jaw-p26/upper.stl (skipped,
+ * with the reason, when the fixtures are absent).
  */
 export function benchInputs(quick: boolean): { inputs: InputSpec[]; skipped: Skipped[] } {
-  const generated = [
-    sphere(250, 201, true), // 100,000 triangles, 4.8 MiB
-    sphere(250, 201, false), // 22 MiB of text
-    ...(quick
-      ? []
-      : [
-          sphere(1000, 501, true), // 1,000,000 triangles, 48 MiB
-          sphere(1000, 501, false), // 222 MiB of text
-        ]),
-  ];
-  const real = [
-    realFile('open-full-jaw-p26/upper.stl', 447_456),
-    realFile('study-models/upper-model.stl', 358_578),
-  ];
-  const inputs: InputSpec[] = [...generated];
+  const inputs: InputSpec[] = [quick ? sphereInput(250, 201, true) : sphereInput(1000, 501, true)];
   const skipped: Skipped[] = [];
-  for (const r of real) {
-    if ('reason' in r) skipped.push(r);
-    else inputs.push(r);
-  }
+  const upper = realInput('open-full-jaw-p26/upper.stl', 447_456);
+  if ('reason' in upper) skipped.push(upper);
+  else inputs.push(upper);
   return { inputs, skipped };
 }

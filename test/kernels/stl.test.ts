@@ -282,6 +282,16 @@ describe('STL kernel: broken and foreign files give a clear error', () => {
     expect(noSolid).toMatchObject({ code: 'STL_MALFORMED', line: 2 });
   });
 
+  it('ASCII with lone CR line ends (old Mac files) parses, and errors count CR lines', async () => {
+    const text = new TextDecoder().decode(cubeText);
+    const m = await parseOk(new TextEncoder().encode(text.replaceAll('\n', '\r')));
+    expect(m.triangleCount).toBe(12);
+    const typo = await parseErr(new TextEncoder().encode(text.replace('vertex 5 -5 5', 'vertx 5 -5 5').replaceAll('\n', '\r')));
+    expect(typo).toMatchObject({ code: 'STL_MALFORMED', line: 5 });
+    const crlf = await parseErr(new TextEncoder().encode(text.replace('vertex 5 -5 5', 'vertx 5 -5 5').replaceAll('\n', '\r\n')));
+    expect(crlf).toMatchObject({ code: 'STL_MALFORMED', line: 5 });
+  });
+
   it('ASCII file cut in the middle: STL_MALFORMED at the last line', async () => {
     const text = new TextDecoder().decode(cubeText);
     const cut = text.slice(0, text.indexOf('endloop', text.length / 2));

@@ -6,6 +6,7 @@ import { createContext, loadJwtSecret, prepareDatabase } from '../../server/boot
 import { loadConfig } from '../../server/config.ts';
 import { seedMenus } from '../../server/db/seed-menus.ts';
 import { permsFor } from '../../server/core/crud.ts';
+import { migrations as allMigrations } from '../../server/db/migrations/index.ts';
 import { userResource } from '../../server/modules/base/sys-user.ts';
 import { logResource } from '../../server/modules/base/sys-log.ts';
 import { recordingLogger, tempDir, testEnv } from './helpers.ts';
@@ -65,7 +66,7 @@ describe('first start', () => {
     const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(ctx.db);
     expect(fk.rows[0]?.foreign_keys).toBe(1);
     const migrations = await ctx.db.selectFrom('kysely_migration' as any).select('name' as any).execute();
-    expect(migrations).toEqual([{ name: '0001_init' }]);
+    expect(migrations.map((m: any) => m.name)).toEqual(Object.keys(allMigrations).sort());
     await ctx.db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   });

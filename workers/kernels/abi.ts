@@ -70,6 +70,37 @@ export function kernelExports(instance: WebAssembly.Instance): KernelExports {
 /** The kernels need no imports. */
 const IMPORTS: WebAssembly.Imports = {};
 
+/** Compiles kernels.wasm once; instantiate it per mesh with instantiateModule(). */
+export function compileKernels(bytes: BufferSource): Promise<WebAssembly.Module> {
+  return WebAssembly.compile(bytes);
+}
+
+/**
+ * Compiles from a URL (the worker). Streams when the server sends
+ * `application/wasm`, else falls back to compiling from bytes.
+ */
+export async function compileKernelsFromUrl(url: URL | string): Promise<WebAssembly.Module> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`kernels.wasm: HTTP ${response.status} for ${String(url)}`);
+  if (typeof WebAssembly.compileStreaming === 'function') {
+    try {
+      return await WebAssembly.compileStreaming(response.clone());
+    } catch {
+      // Usually a wrong Content-Type; compile from bytes below.
+    }
+  }
+  return compileKernels(await response.arrayBuffer());
+}
+
+/**
+ * A fresh instance of a compiled kernels module: its own linear memory
+ * (starting small) and arena. Synchronous and cheap (well under a
+ * millisecond), so the worker makes one per mesh.
+ */
+export function instantiateModule(module: WebAssembly.Module): KernelExports {
+  return kernelExports(new WebAssembly.Instance(module, IMPORTS));
+}
+
 /** Instantiates from bytes (Node tests read build/kernels.wasm with fs). */
 export async function instantiateKernels(bytes: BufferSource): Promise<KernelExports> {
   const { instance } = await WebAssembly.instantiate(bytes, IMPORTS);

@@ -61,3 +61,32 @@ export async function runChunked(
   }
   onProgress?.(1);
 }
+
+// ---------------------------------------------------------------- results across the worker boundary
+//
+// Comlink keeps only `message` of a thrown error, so the worker never lets a
+// job throw: every job call resolves a JobResult, and the page's client
+// (src/editor/geometry/client.ts) turns a failure into a rejected promise
+// whose error carries the same `code`.
+
+/** A failed job as it crosses the worker boundary. `code` is stable; `detail` is English for logs. */
+export interface JobFailure<C extends string = string> {
+  code: C;
+  detail: string;
+  /** ASCII STL: 1-based line of the problem. */
+  line?: number;
+  /** Binary STL: 0-based index of the offending triangle. */
+  triangle?: number;
+}
+
+export type JobResult<T, C extends string = string> = { ok: true; value: T } | { ok: false; error: JobFailure<C> };
+
+/** A KernelError keeps its code; anything else is a bug: KERNEL_FAILED. */
+export function toJobFailure(e: unknown): JobFailure<KernelErrorCode> {
+  if (e instanceof KernelError) {
+    const detail = e.message.startsWith(`${e.code}: `) ? e.message.slice(e.code.length + 2) : e.message;
+    return { code: e.code, detail };
+  }
+  if (e instanceof RangeError && /memory|allocation/i.test(e.message)) return { code: 'OUT_OF_MEMORY', detail: e.message };
+  return { code: 'KERNEL_FAILED', detail: e instanceof Error ? e.message : String(e) };
+}

@@ -1,4 +1,55 @@
 // Messages of users, roles, menus, departments and the recycle bin.
 import type { Catalog } from './types.ts';
 
-export const sysMessages = {} satisfies Catalog;
+export const sysMessages = {
+  recycleIdTaken: {
+    en: '{entity} {id} cannot be restored: its id is in use again',
+    zh: '{entity} {id} 无法恢复：该 ID 已被重新使用',
+    de: '{entity} {id} kann nicht wiederhergestellt werden: die ID ist wieder vergeben',
+  },
+  recycleRestoreFailed: {
+    en: '{entity} {id} cannot be restored: one of its values is taken again or data it refers to is gone',
+    zh: '{entity} {id} 无法恢复：其某个值已被占用，或其引用的数据已不存在',
+    de: '{entity} {id} kann nicht wiederhergestellt werden: ein Wert ist wieder vergeben oder referenzierte Daten fehlen',
+  },
+  cannotDeleteSelf: { en: 'You cannot delete yourself', zh: '不能删除自己', de: 'Sie können sich nicht selbst löschen' },
+  cannotDeleteSuperadmin: {
+    en: 'The super administrator cannot be deleted',
+    zh: '不能删除超级管理员',
+    de: 'Der Superadministrator kann nicht gelöscht werden',
+  },
+  roleNameTaken: { en: 'Role name already exists', zh: '角色标识已存在', de: 'Rollenname existiert bereits' },
+  superadminRoleProtected: {
+    en: 'The superadmin role cannot be changed or deleted',
+    zh: '超级管理员角色不能修改或删除',
+    de: 'Die Superadmin-Rolle kann nicht geändert oder gelöscht werden',
+  },
+  menuHasChildren: {
+    en: 'Menu "{name}" has sub-menus: delete them too or move them first',
+    zh: '菜单“{name}”有子菜单：请一并删除或先移走',
+    de: 'Menü „{name}“ hat Untermenüs: löschen Sie diese mit oder verschieben Sie sie zuerst',
+  },
+  importFileInvalid: {
+    en: 'The file is not a readable Excel (xlsx) workbook',
+    zh: '文件不是可读取的 Excel (xlsx) 工作簿',
+    de: 'Die Datei ist keine lesbare Excel-Arbeitsmappe (xlsx)',
+  },
+  importFileMissing: { en: 'Choose an xlsx file to import', zh: '请选择要导入的 xlsx 文件', de: 'Wählen Sie eine xlsx-Datei zum Importieren' },
+  importTooManyRows: {
+    en: 'At most {max} rows can be imported at once',
+    zh: '一次最多导入 {max} 行',
+    de: 'Höchstens {max} Zeilen können auf einmal importiert werden',
+  },
+  rowDuplicateUsername: {
+    en: 'Username appears twice in this import',
+    zh: '用户名在本次导入中重复',
+    de: 'Benutzername kommt in diesem Import doppelt vor',
+  },
+  unknownDepartment: { en: 'Unknown department "{name}"', zh: '未知部门“{name}”', de: 'Unbekannte Abteilung „{name}“' },
+  unknownRole: { en: 'Unknown role "{name}"', zh: '未知角色“{name}”', de: 'Unbekannte Rolle „{name}“' },
+  menuImportInvalid: {
+    en: 'Entry {path} is invalid: {reason}',
+    zh: '条目 {path} 无效：{reason}',
+    de: 'Eintrag {path} ist ungültig: {reason}',
+  },
+} satisfies Catalog;

@@ -1,37 +1,66 @@
 // Main-thread client of workers/geometry.worker.ts. Framework-free.
 //
-// Cancellation: each call gets a job id; aborting its AbortSignal rejects the
-// call at once with the signal's reason (an AbortError) and sends
-// cancel(jobId) to the worker, which stops at its next time slice (within
-// ~30 ms) and frees the arena for the next job. The worker is not
-// terminated, so meshes it keeps in wasm memory survive a cancelled load.
-// If the worker itself dies (script or wasm failed to load), pending calls
-// reject with WORKER_FAILED and the next call starts a fresh worker.
+// Conventions (docs/geometry.md "Worker API"):
+// - Every call returns a promise that resolves with the value or rejects
+//   with a GeometryError whose `code` is the worker's stable code (the worker
+//   itself never throws: it resolves { ok: false, error } and this client
+//   turns that into the rejection).
+// - Long calls take `{ signal, onProgress }`. Aborting the signal rejects the
+//   call at once with the signal's reason (an AbortError) and sends
+//   cancel(jobId) to the worker, which stops at its next time slice (within
+//   ~30 ms). The worker is not terminated, so the meshes it keeps survive.
+// - Meshes kept in the worker are referred to by handle; release(handle)
+//   frees one. A mesh opened by a call that was aborted too late to stop is
+//   released here, so it cannot leak.
+// - If the worker itself dies (script or wasm failed to load), pending calls
+//   reject with WORKER_FAILED and the next call starts a fresh worker.
 
 import * as Comlink from 'comlink';
-import type { GeometryApi } from '../../../workers/geometry.worker.ts';
+import type {
+  GeometryApi,
+  MeshHandle,
+  MeshInfo,
+  OpenedMesh,
+  ProgressCallback,
+  WorkerResult,
+  WorkerStats,
+} from '../../../workers/geometry.worker.ts';
 import type { StlMesh, StlStage } from '../../../workers/kernels/stl.ts';
 import { GeometryError } from './errors.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
+export type { MeshHandle, MeshInfo, OpenedMesh, WorkerStats } from '../../../workers/geometry.worker.ts';
 
+/** Options of every long call. */
+export interface JobCallOptions {
+  signal?: AbortSignal | undefined;
+  /** Fraction 0..1 and, for some calls, a stage; throttled by the worker (about every 50 ms). */
+  onProgress?: ((fraction: number, stage?: string) => void) | undefined;
+}
+
+/** Options of the STL calls: the stage is 'read' (a Blob, first 20 %) or 'parse'. */
 export interface LoadOptions {
-  signal?: AbortSignal;
-  /** Overall fraction 0..1 (reading, then parsing), throttled by the worker. */
-  onProgress?: (fraction: number, stage: StlStage) => void;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((fraction: number, stage: StlStage) => void) | undefined;
 }
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
+type Remote = Comlink.Remote<GeometryApi>;
+
+function stlProgress(onProgress: LoadOptions['onProgress']): JobCallOptions['onProgress'] {
+  return onProgress ? (fraction, stage) => onProgress(fraction, stage === 'read' ? 'read' : 'parse') : undefined;
+}
+
 export class GeometryClient {
   private worker: Worker | undefined;
-  private remote: Comlink.Remote<GeometryApi> | undefined;
+  private remote: Remote | undefined;
   private nextJob = 1;
   private readonly pending = new Set<(e: unknown) => void>();
 
-  private api(): Comlink.Remote<GeometryApi> {
+  private api(): Remote {
     if (!this.remote) {
       const worker = new Worker(new URL('../../../workers/geometry.worker.ts', import.meta.url), { type: 'module', name: 'geometry' });
       worker.addEventListener('error', (event) => {
@@ -46,20 +75,68 @@ export class GeometryClient {
 
   /** Starts the worker and compiles kernels.wasm ahead of the first file. */
   warmUp(): Promise<void> {
-    return this.api().warmUp();
+    return this.call((api) => api.warmUp()).then(() => undefined);
   }
 
   /**
-   * Parses an STL file in the worker. The File is read there, not here.
-   * Resolves with the mesh; rejects with a GeometryError (bad file, worker
-   * failure) or the signal's AbortError.
+   * Parses an STL file in the worker and keeps the mesh there. The File is
+   * read in the worker, not here; an ArrayBuffer is transferred (detached).
+   * Resolves with the render arrays and the mesh's handle; release(handle)
+   * when it is no longer needed.
    */
+  openStl(source: Blob | ArrayBuffer, options: LoadOptions = {}): Promise<OpenedMesh> {
+    const transfer = source instanceof ArrayBuffer ? [source] : [];
+    return this.job(
+      { signal: options.signal, onProgress: stlProgress(options.onProgress) },
+      (api, jobId, progress) => api.openStl(Comlink.transfer(source, transfer), jobId, progress),
+      (late) => void this.release(late.handle),
+    );
+  }
+
+  /** Parses an STL file in the worker without keeping it (for callers that only draw it). */
   loadStl(source: Blob | ArrayBuffer, options: LoadOptions = {}): Promise<StlMesh> {
+    const transfer = source instanceof ArrayBuffer ? [source] : [];
+    return this.job({ signal: options.signal, onProgress: stlProgress(options.onProgress) }, (api, jobId, progress) =>
+      api.parseStl(Comlink.transfer(source, transfer), jobId, progress),
+    );
+  }
+
+  /** Keeps a mesh made on this side in the worker (the arrays are copied, not transferred). */
+  createMesh(positions: Float32Array, indices: Uint32Array, normals?: Float32Array): Promise<MeshHandle> {
+    return this.call((api) => api.createMesh(positions, indices, normals));
+  }
+
+  /** Counts, bounds and memory of a kept mesh; rejects with NO_SUCH_MESH after release(). */
+  meshInfo(handle: MeshHandle): Promise<MeshInfo> {
+    return this.call((api) => api.meshInfo(handle));
+  }
+
+  /** Frees a kept mesh in the worker; false when there was none. */
+  release(handle: MeshHandle): Promise<boolean> {
+    return this.plain((api) => api.release(handle));
+  }
+
+  /** What the worker holds (diagnostics). */
+  stats(): Promise<WorkerStats> {
+    return this.plain((api) => api.stats());
+  }
+
+  /**
+   * Runs a long worker call: picks its job id, bridges the AbortSignal to
+   * cancel(jobId) and the progress callback to a Comlink proxy, and unwraps
+   * the WorkerResult. `onLate` receives a value that arrives after an abort
+   * (to release what it holds).
+   */
+  job<T>(
+    options: JobCallOptions,
+    start: (api: Remote, jobId: number, onProgress: ProgressCallback | undefined) => Promise<WorkerResult<T>>,
+    onLate?: (value: T) => void,
+  ): Promise<T> {
     const { signal, onProgress } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const api = this.api();
     const jobId = this.nextJob++;
-    return new Promise<StlMesh>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       let settled = false;
       const settle = (): boolean => {
         if (settled) return false;
@@ -80,23 +157,50 @@ export class GeometryClient {
       signal?.addEventListener('abort', onAbort, { once: true });
 
       const progress = onProgress
-        ? Comlink.proxy((fraction: number, stage: StlStage) => {
+        ? Comlink.proxy((fraction: number, stage?: string) => {
             if (!settled) onProgress(fraction, stage);
           })
         : undefined;
-      const transfer = source instanceof ArrayBuffer ? [source] : [];
-      api
-        .parseStl(Comlink.transfer(source, transfer), jobId, progress)
-        .then(
-          (result) => {
-            if (!settle()) return;
-            if (result.ok) resolve(result.mesh);
-            else reject(new GeometryError(result.error.code, result.error.detail, result.error));
-          },
-          (e: unknown) => {
-            if (settle()) reject(new GeometryError('WORKER_FAILED', e instanceof Error ? e.message : String(e)));
-          },
-        );
+      start(api, jobId, progress).then(
+        (result) => {
+          if (!settle()) {
+            if (result.ok) onLate?.(result.value);
+            return;
+          }
+          if (result.ok) resolve(result.value);
+          else reject(GeometryError.from(result.error));
+        },
+        (e: unknown) => {
+          if (settle()) reject(new GeometryError('WORKER_FAILED', e instanceof Error ? e.message : String(e)));
+        },
+      );
+    });
+  }
+
+  /** A short call that resolves a WorkerResult. */
+  private call<T>(start: (api: Remote) => Promise<WorkerResult<T>>): Promise<T> {
+    return this.plain(start).then((result) => {
+      if (result.ok) return result.value;
+      throw GeometryError.from(result.error);
+    });
+  }
+
+  /** A short call that cannot fail in the worker: only a dead worker rejects it. */
+  private plain<T>(start: (api: Remote) => Promise<T>): Promise<T> {
+    const api = this.api();
+    return new Promise<T>((resolve, reject) => {
+      const onWorkerFailure = (e: unknown): void => reject(e);
+      this.pending.add(onWorkerFailure);
+      start(api).then(
+        (value) => {
+          this.pending.delete(onWorkerFailure);
+          resolve(value);
+        },
+        (e: unknown) => {
+          this.pending.delete(onWorkerFailure);
+          reject(new GeometryError('WORKER_FAILED', e instanceof Error ? e.message : String(e)));
+        },
+      );
     });
   }
 
@@ -106,7 +210,7 @@ export class GeometryClient {
     this.dispose();
   }
 
-  /** Terminates the worker; the next call starts a fresh one. */
+  /** Terminates the worker (and every mesh it keeps); the next call starts a fresh one. */
   dispose(): void {
     this.remote?.[Comlink.releaseProxy]();
     this.worker?.terminate();

@@ -1,7 +1,7 @@
-import type { StlErrorCode } from '../../../workers/kernels/stl.ts';
+import type { WorkerErrorCode, WorkerFailure } from '../../../workers/geometry.worker.ts';
 
-/** Every error code the geometry path can report (the STL kernel's, plus the worker's). */
-export type GeometryErrorCode = StlErrorCode | 'WORKER_FAILED';
+/** Every error code the geometry path can report (the worker's, plus the client's). */
+export type GeometryErrorCode = WorkerErrorCode | 'WORKER_FAILED';
 
 /** A failed geometry job. `code` is stable; the UI translates it. */
 export class GeometryError extends Error {
@@ -17,6 +17,11 @@ export class GeometryError extends Error {
     this.code = code;
     this.line = where.line;
     this.triangle = where.triangle;
+  }
+
+  /** The rejection for a worker's { ok: false, error }. */
+  static from(failure: WorkerFailure): GeometryError {
+    return new GeometryError(failure.code, failure.detail, failure);
   }
 }
 

@@ -1,0 +1,103 @@
+/**
+ * Table state in the URL search params of the current route: page, size, keyWord, order, sort and
+ * the advanced search fields, so that reload, bookmarks and back restore a list.
+ *
+ * A kept-alive page stays mounted while another page is shown; it then keeps its last state and
+ * ignores the other page's URL (it only follows the location of the path it was mounted at).
+ */
+import { useCallback, useRef, useState } from 'react';
+import { useRouter, useRouterState } from '@tanstack/react-router';
+import { cleanQuery } from './values';
+
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_SIZE = 20;
+export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
+
+export interface TableState {
+  page: number;
+  size: number;
+  keyWord: string;
+  order?: string;
+  sort?: 'asc' | 'desc';
+  /** Advanced search fields. */
+  filters: Record<string, unknown>;
+}
+
+const RESERVED = new Set(['page', 'size', 'keyWord', 'order', 'sort']);
+
+const positive = (v: unknown, fallback: number) => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
+
+/** Reads a table state from parsed search params; `fields` are the advanced search props. */
+export function readState(search: Record<string, unknown>, fields: readonly string[]): TableState {
+  const size = positive(search.size, DEFAULT_SIZE);
+  const state: TableState = {
+    page: positive(search.page, DEFAULT_PAGE),
+    size: (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_SIZE,
+    keyWord: search.keyWord === undefined || search.keyWord === null ? '' : String(search.keyWord),
+    filters: {},
+  };
+  if (typeof search.order === 'string' && search.order) {
+    state.order = search.order;
+    state.sort = search.sort === 'asc' ? 'asc' : 'desc';
+  }
+  for (const f of fields) if (!RESERVED.has(f) && search[f] !== undefined) state.filters[f] = search[f];
+  return state;
+}
+
+/** The search params of a state; defaults and empty values are left out. */
+export function writeState(state: TableState): Record<string, unknown> {
+  return cleanQuery({
+    ...state.filters,
+    page: state.page === DEFAULT_PAGE ? undefined : state.page,
+    size: state.size === DEFAULT_SIZE ? undefined : state.size,
+    keyWord: state.keyWord,
+    order: state.order,
+    sort: state.order ? state.sort : undefined,
+  });
+}
+
+/** The request query of a state (what `page` receives). */
+export function stateQuery(state: TableState): Record<string, unknown> {
+  return cleanQuery({
+    ...state.filters,
+    page: state.page,
+    size: state.size,
+    keyWord: state.keyWord,
+    order: state.order,
+    sort: state.order ? state.sort : undefined,
+  });
+}
+
+export function useTableState(fields: readonly string[]) {
+  const router = useRouter();
+  const location = useRouterState({ select: (s) => s.location });
+  const [home] = useState(location.pathname);
+  const last = useRef<Record<string, unknown>>(location.search as Record<string, unknown>);
+  if (location.pathname === home) last.current = location.search as Record<string, unknown>;
+  const search = last.current;
+  const key = fields.join('\n');
+  const state = readState(search, fields);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+
+  /** Writes a new state into the URL (a history entry, unless `replace`). */
+  const setState = useCallback(
+    (patch: Partial<TableState> | ((s: TableState) => Partial<TableState>), opts: { replace?: boolean } = {}) => {
+      const current = stateRef.current;
+      const next = { ...current, ...(typeof patch === 'function' ? patch(current) : patch) };
+      // Keep foreign params of the URL (not the table's).
+      const own = new Set([...RESERVED, ...key.split('\n')]);
+      const foreign = Object.fromEntries(Object.entries(last.current).filter(([k]) => !own.has(k)));
+      const params = { ...foreign, ...writeState(next) };
+      const href = `${home}${router.options.stringifySearch(params)}`;
+      stateRef.current = next;
+      void router.navigate({ href, replace: opts.replace ?? false });
+    },
+    [router, home, key],
+  );
+
+  return { state, setState };
+}

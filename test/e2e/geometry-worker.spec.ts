@@ -1,0 +1,94 @@
+import { writeFileSync } from 'node:fs';
+import { test, expect, type Page, type Worker } from '@playwright/test';
+import type { WorkerStats } from '../../workers/geometry.worker.ts';
+import { sphereCounts, sphereStl } from '../fixtures/stl.ts';
+
+// The geometry worker in real Chromium, driven through the /bend page: a file
+// opened with the open-stl-input is parsed in the worker with progress; a
+// large parse stopped with the Cancel button ends as ABORTED in the worker;
+// the same worker then opens the next file. The worker's own record of its
+// jobs is read through Playwright's handle on the worker
+// (globalThis.archwrightGeometryStats, see docs/geometry.md).
+
+const ADMIN_PASSWORD = 'e2e-Admin-pass1';
+
+test.use({ locale: 'en-US' });
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+  await page.getByLabel('Captcha', { exact: true }).fill('abcd'); // CAPTCHA=off on this server
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+}
+
+function stats(worker: Worker): Promise<WorkerStats> {
+  return worker.evaluate(() => (globalThis as unknown as { archwrightGeometryStats: () => WorkerStats }).archwrightGeometryStats());
+}
+
+/** Records every value the progress bar shows (window.__progress), from now on. */
+async function recordProgress(page: Page, cancelAt?: number): Promise<void> {
+  await page.evaluate((cancelAt) => {
+    const seen: number[] = [];
+    (window as unknown as { __progress: number[] }).__progress = seen;
+    const observer = new MutationObserver(() => {
+      const bar = document.querySelector('[role="progressbar"]');
+      if (!bar) return;
+      const value = Number(bar.getAttribute('aria-valuenow'));
+      if (seen.at(-1) !== value) seen.push(value);
+      // Press Cancel once parsing (not reading) is under way, as a user would mid-parse.
+      if (cancelAt !== undefined && value >= cancelAt && value < 100) {
+        observer.disconnect();
+        const cancel = [...bar.parentElement!.querySelectorAll('button')].find((b) => b.textContent === 'Cancel');
+        cancel?.click();
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+  }, cancelAt);
+}
+
+test('STL files go through the geometry worker with progress; Cancel aborts a large parse and the worker opens the next file', async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
+  await signIn(page);
+  await page.goto('/bend');
+  const viewport = page.getByTestId('viewport');
+  await expect(page.getByRole('button', { name: 'Open STL' })).toBeEnabled();
+  const input = page.getByTestId('open-stl-input');
+
+  // 1. A 200k-triangle file: progress is shown while it loads, then the model.
+  const first = sphereCounts(400, 251).triangles;
+  const workerStarted = page.waitForEvent('worker', (w) => /geometry/.test(w.url()));
+  await recordProgress(page);
+  await input.setInputFiles({ name: 'first.stl', mimeType: 'model/stl', buffer: Buffer.from(sphereStl({ segments: 400, rings: 251, radius: 20 })) });
+  const worker = await workerStarted;
+  await expect(viewport).toHaveAttribute('data-model-triangles', String(first));
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  const progress = await page.evaluate(() => (window as unknown as { __progress: number[] }).__progress);
+  expect(progress[0]).toBe(0);
+  expect(progress.some((v) => v > 0 && v < 100), `progress seen: ${progress.join(', ')}`).toBe(true);
+  for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]!);
+  expect((await stats(worker)).recentJobs.at(-1)).toMatchObject({ outcome: 'ok' });
+
+  // 2. A 1M-triangle file (48 MB), cancelled with the Cancel button while it is parsed.
+  const bigPath = testInfo.outputPath('big.stl');
+  writeFileSync(bigPath, sphereStl({ segments: 1000, rings: 501, radius: 40 }));
+  await recordProgress(page, 20);
+  await input.setInputFiles(bigPath);
+  await expect.poll(async () => (await stats(worker)).recentJobs.at(-1)?.outcome).toBe('ABORTED');
+  const afterAbort = await stats(worker);
+  expect(afterAbort.runningJobs).toBe(0);
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0); // cancelling is not an error
+  await expect(viewport).toHaveAttribute('data-model-triangles', String(first)); // the previous model stays
+
+  // 3. The same worker opens the next file.
+  const third = sphereCounts(64, 33).triangles;
+  await input.setInputFiles({ name: 'third.stl', mimeType: 'model/stl', buffer: Buffer.from(sphereStl({ segments: 64, rings: 33, radius: 10 })) });
+  await expect(viewport).toHaveAttribute('data-model-triangles', String(third));
+  await expect(page.getByTestId('model-status')).toContainText('third.stl');
+  const end = await stats(worker);
+  expect(end.recentJobs.at(-1)).toMatchObject({ outcome: 'ok' });
+  expect(end.recentJobs.filter((j) => j.outcome === 'ABORTED')).toHaveLength(1);
+  expect(page.workers().filter((w) => /geometry/.test(w.url()))).toEqual([worker]);
+});

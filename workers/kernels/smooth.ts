@@ -1,0 +1,171 @@
+// The smoothing brush ("smudging") and whole-region smoothing, over
+// assembly/smooth.ts. A dab costs what it touches (a walk over the adjacency
+// from the seed vertex), so it stays interactive on any mesh size. Positions
+// and normals change in place in the mesh's instance: the caller must refit
+// the mesh's BVH afterwards (bvh kernels) and update the listed vertices in
+// the renderer (the result carries their new positions and normals).
+
+import { type JobOptions, KernelError, runChunked } from './job.ts';
+import type { MeshRef } from './mesh.ts';
+import { check, hasTopology, type Point3 } from './topology.ts';
+
+export interface TaubinOptions {
+  /** 0..1, scales every step. Default 0.5 for a dab, 1 for a region. */
+  strength?: number;
+  /** λ/μ rounds. Default 3 for a dab, 10 for a region. */
+  iterations?: number;
+  /** Shrinking step. Default 0.5. */
+  lambda?: number;
+  /** Inflating step, below -λ. Default -0.53. 0 gives plain Laplacian smoothing (which shrinks). */
+  mu?: number;
+}
+
+export interface DabOptions extends TaubinOptions {
+  /** Brush centre, normally the picked surface point. */
+  center: Point3;
+  /** Model units; vertices closer than this to the centre (and connected to the seed through such vertices) move. */
+  radius: number;
+  /** The picked triangle: its corner nearest the centre seeds the walk. */
+  triangle?: number;
+  /** Or the seed vertex itself. */
+  vertex?: number;
+}
+
+export interface SmoothResult {
+  /** Vertices that were smoothed: the first `moved` entries of `vertices`. */
+  moved: number;
+  /** Moved vertices, then their one-ring (whose normals changed too). */
+  vertices: Uint32Array;
+  /** New xyz per listed vertex. */
+  positions: Float32Array;
+  /** New unit normal per listed vertex, when the mesh has normals. */
+  normals: Float32Array | undefined;
+  /** Smallest and largest listed vertex id (for a partial buffer upload); 0, -1 when none. */
+  minVertex: number;
+  maxVertex: number;
+}
+
+const DAB_DEFAULTS = { strength: 0.5, iterations: 3, lambda: 0.5, mu: -0.53 };
+const REGION_DEFAULTS = { strength: 1, iterations: 10, lambda: 0.5, mu: -0.53 };
+
+function requireTopology(m: MeshRef): void {
+  if (!hasTopology(m)) throw new KernelError('BAD_INPUT', 'no topology for this mesh: await ensureTopology(mesh) first');
+}
+
+/** The corner of triangle t nearest p. */
+export function nearestCorner(m: MeshRef, t: number, p: Point3): number {
+  if (!(t >= 0 && t < m.triangleCount)) throw new KernelError('BAD_INPUT', `triangle ${t} out of range`);
+  const buf = m.k.memory.buffer;
+  const idx = new Uint32Array(buf, m.indicesPtr + t * 12, 3);
+  const pos = new Float32Array(buf, m.positionsPtr, m.vertexCount * 3);
+  let best = idx[0]!;
+  let bestD = Infinity;
+  for (const v of idx) {
+    const d = (pos[v * 3]! - p[0]) ** 2 + (pos[v * 3 + 1]! - p[1]) ** 2 + (pos[v * 3 + 2]! - p[2]) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = v;
+    }
+  }
+  return best;
+}
+
+/** Copies the kernel's vertex list and the listed vertices' positions and normals. */
+function readList(m: MeshRef, moved: number): SmoothResult {
+  const k = m.k;
+  const total = k.smoothTotalCount() >>> 0;
+  const buf = k.memory.buffer;
+  const listPtr = k.smoothListPtr() >>> 0;
+  const vertices = new Uint32Array(buf.slice(listPtr, listPtr + total * 4));
+  const pos = new Float32Array(buf, m.positionsPtr, m.vertexCount * 3);
+  const nrm = m.normalsPtr ? new Float32Array(buf, m.normalsPtr, m.vertexCount * 3) : undefined;
+  const positions = new Float32Array(total * 3);
+  const normals = nrm ? new Float32Array(total * 3) : undefined;
+  for (let i = 0; i < total; i++) {
+    const v = vertices[i]! * 3;
+    positions[i * 3] = pos[v]!;
+    positions[i * 3 + 1] = pos[v + 1]!;
+    positions[i * 3 + 2] = pos[v + 2]!;
+    if (normals && nrm) {
+      normals[i * 3] = nrm[v]!;
+      normals[i * 3 + 1] = nrm[v + 1]!;
+      normals[i * 3 + 2] = nrm[v + 2]!;
+    }
+  }
+  return {
+    moved,
+    vertices,
+    positions,
+    normals,
+    minVertex: total ? k.smoothMinVertex() >>> 0 : 0,
+    maxVertex: total ? k.smoothMaxVertex() >>> 0 : -1,
+  };
+}
+
+/**
+ * One brush dab (synchronous: it costs the vertices touched). Needs the
+ * mesh's topology (ensureTopology). Refit the BVH afterwards.
+ */
+export function smoothDab(m: MeshRef, dab: DabOptions): SmoothResult {
+  requireTopology(m);
+  const o = { ...DAB_DEFAULTS, ...dab };
+  const seed = dab.vertex ?? (dab.triangle !== undefined ? nearestCorner(m, dab.triangle, dab.center) : undefined);
+  if (seed === undefined) throw new KernelError('BAD_INPUT', 'a dab needs a seed triangle or vertex');
+  const [cx, cy, cz] = dab.center;
+  const moved = check(
+    m.k.smoothDab(seed, cx, cy, cz, o.radius, o.strength, Math.max(0, Math.round(o.iterations)), o.lambda, o.mu),
+    'smoothDab',
+  );
+  return readList(m, moved);
+}
+
+export interface RegionOptions extends TaubinOptions {
+  /** Vertex ids to smooth; the whole mesh when absent. */
+  vertices?: Uint32Array;
+}
+
+const REGION_CHUNK = 1 << 15;
+
+/**
+ * Taubin smoothing of a vertex set (or the whole mesh) with one uniform
+ * weight, in chunks (progress, cancellation). Refit the BVH afterwards.
+ */
+export async function smoothRegion(m: MeshRef, region: RegionOptions = {}, job: JobOptions = {}): Promise<SmoothResult> {
+  requireTopology(m);
+  const k = m.k;
+  const o = { ...REGION_DEFAULTS, ...region };
+  let moved: number;
+  if (region.vertices) {
+    const ids = region.vertices;
+    const mark = k.arenaMark() >>> 0;
+    try {
+      const ptr = k.arenaAlloc(ids.byteLength) >>> 0;
+      if (ptr === 0) throw new KernelError('OUT_OF_MEMORY', 'vertex list');
+      new Uint32Array(k.memory.buffer, ptr, ids.length).set(ids);
+      moved = check(k.smoothRegionBegin(ptr, ids.length, o.strength), 'smoothRegionBegin');
+    } finally {
+      k.arenaRelease(mark);
+    }
+  } else {
+    moved = check(k.smoothRegionBeginAll(o.strength), 'smoothRegionBeginAll');
+  }
+  const total = k.smoothTotalCount() >>> 0;
+  const iterations = Math.max(0, Math.round(o.iterations));
+  const steps = o.mu !== 0 ? [o.lambda, o.mu] : [o.lambda];
+  // Two passes per half-step (compute, apply), then the normals.
+  const units = iterations * steps.length * 2 + 1;
+  let unit = 0;
+  const sub = (): JobOptions => {
+    const base = unit++;
+    return { ...job, onProgress: job.onProgress ? (f) => job.onProgress!(Math.min(0.999, (base + f) / units)) : undefined };
+  };
+  for (let it = 0; it < iterations; it++) {
+    for (const factor of steps) {
+      await runChunked(moved, REGION_CHUNK, (s, e) => k.smoothPass(factor, s, e), sub());
+      await runChunked(moved, REGION_CHUNK, (s, e) => k.smoothApply(s, e), sub());
+    }
+  }
+  await runChunked(total, REGION_CHUNK, (s, e) => k.smoothNormals(s, e), sub());
+  job.onProgress?.(1);
+  return readList(m, moved);
+}
