@@ -39,9 +39,14 @@ const TASK_BYTES: usize = 48;
 const MAX_TASKS: i32 = 2 * MAX_DEPTH + 8;
 
 // Per axis a, bin k: slot a * MAX_BINS + k.
-const binLo = memory.data(MAX_BINS * 3 * 16, 16);
-const binHi = memory.data(MAX_BINS * 3 * 16, 16);
-const binCount = memory.data(MAX_BINS * 3 * 4, 16);
+// Two sets of bins (set 1 at SET_SLOTS): consecutive records, often in the
+// same bin, update different memory, so the updates do not wait on each other.
+const SET_SLOTS: usize = <usize>(MAX_BINS * 3);
+const binLo = memory.data(MAX_BINS * 3 * 16 * 2, 16);
+const binHi = memory.data(MAX_BINS * 3 * 16 * 2, 16);
+const binCount = memory.data(MAX_BINS * 3 * 4 * 2, 16);
+/** Nodes with more records than this bin an even sample of about this many (the split cost barely changes). */
+const SAMPLE_TARGET: u32 = 16384;
 const rightCost = memory.data(MAX_BINS * 4, 16);
 const tasks = memory.data(<i32>TASK_BYTES * MAX_TASKS, 16);
 
@@ -67,6 +72,25 @@ export function bvhLastStatus(): i32 {
 @inline function writeNode(ptr: usize, lo: v128, hi: v128, a: u32, count: u32): void {
   v128.store(ptr, withLane3(lo, a));
   v128.store(ptr, withLane3(hi, count), 16);
+}
+
+/** Adds the record at r to its bin on each axis; `slots` holds the first slot of each axis (lane 3 unused). */
+@inline function binRecord(r: usize, cmin: v128, scale: v128, last: v128, slots: v128): void {
+  const lo = v128.load(r);
+  const hi = v128.load(r, 16);
+  const bin = i32x4.add(i32x4.min_s(i32x4.trunc_sat_f32x4_s(f32x4.mul(f32x4.sub(f32x4.add(lo, hi), cmin), scale)), last), slots);
+  const s0 = <usize>i32x4.extract_lane(bin, 0);
+  const s1 = <usize>i32x4.extract_lane(bin, 1);
+  const s2 = <usize>i32x4.extract_lane(bin, 2);
+  v128.store(binLo + s0 * 16, f32x4.pmin(v128.load(binLo + s0 * 16), lo));
+  v128.store(binHi + s0 * 16, f32x4.pmax(v128.load(binHi + s0 * 16), hi));
+  store<i32>(binCount + s0 * 4, load<i32>(binCount + s0 * 4) + 1);
+  v128.store(binLo + s1 * 16, f32x4.pmin(v128.load(binLo + s1 * 16), lo));
+  v128.store(binHi + s1 * 16, f32x4.pmax(v128.load(binHi + s1 * 16), hi));
+  store<i32>(binCount + s1 * 4, load<i32>(binCount + s1 * 4) + 1);
+  v128.store(binLo + s2 * 16, f32x4.pmin(v128.load(binLo + s2 * 16), lo));
+  v128.store(binHi + s2 * 16, f32x4.pmax(v128.load(binHi + s2 * 16), hi));
+  store<i32>(binCount + s2 * 4, load<i32>(binCount + s2 * 4) + 1);
 }
 
 @inline function pushTask(sp: i32, node: u32, start: u32, end: u32, depth: i32, cLo: v128, cHi: v128): void {
@@ -174,30 +198,35 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
     scale = f32x4.replace_lane(scale, 3, 0);
     for (let a = 0; a < 3; a++) {
       for (let j = 0; j < nb; j++) {
-        const s = <usize>(a * MAX_BINS + j);
-        v128.store(binLo + s * 16, inf);
-        v128.store(binHi + s * 16, ninf);
-        store<i32>(binCount + s * 4, 0);
+        const s0 = <usize>(a * MAX_BINS + j);
+        const s1 = s0 + SET_SLOTS;
+        v128.store(binLo + s0 * 16, inf);
+        v128.store(binHi + s0 * 16, ninf);
+        store<i32>(binCount + s0 * 4, 0);
+        v128.store(binLo + s1 * 16, inf);
+        v128.store(binHi + s1 * 16, ninf);
+        store<i32>(binCount + s1 * 4, 0);
       }
     }
     const last = i32x4.splat(nb - 1);
-    for (let i = start; i < end; i++) {
-      const r = recs + <usize>i * REC_BYTES;
-      const lo = v128.load(r);
-      const hi = v128.load(r, 16);
-      const bin = i32x4.min_s(i32x4.trunc_sat_f32x4_s(f32x4.mul(f32x4.sub(f32x4.add(lo, hi), cmin), scale)), last);
-      const s0 = <usize>i32x4.extract_lane(bin, 0);
-      const s1 = <usize>(i32x4.extract_lane(bin, 1) + MAX_BINS);
-      const s2 = <usize>(i32x4.extract_lane(bin, 2) + 2 * MAX_BINS);
-      v128.store(binLo + s0 * 16, f32x4.pmin(v128.load(binLo + s0 * 16), lo));
-      v128.store(binHi + s0 * 16, f32x4.pmax(v128.load(binHi + s0 * 16), hi));
-      store<i32>(binCount + s0 * 4, load<i32>(binCount + s0 * 4) + 1);
-      v128.store(binLo + s1 * 16, f32x4.pmin(v128.load(binLo + s1 * 16), lo));
-      v128.store(binHi + s1 * 16, f32x4.pmax(v128.load(binHi + s1 * 16), hi));
-      store<i32>(binCount + s1 * 4, load<i32>(binCount + s1 * 4) + 1);
-      v128.store(binLo + s2 * 16, f32x4.pmin(v128.load(binLo + s2 * 16), lo));
-      v128.store(binHi + s2 * 16, f32x4.pmax(v128.load(binHi + s2 * 16), hi));
-      store<i32>(binCount + s2 * 4, load<i32>(binCount + s2 * 4) + 1);
+    const step: u32 = count > SAMPLE_TARGET ? count / SAMPLE_TARGET : 1;
+    const setOffset = i32x4(0, MAX_BINS, 2 * MAX_BINS, 0);
+    const set1Offset = i32x4(<i32>SET_SLOTS, <i32>SET_SLOTS + MAX_BINS, <i32>SET_SLOTS + 2 * MAX_BINS, 0);
+    let bi = start;
+    for (; bi + step < end; bi += 2 * step) {
+      binRecord(recs + <usize>bi * REC_BYTES, cmin, scale, last, setOffset);
+      binRecord(recs + <usize>(bi + step) * REC_BYTES, cmin, scale, last, set1Offset);
+    }
+    if (bi < end) binRecord(recs + <usize>bi * REC_BYTES, cmin, scale, last, setOffset);
+    // Merge set 1 into set 0.
+    for (let a = 0; a < 3; a++) {
+      for (let j = 0; j < nb; j++) {
+        const s0 = <usize>(a * MAX_BINS + j);
+        const s1 = s0 + SET_SLOTS;
+        v128.store(binLo + s0 * 16, f32x4.pmin(v128.load(binLo + s0 * 16), v128.load(binLo + s1 * 16)));
+        v128.store(binHi + s0 * 16, f32x4.pmax(v128.load(binHi + s0 * 16), v128.load(binHi + s1 * 16)));
+        store<i32>(binCount + s0 * 4, load<i32>(binCount + s0 * 4) + load<i32>(binCount + s1 * 4));
+      }
     }
 
     // Sweep: the cheapest split (left = bins [0, split)).
@@ -237,21 +266,10 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
       }
     }
 
-    let mid: u32;
+    let mid: u32 = start;
     let lLo = inf, lHi = ninf, rLo = inf, rHi = ninf;
     let lcLo = inf, lcHi = ninf, rcLo = inf, rcHi = ninf;
     if (bestAxis >= 0) {
-      const base = <usize>(bestAxis * MAX_BINS);
-      for (let j = 0; j < nb; j++) {
-        const s = base + <usize>j;
-        if (j < bestSplit) {
-          lLo = f32x4.pmin(lLo, v128.load(binLo + s * 16));
-          lHi = f32x4.pmax(lHi, v128.load(binHi + s * 16));
-        } else {
-          rLo = f32x4.pmin(rLo, v128.load(binLo + s * 16));
-          rHi = f32x4.pmax(rHi, v128.load(binHi + s * 16));
-        }
-      }
       // Partition in place with the same arithmetic as the binning.
       const cm: f32 = bestAxis == 0 ? f32x4.extract_lane(cmin, 0) : bestAxis == 1 ? f32x4.extract_lane(cmin, 1) : f32x4.extract_lane(cmin, 2);
       const sc: f32 = bestAxis == 0 ? sx : bestAxis == 1 ? sy : sz;
@@ -266,6 +284,8 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
         let bin = <i32>((cv - cm) * sc);
         if (bin > nb - 1) bin = nb - 1;
         if (bin < bestSplit) {
+          lLo = f32x4.pmin(lLo, lo);
+          lHi = f32x4.pmax(lHi, hi);
           lcLo = f32x4.pmin(lcLo, cen);
           lcHi = f32x4.pmax(lcHi, cen);
           i++;
@@ -276,13 +296,25 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
           v128.store(r, v128.load(q, 16), 16);
           v128.store(q, lo);
           v128.store(q, hi, 16);
+          rLo = f32x4.pmin(rLo, lo);
+          rHi = f32x4.pmax(rHi, hi);
           rcLo = f32x4.pmin(rcLo, cen);
           rcHi = f32x4.pmax(rcHi, cen);
         }
       }
       mid = i;
-    } else {
-      // Every centroid in one point: split by position in the range.
+    }
+    if (mid == start || mid == end) {
+      // Every centroid in one point (or a sampled split that left a side
+      // empty): split by position in the range.
+      lLo = inf;
+      lHi = ninf;
+      rLo = inf;
+      rHi = ninf;
+      lcLo = inf;
+      lcHi = ninf;
+      rcLo = inf;
+      rcHi = ninf;
       mid = start + (count >> 1);
       for (let i = start; i < end; i++) {
         const r = recs + <usize>i * REC_BYTES;

@@ -59,6 +59,36 @@ let rayInv: v128 = f32x4.splat(0);
   return near <= far ? near : Infinity;
 }
 
+// Entry distances of the two children at c and c + 32 (set by boxPair).
+let near0: f32 = 0;
+let near1: f32 = 0;
+
+/**
+ * Slab test of both children of a node at once: returns a 2-bit mask (bit 0:
+ * child at c, bit 1: child at c + 32) of the boxes the ray enters within
+ * [tmin, tmax], their entry distances in near0/near1. Lane 3 (the child and
+ * count fields) is never read.
+ */
+@inline function boxPair(c: usize, tmin: f32, tmax: f32): i32 {
+  const o = rayO, inv = rayInv;
+  const a1 = f32x4.mul(f32x4.sub(v128.load(c), o), inv);
+  const a2 = f32x4.mul(f32x4.sub(v128.load(c, 16), o), inv);
+  const b1 = f32x4.mul(f32x4.sub(v128.load(c, 32), o), inv);
+  const b2 = f32x4.mul(f32x4.sub(v128.load(c, 48), o), inv);
+  const mnA = f32x4.pmin(a1, a2), mxA = f32x4.pmax(a1, a2);
+  const mnB = f32x4.pmin(b1, b2), mxB = f32x4.pmax(b1, b2);
+  // (xA, xB, yA, yB) against (zA, zB, zA, zB), then fold the halves.
+  let n = f32x4.pmax(v128.shuffle<f32>(mnA, mnB, 0, 4, 1, 5), v128.shuffle<f32>(mnA, mnB, 2, 6, 2, 6));
+  n = f32x4.pmax(n, v128.shuffle<f32>(n, n, 2, 3, 0, 1));
+  n = f32x4.pmax(n, f32x4.splat(tmin));
+  let f = f32x4.pmin(v128.shuffle<f32>(mxA, mxB, 0, 4, 1, 5), v128.shuffle<f32>(mxA, mxB, 2, 6, 2, 6));
+  f = f32x4.pmin(f, v128.shuffle<f32>(f, f, 2, 3, 0, 1));
+  f = f32x4.pmin(f, f32x4.splat(tmax));
+  near0 = f32x4.extract_lane(n, 0);
+  near1 = f32x4.extract_lane(n, 1);
+  return i32x4.bitmask(f32x4.le(n, f)) & 3;
+}
+
 /**
  * Möller-Trumbore, both sides. Returns the ray parameter of the hit (sets
  * triU, triV: weights of v1 and v2) or -Infinity when the ray misses.
@@ -113,28 +143,24 @@ export function castFirst(bvh: usize, tmin: f32, tmax: f32): bool {
         }
       }
     } else {
-      const c = nodes + <usize>a * NODE_BYTES;
-      const n0 = boxNear(c, tmin, best);
-      const n1 = boxNear(c + NODE_BYTES, tmin, best);
-      if (n0 != Infinity) {
-        if (n1 != Infinity) {
-          const s = stack + <usize>sp * 8;
-          sp++;
-          if (n0 <= n1) {
-            store<u32>(s, a + 1);
-            store<f32>(s, n1, 4);
-            node = a;
-          } else {
-            store<u32>(s, a);
-            store<f32>(s, n0, 4);
-            node = a + 1;
-          }
-        } else {
+      const mask = boxPair(nodes + <usize>a * NODE_BYTES, tmin, best);
+      if (mask == 3) {
+        const s = stack + <usize>sp * 8;
+        sp++;
+        const n0 = near0, n1 = near1;
+        if (n0 <= n1) {
+          store<u32>(s, a + 1);
+          store<f32>(s, n1, 4);
           node = a;
+        } else {
+          store<u32>(s, a);
+          store<f32>(s, n0, 4);
+          node = a + 1;
         }
         continue;
-      } else if (n1 != Infinity) {
-        node = a + 1;
+      }
+      if (mask != 0) {
+        node = a + <u32>(mask >> 1);
         continue;
       }
     }
@@ -177,20 +203,16 @@ export function castAny(bvh: usize, tmin: f32, tmax: f32): bool {
         if (t > tmin && t < tmax) return true;
       }
     } else {
-      const c = nodes + <usize>a * NODE_BYTES;
-      const n0 = boxNear(c, tmin, tmax);
-      const n1 = boxNear(c + NODE_BYTES, tmin, tmax);
-      if (n0 != Infinity) {
-        if (n1 != Infinity) {
-          store<u32>(stack + <usize>sp * 8, n0 <= n1 ? a + 1 : a);
-          sp++;
-          node = n0 <= n1 ? a : a + 1;
-        } else {
-          node = a;
-        }
+      const mask = boxPair(nodes + <usize>a * NODE_BYTES, tmin, tmax);
+      if (mask == 3) {
+        const first = near0 <= near1;
+        store<u32>(stack + <usize>sp * 8, first ? a + 1 : a);
+        sp++;
+        node = first ? a : a + 1;
         continue;
-      } else if (n1 != Infinity) {
-        node = a + 1;
+      }
+      if (mask != 0) {
+        node = a + <u32>(mask >> 1);
         continue;
       }
     }
@@ -234,18 +256,15 @@ function castAll(bvh: usize, tmin: f32, tmax: f32, out: usize, cap: u32): u32 {
         }
       }
     } else {
-      const c = nodes + <usize>a * NODE_BYTES;
-      const n0 = boxNear(c, tmin, tmax);
-      const n1 = boxNear(c + NODE_BYTES, tmin, tmax);
-      if (n0 != Infinity) {
-        if (n1 != Infinity) {
-          store<u32>(stack + <usize>sp * 8, a + 1);
-          sp++;
-        }
+      const mask = boxPair(nodes + <usize>a * NODE_BYTES, tmin, tmax);
+      if (mask == 3) {
+        store<u32>(stack + <usize>sp * 8, a + 1);
+        sp++;
         node = a;
         continue;
-      } else if (n1 != Infinity) {
-        node = a + 1;
+      }
+      if (mask != 0) {
+        node = a + <u32>(mask >> 1);
         continue;
       }
     }
@@ -487,10 +506,30 @@ let bestFacing: f32 = 0;
   }
 }
 
+// Squared distances of p to the two children at c and c + 32 (set by boxDistPair).
+let dist0: f32 = 0;
+let dist1: f32 = 0;
+
+/** Squared distance from q to the boxes of both children of a node at once. */
+@inline function boxDistPair(c: usize, q: v128): void {
+  const xyz = v128(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0);
+  const zero = f32x4.splat(0);
+  let dA = f32x4.pmax(f32x4.pmax(f32x4.sub(v128.load(c), q), f32x4.sub(q, v128.load(c, 16))), zero);
+  let dB = f32x4.pmax(f32x4.pmax(f32x4.sub(v128.load(c, 32), q), f32x4.sub(q, v128.load(c, 48))), zero);
+  dA = v128.and(f32x4.mul(dA, dA), xyz);
+  dB = v128.and(f32x4.mul(dB, dB), xyz);
+  // (xA, xB, yA, yB) + (zA, zB, 0, 0), then fold the halves.
+  let sum = f32x4.add(v128.shuffle<f32>(dA, dB, 0, 4, 1, 5), v128.shuffle<f32>(dA, dB, 2, 6, 3, 7));
+  sum = f32x4.add(sum, v128.shuffle<f32>(sum, sum, 2, 3, 0, 1));
+  dist0 = f32x4.extract_lane(sum, 0);
+  dist1 = f32x4.extract_lane(sum, 1);
+}
+
 @inline function boxDist2(p: usize, q: v128): f32 {
+  const xyz = v128(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0);
   let d = f32x4.pmax(f32x4.sub(v128.load(p), q), f32x4.sub(q, v128.load(p, 16)));
   d = f32x4.pmax(d, f32x4.splat(0));
-  d = f32x4.mul(d, d);
+  d = v128.and(f32x4.mul(d, d), xyz);
   return f32x4.extract_lane(d, 0) + f32x4.extract_lane(d, 1) + f32x4.extract_lane(d, 2);
 }
 
@@ -520,9 +559,9 @@ export function closestCore(bvh: usize, px: f32, py: f32, pz: f32, maxD2: f32, s
     if (count > 0) {
       for (let j = a, e = a + count; j < e; j++) consider(tris, <i32>j, px, py, pz);
     } else {
-      const c = nodes + <usize>a * NODE_BYTES;
-      const d0 = boxDist2(c, q);
-      const d1 = boxDist2(c + NODE_BYTES, q);
+      boxDistPair(nodes + <usize>a * NODE_BYTES, q);
+      const d0 = dist0;
+      const d1 = dist1;
       const lim = bestD2 + bestD2 * 1e-5 + 1e-12;
       if (d0 <= lim) {
         if (d1 <= lim) {
