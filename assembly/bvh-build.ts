@@ -46,7 +46,7 @@ const binLo = memory.data(MAX_BINS * 3 * 16 * 2, 16);
 const binHi = memory.data(MAX_BINS * 3 * 16 * 2, 16);
 const binCount = memory.data(MAX_BINS * 3 * 4 * 2, 16);
 /** Nodes with more records than this bin an even sample of about this many (the split cost barely changes). */
-const SAMPLE_TARGET: u32 = 16384;
+const SAMPLE_TARGET: u32 = 1024;
 const rightCost = memory.data(MAX_BINS * 4, 16);
 const tasks = memory.data(<i32>TASK_BYTES * MAX_TASKS, 16);
 
@@ -91,6 +91,16 @@ export function bvhLastStatus(): i32 {
   v128.store(binLo + s2 * 16, f32x4.pmin(v128.load(binLo + s2 * 16), lo));
   v128.store(binHi + s2 * 16, f32x4.pmax(v128.load(binHi + s2 * 16), hi));
   store<i32>(binCount + s2 * 4, load<i32>(binCount + s2 * 4) + 1);
+}
+
+/** Adds the record at r to its bin on one axis (byte offset `off` in the record). */
+@inline function binOne(r: usize, off: usize, cm: f32, sc: f32, last: i32, base: usize): void {
+  let bin = <i32>((load<f32>(r + off) + load<f32>(r + off, 16) - cm) * sc);
+  if (bin > last) bin = last;
+  const s = base + <usize>bin;
+  v128.store(binLo + s * 16, f32x4.pmin(v128.load(binLo + s * 16), v128.load(r)));
+  v128.store(binHi + s * 16, f32x4.pmax(v128.load(binHi + s * 16), v128.load(r, 16)));
+  store<i32>(binCount + s * 4, load<i32>(binCount + s * 4) + 1);
 }
 
 @inline function pushTask(sp: i32, node: u32, start: u32, end: u32, depth: i32, cLo: v128, cHi: v128): void {
@@ -196,7 +206,15 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
     scale = f32x4.replace_lane(scale, 1, sy);
     scale = f32x4.replace_lane(scale, 2, sz);
     scale = f32x4.replace_lane(scale, 3, 0);
-    for (let a = 0; a < 3; a++) {
+    // Big nodes: all three axes on a sample of the records. Small nodes (most
+    // of the work, near the leaves): the axis of the widest centroid spread.
+    const allAxes = count > SAMPLE_TARGET;
+    let a0: i32 = 0, a1: i32 = 2;
+    if (!allAxes) {
+      a0 = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+      a1 = a0;
+    }
+    for (let a = a0; a <= a1; a++) {
       for (let j = 0; j < nb; j++) {
         const s0 = <usize>(a * MAX_BINS + j);
         const s1 = s0 + SET_SLOTS;
@@ -208,18 +226,32 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
         store<i32>(binCount + s1 * 4, 0);
       }
     }
-    const last = i32x4.splat(nb - 1);
-    const step: u32 = count > SAMPLE_TARGET ? count / SAMPLE_TARGET : 1;
-    const setOffset = i32x4(0, MAX_BINS, 2 * MAX_BINS, 0);
-    const set1Offset = i32x4(<i32>SET_SLOTS, <i32>SET_SLOTS + MAX_BINS, <i32>SET_SLOTS + 2 * MAX_BINS, 0);
-    let bi = start;
-    for (; bi + step < end; bi += 2 * step) {
-      binRecord(recs + <usize>bi * REC_BYTES, cmin, scale, last, setOffset);
-      binRecord(recs + <usize>(bi + step) * REC_BYTES, cmin, scale, last, set1Offset);
+    if (allAxes) {
+      const last = i32x4.splat(nb - 1);
+      const step: u32 = count / SAMPLE_TARGET;
+      const setOffset = i32x4(0, MAX_BINS, 2 * MAX_BINS, 0);
+      const set1Offset = i32x4(<i32>SET_SLOTS, <i32>SET_SLOTS + MAX_BINS, <i32>SET_SLOTS + 2 * MAX_BINS, 0);
+      let bi = start;
+      for (; bi + step < end; bi += 2 * step) {
+        binRecord(recs + <usize>bi * REC_BYTES, cmin, scale, last, setOffset);
+        binRecord(recs + <usize>(bi + step) * REC_BYTES, cmin, scale, last, set1Offset);
+      }
+      if (bi < end) binRecord(recs + <usize>bi * REC_BYTES, cmin, scale, last, setOffset);
+    } else {
+      const off: usize = <usize>a0 * 4;
+      const cm: f32 = a0 == 0 ? f32x4.extract_lane(cmin, 0) : a0 == 1 ? f32x4.extract_lane(cmin, 1) : f32x4.extract_lane(cmin, 2);
+      const sc: f32 = a0 == 0 ? sx : a0 == 1 ? sy : sz;
+      const base0 = <usize>(a0 * MAX_BINS);
+      const base1 = base0 + SET_SLOTS;
+      let bi = start;
+      for (; bi + 1 < end; bi += 2) {
+        binOne(recs + <usize>bi * REC_BYTES, off, cm, sc, nb - 1, base0);
+        binOne(recs + <usize>(bi + 1) * REC_BYTES, off, cm, sc, nb - 1, base1);
+      }
+      if (bi < end) binOne(recs + <usize>bi * REC_BYTES, off, cm, sc, nb - 1, base0);
     }
-    if (bi < end) binRecord(recs + <usize>bi * REC_BYTES, cmin, scale, last, setOffset);
     // Merge set 1 into set 0.
-    for (let a = 0; a < 3; a++) {
+    for (let a = a0; a <= a1; a++) {
       for (let j = 0; j < nb; j++) {
         const s0 = <usize>(a * MAX_BINS + j);
         const s1 = s0 + SET_SLOTS;
@@ -233,7 +265,7 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
     let bestCost: f32 = Infinity;
     let bestAxis: i32 = -1;
     let bestSplit: i32 = 0;
-    for (let a = 0; a < 3; a++) {
+    for (let a = a0; a <= a1; a++) {
       if (f32x4.extract_lane(ext, 0) <= 0 && a == 0) continue;
       if (f32x4.extract_lane(ext, 1) <= 0 && a == 1) continue;
       if (f32x4.extract_lane(ext, 2) <= 0 && a == 2) continue;
