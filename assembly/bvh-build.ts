@@ -19,6 +19,7 @@ import {
   BVH_VERSION,
   H_BYTES,
   H_DEPTH,
+  H_PAD,
   H_MAGIC,
   H_MAX_LEAF,
   H_NODES,
@@ -69,9 +70,23 @@ export function bvhLastStatus(): i32 {
   return i32x4.replace_lane(v, 3, <i32>bits);
 }
 
+/**
+ * Node boxes are grown by a margin of about 1e-6 of the model's size (or of
+ * its coordinates, whichever is larger), so a ray lying exactly in a box's
+ * face (an axis-aligned ray from a vertex, the undercut case) still enters
+ * it. The boxes stay conservative; triangles are untouched.
+ */
+function padFor(lo: v128, hi: v128): f32 {
+  const m = f32x4.pmax(f32x4.pmax(f32x4.abs(lo), f32x4.abs(hi)), f32x4.sub(hi, lo));
+  const big = Mathf.max(Mathf.max(f32x4.extract_lane(m, 0), f32x4.extract_lane(m, 1)), f32x4.extract_lane(m, 2));
+  return isFinite(big) ? big * 1.0e-6 + 1e-30 : 0;
+}
+
+let pad: v128 = f32x4.splat(0);
+
 @inline function writeNode(ptr: usize, lo: v128, hi: v128, a: u32, count: u32): void {
-  v128.store(ptr, withLane3(lo, a));
-  v128.store(ptr, withLane3(hi, count), 16);
+  v128.store(ptr, withLane3(f32x4.sub(lo, pad), a));
+  v128.store(ptr, withLane3(f32x4.add(hi, pad), count), 16);
 }
 
 /** Adds the record at r to its bin on each axis; `slots` holds the first slot of each axis (lane 3 unused). */
@@ -171,6 +186,8 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
     v128.store(r, hi, 16);
   }
 
+  const padding = n > 0 ? padFor(rootLo, rootHi) : 0;
+  pad = f32x4.splat(padding);
   writeNode(nodes, rootLo, rootHi, 0, <u32>n);
   let nodeCount: u32 = 1;
   let maxDepth: i32 = 0;
@@ -397,7 +414,8 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
   store<u32>(bvh, <u32>maxLeaf, H_MAX_LEAF);
   store<u32>(bvh, vertexCount, H_VERTICES);
   store<u32>(bvh, <u32>(maxDepth + 1), H_DEPTH);
-  for (let o: usize = 40; o < HEADER_BYTES; o += 4) store<u32>(bvh + o, 0);
+  for (let o: usize = 44; o < HEADER_BYTES; o += 4) store<u32>(bvh + o, 0);
+  store<f32>(bvh, padding, H_PAD);
   return bvh;
 }
 
@@ -510,6 +528,8 @@ export function bvhRefit(bvh: usize, positions: usize, indices: usize, vertexCou
   const nodeCount = load<u32>(bvh, H_NODES);
   const inf = f32x4.splat(Infinity);
   const ninf = f32x4.splat(-Infinity);
+  const padding = load<f32>(bvh, H_PAD);
+  const zero = f32x4.splat(0);
   for (let i = <i32>nodeCount - 1; i >= 0; i--) {
     const p = nodes + <usize>i * NODE_BYTES;
     const a = load<u32>(p, 12);
@@ -522,10 +542,12 @@ export function bvhRefit(bvh: usize, positions: usize, indices: usize, vertexCou
         lo = f32x4.pmin(lo, f32x4.pmin(f32x4.pmin(v0, v1), v2));
         hi = f32x4.pmax(hi, f32x4.pmax(f32x4.pmax(v0, v1), v2));
       }
+      pad = f32x4.splat(padding);
     } else {
       const c = nodes + <usize>a * NODE_BYTES;
       lo = f32x4.pmin(v128.load(c), v128.load(c, NODE_BYTES));
       hi = f32x4.pmax(v128.load(c, 16), v128.load(c, NODE_BYTES + 16));
+      pad = zero;
     }
     writeNode(p, lo, hi, a, count);
   }

@@ -32,6 +32,8 @@ export const H_NODES_OFFSET: usize = 24;
 export const H_MAX_LEAF: usize = 28;
 export const H_VERTICES: usize = 32;
 export const H_DEPTH: usize = 36;
+/** f32: margin added around every node box (see padFor in bvh-build.ts). */
+export const H_PAD: usize = 40;
 
 /** Deepest node the build makes; traversal stacks are sized from it. */
 export const MAX_DEPTH: i32 = 64;

@@ -287,7 +287,7 @@ export function closestPoint(bvh: Bvh, point: Vec3, maxDistance = Infinity): Clo
   return { point: [r.point[0]!, r.point[1]!, r.point[2]!], distance: r.distance[0]!, triangle: r.triangle[0]!, u: r.u[0]!, v: r.v[0]! };
 }
 
-/** The box around every triangle (the root node's), or null for an empty BVH. */
+/** The box around every triangle (the root node's, grown by about 1e-6 of the model's size), or null for an empty BVH. */
 export function bvhBounds(bvh: Bvh): { min: Vec3; max: Vec3 } | null {
   if (bvh.triangleCount === 0) return null;
   const view = new DataView(bvh.k.memory.buffer, bvh.ptr);

@@ -300,8 +300,8 @@ async function rowsFor(ctx: BenchContext, spec: InputSpec): Promise<BenchRow[]> 
 
   // ---- ray casts
   const rays = randomRays(model, RAYS);
-  let oursT = new Float32Array(0);
-  let peerT = new Float32Array(0);
+  let oursT: Float32Array = new Float32Array(0);
+  let peerT: Float32Array = new Float32Array(0);
   const cast = await compare(
     ctx,
     'raycast',
@@ -343,7 +343,7 @@ async function rowsFor(ctx: BenchContext, spec: InputSpec): Promise<BenchRow[]> 
   const eps = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) * 1e-5;
   let oursFlags = new Uint8Array(0);
   let oursArea = 0;
-  let peerU = { flags: new Uint8Array(0), depth: new Float32Array(0), area: 0 };
+  let peerU: { flags: Uint8Array; depth: Float32Array; area: number } = { flags: new Uint8Array(0), depth: new Float32Array(0), area: 0 };
   const under = await compare(
     ctx,
     'undercut',
@@ -373,8 +373,8 @@ async function rowsFor(ctx: BenchContext, spec: InputSpec): Promise<BenchRow[]> 
 
   // ---- distance map: partner's vertices (its own instance) to this model
   const from = meshFromArrays(await loadKernels(), partner.positions, partner.indices);
-  let oursD = new Float32Array(0);
-  let peerD = new Float32Array(0);
+  let oursD: Float32Array = new Float32Array(0);
+  let peerD: Float32Array = new Float32Array(0);
   const dist = await compare(
     ctx,
     'distance',
