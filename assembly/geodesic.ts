@@ -19,7 +19,7 @@
 // V + m·E nodes) are allocated once per mesh and stamped, so a short query
 // costs only the nodes it visits.
 
-import { arenaAlloc } from './arena';
+import { arenaAlloc, arenaMark } from './arena';
 import {
   adjList,
   adjOff,
@@ -28,7 +28,7 @@ import {
   NONE,
   nV,
   nT,
-  ready,
+  topoReady,
   setU32,
   TOPO_BAD_INPUT,
   TOPO_BAD_STATE,
@@ -44,9 +44,11 @@ const SETTLED: u32 = 0xFFFF_FFFE;
 
 let preparedFor: usize = 0;
 let preparedV: u32 = 0;
+let preparedTop: usize = 0; // arena top after the last allocation: a release below it lost the arrays
 let steiner: u32 = 0; // Steiner points per edge
 let nE: u32 = 0;
 let nN: u32 = 0; // nodes
+let capacity: u32 = 0; // nodes the arrays below can hold
 let edgeBase: usize = 0; // u32 × (V + 1): id of v's first edge to a larger neighbour
 let edgeA: usize = 0; // u32 × E, smaller end
 let edgeB: usize = 0; // u32 × E
@@ -80,54 +82,69 @@ let px: f32 = 0, py: f32 = 0, pz: f32 = 0;
 
 /** Allocates the search arrays for the analysed mesh with `m` (0..8) Steiner points per edge. */
 export function geoPrepare(m: u32): i32 {
-  if (!ready) return TOPO_BAD_STATE;
+  if (!topoReady()) return TOPO_BAD_STATE;
   if (m > 8) return TOPO_BAD_INPUT;
-  if (preparedFor == meshPos && preparedV == nV && steiner == m && stamp != 0) return TOPO_OK;
-  // Edge ids: per vertex, its neighbours above it (a suffix of the sorted list).
-  edgeBase = arenaAlloc(((<usize>nV) << 2) + 4);
-  if (edgeBase == 0) return TOPO_OUT_OF_MEMORY;
-  let e: u32 = 0;
-  for (let v: u32 = 0; v < nV; v++) {
-    setU32(edgeBase, v, e);
-    const a1 = u32At(adjOff, v + 1);
-    for (let p = u32At(adjOff, v); p < a1; p++) if (u32At(adjList, p) > v) e++;
-  }
-  setU32(edgeBase, nV, e);
-  nE = e;
-  edgeA = arenaAlloc((<usize>nE) << 2);
-  edgeB = arenaAlloc((<usize>nE) << 2);
-  if (edgeA == 0 || edgeB == 0) return TOPO_OUT_OF_MEMORY;
-  e = 0;
-  for (let v: u32 = 0; v < nV; v++) {
-    const a1 = u32At(adjOff, v + 1);
-    for (let p = u32At(adjOff, v); p < a1; p++) {
-      const w = u32At(adjList, p);
-      if (w > v) {
-        setU32(edgeA, e, v);
-        setU32(edgeB, e, w);
-        e++;
+  const sameMesh = preparedFor == meshPos && preparedV == nV && edgeA != 0 && arenaMark() >= preparedTop;
+  if (sameMesh && steiner == m && stamp != 0) return TOPO_OK;
+  if (!sameMesh) {
+    capacity = 0;
+    stamp = 0;
+    // Edge ids: per vertex, its neighbours above it (a suffix of the sorted list).
+    edgeBase = arenaAlloc(((<usize>nV) << 2) + 4);
+    if (edgeBase == 0) return TOPO_OUT_OF_MEMORY;
+    let e: u32 = 0;
+    for (let v: u32 = 0; v < nV; v++) {
+      setU32(edgeBase, v, e);
+      const a1 = u32At(adjOff, v + 1);
+      for (let p = u32At(adjOff, v); p < a1; p++) if (u32At(adjList, p) > v) e++;
+    }
+    setU32(edgeBase, nV, e);
+    nE = e;
+    edgeA = arenaAlloc((<usize>nE) << 2);
+    edgeB = arenaAlloc((<usize>nE) << 2);
+    if (edgeA == 0 || edgeB == 0) {
+      edgeA = 0;
+      return TOPO_OUT_OF_MEMORY;
+    }
+    e = 0;
+    for (let v: u32 = 0; v < nV; v++) {
+      const a1 = u32At(adjOff, v + 1);
+      for (let p = u32At(adjOff, v); p < a1; p++) {
+        const w = u32At(adjList, p);
+        if (w > v) {
+          setU32(edgeA, e, v);
+          setU32(edgeB, e, w);
+          e++;
+        }
       }
     }
+    preparedFor = meshPos;
+    preparedV = nV;
+    preparedTop = arenaMark();
   }
   const nodes = <u64>nV + <u64>m * <u64>nE;
   if (nodes >= 0x3FFF_0000) return TOPO_OUT_OF_MEMORY;
   nN = <u32>nodes;
   const n4 = (<usize>nN) << 2;
-  stamp = arenaAlloc(n4);
-  dist = arenaAlloc(n4);
-  prev = arenaAlloc(n4);
-  heapPos = arenaAlloc(n4);
-  heapKey = arenaAlloc(n4);
-  heapNode = arenaAlloc(n4);
-  if (stamp == 0 || dist == 0 || prev == 0 || heapPos == 0 || heapKey == 0 || heapNode == 0) {
-    stamp = 0;
-    return TOPO_OUT_OF_MEMORY;
+  // Node arrays grow only: fewer Steiner points reuse the larger ones.
+  if (nN > capacity || stamp == 0) {
+    stamp = arenaAlloc(n4);
+    dist = arenaAlloc(n4);
+    prev = arenaAlloc(n4);
+    heapPos = arenaAlloc(n4);
+    heapKey = arenaAlloc(n4);
+    heapNode = arenaAlloc(n4);
+    if (stamp == 0 || dist == 0 || prev == 0 || heapPos == 0 || heapKey == 0 || heapNode == 0) {
+      stamp = 0;
+      capacity = 0;
+      return TOPO_OUT_OF_MEMORY;
+    }
+    capacity = nN;
   }
+  preparedTop = arenaMark();
   memory.fill(stamp, 0, n4);
   clock = 0;
   steiner = m;
-  preparedFor = meshPos;
-  preparedV = nV;
   return TOPO_OK;
 }
 
@@ -282,7 +299,7 @@ function isTargetNode(n: u32): bool {
  */
 export function geoBegin(ta: u32, sx: f32, sy: f32, sz: f32, tb: u32, tx: f32, ty: f32, tz: f32): i32 {
   state = TOPO_BAD_STATE;
-  if (!ready || stamp == 0 || preparedFor != meshPos) return TOPO_BAD_STATE;
+  if (!topoReady() || stamp == 0 || preparedFor != meshPos || arenaMark() < preparedTop) return TOPO_BAD_STATE;
   state = TOPO_BAD_INPUT;
   if (ta >= nT || tb >= nT) return TOPO_BAD_INPUT;
   srcT = ta;

@@ -1,4 +1,4 @@
-// Placeholder: kernels of this area land here (see docs/geometry.md).
-export function shapeAbiPlaceholder(): i32 {
-  return 0;
-}
+// Shape area: straightening (assembly/straighten.ts) and simplification
+// (assembly/simplify.ts). Every export takes or returns plain numbers.
+export * from './straighten';
+export * from './simplify';

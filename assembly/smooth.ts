@@ -15,7 +15,7 @@
 // is [moved..., ring...]: the renderer updates those; the caller must refit
 // the BVH (the positions changed in place).
 
-import { arenaAlloc } from './arena';
+import { arenaAlloc, arenaMark } from './arena';
 import {
   adjList,
   adjOff,
@@ -24,7 +24,7 @@ import {
   meshPos,
   NONE,
   nV,
-  ready,
+  topoReady,
   setU32,
   TOPO_BAD_INPUT,
   TOPO_BAD_STATE,
@@ -39,6 +39,7 @@ import {
 
 let preparedFor: usize = 0; // meshPos of the mesh the arrays below belong to
 let preparedV: u32 = 0;
+let preparedTop: usize = 0; // arena top after the allocation: a release below it lost the arrays
 let list: usize = 0; // u32 × V: moved vertices, then the ring
 let weight: usize = 0; // f32 × V, by vertex id
 let temp: usize = 0; // f32 × 3V, by vertex id
@@ -51,8 +52,8 @@ let maxId: u32 = 0;
 
 /** Allocates the brush's arrays for the analysed mesh (once). */
 export function smoothPrepare(): i32 {
-  if (!ready) return TOPO_BAD_STATE;
-  if (preparedFor == meshPos && preparedV == nV && list != 0) return TOPO_OK;
+  if (!topoReady()) return TOPO_BAD_STATE;
+  if (prepared()) return TOPO_OK;
   const v4 = (<usize>nV) << 2;
   list = arenaAlloc(v4);
   weight = arenaAlloc(v4);
@@ -66,7 +67,12 @@ export function smoothPrepare(): i32 {
   clock = 0;
   preparedFor = meshPos;
   preparedV = nV;
+  preparedTop = arenaMark();
   return TOPO_OK;
+}
+
+function prepared(): bool {
+  return list != 0 && preparedFor == meshPos && preparedV == nV && arenaMark() >= preparedTop;
 }
 
 /** A fresh pair of stamps: `clock` marks the moved set, `clock + 1` the ring. */
@@ -205,7 +211,7 @@ export function smoothDab(
   lambda: f32,
   mu: f32,
 ): i32 {
-  if (!ready || list == 0 || preparedFor != meshPos) return TOPO_BAD_STATE;
+  if (!topoReady() || !prepared()) return TOPO_BAD_STATE;
   if (seed >= nV || !(radius > 0)) return TOPO_BAD_INPUT;
   nextClock();
   moved = 0;
@@ -269,7 +275,7 @@ export function smoothDab(
  * half-step, then smoothNormals over [0, total).
  */
 export function smoothRegionBegin(ids: usize, n: u32, strength: f32): i32 {
-  if (!ready || list == 0 || preparedFor != meshPos) return TOPO_BAD_STATE;
+  if (!topoReady() || !prepared()) return TOPO_BAD_STATE;
   nextClock();
   moved = 0;
   const s = min<f32>(1, max<f32>(0, strength));
@@ -286,7 +292,7 @@ export function smoothRegionBegin(ids: usize, n: u32, strength: f32): i32 {
 
 /** The whole mesh as the region (no ring). */
 export function smoothRegionBeginAll(strength: f32): i32 {
-  if (!ready || list == 0 || preparedFor != meshPos) return TOPO_BAD_STATE;
+  if (!topoReady() || !prepared()) return TOPO_BAD_STATE;
   nextClock();
   const s = min<f32>(1, max<f32>(0, strength));
   for (let v: u32 = 0; v < nV; v++) {

@@ -144,46 +144,118 @@ function prefixAt(p: usize, end: usize, kw: usize, n: usize): bool {
   return h;
 }
 
-/** Finds or inserts the vertex with these exact float bits; returns its index. */
+// Welding. Scanner meshes list triangles in an order where a vertex comes
+// back soon after it first appears (its fan of about six triangles is close
+// together in the file). So a small direct-mapped cache of recent vertices
+// (key and index, 64 KiB: stays in L1/L2) answers most lookups; only its
+// misses go to the big open-addressing table, whose slots hold the vertex
+// index plus 4 bits of the hash (a tag that skips most foreign entries
+// without reading their positions). The table starts at a quarter of the
+// corners (a closed mesh has about one vertex per six corners) and doubles
+// when half full, so it stays small enough for the caches too.
+
+const CACHE_BITS: u32 = 12;
+const CACHE_SHIFT: u32 = 32 - CACHE_BITS;
+const TAG_SHIFT: u32 = 28;
+const INDEX_MASK: u32 = (1 << TAG_SHIFT) - 1;
+
+let cachePtr: usize = 0;
+let hashCap: u32 = 0;
+
+/** Inserts vertex `vi` (already in the positions) into the big table. */
+@inline function tableInsert(h: u32, vi: u32): void {
+  let slot = h & hashMask;
+  while (load<u32>(hashPtr + ((<usize>slot) << 2)) != 0) slot = (slot + 1) & hashMask;
+  store<u32>(hashPtr + ((<usize>slot) << 2), (vi + 1) | (h >>> TAG_SHIFT << TAG_SHIFT));
+}
+
+/** Doubles the big table when it is half full; false when memory runs out. */
+function ensureTableRoom(extra: u32): bool {
+  if ((<u64>vertCount + <u64>extra) * 2 <= <u64>hashCap) return true;
+  let cap = hashCap;
+  while ((<u64>vertCount + <u64>extra) * 2 > <u64>cap) cap <<= 1;
+  const table = arenaAlloc((<usize>cap) << 2);
+  if (table == 0) return false;
+  memory.fill(table, 0, (<usize>cap) << 2);
+  hashPtr = table;
+  hashCap = cap;
+  hashMask = cap - 1;
+  for (let v: u32 = 0; v < vertCount; v++) {
+    const p = posPtr + (<usize>v) * 12;
+    tableInsert(hash3(load<u32>(p), load<u32>(p, 4), load<u32>(p, 8)), v);
+  }
+  return true;
+}
+
+/**
+ * Finds or inserts the vertex with these exact float bits (-0 already made
+ * +0) and hash; returns its index. The caller has made room for it
+ * (ensureTableRoom).
+ */
+@inline function weldHashed(x: u32, y: u32, z: u32, h: u32): u32 {
+  const c = cachePtr + ((<usize>(h >>> CACHE_SHIFT)) << 4);
+  const cached = load<u32>(c, 12);
+  if (cached != 0 && load<u32>(c) == x && load<u32>(c, 4) == y && load<u32>(c, 8) == z) return cached - 1;
+  const tag = h >>> TAG_SHIFT << TAG_SHIFT;
+  let slot = h & hashMask;
+  let vi: u32 = 0;
+  while (true) {
+    const sp = hashPtr + ((<usize>slot) << 2);
+    const e = load<u32>(sp);
+    if (e == 0) {
+      vi = vertCount++;
+      const p = posPtr + (<usize>vi) * 12;
+      store<u32>(p, x);
+      store<u32>(p, y, 4);
+      store<u32>(p, z, 8);
+      store<u32>(sp, (vi + 1) | tag);
+      break;
+    }
+    if ((e & ~INDEX_MASK) == tag) {
+      const q = posPtr + (<usize>((e & INDEX_MASK) - 1)) * 12;
+      if (load<u32>(q) == x && load<u32>(q, 4) == y && load<u32>(q, 8) == z) {
+        vi = (e & INDEX_MASK) - 1;
+        break;
+      }
+    }
+    slot = (slot + 1) & hashMask;
+  }
+  store<u32>(c, x);
+  store<u32>(c, y, 4);
+  store<u32>(c, z, 8);
+  store<u32>(c, vi + 1, 12);
+  return vi;
+}
+
+/** weldHashed for one vertex given as float bits (the ASCII path). */
 @inline function weld(x: u32, y: u32, z: u32): u32 {
   // -0 and +0 are the same point.
   if (x == 0x8000_0000) x = 0;
   if (y == 0x8000_0000) y = 0;
   if (z == 0x8000_0000) z = 0;
-  let slot = hash3(x, y, z) & hashMask;
-  while (true) {
-    const sp = hashPtr + ((<usize>slot) << 2);
-    const e = load<u32>(sp);
-    if (e == 0) {
-      const vi = vertCount++;
-      const p = posPtr + (<usize>vi) * 12;
-      store<u32>(p, x);
-      store<u32>(p, y, 4);
-      store<u32>(p, z, 8);
-      store<u32>(sp, vi + 1);
-      return vi;
-    }
-    const q = posPtr + (<usize>(e - 1)) * 12;
-    if (load<u32>(q) == x && load<u32>(q, 4) == y && load<u32>(q, 8) == z) return e - 1;
-    slot = (slot + 1) & hashMask;
-  }
+  return weldHashed(x, y, z, hash3(x, y, z));
 }
 
 /** Allocates index, position and hash buffers for up to `tris` triangles. */
 function allocateMesh(tris: u32): i32 {
   maxTris = tris;
   const corners = <u64>tris * 3;
-  if (corners > 0x1000_0000) return STL_TOO_LARGE;
+  // Vertex indices (plus one) must fit below the tag bits.
+  if (corners >= <u64>INDEX_MASK) return STL_TOO_LARGE;
   idxPtr = arenaAlloc(<usize>(corners * 4));
   if (idxPtr == 0) return STL_TOO_LARGE;
   posPtr = arenaAlloc(<usize>(corners * 12));
   if (posPtr == 0) return STL_TOO_LARGE;
-  let cap = nextPow2(<u32>(corners + (corners >> 1)));
-  if (cap < 64) cap = 64;
+  let cap = nextPow2(<u32>(corners >> 2));
+  if (cap < 1024) cap = 1024;
+  hashCap = cap;
   hashMask = cap - 1;
   hashPtr = arenaAlloc((<usize>cap) << 2);
   if (hashPtr == 0) return STL_TOO_LARGE;
   memory.fill(hashPtr, 0, (<usize>cap) << 2);
+  cachePtr = arenaAlloc((<usize>1 << CACHE_BITS) << 4);
+  if (cachePtr == 0) return STL_TOO_LARGE;
+  memory.fill(cachePtr, 0, (<usize>1 << CACHE_BITS) << 4);
   boundsPtr = arenaAlloc(24);
   if (boundsPtr == 0) return STL_TOO_LARGE;
   return STL_OK;
@@ -298,6 +370,8 @@ export function stlBegin(ptr: usize, len: usize): i32 {
   boundsPtr = 0;
   hashPtr = 0;
   hashMask = 0;
+  hashCap = 0;
+  cachePtr = 0;
   vertCount = 0;
   degenerate = 0;
   workCursor = 0;
@@ -413,27 +487,59 @@ export function stlStep(budget: u32): i32 {
 
 // ---------------------------------------------------------------- binary
 
+/**
+ * Binary records, one triangle per iteration with SIMD: the nine vertex
+ * floats are loaded as three vectors (the last load reads 12 bytes past the
+ * record: the next record, or the arena's padding after the file), checked
+ * for NaN/infinity and -0 at once, transposed into x, y and z of the three
+ * corners, and hashed together (hash3, lane by lane); then each corner is
+ * welded.
+ */
 function stepBinary(budget: u32): i32 {
   const end = chunkEnd(triCount, budget, binCount);
+  if (!ensureTableRoom((end - triCount) * 3)) return STL_TOO_LARGE;
   let rec = inPtr + 84 + (<usize>triCount) * 50;
   let out = idxPtr + (<usize>triCount) * 12;
+  const expMask = i32x4.splat(0x7F80_0000);
+  const negZero = i32x4.splat(0x8000_0000);
+  const firstLane = i32x4(-1, 0, 0, 0);
+  const k1 = i32x4.splat(0x9E37_79B1);
+  const k2 = i32x4.splat(0x85EB_CA77);
+  const k3 = i32x4.splat(0xC2B2_AE3D);
+  const k4 = i32x4.splat(0x2C1B_3C6D);
   for (let t = triCount; t < end; t++) {
-    const v = rec + 12;
-    const ax = load<u32>(v), ay = load<u32>(v, 4), az = load<u32>(v, 8);
-    const bx = load<u32>(v, 12), by = load<u32>(v, 16), bz = load<u32>(v, 20);
-    const cx = load<u32>(v, 24), cy = load<u32>(v, 28), cz = load<u32>(v, 32);
-    if (
-      isNonFinite(ax) || isNonFinite(ay) || isNonFinite(az) ||
-      isNonFinite(bx) || isNonFinite(by) || isNonFinite(bz) ||
-      isNonFinite(cx) || isNonFinite(cy) || isNonFinite(cz)
-    ) {
+    // ax ay az bx | by bz cx cy | cz ...
+    let v0 = v128.load(rec, 12);
+    let v1 = v128.load(rec, 28);
+    let v2 = v128.load(rec, 44);
+    const bad = v128.or(
+      v128.or(i32x4.eq(v128.and(v0, expMask), expMask), i32x4.eq(v128.and(v1, expMask), expMask)),
+      v128.and(i32x4.eq(v128.and(v2, expMask), expMask), firstLane),
+    );
+    if (v128.any_true(bad)) {
       triCount = t;
       errTriangle = <i32>t;
       return STL_NON_FINITE;
     }
-    store<u32>(out, weld(ax, ay, az));
-    store<u32>(out, weld(bx, by, bz), 4);
-    store<u32>(out, weld(cx, cy, cz), 8);
+    // -0 and +0 are the same point.
+    v0 = v128.andnot(v0, i32x4.eq(v0, negZero));
+    v1 = v128.andnot(v1, i32x4.eq(v1, negZero));
+    v2 = v128.andnot(v2, i32x4.eq(v2, negZero));
+    const X = i32x4.shuffle(v0, v1, 0, 3, 6, 6);
+    const Y = i32x4.shuffle(v0, v1, 1, 4, 7, 7);
+    const Z = i32x4.shuffle(i32x4.shuffle(v0, v1, 2, 5, 5, 5), v2, 0, 1, 4, 4);
+    // hash3 on the three corners at once.
+    let h = i32x4.mul(X, k1);
+    const hy = i32x4.mul(Y, k2);
+    const hz = i32x4.mul(Z, k3);
+    h = v128.xor(h, v128.or(i32x4.shl(hy, 13), i32x4.shr_u(hy, 19)));
+    h = v128.xor(h, v128.or(i32x4.shl(hz, 7), i32x4.shr_u(hz, 25)));
+    h = v128.xor(h, i32x4.shr_u(h, 15));
+    h = i32x4.mul(h, k4);
+    h = v128.xor(h, i32x4.shr_u(h, 12));
+    store<u32>(out, weldHashed(i32x4.extract_lane(X, 0), i32x4.extract_lane(Y, 0), i32x4.extract_lane(Z, 0), i32x4.extract_lane(h, 0)));
+    store<u32>(out, weldHashed(i32x4.extract_lane(X, 1), i32x4.extract_lane(Y, 1), i32x4.extract_lane(Z, 1), i32x4.extract_lane(h, 1)), 4);
+    store<u32>(out, weldHashed(i32x4.extract_lane(X, 2), i32x4.extract_lane(Y, 2), i32x4.extract_lane(Z, 2), i32x4.extract_lane(h, 2)), 8);
     rec += 50;
     out += 12;
   }
@@ -599,6 +705,7 @@ function parseVertex(): i64 {
   if (r != STL_OK) return r;
   const z = reinterpret<u32>(<f32>numValue);
   if (isNonFinite(x) || isNonFinite(y) || isNonFinite(z)) return STL_NON_FINITE;
+  if (!ensureTableRoom(1)) return STL_TOO_LARGE;
   return <i64>weld(x, y, z);
 }
 

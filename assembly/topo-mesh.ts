@@ -29,7 +29,7 @@
 // This module is not re-exported with `export *` (its globals would become
 // wasm exports): assembly/topology.ts lists what JS sees.
 
-import { arenaAlloc } from './arena';
+import { arenaAlloc, arenaMark } from './arena';
 
 export const TOPO_OK: i32 = 0;
 export const TOPO_OUT_OF_MEMORY: i32 = -1;
@@ -54,6 +54,8 @@ export let nV: u32 = 0;
 export let nT: u32 = 0;
 /** True once every phase has run. */
 export let ready: bool = false;
+/** Arena top when the tables were complete: a reset or release below it wiped them. */
+let builtTop: usize = 0;
 
 // ---- persistent tables
 export let vtOff: usize = 0; // u32 × (V + 1)
@@ -472,13 +474,17 @@ export function topoLabelShells(t0: u32, t1: u32): i32 {
     grow(bp, b);
     grow(bp, c);
   }
-  if (t1 >= nT) ready = shellCount == labelled;
+  if (t1 >= nT) {
+    ready = shellCount == labelled;
+    builtTop = arenaMark();
+  }
   return TOPO_OK;
 }
 
 // ---------------------------------------------------------------- report
 
-export function topoReady(): bool { return ready; }
+/** The tables are complete and still in the arena (no reset or release below them since). */
+export function topoReady(): bool { return ready && arenaMark() >= builtTop; }
 export function topoMeshPositions(): usize { return meshPos; }
 export function topoMeshIndices(): usize { return meshIdx; }
 export function topoDegenerateCount(): u32 { return degenerate; }

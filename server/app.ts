@@ -12,8 +12,19 @@ import { pickLang, t } from './core/i18n.ts';
 import { authGuard } from './core/auth.ts';
 import { requestLog } from './core/request-log.ts';
 import { baseModule } from './modules/base/index.ts';
+import { recycleModule } from './modules/base/sys-recycle.ts';
+import { dictModule } from './modules/dict/index.ts';
+import { helpModule } from './modules/help/index.ts';
+import { taskModule } from './modules/task/index.ts';
+import pkg from '../package.json' with { type: 'json' };
+import { spaceModule, UPLOAD_PATH } from './modules/space/index.ts';
+import { orderModule } from './modules/order/index.ts';
+import { deviceModule } from './modules/device/index.ts';
+import { dashboardModule } from './modules/dashboard/index.ts';
 
-export const VERSION = { gn: '1.0.0' };
+/** The running build's version, from package.json: the one place it is set (the client's
+ * version check compares it with its own, also from package.json). */
+export const VERSION = { gn: pkg.version };
 
 export function createApp(ctx: AppContext) {
   const eps: Eps = {};
@@ -24,13 +35,12 @@ export function createApp(ctx: AppContext) {
     await next();
   });
   app.use('/admin/*', requestLog(ctx));
-  app.use(
-    '/admin/*',
-    bodyLimit({
-      maxSize: ctx.config.bodyLimit,
-      onError: (c) => c.json(envelope(Code.fail, t(c.get('lang'), 'bodyTooLarge')), 413),
-    }),
-  );
+  const jsonLimit = bodyLimit({
+    maxSize: ctx.config.bodyLimit,
+    onError: (c) => c.json(envelope(Code.fail, t(c.get('lang'), 'bodyTooLarge')), 413),
+  });
+  // Uploads have their own, larger limit (UPLOAD_MAX_MB per file), checked while streaming.
+  app.use('/admin/*', (c, next) => (c.req.path === UPLOAD_PATH ? next() : jsonLimit(c, next)));
   app.use('/admin/*', authGuard(ctx));
 
   app.get('/version.json', (c) => {
@@ -38,7 +48,15 @@ export function createApp(ctx: AppContext) {
     return c.json(VERSION);
   });
 
-  const routes = app.route('/', baseModule(ctx, eps));
+  const routes = app.route('/', baseModule(ctx, eps)).route('/', spaceModule(ctx, eps))
+    .route('/', orderModule(ctx, eps))
+    .route('/', deviceModule(ctx, eps));
+  app.route('/', dictModule(ctx, eps));
+  app.route('/', taskModule(ctx, eps));
+  app.route('/', helpModule(ctx, eps));
+
+  app.route('/', recycleModule(ctx, eps));
+  app.route('/', dashboardModule(ctx, eps));
 
   app.notFound((c) => c.json(envelope(Code.fail, t(c.get('lang') ?? 'zh', 'notFound')), 404));
 

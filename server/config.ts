@@ -17,6 +17,8 @@ export interface Config {
   argon2: { memoryCost: number; timeCost: number };
   /** Largest JSON body accepted by /admin, bytes. */
   bodyLimit: number;
+  /** Largest file accepted by POST /admin/base/comm/upload, bytes (UPLOAD_MAX_MB). */
+  uploadMaxBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -59,5 +61,6 @@ export function loadConfig(env: Env = {}): Config {
       timeCost: int(env, 'ARGON2_TIME_COST', 2, 1),
     },
     bodyLimit: int(env, 'BODY_LIMIT', 2 * 1024 * 1024, 1024),
+    uploadMaxBytes: int(env, 'UPLOAD_MAX_MB', 100, 1) * 1024 * 1024,
   };
 }

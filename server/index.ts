@@ -11,6 +11,7 @@ import { createApp } from './app.ts';
 import { createContext, prepareDatabase, type ContextOverrides } from './bootstrap.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
+import { schedulerFor } from './modules/task/index.ts';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist', import.meta.url));
 
@@ -99,6 +100,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw err;
   });
   const { port } = server.address() as AddressInfo;
+  // Scheduled tasks run only in a serving process; tests of the app call tick() themselves.
+  const scheduler = schedulerFor(ctx);
+  scheduler.start();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
   return {
@@ -109,7 +113,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ('closeAllConnections' in server) server.closeAllConnections();
-      }).then(() => ctx.db.destroy());
+      })
+        .then(() => scheduler.stop())
+        .then(() => ctx.db.destroy());
       return closing;
     },
   };

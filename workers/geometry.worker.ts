@@ -18,8 +18,13 @@
 import * as Comlink from 'comlink';
 import { compileKernelsFromUrl, instantiateModule, type KernelExports } from './kernels/abi.ts';
 import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode } from './kernels/job.ts';
-import { meshFromArrays, type MeshRef } from './kernels/mesh.ts';
+import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
+import { geodesicDistance, type GeodesicResult, type SurfacePoint } from './kernels/geodesic.ts';
+import { simplify } from './kernels/simplify.ts';
+import { straighten, transformMesh, type StraightenJaw, type StraightenResult } from './kernels/straighten.ts';
+import { smoothDab, smoothRegion, type DabOptions, type RegionOptions, type SmoothResult } from './kernels/smooth.ts';
 import { parseStl, type StlErrorCode, type StlMesh, type StlSource, type Vec3 } from './kernels/stl.ts';
+import { analyzeMesh, ensureTopology, type MeshHealth } from './kernels/topology.ts';
 
 /** Every code a worker call can fail with. */
 export type WorkerErrorCode = StlErrorCode | KernelErrorCode | 'NO_SUCH_MESH';
@@ -39,6 +44,18 @@ export interface Bounds {
 /** A mesh opened in the worker: the render arrays (transferred copies) and the handle of the copy the worker keeps. */
 export interface OpenedMesh extends StlMesh {
   handle: MeshHandle;
+}
+
+/** A decimated copy of a mesh, kept under its own handle. */
+export interface SimplifiedMesh {
+  handle: MeshHandle;
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+  vertexCount: number;
+  triangleCount: number;
+  collapses: number;
+  bounds: Bounds;
 }
 
 export interface MeshInfo {
@@ -125,7 +142,9 @@ class NoSuchMesh extends Error {
 interface StoredMesh {
   readonly handle: MeshHandle;
   readonly mesh: MeshRef;
-  readonly bounds: Bounds;
+  bounds: Bounds;
+  /** A kernel moved vertices (smoothing): recompute the bounds when next asked. */
+  boundsStale: boolean;
   /** Jobs on one instance run one after another: they share its arena (mark/release is LIFO). */
   queue: Promise<unknown>;
 }
@@ -135,7 +154,7 @@ let nextHandle = 1;
 
 function store(mesh: MeshRef, bounds: Bounds): MeshHandle {
   const handle = nextHandle++;
-  meshes.set(handle, { handle, mesh, bounds, queue: Promise.resolve() });
+  meshes.set(handle, { handle, mesh, bounds, boundsStale: false, queue: Promise.resolve() });
   return handle;
 }
 
@@ -317,14 +336,115 @@ const api = {
   /** Counts, bounds and memory of a kept mesh (the pattern for every kernel call on a handle). */
   meshInfo(handle: MeshHandle): Promise<WorkerResult<MeshInfo>> {
     return job('meshInfo', undefined, undefined, () =>
-      withMesh(handle, ({ mesh, bounds }) => ({
-        handle,
-        vertexCount: mesh.vertexCount,
-        triangleCount: mesh.triangleCount,
-        bounds,
-        wasmBytes: mesh.k.memory.buffer.byteLength,
-        arenaBytes: mesh.k.arenaUsed() >>> 0,
-      })),
+      withMesh(handle, (m) => {
+        const { mesh } = m;
+        if (m.boundsStale) {
+          m.bounds = boundsOf(meshViews(mesh).positions);
+          m.boundsStale = false;
+        }
+        return {
+          handle,
+          vertexCount: mesh.vertexCount,
+          triangleCount: mesh.triangleCount,
+          bounds: m.bounds,
+          wasmBytes: mesh.k.memory.buffer.byteLength,
+          arenaBytes: mesh.k.arenaUsed() >>> 0,
+        };
+      }),
+    );
+  },
+
+  // ---- topology (workers/kernels/topology.ts, smooth.ts, geodesic.ts)
+
+  /** Health report: degenerate, open, non-manifold and inconsistent edges, shells (builds the adjacency tables once per mesh). */
+  healthReport(handle: MeshHandle, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<MeshHealth>> {
+    return job('healthReport', jobId, onProgress, (options) => withMesh(handle, ({ mesh }) => analyzeMesh(mesh, options)));
+  },
+
+  /**
+   * One smoothing-brush dab (Taubin, within `dab.radius` of `dab.center`).
+   * Changes the kept mesh; returns the moved vertices' new positions and
+   * normals for the renderer. The first dab on a mesh builds its adjacency.
+   */
+  smoothDab(handle: MeshHandle, dab: DabOptions): Promise<WorkerResult<SmoothResult>> {
+    return job('smoothDab', undefined, undefined, () =>
+      withMesh(handle, async (m) => {
+        await ensureTopology(m.mesh);
+        m.boundsStale = true;
+        return smoothDab(m.mesh, dab);
+      }),
+    );
+  },
+
+  /** Taubin smoothing of a vertex set (or the whole mesh). Changes the kept mesh. */
+  smoothRegion(handle: MeshHandle, region: RegionOptions, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<SmoothResult>> {
+    return job('smoothRegion', jobId, onProgress, (options) =>
+      withMesh(handle, async (m) => {
+        await ensureTopology(m.mesh, { shouldCancel: options.shouldCancel });
+        m.boundsStale = true;
+        return smoothRegion(m.mesh, region, options);
+      }),
+    );
+  },
+
+  /** Geodesic distance along the surface between two picked points, and the path for drawing. */
+  geodesic(
+    handle: MeshHandle,
+    a: SurfacePoint,
+    b: SurfacePoint,
+    settings: { steinerPoints?: number; sweeps?: number },
+    jobId: number,
+    onProgress?: ProgressCallback,
+  ): Promise<WorkerResult<GeodesicResult>> {
+    return job('geodesic', jobId, onProgress, (options) => withMesh(handle, ({ mesh }) => geodesicDistance(mesh, a, b, { ...settings, ...options })));
+  },
+
+  // ---- shape (workers/kernels/straighten.ts, simplify.ts)
+
+  /** The rigid transform that puts a jaw model into the canonical frame (the mesh is not moved: see transformMesh). */
+  straighten(handle: MeshHandle, jaw: StraightenJaw, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<StraightenResult>> {
+    return job('straighten', jobId, onProgress, (options) => withMesh(handle, ({ mesh }) => straighten(mesh, { ...options, jaw })));
+  },
+
+  /** Applies a column-major rigid 4x4 (e.g. straighten's matrix or inverse) to the kept mesh's positions and normals. */
+  transformMesh(handle: MeshHandle, matrix: ArrayLike<number>): Promise<WorkerResult<null>> {
+    return job('transformMesh', undefined, undefined, () =>
+      withMesh(handle, (m) => {
+        if (matrix.length < 16) throw new KernelError('BAD_INPUT', 'a 4x4 matrix has 16 numbers');
+        transformMesh(m.mesh, matrix);
+        m.boundsStale = true;
+        return null;
+      }),
+    );
+  },
+
+  /**
+   * Quadric-error decimation to at most `targetTriangles`. The kept mesh is
+   * unchanged; the result is kept as a new mesh (its handle is returned with
+   * its arrays) and the decimation's scratch is freed.
+   */
+  simplify(handle: MeshHandle, targetTriangles: number, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<SimplifiedMesh>> {
+    return job('simplify', jobId, onProgress, (options) =>
+      withMesh(handle, async ({ mesh }) => {
+        const mark = mesh.k.arenaMark() >>> 0;
+        let r: Awaited<ReturnType<typeof simplify>>;
+        try {
+          r = await simplify(mesh, { ...options, targetTriangles });
+        } finally {
+          mesh.k.arenaRelease(mark);
+        }
+        // r's arrays are copies: the scratch they came from is released above.
+        const k = await newInstance();
+        let ref: MeshRef;
+        try {
+          ref = meshFromArrays(k, r.positions, r.indices, r.normals);
+        } catch (e) {
+          throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
+        }
+        const bounds = boundsOf(r.positions);
+        const { positions, normals, indices, vertexCount, triangleCount, collapses } = r;
+        return { handle: store(ref, bounds), positions, normals, indices, vertexCount, triangleCount, collapses, bounds };
+      }),
     );
   },
 

@@ -9,6 +9,14 @@ import { tokenFromHeader, verifyAccessToken } from './tokens.ts';
 
 export const OPEN_PREFIX = '/admin/base/open/';
 export const COMM_PREFIX = '/admin/base/comm/';
+/** Calls outside comm/ that every logged-in user may make without a permission: dictionary data
+ * for any form, reading help documents and marking release notes read. */
+export const LOGIN_ONLY_PATHS: ReadonlySet<string> = new Set([
+  '/admin/dict/info/data',
+  '/admin/base/sys/release/toReaded',
+  '/admin/base/sys/article/docs',
+  '/admin/base/sys/article/doc',
+]);
 
 export function authGuard(ctx: AppContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -18,7 +26,7 @@ export function authGuard(ctx: AppContext): MiddlewareHandler<AppEnv> {
     if (!token) throw unauthorized();
     const auth = await verifyAccessToken(ctx, token);
     c.set('auth', auth);
-    if (path.startsWith(COMM_PREFIX)) return next();
+    if (path.startsWith(COMM_PREFIX) || LOGIN_ONLY_PATHS.has(path)) return next();
     const perm = permFromPath(path);
     const access = await loadAccess(ctx.db, auth.userId);
     if (!access.isSuper && (!perm || !access.perms.has(perm))) throw forbidden();

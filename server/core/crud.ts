@@ -1,7 +1,7 @@
 // The generic resource service: from one table definition come the add/delete/update/info/
 // list/page routes of the contract, their eps description and their permission strings.
 import { Hono, type Context } from 'hono';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -161,6 +161,9 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
   });
 
   const pick = (data: Row): Row => Object.fromEntries(Object.entries(data).filter(([k, v]) => writable.has(k) && v !== undefined));
+  // A hook's row is server code: it may also set readonly columns (an owner id), never the managed ones.
+  const pickFromHook = (data: Row): Row =>
+    Object.fromEntries(Object.entries(data).filter(([k, v]) => k in def.columns && !MANAGED.has(k) && v !== undefined));
 
   async function scopeOf(c: Context<AppEnv>): Promise<Row | undefined> {
     return def.hooks?.scope ? await def.hooks.scope({ c, ctx }) : undefined;
@@ -181,7 +184,9 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     let q = within(db.selectFrom(def.table), scope);
     const kw = typeof body.keyWord === 'string' ? body.keyWord.trim() : '';
     if (kw && def.keyWordColumns?.length) {
-      q = q.where((eb) => eb.or(def.keyWordColumns!.map((col) => eb(col, 'like', `%${kw}%`))));
+      // % and _ in the keyword are literal characters, not wildcards.
+      const pattern = `%${kw.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      q = q.where((eb) => eb.or(def.keyWordColumns!.map((col) => sql<boolean>`${sql.ref(col)} like ${pattern} escape '\\'`)));
     }
     for (const field of def.filterable ?? []) {
       const value = body[field];
@@ -218,7 +223,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
       const now = formatTime(ctx.clock.now());
       const id = await db.transaction().execute(async (trx) => {
         const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
-        const values = pick(def.hooks?.beforeAdd ? await def.hooks.beforeAdd(data, args) : (data as Row));
+        const values = def.hooks?.beforeAdd ? pickFromHook(await def.hooks.beforeAdd(data, args)) : pick(data as Row);
         const row = await trx
           .insertInto(def.table)
           .values(hasTimes ? { ...values, createTime: now, updateTime: now } : values)
@@ -275,7 +280,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
       }
       await db.transaction().execute(async (trx) => {
         const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
-        const values = pick(def.hooks?.beforeUpdate ? await def.hooks.beforeUpdate(data, args) : (data as Row));
+        const values = def.hooks?.beforeUpdate ? pickFromHook(await def.hooks.beforeUpdate(data, args)) : pick(data as Row);
         if (hasTimes) values.updateTime = formatTime(ctx.clock.now());
         if (Object.keys(values).length > 0) {
           const result = await within(trx.updateTable(def.table).set(values).where('id', '=', data.id), scope).executeTakeFirst();
@@ -303,7 +308,9 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     routes.post('/list', validate('json', listSchema), async (c) => {
       const body = c.req.valid('json') as Row;
       const [column, direction] = ordering(body);
-      const list = await (await filtered(c, body)).select(selectable).orderBy(column, direction).execute();
+      let q = (await filtered(c, body)).select(selectable).orderBy(column, direction);
+      if (column !== 'id') q = q.orderBy('id', direction);
+      const list = await q.execute();
       return ok(c, await decorateList(list));
     });
   }

@@ -81,17 +81,23 @@ export async function restoreFromRecycleBin(trx: Kysely<Database>, ids: number[]
     if (taken) throw fail('recycleIdTaken', { entity: entry.entity, id: entry.rowId });
     try {
       await db.insertInto(entry.tableName).values(data.row).execute();
-      for (const [table, rows] of Object.entries(data.related ?? {})) {
-        for (const row of rows) {
-          await db.insertInto(table).values(row).onConflict((oc: any) => oc.doNothing()).execute();
-        }
-      }
     } catch (err) {
-      // A unique value taken again (a username) or a referenced row gone (a role).
+      // A unique value taken again (a username), or a row it refers to is gone.
       if (err instanceof Error && /constraint/i.test(err.message)) {
         throw fail('recycleRestoreFailed', { entity: entry.entity, id: entry.rowId });
       }
       throw err;
+    }
+    for (const [table, rows] of Object.entries(data.related ?? {})) {
+      for (const row of rows) {
+        try {
+          await db.insertInto(table).values(row).onConflict((oc: any) => oc.doNothing()).execute();
+        } catch (err) {
+          // A link whose other end is gone meanwhile (a role's menu deleted) stays gone. SQLite
+          // undoes only the failed statement; PostgreSQL will need a savepoint around it.
+          if (!(err instanceof Error && /foreign key/i.test(err.message))) throw err;
+        }
+      }
     }
   }
   await trx.deleteFrom('recycle_data').where('id', 'in', entries.map((e) => e.id)).execute();

@@ -138,6 +138,211 @@ export interface BaseCaptchaTable {
   expiresAt: number;
 }
 
+/** An uploaded file: one row per upload; `key` (sha256) names the stored bytes. */
+export interface SpaceInfoTable {
+  id: Generated<number>;
+  url: string;
+  key: string;
+  name: string;
+  size: number;
+  mime: string;
+  kind: string;
+  classifyId: number | null;
+  userId: number;
+  triangleCount: number | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A folder of the file space. */
+export interface SpaceTypeTable {
+  id: Generated<number>;
+  name: string;
+  parentId: number | null;
+  userId: number;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface OrderInfoTable {
+  id: Generated<number>;
+  caseNo: string;
+  patientName: string;
+  remark: string | null;
+  deliveryTime: string | null;
+  enableAI: Generated<number>;
+  aiStatus: Generated<number>;
+  status: Generated<number>;
+  designerId: number;
+  creatorId: number;
+  upperFileId: number | null;
+  lowerFileId: number | null;
+  occlusionFileId: number | null;
+  designStartTime: string | null;
+  designEndTime: string | null;
+  processStartTime: string | null;
+  processEndTime: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface DeviceInfoTable {
+  id: Generated<number>;
+  devicename: string;
+  personnelId: number | null;
+  status: Generated<number>;
+  remark: string | null;
+  enableAI: Generated<number>;
+  /** Comma-separated wire diameters in mm, e.g. "0.7,0.8". */
+  diameters: string;
+  memory: number;
+  keyHash: string;
+  keyHint: string;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface DeviceUserTable {
+  id: Generated<number>;
+  deviceId: number;
+  userId: number;
+}
+
+export interface DeviceConfigTable {
+  id: Generated<number>;
+  deviceId: number;
+  diameter: number;
+  /** JSON [[angle, springback], ...]. */
+  springback: string;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface DeviceApiConfigTable {
+  id: Generated<number>;
+  name: string;
+  url: string;
+  key: string | null;
+  departmentId: number | null;
+  enabled: Generated<number>;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A named setting (`keyName` unique); dataType 0 text, 1 rich text (HTML), 2 file (URL). */
+/** A named setting (`keyName` unique); dataType 0 text, 1 rich text (HTML), 2 file (URL). */
+export interface BaseSysParamTable {
+  id: Generated<number>;
+  name: string;
+  keyName: string;
+  data: string | null;
+  dataType: Generated<number>;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** Internal key-value settings (e.g. `logKeep`), not shown as params. */
+export interface BaseSysConfTable {
+  cKey: string;
+  cValue: string;
+}
+
+export interface DictTypeTable {
+  id: Generated<number>;
+  name: string;
+  key: string;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface DictInfoTable {
+  id: Generated<number>;
+  typeId: number;
+  name: string;
+  value: string | null;
+  parentId: number | null;
+  orderNum: Generated<number>;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A scheduled built-in job. taskType 0 cron, 1 every `every` ms; type 0 system, 1 user;
+ * status 0 stopped, 1 running. Times are "YYYY-MM-DD HH:mm:ss" UTC. */
+export interface TaskInfoTable {
+  id: Generated<number>;
+  name: string;
+  taskType: Generated<number>;
+  cron: string | null;
+  every: number | null;
+  type: Generated<number>;
+  status: Generated<number>;
+  service: string;
+  data: string | null;
+  nextRunTime: string | null;
+  lastRunTime: string | null;
+  limit: number | null;
+  runCount: Generated<number>;
+  startDate: string | null;
+  endDate: string | null;
+  remark: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** One run of a task: status 1 success, 0 failure; trigger "schedule" or "manual". */
+export interface TaskLogTable {
+  id: Generated<number>;
+  taskId: number;
+  status: number;
+  trigger: string;
+  timeMs: number;
+  detail: string | null;
+  createTime: string;
+}
+
+export interface BaseSysReleaseTable {
+  id: Generated<number>;
+  version: string;
+  title: string;
+  content: string | null;
+  forceUpdate: Generated<number>;
+  releaseTime: string;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface BaseSysReleaseReadTable {
+  id: Generated<number>;
+  userId: number;
+  releaseId: number;
+  createTime: string;
+}
+
+export interface BaseSysArticleCategoryTable {
+  id: Generated<number>;
+  name: string;
+  parentId: number | null;
+  orderNum: Generated<number>;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A help article; status 1 published, 0 draft. */
+export interface BaseSysArticleTable {
+  id: Generated<number>;
+  categoryId: number | null;
+  title: string;
+  content: string | null;
+  orderNum: Generated<number>;
+  status: Generated<number>;
+  createTime: string;
+  updateTime: string;
+}
+
 export interface Database {
   base_sys_user: BaseSysUserTable;
   base_sys_role: BaseSysRoleTable;
@@ -150,9 +355,26 @@ export interface Database {
   base_login_failure: BaseLoginFailureTable;
   base_login_lock: BaseLoginLockTable;
   base_captcha: BaseCaptchaTable;
+  space_info: SpaceInfoTable;
+  space_type: SpaceTypeTable;
+  order_info: OrderInfoTable;
+  device_info: DeviceInfoTable;
+  device_user: DeviceUserTable;
+  device_config: DeviceConfigTable;
+  device_api_config: DeviceApiConfigTable;
   base_sys_department: BaseSysDepartmentTable;
   base_sys_role_department: BaseSysRoleDepartmentTable;
   recycle_data: RecycleDataTable;
+  base_sys_param: BaseSysParamTable;
+  base_sys_conf: BaseSysConfTable;
+  dict_type: DictTypeTable;
+  dict_info: DictInfoTable;
+  task_info: TaskInfoTable;
+  task_log: TaskLogTable;
+  base_sys_release: BaseSysReleaseTable;
+  base_sys_release_read: BaseSysReleaseReadTable;
+  base_sys_article_category: BaseSysArticleCategoryTable;
+  base_sys_article: BaseSysArticleTable;
 }
 
 export type User = Selectable<BaseSysUserTable>;

@@ -31,6 +31,23 @@ const dashboardCalls = [
   'processBaseInfo', 'processTypeInfo', 'deviceWorkInfo', 'addInfo', 'aiInfo', 'deviceAddressInfo',
 ].map((call) => `dashboard:info:${call}`);
 
+// The user page also reads the department tree and the roles (its form), and manages departments.
+const userPerms: MenuSeed[] = [
+  ...crud('base:sys:user').map((m) =>
+    m.name === 'Query' ? { ...m, perms: `${m.perms},base:sys:department:info,base:sys:department:list,base:sys:role:list` } : m,
+  ),
+  { name: 'Move', type: 2, perms: 'base:sys:user:move' },
+  { name: 'Import', type: 2, perms: 'base:sys:user:import,base:sys:user:batchCreateUser' },
+  { name: 'Export', type: 2, perms: 'base:sys:user:export' },
+  { name: 'Department add', type: 2, perms: 'base:sys:department:add' },
+  { name: 'Department delete', type: 2, perms: 'base:sys:department:delete' },
+  { name: 'Department update', type: 2, perms: 'base:sys:department:update,base:sys:department:order' },
+];
+// The role form grants menus and departments, so it reads both lists.
+const rolePerms: MenuSeed[] = crud('base:sys:role').map((m) =>
+  m.name === 'Query' ? { ...m, perms: `${m.perms},base:sys:menu:list,base:sys:department:list` } : m,
+);
+
 export const seedMenus: MenuSeed[] = [
   {
     name: 'Data board', type: 0, icon: 'dashboard',
@@ -44,7 +61,10 @@ export const seedMenus: MenuSeed[] = [
   {
     name: 'Order management', type: 0, icon: 'order',
     children: [
-      { name: 'Order list', type: 1, router: '/order/list', viewPath: 'modules/order/views/list', icon: 'order', children: crud('order:info') },
+      {
+        name: 'Order list', type: 1, router: '/order/list', viewPath: 'modules/order/views/list', icon: 'order',
+        children: crud('order:info', [{ name: 'All orders', type: 2, perms: 'order:info:all' }]),
+      },
       {
         name: 'Time list', type: 1, router: '/order/time', viewPath: 'modules/order/views/time', icon: 'time',
         children: [{ name: 'Query', type: 2, perms: 'order:info:info,order:info:list,order:info:page' }],
@@ -56,27 +76,60 @@ export const seedMenus: MenuSeed[] = [
     children: [
       {
         name: 'Device list', type: 1, router: '/device/list', viewPath: 'modules/device/views/list', icon: 'device',
-        children: crud('device:info', [{ name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') }]),
+        children: crud('device:info', [
+          { name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') },
+          { name: 'Reset key', type: 2, perms: 'device:info:resetKey' },
+          { name: 'Bind users', type: 2, perms: 'device:info:userList,device:info:bind,device:info:unbind' },
+          { name: 'Editor devices', type: 2, perms: 'device:info:diameterList,device:info:currentDevice' },
+          { name: 'All devices', type: 2, perms: 'device:info:all' },
+        ]),
       },
     ],
   },
   {
     name: 'Interface configuration', type: 0, icon: 'api',
     children: [
-      { name: 'Config list', type: 1, router: '/device/api-config', viewPath: 'modules/device/views/api-config', icon: 'api', children: crud('device:apiConfig') },
+      {
+        name: 'Config list', type: 1, router: '/device/api-config', viewPath: 'modules/device/views/api-config', icon: 'api',
+        children: crud('device:apiConfig', [{ name: 'Departments', type: 2, perms: 'device:apiConfig:departmentList' }]),
+      },
     ],
   },
   {
     name: 'System management', type: 0, icon: 'system',
     children: [
       {
-        name: 'Permission management', type: 0, icon: 'permission',
+        name: 'File space', type: 1, router: '/space/list', viewPath: 'modules/space/views/list', icon: 'file',
         children: [
-          { name: 'User list', type: 1, router: '/sys/user', viewPath: 'modules/base/views/user', icon: 'user', children: crud('base:sys:user') },
-          { name: 'Menu list', type: 1, router: '/sys/menu', viewPath: 'modules/base/views/menu', icon: 'menu', children: crud('base:sys:menu') },
-          { name: 'Role list', type: 1, router: '/sys/role', viewPath: 'modules/base/views/role', icon: 'role', children: crud('base:sys:role') },
+          ...crud('space:info').filter((m) => m.name !== 'Add'),
+          { name: 'Folders', type: 2, perms: crud('space:type').map((m) => m.perms).join(',') },
+          { name: 'All files', type: 2, perms: 'space:info:all' },
         ],
       },
+      {
+        name: 'Permission management', type: 0, icon: 'permission',
+        children: [
+          { name: 'User list', type: 1, router: '/sys/user', viewPath: 'modules/base/views/user', icon: 'user', children: userPerms },
+          {
+            name: 'Menu list', type: 1, router: '/sys/menu', viewPath: 'modules/base/views/menu', icon: 'menu',
+            children: crud('base:sys:menu', [
+              { name: 'Import', type: 2, perms: 'base:sys:menu:import' },
+              { name: 'Export', type: 2, perms: 'base:sys:menu:export' },
+            ]),
+          },
+          { name: 'Role list', type: 1, router: '/sys/role', viewPath: 'modules/base/views/role', icon: 'role', children: rolePerms },
+        ],
+      },
+      {
+        name: 'Recycle bin', type: 1, router: '/recycle/data', viewPath: 'modules/recycle/views/data', icon: 'recycle',
+        children: [
+          { name: 'Query', type: 2, perms: 'recycle:data:info,recycle:data:page' },
+          { name: 'Restore', type: 2, perms: 'recycle:data:restore' },
+          { name: 'Delete', type: 2, perms: 'recycle:data:delete' },
+        ],
+      },
+      { name: 'Param list', type: 1, router: '/sys/param', viewPath: 'modules/base/views/param', icon: 'param', children: crud('base:sys:param', [{ name: 'Preview', type: 2, perms: 'base:sys:param:html' }]) },
+      { name: 'Dictionary list', type: 1, router: '/dict/list', viewPath: 'modules/dict/views/list', icon: 'dict', children: crud('dict:type', crud('dict:info').map((m) => ({ ...m, name: `Entry ${m.name.toLowerCase()}` }))) },
       {
         name: 'Version management', type: 0, icon: 'version',
         children: [
@@ -94,6 +147,14 @@ export const seedMenus: MenuSeed[] = [
               { name: 'Keep days', type: 2, perms: 'base:sys:log:setKeep,base:sys:log:getKeep' },
             ],
           },
+          {
+            name: 'Task list', type: 1, router: '/task/list', viewPath: 'modules/task/views/list', icon: 'task',
+            children: crud('task:info', [
+              { name: 'Start and stop', type: 2, perms: 'task:info:start,task:info:stop' },
+              { name: 'Run once', type: 2, perms: 'task:info:once' },
+              { name: 'Run log', type: 2, perms: 'task:info:log,task:info:deleteLog,task:info:deleteLogAll,task:info:jobs' },
+            ]),
+          },
         ],
       },
     ],
@@ -103,7 +164,7 @@ export const seedMenus: MenuSeed[] = [
     children: [
       {
         name: 'Help document', type: 1, router: '/help/doc', viewPath: 'modules/help/views/doc', icon: 'doc',
-        children: [{ name: 'Query', type: 2, perms: 'base:sys:article:info,base:sys:article:list,base:sys:article:page,base:sys:articleCategory:list' }],
+        children: [{ name: 'Read', type: 2, perms: 'base:sys:article:docs,base:sys:article:doc' }],
       },
       {
         name: 'Article list', type: 1, router: '/help/article', viewPath: 'modules/help/views/article', icon: 'article',

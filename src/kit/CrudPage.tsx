@@ -93,10 +93,11 @@ function CrudPageInner(props: CrudPageProps) {
   const service = useMemo(() => (typeof props.service === 'string' ? createService(props.service) : props.service), [props.service]);
   const perms = useMemo(() => {
     const flags = permsFor(service.prefix, userPerms, props.perms);
-    // An action the service does not offer has no button.
+    // An action the service does not offer has no button (without an info call, the dialog shows
+    // the row itself when the page sets perms.info).
     if (!service.add) flags.add = false;
     if (!service.update) flags.update = false;
-    if (!service.info) flags.info = false;
+    if (!service.info && props.perms?.info !== true) flags.info = false;
     if (!service.delete) flags.delete = false;
     if (!props.items?.length) flags.add = flags.update = flags.info = false;
     return flags;
@@ -164,8 +165,10 @@ function CrudPageInner(props: CrudPageProps) {
     }
   };
 
-  const openUpdate = (row: Row) => setTarget({ mode: 'update', id: row[rowKey] as number | string });
-  const openInfo = (row: Row) => setTarget({ mode: 'info', id: row[rowKey] as number | string });
+  const target0 = (mode: 'update' | 'info', row: Row): UpsertTarget =>
+    service.info ? { mode, id: row[rowKey] as number | string } : { mode, id: row[rowKey] as number | string, record: row };
+  const openUpdate = (row: Row) => setTarget(target0('update', row));
+  const openInfo = (row: Row) => setTarget(target0('info', row));
 
   useImperativeHandle(props.ref, () => ({
     refresh,

@@ -100,8 +100,8 @@ export function KitForm({ items, tabs, mode, value, onChange, ref, labelWidth = 
       setTab(target);
       setOpened((o) => new Set([...o, target]));
     }
-    // Unfold the groups holding it.
-    const holders = groups.filter((g) => fieldItems(g.children ?? []).includes(first)).map((g) => groupKey.get(g)!);
+    // Unfold the groups holding failing fields.
+    const holders = groups.filter((g) => fieldItems(g.children ?? []).some((i) => found[i.prop!])).map((g) => groupKey.get(g)!);
     if (holders.length) setFolded((f) => new Set([...f].filter((g) => !holders.includes(g))));
     setFocusProp(first.prop!);
     return false;

@@ -193,7 +193,7 @@ export function KitTable(props: KitTableProps) {
               <td
                 key={cell.id}
                 data-prop={meta?.prop}
-                className={`px-3 py-2.5 align-middle text-sm text-slate-700 ${cell.column.id === '__select' ? 'w-11 text-center' : ''}`}
+                className={`px-3 py-2.5 align-middle text-sm whitespace-nowrap text-slate-700 ${cell.column.id === '__select' ? 'w-11 text-center' : ''}`}
                 style={meta ? { textAlign: meta.align ?? 'left', minWidth: meta.minWidth, width: meta.width } : undefined}
               >
                 {flexRender(cell.column.columnDef.cell, cell.getContext())}

@@ -22,6 +22,8 @@ export interface UpsertTarget {
   id?: number | string;
   /** add: values to start with (appending). */
   prefill?: Form;
+  /** update/info without an `info` call: fill from this record (e.g. the table row). */
+  record?: Row;
 }
 
 export interface UpsertDialogProps {
@@ -62,6 +64,11 @@ export function UpsertDialog({ target, onClose, onSaved, service, items, tabs, t
     setFormKey((k) => k + 1);
     if (target.mode === 'add' || target.id === undefined) {
       setForm(initialForm(itemsRef.current, target.prefill));
+      setStatus('idle');
+      return;
+    }
+    if (target.record) {
+      setForm(initialForm(itemsRef.current, onInfo ? onInfo(target.record) : target.record));
       setStatus('idle');
       return;
     }

@@ -110,3 +110,20 @@ describe('geodesic distance', () => {
     expect(r.length).toBeGreaterThan(0);
   });
 });
+
+describe('geodesic search arrays', () => {
+  it('are allocated once per mesh: repeated queries, and fewer Steiner points, reuse them', async () => {
+    const plane = gridPlane(30, 1);
+    const m = await load(plane);
+    const a = centroid(plane, 10);
+    const b = centroid(plane, 1500);
+    const first = await geodesicDistance(m, a, b);
+    const used = m.k.arenaUsed();
+    const again = await geodesicDistance(m, a, b);
+    expect(again.length).toBe(first.length);
+    const coarse = await geodesicDistance(m, a, b, { steinerPoints: 1 });
+    expect(coarse.length).toBeGreaterThanOrEqual(first.length * 0.999);
+    await geodesicDistance(m, a, b);
+    expect(m.k.arenaUsed()).toBe(used);
+  });
+});

@@ -128,3 +128,111 @@ describe('geometry worker', () => {
     expect(await w.api.createMesh(positions, new Uint32Array([0, 1, 3]))).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
   });
 });
+
+describe('geometry worker: topology kernels on a kept mesh', () => {
+  it('health report, geodesic, a smoothing dab (which moves the bounds) and NO_SUCH_MESH after release', async () => {
+    const opened = await w.api.openStl(sphereStl({ segments: 48, rings: 24, radius: 10 }), nextJob++);
+    if (!opened.ok) throw new Error(opened.error.detail);
+    const { handle, triangleCount } = opened.value;
+
+    const health = await w.api.healthReport(handle, nextJob++);
+    if (!health.ok) throw new Error(health.error.detail);
+    expect(health.value).toMatchObject({ triangles: triangleCount, closed: true, manifold: true, shellCount: 1, openEdges: 0 });
+    expect(health.value.triangleShell).toBeInstanceOf(Uint32Array);
+    expect(health.value.triangleShell.length).toBe(triangleCount);
+
+    // Two points on opposite sides of the equator: along the surface about half the circumference.
+    const at = (t: number): [number, number, number] => {
+      const i = opened.value.indices;
+      const p = opened.value.positions;
+      const c = [0, 0, 0];
+      for (let k = 0; k < 3; k++) for (let a = 0; a < 3; a++) c[a] = c[a]! + p[i[t * 3 + k]! * 3 + a]! / 3;
+      return [c[0]!, c[1]!, c[2]!];
+    };
+    const equator = 48 * 2 * 11; // first triangle of the band just above the equator
+    const opposite = equator + 48; // half way round the same band
+    const g = await w.api.geodesic(handle, { triangle: equator, point: at(equator) }, { triangle: opposite, point: at(opposite) }, {}, nextJob++);
+    if (!g.ok) throw new Error(g.error.detail);
+    expect(g.value.length).toBeGreaterThan(g.value.straight);
+    expect(g.value.length).toBeGreaterThan(Math.PI * 10 * 0.85);
+    expect(g.value.length).toBeLessThan(Math.PI * 10 * 1.15);
+    expect(g.value.path).toBeInstanceOf(Float32Array);
+
+    // A strong dab at the north pole flattens it: the mesh's top comes down.
+    const before = await w.api.meshInfo(handle);
+    if (!before.ok) throw new Error(before.error.detail);
+    const pole: [number, number, number] = [0, 0, before.value.bounds.max[2]];
+    const dab = await w.api.smoothDab(handle, { center: pole, radius: 4, triangle: 0, strength: 1, iterations: 5, mu: 0 });
+    if (!dab.ok) throw new Error(dab.error.detail);
+    expect(dab.value.moved).toBeGreaterThan(0);
+    expect(dab.value.positions.length).toBe(dab.value.vertices.length * 3);
+    const after = await w.api.meshInfo(handle);
+    if (!after.ok) throw new Error(after.error.detail);
+    expect(after.value.bounds.max[2]).toBeLessThan(before.value.bounds.max[2]);
+
+    await w.api.release(handle);
+    expect(await w.api.healthReport(handle, nextJob++)).toMatchObject({ ok: false, error: { code: 'NO_SUCH_MESH' } });
+    expect(await w.api.smoothDab(handle, { center: pole, radius: 1, vertex: 0 })).toMatchObject({ ok: false, error: { code: 'NO_SUCH_MESH' } });
+  });
+});
+
+describe('geometry worker: shape kernels on a kept mesh', () => {
+  it('simplify keeps the result under a new handle and frees its scratch in the source', async () => {
+    const opened = await w.api.openStl(sphereStl({ segments: 48, rings: 24, radius: 10 }), nextJob++);
+    if (!opened.ok) throw new Error(opened.error.detail);
+    const source = opened.value.handle;
+    const before = await w.api.meshInfo(source);
+    if (!before.ok) throw new Error(before.error.detail);
+
+    const simplified = await w.api.simplify(source, 500, nextJob++);
+    if (!simplified.ok) throw new Error(simplified.error.detail);
+    const s = simplified.value;
+    expect(s.handle).not.toBe(source);
+    expect(s.triangleCount).toBeLessThanOrEqual(500);
+    expect(s.triangleCount).toBeGreaterThan(300);
+    expect(s.indices.length).toBe(s.triangleCount * 3);
+    expect(s.positions.length).toBe(s.vertexCount * 3);
+    expect(await w.api.meshInfo(s.handle)).toMatchObject({ ok: true, value: { triangleCount: s.triangleCount, vertexCount: s.vertexCount } });
+
+    // The source is unchanged, and the decimation's scratch is gone from its arena.
+    const after = await w.api.meshInfo(source);
+    expect(after).toMatchObject({ ok: true, value: { triangleCount: opened.value.triangleCount, arenaBytes: before.value.arenaBytes } });
+
+    expect(await w.api.simplify(source, Number.NaN, nextJob++)).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    await w.api.release(s.handle);
+    await w.api.release(source);
+  });
+
+  it('straighten gives a rigid transform; transformMesh applies it to the kept mesh', async () => {
+    // A box 40 x 20 x 10, turned 30° about z and moved: straightening ('box') aligns it with the axes.
+    const opened = await w.api.openStl(sphereStl({ segments: 32, rings: 16, radius: 1 }), nextJob++);
+    if (!opened.ok) throw new Error(opened.error.detail);
+    const { positions, indices } = opened.value;
+    const c = Math.cos(Math.PI / 6), sn = Math.sin(Math.PI / 6);
+    const moved = new Float32Array(positions.length);
+    for (let v = 0; v < positions.length; v += 3) {
+      const x = positions[v]! * 20, y = positions[v + 1]! * 10, z = positions[v + 2]! * 5;
+      moved[v] = c * x - sn * y + 100;
+      moved[v + 1] = sn * x + c * y - 50;
+      moved[v + 2] = z + 7;
+    }
+    await w.api.release(opened.value.handle);
+    const made = await w.api.createMesh(moved, indices);
+    if (!made.ok) throw new Error(made.error.detail);
+
+    const r = await w.api.straighten(made.value, 'box', nextJob++);
+    if (!r.ok) throw new Error(r.error.detail);
+    expect(r.value.matrix).toBeInstanceOf(Float64Array);
+    expect(r.value.matrix.length).toBe(16);
+    expect(await w.api.transformMesh(made.value, r.value.matrix)).toEqual({ ok: true, value: null });
+    const info = await w.api.meshInfo(made.value);
+    if (!info.ok) throw new Error(info.error.detail);
+    // Aligned with the axes: the extents are the box's 40, 20 and 10 in some order.
+    const extents = [0, 1, 2].map((a) => info.value.bounds.max[a]! - info.value.bounds.min[a]!).sort((a, b) => a - b);
+    expect(extents[0]).toBeCloseTo(10, 0);
+    expect(extents[1]).toBeCloseTo(20, 0);
+    expect(extents[2]).toBeCloseTo(40, 0);
+    expect(await w.api.transformMesh(made.value, [1, 0, 0])).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    await w.api.release(made.value);
+  });
+});

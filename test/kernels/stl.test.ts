@@ -198,6 +198,26 @@ describe('STL kernel: UV sphere', () => {
     expect(m.triangleCount).toBe(triangles);
     expectBounds(m, [-40, -40, -40], [40, 40, 40], 1e-3);
   });
+
+  it('a soup with no shared vertices (the weld table grows several times) keeps every vertex, in file order', async () => {
+    // 20,000 triangles, every corner distinct: 60,000 vertices against a table sized for a closed mesh.
+    const soup = new Float32Array(20_000 * 9);
+    for (let i = 0; i < soup.length; i++) soup[i] = Math.fround(i * 0.25 - 7);
+    for (const binary of [true, false]) {
+      const m = await parseOk(toStl(soup, { binary, numbers: 'exponential' }));
+      expect(m.vertexCount).toBe(60_000);
+      expect(m.positions).toEqual(soup);
+      expect(m.indices).toEqual(Uint32Array.from({ length: 60_000 }, (_, i) => i));
+      expectWellFormed(m);
+    }
+    // And a file that repeats each triangle far apart (beyond the recent-vertex cache) still welds exactly.
+    const twice = new Float32Array(soup.length * 2);
+    twice.set(soup);
+    twice.set(soup, soup.length);
+    const w = await parseOk(toStl(twice));
+    expect(w.vertexCount).toBe(60_000);
+    expect(w.indices.subarray(60_000)).toEqual(w.indices.subarray(0, 60_000));
+  });
 });
 
 describe('STL kernel: broken and foreign files give a clear error', () => {

@@ -28,6 +28,7 @@ describe('mesh health', () => {
     expect(h.vertices).toBe(482);
     expect(h.edges).toBe(1440);
     expect(h.openEdges).toBe(0);
+    expect(h.boundaryLoops).toBe(0);
     expect(h.nonManifoldEdges).toBe(0);
     expect(h.inconsistentEdges).toBe(0);
     expect(h.degenerateTriangles).toBe(0);
@@ -48,6 +49,7 @@ describe('mesh health', () => {
     expect(h.triangles).toBe(10);
     expect(h.edges).toBe(17); // 12 cube edges + 5 face diagonals
     expect(h.openEdges).toBe(4);
+    expect(h.boundaryLoops).toBe(1);
     expect(h.closed).toBe(false);
     expect(h.manifold).toBe(true);
     expect(h.nonManifoldEdges).toBe(0);
@@ -138,6 +140,20 @@ describe('mesh health', () => {
   });
 });
 
+describe('boundary loops', () => {
+  it('a sheet with three square holes has four: the rim and the holes', async () => {
+    const n = 12;
+    const sheet = gridPlane(n, 1);
+    // Drop the two triangles of cells (3, 3) and (8, 6), and the four cells of a 2×2 block at (4, 8).
+    const holes = new Set([[3, 3], [8, 6], [4, 8], [5, 8], [4, 9], [5, 9]].map(([i, j]) => j! * n + i!));
+    const m = await load(filterTriangles(sheet, (t) => !holes.has(Math.floor(t / 2))));
+    const h = await analyzeMesh(m);
+    expect(h.boundaryLoops).toBe(4);
+    expect(h.openEdges).toBe(4 * n + 4 + 4 + 8);
+    expect(h.shellCount).toBe(1);
+  });
+});
+
 describe('adjacency tables', () => {
   it('vertex neighbours and vertex triangles match a brute-force count, sorted and symmetric', async () => {
     const grid = gridPlane(12, 1, { noise: 0.1 });
@@ -167,6 +183,23 @@ describe('adjacency tables', () => {
     expect(v.vertexFlags[0]! & 2).toBe(2);
   });
 
+  it('high-valence vertices (a pole of 100 triangles) get complete, sorted neighbour lists', async () => {
+    const sphere = uvSphere(5, 100, 6);
+    // Shuffle the triangles so that neighbours are gathered out of order.
+    const T = sphere.indices.length / 3;
+    const order = [...Array(T).keys()].sort((a, b) => ((a * 7919) % T) - ((b * 7919) % T));
+    const shuffled = new Uint32Array(sphere.indices.length);
+    order.forEach((t, i) => shuffled.set(sphere.indices.subarray(t * 3, t * 3 + 3), i * 3));
+    const m = await load({ positions: sphere.positions, indices: shuffled });
+    await ensureTopology(m);
+    const v = topologyViews(m);
+    const north = [...v.neighbours.subarray(v.adjacencyOffsets[0]!, v.adjacencyOffsets[1]!)];
+    expect(north).toEqual([...Array(100).keys()].map((i) => i + 1));
+    const south = m.vertexCount - 1;
+    const ring = [...v.neighbours.subarray(v.adjacencyOffsets[south]!, v.adjacencyOffsets[south + 1]!)];
+    expect(ring).toEqual([...Array(100).keys()].map((i) => south - 100 + i));
+  });
+
   it('the tables are built once per mesh and stay valid', async () => {
     const m = await load(uvSphere(3, 16, 8));
     await ensureTopology(m);
@@ -181,5 +214,20 @@ describe('adjacency tables', () => {
 describe('straightDistance', () => {
   it('is the Euclidean distance', () => {
     expect(straightDistance([1, 2, 3], [4, 6, 3])).toBe(5);
+  });
+});
+
+describe('tables and the arena', () => {
+  it('a release of the arena below the tables invalidates them; they are rebuilt on demand', async () => {
+    const s = uvSphere(3, 16, 8);
+    const m = await load(s);
+    const mark = m.k.arenaMark();
+    await ensureTopology(m);
+    expect(hasTopology(m)).toBe(true);
+    m.k.arenaRelease(mark);
+    expect(hasTopology(m)).toBe(false);
+    const h = await analyzeMesh(m);
+    expect(hasTopology(m)).toBe(true);
+    expect(h.edges).toBe(3 * 16 * 7);
   });
 });

@@ -6,6 +6,10 @@ import { createContext, loadJwtSecret, prepareDatabase } from '../../server/boot
 import { loadConfig } from '../../server/config.ts';
 import { seedMenus } from '../../server/db/seed-menus.ts';
 import { permsFor } from '../../server/core/crud.ts';
+import { departmentResource } from '../../server/modules/base/sys-department.ts';
+import { menuResource } from '../../server/modules/base/sys-menu.ts';
+import { recycleResource } from '../../server/modules/base/sys-recycle.ts';
+import { roleResource } from '../../server/modules/base/sys-role.ts';
 import { migrations as allMigrations } from '../../server/db/migrations/index.ts';
 import { userResource } from '../../server/modules/base/sys-user.ts';
 import { logResource } from '../../server/modules/base/sys-log.ts';
@@ -83,8 +87,9 @@ describe('first start', () => {
     const walk = (items: typeof seedMenus) => items.forEach((m) => { if (m.router) routers.push(m.router); walk(m.children ?? []); });
     walk(seedMenus);
     expect(routers).toEqual([
-      '/dashboard', '/order/list', '/order/time', '/device/list', '/device/api-config',
-      '/sys/user', '/sys/menu', '/sys/role', '/sys/release', '/sys/log', '/help/doc', '/help/article',
+      '/dashboard', '/order/list', '/order/time', '/device/list', '/device/api-config', '/space/list',
+      '/sys/user', '/sys/menu', '/sys/role', '/recycle/data', '/sys/param', '/dict/list', '/sys/release', '/sys/log',
+      '/task/list', '/help/doc', '/help/article',
     ]);
     expect(seedMenus[0]).toMatchObject({ name: 'Data board', type: 0 });
   });
@@ -93,8 +98,11 @@ describe('first start', () => {
     const seeded = new Set<string>();
     const walk = (items: typeof seedMenus) => items.forEach((m) => { m.perms?.split(',').forEach((p) => seeded.add(p)); walk(m.children ?? []); });
     walk(seedMenus);
-    const defined = [...permsFor(userResource), ...permsFor(logResource)];
-    expect(defined).toEqual(['base:sys:user:add', 'base:sys:user:info', 'base:sys:user:page', 'base:sys:log:page']);
+    const defined = [
+      ...permsFor(userResource), ...permsFor(logResource), ...permsFor(roleResource), ...permsFor(menuResource),
+      ...permsFor(departmentResource), ...permsFor(recycleResource),
+    ];
+    expect(defined).toEqual(expect.arrayContaining(['base:sys:user:add', 'base:sys:user:move', 'base:sys:department:order', 'recycle:data:restore', 'base:sys:log:page']));
     for (const perm of defined) expect(seeded).toContain(perm);
   });
 });

@@ -103,9 +103,9 @@ export interface Call {
 
 /**
  * A resource over an array. With `manual`, page calls wait until the test releases them (to
- * check which reply wins); other calls answer at once.
+ * check which reply wins); with `manualWrites`, add and update do. Other calls answer at once.
  */
-export function memoryService(initial: Row[], opts: { manual?: boolean; prefix?: string } = {}) {
+export function memoryService(initial: Row[], opts: { manual?: boolean; manualWrites?: boolean; prefix?: string } = {}) {
   let rows = initial.map((r) => ({ ...r }));
   const calls: Call[] = [];
   let nextId = Math.max(0, ...rows.map((r) => Number(r.id))) + 1;
@@ -142,7 +142,11 @@ export function memoryService(initial: Row[], opts: { manual?: boolean; prefix?:
 
   const service: CrudService & { prefix?: string } = {
     ...(opts.prefix ? { prefix: opts.prefix } : {}),
-    page: (q) => track('page', q, () => pageOf(q), !!opts.manual),
+    // The reply is what the rows were when the call was made (a late reply is a stale one).
+    page: (q) => {
+      const snapshot = pageOf(q);
+      return track('page', q, () => snapshot, !!opts.manual);
+    },
     info: ({ id }) =>
       track('info', { id }, () => {
         const r = rows.find((x) => String(x.id) === String(id));
@@ -153,11 +157,11 @@ export function memoryService(initial: Row[], opts: { manual?: boolean; prefix?:
       const id = nextId++;
       rows = [...rows, { ...data, id }];
       return { id };
-    }, false),
+    }, !!opts.manualWrites),
     update: (data) => track('update', data, () => {
       rows = rows.map((r) => (String(r.id) === String(data.id) ? { ...r, ...data } : r));
       return null;
-    }, false),
+    }, !!opts.manualWrites),
     delete: ({ ids }) => track('delete', { ids }, () => {
       rows = rows.filter((r) => !ids.some((id) => String(id) === String(r.id)));
       return null;

@@ -1,20 +1,33 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { CrudPage } from '../../src/kit/index.ts';
-import { memoryService, renderAt, sampleRows } from './kit-harness.tsx';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { CrudPage, pagerItems, type FormItem, type TableColumn } from '../../src/kit/index.ts';
+import { toast } from '../../src/ui/toast.tsx';
+import { memoryService, renderAt, sampleRows, setScreenWidth } from './kit-harness.tsx';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  act(() => toast.clear());
+  setScreenWidth(1280);
+});
 
-const columns = [
+const columns: TableColumn[] = [
   { prop: 'name', label: 'Name', sortable: true },
   { prop: 'status', label: 'Status', dict: [{ label: 'Enabled', value: 1 }, { label: 'Disabled', value: 0 }] },
 ];
+const items: FormItem[] = [{ prop: 'name', label: 'Name', required: true }];
+const search: FormItem[] = [
+  { prop: 'status', label: 'Status', type: 'select', options: [{ label: 'Enabled', value: 1 }, { label: 'Disabled', value: 0 }] },
+  { prop: 'remark', label: 'Remark' },
+];
 
-describe('CrudPage: list, URL state', () => {
-  it('loads the first page of 20 and keeps page, size and sort in the URL', async () => {
+const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
+
+describe('CrudPage: list and URL state', () => {
+  it('loads page 1 of 20 and keeps page and sort in the URL (asc → desc → none)', async () => {
     const mem = memoryService(sampleRows(45));
-    const { router } = renderAt(() => <CrudPage service={mem.service} columns={columns} items={[{ prop: 'name', label: 'Name', required: true }]} />);
+    const { router } = renderAt(() => <CrudPage service={mem.service} columns={columns} items={items} />);
     await screen.findByText('user-001');
     expect(mem.last('page')!.payload).toEqual({ page: 1, size: 20 });
     expect(screen.getByTestId('kit-total').textContent).toContain('45');
@@ -23,12 +36,209 @@ describe('CrudPage: list, URL state', () => {
     await screen.findByText('user-041');
     expect(router.state.location.search).toEqual({ page: 3 });
 
-    fireEvent.click(screen.getByRole('button', { name: /Name/ }));
+    const header = screen.getByRole('columnheader', { name: /Name/ });
+    fireEvent.click(within(header).getByRole('button'));
     await waitFor(() => expect(router.state.location.search).toEqual({ order: 'name', sort: 'asc' }));
     expect(mem.last('page')!.payload).toEqual({ page: 1, size: 20, order: 'name', sort: 'asc' });
-    fireEvent.click(screen.getByRole('button', { name: /Name/ }));
+    expect(header.getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(within(header).getByRole('button'));
     await waitFor(() => expect(mem.last('page')!.payload).toMatchObject({ order: 'name', sort: 'desc' }));
     await screen.findByText('user-045');
-    expect(within(screen.getAllByRole('row')[1]!).getByText('user-045')).toBeTruthy();
+    expect(within(screen.getAllByRole('row')[1]!).queryByText('user-045')).not.toBeNull();
+    fireEvent.click(within(header).getByRole('button'));
+    await waitFor(() => expect(router.state.location.search).toEqual({}));
+    expect(mem.last('page')!.payload).toEqual({ page: 1, size: 20 });
+  });
+
+  it('restores page, size, keyword, sort and search fields from the URL, after a reload and on back', async () => {
+    const mem = memoryService(sampleRows(200));
+    const url = '/sys/log?page=2&size=10&keyWord=user&order=name&sort=desc&status=1&foreign=kept';
+    const page = () => <CrudPage service={mem.service} columns={columns} items={items} search={search} />;
+    const first = renderAt(page, url);
+    await screen.findByText('user-180');
+    const expected = { page: 2, size: 10, keyWord: 'user', order: 'name', sort: 'desc', status: 1 };
+    expect(mem.last('page')!.payload).toEqual(expected);
+    expect((screen.getByRole('searchbox', { name: 'Keyword' }) as HTMLInputElement).value).toBe('user');
+    expect((screen.getByRole('combobox', { name: 'Page size' }) as HTMLSelectElement).value).toBe('10');
+    expect(screen.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+
+    // Another page: a history entry; the table's own params change, foreign ones stay.
+    fireEvent.click(screen.getByRole('button', { name: 'Page 3' }));
+    await waitFor(() => expect(first.router.state.location.search).toEqual({ ...expected, page: 3, foreign: 'kept' }));
+    await waitFor(() => expect(mem.last('page')!.payload).toEqual({ ...expected, page: 3 }));
+
+    // Back restores page 2 and loads it again.
+    act(() => first.router.history.back());
+    await waitFor(() => expect(mem.last('page')!.payload).toEqual(expected));
+    expect(screen.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+
+    // A reload (fresh app at the same address) asks for the same page.
+    const href = first.router.state.location.href;
+    first.unmount();
+    const calls = mem.calls.length;
+    renderAt(page, href);
+    await waitFor(() => expect(mem.calls.length).toBe(calls + 1));
+    expect(mem.last('page')!.payload).toEqual(expected);
+  });
+
+  it('a newer refresh supersedes an older one: the late reply of the older is ignored', async () => {
+    const mem = memoryService(sampleRows(3), { manual: true });
+    renderAt(() => <CrudPage service={mem.service} columns={columns} items={items} />);
+    await waitFor(() => expect(mem.pending()).toHaveLength(1));
+    const older = mem.pending()[0]!;
+    await act(() => mem.service.add!({ name: 'added-later', status: 1 }));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Refresh' })[0]!);
+    await waitFor(() => expect(mem.pending()).toHaveLength(2));
+    const newer = mem.pending()[1]!;
+    await act(async () => newer.release());
+    await screen.findByText('added-later');
+    await act(async () => older.release());
+    expect(screen.queryByText('added-later')).not.toBeNull();
+    expect(screen.getByTestId('kit-total').textContent).toContain('4');
+  });
+
+  it('asks before deleting; cancel keeps the row, confirm deletes, says so and refreshes', async () => {
+    const mem = memoryService(sampleRows(3));
+    renderAt(() => <CrudPage service={mem.service} columns={columns} items={items} />);
+    await screen.findByText('user-002');
+
+    fireEvent.click(within(rowOf('user-002')).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText('Tips')).toBeTruthy();
+    expect(within(dialog).getByText('This operation will permanently delete the selected data. Do you want to continue?')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(mem.last('delete')).toBeUndefined();
+
+    fireEvent.click(within(rowOf('user-002')).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Confirm' }));
+    await screen.findByText('Delete successful', { exact: true });
+    expect(mem.last('delete')!.payload).toEqual({ ids: [2] });
+    await waitFor(() => expect(screen.queryByText('user-002')).toBeNull());
+    expect(screen.getByText('user-003')).toBeTruthy();
+
+    // Multi-delete of the checked rows.
+    const toolbarDelete = within(screen.getByRole('toolbar')).getByRole('button', { name: /Delete/ });
+    expect((toolbarDelete as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(rowOf('user-001')).getByRole('checkbox'));
+    fireEvent.click(within(rowOf('user-003')).getByRole('checkbox'));
+    expect(toolbarDelete.textContent).toContain('(2)');
+    fireEvent.click(toolbarDelete);
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(mem.last('delete')!.payload).toEqual({ ids: [1, 3] }));
+    await screen.findByTestId('kit-empty');
+  });
+
+  it('right-click row menu: check, sort by the clicked column, delete; opens from the keyboard too', async () => {
+    const user = userEvent.setup();
+    const mem = memoryService(sampleRows(5));
+    const { router } = renderAt(() => <CrudPage service={mem.service} columns={columns} items={items} />);
+    await screen.findByText('user-003');
+
+    fireEvent.contextMenu(screen.getByText('user-003'));
+    let menu = await screen.findByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Refresh', 'Check', 'Edit', 'Delete', 'Sort ascending', 'Sort descending']);
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Check' }));
+    await waitFor(() => expect((within(rowOf('user-003')).getByRole('checkbox') as HTMLInputElement).checked).toBe(true));
+
+    fireEvent.contextMenu(screen.getByText('user-003'));
+    menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Uncheck' })).toBeTruthy();
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Sort descending' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ order: 'name', sort: 'desc' }));
+
+    // A column that cannot be sorted: the sort entries are disabled.
+    fireEvent.contextMenu(within(rowOf('user-002')).getByText('Enabled'));
+    menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Sort ascending' }).getAttribute('aria-disabled')).toBe('true');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+
+    // Keyboard: Shift+F10 on a focused row opens the menu; arrows and Enter pick an entry.
+    const row = rowOf('user-004');
+    row.focus();
+    await user.keyboard('{Shift>}{F10}{/Shift}');
+    menu = await screen.findByRole('menu');
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{Enter}');
+    const dialog = await screen.findByRole('alertdialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(mem.last('delete')!.payload).toEqual({ ids: [4] }));
+  });
+});
+
+describe('CrudPage: keyword and advanced search', () => {
+  it('the drawer applies its fields to the URL and the query; empty strings are left out', async () => {
+    const mem = memoryService(sampleRows(30));
+    const { router } = renderAt(() => <CrudPage service={mem.service} columns={columns} items={items} search={search} />, '/sys/log?page=2');
+    await screen.findByText('user-021');
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Advanced search' });
+    expect(drawer.style.width).toBe('30%');
+    fireEvent.change(within(drawer).getByLabelText('Status'), { target: { value: '0' } }); // first option: Enabled (1)
+    fireEvent.change(within(drawer).getByLabelText('Remark'), { target: { value: '' } });
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ status: 1 }));
+    expect(mem.last('page')!.payload).toEqual({ page: 1, size: 20, status: 1 });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: /Advanced search/ }).textContent).toContain('1');
+
+    // Opening again shows the applied filter; clear empties, search then drops the filter.
+    fireEvent.click(screen.getByRole('button', { name: /Advanced search/ }));
+    const again = await screen.findByRole('dialog', { name: 'Advanced search' });
+    expect((within(again).getByLabelText('Status') as HTMLSelectElement).value).toBe('0');
+    fireEvent.click(within(again).getByRole('button', { name: 'Clear' }));
+    expect((within(again).getByLabelText('Status') as HTMLSelectElement).value).toBe('');
+    fireEvent.click(within(again).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({}));
+    expect(mem.last('page')!.payload).toEqual({ page: 1, size: 20 });
+  });
+
+  it('the drawer is full width on mini screens', async () => {
+    setScreenWidth(600);
+    const mem = memoryService(sampleRows(3));
+    renderAt(() => <CrudPage service={mem.service} columns={columns} items={items} search={search} />);
+    await screen.findByText('user-001');
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
+    expect((await screen.findByRole('dialog', { name: 'Advanced search' })).style.width).toBe('100%');
+  });
+});
+
+describe('pagination', () => {
+  it('7 page buttons, or 5 on mini screens, first and last always shown', () => {
+    expect(pagerItems(1, 5, 7)).toEqual([1, 2, 3, 4, 5]);
+    expect(pagerItems(1, 20, 7)).toEqual([1, 2, 3, 4, 5, 6, 'next-more', 20]);
+    expect(pagerItems(10, 20, 7)).toEqual([1, 'prev-more', 8, 9, 10, 11, 12, 'next-more', 20]);
+    expect(pagerItems(20, 20, 7)).toEqual([1, 'prev-more', 15, 16, 17, 18, 19, 20]);
+    expect(pagerItems(10, 20, 5)).toEqual([1, 'prev-more', 9, 10, 11, 'next-more', 20]);
+  });
+
+  it('offers sizes 10-100 on wide screens; mini screens show only the total and the pager', async () => {
+    const mem = memoryService(sampleRows(400));
+    renderAt(() => <CrudPage service={mem.service} columns={columns} items={items} />, '/sys/log?page=10');
+    await screen.findByText('user-181');
+    const nav = screen.getByRole('navigation', { name: 'Pagination' });
+    const sizes = within(nav).getByRole('combobox', { name: 'Page size' }) as HTMLSelectElement;
+    expect([...sizes.options].map((o) => Number(o.value))).toEqual([10, 20, 30, 40, 50, 100]);
+    expect(sizes.value).toBe('20');
+    expect(within(nav).getAllByRole('button', { name: /^Page \d+$/ })).toHaveLength(7);
+    // The operation column sticks to the right on wide screens.
+    expect(screen.getByRole('columnheader', { name: 'Operation' }).className).toContain('sticky');
+
+    setScreenWidth(600);
+    const mini = screen.getByRole('navigation', { name: 'Pagination' });
+    expect(mini.getAttribute('data-layout')).toBe('mini');
+    expect(within(mini).queryByRole('combobox')).toBeNull();
+    expect(within(mini).getAllByRole('button', { name: /^Page \d+$/ })).toHaveLength(5);
+    expect(within(mini).getByText('Total 400')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Operation' }).className).not.toContain('sticky');
+
+    setScreenWidth(1280);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Page size' }), { target: { value: '50' } });
+    await waitFor(() => expect(mem.last('page')!.payload).toEqual({ page: 1, size: 50 }));
+  });
+
+  it('shows the inline error of a misconfigured page', () => {
+    renderAt(() => <CrudPage service={undefined as never} columns={columns} />);
+    return screen.findByText('Component options error');
   });
 });

@@ -50,6 +50,8 @@ const REGION_DEFAULTS = { strength: 1, iterations: 10, lambda: 0.5, mu: -0.53 };
 
 function requireTopology(m: MeshRef): void {
   if (!hasTopology(m)) throw new KernelError('BAD_INPUT', 'no topology for this mesh: await ensureTopology(mesh) first');
+  // Allocated with the tables; only re-allocated if an arena release lost them.
+  check(m.k.smoothPrepare(), 'smoothPrepare');
 }
 
 /** The corner of triangle t nearest p. */

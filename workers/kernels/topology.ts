@@ -27,6 +27,8 @@ export interface MeshHealth {
   nonManifoldEdges: number;
   /** Edges of two triangles that run them the same way (a flipped neighbour). */
   inconsistentEdges: number;
+  /** Connected chains of open edges: the holes plus a scan's outer rim (two holes meeting at a vertex count once). */
+  boundaryLoops: number;
   /** No open edges. */
   closed: boolean;
   /** No non-manifold and no inconsistently oriented edges. */
@@ -130,6 +132,7 @@ function readHealth(m: MeshRef): MeshHealth {
   const nonManifold = k.topoNonManifoldEdgeCount() >>> 0;
   const inconsistent = k.topoInconsistentEdgeCount() >>> 0;
   const boundsPtr = k.topoShellBoundsPtr() >>> 0;
+  const openEdgeList = copyU32(k, k.topoOpenEdgesPtr() >>> 0, open * 2);
   return {
     vertices: m.vertexCount,
     triangles: m.triangleCount,
@@ -138,6 +141,7 @@ function readHealth(m: MeshRef): MeshHealth {
     repeatedIndexTriangles: k.topoRepeatedIndexCount() >>> 0,
     edges: k.topoEdgeCount() >>> 0,
     openEdges: open,
+    boundaryLoops: countComponents(openEdgeList),
     nonManifoldEdges: nonManifold,
     inconsistentEdges: inconsistent,
     closed: open === 0,
@@ -146,10 +150,41 @@ function readHealth(m: MeshRef): MeshHealth {
     shellTriangles: copyU32(k, k.topoShellTrianglesPtr() >>> 0, shells),
     shellBounds: new Float32Array(k.memory.buffer.slice(boundsPtr, boundsPtr + shells * 24)),
     triangleShell: copyU32(k, k.topoTriangleShellPtr() >>> 0, m.triangleCount),
-    openEdgeList: copyU32(k, k.topoOpenEdgesPtr() >>> 0, open * 2),
+    openEdgeList,
     nonManifoldEdgeList: copyU32(k, k.topoNonManifoldEdgesPtr() >>> 0, nonManifold * 2),
     inconsistentEdgeList: copyU32(k, k.topoInconsistentEdgesPtr() >>> 0, inconsistent * 2),
   };
+}
+
+/** Connected components of the graph of vertex pairs (union-find over the vertices it names). */
+function countComponents(pairs: Uint32Array): number {
+  const parent = new Map<number, number>();
+  const find = (v: number): number => {
+    let r = v;
+    while (parent.get(r)! !== r) r = parent.get(r)!;
+    while (parent.get(v)! !== r) {
+      const next = parent.get(v)!;
+      parent.set(v, r);
+      v = next;
+    }
+    return r;
+  };
+  let components = 0;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const a = pairs[i]!, b = pairs[i + 1]!;
+    for (const v of [a, b]) {
+      if (!parent.has(v)) {
+        parent.set(v, v);
+        components++;
+      }
+    }
+    const ra = find(a), rb = find(b);
+    if (ra !== rb) {
+      parent.set(ra, rb);
+      components--;
+    }
+  }
+  return components;
 }
 
 export interface TopologyViews {

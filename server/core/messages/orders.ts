@@ -1,4 +1,91 @@
 // Messages of orders, devices and the file space.
 import type { Catalog } from './types.ts';
 
-export const ordersMessages = {} satisfies Catalog;
+export const ordersMessages = {
+  // Uploads: the spec's "Upload failed, please try again" plus the reason.
+  uploadNoFile: {
+    en: 'Upload failed, please try again: no file was sent',
+    zh: '上传失败，请重试：未收到文件',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: keine Datei empfangen',
+  },
+  uploadTooMany: {
+    en: 'Upload failed, please try again: at most {max} files per upload',
+    zh: '上传失败，请重试：每次最多上传 {max} 个文件',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: höchstens {max} Dateien pro Upload',
+  },
+  uploadTooLarge: {
+    en: 'Upload failed, please try again: {name} is larger than {max} MB',
+    zh: '上传失败，请重试：{name} 超过 {max} MB',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: {name} ist größer als {max} MB',
+  },
+  uploadMalformed: {
+    en: 'Upload failed, please try again: the request is not a valid multipart form',
+    zh: '上传失败，请重试：请求不是有效的 multipart 表单',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: die Anfrage ist kein gültiges Multipart-Formular',
+  },
+  uploadBadKind: {
+    en: 'Upload failed, please try again: unknown file kind "{kind}"',
+    zh: '上传失败，请重试：未知的文件类型“{kind}”',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: unbekannte Dateiart „{kind}“',
+  },
+  uploadBadExtension: {
+    en: 'Upload failed, please try again: {name} is not an accepted {kind} file (allowed: {allowed})',
+    zh: '上传失败，请重试：{name} 不是允许的{kind}文件（允许：{allowed}）',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: {name} ist keine erlaubte {kind}-Datei (erlaubt: {allowed})',
+  },
+  uploadNotStl: {
+    en: 'Upload failed, please try again: {name} is not a valid STL file ({detail})',
+    zh: '上传失败，请重试：{name} 不是有效的 STL 文件（{detail}）',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: {name} ist keine gültige STL-Datei ({detail})',
+  },
+  fileInUse: {
+    en: 'The file is used by order {caseNo} and cannot be deleted',
+    zh: '该文件被订单 {caseNo} 使用，无法删除',
+    de: 'Die Datei wird von Auftrag {caseNo} verwendet und kann nicht gelöscht werden',
+  },
+  folderNotEmpty: {
+    en: 'The folder is not empty',
+    zh: '文件夹不为空',
+    de: 'Der Ordner ist nicht leer',
+  },
+
+  kindImage: { en: 'image', zh: '图片', de: 'Bild' },
+  kindVideo: { en: 'video', zh: '视频', de: 'Video' },
+  kindAudio: { en: 'audio', zh: '音频', de: 'Audio' },
+  kindWord: { en: 'Word', zh: 'Word', de: 'Word' },
+  kindExcel: { en: 'Excel', zh: 'Excel', de: 'Excel' },
+  kindPpt: { en: 'PowerPoint', zh: 'PPT', de: 'PowerPoint' },
+  kindPdf: { en: 'PDF', zh: 'PDF', de: 'PDF' },
+  kindRar: { en: 'archive', zh: '压缩包', de: 'Archiv' },
+  kindModel: { en: 'STL model', zh: 'STL 模型', de: 'STL-Modell' },
+  kindFile: { en: 'file', zh: '文件', de: 'Datei' },
+
+  // Orders
+  orderModelRequired: {
+    en: 'Please upload the upper or lower model',
+    zh: '请上传上颌或下颌模型',
+    de: 'Bitte laden Sie das Ober- oder Unterkiefermodell hoch',
+  },
+  orderBothModels: {
+    en: 'Bite registration needs both the upper and the lower model',
+    zh: '咬合配准需要同时上传上颌和下颌模型',
+    de: 'Die Bissregistrierung benötigt das Ober- und das Unterkiefermodell',
+  },
+  orderModelNotStl: {
+    en: 'Only STL files are accepted for the models ({field})',
+    zh: '模型只接受 STL 文件（{field}）',
+    de: 'Für die Modelle werden nur STL-Dateien akzeptiert ({field})',
+  },
+
+  // Devices
+  deviceUserNotFound: {
+    en: 'The user does not exist',
+    zh: '用户不存在',
+    de: 'Der Benutzer existiert nicht',
+  },
+  deviceDiameterUnsupported: {
+    en: 'The device does not support a wire diameter of {diameter} mm',
+    zh: '设备不支持 {diameter} mm 的钢丝直径',
+    de: 'Das Gerät unterstützt keinen Drahtdurchmesser von {diameter} mm',
+  },
+} satisfies Catalog;

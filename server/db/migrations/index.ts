@@ -1,9 +1,13 @@
 // Migrations are code, listed here in order; names sort as they must run.
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_init.ts';
+import * as m0020 from './0020_ops.ts';
+import * as m0030 from './0030_orders.ts';
 import * as m0010 from './0010_sys.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
+  '0020_ops': m0020,
   '0010_sys': m0010,
+  '0030_orders': m0030,
 };

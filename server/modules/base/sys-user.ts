@@ -1,10 +1,45 @@
 // /admin/base/sys/user: the CRUD factory plus what users need beyond it (hashed passwords,
-// role links, unique usernames).
+// role links, unique usernames, the department data scope), moving users between departments,
+// batch creation, and Excel export/import (sys-user-excel.ts).
+import type { Context } from 'hono';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { formatTime } from '../../core/clock.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
+import type { AppEnv } from '../../core/env.ts';
+import { ok } from '../../core/envelope.ts';
 import { fail, forbidden, invalidField } from '../../core/errors.ts';
-import { loadAccess, SUPERADMIN_ROLE } from '../../core/perms.ts';
+import { departmentScope, loadAccess, subtreeIds, SUPERADMIN_ROLE } from '../../core/perms.ts';
+import { validate } from '../../core/validate.ts';
+import type { Database } from '../../db/schema.ts';
 import { userAddSchema } from './schemas.ts';
+import { addUserExcelRoutes } from './sys-user-excel.ts';
+
+type Row = Record<string, unknown>;
+
+/** An empty password on update means "keep the current one". */
+const optionalPassword = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().min(6).max(128).optional());
+
+export const userUpdateSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  username: z.string().trim().min(1).max(100).optional(),
+  password: optionalPassword,
+  name: z.string().trim().max(255).nullable().optional(),
+  nickName: z.string().trim().max(255).nullable().optional(),
+  headImg: z.string().max(1024).nullable().optional(),
+  phone: z.string().max(32).nullable().optional(),
+  email: z.string().max(255).nullable().optional(),
+  remark: z.string().max(1024).nullable().optional(),
+  roleIdList: z.array(z.coerce.number().int().positive()).max(100).optional(),
+  departmentId: z.coerce.number().int().positive().nullable().optional(),
+  status: z.coerce.number().int().min(0).max(1).optional(),
+});
+
+export const userMoveSchema = z.object({
+  userIds: z.array(z.coerce.number().int().positive()).min(1).max(1000),
+  departmentId: z.coerce.number().int().positive().nullable(),
+});
 
 export const userResource = {
   module: 'base',
@@ -15,6 +50,7 @@ export const userResource = {
     id: { type: 'number', comment: 'ID', readonly: true },
     username: { type: 'string', comment: 'Username' },
     password: { type: 'string', comment: 'Password', select: false },
+    passwordVersion: { type: 'number', comment: 'Password version', select: false, readonly: true },
     name: { type: 'string', comment: 'Name', nullable: true },
     nickName: { type: 'string', comment: 'Nickname', nullable: true },
     headImg: { type: 'string', comment: 'Avatar', nullable: true },
@@ -26,50 +62,180 @@ export const userResource = {
     createTime: { type: 'datetime', comment: 'Created', readonly: true },
     updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
   },
-  actions: ['add', 'info', 'page'],
+  actions: ['add', 'delete', 'update', 'info', 'list', 'page'],
   keyWordColumns: ['username', 'name', 'nickName', 'phone', 'email'],
-  sortable: ['id', 'username', 'name', 'nickName', 'status', 'createTime', 'updateTime'],
-  filterable: ['status', 'departmentId'],
+  sortable: ['id', 'username', 'name', 'nickName', 'status', 'departmentId', 'createTime', 'updateTime'],
+  // departmentId is handled by the `where` hook: a department means it and its subtree.
+  filterable: ['status'],
   defaultOrder: ['id', 'desc'],
   addSchema: userAddSchema,
-} satisfies ResourceDef<typeof userAddSchema>;
+  updateSchema: userUpdateSchema,
+  recycle: true,
+  extraApi: [
+    { method: 'post', path: '/move', summary: 'Move users to a department ({ userIds, departmentId })' },
+    { method: 'post', path: '/batchCreateUser', summary: 'Create users from a list ({ list, password?, departmentId?, roleIdList? })' },
+    { method: 'post', path: '/export', summary: 'The filtered list as an xlsx file (page filters)' },
+    { method: 'post', path: '/import', summary: 'Create users from an xlsx upload (multipart "file"); bad rows are skipped and reported' },
+  ],
+} satisfies ResourceDef<typeof userAddSchema, typeof userUpdateSchema>;
+
+export async function callerIsSuper(db: Kysely<Database>, c: Context<AppEnv>): Promise<boolean> {
+  const caller = c.get('auth');
+  return !!caller && (await loadAccess(db, caller.userId)).isSuper;
+}
+
+async function superadminRoleId(db: Kysely<Database>): Promise<number | undefined> {
+  return (await db.selectFrom('base_sys_role').select('id').where('name', '=', SUPERADMIN_ROLE).executeTakeFirst())?.id;
+}
+
+/** Users among `ids` holding the superadmin role. */
+async function superUsers(db: Kysely<Database>, ids: number[]): Promise<number[]> {
+  const roleId = await superadminRoleId(db);
+  if (roleId === undefined || !ids.length) return [];
+  const rows = await db.selectFrom('base_sys_user_role').select('userId').where('roleId', '=', roleId).where('userId', 'in', ids).execute();
+  return rows.map((r) => r.userId);
+}
+
+/** Checks role ids exist and that only a superadmin hands out the superadmin role. */
+async function checkRoles(db: Kysely<Database>, c: Context<AppEnv>, roleIdList: number[]): Promise<void> {
+  const roles = roleIdList.length ? await db.selectFrom('base_sys_role').select(['id', 'name']).where('id', 'in', roleIdList).execute() : [];
+  if (roles.length !== new Set(roleIdList).size) throw invalidField('roleIdList');
+  if (roles.some((r) => r.name === SUPERADMIN_ROLE) && !(await callerIsSuper(db, c))) throw forbidden();
+}
+
+/** A department must exist and lie in the caller's data scope. */
+async function checkDepartment(db: Kysely<Database>, scope: Row | undefined, departmentId: number | null | undefined): Promise<void> {
+  if (departmentId == null) return;
+  const found = await db.selectFrom('base_sys_department').select('id').where('id', '=', departmentId).executeTakeFirst();
+  if (!found) throw invalidField('departmentId');
+  if (scope && !(scope.departmentId as number[]).includes(departmentId)) throw invalidField('departmentId');
+}
+
+async function replaceRoles(db: Kysely<Database>, userId: number, roleIdList: number[]): Promise<void> {
+  await db.deleteFrom('base_sys_user_role').where('userId', '=', userId).execute();
+  const roleIds = [...new Set(roleIdList)];
+  if (roleIds.length) await db.insertInto('base_sys_user_role').values(roleIds.map((roleId) => ({ userId, roleId }))).execute();
+}
+
+/** Department name and role ids/labels of each user row. */
+export async function describeUsers(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {
+  const ids = rows.map((r) => Number(r.id));
+  const links = await db
+    .selectFrom('base_sys_user_role as ur')
+    .innerJoin('base_sys_role as r', 'r.id', 'ur.roleId')
+    .select(['ur.userId', 'r.id', 'r.label'])
+    .where('ur.userId', 'in', ids)
+    .orderBy('r.id')
+    .execute();
+  const deptIds = [...new Set(rows.map((r) => r.departmentId).filter((d): d is number => typeof d === 'number'))];
+  const depts = deptIds.length ? await db.selectFrom('base_sys_department').select(['id', 'name']).where('id', 'in', deptIds).execute() : [];
+  const deptName = new Map(depts.map((d) => [d.id, d.name]));
+  return rows.map((row) => {
+    const mine = links.filter((l) => l.userId === row.id);
+    return {
+      ...row,
+      departmentName: typeof row.departmentId === 'number' ? (deptName.get(row.departmentId) ?? null) : null,
+      roleIdList: mine.map((l) => l.id),
+      roleName: mine.map((l) => l.label).join(','),
+    };
+  });
+}
+
+/** The caller's scope as user-row constraints, read through `db` (the transaction inside one). */
+async function userScope(db: Kysely<Database>, c: Context<AppEnv>): Promise<Row | undefined> {
+  const auth = c.get('auth');
+  const ids = auth ? await departmentScope(db, auth.userId) : [];
+  return ids === undefined ? undefined : { departmentId: ids };
+}
 
 export function createUserResource(ctx: AppContext) {
-  return createCrud(ctx, {
+  const resource = createCrud(ctx, {
     ...userResource,
     hooks: {
+      scope: ({ c }) => userScope(ctx.db, c),
+      async where(body) {
+        const d = body.departmentId;
+        if (d === undefined || d === null || d === '') return undefined;
+        if (Array.isArray(d)) {
+          if (!d.every((x) => Number.isInteger(Number(x)))) throw invalidField('departmentId');
+          return d.length ? { departmentId: d.map(Number) } : undefined;
+        }
+        const id = Number(d);
+        if (typeof d === 'object' || !Number.isInteger(id)) throw invalidField('departmentId');
+        const all = await ctx.db.selectFrom('base_sys_department').select(['id', 'parentId']).execute();
+        return { departmentId: subtreeIds(all, [id]) };
+      },
       async prepareAdd(data) {
         return { ...data, password: await ctx.passwords.hash(data.password) };
+      },
+      async prepareUpdate(data) {
+        return data.password ? { ...data, password: await ctx.passwords.hash(data.password) } : data;
       },
       async beforeAdd(data, { c, trx }) {
         const taken = await trx.selectFrom('base_sys_user').select('id').where('username', '=', data.username).executeTakeFirst();
         if (taken) throw fail('usernameTaken');
-        const roles = data.roleIdList.length
-          ? await trx.selectFrom('base_sys_role').select(['id', 'name']).where('id', 'in', data.roleIdList).execute()
-          : [];
-        if (roles.length !== new Set(data.roleIdList).size) throw invalidField('roleIdList');
-        // Only a superadmin may make another one.
-        if (roles.some((r) => r.name === SUPERADMIN_ROLE)) {
-          const caller = c.get('auth');
-          if (!caller || !(await loadAccess(trx, caller.userId)).isSuper) throw forbidden();
-        }
+        await checkRoles(trx, c, data.roleIdList);
+        await checkDepartment(trx, await userScope(trx, c), data.departmentId);
         const { roleIdList: _roles, ...row } = data;
         return row;
       },
       async afterAdd(id, data, { trx }) {
-        const roleIds = [...new Set(data.roleIdList)];
-        if (roleIds.length) {
-          await trx.insertInto('base_sys_user_role').values(roleIds.map((roleId) => ({ userId: id, roleId }))).execute();
+        await replaceRoles(trx, id, data.roleIdList);
+      },
+      async beforeUpdate(data, { c, trx }) {
+        if (data.username !== undefined) {
+          const taken = await trx
+            .selectFrom('base_sys_user')
+            .select('id')
+            .where('username', '=', data.username)
+            .where('id', '!=', data.id)
+            .executeTakeFirst();
+          if (taken) throw fail('usernameTaken');
+        }
+        // Only a superadmin may change a superadmin (password, roles) or make one.
+        if ((await superUsers(trx, [data.id])).length && !(await callerIsSuper(trx, c))) throw forbidden();
+        if (data.roleIdList) await checkRoles(trx, c, data.roleIdList);
+        if (data.departmentId !== undefined) await checkDepartment(trx, await userScope(trx, c), data.departmentId);
+        const { roleIdList: _roles, id: _id, ...row } = data;
+        return row;
+      },
+      async afterUpdate(id, data, { trx }) {
+        if (data.roleIdList) await replaceRoles(trx, id, data.roleIdList);
+        // A new password ends every session of the user, as a password change does.
+        if (data.password) {
+          await trx
+            .updateTable('base_sys_user')
+            .set((eb) => ({ passwordVersion: eb('passwordVersion', '+', 1) }))
+            .where('id', '=', id)
+            .execute();
         }
       },
+      async beforeDelete(ids, { c, trx }) {
+        const caller = c.get('auth');
+        if (caller && ids.includes(caller.userId)) throw fail('cannotDeleteSelf');
+        if ((await superUsers(trx, ids)).length) throw fail('cannotDeleteSuperadmin');
+      },
+      async related(row, { trx }) {
+        return { base_sys_user_role: await trx.selectFrom('base_sys_user_role').selectAll().where('userId', '=', Number(row.id)).execute() };
+      },
+      decorateList: (rows, { db }) => describeUsers(db, rows),
       async decorate(row, { db }) {
-        const roles = await db
-          .selectFrom('base_sys_user_role')
-          .select('roleId')
-          .where('userId', '=', Number(row.id))
-          .execute();
-        return { ...row, roleIdList: roles.map((r) => r.roleId) };
+        return (await describeUsers(db, [row]))[0]!;
       },
     },
   });
+
+  resource.routes.post('/move', validate('json', userMoveSchema), async (c) => {
+    const { userIds, departmentId } = c.req.valid('json');
+    const scope = await resource.scopeOf(c);
+    await checkDepartment(ctx.db, scope, departmentId);
+    const now = formatTime(ctx.clock.now());
+    await resource
+      .within(ctx.db.updateTable('base_sys_user').set({ departmentId, updateTime: now }).where('id', 'in', userIds), scope)
+      .execute();
+    return ok(c, null);
+  });
+
+  addUserExcelRoutes(ctx, resource, { checkDepartment, superadminRoleId, callerIsSuper, describeUsers });
+  return resource;
 }

@@ -22,14 +22,23 @@ import type {
   MeshInfo,
   OpenedMesh,
   ProgressCallback,
+  SimplifiedMesh,
   WorkerResult,
   WorkerStats,
 } from '../../../workers/geometry.worker.ts';
+import type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
+import type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
+import type { StraightenJaw, StraightenResult } from '../../../workers/kernels/straighten.ts';
 import type { StlMesh, StlStage } from '../../../workers/kernels/stl.ts';
+import type { MeshHealth } from '../../../workers/kernels/topology.ts';
 import { GeometryError } from './errors.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
-export type { MeshHandle, MeshInfo, OpenedMesh, WorkerStats } from '../../../workers/geometry.worker.ts';
+export type { MeshHandle, MeshInfo, OpenedMesh, SimplifiedMesh, WorkerStats } from '../../../workers/geometry.worker.ts';
+export type { StraightenJaw, StraightenResult } from '../../../workers/kernels/straighten.ts';
+export type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
+export type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
+export type { MeshHealth } from '../../../workers/kernels/topology.ts';
 
 /** Options of every long call. */
 export interface JobCallOptions {
@@ -114,6 +123,55 @@ export class GeometryClient {
   /** Frees a kept mesh in the worker; false when there was none. */
   release(handle: MeshHandle): Promise<boolean> {
     return this.plain((api) => api.release(handle));
+  }
+
+  // ---- topology
+
+  /** Health report of a kept mesh (degenerate, open, non-manifold edges, shells). */
+  healthReport(handle: MeshHandle, options: JobCallOptions = {}): Promise<MeshHealth> {
+    return this.job(options, (api, jobId, progress) => api.healthReport(handle, jobId, progress));
+  }
+
+  /** One smoothing-brush dab on a kept mesh; resolves with the moved vertices for the renderer. */
+  smoothDab(handle: MeshHandle, dab: DabOptions): Promise<SmoothResult> {
+    return this.call((api) => api.smoothDab(handle, dab));
+  }
+
+  /** Smooths a vertex set (or the whole kept mesh). */
+  smoothRegion(handle: MeshHandle, region: RegionOptions = {}, options: JobCallOptions = {}): Promise<SmoothResult> {
+    return this.job(options, (api, jobId, progress) => api.smoothRegion(handle, region, jobId, progress));
+  }
+
+  /** Geodesic distance along a kept mesh between two picked points, with the path. */
+  geodesic(
+    handle: MeshHandle,
+    a: SurfacePoint,
+    b: SurfacePoint,
+    settings: { steinerPoints?: number; sweeps?: number } = {},
+    options: JobCallOptions = {},
+  ): Promise<GeodesicResult> {
+    return this.job(options, (api, jobId, progress) => api.geodesic(handle, a, b, settings, jobId, progress));
+  }
+
+  // ---- shape
+
+  /** The rigid transform into the canonical frame (the kept mesh is not moved). */
+  straighten(handle: MeshHandle, jaw: StraightenJaw = 'lower', options: JobCallOptions = {}): Promise<StraightenResult> {
+    return this.job(options, (api, jobId, progress) => api.straighten(handle, jaw, jobId, progress));
+  }
+
+  /** Moves the kept mesh by a column-major rigid 4x4. */
+  transformMesh(handle: MeshHandle, matrix: ArrayLike<number>): Promise<void> {
+    return this.call((api) => api.transformMesh(handle, Array.from(matrix))).then(() => undefined);
+  }
+
+  /** Decimates a kept mesh; the result is kept under a new handle (release it too). */
+  simplify(handle: MeshHandle, targetTriangles: number, options: JobCallOptions = {}): Promise<SimplifiedMesh> {
+    return this.job(
+      options,
+      (api, jobId, progress) => api.simplify(handle, targetTriangles, jobId, progress),
+      (late) => void this.release(late.handle),
+    );
   }
 
   /** What the worker holds (diagnostics). */

@@ -1,0 +1,197 @@
+// /admin/device/info: wire-bending machines. The key a machine signs in with is made here,
+// shown once and stored hashed. Users are bound to devices (device_user); non-admins see the
+// devices they own or are bound to.
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { formatTime } from '../../core/clock.ts';
+import { createCrud, type ResourceDef } from '../../core/crud.ts';
+import { ok } from '../../core/envelope.ts';
+import { fail, invalidField } from '../../core/errors.ts';
+import { validate } from '../../core/validate.ts';
+import type { Db } from '../../db/index.ts';
+import { authOf } from '../space/access.ts';
+import { newDeviceKey } from './keys.ts';
+import { visibleDeviceIds } from './scope.ts';
+
+/** Wire diameters in mm: a list (or "0.7,0.8"), each 0.1 to 5, stored sorted and comma-joined. */
+export const diametersSchema = z
+  .preprocess(
+    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
+    z.array(z.coerce.number().min(0.1).max(5)).min(1).max(20),
+  )
+  .transform((list) => [...new Set(list.map((d) => Math.round(d * 100) / 100))].sort((a, b) => a - b).join(','));
+const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v ? 1 : 0));
+const fields = {
+  devicename: z.string().trim().min(1).max(255),
+  personnelId: z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().positive().nullable().optional()),
+  status: z.coerce.number().int().min(0).max(1).optional(),
+  remark: z.string().max(1024).nullable().optional(),
+  enableAI: flag.optional(),
+  diameters: diametersSchema,
+  /** Program memory: the most bend steps one program may hold. */
+  memory: z.coerce.number().int().min(1).max(10_000_000),
+};
+const addSchema = z.object(fields);
+const updateSchema = z.object({
+  ...fields,
+  devicename: fields.devicename.optional(),
+  diameters: diametersSchema.optional(),
+  memory: fields.memory.optional(),
+  id: z.coerce.number().int().positive(),
+});
+const idBody = z.object({ id: z.coerce.number().int().positive() });
+const bindBody = idBody.extend({ userIds: z.array(z.coerce.number().int().positive()).min(1).max(1000) });
+
+export const deviceResource = {
+  module: 'device',
+  path: 'info',
+  name: 'DeviceInfo',
+  table: 'device_info',
+  columns: {
+    id: { type: 'number', comment: 'ID', readonly: true },
+    devicename: { type: 'string', comment: 'Device name' },
+    personnelId: { type: 'number', comment: 'Owner (user ID)', nullable: true },
+    status: { type: 'number', comment: 'Status: 0 offline, 1 online' },
+    remark: { type: 'string', comment: 'Remark', nullable: true },
+    enableAI: { type: 'number', comment: 'AI equipment: 0 no, 1 yes' },
+    diameters: { type: 'string', comment: 'Supported wire diameters, mm, comma-separated' },
+    memory: { type: 'number', comment: 'Program memory: most bend steps per program' },
+    keyHash: { type: 'string', comment: 'sha256 of the device key', select: false, readonly: true },
+    keyHint: { type: 'string', comment: 'Key hint (prefix and last 4 characters)', readonly: true },
+    createTime: { type: 'datetime', comment: 'Created', readonly: true },
+    updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
+  },
+  // add is written below: its reply carries the key, once.
+  actions: ['delete', 'update', 'info', 'list', 'page'],
+  keyWordColumns: ['devicename', 'remark'],
+  sortable: ['id', 'devicename', 'status', 'createTime', 'updateTime'],
+  filterable: ['status', 'personnelId', 'enableAI'],
+  defaultOrder: ['id', 'desc'],
+  updateSchema,
+  extraApi: [
+    { method: 'post', path: '/add', summary: 'Add a device; the reply carries its key, shown only this once' },
+    { method: 'post', path: '/resetKey', summary: 'New key for a device ({ id }); shown only this once' },
+    { method: 'get', path: '/userList', summary: 'Users bound to a device (?id=)' },
+    { method: 'post', path: '/bind', summary: 'Bind users to a device ({ id, userIds })' },
+    { method: 'post', path: '/unbind', summary: 'Unbind users from a device ({ id, userIds })' },
+    { method: 'get', path: '/diameterList', summary: 'Wire diameters of the visible devices (?id= for one)' },
+    { method: 'get', path: '/currentDevice', summary: "The caller's own devices (owned or bound), for the editor" },
+  ],
+} satisfies ResourceDef<z.ZodTypeAny, typeof updateSchema>;
+
+async function checkUsers(db: Db, ids: number[], field: string) {
+  const unique = [...new Set(ids)];
+  const found = await db.selectFrom('base_sys_user').select('id').where('id', 'in', unique).execute();
+  if (found.length !== unique.length) throw invalidField(field);
+}
+
+export function createDeviceResource(ctx: AppContext) {
+  const resource = createCrud(ctx, {
+    ...deviceResource,
+    hooks: {
+      async scope({ c }) {
+        const ids = await visibleDeviceIds(ctx.db, authOf(c).userId);
+        return ids ? { id: ids } : undefined;
+      },
+      async beforeUpdate(data, { trx }) {
+        if (data.personnelId) await checkUsers(trx, [data.personnelId], 'personnelId');
+        const { id: _id, ...values } = data;
+        return values;
+      },
+      decorateList: (rows) => rows.map((r) => ({ ...r, diameterList: String(r.diameters).split(',').map(Number) })),
+      decorate: (row) => ({ ...row, diameterList: String(row.diameters).split(',').map(Number) }),
+    },
+  });
+
+  /** The device, if the caller may see it; otherwise "Data does not exist". */
+  async function visible(c: Parameters<typeof resource.scopeOf>[0], id: number) {
+    const row = await resource
+      .within(ctx.db.selectFrom('device_info').select(['id', 'diameters']).where('id', '=', id), await resource.scopeOf(c))
+      .executeTakeFirst();
+    if (!row) throw fail('dataNotFound');
+    return row;
+  }
+
+  resource.routes
+    .post('/add', validate('json', addSchema), async (c) => {
+      const data = c.req.valid('json');
+      if (data.personnelId) await checkUsers(ctx.db, [data.personnelId], 'personnelId');
+      const { key, keyHash, keyHint } = await newDeviceKey();
+      const now = formatTime(ctx.clock.now());
+      const row = await ctx.db
+        .insertInto('device_info')
+        .values({
+          devicename: data.devicename,
+          personnelId: data.personnelId ?? null,
+          status: data.status ?? 0,
+          remark: data.remark ?? null,
+          enableAI: data.enableAI ?? 0,
+          diameters: data.diameters,
+          memory: data.memory,
+          keyHash,
+          keyHint,
+          createTime: now,
+          updateTime: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return ok(c, { id: row.id, deviceKey: key });
+    })
+    .post('/resetKey', validate('json', idBody), async (c) => {
+      const { id } = c.req.valid('json');
+      await visible(c, id);
+      const { key, keyHash, keyHint } = await newDeviceKey();
+      await ctx.db.updateTable('device_info').set({ keyHash, keyHint, updateTime: formatTime(ctx.clock.now()) }).where('id', '=', id).execute();
+      return ok(c, { id, deviceKey: key });
+    })
+    .get('/userList', validate('query', idBody), async (c) => {
+      const { id } = c.req.valid('query');
+      await visible(c, id);
+      const users = await ctx.db
+        .selectFrom('device_user as du')
+        .innerJoin('base_sys_user as u', 'u.id', 'du.userId')
+        .select(['u.id', 'u.username', 'u.name', 'u.nickName'])
+        .where('du.deviceId', '=', id)
+        .orderBy('u.id')
+        .execute();
+      return ok(c, users);
+    })
+    .post('/bind', validate('json', bindBody), async (c) => {
+      const { id, userIds } = c.req.valid('json');
+      await visible(c, id);
+      await checkUsers(ctx.db, userIds, 'userIds');
+      await ctx.db
+        .insertInto('device_user')
+        .values([...new Set(userIds)].map((userId) => ({ deviceId: id, userId })))
+        .onConflict((oc) => oc.columns(['deviceId', 'userId']).doNothing())
+        .execute();
+      return ok(c, null);
+    })
+    .post('/unbind', validate('json', bindBody), async (c) => {
+      const { id, userIds } = c.req.valid('json');
+      await visible(c, id);
+      await ctx.db.deleteFrom('device_user').where('deviceId', '=', id).where('userId', 'in', userIds).execute();
+      return ok(c, null);
+    })
+    .get('/diameterList', validate('query', z.object({ id: z.coerce.number().int().positive().optional() })), async (c) => {
+      const { id } = c.req.valid('query');
+      const rows = id
+        ? [await visible(c, id)]
+        : await resource.within(ctx.db.selectFrom('device_info').select(['id', 'diameters']), await resource.scopeOf(c)).execute();
+      const all = new Set(rows.flatMap((r) => String(r.diameters).split(',').map(Number)));
+      return ok(c, [...all].sort((a, b) => a - b));
+    })
+    .get('/currentDevice', async (c) => {
+      // Even an admin gets only the devices they own or are bound to: the ones they send work to.
+      const { userId } = authOf(c);
+      const bound = ctx.db.selectFrom('device_user').select('deviceId').where('userId', '=', userId);
+      const rows = await ctx.db
+        .selectFrom('device_info')
+        .select(['id', 'devicename', 'status', 'enableAI', 'diameters', 'memory', 'personnelId'])
+        .where((eb) => eb.or([eb('personnelId', '=', userId), eb('id', 'in', bound)]))
+        .orderBy('id')
+        .execute();
+      return ok(c, rows.map((r) => ({ ...r, diameterList: r.diameters.split(',').map(Number) })));
+    });
+  return resource;
+}

@@ -1,0 +1,56 @@
+// /admin/dict/type: dictionary types, each named by a unique key the client asks data for.
+// Deleting a type deletes its entries (foreign key cascade).
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { createCrud, type ResourceDef } from '../../core/crud.ts';
+import { fail } from '../../core/errors.ts';
+import type { Db } from '../../db/index.ts';
+
+const typeFields = {
+  name: z.string().trim().min(1).max(255),
+  key: z.string().trim().min(1).max(255).regex(/^[\w.:-]+$/),
+};
+const typeAddSchema = z.object(typeFields);
+const typeUpdateSchema = z.object({ ...typeFields, id: z.coerce.number().int().positive() }).partial({ name: true, key: true });
+
+export const dictTypeResource = {
+  module: 'dict',
+  path: 'type',
+  name: 'DictType',
+  table: 'dict_type',
+  columns: {
+    id: { type: 'number', comment: 'ID', readonly: true },
+    name: { type: 'string', comment: 'Name' },
+    key: { type: 'string', comment: 'Key (unique)' },
+    createTime: { type: 'datetime', comment: 'Created', readonly: true },
+    updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
+  },
+  actions: ['add', 'delete', 'update', 'info', 'list', 'page'],
+  keyWordColumns: ['name', 'key'],
+  sortable: ['id', 'name', 'key', 'createTime', 'updateTime'],
+  defaultOrder: ['id', 'asc'],
+  addSchema: typeAddSchema,
+  updateSchema: typeUpdateSchema,
+} satisfies ResourceDef<typeof typeAddSchema, typeof typeUpdateSchema>;
+
+async function ensureUniqueKey(db: Db, key: string, exceptId?: number) {
+  let q = db.selectFrom('dict_type').select('id').where('key', '=', key);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  if (await q.executeTakeFirst()) throw fail('dictKeyTaken');
+}
+
+export function createDictTypeResource(ctx: AppContext) {
+  return createCrud(ctx, {
+    ...dictTypeResource,
+    hooks: {
+      async beforeAdd(data, { trx }) {
+        await ensureUniqueKey(trx, data.key);
+        return data;
+      },
+      async beforeUpdate(data, { trx }) {
+        if (data.key !== undefined) await ensureUniqueKey(trx, data.key, data.id);
+        return data;
+      },
+    },
+  });
+}

@@ -1,0 +1,209 @@
+// /admin/order/info: orders for patients with their jaw models. Non-admins see and touch only
+// the orders they design (scope); models must be STL files the caller may read.
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { formatTime } from '../../core/clock.ts';
+import { createCrud, type ResourceDef } from '../../core/crud.ts';
+import { fail, invalidField } from '../../core/errors.ts';
+import type { Database } from '../../db/schema.ts';
+import { authOf, SEE_ALL, seesAll } from '../space/access.ts';
+import { fileUrl } from '../space/upload.routes.ts';
+import { AI_STATUS, ORDER_STATUS } from './status.ts';
+
+type Row = Record<string, unknown>;
+const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
+
+/** "YYYY-MM-DD" or "YYYY-MM-DD HH:mm(:ss)" (also with a T) -> "YYYY-MM-DD HH:mm:ss". */
+const dateTime = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$/)
+  .transform((v) => {
+    const [date, time = '00:00:00'] = v.replace('T', ' ').split(' ');
+    return `${date} ${time.length === 5 ? `${time}:00` : time}`;
+  })
+  .refine((v) => !Number.isNaN(Date.parse(v.replace(' ', 'T') + 'Z')));
+const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v ? 1 : 0));
+const fileId = z.coerce.number().int().positive().nullable().optional();
+const statusCode = z.coerce.number().int().refine((v) => (Object.values(ORDER_STATUS) as number[]).includes(v));
+const blankToNull = (v: unknown) => (v === '' ? null : v);
+
+const fields = {
+  patientName: z.string().trim().min(1).max(255),
+  remark: z.string().max(1024).nullable().optional(),
+  deliveryTime: z.preprocess(blankToNull, dateTime.nullable().optional()),
+  enableAI: flag.optional(),
+  designerId: z.preprocess(blankToNull, z.coerce.number().int().positive().nullable().optional()),
+  upperFileId: z.preprocess(blankToNull, fileId),
+  lowerFileId: z.preprocess(blankToNull, fileId),
+  occlusionFileId: z.preprocess(blankToNull, fileId),
+};
+const addSchema = z.object(fields);
+const updateSchema = z.object({
+  ...fields,
+  patientName: fields.patientName.optional(),
+  status: statusCode.optional(),
+  id: z.coerce.number().int().positive(),
+});
+
+export const orderResource = {
+  module: 'order',
+  path: 'info',
+  name: 'OrderInfo',
+  table: 'order_info',
+  // Columns the hooks set are not readonly: the schemas above decide what a body may carry.
+  columns: {
+    id: { type: 'number', comment: 'ID', readonly: true },
+    caseNo: { type: 'string', comment: 'Case number (AW-YYYYMMDD-NNNN)' },
+    patientName: { type: 'string', comment: 'Patient name' },
+    remark: { type: 'string', comment: 'Remark', nullable: true },
+    deliveryTime: { type: 'datetime', comment: 'Delivery time', nullable: true },
+    enableAI: { type: 'number', comment: 'AI design: 0 off, 1 on' },
+    aiStatus: { type: 'number', comment: 'AI status: 0 not enabled, 1 processing, 2 ready, 3 fail, 4 submitted' },
+    status: { type: 'number', comment: 'Status: 0 in design, 1 to be processed, 2 processed, 3 bite registration' },
+    designerId: { type: 'number', comment: 'Designer (user ID)' },
+    creatorId: { type: 'number', comment: 'Created by (user ID)' },
+    upperFileId: { type: 'number', comment: 'Upper jaw model (space file ID)', nullable: true },
+    lowerFileId: { type: 'number', comment: 'Lower jaw model (space file ID)', nullable: true },
+    occlusionFileId: { type: 'number', comment: 'Occlusion model (space file ID)', nullable: true },
+    designStartTime: { type: 'datetime', comment: 'Design started', nullable: true },
+    designEndTime: { type: 'datetime', comment: 'Design finished', nullable: true },
+    processStartTime: { type: 'datetime', comment: 'Processing started', nullable: true },
+    processEndTime: { type: 'datetime', comment: 'Processing finished', nullable: true },
+    createTime: { type: 'datetime', comment: 'Created', readonly: true },
+    updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
+  },
+  actions: ['add', 'delete', 'update', 'info', 'list', 'page'],
+  keyWordColumns: ['caseNo', 'patientName', 'remark'],
+  sortable: ['id', 'caseNo', 'patientName', 'deliveryTime', 'status', 'aiStatus', 'designerId', 'createTime', 'updateTime', 'designStartTime', 'processEndTime'],
+  filterable: ['status', 'aiStatus', 'designerId', 'enableAI'],
+  defaultOrder: ['id', 'desc'],
+  addSchema,
+  updateSchema,
+  recycle: true,
+} satisfies ResourceDef<typeof addSchema, typeof updateSchema>;
+
+/** The next case number of the day: AW-YYYYMMDD-0001, -0002, ... (inside the write transaction). */
+async function nextCaseNo(trx: Kysely<Database>, now: number): Promise<string> {
+  const prefix = `AW-${formatTime(now).slice(0, 10).replaceAll('-', '')}-`;
+  const last = await trx
+    .selectFrom('order_info')
+    .select('caseNo')
+    .where('caseNo', 'like', `${prefix}%`)
+    .orderBy(sql`length(${sql.ref('caseNo')})`, 'desc')
+    .orderBy('caseNo', 'desc')
+    .executeTakeFirst();
+  const n = last ? Number(last.caseNo.slice(prefix.length)) + 1 : 1;
+  return `${prefix}${String(n).padStart(4, '0')}`;
+}
+
+/** Each model must be an STL file (read by the kernel at upload) the caller may use. */
+async function checkModels(trx: Kysely<Database>, userId: number, filesAdmin: boolean, data: Row, previous?: Row) {
+  for (const field of MODELS) {
+    const id = data[field] as number | null | undefined;
+    if (id === undefined || id === null || id === previous?.[field]) continue;
+    const file = await trx.selectFrom('space_info').select(['userId', 'triangleCount']).where('id', '=', id).executeTakeFirst();
+    if (!file || (file.userId !== userId && !filesAdmin)) throw invalidField(field);
+    if (file.triangleCount === null) throw fail('orderModelNotStl', { field });
+  }
+  const merged = { ...previous, ...Object.fromEntries(MODELS.filter((f) => data[f] !== undefined).map((f) => [f, data[f]])) };
+  if (!merged.upperFileId && !merged.lowerFileId) throw fail('orderModelRequired');
+  if (merged.occlusionFileId && !(merged.upperFileId && merged.lowerFileId)) throw fail('orderBothModels');
+}
+
+async function checkDesigner(trx: Kysely<Database>, designerId: number) {
+  const user = await trx.selectFrom('base_sys_user').select('id').where('id', '=', designerId).executeTakeFirst();
+  if (!user) throw invalidField('designerId');
+}
+
+export function createOrderResource(ctx: AppContext) {
+  return createCrud(ctx, {
+    ...orderResource,
+    hooks: {
+      async scope({ c }) {
+        const { userId } = authOf(c);
+        return (await seesAll(ctx.db, userId, SEE_ALL.orders)) ? undefined : { designerId: userId };
+      },
+      async beforeAdd(data, { c, trx }) {
+        const { userId } = authOf(c);
+        const ordersAdmin = await seesAll(trx, userId, SEE_ALL.orders);
+        await checkModels(trx, userId, await seesAll(trx, userId, SEE_ALL.files), data);
+        // Only an orders admin assigns another designer; everyone else designs their own.
+        const designerId = ordersAdmin && data.designerId ? data.designerId : userId;
+        if (designerId !== userId) await checkDesigner(trx, designerId);
+        const now = ctx.clock.now();
+        const enableAI = data.enableAI ?? 0;
+        return {
+          caseNo: await nextCaseNo(trx, now),
+          patientName: data.patientName,
+          remark: data.remark ?? null,
+          deliveryTime: data.deliveryTime ?? null,
+          enableAI,
+          aiStatus: enableAI ? AI_STATUS.submitted : AI_STATUS.notEnabled,
+          status: ORDER_STATUS.design,
+          designerId,
+          creatorId: userId,
+          upperFileId: data.upperFileId ?? null,
+          lowerFileId: data.lowerFileId ?? null,
+          occlusionFileId: data.occlusionFileId ?? null,
+          designStartTime: formatTime(now),
+        };
+      },
+      async beforeUpdate(data, { c, trx }) {
+        const { userId } = authOf(c);
+        const previous = (await trx.selectFrom('order_info').selectAll().where('id', '=', data.id).executeTakeFirst()) as Row | undefined;
+        if (!previous) throw fail('dataNotFound');
+        await checkModels(trx, userId, await seesAll(trx, userId, SEE_ALL.files), data, previous);
+        const values: Row = {
+          patientName: data.patientName,
+          remark: data.remark,
+          deliveryTime: data.deliveryTime,
+          upperFileId: data.upperFileId,
+          lowerFileId: data.lowerFileId,
+          occlusionFileId: data.occlusionFileId,
+          status: data.status,
+        };
+        if (data.designerId && data.designerId !== previous.designerId && (await seesAll(trx, userId, SEE_ALL.orders))) {
+          await checkDesigner(trx, data.designerId);
+          values.designerId = data.designerId;
+        }
+        if (data.enableAI !== undefined && data.enableAI !== previous.enableAI) {
+          values.enableAI = data.enableAI;
+          values.aiStatus = data.enableAI ? AI_STATUS.submitted : AI_STATUS.notEnabled;
+        }
+        return values;
+      },
+      // Names for the list: the designer, and the model files with their download URLs.
+      async decorateList(rows, { db }) {
+        return decorate(db, rows);
+      },
+      async decorate(row, { db }) {
+        return (await decorate(db, [row]))[0]!;
+      },
+    },
+  });
+}
+
+async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {
+  const userIds = [...new Set(rows.map((r) => Number(r.designerId)))];
+  const fileIds = [...new Set(rows.flatMap((r) => MODELS.map((f) => r[f]).filter((v): v is number => typeof v === 'number')))];
+  const users = userIds.length
+    ? await db.selectFrom('base_sys_user').select(['id', 'username', 'nickName', 'name']).where('id', 'in', userIds).execute()
+    : [];
+  const files = fileIds.length
+    ? await db.selectFrom('space_info').select(['id', 'name', 'size']).where('id', 'in', fileIds).execute()
+    : [];
+  const userById = new Map(users.map((u) => [u.id, u]));
+  const fileById = new Map(files.map((f) => [f.id, { ...f, url: fileUrl(f.id) }]));
+  return rows.map((r) => {
+    const u = userById.get(Number(r.designerId));
+    return {
+      ...r,
+      designerName: u ? u.nickName || u.name || u.username : null,
+      upperFile: fileById.get(r.upperFileId as number) ?? null,
+      lowerFile: fileById.get(r.lowerFileId as number) ?? null,
+      occlusionFile: fileById.get(r.occlusionFileId as number) ?? null,
+    };
+  });
+}

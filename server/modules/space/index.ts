@@ -1,0 +1,44 @@
+// The file space: uploads and downloads (under comm: any logged-in user), the files and folders.
+import path from 'node:path';
+import { Hono } from 'hono';
+import type { AppContext } from '../../context.ts';
+import type { AppEnv } from '../../core/env.ts';
+import { addEps, type Eps } from '../../core/eps.ts';
+import { serial } from './serial.ts';
+import { createSpaceInfoResource } from './space-info.ts';
+import { createSpaceTypeResource } from './space-type.ts';
+import { localStorage } from './storage.ts';
+import { uploadApi, uploadRoutes } from './upload.routes.ts';
+
+export { UPLOAD_PATH } from './upload.routes.ts';
+
+export function spaceModule(ctx: AppContext, eps: Eps) {
+  const storage = localStorage(path.join(ctx.config.dataDir, 'uploads'));
+  const blobs = serial();
+  const info = createSpaceInfoResource(ctx);
+  const type = createSpaceTypeResource(ctx);
+  addEps(eps, 'space', { prefix: '/admin/base/comm', name: 'SpaceUpload', api: [...uploadApi], columns: [] });
+  addEps(eps, 'space', info.eps);
+  addEps(eps, 'space', type.eps);
+
+  const app = new Hono<AppEnv>().route('/admin/base/comm', uploadRoutes(ctx, storage, blobs));
+  // After files are deleted, bytes no other row names are removed.
+  app.post(`${info.prefix}/delete`, async (c, next) => {
+    const body = (await c.req.json().catch(() => null)) as { ids?: unknown } | null;
+    const ids = Array.isArray(body?.ids) ? body.ids.map(Number).filter(Number.isInteger) : [];
+    const keys = ids.length
+      ? (await ctx.db.selectFrom('space_info').select('key').where('id', 'in', ids).execute()).map((r) => r.key)
+      : [];
+    await next();
+    if (!keys.length || c.res.status !== 200) return;
+    await blobs.run(async () => {
+      for (const key of new Set(keys)) {
+        const left = await ctx.db.selectFrom('space_info').select('id').where('key', '=', key).executeTakeFirst();
+        if (!left) await storage.remove(key);
+      }
+    });
+  });
+  app.route(info.prefix, info.routes);
+  app.route(type.prefix, type.routes);
+  return app;
+}

@@ -1,0 +1,193 @@
+// POST /admin/base/comm/upload and GET /admin/base/comm/file/:id: any logged-in user.
+// Files are checked (count, size, extension of the requested kind, STL content), stored by
+// sha256 and recorded in space_info; downloads answer only to those who may read the file.
+import { Hono, type Context } from 'hono';
+import type { AppContext } from '../../context.ts';
+import type { AppEnv } from '../../core/env.ts';
+import { Code, envelope, ok } from '../../core/envelope.ts';
+import { ApiError, fail } from '../../core/errors.ts';
+import { formatTime } from '../../core/clock.ts';
+import { t } from '../../core/i18n.ts';
+import { authOf, canReadFile, SEE_ALL, seesAll } from './access.ts';
+import { allowedExtensions, extensionOf, isKind, kindOf, mimeOf, type Kind } from './kinds.ts';
+import { checkStl } from './stl-check.ts';
+import type { BlobStorage, BlobWriter, StagedBlob } from './storage.ts';
+import { boundaryOf, MultipartError, readMultipart } from './multipart.ts';
+import type { Serial } from './serial.ts';
+
+export const UPLOAD_PATH = '/admin/base/comm/upload';
+export const MAX_FILES = 9;
+/** Room for multipart boundaries and the small fields next to the files. */
+const FORM_OVERHEAD = 1024 * 1024;
+
+export const uploadApi = [
+  { method: 'post', path: '/upload', summary: 'Upload files (multipart: file..., kind?, classifyId?)' },
+  { method: 'get', path: '/file/:id', summary: 'Download an uploaded file' },
+] as const;
+
+/** The URL a file row answers with: same origin, Authorization header required. */
+export const fileUrl = (id: number) => `/admin/base/comm/file/${id}`;
+
+const tooLarge = (name: string, maxBytes: number) =>
+  new ApiError(Code.fail, 'uploadTooLarge', 413, { name, max: Math.round(maxBytes / 1024 / 1024) });
+
+interface Received {
+  name: string;
+  writer: BlobWriter;
+  staged?: StagedBlob;
+}
+
+/**
+ * Streams the multipart body: each file part goes straight to a staged blob on disk, so no
+ * upload is held in memory whole. Count and size limits stop the reading at once.
+ */
+async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: number) {
+  const raw = c.req.raw;
+  const boundary = boundaryOf(raw.headers.get('content-type'));
+  if (!boundary || !raw.body) throw fail('uploadNoFile');
+  const length = Number(raw.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(length) && length > MAX_FILES * maxBytes + FORM_OVERHEAD) throw tooLarge('', maxBytes);
+
+  const fields = new Map<string, string>();
+  const files: Received[] = [];
+  try {
+    await readMultipart(raw.body, boundary, {
+      field: (name, value) => void (fields.has(name) || fields.set(name, value)),
+      file(part) {
+        const received: Received = { name: (part.filename ?? '').slice(0, 255), writer: storage.writer() };
+        files.push(received);
+        if (files.filter((f) => f.name !== '' || f.writer.size > 0).length > MAX_FILES) throw fail('uploadTooMany', { max: MAX_FILES });
+        return {
+          async write(chunk) {
+            if (received.writer.size + chunk.byteLength > maxBytes) throw tooLarge(received.name || 'file', maxBytes);
+            await received.writer.write(chunk);
+          },
+          async end() {
+            received.staged = await received.writer.finish();
+          },
+        };
+      },
+    });
+  } catch (err) {
+    await Promise.all(files.map((f) => (f.staged ? storage.discard(f.staged) : f.writer.abort())));
+    if (err instanceof ApiError) throw err;
+    if (err instanceof MultipartError) throw fail('uploadMalformed');
+    throw err;
+  }
+  // An empty file input sends a part without a name or bytes: not a file.
+  const kept: (Received & { staged: StagedBlob })[] = [];
+  for (const f of files) {
+    if (f.name === '' && f.staged?.size === 0) await storage.discard(f.staged);
+    else kept.push(f as Received & { staged: StagedBlob });
+  }
+  return { fields, files: kept };
+}
+
+export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Serial) {
+  const maxBytes = ctx.config.uploadMaxBytes;
+
+  return new Hono<AppEnv>()
+    .post('/upload', async (c) => {
+      const auth = authOf(c);
+      const { fields, files } = await receive(c, storage, maxBytes);
+      let committed = false;
+      try {
+        if (files.length === 0) throw fail('uploadNoFile');
+
+        const kindField = (fields.get('kind') ?? fields.get('type') ?? 'file').trim() || 'file';
+        if (!isKind(kindField)) throw fail('uploadBadKind', { kind: kindField.slice(0, 40) });
+        const kind: Kind = kindField;
+        const classifyId = await folderOf(ctx, auth.userId, fields.get('classifyId') ?? null);
+
+        // Check every file before storing any: a rejected request stores nothing.
+        const checked: { name: string; ext: string; staged: StagedBlob; triangles: number | null }[] = [];
+        for (const { name: rawName, staged } of files) {
+          const name = rawName || 'file';
+          const ext = extensionOf(name);
+          const allowed = allowedExtensions(kind);
+          if (allowed && !allowed.includes(ext)) {
+            throw fail('uploadBadExtension', { name, kind: t(c.get('lang'), KIND_LABEL[kind]), allowed: allowed.map((e) => `.${e}`).join(' ') });
+          }
+          let triangles: number | null = null;
+          if (ext === 'stl') {
+            const stl = await checkStl(await storage.openStaged(staged), ctx.logger);
+            if (!stl.ok) throw fail('uploadNotStl', { name, detail: stl.detail });
+            triangles = stl.triangles;
+          }
+          checked.push({ name, ext, staged, triangles });
+        }
+
+        const now = formatTime(ctx.clock.now());
+        const rows = await serial.run(async () => {
+          for (const { staged } of checked) await storage.commit(staged);
+          committed = true;
+          return ctx.db.transaction().execute(async (trx) => {
+            const out = [];
+            for (const s of checked) {
+              const values = {
+                url: '',
+                key: s.staged.key,
+                name: s.name,
+                size: s.staged.size,
+                mime: mimeOf(s.ext),
+                kind: kind === 'file' ? kindOf(s.ext) : kind,
+                classifyId,
+                userId: auth.userId,
+                triangleCount: s.triangles,
+                createTime: now,
+                updateTime: now,
+              };
+              const { id } = await trx.insertInto('space_info').values(values).returning('id').executeTakeFirstOrThrow();
+              await trx.updateTable('space_info').set({ url: fileUrl(id) }).where('id', '=', id).execute();
+              const { key: _key, ...visible } = values;
+              out.push({ id, ...visible, url: fileUrl(id) });
+            }
+            return out;
+          });
+        });
+        return ok(c, rows);
+      } finally {
+        if (!committed) await Promise.all(files.map((f) => storage.discard(f.staged)));
+      }
+    })
+    .get('/file/:id{[0-9]+}', async (c) => {
+      const auth = authOf(c);
+      const id = Number(c.req.param('id'));
+      // Someone else's file answers exactly like a missing one.
+      if (!(await canReadFile(ctx, auth.userId, id))) {
+        return c.json(envelope(Code.fail, t(c.get('lang'), 'dataNotFound')), 404);
+      }
+      const row = await ctx.db.selectFrom('space_info').select(['key', 'name', 'size', 'mime']).where('id', '=', id).executeTakeFirstOrThrow();
+      if (!storage.has(row.key)) {
+        ctx.logger.error(`space_info ${id}: stored bytes ${row.key} are missing`);
+        return c.json(envelope(Code.fail, t(c.get('lang'), 'dataNotFound')), 404);
+      }
+      return new Response(storage.get(row.key), {
+        headers: {
+          'Content-Type': row.mime,
+          'Content-Length': String(row.size),
+          'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(row.name)}`,
+          'Cache-Control': 'private, no-cache',
+          // A user's file must never run as a page of this origin (an SVG or HTML upload).
+          'Content-Security-Policy': "default-src 'none'; sandbox",
+          'X-Content-Type-Options': 'nosniff',
+        },
+      });
+    });
+}
+
+const KIND_LABEL = {
+  image: 'kindImage', video: 'kindVideo', audio: 'kindAudio', word: 'kindWord', excel: 'kindExcel',
+  ppt: 'kindPpt', pdf: 'kindPdf', rar: 'kindRar', model: 'kindModel', file: 'kindFile',
+} as const;
+
+/** A folder id from the form, only when it is the caller's folder (or they administer files). */
+async function folderOf(ctx: AppContext, userId: number, raw: string | null): Promise<number | null> {
+  if (raw === null || raw === '') return null;
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) return null;
+  const folder = await ctx.db.selectFrom('space_type').select(['id', 'userId']).where('id', '=', id).executeTakeFirst();
+  if (!folder) return null;
+  if (folder.userId !== userId && !(await seesAll(ctx.db, userId, SEE_ALL.files))) return null;
+  return folder.id;
+}

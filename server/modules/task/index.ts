@@ -1,0 +1,16 @@
+// The task module: scheduled built-in jobs and their run log. The server starts the scheduler
+// (schedulerFor(ctx).start()) and stops it on close.
+import { Hono } from 'hono';
+import type { AppContext } from '../../context.ts';
+import type { AppEnv } from '../../core/env.ts';
+import { addEps, type Eps } from '../../core/eps.ts';
+import { createTaskResource } from './task-info.ts';
+
+export { schedulerFor } from './scheduler.ts';
+export { registerJob } from './jobs.ts';
+
+export function taskModule(ctx: AppContext, eps: Eps) {
+  const r = createTaskResource(ctx);
+  addEps(eps, 'task', r.eps);
+  return new Hono<AppEnv>().route(r.prefix, r.routes);
+}

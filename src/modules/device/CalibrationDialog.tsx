@@ -1,0 +1,58 @@
+/** Calibration of one device: a springback table per supported wire diameter. */
+import { useLingui } from '@lingui/react/macro';
+import { request } from '../../api/client';
+import { CrudPage, createService, type FormItem, type Row, type TableColumn } from '../../kit';
+import { Modal } from './Modal';
+import { tableToText, textToTable } from './springback';
+
+const PREFIX = '/admin/device/config';
+
+export function CalibrationDialog({ device, onClose }: { device: Row | null; onClose: () => void }) {
+  const { t } = useLingui();
+  const diameters = String(device?.diameters ?? '').split(',').filter(Boolean).map(Number);
+  const columns: TableColumn[] = [
+    { prop: 'diameter', label: t`Wire diameter (mm)`, sortable: true, width: 160 },
+    { prop: 'springback', label: t`Rows`, width: 90, render: (r) => (Array.isArray(r.springback) ? r.springback.length : 0) },
+    { prop: 'remark', label: t`Remark`, minWidth: 120 },
+    { prop: 'updateTime', label: t`Updated`, width: 170 },
+  ];
+  const items: FormItem[] = [
+    { prop: 'diameter', label: t`Wire diameter (mm)`, type: 'select', required: true, options: diameters.map((d) => ({ label: String(d), value: d })) },
+    {
+      prop: 'springback',
+      label: t`Springback`,
+      type: 'custom',
+      required: true,
+      validate: (v) => {
+        const rows = textToTable(Array.isArray(v) ? tableToText(v) : String(v ?? ''));
+        if (!rows || rows.length === 0) return t`One "angle, springback" pair per line, in degrees`;
+        return rows.every((r, i) => i === 0 || r[0] > rows[i - 1]![0]) ? null : t`Angles must rise from line to line`;
+      },
+      render: ({ id, value, onChange, disabled, invalid }) => (
+        <textarea
+          id={id}
+          rows={8}
+          disabled={disabled}
+          aria-invalid={invalid || undefined}
+          className="aw-input h-auto py-2 font-mono text-xs"
+          placeholder={'0, 0\n45, 2.5\n90, 4.1'}
+          value={Array.isArray(value) ? tableToText(value) : String(value ?? '')}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      ),
+    },
+    { prop: 'remark', label: t`Remark`, type: 'textarea' },
+  ];
+  const onSubmit = async (data: Row, mode: string) => {
+    const springback = Array.isArray(data.springback) ? data.springback : textToTable(String(data.springback ?? ''));
+    const body = { ...data, springback, deviceId: device?.id };
+    await request({ url: `${PREFIX}/${mode === 'add' ? 'add' : 'update'}`, method: 'POST', data: body });
+  };
+  return (
+    <Modal open={device !== null} title={t`Calibration of ${String(device?.devicename ?? '')}`} onClose={onClose} width="820px">
+      {device && (
+        <CrudPage service={createService(PREFIX)} query={{ deviceId: device.id }} columns={columns} items={items} keyword={false} dialog={{ onSubmit, width: '560px' }} />
+      )}
+    </Modal>
+  );
+}

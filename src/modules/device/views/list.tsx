@@ -1,0 +1,99 @@
+/** Devices (wire-bending machines): keys shown once, bound users, calibration tables. */
+import { useRef, useState } from 'react';
+import { useLingui } from '@lingui/react/macro';
+import { request } from '../../../api/client';
+import { hasPerm } from '../../../app/store';
+import { CrudPage, createService, useConfirm, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
+import { toast } from '../../../ui/toast';
+import { KeyDialog } from '../KeyDialog';
+import { BindDialog } from '../BindDialog';
+import { CalibrationDialog } from '../CalibrationDialog';
+
+const PREFIX = '/admin/device/info';
+
+export default function DeviceList() {
+  const { t } = useLingui();
+  const crud = useRef<CrudHandle>(null);
+  const [deviceKey, setDeviceKey] = useState<string | null>(null);
+  const [bindOf, setBindOf] = useState<Row | null>(null);
+  const [calibrationOf, setCalibrationOf] = useState<Row | null>(null);
+  const [confirm, confirmDialog] = useConfirm();
+
+  const status: Option[] = [
+    { label: t`Online`, value: 1, color: '#16a34a' },
+    { label: t`Offline`, value: 0, color: '#64748b' },
+  ];
+  const yesNo: Option[] = [
+    { label: t`Yes`, value: 1, color: '#4165d7' },
+    { label: t`No`, value: 0, color: '#64748b' },
+  ];
+  const columns: TableColumn[] = [
+    { prop: 'devicename', label: t`Device name`, sortable: true, minWidth: 150 },
+    { prop: 'status', label: t`Status`, dict: status, sortable: true, width: 100 },
+    {
+      prop: 'diameters',
+      label: t`Wire diameters (mm)`,
+      width: 170,
+      render: (r) => String(r.diameters ?? '').split(',').filter(Boolean).map((d) => Number(d).toFixed(Number(d) * 10 % 1 ? 2 : 1)).join(', '),
+    },
+    { prop: 'memory', label: t`Program memory (steps)`, width: 170 },
+    { prop: 'enableAI', label: t`AI equipment`, dict: yesNo, width: 120 },
+    { prop: 'keyHint', label: t`Key`, width: 130, render: (r) => <span className="font-mono text-xs">{String(r.keyHint ?? '')}</span> },
+  ];
+  const items: FormItem[] = [
+    { prop: 'devicename', label: t`Device name`, required: true, span: 12 },
+    { prop: 'status', label: t`Status`, type: 'radio', options: status, value: 0, span: 12 },
+    {
+      prop: 'diameters',
+      label: t`Wire diameters (mm)`,
+      required: true,
+      span: 12,
+      value: '0.7,0.8,0.9,1',
+      placeholder: '0.7, 0.8, 0.9, 1.0',
+      validate: (v) => (String(v ?? '').split(',').every((s) => s.trim() !== '' && Number(s) >= 0.1 && Number(s) <= 5) ? null : t`Diameters are numbers from 0.1 to 5 mm, separated by commas`),
+    },
+    { prop: 'memory', label: t`Program memory (steps)`, type: 'number', required: true, min: 1, step: 1, value: 1000, span: 12 },
+    { prop: 'enableAI', label: t`AI equipment`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
+    { prop: 'remark', label: t`Remark`, type: 'textarea' },
+  ];
+  const search: FormItem[] = [{ prop: 'status', label: t`Status`, type: 'select', options: status }];
+
+  const onSubmit = async (data: Row, mode: string) => {
+    if (mode === 'add') {
+      const reply = await request<{ id: number; deviceKey: string }>({ url: `${PREFIX}/add`, method: 'POST', data });
+      setDeviceKey(reply.deviceKey);
+    } else {
+      await request({ url: `${PREFIX}/update`, method: 'POST', data });
+    }
+  };
+  const resetKey = async (row: Row) => {
+    const ok = await confirm({ message: t`The device stops working until the new key is entered in it. Reset the key?`, confirmLabel: t`Reset key` });
+    if (!ok) return;
+    const reply = await request<{ deviceKey: string }>({ url: `${PREFIX}/resetKey`, method: 'POST', data: { id: row.id } });
+    setDeviceKey(reply.deviceKey);
+    toast.success(t`The key was reset`);
+    crud.current?.refresh();
+  };
+
+  return (
+    <>
+      <CrudPage
+        ref={crud}
+        service={createService(PREFIX)}
+        columns={columns}
+        items={items}
+        search={search}
+        dialog={{ onSubmit }}
+        rowActions={[
+          { label: t`Reset key`, onClick: (row) => void resetKey(row).catch(() => undefined), hidden: () => !hasPerm('device:info:resetKey') },
+          { label: t`Users`, onClick: setBindOf, hidden: () => !hasPerm('device:info:userList') },
+          { label: t`Calibration`, onClick: setCalibrationOf, hidden: () => !hasPerm('device:config:page') },
+        ]}
+      />
+      <KeyDialog deviceKey={deviceKey} onClose={() => setDeviceKey(null)} />
+      <BindDialog device={bindOf} onClose={() => setBindOf(null)} />
+      <CalibrationDialog device={calibrationOf} onClose={() => setCalibrationOf(null)} />
+      {confirmDialog}
+    </>
+  );
+}

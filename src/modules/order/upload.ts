@@ -1,0 +1,95 @@
+/**
+ * Uploads with progress: `POST /admin/base/comm/upload` through XMLHttpRequest (fetch reports no
+ * upload progress), the session's token, the UI language. Also the authorised download of a
+ * file URL (`/admin/base/comm/file/<id>` needs the Authorization header).
+ */
+import { t } from '@lingui/core/macro';
+import { session } from '../../api/client';
+import { CODE_OK, isEnvelope } from '../../api/http';
+import { currentLocale } from '../../i18n';
+
+export const UPLOAD_URL = '/admin/base/comm/upload';
+
+/** A row of space_info as the upload answers it. */
+export interface UploadedFile {
+  id: number;
+  url: string;
+  name: string;
+  size: number;
+  kind: string;
+  triangleCount: number | null;
+}
+
+export interface UploadOptions {
+  /** The server's kind check: `model` takes only .stl files. */
+  kind?: string;
+  classifyId?: number | null;
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Uploads files in one request; resolves to their rows, rejects with a user-facing message. */
+export async function uploadFiles(files: File[], options: UploadOptions = {}): Promise<UploadedFile[]> {
+  const token = await session.validToken();
+  const body = new FormData();
+  if (options.kind) body.append('kind', options.kind);
+  if (options.classifyId) body.append('classifyId', String(options.classifyId));
+  for (const f of files) body.append('file', f);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', UPLOAD_URL);
+    xhr.setRequestHeader('Authorization', token);
+    xhr.setRequestHeader('Accept-Language', currentLocale());
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) options.onProgress?.(e.total ? e.loaded / e.total : 0);
+    };
+    const failed = () => reject(new Error(t`Upload failed, please try again`));
+    xhr.onerror = failed;
+    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    xhr.onload = () => {
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON
+      }
+      if (isEnvelope(parsed)) {
+        if (parsed.code === CODE_OK && Array.isArray(parsed.data)) {
+          options.onProgress?.(1);
+          resolve(parsed.data as UploadedFile[]);
+          return;
+        }
+        if (parsed.message) {
+          reject(new Error(parsed.message));
+          return;
+        }
+      }
+      failed();
+    };
+    options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(body);
+  });
+}
+
+/** Fetches a file URL with the token and saves it under its name. */
+export async function downloadFile(url: string, name: string): Promise<void> {
+  const token = await session.validToken();
+  const res = await window.fetch(url, { headers: { Authorization: token } });
+  if (!res.ok) throw new Error(t`Download failed`);
+  const blob = await res.blob();
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

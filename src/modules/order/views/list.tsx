@@ -1,0 +1,76 @@
+/** Orders: patient, jaw models (STL, uploaded with progress), delivery, AI; open one in the editor. */
+import { useLingui } from '@lingui/react/macro';
+import { useNavigate } from '@tanstack/react-router';
+import { request } from '../../../api/client';
+import { CrudPage, createService, type FormItem, type Row, type TableColumn } from '../../../kit';
+import { ModelUpload, isPending, settleModels } from '../ModelUpload';
+import { useStatusOptions } from '../status';
+
+const PREFIX = '/admin/order/info';
+const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
+const FILE_OF: Record<(typeof MODELS)[number], string> = { upperFileId: 'upperFile', lowerFileId: 'lowerFile', occlusionFileId: 'occlusionFile' };
+
+export default function OrderList() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const { order: statuses, ai: aiStatuses } = useStatusOptions();
+  const service = createService(PREFIX);
+
+  const nowrap = (v: unknown) => <span className="whitespace-nowrap">{v == null || v === '' ? '—' : String(v)}</span>;
+  const columns: TableColumn[] = [
+    { prop: 'caseNo', label: t`Case number`, sortable: true, width: 170, render: (r) => <span className="font-mono text-xs whitespace-nowrap">{String(r.caseNo)}</span> },
+    { prop: 'patientName', label: t`Patient`, sortable: true, minWidth: 120 },
+    { prop: 'status', label: t`Status`, dict: statuses, sortable: true, width: 130 },
+    { prop: 'aiStatus', label: t`AI status`, dict: aiStatuses, sortable: true, width: 110 },
+    { prop: 'designerName', label: t`Designer`, width: 100 },
+    { prop: 'deliveryTime', label: t`Delivery time`, sortable: true, width: 150, render: (r) => nowrap(typeof r.deliveryTime === 'string' ? r.deliveryTime.slice(0, 16) : r.deliveryTime) },
+  ];
+
+  const model = (prop: (typeof MODELS)[number], label: string): FormItem => ({
+    prop,
+    label,
+    type: 'custom',
+    span: 24,
+    validate:
+      prop === 'occlusionFileId'
+        ? (value, form) => (value && !(form.upperFileId && form.lowerFileId) ? t`Bite registration needs both the upper and the lower model` : null)
+        : prop === 'upperFileId'
+          ? (value, form) => (!value && !form.lowerFileId ? t`Please upload the upper or lower model` : null)
+          : undefined,
+    render: ({ id, value, onChange, disabled, invalid, form }) => (
+      <ModelUpload id={id} value={value} onChange={onChange} disabled={disabled} invalid={invalid} file={form[FILE_OF[prop]] as never} />
+    ),
+  });
+
+  const items: FormItem[] = [
+    { prop: 'patientName', label: t`Patient`, required: true, span: 12 },
+    { prop: 'deliveryTime', label: t`Delivery time`, type: 'datetime', span: 12 },
+    model('upperFileId', t`Upper model`),
+    model('lowerFileId', t`Lower model`),
+    model('occlusionFileId', t`Occlusion model`),
+    { prop: 'enableAI', label: t`AI design`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
+    { prop: 'remark', label: t`Remark`, type: 'textarea' },
+  ];
+  const search: FormItem[] = [
+    { prop: 'status', label: t`Status`, type: 'select', options: statuses },
+    { prop: 'aiStatus', label: t`AI status`, type: 'select', options: aiStatuses },
+  ];
+
+  // Saving waits for model uploads still running, then sends the file ids.
+  const onSubmit = async (data: Row, mode: string) => {
+    const settled = await settleModels(data, MODELS);
+    if (MODELS.some((m) => isPending(settled[m]))) throw new Error('upload still running');
+    await request({ url: `${PREFIX}/${mode === 'add' ? 'add' : 'update'}`, method: 'POST', data: settled });
+  };
+
+  return (
+    <CrudPage
+      service={service}
+      columns={columns}
+      items={items}
+      search={search}
+      dialog={{ width: '60%', onSubmit }}
+      rowActions={[{ label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) }]}
+    />
+  );
+}

@@ -1,0 +1,140 @@
+import { test, expect, type Page } from '@playwright/test';
+
+// The kit on a real screen: the request log (/sys/log), against the real server.
+const ADMIN_PASSWORD = 'e2e-Admin-pass1';
+const SHOTS = process.env.KIT_SHOTS ?? 'test-results/kit';
+
+test.use({ locale: 'en-US' });
+
+async function signIn(page: Page, lang?: 'zh' | 'en' | 'de'): Promise<void> {
+  if (lang) await page.addInitScript((l) => localStorage.setItem('aw.lang', l), lang);
+  const login = await page.request.post('/admin/base/open/login', { data: { username: 'admin', password: ADMIN_PASSWORD, captchaId: '', verifyCode: '' } });
+  const { token, expire, refreshToken, refreshExpire } = (await login.json()).data;
+  const now = Date.now();
+  await page.addInitScript(
+    (s) => localStorage.setItem('aw.session', JSON.stringify(s)),
+    { token, refreshToken, expiresAt: now + expire * 1000, refreshExpiresAt: now + refreshExpire * 1000 },
+  );
+}
+
+/** Some traffic for the log: a few dozen calls of two methods. */
+async function makeTraffic(page: Page) {
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
+  for (let i = 0; i < 30; i++) {
+    await page.request.get('/admin/base/comm/person', { headers: { Authorization: token } });
+    await page.request.post('/admin/base/sys/log/page', { headers: { Authorization: token }, data: { page: 1, size: 1 } });
+  }
+}
+
+const search = (page: Page) => new URL(page.url()).searchParams;
+
+test('list state lives in the URL and survives a reload; drawer, sizes, dialog fullscreen', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/sys/log');
+  await makeTraffic(page);
+  await page.getByRole('button', { name: 'Refresh' }).first().click();
+  const table = page.getByRole('table');
+  await expect(table.getByRole('row')).toHaveCount(21); // header + 20 (the default size)
+
+  // Page sizes 10..100; choosing 10 goes to page 1 with 10 rows.
+  const sizes = page.getByRole('combobox', { name: 'Page size' });
+  await expect(sizes.locator('option')).toHaveText(['10/page', '20/page', '30/page', '40/page', '50/page', '100/page']);
+  await sizes.selectOption('10');
+  await expect(table.getByRole('row')).toHaveCount(11);
+  await page.getByRole('button', { name: 'Page 2', exact: true }).click();
+  await expect(page).toHaveURL(/page=2/);
+  expect(search(page).get('size')).toBe('10');
+
+  // Sorting by a header: ascending ids.
+  await page.getByRole('columnheader', { name: 'ID' }).getByRole('button').click();
+  await expect(page).toHaveURL(/order=id&sort=asc/);
+  await expect(page.getByRole('columnheader', { name: 'ID' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(table.getByRole('row').nth(1).locator('td[data-prop="id"]')).toHaveText('1');
+  await page.getByRole('button', { name: 'Page 3', exact: true }).click();
+  await expect(table.getByRole('row').nth(1).locator('td[data-prop="id"]')).toHaveText('21');
+
+  // Reload: the same page, size and order.
+  await page.reload();
+  await expect(page.getByRole('columnheader', { name: 'ID' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByRole('combobox', { name: 'Page size' })).toHaveValue('10');
+  await expect(page.getByRole('button', { name: 'Page 3', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(table.getByRole('row').nth(1).locator('td[data-prop="id"]')).toHaveText('21');
+  // Back goes to the first sorted page (sorting went to page 1), forward to page 3 again.
+  await page.goBack();
+  await expect(table.getByRole('row').nth(1).locator('td[data-prop="id"]')).toHaveText('1');
+  await expect(page.getByRole('button', { name: 'Page 1', exact: true })).toHaveAttribute('aria-current', 'page');
+  await page.goForward();
+  await expect(table.getByRole('row').nth(1).locator('td[data-prop="id"]')).toHaveText('21');
+  await page.screenshot({ path: `${SHOTS}/log-1280.png` });
+
+  // Advanced search from the right, 30 % wide: only POST calls.
+  await page.getByRole('button', { name: 'Advanced search' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Advanced search' });
+  await expect(drawer).toBeVisible();
+  const box = (await drawer.boundingBox())!;
+  expect(Math.round(box.width)).toBe(Math.round(1280 * 0.3));
+  expect(Math.round(box.x + box.width)).toBe(1280);
+  await drawer.getByLabel('Method').selectOption('POST');
+  await page.screenshot({ path: `${SHOTS}/log-drawer-1280.png` });
+  await drawer.getByRole('button', { name: 'Search' }).click();
+  await expect(drawer).toBeHidden();
+  await expect(page).toHaveURL(/method=POST/);
+  expect(search(page).get('page')).toBeNull();
+  const methods = await table.locator('td[data-prop="method"]').allTextContents();
+  expect(methods.length).toBeGreaterThan(0);
+  expect(new Set(methods)).toEqual(new Set(['POST']));
+
+  // The details dialog: double-click on the header toggles fullscreen.
+  await table.getByRole('row').nth(1).getByRole('button', { name: 'Details' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Request details' });
+  await expect(dialog.getByLabel('Method')).toHaveValue('POST');
+  await expect(dialog.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  const normal = (await dialog.boundingBox())!;
+  expect(Math.round(normal.width)).toBe(640); // 50 % of 1280
+  await page.screenshot({ path: `${SHOTS}/log-dialog-1280.png` });
+  await page.getByTestId('kit-dialog-header').dblclick();
+  await expect(dialog).toHaveAttribute('data-fullscreen', 'true');
+  const full = (await dialog.boundingBox())!;
+  expect([full.x, full.y, full.width, full.height]).toEqual([0, 0, 1280, 800]);
+  await page.getByTestId('kit-dialog-header').dblclick();
+  await expect(dialog).toHaveAttribute('data-fullscreen', 'false');
+  // A backdrop click does not close it; Esc does.
+  await page.mouse.click(20, 400);
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('a mini screen: total and pager only, full-width drawer, fullscreen dialog', async ({ page }) => {
+  await page.setViewportSize({ width: 600, height: 900 });
+  await signIn(page);
+  await page.goto('/sys/log?size=10');
+  await makeTraffic(page);
+  await page.getByRole('button', { name: 'Refresh' }).first().click();
+  const pager = page.getByRole('navigation', { name: 'Pagination' });
+  await expect(pager).toHaveAttribute('data-layout', 'mini');
+  await expect(pager.getByRole('combobox')).toHaveCount(0);
+  await expect(pager.getByRole('button', { name: /^Page \d+$/ })).toHaveCount(5);
+  await page.screenshot({ path: `${SHOTS}/log-600.png`, fullPage: true });
+
+  await page.getByRole('button', { name: 'Advanced search' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Advanced search' });
+  expect(Math.round((await drawer.boundingBox())!.width)).toBe(600);
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('table').getByRole('row').nth(1).getByRole('button', { name: 'Details' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Request details' });
+  await expect(dialog).toHaveAttribute('data-fullscreen', 'true');
+  await expect(dialog.getByRole('button', { name: 'Fullscreen' })).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/log-dialog-600.png` });
+});
+
+for (const lang of ['zh', 'de'] as const) {
+  test(`the log screen in ${lang}`, async ({ page }) => {
+    await signIn(page, lang);
+    await page.goto('/sys/log?size=10');
+    await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-CN' : 'de');
+    await page.screenshot({ path: `${SHOTS}/log-${lang}-1280.png` });
+  });
+}

@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { cubeStl, sphereStl } from '../fixtures/stl.ts';
+
+// Matches the webServer env in playwright.config.ts.
+const ADMIN_PASSWORD = 'e2e-Admin-pass1';
+test.use({ locale: 'en-US' });
+
+async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
+  const res = await request.post('/admin/base/open/login', { data: { username, password, captchaId: '', verifyCode: '' } });
+  const body = await res.json();
+  expect(body.code, JSON.stringify(body)).toBe(1000);
+  return body.data.token as string;
+}
+
+async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+}
+
+/** A role granted the order list page and its Add/Delete/Update/Query entries, and two designers holding it. */
+async function createDesigners(request: APIRequestContext): Promise<void> {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const headers = { Authorization: admin };
+  const { menus } = (await (await request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
+    menus: { id: number; parentId: number | null; name: string; router: string | null; perms: string | null }[];
+  };
+  const list = menus.find((m) => m.router === '/order/list')!;
+  const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
+  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'designer', label: 'designer', menuIdList: granted, relevance: 1 } })).json();
+  expect(role.code, JSON.stringify(role)).toBe(1000);
+  for (const username of ['designer-a', 'designer-b']) {
+    const add = await request.post('/admin/base/sys/user/add', {
+      headers,
+      data: { username, password: `${username}-pass`, name: username, nickName: username, status: 1, roleIdList: [role.data.id] },
+    });
+    expect((await add.json()).code).toBe(1000);
+  }
+}
+
+test('a designer creates an order with an STL upload; another designer neither sees it nor gets it by id', async ({ page, request }) => {
+  await createDesigners(request);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-orders-'));
+  const upper = path.join(dir, 'upper-jaw.stl');
+  fs.writeFileSync(upper, sphereStl({ radius: 20, segments: 96, rings: 48 }));
+  const notStl = path.join(dir, 'photo.png');
+  fs.writeFileSync(notStl, cubeStl());
+
+  await signIn(page, 'designer-a', 'designer-a-pass');
+  await page.goto('/order/list');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'Add' })).toBeVisible();
+
+  // Without a model the form says what is missing.
+  await dialog.getByLabel('Patient').fill('Erika Mustermann');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Please upload the upper or lower model')).toBeVisible();
+
+  // Only .stl files are taken.
+  await dialog.getByLabel('Upper model').setInputFiles(notStl);
+  await expect(dialog.getByText('Only STL files are accepted')).toBeVisible();
+
+  await dialog.getByLabel('Upper model').setInputFiles(upper);
+  await expect(dialog.getByText('upper-jaw.stl')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Download' })).toBeVisible();
+  await dialog.getByLabel('Remark').fill('Upper only');
+  await page.screenshot({ path: test.info().outputPath('orders-dialog-en.png') });
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  const row = page.getByRole('row', { name: /Erika Mustermann/ });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText(/AW-\d{8}-\d{4}/);
+  await expect(row).toContainText('In design');
+  await expect(row).toContainText('Not enabled');
+  await expect(row).toContainText('designer-a');
+  await page.screenshot({ path: test.info().outputPath('orders-list-en.png') });
+
+  // Saving while a model is still uploading waits for the upload, then saves the order with it.
+  const lower = path.join(dir, 'lower-jaw.stl');
+  fs.writeFileSync(lower, cubeStl({ size: 30 }));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/admin/base/comm/upload', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await dialog.getByLabel('Patient').fill('Hans Beispiel');
+  await dialog.getByLabel('Lower model').setInputFiles(lower);
+  await expect(dialog.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeVisible();
+  release();
+  await expect(page.getByRole('row', { name: /Hans Beispiel/ })).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await page.unroute('**/admin/base/comm/upload');
+
+  // The row action opens the editor for this order.
+  const tokenA = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
+  const mine = await (await request.post('/admin/order/info/page', { headers: { Authorization: tokenA }, data: {} })).json();
+  const order = mine.data.list.find((o: { patientName: string }) => o.patientName === 'Erika Mustermann');
+  expect(order.upperFile.name).toBe('upper-jaw.stl');
+  const waited = mine.data.list.find((o: { patientName: string }) => o.patientName === 'Hans Beispiel');
+  expect(waited.lowerFile.name).toBe('lower-jaw.stl');
+  await row.getByRole('button', { name: 'Open in editor' }).click();
+  await expect(page).toHaveURL(new RegExp(`/bend\\?orderId=${order.id}$`));
+
+  // Designer B: an empty list, and nothing by id, neither the order nor its model file.
+  await page.evaluate(() => localStorage.removeItem('aw.session'));
+  await signIn(page, 'designer-b', 'designer-b-pass');
+  await page.goto('/order/list');
+  await expect(page.getByText('Erika Mustermann')).toHaveCount(0);
+  await expect(page.getByText(/No data/i)).toBeVisible();
+  const tokenB = await apiLogin(request, 'designer-b', 'designer-b-pass');
+  const info = await (await request.get(`/admin/order/info/info?id=${order.id}`, { headers: { Authorization: tokenB, 'Accept-Language': 'en' } })).json();
+  expect(info).toEqual({ code: 1001, message: 'Data does not exist' });
+  const file = await request.get(order.upperFile.url, { headers: { Authorization: tokenB } });
+  expect(file.status()).toBe(404);
+  // Designer A still gets the bytes, as the editor's worker will (fetch with the token header).
+  const own = await request.get(order.upperFile.url, { headers: { Authorization: tokenA } });
+  expect(own.status()).toBe(200);
+  expect((await own.body()).byteLength).toBe(fs.statSync(upper).size);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('devices: the key is shown once after adding; the pages read well in zh and de', async ({ page }) => {
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.goto('/device/list');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Device name').fill('Bender A');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  const key = page.getByTestId('device-key');
+  await expect(key).toHaveText(/^awd_[A-Za-z0-9_-]{43}$/);
+  const shown = await key.textContent();
+  await page.screenshot({ path: test.info().outputPath('device-key-en.png') });
+  await page.getByRole('button', { name: 'Done' }).click();
+  const row = page.getByRole('row', { name: /Bender A/ });
+  await expect(row).toContainText(`awd_…${shown!.slice(-4)}`);
+  await expect(row).not.toContainText(shown!);
+
+  for (const [lang, orders, devices] of [['zh', '订单列表', '设备名称'], ['de', 'Fallnummer', 'Gerätename']] as const) {
+    await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
+    await page.goto('/order/list');
+    await expect(page.getByText(orders).first()).toBeVisible();
+    await page.getByRole('button', { name: lang === 'zh' ? '新增' : 'Hinzufügen', exact: true }).click();
+    await expect(page.getByRole('dialog').getByText(lang === 'zh' ? '上颌模型' : 'Oberkiefermodell')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath(`orders-dialog-${lang}.png`) });
+    await page.keyboard.press('Escape');
+    await page.goto('/device/list');
+    await expect(page.getByText(devices).first()).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath(`devices-${lang}.png`) });
+    await page.goto('/space/list');
+    await expect(page.getByRole('button', { name: lang === 'zh' ? '全部文件' : 'Alle Dateien' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath(`space-${lang}.png`) });
+    await page.goto('/order/time');
+    await expect(page.getByText(lang === 'zh' ? '设计开始' : 'Konstruktion begonnen')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath(`time-${lang}.png`) });
+  }
+});

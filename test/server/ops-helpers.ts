@@ -1,0 +1,16 @@
+// Users for the ops tests, written straight into the database: these tests are about params,
+// dictionaries, tasks, releases and help, not about the user API.
+import type { TestServer } from './helpers.ts';
+
+export async function insertUser(t: TestServer, username: string, password: string, roleIds: number[] = []): Promise<string> {
+  const now = '2026-01-01 00:00:00';
+  const user = await t.ctx.db
+    .insertInto('base_sys_user')
+    .values({ username, password: await t.ctx.passwords.hash(password), name: username, nickName: username, createTime: now, updateTime: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (roleIds.length) {
+    await t.ctx.db.insertInto('base_sys_user_role').values(roleIds.map((roleId) => ({ userId: user.id, roleId }))).execute();
+  }
+  return (await t.login(username, password)).token;
+}
