@@ -84,6 +84,13 @@ test('a designer creates an order with an STL upload; another designer neither s
   await expect(row).toContainText('designer-a');
   await page.screenshot({ path: test.info().outputPath('orders-list-en.png') });
 
+  // Editing shows the stored model.
+  await row.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(dialog.getByText('upper-jaw.stl')).toBeVisible();
+  await expect(dialog.getByLabel('Patient')).toHaveValue('Erika Mustermann');
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await expect(dialog).toBeHidden();
+
   // Saving while a model is still uploading waits for the upload, then saves the order with it.
   const lower = path.join(dir, 'lower-jaw.stl');
   fs.writeFileSync(lower, cubeStl({ size: 30 }));
