@@ -14,12 +14,11 @@
 //
 // Method: per-vertex quadrics (sum of area-weighted plane quadrics of the
 // incident triangles, plus heavy penalty planes through boundary edges, at
-// right angles to their face, so open edges stay put); every edge in a binary
-// min-heap of 16-byte records (cost, a, b, time) in raw memory. Entries are
-// never updated in place: a collapse stamps its surviving vertex with a new
-// time and pushes fresh entries for its edges; a popped entry older than
-// either endpoint's stamp is stale and skipped (the heap is compacted when
-// full). A collapse of b into a moves a to the position that minimises the
+// right angles to their face, so open edges stay put); every edge in a radix
+// heap of 16-byte records (cost, a, b, time) in raw memory (see below).
+// Records are never updated in place: a collapse stamps its surviving vertex
+// with a new time and pushes fresh records for its edges; a record older than
+// either endpoint's stamp is stale and dropped when met. A collapse of b into a moves a to the position that minimises the
 // summed quadric (when the 3x3 system is well conditioned and the solution
 // stays near the edge; else the best of the endpoints and the midpoint), and
 // is rejected when it would:
@@ -83,9 +82,6 @@ let cnt: usize = 0; // u32 per vertex: occurrences in the current walk
 let ttri: usize = 0; // u32 per vertex: a triangle of the current walk
 let tdead: usize = 0; // u8 per triangle
 let scratch: usize = 0; // u32 x SCRATCH_MAX
-let heap: usize = 0; // 16-byte entries
-let heapSize: u32 = 0;
-let heapCap: u32 = 0;
 let stamp: u32 = 0;
 let clock: u32 = 1;
 let live: u32 = 0;
@@ -156,7 +152,6 @@ export function simplifyBegin(positions: usize, indices: usize, vertices: u32, t
   nT = triangles;
   target = targetTriangles;
   jobMark = arenaMark();
-  heapCap = triangles + (triangles >> 1) + 1024;
   pos = alloc((<usize>nV) * 24);
   quad = alloc((<usize>nV) * 80);
   idx = alloc((<usize>nT) * 12);
@@ -170,11 +165,11 @@ export function simplifyBegin(positions: usize, indices: usize, vertices: u32, t
   ttri = alloc((<usize>nV) * 4);
   tdead = alloc(<usize>nT);
   scratch = alloc(<usize>SCRATCH_MAX * 4);
-  // 48 bytes of offset put entry 1 (the first child row) on a 64-byte line.
-  const heapBlock = alloc((<usize>heapCap) * 16 + 48);
-  heap = heapBlock == 0 ? 0 : heapBlock + ((48 - (heapBlock & 63)) & 63);
+  // Room for every edge of a closed mesh (1.5 per triangle) and the buckets' partial blocks; grows in place.
+  poolBlocks = (triangles + (triangles >> 1)) / BLOCK_ENTRIES + 64;
+  pool = alloc((<usize>poolBlocks) * BLOCK_BYTES);
   if (pos == 0 || quad == 0 || idx == 0 || nextC == 0 || head == 0 || vtime == 0 || vflag == 0 || mark == 0 ||
-      mark2 == 0 || cnt == 0 || ttri == 0 || tdead == 0 || scratch == 0 || heap == 0) {
+      mark2 == 0 || cnt == 0 || ttri == 0 || tdead == 0 || scratch == 0 || pool == 0) {
     arenaRelease(jobMark);
     return S_OUT_OF_MEMORY;
   }
@@ -193,7 +188,7 @@ export function simplifyBegin(positions: usize, indices: usize, vertices: u32, t
   memory.fill(cnt, 0, (<usize>nV) * 4);
   memory.fill(tdead, 0, <usize>nT);
   memory.copy(idx, inIdx, (<usize>nT) * 12);
-  heapSize = 0;
+  resetQueue();
   areaSum = 0;
   stamp = 0;
   clock = 1;
@@ -331,10 +326,10 @@ function stepBoundary(end: u32): void {
 // The best position of the current candidate collapse.
 let bestX: f64 = 0, bestY: f64 = 0, bestZ: f64 = 0;
 
-@inline function qcost(a: u32, b: u32, x: f64, y: f64, z: f64): f64 {
-  const q0 = Q(a, 0) + Q(b, 0), q1 = Q(a, 1) + Q(b, 1), q2 = Q(a, 2) + Q(b, 2), q3 = Q(a, 3) + Q(b, 3);
-  const q4 = Q(a, 4) + Q(b, 4), q5 = Q(a, 5) + Q(b, 5), q6 = Q(a, 6) + Q(b, 6);
-  const q7 = Q(a, 7) + Q(b, 7), q8 = Q(a, 8) + Q(b, 8), q9 = Q(a, 9) + Q(b, 9);
+@inline function qeval(
+  q0: f64, q1: f64, q2: f64, q3: f64, q4: f64, q5: f64, q6: f64, q7: f64, q8: f64, q9: f64,
+  x: f64, y: f64, z: f64,
+): f64 {
   return q0 * x * x + 2 * q1 * x * y + 2 * q2 * x * z + 2 * q3 * x + q4 * y * y + 2 * q5 * y * z + 2 * q6 * y + q7 * z * z + 2 * q8 * z + q9;
 }
 
@@ -348,7 +343,7 @@ function edgeCost(a: u32, b: u32): f64 {
 function quadricCost(a: u32, b: u32): f64 {
   const q0 = Q(a, 0) + Q(b, 0), q1 = Q(a, 1) + Q(b, 1), q2 = Q(a, 2) + Q(b, 2), q3 = Q(a, 3) + Q(b, 3);
   const q4 = Q(a, 4) + Q(b, 4), q5 = Q(a, 5) + Q(b, 5), q6 = Q(a, 6) + Q(b, 6);
-  const q7 = Q(a, 7) + Q(b, 7), q8 = Q(a, 8) + Q(b, 8);
+  const q7 = Q(a, 7) + Q(b, 7), q8 = Q(a, 8) + Q(b, 8), q9 = Q(a, 9) + Q(b, 9);
   const ax = P(a, 0), ay = P(a, 1), az = P(a, 2);
   const bx = P(b, 0), by = P(b, 1), bz = P(b, 2);
   const ex = bx - ax, ey = by - ay, ez = bz - az;
@@ -369,13 +364,13 @@ function quadricCost(a: u32, b: u32): f64 {
       bestX = x;
       bestY = y;
       bestZ = z;
-      return Math.max(0, qcost(a, b, x, y, z));
+      return Math.max(0, qeval(q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, x, y, z));
     }
   }
-  const ca = qcost(a, b, ax, ay, az);
-  const cb = qcost(a, b, bx, by, bz);
+  const ca = qeval(q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, ax, ay, az);
+  const cb = qeval(q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, bx, by, bz);
   const mxx = (ax + bx) * 0.5, myy = (ay + by) * 0.5, mzz = (az + bz) * 0.5;
-  const cm = qcost(a, b, mxx, myy, mzz);
+  const cm = qeval(q0, q1, q2, q3, q4, q5, q6, q7, q8, q9, mxx, myy, mzz);
   if (cm <= ca && cm <= cb) {
     bestX = mxx; bestY = myy; bestZ = mzz;
     return Math.max(0, cm);
@@ -388,47 +383,139 @@ function quadricCost(a: u32, b: u32): f64 {
   return Math.max(0, cb);
 }
 
-// ---- heap of 16-byte records: f32 cost, u32 a, u32 b, u32 time
+// ---- radix heap of 16-byte records: u32 key (the f32 cost's bits), u32 a, u32 b, u32 time
+//
+// Collapse costs come out of the queue in increasing order, and a new cost
+// below the last one popped is the minimum anyway (it is clamped to it), so
+// a radix heap serves (Ahuja et al.): bucket i holds the keys whose highest
+// bit differing from the last popped key is bit i - 1 (bucket 0: equal keys).
+// Pushes append; a pop empties the first non-empty bucket into lower ones
+// around its minimum, dropping stale records on the way. Every access is
+// sequential within 4 KiB blocks (a 16-byte header: next block, count; then
+// 255 records), which a binary heap of millions of records is not.
 
-@inline function hCost(i: u32): f32 { return load<f32>(heap + ((<usize>i) << 4)); }
+const BLOCK_BYTES: usize = 4096;
+const BLOCK_ENTRIES: u32 = 255;
+const BUCKETS: i32 = 33;
+const BUCKET_HEAD = memory.data(4 * 33);
 
-// A 4-ary heap: the four children of i (4i+1 .. 4i+4) share one 64-byte
-// cache line (the array is offset so that entry 1 starts on a line), and the
-// tree is half as deep as a binary one: fewer cache misses per pop.
-function siftDown(i: u32): void {
-  const e = v128.load(heap + ((<usize>i) << 4));
-  const c = f32x4.extract_lane(e, 0);
-  const n = heapSize;
-  for (;;) {
-    const first: u32 = 4 * i + 1;
-    if (first >= n) break;
-    let m = first;
-    let mc = hCost(first);
-    const last: u32 = min(first + 4, n);
-    for (let j: u32 = first + 1; j < last; j++) {
-      const jc = hCost(j);
-      if (jc < mc) {
-        m = j;
-        mc = jc;
-      }
-    }
-    if (mc >= c) break;
-    v128.store(heap + ((<usize>i) << 4), v128.load(heap + ((<usize>m) << 4)));
-    i = m;
-  }
-  v128.store(heap + ((<usize>i) << 4), e);
+let pool: usize = 0;
+let poolBlocks: u32 = 0;
+let poolUsed: u32 = 0;
+let freeBlock: u32 = NONE;
+let lastKey: u32 = 0;
+let queued: u32 = 0;
+let popA: u32 = 0, popB: u32 = 0, popTime: u32 = 0;
+
+@inline function blk(b: u32): usize { return pool + (<usize>b) * BLOCK_BYTES; }
+@inline function bucketHead(i: i32): u32 { return load<u32>(BUCKET_HEAD + ((<usize>i) << 2)); }
+@inline function setBucketHead(i: i32, b: u32): void { store<u32>(BUCKET_HEAD + ((<usize>i) << 2), b); }
+
+function resetQueue(): void {
+  for (let i = 0; i < BUCKETS; i++) setBucketHead(i, NONE);
+  poolUsed = 0;
+  freeBlock = NONE;
+  lastKey = 0;
+  queued = 0;
 }
 
-function siftUp(i: u32): void {
-  const e = v128.load(heap + ((<usize>i) << 4));
-  const c = f32x4.extract_lane(e, 0);
-  while (i > 0) {
-    const p = (i - 1) >> 2;
-    if (hCost(p) <= c) break;
-    v128.store(heap + ((<usize>i) << 4), v128.load(heap + ((<usize>p) << 4)));
-    i = p;
+/** The pool is the arena's last allocation while the job runs: it grows in place. */
+function growPool(): bool {
+  const extra = poolBlocks;
+  const p = arenaAlloc((<usize>extra) * BLOCK_BYTES);
+  if (p == 0) return false;
+  if (p != pool + (<usize>poolBlocks) * BLOCK_BYTES) return false;
+  poolBlocks += extra;
+  return true;
+}
+
+function newBlock(): u32 {
+  if (freeBlock != NONE) {
+    const b = freeBlock;
+    freeBlock = load<u32>(blk(b));
+    return b;
   }
-  v128.store(heap + ((<usize>i) << 4), e);
+  if (poolUsed >= poolBlocks && !growPool()) return NONE;
+  return poolUsed++;
+}
+
+@inline function releaseBlock(b: u32): void {
+  store<u32>(blk(b), freeBlock);
+  freeBlock = b;
+}
+
+function enqueue(key: u32, a: u32, b: u32, time: u32): bool {
+  if (key < lastKey) key = lastKey;
+  const i = key == lastKey ? 0 : 32 - <i32>clz<u32>(key ^ lastKey);
+  let h = bucketHead(i);
+  if (h == NONE || load<u32>(blk(h), 4) >= BLOCK_ENTRIES) {
+    const nb = newBlock();
+    if (nb == NONE) return false;
+    store<u32>(blk(nb), h);
+    store<u32>(blk(nb), 0, 4);
+    setBucketHead(i, nb);
+    h = nb;
+  }
+  const n = load<u32>(blk(h), 4);
+  const p = blk(h) + 16 + ((<usize>n) << 4);
+  store<u32>(p, key);
+  store<u32>(p, a, 4);
+  store<u32>(p, b, 8);
+  store<u32>(p, time, 12);
+  store<u32>(blk(h), n + 1, 4);
+  queued++;
+  return true;
+}
+
+/** The record with the least key into popA/popB/popTime; false when the queue is empty. */
+function dequeue(): bool {
+  for (;;) {
+    const h = bucketHead(0);
+    if (h != NONE) {
+      const n = load<u32>(blk(h), 4);
+      const p = blk(h) + 16 + ((<usize>(n - 1)) << 4);
+      popA = load<u32>(p, 4);
+      popB = load<u32>(p, 8);
+      popTime = load<u32>(p, 12);
+      if (n == 1) {
+        setBucketHead(0, load<u32>(blk(h)));
+        releaseBlock(h);
+      } else {
+        store<u32>(blk(h), n - 1, 4);
+      }
+      queued--;
+      return true;
+    }
+    let i = 1;
+    while (i < BUCKETS && bucketHead(i) == NONE) i++;
+    if (i == BUCKETS) return false;
+    let mn: u32 = 0xFFFF_FFFF;
+    for (let b = bucketHead(i); b != NONE; b = load<u32>(blk(b))) {
+      const n = load<u32>(blk(b), 4);
+      for (let e: u32 = 0; e < n; e++) {
+        const p = blk(b) + 16 + ((<usize>e) << 4);
+        const key = load<u32>(p);
+        if (key < mn && entryValid(load<u32>(p, 4), load<u32>(p, 8), load<u32>(p, 12))) mn = key;
+      }
+    }
+    let b = bucketHead(i);
+    setBucketHead(i, NONE);
+    if (mn != 0xFFFF_FFFF) lastKey = mn;
+    while (b != NONE) {
+      const next = load<u32>(blk(b));
+      const n = load<u32>(blk(b), 4);
+      queued -= n;
+      for (let e: u32 = 0; e < n; e++) {
+        const p = blk(b) + 16 + ((<usize>e) << 4);
+        const a = load<u32>(p, 4), c = load<u32>(p, 8), time = load<u32>(p, 12);
+        if (mn != 0xFFFF_FFFF && entryValid(a, c, time)) enqueue(load<u32>(p), a, c, time);
+        else stale++;
+      }
+      releaseBlock(b);
+      b = next;
+    }
+  }
+  return false; // not reached
 }
 
 @inline function entryValid(a: u32, b: u32, time: u32): bool {
@@ -436,52 +523,11 @@ function siftUp(i: u32): void {
     time >= load<u32>(vtime + (<usize>a) * 4) && time >= load<u32>(vtime + (<usize>b) * 4);
 }
 
-/** Drops stale entries and re-heapifies. */
-function compactHeap(): void {
-  let n: u32 = 0;
-  for (let i: u32 = 0; i < heapSize; i++) {
-    const p = heap + ((<usize>i) << 4);
-    if (!entryValid(load<u32>(p, 4), load<u32>(p, 8), load<u32>(p, 12))) continue;
-    v128.store(heap + ((<usize>n) << 4), v128.load(p));
-    n++;
-  }
-  heapSize = n;
-  heapify();
-}
-
-function heapify(): void {
-  if (heapSize < 2) return;
-  for (let i = <i32>((heapSize - 2) / 4); i >= 0; i--) siftDown(<u32>i);
-}
-
-function growHeap(): bool {
-  const extra = heapCap;
-  const p = arenaAlloc((<usize>extra) << 4);
-  if (p == 0) return false;
-  // Contiguous unless something else sits above (the block may start up to 48 bytes past the heap's end: its alignment slack).
-  if (p > heap + ((<usize>heapCap) << 4) + 48) return false;
-  heapCap = <u32>((p + ((<usize>extra) << 4) - heap) >> 4);
-  return true;
-}
-
-/** Appends an entry; `ordered` keeps the heap property (else heapify later). False when full even after compaction. */
-function push(a: u32, b: u32, ordered: bool): bool {
-  if (heapSize >= heapCap) {
-    // Stale entries pile up during collapses: drop them first; grow when
-    // the heap is still mostly live (it is the arena's last allocation).
-    if (ordered) compactHeap();
-    if (heapSize >= heapCap - (heapCap >> 2)) growHeap();
-    if (heapSize >= heapCap) return false;
-  }
-  const cost = edgeCost(a, b);
-  const p = heap + ((<usize>heapSize) << 4);
-  store<f32>(p, <f32>cost);
-  store<u32>(p, a, 4);
-  store<u32>(p, b, 8);
-  store<u32>(p, clock, 12);
-  heapSize++;
-  if (ordered) siftUp(heapSize - 1);
-  return true;
+/** Queues edge (a, b) with its current cost; false when memory ran out. */
+function push(a: u32, b: u32): bool {
+  let key = reinterpret<u32>(<f32>edgeCost(a, b));
+  if (key > 0x7F80_0000) key = 0x7F80_0000; // NaN: last
+  return enqueue(key, a, b, clock);
 }
 
 function stepEdges(end: u32): bool {
@@ -493,7 +539,7 @@ function stepEdges(end: u32): bool {
         const w = corner(t * 3 + k);
         if (w <= v || mk(w) == stamp) continue;
         setMk(w, stamp);
-        if (!push(v, w, false)) return false;
+        if (!push(v, w)) return false;
       }
     }
   }
@@ -638,7 +684,7 @@ function tryCollapse(a: u32, b: u32): bool {
       const w = corner(t * 3 + k);
       if (w == a || mk(w) == stamp) continue;
       setMk(w, stamp);
-      push(a, w, true);
+      push(a, w);
     }
   }
   return true;
@@ -646,22 +692,17 @@ function tryCollapse(a: u32, b: u32): bool {
 
 function stepCollapse(budget: u32): bool {
   for (let i: u32 = 0; i < budget; i++) {
-    if (live <= target || heapSize == 0) return true;
-    const e = v128.load(heap);
-    heapSize--;
-    if (heapSize > 0) {
-      v128.store(heap, v128.load(heap + ((<usize>heapSize) << 4)));
-      siftDown(0);
-    }
-    const a = i32x4.extract_lane(e, 1), b = i32x4.extract_lane(e, 2), time = i32x4.extract_lane(e, 3);
+    if (live <= target) return true;
+    if (!dequeue()) return true;
+    const a = popA, b = popB, time = popTime;
     pops++;
-    if (!entryValid(<u32>a, <u32>b, <u32>time)) {
+    if (!entryValid(a, b, time)) {
       stale++;
       continue;
     }
-    if (!tryCollapse(<u32>a, <u32>b)) rejected++;
+    if (!tryCollapse(a, b)) rejected++;
   }
-  return live <= target || heapSize == 0;
+  return live <= target || queued == 0;
 }
 
 /** Compacts the live mesh into the scratch's first bytes, then moves it down to the job's mark. */
@@ -777,7 +818,6 @@ export function simplifyStep(budget: u32): i32 {
       return 1;
     }
     case PH_HEAPIFY: {
-      heapify();
       startLive = live;
       phase = PH_COLLAPSE;
       return 1;

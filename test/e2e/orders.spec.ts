@@ -84,11 +84,40 @@ test('a designer creates an order with an STL upload; another designer neither s
   await expect(row).toContainText('designer-a');
   await page.screenshot({ path: test.info().outputPath('orders-list-en.png') });
 
+  // Editing shows the stored model.
+  await row.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(dialog.getByText('upper-jaw.stl')).toBeVisible();
+  await expect(dialog.getByLabel('Patient')).toHaveValue('Erika Mustermann');
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await expect(dialog).toBeHidden();
+
+  // Saving while a model is still uploading waits for the upload, then saves the order with it.
+  const lower = path.join(dir, 'lower-jaw.stl');
+  fs.writeFileSync(lower, cubeStl({ size: 30 }));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/admin/base/comm/upload', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await dialog.getByLabel('Patient').fill('Hans Beispiel');
+  await dialog.getByLabel('Lower model').setInputFiles(lower);
+  await expect(dialog.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeVisible();
+  release();
+  await expect(page.getByRole('row', { name: /Hans Beispiel/ })).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await page.unroute('**/admin/base/comm/upload');
+
   // The row action opens the editor for this order.
   const tokenA = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
   const mine = await (await request.post('/admin/order/info/page', { headers: { Authorization: tokenA }, data: {} })).json();
   const order = mine.data.list.find((o: { patientName: string }) => o.patientName === 'Erika Mustermann');
   expect(order.upperFile.name).toBe('upper-jaw.stl');
+  const waited = mine.data.list.find((o: { patientName: string }) => o.patientName === 'Hans Beispiel');
+  expect(waited.lowerFile.name).toBe('lower-jaw.stl');
   await row.getByRole('button', { name: 'Open in editor' }).click();
   await expect(page).toHaveURL(new RegExp(`/bend\\?orderId=${order.id}$`));
 
