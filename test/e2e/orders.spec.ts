@@ -33,9 +33,9 @@ async function createDesigners(request: APIRequestContext): Promise<void> {
   };
   const list = menus.find((m) => m.router === '/order/list')!;
   const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
-  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'designer', label: 'designer', menuIdList: granted, relevance: 1 } })).json();
+  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'order-designer', label: 'order-designer', menuIdList: granted, relevance: 1 } })).json();
   expect(role.code, JSON.stringify(role)).toBe(1000);
-  for (const username of ['designer-a', 'designer-b']) {
+  for (const username of ['orders-designer-a', 'orders-designer-b']) {
     const add = await request.post('/admin/base/sys/user/add', {
       headers,
       data: { username, password: `${username}-pass`, name: username, nickName: username, status: 1, roleIdList: [role.data.id] },
@@ -52,7 +52,7 @@ test('a designer creates an order with an STL upload; another designer neither s
   const notStl = path.join(dir, 'photo.png');
   fs.writeFileSync(notStl, cubeStl());
 
-  await signIn(page, 'designer-a', 'designer-a-pass');
+  await signIn(page, 'orders-designer-a', 'orders-designer-a-pass');
   await page.goto('/order/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -81,7 +81,7 @@ test('a designer creates an order with an STL upload; another designer neither s
   await expect(row).toContainText(/AW-\d{8}-\d{4}/);
   await expect(row).toContainText('In design');
   await expect(row).toContainText('Not enabled');
-  await expect(row).toContainText('designer-a');
+  await expect(row).toContainText('orders-designer-a');
   await page.screenshot({ path: test.info().outputPath('orders-list-en.png') });
 
   // Editing shows the stored model.
@@ -123,11 +123,11 @@ test('a designer creates an order with an STL upload; another designer neither s
 
   // Designer B: an empty list, and nothing by id, neither the order nor its model file.
   await page.evaluate(() => localStorage.removeItem('aw.session'));
-  await signIn(page, 'designer-b', 'designer-b-pass');
+  await signIn(page, 'orders-designer-b', 'orders-designer-b-pass');
   await page.goto('/order/list');
   await expect(page.getByText('Erika Mustermann')).toHaveCount(0);
   await expect(page.getByText(/No data/i)).toBeVisible();
-  const tokenB = await apiLogin(request, 'designer-b', 'designer-b-pass');
+  const tokenB = await apiLogin(request, 'orders-designer-b', 'orders-designer-b-pass');
   const info = await (await request.get(`/admin/order/info/info?id=${order.id}`, { headers: { Authorization: tokenB, 'Accept-Language': 'en' } })).json();
   expect(info).toEqual({ code: 1001, message: 'Data does not exist' });
   const file = await request.get(order.upperFile.url, { headers: { Authorization: tokenB } });
