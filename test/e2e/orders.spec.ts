@@ -155,6 +155,42 @@ test('devices: the key is shown once after adding; the pages read well in zh and
   await expect(row).toContainText(`awd_…${shown!.slice(-4)}`);
   await expect(row).not.toContainText(shown!);
 
+  // Bind a user, then a calibration table for one of the device's diameters.
+  await row.getByRole('button', { name: 'Users', exact: true }).click();
+  const users = page.getByRole('dialog', { name: 'Users of Bender A' });
+  await users.getByLabel('User').selectOption({ label: 'admin (admin)' });
+  await users.getByRole('button', { name: 'Bind', exact: true }).click();
+  await expect(users.getByRole('listitem')).toHaveCount(1);
+  await expect(users.getByRole('listitem')).toContainText('admin');
+  await page.keyboard.press('Escape');
+  await expect(users).toBeHidden();
+
+  await row.getByRole('button', { name: 'Calibration', exact: true }).click();
+  const calibration = page.getByRole('dialog', { name: 'Calibration of Bender A' });
+  await calibration.getByRole('button', { name: 'Add', exact: true }).click();
+  const form = page.getByRole('dialog', { name: 'Add' });
+  await form.getByLabel('Wire diameter (mm)').selectOption('0.8');
+  await form.getByLabel('Springback').fill('90, 2\n45, 1');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByText('Angles must rise from line to line')).toBeVisible();
+  await form.getByLabel('Springback').fill('0, 0\n45, 1.5\n90, 3.2');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect(calibration.getByRole('row', { name: /0\.8/ })).toContainText('3');
+  await page.screenshot({ path: test.info().outputPath('calibration-en.png') });
+  await page.keyboard.press('Escape');
+
+  await page.goto('/device/api-config');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const api = page.getByRole('dialog', { name: 'Add' });
+  await api.getByLabel('Name').fill('AI service');
+  await api.getByLabel('URL').fill('https://ai.example.com/v1');
+  await api.getByLabel('Key').fill('sk-secret-value-9876');
+  await api.getByRole('button', { name: 'Save' }).click();
+  const apiRow = page.getByRole('row', { name: /AI service/ });
+  await expect(apiRow).toContainText('••••9876');
+  await expect(apiRow).not.toContainText('sk-secret');
+
   for (const [lang, orders, devices] of [['zh', '订单列表', '设备名称'], ['de', 'Fallnummer', 'Gerätename']] as const) {
     await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
     await page.goto('/order/list');
