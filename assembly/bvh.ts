@@ -1,4 +1,6 @@
-// Placeholder: kernels of this area land here (see docs/geometry.md).
-export function bvhAbiPlaceholder(): i32 {
-  return 0;
-}
+// BVH kernels: build, refit, serialisation checks, ray casts, closest point,
+// undercut and distance maps, colour ramp. The BVH is one contiguous byte
+// range (bvh-layout.ts) so JS can copy it out and load it elsewhere.
+export { bvhBuild, bvhLastStatus, bvhByteLength, bvhNodeCount, bvhTriangleCount, bvhDepth, bvhCheck, bvhRefit } from './bvh-build';
+export { bvhRaycastFirst, bvhRaycastAny, bvhRaycastCount, bvhRaycastAll, bvhClosestPoints } from './bvh-query';
+export { meshVertexAreas, undercutMap, undercutScore, distanceMap, rampColors } from './bvh-analysis';

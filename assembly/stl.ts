@@ -188,15 +188,11 @@ function ensureTableRoom(extra: u32): bool {
 }
 
 /**
- * Finds or inserts the vertex with these exact float bits; returns its index.
- * The caller has made room for it (ensureTableRoom).
+ * Finds or inserts the vertex with these exact float bits (-0 already made
+ * +0) and hash; returns its index. The caller has made room for it
+ * (ensureTableRoom).
  */
-@inline function weld(x: u32, y: u32, z: u32): u32 {
-  // -0 and +0 are the same point.
-  if (x == 0x8000_0000) x = 0;
-  if (y == 0x8000_0000) y = 0;
-  if (z == 0x8000_0000) z = 0;
-  const h = hash3(x, y, z);
+@inline function weldHashed(x: u32, y: u32, z: u32, h: u32): u32 {
   const c = cachePtr + ((<usize>(h >>> CACHE_SHIFT)) << 4);
   const cached = load<u32>(c, 12);
   if (cached != 0 && load<u32>(c) == x && load<u32>(c, 4) == y && load<u32>(c, 8) == z) return cached - 1;
@@ -229,6 +225,15 @@ function ensureTableRoom(extra: u32): bool {
   store<u32>(c, z, 8);
   store<u32>(c, vi + 1, 12);
   return vi;
+}
+
+/** weldHashed for one vertex given as float bits (the ASCII path). */
+@inline function weld(x: u32, y: u32, z: u32): u32 {
+  // -0 and +0 are the same point.
+  if (x == 0x8000_0000) x = 0;
+  if (y == 0x8000_0000) y = 0;
+  if (z == 0x8000_0000) z = 0;
+  return weldHashed(x, y, z, hash3(x, y, z));
 }
 
 /** Allocates index, position and hash buffers for up to `tris` triangles. */
@@ -482,28 +487,59 @@ export function stlStep(budget: u32): i32 {
 
 // ---------------------------------------------------------------- binary
 
+/**
+ * Binary records, one triangle per iteration with SIMD: the nine vertex
+ * floats are loaded as three vectors (the last load reads 12 bytes past the
+ * record: the next record, or the arena's padding after the file), checked
+ * for NaN/infinity and -0 at once, transposed into x, y and z of the three
+ * corners, and hashed together (hash3, lane by lane); then each corner is
+ * welded.
+ */
 function stepBinary(budget: u32): i32 {
   const end = chunkEnd(triCount, budget, binCount);
   if (!ensureTableRoom((end - triCount) * 3)) return STL_TOO_LARGE;
   let rec = inPtr + 84 + (<usize>triCount) * 50;
   let out = idxPtr + (<usize>triCount) * 12;
+  const expMask = i32x4.splat(0x7F80_0000);
+  const negZero = i32x4.splat(0x8000_0000);
+  const firstLane = i32x4(-1, 0, 0, 0);
+  const k1 = i32x4.splat(0x9E37_79B1);
+  const k2 = i32x4.splat(0x85EB_CA77);
+  const k3 = i32x4.splat(0xC2B2_AE3D);
+  const k4 = i32x4.splat(0x2C1B_3C6D);
   for (let t = triCount; t < end; t++) {
-    const v = rec + 12;
-    const ax = load<u32>(v), ay = load<u32>(v, 4), az = load<u32>(v, 8);
-    const bx = load<u32>(v, 12), by = load<u32>(v, 16), bz = load<u32>(v, 20);
-    const cx = load<u32>(v, 24), cy = load<u32>(v, 28), cz = load<u32>(v, 32);
-    if (
-      isNonFinite(ax) || isNonFinite(ay) || isNonFinite(az) ||
-      isNonFinite(bx) || isNonFinite(by) || isNonFinite(bz) ||
-      isNonFinite(cx) || isNonFinite(cy) || isNonFinite(cz)
-    ) {
+    // ax ay az bx | by bz cx cy | cz ...
+    let v0 = v128.load(rec, 12);
+    let v1 = v128.load(rec, 28);
+    let v2 = v128.load(rec, 44);
+    const bad = v128.or(
+      v128.or(i32x4.eq(v128.and(v0, expMask), expMask), i32x4.eq(v128.and(v1, expMask), expMask)),
+      v128.and(i32x4.eq(v128.and(v2, expMask), expMask), firstLane),
+    );
+    if (v128.any_true(bad)) {
       triCount = t;
       errTriangle = <i32>t;
       return STL_NON_FINITE;
     }
-    store<u32>(out, weld(ax, ay, az));
-    store<u32>(out, weld(bx, by, bz), 4);
-    store<u32>(out, weld(cx, cy, cz), 8);
+    // -0 and +0 are the same point.
+    v0 = v128.andnot(v0, i32x4.eq(v0, negZero));
+    v1 = v128.andnot(v1, i32x4.eq(v1, negZero));
+    v2 = v128.andnot(v2, i32x4.eq(v2, negZero));
+    const X = i32x4.shuffle(v0, v1, 0, 3, 6, 6);
+    const Y = i32x4.shuffle(v0, v1, 1, 4, 7, 7);
+    const Z = i32x4.shuffle(i32x4.shuffle(v0, v1, 2, 5, 5, 5), v2, 0, 1, 4, 4);
+    // hash3 on the three corners at once.
+    let h = i32x4.mul(X, k1);
+    const hy = i32x4.mul(Y, k2);
+    const hz = i32x4.mul(Z, k3);
+    h = v128.xor(h, v128.or(i32x4.shl(hy, 13), i32x4.shr_u(hy, 19)));
+    h = v128.xor(h, v128.or(i32x4.shl(hz, 7), i32x4.shr_u(hz, 25)));
+    h = v128.xor(h, i32x4.shr_u(h, 15));
+    h = i32x4.mul(h, k4);
+    h = v128.xor(h, i32x4.shr_u(h, 12));
+    store<u32>(out, weldHashed(i32x4.extract_lane(X, 0), i32x4.extract_lane(Y, 0), i32x4.extract_lane(Z, 0), i32x4.extract_lane(h, 0)));
+    store<u32>(out, weldHashed(i32x4.extract_lane(X, 1), i32x4.extract_lane(Y, 1), i32x4.extract_lane(Z, 1), i32x4.extract_lane(h, 1)), 4);
+    store<u32>(out, weldHashed(i32x4.extract_lane(X, 2), i32x4.extract_lane(Y, 2), i32x4.extract_lane(Z, 2), i32x4.extract_lane(h, 2)), 8);
     rec += 50;
     out += 12;
   }

@@ -20,6 +20,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { spaceModule, UPLOAD_PATH } from './modules/space/index.ts';
 import { orderModule } from './modules/order/index.ts';
 import { deviceModule } from './modules/device/index.ts';
+import { dashboardModule } from './modules/dashboard/index.ts';
 
 /** The running build's version, from package.json: the one place it is set (the client's
  * version check compares it with its own, also from package.json). */
@@ -55,6 +56,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', helpModule(ctx, eps));
 
   app.route('/', recycleModule(ctx, eps));
+  app.route('/', dashboardModule(ctx, eps));
 
   app.notFound((c) => c.json(envelope(Code.fail, t(c.get('lang') ?? 'zh', 'notFound')), 404));
 

@@ -63,7 +63,10 @@ export const seedMenus: MenuSeed[] = [
     children: [
       {
         name: 'Order list', type: 1, router: '/order/list', viewPath: 'modules/order/views/list', icon: 'order',
-        children: crud('order:info', [{ name: 'All orders', type: 2, perms: 'order:info:all' }]),
+        children: crud('order:info', [
+          { name: 'Retry AI', type: 2, perms: 'order:info:retryAI' },
+          { name: 'All orders', type: 2, perms: 'order:info:all' },
+        ]),
       },
       {
         name: 'Time list', type: 1, router: '/order/time', viewPath: 'modules/order/views/time', icon: 'time',
@@ -80,7 +83,7 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') },
           { name: 'Reset key', type: 2, perms: 'device:info:resetKey' },
           { name: 'Bind users', type: 2, perms: 'device:info:userList,device:info:bind,device:info:unbind' },
-          { name: 'Diameters', type: 2, perms: 'device:info:diameterList' },
+          { name: 'Editor devices', type: 2, perms: 'device:info:diameterList,device:info:currentDevice' },
           { name: 'All devices', type: 2, perms: 'device:info:all' },
         ]),
       },
@@ -89,7 +92,10 @@ export const seedMenus: MenuSeed[] = [
   {
     name: 'Interface configuration', type: 0, icon: 'api',
     children: [
-      { name: 'Config list', type: 1, router: '/device/api-config', viewPath: 'modules/device/views/api-config', icon: 'api', children: crud('device:apiConfig') },
+      {
+        name: 'Config list', type: 1, router: '/device/api-config', viewPath: 'modules/device/views/api-config', icon: 'api',
+        children: crud('device:apiConfig', [{ name: 'Departments', type: 2, perms: 'device:apiConfig:departmentList' }]),
+      },
     ],
   },
   {

@@ -33,9 +33,9 @@ async function createDesigners(request: APIRequestContext): Promise<void> {
   };
   const list = menus.find((m) => m.router === '/order/list')!;
   const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
-  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'designer', label: 'designer', menuIdList: granted, relevance: 1 } })).json();
+  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'order-designer', label: 'order-designer', menuIdList: granted, relevance: 1 } })).json();
   expect(role.code, JSON.stringify(role)).toBe(1000);
-  for (const username of ['designer-a', 'designer-b']) {
+  for (const username of ['orders-designer-a', 'orders-designer-b']) {
     const add = await request.post('/admin/base/sys/user/add', {
       headers,
       data: { username, password: `${username}-pass`, name: username, nickName: username, status: 1, roleIdList: [role.data.id] },
@@ -52,7 +52,7 @@ test('a designer creates an order with an STL upload; another designer neither s
   const notStl = path.join(dir, 'photo.png');
   fs.writeFileSync(notStl, cubeStl());
 
-  await signIn(page, 'designer-a', 'designer-a-pass');
+  await signIn(page, 'orders-designer-a', 'orders-designer-a-pass');
   await page.goto('/order/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -81,24 +81,53 @@ test('a designer creates an order with an STL upload; another designer neither s
   await expect(row).toContainText(/AW-\d{8}-\d{4}/);
   await expect(row).toContainText('In design');
   await expect(row).toContainText('Not enabled');
-  await expect(row).toContainText('designer-a');
+  await expect(row).toContainText('orders-designer-a');
   await page.screenshot({ path: test.info().outputPath('orders-list-en.png') });
+
+  // Editing shows the stored model.
+  await row.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(dialog.getByText('upper-jaw.stl')).toBeVisible();
+  await expect(dialog.getByLabel('Patient')).toHaveValue('Erika Mustermann');
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await expect(dialog).toBeHidden();
+
+  // Saving while a model is still uploading waits for the upload, then saves the order with it.
+  const lower = path.join(dir, 'lower-jaw.stl');
+  fs.writeFileSync(lower, cubeStl({ size: 30 }));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/admin/base/comm/upload', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await dialog.getByLabel('Patient').fill('Hans Beispiel');
+  await dialog.getByLabel('Lower model').setInputFiles(lower);
+  await expect(dialog.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeVisible();
+  release();
+  await expect(page.getByRole('row', { name: /Hans Beispiel/ })).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await page.unroute('**/admin/base/comm/upload');
 
   // The row action opens the editor for this order.
   const tokenA = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
   const mine = await (await request.post('/admin/order/info/page', { headers: { Authorization: tokenA }, data: {} })).json();
   const order = mine.data.list.find((o: { patientName: string }) => o.patientName === 'Erika Mustermann');
   expect(order.upperFile.name).toBe('upper-jaw.stl');
+  const waited = mine.data.list.find((o: { patientName: string }) => o.patientName === 'Hans Beispiel');
+  expect(waited.lowerFile.name).toBe('lower-jaw.stl');
   await row.getByRole('button', { name: 'Open in editor' }).click();
   await expect(page).toHaveURL(new RegExp(`/bend\\?orderId=${order.id}$`));
 
   // Designer B: an empty list, and nothing by id, neither the order nor its model file.
   await page.evaluate(() => localStorage.removeItem('aw.session'));
-  await signIn(page, 'designer-b', 'designer-b-pass');
+  await signIn(page, 'orders-designer-b', 'orders-designer-b-pass');
   await page.goto('/order/list');
   await expect(page.getByText('Erika Mustermann')).toHaveCount(0);
   await expect(page.getByText(/No data/i)).toBeVisible();
-  const tokenB = await apiLogin(request, 'designer-b', 'designer-b-pass');
+  const tokenB = await apiLogin(request, 'orders-designer-b', 'orders-designer-b-pass');
   const info = await (await request.get(`/admin/order/info/info?id=${order.id}`, { headers: { Authorization: tokenB, 'Accept-Language': 'en' } })).json();
   expect(info).toEqual({ code: 1001, message: 'Data does not exist' });
   const file = await request.get(order.upperFile.url, { headers: { Authorization: tokenB } });

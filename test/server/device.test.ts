@@ -7,7 +7,7 @@ let admin: string;
 let dora: string;
 let doraId: number;
 let emilId: number;
-const DEVICE_PERMS = ['device:info:add', 'device:info:delete', 'device:info:update', 'device:info:info', 'device:info:list', 'device:info:page', 'device:info:resetKey', 'device:info:diameterList', 'device:config:add', 'device:config:page'];
+const DEVICE_PERMS = ['device:info:add', 'device:info:delete', 'device:info:update', 'device:info:info', 'device:info:list', 'device:info:page', 'device:info:resetKey', 'device:info:diameterList', 'device:info:currentDevice', 'device:config:add', 'device:config:page'];
 
 beforeAll(async () => {
   t = await setup();
@@ -72,6 +72,11 @@ describe('devices', () => {
     expect((await t.call('POST', '/admin/device/info/resetKey', { token: dora, body: { id: b } })).body.code).toBe(1001);
     expect((await t.call('GET', '/admin/device/info/diameterList', { token: dora })).body.data).toEqual([0.7, 0.8, 0.9, 1]);
     expect((await t.call('GET', '/admin/device/info/diameterList', { token: admin })).body.data).toEqual([0.7, 0.8, 0.9, 1, 1.2]);
+    // The editor's call: only the caller's own devices, even for an admin.
+    const current = await t.call('GET', '/admin/device/info/currentDevice', { token: dora });
+    expect(current.body.data.map((d: any) => d.devicename)).toEqual(['Bound']);
+    expect(current.body.data[0].diameterList).toEqual([0.7, 0.8, 0.9, 1]);
+    expect((await t.call('GET', '/admin/device/info/currentDevice', { token: admin })).body.data).toEqual([]);
     // Binding needs the "Bind users" grant, which the operator role lacks.
     expect((await t.call('POST', '/admin/device/info/bind', { token: dora, body: { id: b, userIds: [doraId] } })).status).toBe(403);
   });
@@ -109,6 +114,9 @@ describe('devices', () => {
     // An empty key keeps the stored one.
     await t.call('POST', '/admin/device/apiConfig/update', { token: admin, body: { id, name: 'AI 2', key: '' } });
     expect((await t.ctx.db.selectFrom('device_api_config').select('key').where('id', '=', id).executeTakeFirstOrThrow()).key).toBe('sk-very-secret-1234');
+    await t.ctx.db.insertInto('base_sys_department').values({ name: 'Lab Berlin', parentId: null, createTime: '2026-01-01 00:00:00', updateTime: '2026-01-01 00:00:00' }).execute();
+    const departments = await t.call('GET', '/admin/device/apiConfig/departmentList', { token: admin });
+    expect(departments.body.data).toEqual([expect.objectContaining({ name: 'Lab Berlin', parentId: null })]);
     const bad = await t.call('POST', '/admin/device/apiConfig/add', { token: admin, lang: 'en', body: { name: 'x', url: 'javascript:alert(1)' } });
     expect(bad.body).toEqual({ code: 1002, message: 'url is invalid' });
   });

@@ -77,6 +77,12 @@ export const ordersMessages = {
     de: 'Für die Modelle werden nur STL-Dateien akzeptiert ({field})',
   },
 
+  orderAiNotRetryable: {
+    en: 'Only a failed AI design can be retried',
+    zh: '只有失败的 AI 设计可以重试',
+    de: 'Nur eine fehlgeschlagene KI-Konstruktion kann wiederholt werden',
+  },
+
   // Devices
   deviceUserNotFound: {
     en: 'The user does not exist',

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
+import { ok } from '../../core/envelope.ts';
 
 const url = z
   .string()
@@ -44,6 +45,7 @@ export const apiConfigResource = {
   defaultOrder: ['id', 'desc'],
   addSchema,
   updateSchema,
+  extraApi: [{ method: 'get', path: '/departmentList', summary: 'Departments to pick from ([{ id, name, parentId }])' }],
 } satisfies ResourceDef<typeof addSchema, typeof updateSchema>;
 
 /** "••••abcd" for a stored key, null when none. */
@@ -59,7 +61,7 @@ export function createApiConfigResource(ctx: AppContext) {
     const byId = new Map(keys.map((k) => [k.id, k.key]));
     return rows.map((r) => ({ ...r, keyHint: keyHint(byId.get(Number(r.id))) }));
   }
-  return createCrud(ctx, {
+  const resource = createCrud(ctx, {
     ...apiConfigResource,
     hooks: {
       beforeAdd: (data) => ({ ...data, enabled: data.enabled ?? 1 }),
@@ -69,4 +71,8 @@ export function createApiConfigResource(ctx: AppContext) {
       decorate: async (row) => (await withHints([row]))[0]!,
     },
   });
+  resource.routes.get('/departmentList', async (c) =>
+    ok(c, await ctx.db.selectFrom('base_sys_department').select(['id', 'name', 'parentId']).orderBy('orderNum').orderBy('id').execute()),
+  );
+  return resource;
 }

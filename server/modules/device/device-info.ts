@@ -75,6 +75,7 @@ export const deviceResource = {
     { method: 'post', path: '/bind', summary: 'Bind users to a device ({ id, userIds })' },
     { method: 'post', path: '/unbind', summary: 'Unbind users from a device ({ id, userIds })' },
     { method: 'get', path: '/diameterList', summary: 'Wire diameters of the visible devices (?id= for one)' },
+    { method: 'get', path: '/currentDevice', summary: "The caller's own devices (owned or bound), for the editor" },
   ],
 } satisfies ResourceDef<z.ZodTypeAny, typeof updateSchema>;
 
@@ -179,6 +180,18 @@ export function createDeviceResource(ctx: AppContext) {
         : await resource.within(ctx.db.selectFrom('device_info').select(['id', 'diameters']), await resource.scopeOf(c)).execute();
       const all = new Set(rows.flatMap((r) => String(r.diameters).split(',').map(Number)));
       return ok(c, [...all].sort((a, b) => a - b));
+    })
+    .get('/currentDevice', async (c) => {
+      // Even an admin gets only the devices they own or are bound to: the ones they send work to.
+      const { userId } = authOf(c);
+      const bound = ctx.db.selectFrom('device_user').select('deviceId').where('userId', '=', userId);
+      const rows = await ctx.db
+        .selectFrom('device_info')
+        .select(['id', 'devicename', 'status', 'enableAI', 'diameters', 'memory', 'personnelId'])
+        .where((eb) => eb.or([eb('personnelId', '=', userId), eb('id', 'in', bound)]))
+        .orderBy('id')
+        .execute();
+      return ok(c, rows.map((r) => ({ ...r, diameterList: r.diameters.split(',').map(Number) })));
     });
   return resource;
 }

@@ -1,9 +1,17 @@
 /** Interface configuration: per department, the URL and key of an outside API (key write-only). */
+import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, type FormItem, type Option, type TableColumn } from '../../../kit';
+import { request } from '../../../api/client';
+import { CrudPage, toTree, type FormItem, type Option, type Row, type TableColumn, type TreeNode } from '../../../kit';
 
 export default function ApiConfigList() {
   const { t } = useLingui();
+  const [departments, setDepartments] = useState<Row[]>([]);
+  useEffect(() => {
+    request<Row[]>({ url: '/admin/device/apiConfig/departmentList', silent: true }).then(setDepartments, () => setDepartments([]));
+  }, []);
+  const tree: TreeNode[] = toTree(departments);
+  const departmentName = (id: unknown) => departments.find((d) => d.id === id)?.name;
   const enabled: Option[] = [
     { label: t`Enabled`, value: 1, color: '#16a34a' },
     { label: t`Disabled`, value: 0, color: '#64748b' },
@@ -12,7 +20,7 @@ export default function ApiConfigList() {
     { prop: 'name', label: t`Name`, sortable: true, minWidth: 140 },
     { prop: 'url', label: t`URL`, minWidth: 220, render: (r) => <span className="font-mono text-xs break-all">{String(r.url ?? '')}</span> },
     { prop: 'keyHint', label: t`Key`, width: 110, render: (r) => <span className="font-mono text-xs">{String(r.keyHint ?? '—')}</span> },
-    { prop: 'departmentId', label: t`Department`, width: 120 },
+    { prop: 'departmentId', label: t`Department`, width: 140, render: (r) => String(departmentName(r.departmentId) ?? '—') },
     { prop: 'enabled', label: t`Status`, dict: enabled, sortable: true, width: 100 },
     { prop: 'updateTime', label: t`Updated`, width: 170 },
   ];
@@ -33,7 +41,7 @@ export default function ApiConfigList() {
       placeholder: t`Leave empty to keep the stored key`,
       hook: 'empty',
     },
-    { prop: 'departmentId', label: t`Department`, type: 'treeSelect', tree: { service: '/admin/base/sys/department' } },
+    { prop: 'departmentId', label: t`Department`, type: 'treeSelect', tree },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
   ];
   const search: FormItem[] = [{ prop: 'enabled', label: t`Status`, type: 'select', options: enabled }];

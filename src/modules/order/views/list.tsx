@@ -1,18 +1,24 @@
 /** Orders: patient, jaw models (STL, uploaded with progress), delivery, AI; open one in the editor. */
+import { useRef } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { request } from '../../../api/client';
-import { CrudPage, createService, type FormItem, type Row, type TableColumn } from '../../../kit';
+import { hasPerm } from '../../../app/store';
+import { CrudPage, createService, type CrudHandle, type FormItem, type Row, type TableColumn } from '../../../kit';
+import { toast } from '../../../ui/toast';
 import { ModelUpload, isPending, settleModels } from '../ModelUpload';
 import { useStatusOptions } from '../status';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
+/** aiStatus "fail" (server/modules/order/status.ts). */
+const AI_FAIL = 3;
 const FILE_OF: Record<(typeof MODELS)[number], string> = { upperFileId: 'upperFile', lowerFileId: 'lowerFile', occlusionFileId: 'occlusionFile' };
 
 export default function OrderList() {
   const { t } = useLingui();
   const navigate = useNavigate();
+  const crud = useRef<CrudHandle>(null);
   const { order: statuses, ai: aiStatuses } = useStatusOptions();
   const service = createService(PREFIX);
 
@@ -63,14 +69,28 @@ export default function OrderList() {
     await request({ url: `${PREFIX}/${mode === 'add' ? 'add' : 'update'}`, method: 'POST', data: settled });
   };
 
+  const retryAI = async (row: Row) => {
+    try {
+      await request({ url: `${PREFIX}/retryAI`, method: 'POST', data: { id: row.id } });
+      toast.success(t`The order was sent to AI design again`);
+      crud.current?.refresh();
+    } catch {
+      // The client showed the error.
+    }
+  };
+
   return (
     <CrudPage
+      ref={crud}
       service={service}
       columns={columns}
       items={items}
       search={search}
       dialog={{ width: '60%', onSubmit }}
-      rowActions={[{ label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) }]}
+      rowActions={[
+        { label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) },
+        { label: t`Retry AI`, onClick: (row) => void retryAI(row), hidden: (row) => Number(row.aiStatus) !== AI_FAIL || !hasPerm('order:info:retryAI') },
+      ]}
     />
   );
 }

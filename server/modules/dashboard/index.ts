@@ -1,0 +1,213 @@
+// /admin/dashboard/info/*: the figures of the home dashboard over the existing tables. Each call
+// takes { period: day|week|month|year|all } (default week). Non-admins count only their own
+// orders (as the order list shows them) and the devices they own or are bound to; user counts
+// need the user list permission. A table that does not exist (a module not installed) counts 0.
+import { Hono, type Context } from 'hono';
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { AppEnv } from '../../core/env.ts';
+import { addEps, type Eps } from '../../core/eps.ts';
+import { ok } from '../../core/envelope.ts';
+import { invalidField } from '../../core/errors.ts';
+import { loadAccess } from '../../core/perms.ts';
+import type { Db } from '../../db/index.ts';
+import { visibleDeviceIds } from '../device/scope.ts';
+import { authOf, SEE_ALL } from '../space/access.ts';
+import { bucketKeys, isPeriod, KEY_LENGTH, rangeOf, type Range } from './periods.ts';
+
+export const DASHBOARD_PREFIX = '/admin/dashboard/info';
+
+const api = [
+  { method: 'post', path: '/addInfo', summary: 'New and total orders, users and devices of a period, with a time series' },
+  { method: 'post', path: '/designInfo', summary: 'Orders of a period by status' },
+  { method: 'post', path: '/aiInfo', summary: 'Share of orders of a period with AI enabled' },
+  { method: 'post', path: '/designerProcessInfo', summary: 'Orders of a period per designer (top 10)' },
+  { method: 'post', path: '/deviceWorkInfo', summary: 'Devices online and offline' },
+] as const;
+
+/** What a caller may count. `undefined` ids mean all. */
+interface Scope {
+  designerId: number | undefined;
+  deviceIds: number[] | undefined;
+  users: boolean;
+}
+
+async function scopeOf(db: Db, userId: number): Promise<Scope> {
+  const access = await loadAccess(db, userId);
+  const allOrders = access.isSuper || access.perms.has(SEE_ALL.orders);
+  return {
+    designerId: allOrders ? undefined : userId,
+    deviceIds: await guard(() => visibleDeviceIds(db, userId), []),
+    users: access.isSuper || access.perms.has('base:sys:user:page'),
+  };
+}
+
+/** A missing table (module not installed) counts as empty instead of failing the dashboard. */
+async function guard<T>(run: () => Promise<T>, empty: T): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof Error && /no such table|does not exist/i.test(err.message)) return empty;
+    throw err;
+  }
+}
+
+async function readPeriod(c: Context<AppEnv>, now: number): Promise<Range> {
+  let body: Record<string, unknown> = {};
+  if (c.req.method === 'POST') {
+    const text = await c.req.text();
+    if (text) {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+      } catch {
+        throw invalidField('body');
+      }
+    }
+  } else {
+    body = c.req.query();
+  }
+  const period = body.period ?? 'week';
+  if (!isPeriod(period)) throw invalidField('period');
+  return rangeOf(period, now);
+}
+
+type Counted = 'order_info' | 'base_sys_user' | 'device_info';
+
+/** Rows of a table created in the range, per bucket, within the caller's scope. */
+async function countSeries(db: Db, table: Counted, range: Range, scope: Scope): Promise<Map<string, number>> {
+  const bucket = sql<string>`substr(${sql.ref('createTime')}, 1, ${sql.lit(KEY_LENGTH[range.unit])})`;
+  const rows = await guard(async () => {
+    let q = db.selectFrom(table).select([bucket.as('k'), db.fn.countAll<number | string>().as('n')]).groupBy(bucket);
+    if (range.start) q = q.where('createTime', '>=', range.start);
+    if (table === 'order_info' && scope.designerId !== undefined) q = q.where(sql.ref('designerId'), '=', scope.designerId);
+    if (table === 'device_info' && scope.deviceIds !== undefined) {
+      if (!scope.deviceIds.length) return [];
+      q = q.where(sql.ref('id'), 'in', scope.deviceIds);
+    }
+    return q.execute();
+  }, []);
+  return new Map(rows.map((r) => [r.k, Number(r.n)]));
+}
+
+async function earliest(db: Db): Promise<string | null> {
+  let first: string | null = null;
+  for (const table of ['order_info', 'base_sys_user', 'device_info'] as const) {
+    const row = await guard(() => db.selectFrom(table).select((eb) => eb.fn.min<string>('createTime').as('t')).executeTakeFirst(), undefined);
+    if (row?.t && (!first || row.t < first)) first = row.t;
+  }
+  return first;
+}
+
+function ordersQuery(db: Db, range: Range, scope: Scope) {
+  let q = db.selectFrom('order_info');
+  if (range.start) q = q.where('order_info.createTime', '>=', range.start);
+  if (scope.designerId !== undefined) q = q.where('order_info.designerId', '=', scope.designerId);
+  return q;
+}
+
+export function dashboardModule(ctx: AppContext, eps: Eps) {
+  addEps(eps, 'dashboard', { prefix: DASHBOARD_PREFIX, name: 'DashboardInfo', api: [...api], columns: [] });
+  const db = ctx.db;
+
+  const routes = new Hono<AppEnv>()
+    .post('/addInfo', async (c) => {
+      const now = ctx.clock.now();
+      const range = await readPeriod(c, now);
+      const scope = await scopeOf(db, authOf(c).userId);
+      const all = { ...range, start: null };
+      const [orders, users, devices, first] = await Promise.all([
+        countSeries(db, 'order_info', range, scope),
+        scope.users ? countSeries(db, 'base_sys_user', range, scope) : Promise.resolve(new Map<string, number>()),
+        countSeries(db, 'device_info', range, scope),
+        range.start ? Promise.resolve(null) : earliest(db),
+      ]);
+      const [totalOrders, totalUsers, totalDevices] = await Promise.all([
+        range.start ? countSeries(db, 'order_info', all, scope) : Promise.resolve(orders),
+        !scope.users ? Promise.resolve(new Map<string, number>()) : range.start ? countSeries(db, 'base_sys_user', all, scope) : Promise.resolve(users),
+        range.start ? countSeries(db, 'device_info', all, scope) : Promise.resolve(devices),
+      ]);
+      const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+      const keys = bucketKeys(range, now, first);
+      return ok(c, {
+        period: range.period,
+        start: range.start,
+        unit: range.unit,
+        added: { orders: sum(orders), users: scope.users ? sum(users) : null, devices: sum(devices) },
+        totals: { orders: sum(totalOrders), users: scope.users ? sum(totalUsers) : null, devices: sum(totalDevices) },
+        series: keys.map((time) => ({ time, orders: orders.get(time) ?? 0, users: users.get(time) ?? 0, devices: devices.get(time) ?? 0 })),
+      });
+    })
+    .post('/designInfo', async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      const scope = await scopeOf(db, authOf(c).userId);
+      const rows = await guard(
+        () => ordersQuery(db, range, scope).select(['order_info.status as status', db.fn.countAll<number | string>().as('count')]).groupBy('order_info.status').orderBy('order_info.status').execute(),
+        [],
+      );
+      return ok(c, rows.map((r) => ({ status: Number(r.status), count: Number(r.count) })));
+    })
+    .post('/aiInfo', async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      const scope = await scopeOf(db, authOf(c).userId);
+      const row = await guard(
+        () =>
+          ordersQuery(db, range, scope)
+            .select([
+              db.fn.countAll<number | string>().as('orders'),
+              sql<number | string | null>`sum(case when ${sql.ref('order_info.enableAI')} = 1 then 1 else 0 end)`.as('enabled'),
+            ])
+            .executeTakeFirst(),
+        undefined,
+      );
+      const orders = Number(row?.orders ?? 0);
+      const enabled = Number(row?.enabled ?? 0);
+      return ok(c, { orders, enabled, ratio: orders ? enabled / orders : 0 });
+    })
+    .post('/designerProcessInfo', async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      const scope = await scopeOf(db, authOf(c).userId);
+      const rows = await guard(
+        () =>
+          ordersQuery(db, range, scope)
+            .leftJoin('base_sys_user as u', 'u.id', 'order_info.designerId')
+            .select([
+              'order_info.designerId as designerId',
+              'u.username as username',
+              'u.name as name',
+              'u.nickName as nickName',
+              db.fn.countAll<number | string>().as('orders'),
+              sql<number | string | null>`sum(case when ${sql.ref('order_info.status')} = 2 then 1 else 0 end)`.as('processed'),
+            ])
+            .groupBy(['order_info.designerId', 'u.username', 'u.name', 'u.nickName'])
+            .orderBy(sql`count(*)`, 'desc')
+            .orderBy('order_info.designerId')
+            .limit(10)
+            .execute(),
+        [],
+      );
+      return ok(
+        c,
+        rows.map((r) => ({
+          designerId: r.designerId,
+          name: r.nickName || r.name || r.username || `#${r.designerId}`,
+          orders: Number(r.orders),
+          processed: Number(r.processed ?? 0),
+        })),
+      );
+    })
+    .post('/deviceWorkInfo', async (c) => {
+      const scope = await scopeOf(db, authOf(c).userId);
+      const rows = await guard(async () => {
+        if (scope.deviceIds !== undefined && !scope.deviceIds.length) return [];
+        let q = db.selectFrom('device_info').select(['status', db.fn.countAll<number | string>().as('n')]).groupBy('status');
+        if (scope.deviceIds !== undefined) q = q.where('id', 'in', scope.deviceIds);
+        return q.execute();
+      }, []);
+      const online = rows.filter((r) => Number(r.status) === 1).reduce((a, r) => a + Number(r.n), 0);
+      const total = rows.reduce((a, r) => a + Number(r.n), 0);
+      return ok(c, { online, offline: total - online, total });
+    });
+
+  return new Hono<AppEnv>().route(DASHBOARD_PREFIX, routes);
+}
