@@ -3,6 +3,8 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Popover } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../api/client';
+import { hasPerm } from '../app/store';
+import { permPrefix } from './service';
 import { Icon } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
 import { useOptions } from './dict';
@@ -225,6 +227,11 @@ function useTree(source: FormItem['tree']): { nodes: TreeNode[]; loading: boolea
   const labelKey = source && !Array.isArray(source) ? source.labelKey : undefined;
   useEffect(() => {
     if (!service) return;
+    // Without the permission the call would answer 403, which leaves the page for /403.
+    if (!hasPerm(`${permPrefix(service)}:list`)) {
+      setLoaded([]);
+      return;
+    }
     let live = true;
     request<Row[]>({ url: `${service.replace(/\/+$/, '')}/list`, method: 'POST', data: {} }).then(
       (rows) => live && setLoaded(toTree(Array.isArray(rows) ? rows : [], labelKey)),

@@ -242,3 +242,29 @@ describe('pagination', () => {
     return screen.findByText('Component options error');
   });
 });
+
+describe('dictionary columns and selects', () => {
+  it('show the labels of a dictionary type', async () => {
+    const { setDict } = await import('../../src/kit/index.ts');
+    setDict('row-status', [
+      { label: 'On', value: 1, color: '#16a34a' },
+      { label: 'Off', value: 0 },
+    ]);
+    const mem = memoryService(sampleRows(2));
+    renderAt(() => (
+      <CrudPage
+        service={mem.service}
+        columns={[{ prop: 'name', label: 'Name' }, { prop: 'status', label: 'Status', dict: 'row-status' }]}
+        items={[{ prop: 'status', label: 'Status', type: 'select', options: 'row-status' }]}
+      />
+    ));
+    await screen.findByText('user-001');
+    expect(within(rowOf('user-001')).getByText('Off')).toBeTruthy();
+    expect(within(rowOf('user-002')).getByText('On')).toBeTruthy();
+    fireEvent.click(within(rowOf('user-002')).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog');
+    const select = within(dialog).getByLabelText('Status') as HTMLSelectElement;
+    await waitFor(() => expect(select.selectedOptions[0]!.textContent).toBe('On'));
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Please select', 'On', 'Off']);
+  });
+});
