@@ -196,7 +196,11 @@ test('devices: the key is shown once after adding; the pages read well in zh and
     await page.goto('/order/list');
     await expect(page.getByText(orders).first()).toBeVisible();
     await page.getByRole('button', { name: lang === 'zh' ? '新增' : 'Hinzufügen', exact: true }).click();
-    await expect(page.getByRole('dialog').getByText(lang === 'zh' ? '上颌模型' : 'Oberkiefermodell')).toBeVisible();
+    await expect(page.getByRole('dialog').getByText(lang === 'zh' ? '上颌模型' : 'Oberkiefer')).toBeVisible();
+    // An admin may hand the order to a designer.
+    await expect(page.getByRole('dialog').getByLabel(lang === 'zh' ? '设计师' : 'Konstrukteur')).toBeVisible();
+    // Let the dialog's fade-in finish before the screenshot.
+    await page.getByRole('dialog').evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
     await page.screenshot({ path: test.info().outputPath(`orders-dialog-${lang}.png`) });
     await page.keyboard.press('Escape');
     await page.goto('/device/list');
