@@ -268,3 +268,19 @@ describe('dictionary columns and selects', () => {
     expect([...select.options].map((o) => o.textContent)).toEqual(['Please select', 'On', 'Off']);
   });
 });
+
+describe('kept-alive pages', () => {
+  it('keep their own state while another page has the URL, and follow it again when back', async () => {
+    const mem = memoryService(sampleRows(100));
+    const { router } = renderAt(() => <CrudPage service={mem.service} columns={columns} />, '/sys/log?page=2', { kept: true });
+    await screen.findByText('user-021');
+    const calls = mem.calls.length;
+    await act(() => router.navigate({ href: '/elsewhere?page=4&keyWord=x' }));
+    expect(router.state.location.pathname).toBe('/elsewhere');
+    expect(screen.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+    expect(mem.calls.length).toBe(calls);
+    await act(() => router.navigate({ href: '/sys/log?page=3' }));
+    await screen.findByText('user-041');
+    expect(mem.last('page')!.payload).toEqual({ page: 3, size: 20 });
+  });
+});
