@@ -70,6 +70,18 @@ describe('simplifying a sphere of 100,000 triangles to 10,000', () => {
     expect(seen.some((f) => f > 0.3 && f < 0.95)).toBe(true);
   });
 
+  it('runs two jobs on one instance one after the other', async () => {
+    const mesh = await sphere100k();
+    const [a, b] = await Promise.all([
+      simplify(mesh, { targetTriangles: 20_000, sliceMs: 0 }),
+      simplify(mesh, { targetTriangles: 30_000, sliceMs: 0 }),
+    ]);
+    expect(a.triangleCount).toBe(20_000);
+    expect(b.triangleCount).toBe(30_000);
+    expect(edgeReport(a.indices).open).toBe(0);
+    expect(edgeReport(b.indices).open).toBe(0);
+  });
+
   it('stops with ABORTED when cancelled mid-way, and frees its memory', async () => {
     const mesh = await sphere100k();
     const used = k.arenaUsed() >>> 0;

@@ -6,6 +6,7 @@
 
 import { KernelError, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
+import { serialized } from './serial.ts';
 
 export interface SimplifyOptions extends JobOptions {
   /** Triangles to keep (at most; fewer only when the mesh has fewer). */
@@ -30,7 +31,12 @@ const BUDGET = 8192;
 
 const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-export async function simplify(mesh: MeshRef, options: SimplifyOptions): Promise<SimplifyResult> {
+/** Jobs on one instance run one after another (the kernel keeps its state between slices). */
+export function simplify(mesh: MeshRef, options: SimplifyOptions): Promise<SimplifyResult> {
+  return serialized(mesh.k, () => simplifyNow(mesh, options));
+}
+
+async function simplifyNow(mesh: MeshRef, options: SimplifyOptions): Promise<SimplifyResult> {
   const k = mesh.k;
   const { onProgress, shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, progressIntervalMs = 50 } = options;
   const target = Math.max(0, Math.floor(options.targetTriangles));

@@ -10,7 +10,7 @@ import { formatTime } from '../../core/clock.ts';
 import { t } from '../../core/i18n.ts';
 import { authOf, canReadFile, SEE_ALL, seesAll } from './access.ts';
 import { allowedExtensions, extensionOf, isKind, kindOf, mimeOf, type Kind } from './kinds.ts';
-import { checkStl } from './stl-check.ts';
+import { checkStl, STL_REASON } from './stl-check.ts';
 import type { BlobStorage, BlobWriter, StagedBlob } from './storage.ts';
 import { boundaryOf, MultipartError, readMultipart } from './multipart.ts';
 import type { Serial } from './serial.ts';
@@ -111,7 +111,10 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
           let triangles: number | null = null;
           if (ext === 'stl') {
             const stl = await checkStl(await storage.openStaged(staged), ctx.logger);
-            if (!stl.ok) throw fail('uploadNotStl', { name, detail: stl.detail });
+            if (!stl.ok) {
+              const lang = c.get('lang');
+              throw fail('uploadNotStl', { name, detail: t(lang, STL_REASON[stl.code] ?? 'stlUnreadable') });
+            }
             triangles = stl.triangles;
           }
           checked.push({ name, ext, staged, triangles });
