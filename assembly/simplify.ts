@@ -52,7 +52,7 @@ const PH_IDLE = 0;
 const PH_QUADRICS = 1;
 const PH_BOUNDARY = 2;
 const PH_EDGES = 3;
-const PH_HEAPIFY = 4;
+const PH_READY = 4;
 const PH_COLLAPSE = 5;
 const PH_OUTPUT = 6;
 const PH_DONE = 7;
@@ -219,7 +219,7 @@ export function simplifyProgress(): f64 {
     case PH_QUADRICS: return 0.1 * f;
     case PH_BOUNDARY: return 0.1 + 0.05 * fv;
     case PH_EDGES: return 0.15 + 0.1 * fv;
-    case PH_HEAPIFY: return 0.25;
+    case PH_READY: return 0.25;
     case PH_COLLAPSE: {
       const need = startLive > target ? startLive - target : 1;
       const done = startLive - live;
@@ -822,12 +822,12 @@ export function simplifyStep(budget: u32): i32 {
       }
       cursor = end;
       if (cursor == nV) {
-        phase = PH_HEAPIFY;
+        phase = PH_READY;
         cursor = 0;
       }
       return 1;
     }
-    case PH_HEAPIFY: {
+    case PH_READY: {
       startLive = live;
       phase = PH_COLLAPSE;
       return 1;
