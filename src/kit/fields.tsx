@@ -3,10 +3,12 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Popover } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../api/client';
+import { hasPerm } from '../app/store';
+import { permPrefix } from './service';
 import { Icon } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
 import { useOptions } from './dict';
-import { uploadFile } from './upload';
+import { uploadFile, useFileUrl } from './upload';
 import type { FormItem, FormMode, Option, Row, TreeNode, Form } from './types';
 
 export interface FieldProps {
@@ -225,6 +227,11 @@ function useTree(source: FormItem['tree']): { nodes: TreeNode[]; loading: boolea
   const labelKey = source && !Array.isArray(source) ? source.labelKey : undefined;
   useEffect(() => {
     if (!service) return;
+    // Without the permission the call would answer 403, which leaves the page for /403.
+    if (!hasPerm(`${permPrefix(service)}:list`)) {
+      setLoaded([]);
+      return;
+    }
     let live = true;
     request<Row[]>({ url: `${service.replace(/\/+$/, '')}/list`, method: 'POST', data: {} }).then(
       (rows) => live && setLoaded(toTree(Array.isArray(rows) ? rows : [], labelKey)),
@@ -306,7 +313,7 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
       const room = Math.max(0, limit - (limit > 1 ? urls.length : 0));
       const picked = [...files].slice(0, Math.max(room, 1));
       const added: string[] = [];
-      for (const f of picked) added.push(await uploadFile(f));
+      for (const f of picked) added.push(await uploadFile(f, item.kind ? { kind: item.kind } : {}));
       set(limit > 1 ? [...urls, ...added].slice(0, limit) : added.slice(0, 1));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -321,7 +328,7 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
       <div className="flex flex-wrap items-center gap-2">
         {urls.map((u) => (
           <div key={u} className="relative flex size-20 items-center justify-center overflow-hidden rounded-md border border-slate-200 bg-slate-50">
-            {image(u) ? <img src={u} alt="" className="size-full object-cover" /> : <Icon name="file" className="size-6 text-slate-400" />}
+            <Preview url={u} image={item.kind === 'image' || (item.accept ?? '').includes('image') || image(u)} />
             {!disabled && (
               <button type="button" aria-label={t`Remove`} onClick={() => set(urls.filter((x) => x !== u))} className="absolute top-0.5 right-0.5 rounded bg-white/90 p-0.5 text-slate-600 shadow hover:text-red-600">
                 <Icon name="x" className="size-3" />
@@ -350,4 +357,9 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
       )}
     </div>
   );
+}
+
+function Preview({ url, image }: { url: string; image: boolean }) {
+  const src = useFileUrl(image ? url : '');
+  return image && src ? <img src={src} alt="" className="size-full object-cover" /> : <Icon name="file" className="size-6 text-slate-400" />;
 }

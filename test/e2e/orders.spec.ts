@@ -4,6 +4,9 @@ import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { cubeStl, sphereStl } from '../fixtures/stl.ts';
 
+/** A 2 × 2 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGNwTL0ORAwQCgAnYgX1yCFt5wAAAABJRU5ErkJggg==', 'base64');
+
 // Matches the webServer env in playwright.config.ts.
 const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 test.use({ locale: 'en-US' });
@@ -155,12 +158,52 @@ test('devices: the key is shown once after adding; the pages read well in zh and
   await expect(row).toContainText(`awd_…${shown!.slice(-4)}`);
   await expect(row).not.toContainText(shown!);
 
+  // Bind a user, then a calibration table for one of the device's diameters.
+  await row.getByRole('button', { name: 'Users', exact: true }).click();
+  const users = page.getByRole('dialog', { name: 'Users of Bender A' });
+  await users.getByLabel('User').selectOption({ label: 'admin (admin)' });
+  await users.getByRole('button', { name: 'Bind', exact: true }).click();
+  await expect(users.getByRole('listitem')).toHaveCount(1);
+  await expect(users.getByRole('listitem')).toContainText('admin');
+  await page.keyboard.press('Escape');
+  await expect(users).toBeHidden();
+
+  await row.getByRole('button', { name: 'Calibration', exact: true }).click();
+  const calibration = page.getByRole('dialog', { name: 'Calibration of Bender A' });
+  await calibration.getByRole('button', { name: 'Add', exact: true }).click();
+  const form = page.getByRole('dialog', { name: 'Add' });
+  await form.getByLabel('Wire diameter (mm)').selectOption('0.8');
+  await form.getByLabel('Springback').fill('90, 2\n45, 1');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByText('Angles must rise from line to line')).toBeVisible();
+  await form.getByLabel('Springback').fill('0, 0\n45, 1.5\n90, 3.2');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect(calibration.getByRole('row', { name: /0\.8/ })).toContainText('3');
+  await page.screenshot({ path: test.info().outputPath('calibration-en.png') });
+  await page.keyboard.press('Escape');
+
+  await page.goto('/device/api-config');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const api = page.getByRole('dialog', { name: 'Add' });
+  await api.getByLabel('Name').fill('AI service');
+  await api.getByLabel('URL').fill('https://ai.example.com/v1');
+  await api.getByLabel('Key').fill('sk-secret-value-9876');
+  await api.getByRole('button', { name: 'Save' }).click();
+  const apiRow = page.getByRole('row', { name: /AI service/ });
+  await expect(apiRow).toContainText('••••9876');
+  await expect(apiRow).not.toContainText('sk-secret');
+
   for (const [lang, orders, devices] of [['zh', '订单列表', '设备名称'], ['de', 'Fallnummer', 'Gerätename']] as const) {
     await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
     await page.goto('/order/list');
     await expect(page.getByText(orders).first()).toBeVisible();
     await page.getByRole('button', { name: lang === 'zh' ? '新增' : 'Hinzufügen', exact: true }).click();
-    await expect(page.getByRole('dialog').getByText(lang === 'zh' ? '上颌模型' : 'Oberkiefermodell')).toBeVisible();
+    await expect(page.getByRole('dialog').getByText(lang === 'zh' ? '上颌模型' : 'Oberkiefer')).toBeVisible();
+    // An admin may hand the order to a designer.
+    await expect(page.getByRole('dialog').getByLabel(lang === 'zh' ? '设计师' : 'Konstrukteur')).toBeVisible();
+    // Let the dialog's fade-in finish before the screenshot.
+    await page.getByRole('dialog').evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
     await page.screenshot({ path: test.info().outputPath(`orders-dialog-${lang}.png`) });
     await page.keyboard.press('Escape');
     await page.goto('/device/list');
@@ -168,6 +211,13 @@ test('devices: the key is shown once after adding; the pages read well in zh and
     await page.screenshot({ path: test.info().outputPath(`devices-${lang}.png`) });
     await page.goto('/space/list');
     await expect(page.getByRole('button', { name: lang === 'zh' ? '全部文件' : 'Alle Dateien' })).toBeVisible();
+    if (lang === 'zh') {
+      // An uploaded image shows as a thumbnail (its signed link needs no token).
+      await page.getByLabel('上传文件').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+      const thumb = page.getByRole('row', { name: /logo\.png/ }).locator('img');
+      await expect(thumb).toBeVisible();
+      await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+    }
     await page.screenshot({ path: test.info().outputPath(`space-${lang}.png`) });
     await page.goto('/order/time');
     await expect(page.getByText(lang === 'zh' ? '设计开始' : 'Konstruktion begonnen')).toBeVisible();

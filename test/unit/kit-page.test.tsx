@@ -242,3 +242,45 @@ describe('pagination', () => {
     return screen.findByText('Component options error');
   });
 });
+
+describe('dictionary columns and selects', () => {
+  it('show the labels of a dictionary type', async () => {
+    const { setDict } = await import('../../src/kit/index.ts');
+    setDict('row-status', [
+      { label: 'On', value: 1, color: '#16a34a' },
+      { label: 'Off', value: 0 },
+    ]);
+    const mem = memoryService(sampleRows(2));
+    renderAt(() => (
+      <CrudPage
+        service={mem.service}
+        columns={[{ prop: 'name', label: 'Name' }, { prop: 'status', label: 'Status', dict: 'row-status' }]}
+        items={[{ prop: 'status', label: 'Status', type: 'select', options: 'row-status' }]}
+      />
+    ));
+    await screen.findByText('user-001');
+    expect(within(rowOf('user-001')).getByText('Off')).toBeTruthy();
+    expect(within(rowOf('user-002')).getByText('On')).toBeTruthy();
+    fireEvent.click(within(rowOf('user-002')).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog');
+    const select = within(dialog).getByLabelText('Status') as HTMLSelectElement;
+    await waitFor(() => expect(select.selectedOptions[0]!.textContent).toBe('On'));
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Please select', 'On', 'Off']);
+  });
+});
+
+describe('kept-alive pages', () => {
+  it('keep their own state while another page has the URL, and follow it again when back', async () => {
+    const mem = memoryService(sampleRows(100));
+    const { router } = renderAt(() => <CrudPage service={mem.service} columns={columns} />, '/sys/log?page=2', { kept: true });
+    await screen.findByText('user-021');
+    const calls = mem.calls.length;
+    await act(() => router.navigate({ href: '/elsewhere?page=4&keyWord=x' }));
+    expect(router.state.location.pathname).toBe('/elsewhere');
+    expect(screen.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+    expect(mem.calls.length).toBe(calls);
+    await act(() => router.navigate({ href: '/sys/log?page=3' }));
+    await screen.findByText('user-041');
+    expect(mem.last('page')!.payload).toEqual({ page: 3, size: 20 });
+  });
+});

@@ -1,10 +1,10 @@
 /** Orders: patient, jaw models (STL, uploaded with progress), delivery, AI; open one in the editor. */
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { request } from '../../../api/client';
 import { hasPerm } from '../../../app/store';
-import { CrudPage, createService, type CrudHandle, type FormItem, type Row, type TableColumn } from '../../../kit';
+import { CrudPage, createService, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
 import { toast } from '../../../ui/toast';
 import { ModelUpload, isPending, settleModels } from '../ModelUpload';
 import { useStatusOptions } from '../status';
@@ -19,6 +19,17 @@ export default function OrderList() {
   const { t } = useLingui();
   const navigate = useNavigate();
   const crud = useRef<CrudHandle>(null);
+  // Orders admins (order:info:all) see every order and may hand one to another designer.
+  const canAssign = hasPerm('order:info:all');
+  const [designers, setDesigners] = useState<Option[]>([]);
+  useEffect(() => {
+    if (!canAssign) return;
+    request<{ id: number; username: string; nickName?: string | null }[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
+      (list) => setDesigners(list.map((u) => ({ label: u.nickName && u.nickName !== u.username ? `${u.nickName} (${u.username})` : u.username, value: u.id }))),
+      () => setDesigners([]),
+    );
+  }, [canAssign]);
+  const noDesigners = () => !canAssign || designers.length === 0;
   const { order: statuses, ai: aiStatuses } = useStatusOptions();
   const service = createService(PREFIX);
 
@@ -51,6 +62,7 @@ export default function OrderList() {
   const items: FormItem[] = [
     { prop: 'patientName', label: t`Patient`, required: true, span: 12 },
     { prop: 'deliveryTime', label: t`Delivery time`, type: 'datetime', span: 12 },
+    { prop: 'designerId', label: t`Designer`, type: 'select', options: designers, span: 12, hidden: noDesigners },
     model('upperFileId', t`Upper model`),
     model('lowerFileId', t`Lower model`),
     model('occlusionFileId', t`Occlusion model`),
@@ -60,6 +72,7 @@ export default function OrderList() {
   const search: FormItem[] = [
     { prop: 'status', label: t`Status`, type: 'select', options: statuses },
     { prop: 'aiStatus', label: t`AI status`, type: 'select', options: aiStatuses },
+    { prop: 'designerId', label: t`Designer`, type: 'select', options: designers, hidden: noDesigners },
   ];
 
   // Saving waits for model uploads still running, then sends the file ids.
