@@ -48,6 +48,9 @@ describe('simplifying a sphere of 100,000 triangles to 10,000', () => {
     }
     // 10k triangles over a 40 mm sphere: edges of about 2.5 mm; vertices stay on the surface.
     expect(maxDeviation).toBeLessThan(0.1);
+    // The kernel's own estimate is of the same order, and not zero.
+    expect(r.maxError).toBeGreaterThan(0.001);
+    expect(r.maxError).toBeLessThan(0.1);
     // Triangles wind counter-clockwise from outside: positive volume, close to the sphere's.
     let volume = 0;
     const p = r.positions;
