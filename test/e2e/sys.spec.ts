@@ -94,6 +94,15 @@ test('a role grants only its menus and buttons to the users holding it', async (
   await expect(toolbar.getByRole('button', { name: 'Move to department' })).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/users-dana-en.png` });
 
+  // She may edit: a new nickname saves without touching the password or her role.
+  await danaRow.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog');
+  await expect(edit.getByLabel('Username')).toHaveValue('dana');
+  await edit.getByLabel('Nickname').fill('Dee');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+  await expect(danaRow).toContainText('Dee');
+
   // The server agrees: a delete call from her is refused.
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
   const del = await page.request.post('/admin/base/sys/user/delete', { headers: { Authorization: token }, data: { ids: [1] } });
