@@ -343,6 +343,19 @@ export interface BaseSysArticleTable {
   updateTime: string;
 }
 
+/** The editor's latest design document of an order (server/modules/design). */
+export interface DesignDataTable {
+  id: Generated<number>;
+  orderId: number;
+  version: number;
+  schemaVersion: number;
+  /** The document as JSON text. */
+  data: string;
+  userId: number;
+  createTime: string;
+  updateTime: string;
+}
+
 export interface Database {
   base_sys_user: BaseSysUserTable;
   base_sys_role: BaseSysRoleTable;
@@ -358,6 +371,7 @@ export interface Database {
   space_info: SpaceInfoTable;
   space_type: SpaceTypeTable;
   order_info: OrderInfoTable;
+  design_data: DesignDataTable;
   device_info: DeviceInfoTable;
   device_user: DeviceUserTable;
   device_config: DeviceConfigTable;
