@@ -24,7 +24,7 @@ export interface Bvh {
 }
 
 export interface BvhBuildOptions {
-  /** Most triangles in a leaf, 1..64. Default 4. */
+  /** Most triangles in a leaf, 1..64. Default 8 (4 gives slightly faster closest points, 8 a faster build and ray casts). */
   maxLeafSize?: number;
   /** SAH bins per axis, 2..32. Default 16. */
   bins?: number;
@@ -44,7 +44,7 @@ function describe(k: KernelExports, ptr: number): Bvh {
 /** Builds a BVH over the mesh's triangles in the mesh's instance (binned SAH). */
 export function buildBvh(mesh: MeshRef, options: BvhBuildOptions = {}): Bvh {
   const { k } = mesh;
-  const ptr = k.bvhBuild(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount, options.maxLeafSize ?? 4, options.bins ?? 16) >>> 0;
+  const ptr = k.bvhBuild(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount, options.maxLeafSize ?? 8, options.bins ?? 16) >>> 0;
   if (ptr === 0) {
     const status = k.bvhLastStatus();
     throw status === -1

@@ -1,7 +1,7 @@
 // BVH suite: our kernels (assembly/bvh*.ts through workers/kernels/*.ts, the
 // worker's code path) against three-mesh-bvh on the same indexed triangles.
 //
-// bvh-build/three-mesh-bvh  ours: buildBvh (binned SAH, 16 bins, leaves <= 4)
+// bvh-build/three-mesh-bvh  ours: buildBvh (binned SAH, 16 bins, leaves <= 8)
 //                           from positions and indices already in wasm memory;
 //                           peer: new MeshBVH(geometry) with its defaults
 //                           (CENTER split, leaves <= 10) on a BufferGeometry of
