@@ -59,15 +59,14 @@ export interface BvhExports {
     depthOutPtr: number,
     flagsOutPtr: number,
   ): number;
-  /** Samples [start, end) (vertex = sample * stride): summed weight of those in undercut. */
+  /** Samples [start, end): vertex ids[i] (or i when idsPtr is 0) with weight weights[i]; summed weight of those in undercut. */
   undercutScore(
     bvh: number,
     positionsPtr: number,
+    idsPtr: number,
     weightsPtr: number,
-    vertexCount: number,
     start: number,
     end: number,
-    stride: number,
     dx: number,
     dy: number,
     dz: number,
