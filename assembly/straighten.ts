@@ -208,7 +208,7 @@ let totalArea: f64 = 0;
 // height map
 const GN: i32 = 256;
 let hmap: usize = 0; // f32 heights, -inf when empty
-let hvid: usize = 0; // u32 vertex of each cell's height
+let huv: usize = 0; // f32 (u, v) of the point that gave each cell its height
 let gridU0: f64 = 0, gridV0: f64 = 0, cell: f64 = 1, archSize: f64 = 1;
 let mm: f64 = 1; // one millimetre in model units
 
@@ -403,12 +403,44 @@ function heightMap(): void {
     const o = cellAt(ci, cj);
     if (<f32>h > load<f32>(hmap + o)) {
       store<f32>(hmap + o, <f32>h);
-      store<u32>(hvid + o, i);
+      store<f32>(huv + (o << 1), <f32>u);
+      store<f32>(huv + (o << 1), <f32>v, 4);
+    }
+  }
+  // Triangles wider than a cell (coarse or decimated meshes) also fill the
+  // cells between their corners, so that lone corners do not pose as cusps.
+  for (let t: u32 = 0; t < gT; t++) {
+    const a = corner(t, 0), b = corner(t, 1), c = corner(t, 2);
+    const ax = px(a) - cX, ay = py(a) - cY, az = pz(a) - cZ;
+    const bx = px(b) - cX, by = py(b) - cY, bz = pz(b) - cZ;
+    const qx = px(c) - cX, qy = py(c) - cY, qz = pz(c) - cZ;
+    const au = ax * ux + ay * uy + az * uz, av = ax * vx + ay * vy + az * vz;
+    const bu = bx * ux + by * uy + bz * uz, bv = bx * vx + by * vy + bz * vz;
+    const cu = qx * ux + qy * uy + qz * uz, cv = qx * vx + qy * vy + qz * vz;
+    const e = Math.max(Math.max(Math.abs(bu - au) + Math.abs(bv - av), Math.abs(cu - bu) + Math.abs(cv - bv)), Math.abs(au - cu) + Math.abs(av - cv));
+    if (e <= 1.5 * cell) continue;
+    const ah = ax * nx + ay * ny + az * nz, bh = bx * nx + by * ny + bz * nz, ch = qx * nx + qy * ny + qz * nz;
+    const n = <i32>Math.min(64, Math.ceil(e * inv));
+    const step = 1 / <f64>n;
+    for (let i = 0; i <= n; i++) {
+      for (let j = 0; i + j <= n; j++) {
+        if ((i == 0 && (j == 0 || j == n)) || i == n) continue; // the corners are in already
+        const wb = <f64>i * step, wc = <f64>j * step, wa = 1 - wb - wc;
+        const u = wa * au + wb * bu + wc * cu, v = wa * av + wb * bv + wc * cv, h = wa * ah + wb * bh + wc * ch;
+        const ci = <i32>((u - gridU0) * inv), cj = <i32>((v - gridV0) * inv);
+        if (ci < 0 || cj < 0 || ci >= GN || cj >= GN) continue;
+        const o = cellAt(ci, cj);
+        if (<f32>h > load<f32>(hmap + o)) {
+          store<f32>(hmap + o, <f32>h);
+          store<f32>(huv + (o << 1), <f32>u);
+          store<f32>(huv + (o << 1), <f32>v, 4);
+        }
+      }
     }
   }
 }
 
-/** Local maxima of the height map within a square window; their vertices' (u, v, h). */
+/** Local maxima of the height map within a square window: the (u, v, h) of the points that made them. */
 function findTips(): void {
   tipCount = 0;
   // Window: 1.5 mm either way, a cusp's radius.
@@ -432,12 +464,11 @@ function findTips(): void {
       }
       if (!isMax) continue;
       if (tipCount >= tipCap) return;
-      const vtx = load<u32>(hvid + cellAt(i, j));
-      const x = px(vtx) - cX, y = py(vtx) - cY, z = pz(vtx) - cZ;
+      const o = cellAt(i, j);
       const p = tips + (<usize>tipCount) * 24;
-      store<f64>(p, x * ux + y * uy + z * uz);
-      store<f64>(p, x * vx + y * vy + z * vz, 8);
-      store<f64>(p, x * nx + y * ny + z * nz, 16);
+      store<f64>(p, <f64>load<f32>(huv + (o << 1)));
+      store<f64>(p, <f64>load<f32>(huv + (o << 1), 4), 8);
+      store<f64>(p, <f64>h, 16);
       tipCount++;
     }
   }
@@ -791,12 +822,12 @@ export function straightenFinish(jaw: i32): i32 {
   const mark = arenaMark();
   hist = arenaAlloc(<usize>HBINS * 32);
   hmap = arenaAlloc(<usize>(GN * GN) * 4);
-  hvid = arenaAlloc(<usize>(GN * GN) * 4);
+  huv = arenaAlloc(<usize>(GN * GN) * 8);
   dtmap = arenaAlloc(<usize>(GN * GN) * 4);
   tipCap = 16384;
   tips = arenaAlloc(<usize>tipCap * 24);
   pts = arenaAlloc(<usize>PT_MAX * 16);
-  if (hist == 0 || hmap == 0 || hvid == 0 || dtmap == 0 || tips == 0 || pts == 0) {
+  if (hist == 0 || hmap == 0 || huv == 0 || dtmap == 0 || tips == 0 || pts == 0) {
     arenaRelease(mark);
     return STRAIGHTEN_OUT_OF_MEMORY;
   }

@@ -19,12 +19,34 @@ import * as Comlink from 'comlink';
 import { compileKernelsFromUrl, instantiateModule, type KernelExports } from './kernels/abi.ts';
 import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode } from './kernels/job.ts';
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
+import {
+  buildBvh,
+  closestPoints,
+  raycastFirst,
+  raycastOne,
+  refitBvh,
+  type Bvh,
+  type BvhBuildOptions,
+  type ClosestPoints,
+  type RayHit,
+  type RayHits,
+  type RayOptions,
+} from './kernels/bvh.ts';
+import { distanceMap, signedDistances, type DistanceOptions, type DistanceResult } from './kernels/distance.ts';
 import { geodesicDistance, type GeodesicResult, type SurfacePoint } from './kernels/geodesic.ts';
 import { simplify } from './kernels/simplify.ts';
 import { straighten, transformMesh, type StraightenJaw, type StraightenResult } from './kernels/straighten.ts';
 import { smoothDab, smoothRegion, type DabOptions, type RegionOptions, type SmoothResult } from './kernels/smooth.ts';
 import { parseStl, type StlErrorCode, type StlMesh, type StlSource, type Vec3 } from './kernels/stl.ts';
 import { analyzeMesh, ensureTopology, type MeshHealth } from './kernels/topology.ts';
+import {
+  bestInsertionDirection,
+  undercutMap,
+  type BestDirectionOptions,
+  type BestDirectionResult,
+  type UndercutMapOptions,
+  type UndercutResult,
+} from './kernels/undercut.ts';
 
 /** Every code a worker call can fail with. */
 export type WorkerErrorCode = StlErrorCode | KernelErrorCode | 'NO_SUCH_MESH';
@@ -44,6 +66,14 @@ export interface Bounds {
 /** A mesh opened in the worker: the render arrays (transferred copies) and the handle of the copy the worker keeps. */
 export interface OpenedMesh extends StlMesh {
   handle: MeshHandle;
+}
+
+/** A mesh's BVH: one buffer in the mesh's instance. */
+export interface BvhInfo {
+  byteLength: number;
+  nodeCount: number;
+  depth: number;
+  triangleCount: number;
 }
 
 /** A decimated copy of a mesh, kept under its own handle. */
@@ -145,6 +175,8 @@ interface StoredMesh {
   bounds: Bounds;
   /** A kernel moved vertices (smoothing): recompute the bounds when next asked. */
   boundsStale: boolean;
+  /** Built on first need (or by buildBvh); refitted after every call that moves vertices. */
+  bvh: Bvh | undefined;
   /** Jobs on one instance run one after another: they share its arena (mark/release is LIFO). */
   queue: Promise<unknown>;
 }
@@ -154,7 +186,7 @@ let nextHandle = 1;
 
 function store(mesh: MeshRef, bounds: Bounds): MeshHandle {
   const handle = nextHandle++;
-  meshes.set(handle, { handle, mesh, bounds, boundsStale: false, queue: Promise.resolve() });
+  meshes.set(handle, { handle, mesh, bounds, boundsStale: false, bvh: undefined, queue: Promise.resolve() });
   return handle;
 }
 
@@ -173,6 +205,18 @@ function withMesh<T>(handle: MeshHandle, work: (m: StoredMesh) => Promise<T> | T
   );
   m.queue = run.catch(() => {});
   return run;
+}
+
+/** The mesh's BVH, built now if it has none. */
+function ensureBvh(m: StoredMesh): Bvh {
+  m.bvh ??= buildBvh(m.mesh);
+  return m.bvh;
+}
+
+/** After a call that moved vertices: bounds to recompute, BVH boxes to refit. */
+function verticesMoved(m: StoredMesh): void {
+  m.boundsStale = true;
+  if (m.bvh) refitBvh(m.bvh, m.mesh);
 }
 
 function boundsOf(positions: Float32Array): Bounds {
@@ -354,6 +398,87 @@ const api = {
     );
   },
 
+  // ---- BVH, rays, undercuts, distances (workers/kernels/bvh.ts, undercut.ts, distance.ts)
+
+  /**
+   * Builds the mesh's BVH now (the calls below build it on first need). It
+   * stays with the mesh and is refitted after every call that moves vertices.
+   */
+  buildBvh(handle: MeshHandle, options: BvhBuildOptions, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<BvhInfo>> {
+    return job('buildBvh', jobId, onProgress, (jobOptions) =>
+      withMesh(handle, (m) => {
+        if (jobOptions.shouldCancel?.()) throw new KernelError('ABORTED');
+        m.bvh = buildBvh(m.mesh, options);
+        jobOptions.onProgress?.(1);
+        const { byteLength, nodeCount, depth, triangleCount } = m.bvh;
+        return { byteLength, nodeCount, depth, triangleCount };
+      }),
+    );
+  },
+
+  /** First hit of each ray (origin xyz, direction xyz per ray) on the mesh. */
+  raycast(handle: MeshHandle, rays: Float32Array, options: RayOptions = {}): Promise<WorkerResult<RayHits>> {
+    return job('raycast', undefined, undefined, () => withMesh(handle, (m) => raycastFirst(ensureBvh(m), rays, options)));
+  },
+
+  /** First hit of one ray (picking), or null. */
+  pick(handle: MeshHandle, origin: Vec3, direction: Vec3, options: RayOptions = {}): Promise<WorkerResult<RayHit | null>> {
+    return job('pick', undefined, undefined, () => withMesh(handle, (m) => raycastOne(ensureBvh(m), origin, direction, options)));
+  },
+
+  /** Closest surface point to each query point (xyz per point). */
+  closestPoints(handle: MeshHandle, points: Float32Array, options: { maxDistance?: number } = {}): Promise<WorkerResult<ClosestPoints>> {
+    return job('closestPoints', undefined, undefined, () => withMesh(handle, (m) => closestPoints(ensureBvh(m), points, options)));
+  },
+
+  /** Undercut depth per vertex for an insertion direction (and heatmap colours when asked). */
+  undercut(
+    handle: MeshHandle,
+    direction: Vec3,
+    options: Omit<UndercutMapOptions, keyof JobOptions>,
+    jobId: number,
+    onProgress?: ProgressCallback,
+  ): Promise<WorkerResult<UndercutResult>> {
+    return job('undercut', jobId, onProgress, (jobOptions) =>
+      withMesh(handle, (m) => undercutMap(m.mesh, ensureBvh(m), direction, { ...options, ...jobOptions })),
+    );
+  },
+
+  /** The insertion direction within a cone around `hint` with the least undercut area. */
+  bestInsertionDirection(
+    handle: MeshHandle,
+    hint: Vec3,
+    options: Omit<BestDirectionOptions, keyof JobOptions>,
+    jobId: number,
+    onProgress?: ProgressCallback,
+  ): Promise<WorkerResult<BestDirectionResult>> {
+    return job('bestInsertionDirection', jobId, onProgress, (jobOptions) =>
+      withMesh(handle, (m) => bestInsertionDirection(m.mesh, ensureBvh(m), hint, { ...options, ...jobOptions })),
+    );
+  },
+
+  /**
+   * Signed distance from every vertex of mesh `from` to mesh `to` (upper to
+   * lower: occlusal contacts; base to model: thickness), with colours when
+   * asked. `from`'s positions are copied into `to`'s instance for the job.
+   */
+  distanceMap(
+    fromHandle: MeshHandle,
+    toHandle: MeshHandle,
+    options: Omit<DistanceOptions, keyof JobOptions>,
+    jobId: number,
+    onProgress?: ProgressCallback,
+  ): Promise<WorkerResult<DistanceResult>> {
+    return job('distanceMap', jobId, onProgress, async (jobOptions) => {
+      if (fromHandle === toHandle) {
+        return withMesh(toHandle, (m) => distanceMap(m.mesh, m.mesh, ensureBvh(m), { ...options, ...jobOptions }));
+      }
+      // A snapshot of from's positions, taken in turn with from's other jobs.
+      const points = await withMesh(fromHandle, (m) => meshViews(m.mesh).positions.slice());
+      return withMesh(toHandle, (m) => signedDistances(ensureBvh(m), points, { ...options, ...jobOptions }));
+    });
+  },
+
   // ---- topology (workers/kernels/topology.ts, smooth.ts, geodesic.ts)
 
   /** Health report: degenerate, open, non-manifold and inconsistent edges, shells (builds the adjacency tables once per mesh). */
@@ -370,8 +495,11 @@ const api = {
     return job('smoothDab', undefined, undefined, () =>
       withMesh(handle, async (m) => {
         await ensureTopology(m.mesh);
-        m.boundsStale = true;
-        return smoothDab(m.mesh, dab);
+        try {
+          return smoothDab(m.mesh, dab);
+        } finally {
+          verticesMoved(m);
+        }
       }),
     );
   },
@@ -381,8 +509,11 @@ const api = {
     return job('smoothRegion', jobId, onProgress, (options) =>
       withMesh(handle, async (m) => {
         await ensureTopology(m.mesh, { shouldCancel: options.shouldCancel });
-        m.boundsStale = true;
-        return smoothRegion(m.mesh, region, options);
+        try {
+          return await smoothRegion(m.mesh, region, options);
+        } finally {
+          verticesMoved(m);
+        }
       }),
     );
   },
@@ -412,7 +543,7 @@ const api = {
       withMesh(handle, (m) => {
         if (matrix.length < 16) throw new KernelError('BAD_INPUT', 'a 4x4 matrix has 16 numbers');
         transformMesh(m.mesh, matrix);
-        m.boundsStale = true;
+        verticesMoved(m);
         return null;
       }),
     );

@@ -63,7 +63,11 @@ export const seedMenus: MenuSeed[] = [
     children: [
       {
         name: 'Order list', type: 1, router: '/order/list', viewPath: 'modules/order/views/list', icon: 'order',
-        children: crud('order:info', [{ name: 'All orders', type: 2, perms: 'order:info:all' }]),
+        children: crud('order:info', [
+          { name: 'Retry AI', type: 2, perms: 'order:info:retryAI' },
+          { name: 'All orders', type: 2, perms: 'order:info:all' },
+          { name: 'Design', type: 2, perms: 'design:save,design:getDesignData' },
+        ]),
       },
       {
         name: 'Time list', type: 1, router: '/order/time', viewPath: 'modules/order/views/time', icon: 'time',

@@ -12,6 +12,7 @@ interface DictEntry {
   name: string;
   value?: string | number | null;
   color?: string | null;
+  children?: DictEntry[];
 }
 
 const cache = new Map<string, Option[]>();
@@ -21,8 +22,10 @@ let version = 0;
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
+/** Options of dictionary entries (trees are flattened, parents first). */
 export function dictOptions(entries: readonly DictEntry[]): Option[] {
-  return entries.map((e) => {
+  const flat = (list: readonly DictEntry[]): DictEntry[] => list.flatMap((e) => [e, ...flat(e.children ?? [])]);
+  return flat(entries).map((e) => {
     const raw = e.value ?? e.id;
     const value = typeof raw === 'string' && NUMERIC.test(raw) ? Number(raw) : raw;
     return { label: e.name, value, ...(e.color ? { color: e.color } : {}) };

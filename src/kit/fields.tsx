@@ -3,10 +3,12 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Popover } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../api/client';
+import { hasPerm } from '../app/store';
+import { permPrefix } from './service';
 import { Icon } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
 import { useOptions } from './dict';
-import { uploadFile } from './upload';
+import { uploadFile, useFileUrl } from './upload';
 import type { FormItem, FormMode, Option, Row, TreeNode, Form } from './types';
 
 export interface FieldProps {
@@ -19,9 +21,11 @@ export interface FieldProps {
   form: Form;
   mode: FormMode | 'search';
   describedBy?: string | undefined;
+  /** Info mode: text stays selectable (read-only), other controls are disabled. */
+  readOnly?: boolean;
 }
 
-const INPUT = 'aw-input disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500';
+const INPUT = 'aw-input disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500 read-only:bg-slate-50 read-only:text-slate-600 read-only:focus:ring-0';
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
@@ -30,21 +34,25 @@ export const toLocalInput = (v: unknown) => str(v).replace(' ', 'T').slice(0, 16
 export const fromLocalInput = (v: string) => (v ? `${v.replace('T', ' ')}${v.length === 16 ? ':00' : ''}` : '');
 
 export function Field(props: FieldProps): ReactNode {
-  const { item, id, value, onChange, disabled, invalid, describedBy } = props;
-  const common = {
+  const { item, id, value, onChange, invalid, describedBy, readOnly = false } = props;
+  const disabled = props.disabled || readOnly;
+  const text = {
     id,
-    disabled,
+    disabled: props.disabled,
+    readOnly,
     'aria-invalid': invalid || undefined,
     'aria-describedby': describedBy,
     'aria-required': item.required || undefined,
   } as const;
+  const common = { ...text, disabled, readOnly: undefined };
+  const inner = { ...props, disabled };
   const placeholder = item.placeholder ?? '';
   switch (item.type ?? 'input') {
     case 'input':
     case 'password':
       return (
         <input
-          {...common}
+          {...text}
           type={item.type === 'password' ? 'password' : 'text'}
           autoComplete={item.type === 'password' ? 'new-password' : 'off'}
           className={INPUT}
@@ -54,11 +62,11 @@ export function Field(props: FieldProps): ReactNode {
         />
       );
     case 'textarea':
-      return <textarea {...common} rows={4} className={`${INPUT} h-auto py-2`} placeholder={placeholder} value={str(value)} onChange={(e) => onChange(e.target.value)} />;
+      return <textarea {...text} rows={4} className={`${INPUT} h-auto py-2`} placeholder={placeholder} value={str(value)} onChange={(e) => onChange(e.target.value)} />;
     case 'number':
       return (
         <input
-          {...common}
+          {...text}
           type="number"
           className={INPUT}
           placeholder={placeholder}
@@ -70,11 +78,11 @@ export function Field(props: FieldProps): ReactNode {
         />
       );
     case 'date':
-      return <input {...common} type="date" className={INPUT} value={str(value).slice(0, 10)} onChange={(e) => onChange(e.target.value)} />;
+      return <input {...text} type="date" className={INPUT} value={str(value).slice(0, 10)} onChange={(e) => onChange(e.target.value)} />;
     case 'datetime':
-      return <input {...common} type="datetime-local" className={INPUT} value={toLocalInput(value)} onChange={(e) => onChange(fromLocalInput(e.target.value))} />;
+      return <input {...text} type="datetime-local" className={INPUT} value={toLocalInput(value)} onChange={(e) => onChange(fromLocalInput(e.target.value))} />;
     case 'datetimeRange':
-      return <RangeField {...props} />;
+      return <RangeField {...inner} />;
     case 'switch':
       return (
         <button
@@ -89,13 +97,13 @@ export function Field(props: FieldProps): ReactNode {
         </button>
       );
     case 'select':
-      return item.multiple ? <MultiSelect {...props} /> : <SelectField {...props} />;
+      return item.multiple ? <MultiSelect {...inner} /> : <SelectField {...inner} />;
     case 'radio':
-      return <RadioField {...props} />;
+      return <RadioField {...inner} />;
     case 'treeSelect':
-      return <TreeSelect {...props} />;
+      return <TreeSelect {...inner} />;
     case 'upload':
-      return <UploadField {...props} />;
+      return <UploadField {...inner} />;
     case 'custom':
       return item.render ? item.render({ id, value, onChange, disabled, invalid, form: props.form, mode: props.mode }) : <ConfigError name={item.prop ?? '?'} />;
     default:
@@ -225,6 +233,11 @@ function useTree(source: FormItem['tree']): { nodes: TreeNode[]; loading: boolea
   const labelKey = source && !Array.isArray(source) ? source.labelKey : undefined;
   useEffect(() => {
     if (!service) return;
+    // Without the permission the call would answer 403, which leaves the page for /403.
+    if (!hasPerm(`${permPrefix(service)}:list`)) {
+      setLoaded([]);
+      return;
+    }
     let live = true;
     request<Row[]>({ url: `${service.replace(/\/+$/, '')}/list`, method: 'POST', data: {} }).then(
       (rows) => live && setLoaded(toTree(Array.isArray(rows) ? rows : [], labelKey)),
@@ -306,7 +319,7 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
       const room = Math.max(0, limit - (limit > 1 ? urls.length : 0));
       const picked = [...files].slice(0, Math.max(room, 1));
       const added: string[] = [];
-      for (const f of picked) added.push(await uploadFile(f));
+      for (const f of picked) added.push(await uploadFile(f, item.kind ? { kind: item.kind } : {}));
       set(limit > 1 ? [...urls, ...added].slice(0, limit) : added.slice(0, 1));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -321,7 +334,7 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
       <div className="flex flex-wrap items-center gap-2">
         {urls.map((u) => (
           <div key={u} className="relative flex size-20 items-center justify-center overflow-hidden rounded-md border border-slate-200 bg-slate-50">
-            {image(u) ? <img src={u} alt="" className="size-full object-cover" /> : <Icon name="file" className="size-6 text-slate-400" />}
+            <Preview url={u} image={item.kind === 'image' || (item.accept ?? '').includes('image') || image(u)} />
             {!disabled && (
               <button type="button" aria-label={t`Remove`} onClick={() => set(urls.filter((x) => x !== u))} className="absolute top-0.5 right-0.5 rounded bg-white/90 p-0.5 text-slate-600 shadow hover:text-red-600">
                 <Icon name="x" className="size-3" />
@@ -350,4 +363,9 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
       )}
     </div>
   );
+}
+
+function Preview({ url, image }: { url: string; image: boolean }) {
+  const src = useFileUrl(image ? url : '');
+  return image && src ? <img src={src} alt="" className="size-full object-cover" /> : <Icon name="file" className="size-6 text-slate-400" />;
 }

@@ -115,6 +115,8 @@ export interface FormItem {
   tree?: TreeNode[] | { service: string; labelKey?: string };
   /** upload: accepted types (the input's `accept`) and how many files (1 = one URL string). */
   accept?: string;
+  /** upload: the server's file kind (image, video, audio, word, excel, ppt, pdf, rar, model, file). */
+  kind?: string;
   limit?: number;
   /** datetimeRange: names of the start and end fields (default start<Prop>/end<Prop>). */
   range?: [string, string];

@@ -105,7 +105,7 @@ function containsPath(node: MenuNode, path: string | null): boolean {
 function Logo() {
   return (
     <svg viewBox="0 0 32 32" className="size-8 shrink-0" aria-hidden="true">
-      <rect width="32" height="32" rx="8" fill="#4165d7" />
+      <rect width="32" height="32" rx="8" className="fill-primary" />
       <path d="M7 21c3-9 15-9 18 0" fill="none" stroke="white" strokeWidth="3" strokeLinecap="round" />
       <circle cx="16" cy="13.5" r="2" fill="white" />
     </svg>

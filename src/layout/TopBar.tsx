@@ -6,7 +6,9 @@ import type { User } from '../api/base';
 import { logout } from '../app/auth';
 import { menuLabel } from '../menu/names';
 import { Icon } from '../ui/icons';
+import { useFileUrl } from '../kit/upload';
 import { LanguageMenu } from './LanguageMenu';
+import { ThemeMenu } from './ThemeMenu';
 
 interface TopBarProps {
   collapsed: boolean;
@@ -46,6 +48,7 @@ export function TopBar({ collapsed, onToggleMenu, crumbs, user }: TopBarProps) {
           })}
         </ol>
       </nav>
+      <ThemeMenu />
       <LanguageMenu />
       <UserMenu user={user} />
     </header>
@@ -92,8 +95,9 @@ function UserMenu({ user }: { user: User | null }) {
 export function Avatar({ user, large = false }: { user: User | null; large?: boolean }) {
   const size = large ? 'size-14 text-xl' : 'size-7 text-xs';
   const initial = (displayName(user) || '?').slice(0, 1).toUpperCase();
-  if (user?.headImg) {
-    return <img src={user.headImg} alt="" className={`${size} shrink-0 rounded-full object-cover`} />;
+  const src = useFileUrl(user?.headImg ?? '');
+  if (src) {
+    return <img src={src} alt="" className={`${size} shrink-0 rounded-full object-cover`} />;
   }
   return (
     <span

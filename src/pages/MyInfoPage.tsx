@@ -1,9 +1,11 @@
-/** /my/info: the personal centre: who is logged in, nickname, password change. */
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+/** /my/info: the personal centre: who is logged in, avatar, nickname, theme, password change. */
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { baseApi } from '../api/base';
 import { session } from '../api/client';
 import { reloadUser, useApp } from '../app/store';
+import { uploadFile } from '../kit/upload';
+import { ThemeSwatches } from '../layout/ThemeMenu';
 import { Avatar, displayName } from '../layout/TopBar';
 import { Spinner } from '../ui/Spinner';
 import { toast } from '../ui/toast';
@@ -14,9 +16,9 @@ export function MyInfoPage() {
 
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-5 p-4 sm:p-6">
-      <section className="aw-card flex items-center gap-4 p-5">
-        <Avatar user={user} large />
-        <div className="min-w-0">
+      <section className="aw-card flex flex-wrap items-center gap-4 p-5">
+        <AvatarUpload />
+        <div className="min-w-0 flex-1">
           <h1 className="truncate text-lg font-semibold text-slate-900">{displayName(user) || t`Personal center`}</h1>
           <dl className="mt-0.5 flex flex-wrap gap-x-4 text-sm text-slate-500">
             <div className="flex gap-1">
@@ -35,7 +37,43 @@ export function MyInfoPage() {
         </div>
       </section>
       <ProfileForm key={user?.id ?? 0} nickName={user?.nickName ?? ''} />
+      <Section title={t`Theme`}>
+        <ThemeSwatches />
+      </Section>
       <PasswordForm />
+    </div>
+  );
+}
+
+/** The avatar with a button that uploads a new picture and saves it as the user's headImg. */
+function AvatarUpload() {
+  const { t } = useLingui();
+  const { user } = useApp();
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    try {
+      const headImg = await uploadFile(file, { kind: 'image' });
+      await baseApi.personUpdate({ headImg });
+      await reloadUser();
+      toast.success(t`Save successful`);
+    } catch (e) {
+      // Upload failures come with their message; a failed save was already shown by the client.
+      if (!(e instanceof Error && e.name === 'ApiError')) toast.error(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+  return (
+    <div className="flex flex-col items-center gap-1.5">
+      <Avatar user={user} large />
+      <button type="button" className="text-xs text-primary hover:underline disabled:opacity-60" disabled={busy} onClick={() => input.current?.click()}>
+        {busy ? <Spinner className="size-3.5" /> : t`Change avatar`}
+      </button>
+      <input ref={input} type="file" accept="image/*" hidden aria-label={t`Change avatar`} onChange={(e) => void onFile(e.target.files?.[0])} />
     </div>
   );
 }

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { cubeStl, sphereStl } from '../fixtures/stl.ts';
 
+/** A 2 × 2 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGNwTL0ORAwQCgAnYgX1yCFt5wAAAABJRU5ErkJggg==', 'base64');
+
 // Matches the webServer env in playwright.config.ts.
 const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 test.use({ locale: 'en-US' });
@@ -33,9 +36,9 @@ async function createDesigners(request: APIRequestContext): Promise<void> {
   };
   const list = menus.find((m) => m.router === '/order/list')!;
   const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
-  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'designer', label: 'designer', menuIdList: granted, relevance: 1 } })).json();
+  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'order-designer', label: 'order-designer', menuIdList: granted, relevance: 1 } })).json();
   expect(role.code, JSON.stringify(role)).toBe(1000);
-  for (const username of ['designer-a', 'designer-b']) {
+  for (const username of ['orders-designer-a', 'orders-designer-b']) {
     const add = await request.post('/admin/base/sys/user/add', {
       headers,
       data: { username, password: `${username}-pass`, name: username, nickName: username, status: 1, roleIdList: [role.data.id] },
@@ -52,7 +55,7 @@ test('a designer creates an order with an STL upload; another designer neither s
   const notStl = path.join(dir, 'photo.png');
   fs.writeFileSync(notStl, cubeStl());
 
-  await signIn(page, 'designer-a', 'designer-a-pass');
+  await signIn(page, 'orders-designer-a', 'orders-designer-a-pass');
   await page.goto('/order/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -81,8 +84,15 @@ test('a designer creates an order with an STL upload; another designer neither s
   await expect(row).toContainText(/AW-\d{8}-\d{4}/);
   await expect(row).toContainText('In design');
   await expect(row).toContainText('Not enabled');
-  await expect(row).toContainText('designer-a');
+  await expect(row).toContainText('orders-designer-a');
   await page.screenshot({ path: test.info().outputPath('orders-list-en.png') });
+
+  // Editing shows the stored model.
+  await row.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(dialog.getByText('upper-jaw.stl')).toBeVisible();
+  await expect(dialog.getByLabel('Patient')).toHaveValue('Erika Mustermann');
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await expect(dialog).toBeHidden();
 
   // Saving while a model is still uploading waits for the upload, then saves the order with it.
   const lower = path.join(dir, 'lower-jaw.stl');
@@ -116,11 +126,11 @@ test('a designer creates an order with an STL upload; another designer neither s
 
   // Designer B: an empty list, and nothing by id, neither the order nor its model file.
   await page.evaluate(() => localStorage.removeItem('aw.session'));
-  await signIn(page, 'designer-b', 'designer-b-pass');
+  await signIn(page, 'orders-designer-b', 'orders-designer-b-pass');
   await page.goto('/order/list');
   await expect(page.getByText('Erika Mustermann')).toHaveCount(0);
   await expect(page.getByText(/No data/i)).toBeVisible();
-  const tokenB = await apiLogin(request, 'designer-b', 'designer-b-pass');
+  const tokenB = await apiLogin(request, 'orders-designer-b', 'orders-designer-b-pass');
   const info = await (await request.get(`/admin/order/info/info?id=${order.id}`, { headers: { Authorization: tokenB, 'Accept-Language': 'en' } })).json();
   expect(info).toEqual({ code: 1001, message: 'Data does not exist' });
   const file = await request.get(order.upperFile.url, { headers: { Authorization: tokenB } });
@@ -148,12 +158,52 @@ test('devices: the key is shown once after adding; the pages read well in zh and
   await expect(row).toContainText(`awd_…${shown!.slice(-4)}`);
   await expect(row).not.toContainText(shown!);
 
+  // Bind a user, then a calibration table for one of the device's diameters.
+  await row.getByRole('button', { name: 'Users', exact: true }).click();
+  const users = page.getByRole('dialog', { name: 'Users of Bender A' });
+  await users.getByLabel('User').selectOption({ label: 'admin (admin)' });
+  await users.getByRole('button', { name: 'Bind', exact: true }).click();
+  await expect(users.getByRole('listitem')).toHaveCount(1);
+  await expect(users.getByRole('listitem')).toContainText('admin');
+  await page.keyboard.press('Escape');
+  await expect(users).toBeHidden();
+
+  await row.getByRole('button', { name: 'Calibration', exact: true }).click();
+  const calibration = page.getByRole('dialog', { name: 'Calibration of Bender A' });
+  await calibration.getByRole('button', { name: 'Add', exact: true }).click();
+  const form = page.getByRole('dialog', { name: 'Add' });
+  await form.getByLabel('Wire diameter (mm)').selectOption('0.8');
+  await form.getByLabel('Springback').fill('90, 2\n45, 1');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByText('Angles must rise from line to line')).toBeVisible();
+  await form.getByLabel('Springback').fill('0, 0\n45, 1.5\n90, 3.2');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect(calibration.getByRole('row', { name: /0\.8/ })).toContainText('3');
+  await page.screenshot({ path: test.info().outputPath('calibration-en.png') });
+  await page.keyboard.press('Escape');
+
+  await page.goto('/device/api-config');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const api = page.getByRole('dialog', { name: 'Add' });
+  await api.getByLabel('Name').fill('AI service');
+  await api.getByLabel('URL').fill('https://ai.example.com/v1');
+  await api.getByLabel('Key').fill('sk-secret-value-9876');
+  await api.getByRole('button', { name: 'Save' }).click();
+  const apiRow = page.getByRole('row', { name: /AI service/ });
+  await expect(apiRow).toContainText('••••9876');
+  await expect(apiRow).not.toContainText('sk-secret');
+
   for (const [lang, orders, devices] of [['zh', '订单列表', '设备名称'], ['de', 'Fallnummer', 'Gerätename']] as const) {
     await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
     await page.goto('/order/list');
     await expect(page.getByText(orders).first()).toBeVisible();
     await page.getByRole('button', { name: lang === 'zh' ? '新增' : 'Hinzufügen', exact: true }).click();
-    await expect(page.getByRole('dialog').getByText(lang === 'zh' ? '上颌模型' : 'Oberkiefermodell')).toBeVisible();
+    await expect(page.getByRole('dialog').getByText(lang === 'zh' ? '上颌模型' : 'Oberkiefer')).toBeVisible();
+    // An admin may hand the order to a designer.
+    await expect(page.getByRole('dialog').getByLabel(lang === 'zh' ? '设计师' : 'Konstrukteur')).toBeVisible();
+    // Let the dialog's fade-in finish before the screenshot.
+    await page.getByRole('dialog').evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
     await page.screenshot({ path: test.info().outputPath(`orders-dialog-${lang}.png`) });
     await page.keyboard.press('Escape');
     await page.goto('/device/list');
@@ -161,6 +211,13 @@ test('devices: the key is shown once after adding; the pages read well in zh and
     await page.screenshot({ path: test.info().outputPath(`devices-${lang}.png`) });
     await page.goto('/space/list');
     await expect(page.getByRole('button', { name: lang === 'zh' ? '全部文件' : 'Alle Dateien' })).toBeVisible();
+    if (lang === 'zh') {
+      // An uploaded image shows as a thumbnail (its signed link needs no token).
+      await page.getByLabel('上传文件').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+      const thumb = page.getByRole('row', { name: /logo\.png/ }).locator('img');
+      await expect(thumb).toBeVisible();
+      await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+    }
     await page.screenshot({ path: test.info().outputPath(`space-${lang}.png`) });
     await page.goto('/order/time');
     await expect(page.getByText(lang === 'zh' ? '设计开始' : 'Konstruktion begonnen')).toBeVisible();

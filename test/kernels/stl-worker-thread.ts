@@ -7,7 +7,7 @@
 // as Comlink's node adapter does) and lets fetch() read file: URLs; the
 // worker's own code runs unchanged, through tsx.
 
-import { Worker } from 'node:worker_threads';
+import { Worker as ThreadWorker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import type { GeometryApi } from '../../workers/geometry.worker.ts';
 
@@ -48,7 +48,7 @@ export interface WorkerThread {
 }
 
 /** The main side of the thread as a Comlink endpoint (what comlink's node-adapter does). */
-function endpoint(worker: Worker): Comlink.Endpoint {
+function endpoint(worker: ThreadWorker): Comlink.Endpoint {
   const listeners = new WeakMap<object, (data: unknown) => void>();
   return {
     postMessage: (message: unknown, transfer?: Transferable[]) => worker.postMessage(message, transfer as never),
@@ -68,9 +68,13 @@ function endpoint(worker: Worker): Comlink.Endpoint {
   };
 }
 
+function startThread(): ThreadWorker {
+  return new ThreadWorker(new URL(`data:text/javascript,${encodeURIComponent(BOOTSTRAP)}`), { execArgv: [] });
+}
+
 /** Starts geometry.worker.ts in a worker thread (through tsx). */
 export function startGeometryWorker(): WorkerThread {
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(BOOTSTRAP)}`), { execArgv: [] });
+  const worker = startThread();
   const api = Comlink.wrap<GeometryApi>(endpoint(worker));
   return {
     api,
@@ -79,4 +83,47 @@ export function startGeometryWorker(): WorkerThread {
       await worker.terminate();
     },
   };
+}
+
+/**
+ * The part of the browser's Worker that GeometryClient and Comlink use
+ * (postMessage, message and error listeners, terminate), over a thread
+ * running geometry.worker.ts. Install it as globalThis.Worker to run the
+ * page's client (src/editor/geometry/client.ts) unchanged in Node.
+ */
+export class GeometryWorkerShim {
+  private readonly thread: ThreadWorker;
+  private readonly ep: Comlink.Endpoint;
+  private readonly errorListeners = new Set<(event: ErrorEvent) => void>();
+  /** Workers started so far (the client starts a new one after a failure). */
+  static started = 0;
+
+  constructor(url: URL | string) {
+    if (!String(url).includes('geometry.worker')) throw new Error(`GeometryWorkerShim runs geometry.worker.ts only, not ${String(url)}`);
+    GeometryWorkerShim.started++;
+    this.thread = startThread();
+    this.ep = endpoint(this.thread);
+    this.thread.on('error', (e: Error) => {
+      const event = { message: e.message, preventDefault() {} } as ErrorEvent;
+      for (const l of this.errorListeners) l(event);
+    });
+  }
+
+  postMessage(message: unknown, transfer?: Transferable[]): void {
+    this.ep.postMessage(message, transfer);
+  }
+
+  addEventListener(type: string, handler: EventListenerOrEventListenerObject): void {
+    if (type === 'message') this.ep.addEventListener('message', handler);
+    else if (type === 'error' && typeof handler === 'function') this.errorListeners.add(handler as (event: ErrorEvent) => void);
+  }
+
+  removeEventListener(type: string, handler: EventListenerOrEventListenerObject): void {
+    if (type === 'message') this.ep.removeEventListener('message', handler);
+    else this.errorListeners.delete(handler as (event: ErrorEvent) => void);
+  }
+
+  terminate(): void {
+    void this.thread.terminate();
+  }
 }

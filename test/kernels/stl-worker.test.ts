@@ -236,3 +236,58 @@ describe('geometry worker: shape kernels on a kept mesh', () => {
     await w.api.release(made.value);
   });
 });
+
+describe('geometry worker: BVH kernels on kept meshes', () => {
+  it('picks, ray batches, closest points, undercuts and distance maps by handle; smoothing refits the BVH', async () => {
+    const inner = await w.api.openStl(sphereStl({ segments: 64, rings: 32, radius: 10 }), nextJob++);
+    const outer = await w.api.openStl(sphereStl({ segments: 64, rings: 32, radius: 12 }), nextJob++);
+    if (!inner.ok || !outer.ok) throw new Error('expected two meshes');
+    const a = inner.value.handle;
+    const b = outer.value.handle;
+
+    // Picking from above the north pole (the BVH is built on first need).
+    const hit = await w.api.pick(a, [0, 0, 50], [0, 0, -1]);
+    if (!hit.ok || !hit.value) throw new Error('expected a hit');
+    expect(hit.value.point[2]).toBeCloseTo(10, 1);
+    expect(hit.value.t).toBeCloseTo(40, 1);
+    const rays = new Float32Array([0, 0, 50, 0, 0, -1, 50, 50, 50, 0, 0, 1]);
+    const batch = await w.api.raycast(a, rays);
+    expect(batch).toMatchObject({ ok: true, value: { hits: 1 } });
+    if (batch.ok) expect(Array.from(batch.value.triangle)[1]).toBe(-1);
+    const closest = await w.api.closestPoints(a, new Float32Array([0, 0, 20]));
+    if (!closest.ok) throw new Error(closest.error.detail);
+    expect(closest.value.distance[0]).toBeCloseTo(10, 1);
+    expect(await w.api.buildBvh(a, {}, nextJob++)).toMatchObject({ ok: true, value: { triangleCount: inner.value.triangleCount } });
+
+    // Inserting along +z, the lower hemisphere is in undercut.
+    const under = await w.api.undercut(a, [0, 0, 1], {}, nextJob++);
+    if (!under.ok) throw new Error(under.error.detail);
+    const { undercut, depth } = under.value;
+    const positions = inner.value.positions;
+    let wrongSide = 0;
+    for (let v = 0; v < undercut.length; v++) if (undercut[v] && positions[v * 3 + 2]! > 1e-3) wrongSide++;
+    expect(wrongSide).toBe(0);
+    expect(under.value.count / inner.value.vertexCount).toBeGreaterThan(0.4);
+    expect(under.value.count / inner.value.vertexCount).toBeLessThan(0.6);
+    expect(under.value.maxDepth).toBeCloseTo(20, 0);
+    expect(depth).toBeInstanceOf(Float32Array);
+
+    // Concentric spheres: every vertex of the inner one is about 2 inside the outer one.
+    const d = await w.api.distanceMap(a, b, {}, nextJob++);
+    if (!d.ok) throw new Error(d.error.detail);
+    expect(d.value.found).toBe(inner.value.vertexCount);
+    expect(d.value.min).toBeGreaterThan(-2.1);
+    expect(d.value.max).toBeLessThan(-1.9);
+
+    // A strong dab at the pole moves vertices; the BVH follows (refit), so the pick lands lower.
+    const dab = await w.api.smoothDab(a, { center: [0, 0, 10], radius: 4, vertex: 0, strength: 1, iterations: 5, mu: 0 });
+    if (!dab.ok) throw new Error(dab.error.detail);
+    const again = await w.api.pick(a, [0, 0, 50], [0, 0, -1]);
+    if (!again.ok || !again.value) throw new Error('expected a hit');
+    expect(again.value.point[2]).toBeLessThan(hit.value.point[2] - 1e-3);
+
+    await w.api.release(a);
+    expect(await w.api.distanceMap(a, b, {}, nextJob++)).toMatchObject({ ok: false, error: { code: 'NO_SUCH_MESH' } });
+    await w.api.release(b);
+  });
+});

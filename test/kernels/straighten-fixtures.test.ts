@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KernelExports } from '../../workers/kernels/abi.ts';
 import { meshFromArrays, meshViews, type MeshRef } from '../../workers/kernels/mesh.ts';
+import { simplify } from '../../workers/kernels/simplify.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
 import { multiply, straighten, transformMesh, type StraightenJaw } from '../../workers/kernels/straighten.ts';
 import { rigidMatrix, rotationAngle, transformPositions } from '../fixtures/jaw.ts';
@@ -130,6 +131,21 @@ describe.skipIf(!present)(title, () => {
       expect(rotationAngle(diff)).toBeLessThan(3);
       // Where the canonical origin of one lands in the other: within a millimetre or two.
       expect(Math.hypot(diff[12]!, diff[13]!, diff[14]!)).toBeLessThan(2);
+    }
+  });
+
+  it('a decimated copy (a thirtieth of the triangles) straightens the same', async () => {
+    for (const [file, jaw] of [files[0]!, files[2]!]) {
+      if (!existsSync(resolve(fixtures, file))) continue;
+      const model = await load(file);
+      k.arenaReset();
+      const mesh = meshFromArrays(k, model.positions, model.indices);
+      const full = await straighten(mesh, { jaw });
+      const coarse = await simplify(mesh, { targetTriangles: Math.round(mesh.triangleCount / 30) });
+      const r = await straighten(coarse.mesh, { jaw });
+      const diff = multiply(r.matrix, invert(full.matrix));
+      expect(rotationAngle(diff)).toBeLessThan(2);
+      expect(Math.hypot(diff[12]!, diff[13]!, diff[14]!)).toBeLessThan(0.5);
     }
   });
 

@@ -84,7 +84,7 @@ beforeAll(async () => {
         const auth = c.get('auth')!;
         return auth.username === 'admin' ? undefined : { ownerId: auth.userId };
       },
-      beforeAdd: (data, { c }) => ({ ...data, ownerId: c.get('auth')!.userId }),
+      beforeAdd: (data, { c }) => ({ ...(data as Record<string, unknown>), ownerId: c.get('auth')!.userId }),
       async subData(body, { db }) {
         const row = await (db as unknown as Kysely<any>)
           .selectFrom('probe_item')
@@ -287,7 +287,7 @@ describe('recycle bin', () => {
     expect(restored.body).toEqual({ code: 1000, message: 'success', data: { restored: 1 } });
     expect((await call(alice.token, 'info', id)).body.data).toMatchObject({ id, name: 'Recyclable', amount: 7 });
     const row = await (t.ctx.db as unknown as Kysely<any>).selectFrom('probe_item').select('secret').where('id', '=', id).executeTakeFirst();
-    expect(row.secret).toBe('hash');
+    expect(row?.secret).toBe('hash');
     expect(await (t.ctx.db as unknown as Kysely<any>).selectFrom('probe_note').select('text').where('itemId', '=', id).execute()).toHaveLength(2);
     expect((await t.call('GET', `/admin/recycle/data/info?id=${entry.id}`, { token: admin, lang: 'en' })).body.code).toBe(1001);
 

@@ -9,7 +9,7 @@ let anna: string;
 let ben: string;
 let annaId: number;
 let benId: number;
-const ORDER_PERMS = ['order:info:add', 'order:info:delete', 'order:info:update', 'order:info:info', 'order:info:list', 'order:info:page'];
+const ORDER_PERMS = ['order:info:add', 'order:info:delete', 'order:info:update', 'order:info:info', 'order:info:list', 'order:info:page', 'order:info:retryAI'];
 
 beforeAll(async () => {
   t = await setup();
@@ -90,6 +90,17 @@ describe('orders', () => {
     const res = await addOrder(anna, { patientName: 'P', upperFileId: text.id });
     expect(res.body).toEqual({ code: 1001, message: 'Only STL files are accepted for the models (upperFileId)' });
     expect((await addOrder(anna, { patientName: 'P', upperFileId: 999999 })).body).toEqual({ code: 1002, message: 'upperFileId is invalid' });
+  });
+
+  it('retries a failed AI design, and only that', async () => {
+    const upper = await model(anna);
+    const id = (await addOrder(anna, { patientName: 'AI', upperFileId: upper.id, enableAI: 1 })).body.data.id;
+    const retry = () => t.call('POST', '/admin/order/info/retryAI', { token: anna, lang: 'en', body: { id } });
+    expect((await retry()).body).toEqual({ code: 1001, message: 'Only a failed AI design can be retried' });
+    await t.ctx.db.updateTable('order_info').set({ aiStatus: 3 }).where('id', '=', id).execute();
+    expect((await t.call('POST', '/admin/order/info/retryAI', { token: ben, lang: 'en', body: { id } })).body).toEqual({ code: 1001, message: 'Data does not exist' });
+    expect((await retry()).body.code).toBe(1000);
+    expect((await t.call('GET', `/admin/order/info/info?id=${id}`, { token: anna })).body.data.aiStatus).toBe(4);
   });
 
   it('validates the delivery time', async () => {

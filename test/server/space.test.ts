@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asciiStl, cubeStl, cubeTriangles, garbage, pngLike, sphereStl } from '../fixtures/stl.ts';
+import { structuralCheck } from '../../server/modules/space/stl-check.ts';
 import { addUser, createRole, setup, type TestServer } from './helpers.ts';
 import { download, upload, uploadOne } from './space-helpers.ts';
 
@@ -55,7 +56,11 @@ describe('upload', () => {
   it('rejects a .stl file that is not STL, and an image sent as a model', async () => {
     const fake = await upload(t, alice, [{ name: 'scan.stl', bytes: garbage(5000) }], { kind: 'model' });
     expect(fake.body.code).toBe(1001);
-    expect(fake.body.message).toMatch(/^Upload failed, please try again: scan\.stl is not a valid STL file/);
+    expect(fake.body.message).toBe('Upload failed, please try again: scan.stl is not a valid STL file (the file is not an STL file)');
+    // The reason comes in the user's language too.
+    const cut = await upload(t, alice, [{ name: 'cut.stl', bytes: cubeStl().slice(0, 84 + 50 * 12 - 20) }], { kind: 'model' }, 'zh');
+    expect(cut.body.message).toMatch(/^上传失败，请重试：cut\.stl 不是有效的 STL 文件（.+）$/);
+    expect(cut.body.message).not.toMatch(/[a-z]{4}/);
     const image = await upload(t, alice, [{ name: 'photo.png', bytes: pngLike() }], { kind: 'model' });
     expect(image.body.code).toBe(1001);
     expect(image.body.message).toBe('Upload failed, please try again: photo.png is not an accepted STL model file (allowed: .stl)');
@@ -108,6 +113,21 @@ describe('upload', () => {
     expect(storedBlobs()).not.toContain(key);
   });
 
+  it('images get a signed link that works without a token (for <img>); other files need the token', async () => {
+    const [image, doc] = (await upload(t, alice, [{ name: 'avatar.png', bytes: pngLike(300) }, { name: 'notes.txt', bytes: new Uint8Array([1, 2]) }])).body.data;
+    expect(image.url).toMatch(new RegExp(`^/admin/base/open/file/${image.id}/[A-Za-z0-9_-]{32}$`));
+    const res = await t.app.request(image.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect((await res.arrayBuffer()).byteLength).toBe(300);
+    // A changed id or signature gives nothing; a non-image never has such a link.
+    const forged = image.url.replace(`/file/${image.id}/`, `/file/${doc.id}/`);
+    expect((await t.app.request(forged)).status).toBe(404);
+    expect((await t.app.request(image.url.slice(0, -4) + 'AAAA')).status).toBe(404);
+    expect(doc.url).toBe(`/admin/base/comm/file/${doc.id}`);
+    expect((await t.app.request(doc.url)).status).toBe(401);
+  });
+
   it('needs a token', async () => {
     const form = new FormData();
     form.append('file', new File([new Uint8Array([1])], 'a.txt'));
@@ -149,5 +169,15 @@ describe('files are private', () => {
     expect((await t.call('POST', '/admin/space/info/page', { token: carol, body: {} })).status).toBe(403);
     // Uploading needs only a login.
     expect((await upload(t, carol, [{ name: 'c.txt', bytes: new Uint8Array([1]) }])).body.code).toBe(1000);
+  });
+});
+
+describe('structural STL check (without build/kernels.wasm)', () => {
+  it('accepts binary and ASCII STL and refuses the rest', () => {
+    expect(structuralCheck(cubeStl())).toEqual({ ok: true, triangles: 12 });
+    expect(structuralCheck(asciiStl(cubeTriangles()))).toEqual({ ok: true, triangles: 12 });
+    expect(structuralCheck(cubeStl().slice(0, 500)).ok).toBe(false);
+    expect(structuralCheck(pngLike()).ok).toBe(false);
+    expect(structuralCheck(new TextEncoder().encode('solid x\nendsolid x\n')).ok).toBe(false);
   });
 });

@@ -254,11 +254,34 @@ describe('roles and data scope', () => {
     await addUser(t, admin, { username: 'eve', password: 'eve-pass-1', roleIdList: [own.body.data.id] });
     const eve = (await t.login('eve', 'eve-pass-1')).token;
     expect((await post(`${R}/add`, { name: 'eve-sub', label: 'Sub', menuIdList: [roleAdd] }, eve)).body.code).toBe(1000);
-    expect((await post(`${R}/add`, { name: 'eve-up', label: 'Up', menuIdList: [userDel] }, eve)).status).toBe(403);
-    expect((await post(`${R}/update`, { id: own.body.data.id, menuIdList: [roleAdd, roleUpd, userDel] }, eve)).status).toBe(403);
+    const beyond = { code: 1001, message: 'You can only grant menus and permissions you hold yourself' };
+    expect((await post(`${R}/add`, { name: 'eve-up', label: 'Up', menuIdList: [userDel] }, eve)).body).toEqual(beyond);
+    expect((await post(`${R}/update`, { id: own.body.data.id, menuIdList: [roleAdd, roleUpd, userDel] }, eve)).body).toEqual(beyond);
     const superRole = ((await post(`${R}/list`, { keyWord: 'superadmin' })).body.data as any[])[0];
     expect((await post(`${R}/update`, { id: superRole.id, label: 'x' })).body).toEqual({ code: 1001, message: 'The superadmin role cannot be changed or deleted' });
     expect((await post(`${R}/delete`, { ids: [superRole.id] })).body).toEqual({ code: 1001, message: 'The superadmin role cannot be changed or deleted' });
+  });
+
+  it('lets a non-superadmin hand out only roles within their own grants', async () => {
+    const d = await dept('Hand-out');
+    const menus = (await post(`${M}/list`, {})).body.data as any[];
+    const find = (perms: string) => menus.find((m) => m.type === 2 && (m.perms ?? '').startsWith(perms)).id;
+    const [query, upd, del] = [find('base:sys:user:info'), find('base:sys:user:update'), find('base:sys:user:delete')];
+    const role = async (name: string, menuIdList: number[]) => (await post(`${R}/add`, { name, label: name, menuIdList })).body.data.id as number;
+    const editor = await role('hand-editor', [query, upd]);
+    const small = await role('hand-small', [query]);
+    const big = await role('hand-big', [query, del]);
+    const self = await addUser(t, admin, { username: 'handy', password: 'handy-pass', roleIdList: [editor], departmentId: d } as any);
+    const target = await addUser(t, admin, { username: 'hand-target', password: 'secret-1', departmentId: d } as any);
+    const handy = (await t.login('handy', 'handy-pass')).token;
+    const beyond = { code: 1001, message: 'You can only hand out roles within your own permissions' };
+    expect((await post(`${U}/update`, { id: target, roleIdList: [big] }, handy)).body).toEqual(beyond);
+    expect((await post(`${U}/update`, { id: self, roleIdList: [editor, big] }, handy)).body).toEqual(beyond);
+    const superRoleId = ((await post(`${R}/list`, { keyWord: 'superadmin' })).body.data as any[])[0].id;
+    expect((await post(`${U}/update`, { id: target, roleIdList: [superRoleId] }, handy)).status).toBe(403);
+    expect((await post(`${U}/update`, { id: target, roleIdList: [small] }, handy)).body.code).toBe(1000);
+    expect((await post(`${U}/update`, { id: self, roleIdList: [editor], nickName: 'Handy' }, handy)).body.code).toBe(1000);
+    expect((await get(`${U}/info?id=${target}`)).body.data.roleIdList).toEqual([small]);
   });
 
   it("limits a role's users to their department subtree when relevance is 1", async () => {

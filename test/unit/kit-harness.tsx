@@ -71,17 +71,22 @@ Element.prototype.releasePointerCapture ??= () => {};
 globalThis.PointerEvent ??= MouseEvent as unknown as typeof PointerEvent;
 
 // --- Rendering under a router ------------------------------------------------------------------
-/** Renders `page` at `url` under a root with the app's catch-all page route; returns the router. */
-export function renderAt(page: () => ReactNode, url = '/sys/log') {
+/**
+ * Renders `page` at `url` under a root with the app's catch-all page route; returns the router.
+ * With `kept`, the page stays mounted beside the routes (like a kept-alive page of the layout).
+ */
+export function renderAt(page: () => ReactNode, url = '/sys/log', opts: { kept?: boolean } = {}) {
+  const Kept = page;
   const root = createRootRoute({
     component: () => (
       <>
+        {opts.kept && <Kept />}
         <Outlet />
         <Toaster />
       </>
     ),
   });
-  const pageRoute = createRoute({ getParentRoute: () => root, path: '$', component: page });
+  const pageRoute = createRoute({ getParentRoute: () => root, path: '$', component: opts.kept ? () => null : page });
   const other = createRoute({ getParentRoute: () => root, path: '/elsewhere', component: () => <p>elsewhere</p> });
   const router = createRouter({ routeTree: root.addChildren([other, pageRoute]), history: createMemoryHistory({ initialEntries: [url] }) });
   const view = render(

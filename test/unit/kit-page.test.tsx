@@ -242,3 +242,85 @@ describe('pagination', () => {
     return screen.findByText('Component options error');
   });
 });
+
+describe('dictionary columns and selects', () => {
+  it('show the labels of a dictionary type', async () => {
+    const { setDict } = await import('../../src/kit/index.ts');
+    setDict('row-status', [
+      { label: 'On', value: 1, color: '#16a34a' },
+      { label: 'Off', value: 0 },
+    ]);
+    const mem = memoryService(sampleRows(2));
+    renderAt(() => (
+      <CrudPage
+        service={mem.service}
+        columns={[{ prop: 'name', label: 'Name' }, { prop: 'status', label: 'Status', dict: 'row-status' }]}
+        items={[{ prop: 'status', label: 'Status', type: 'select', options: 'row-status' }]}
+      />
+    ));
+    await screen.findByText('user-001');
+    expect(within(rowOf('user-001')).getByText('Off')).toBeTruthy();
+    expect(within(rowOf('user-002')).getByText('On')).toBeTruthy();
+    fireEvent.click(within(rowOf('user-002')).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog');
+    const select = within(dialog).getByLabelText('Status') as HTMLSelectElement;
+    await waitFor(() => expect(select.selectedOptions[0]!.textContent).toBe('On'));
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Please select', 'On', 'Off']);
+  });
+});
+
+describe('kept-alive pages', () => {
+  it('keep their own state while another page has the URL, and follow it again when back', async () => {
+    const mem = memoryService(sampleRows(100));
+    const { router } = renderAt(() => <CrudPage service={mem.service} columns={columns} />, '/sys/log?page=2', { kept: true });
+    await screen.findByText('user-021');
+    const calls = mem.calls.length;
+    await act(() => router.navigate({ href: '/elsewhere?page=4&keyWord=x' }));
+    expect(router.state.location.pathname).toBe('/elsewhere');
+    expect(screen.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+    expect(mem.calls.length).toBe(calls);
+    await act(() => router.navigate({ href: '/sys/log?page=3' }));
+    await screen.findByText('user-041');
+    expect(mem.last('page')!.payload).toEqual({ page: 3, size: 20 });
+  });
+});
+
+describe('two lists on one route', () => {
+  it('a list kept in memory or under a URL prefix does not touch the other list\'s params', async () => {
+    const main = memoryService(sampleRows(60));
+    const side = memoryService(sampleRows(60).map((r) => ({ ...r, name: `side-${r.id}` })));
+    const third = memoryService(sampleRows(60).map((r) => ({ ...r, name: `cfg-${r.id}` })));
+    const { router } = renderAt(
+      () => (
+        <>
+          <section aria-label="main">
+            <CrudPage service={main.service} columns={columns} />
+          </section>
+          <section aria-label="side">
+            <CrudPage service={side.service} columns={columns} urlState={false} />
+          </section>
+          <section aria-label="cfg">
+            <CrudPage service={third.service} columns={columns} urlState={{ prefix: 'cfg.' }} />
+          </section>
+        </>
+      ),
+      '/sys/log?page=2',
+    );
+    const region = (name: string) => screen.getByRole('region', { name });
+    await screen.findByText('user-021');
+    await screen.findByText('side-1');
+    await screen.findByText('cfg-1');
+    expect(side.last('page')!.payload).toEqual({ page: 1, size: 20 });
+    expect(third.last('page')!.payload).toEqual({ page: 1, size: 20 });
+
+    fireEvent.click(within(region('side')).getByRole('button', { name: 'Page 3' }));
+    await waitFor(() => expect(side.last('page')!.payload).toEqual({ page: 3, size: 20 }));
+    expect(router.state.location.search).toEqual({ page: 2 });
+
+    fireEvent.click(within(region('cfg')).getByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ page: 2, 'cfg.page': 2 }));
+    await waitFor(() => expect(third.last('page')!.payload).toEqual({ page: 2, size: 20 }));
+    expect(main.last('page')!.payload).toEqual({ page: 2, size: 20 });
+    expect(within(region('main')).getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+  });
+});

@@ -99,3 +99,19 @@ describe('permission flags and page replies', () => {
     expect(readPage([{ id: 1 }, { id: 2 }], { page: 1, size: 20 })).toMatchObject({ total: 2, page: 1, size: 20 });
   });
 });
+
+describe('dictionaries', () => {
+  it('turn entry trees into options: name as label, value (numeric strings as numbers) or id', async () => {
+    const { dictOptions } = await import('../../src/kit/index.ts');
+    expect(
+      dictOptions([
+        { id: 1, name: 'Upper', value: '10', children: [{ id: 3, name: 'Left', value: null }] },
+        { id: 2, name: 'Lower', value: 'L' },
+      ]),
+    ).toEqual([
+      { label: 'Upper', value: 10 },
+      { label: 'Left', value: 3 },
+      { label: 'Lower', value: 'L' },
+    ]);
+  });
+});

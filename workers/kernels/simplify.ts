@@ -6,6 +6,7 @@
 
 import { KernelError, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
+import { serialized } from './serial.ts';
 
 export interface SimplifyOptions extends JobOptions {
   /** Triangles to keep (at most; fewer only when the mesh has fewer). */
@@ -21,6 +22,12 @@ export interface SimplifyResult {
   triangleCount: number;
   /** Edge collapses performed. */
   collapses: number;
+  /**
+   * Largest error estimate of a collapse: the RMS distance from the new vertex to the
+   * original planes its quadric holds, in model units (mm for scans). A guide for the
+   * UI ("simplified, deviation about ..."), not a Hausdorff distance.
+   */
+  maxError: number;
   /** The same mesh inside the instance (valid until the arena is reset or released below it). */
   mesh: MeshRef;
 }
@@ -30,7 +37,12 @@ const BUDGET = 8192;
 
 const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-export async function simplify(mesh: MeshRef, options: SimplifyOptions): Promise<SimplifyResult> {
+/** Jobs on one instance run one after another (the kernel keeps its state between slices). */
+export function simplify(mesh: MeshRef, options: SimplifyOptions): Promise<SimplifyResult> {
+  return serialized(mesh.k, () => simplifyNow(mesh, options));
+}
+
+async function simplifyNow(mesh: MeshRef, options: SimplifyOptions): Promise<SimplifyResult> {
   const k = mesh.k;
   const { onProgress, shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, progressIntervalMs = 50 } = options;
   const target = Math.max(0, Math.floor(options.targetTriangles));
@@ -74,6 +86,7 @@ export async function simplify(mesh: MeshRef, options: SimplifyOptions): Promise
     vertexCount,
     triangleCount,
     collapses: k.simplifyCollapses() >>> 0,
+    maxError: k.simplifyMaxError(),
     mesh: { k, positionsPtr, indicesPtr, normalsPtr, vertexCount, triangleCount },
   };
   onProgress?.(1);

@@ -6,6 +6,7 @@
 import type { KernelExports } from './abi.ts';
 import { KernelError, runChunked, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
+import { serialized } from './serial.ts';
 
 /**
  * Which jaw the model is: decides where its teeth face in the canonical frame
@@ -54,7 +55,12 @@ const BOX_REASONS = ['', 'asked', 'no thin axis', 'too few cusp tips', 'tiny cro
 const JAW_CODE: Record<StraightenJaw, number> = { lower: 0, upper: 1, box: 2 };
 const CHUNK = 1 << 18;
 
-export async function straighten(mesh: MeshRef, options: StraightenOptions = {}): Promise<StraightenResult> {
+/** Jobs on one instance run one after another (the kernel keeps its state between slices). */
+export function straighten(mesh: MeshRef, options: StraightenOptions = {}): Promise<StraightenResult> {
+  return serialized(mesh.k, () => straightenNow(mesh, options));
+}
+
+async function straightenNow(mesh: MeshRef, options: StraightenOptions): Promise<StraightenResult> {
   const k = mesh.k;
   const begin = k.straightenBegin(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount);
   if (begin < 0) throw new KernelError('BAD_INPUT', 'the mesh is empty');

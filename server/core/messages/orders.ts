@@ -38,6 +38,21 @@ export const ordersMessages = {
     zh: '上传失败，请重试：{name} 不是有效的 STL 文件（{detail}）',
     de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: {name} ist keine gültige STL-Datei ({detail})',
   },
+  // Why the STL kernel refused a file (workers/kernels/stl.ts error codes).
+  stlEmpty: { en: 'the file is empty', zh: '文件为空', de: 'die Datei ist leer' },
+  stlTooShort: { en: 'the file is too short', zh: '文件太短', de: 'die Datei ist zu kurz' },
+  stlNotStl: { en: 'the file is not an STL file', zh: '文件不是 STL 文件', de: 'die Datei ist keine STL-Datei' },
+  stlTruncated: { en: 'the file ends in the middle of a triangle', zh: '文件在三角形中间结束（不完整）', de: 'die Datei endet mitten in einem Dreieck' },
+  stlCountMismatch: {
+    en: 'the triangle count in the header does not match the file size',
+    zh: '文件头中的三角形数量与文件大小不符',
+    de: 'die Dreieckszahl im Kopf passt nicht zur Dateigröße',
+  },
+  stlMalformed: { en: 'ASCII STL syntax error', zh: 'ASCII STL 语法错误', de: 'ASCII-STL-Syntaxfehler' },
+  stlNoTriangles: { en: 'the file has no triangles', zh: '文件中没有三角形', de: 'die Datei enthält keine Dreiecke' },
+  stlNonFinite: { en: 'a coordinate is not a finite number', zh: '存在非有限数值的坐标', de: 'eine Koordinate ist keine endliche Zahl' },
+  stlTooLarge: { en: 'the mesh is too large', zh: '网格过大', de: 'das Netz ist zu groß' },
+  stlUnreadable: { en: 'the file could not be read', zh: '无法读取文件', de: 'die Datei konnte nicht gelesen werden' },
   fileInUse: {
     en: 'The file is used by order {caseNo} and cannot be deleted',
     zh: '该文件被订单 {caseNo} 使用，无法删除',
@@ -75,6 +90,12 @@ export const ordersMessages = {
     en: 'Only STL files are accepted for the models ({field})',
     zh: '模型只接受 STL 文件（{field}）',
     de: 'Für die Modelle werden nur STL-Dateien akzeptiert ({field})',
+  },
+
+  orderAiNotRetryable: {
+    en: 'Only a failed AI design can be retried',
+    zh: '只有失败的 AI 设计可以重试',
+    de: 'Nur eine fehlgeschlagene KI-Konstruktion kann wiederholt werden',
   },
 
   // Devices

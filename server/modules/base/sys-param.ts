@@ -1,4 +1,4 @@
-// /admin/base/sys/param: named settings. `GET html?key=` shows one as a web page: plain text
+// /admin/base/sys/param: named settings (deleted ones go to the recycle bin). `GET html?key=` shows one as a web page: plain text
 // (dataType 0) and file URLs (2) are escaped; rich text (1) is the admin's own HTML, served
 // under a CSP sandbox so no script in it runs and it cannot reach the app's origin.
 import type { Context } from 'hono';
@@ -48,6 +48,7 @@ export const paramResource = {
   defaultOrder: ['id', 'desc'],
   addSchema: paramAddSchema,
   updateSchema: paramUpdateSchema,
+  recycle: true,
   extraApi: [{ method: 'get', path: '/html', summary: 'The param as an HTML page (?key=)' }],
 } satisfies ResourceDef<typeof paramAddSchema, typeof paramUpdateSchema>;
 

@@ -54,6 +54,7 @@ export const releaseResource = {
   defaultOrder: ['releaseTime', 'desc'],
   addSchema: releaseAddSchema,
   updateSchema: releaseUpdateSchema,
+  recycle: true,
   extraApi: [{ method: 'get', path: '/toReaded', summary: 'Mark the latest (or ?id=) release notes read by the caller' }],
 } satisfies ResourceDef<typeof releaseAddSchema, typeof releaseUpdateSchema>;
 
@@ -85,6 +86,10 @@ export function createReleaseResource(ctx: AppContext) {
       async beforeUpdate(data, { trx }) {
         if (data.version !== undefined) await ensureUniqueVersion(trx, data.version, data.id);
         return data;
+      },
+      // Who read the notes comes back with them.
+      async related(row, { trx }) {
+        return { base_sys_release_read: await trx.selectFrom('base_sys_release_read').selectAll().where('releaseId', '=', Number(row.id)).execute() };
       },
     },
   });

@@ -61,8 +61,7 @@ export interface BulkResult {
 
 interface Helpers {
   checkDepartment(db: Kysely<Database>, scope: Row | undefined, departmentId: number | null | undefined): Promise<void>;
-  superadminRoleId(db: Kysely<Database>): Promise<number | undefined>;
-  callerIsSuper(db: Kysely<Database>, c: Context<AppEnv>): Promise<boolean>;
+  assignableRoles(db: Kysely<Database>, c: Context<AppEnv>): Promise<Set<number> | undefined>;
   describeUsers(db: Kysely<Database>, rows: Row[]): Promise<Row[]>;
 }
 
@@ -93,8 +92,7 @@ export async function createUsersInBulk(
   const scope = await resource.scopeOf(c);
   const departments = await db.selectFrom('base_sys_department').select(['id', 'name']).execute();
   const roles = await db.selectFrom('base_sys_role').select(['id', 'name', 'label']).execute();
-  const superRole = await helpers.superadminRoleId(db);
-  const isSuper = await helpers.callerIsSuper(db, c);
+  const assignable = await helpers.assignableRoles(db, c);
   const wanted = items.map((i) => String(i.data.username ?? '').trim()).filter(Boolean);
   const existing = new Set<string>();
   for (let i = 0; i < wanted.length; i += 500) {
@@ -161,8 +159,8 @@ export async function createUsersInBulk(
       skip(row, 'fieldInvalid', { field: 'roleIdList' });
       continue;
     }
-    if (superRole !== undefined && user.roleIdList.includes(superRole) && !isSuper) {
-      skip(row, 'noPermission');
+    if (assignable && user.roleIdList.some((id) => !assignable.has(id))) {
+      skip(row, 'roleBeyondOwn');
       continue;
     }
     try {

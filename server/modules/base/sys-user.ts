@@ -10,7 +10,7 @@ import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail, forbidden, invalidField } from '../../core/errors.ts';
-import { departmentScope, loadAccess, subtreeIds, SUPERADMIN_ROLE } from '../../core/perms.ts';
+import { departmentScope, grantedMenuIds, loadAccess, subtreeIds, SUPERADMIN_ROLE } from '../../core/perms.ts';
 import { validate } from '../../core/validate.ts';
 import type { Database } from '../../db/schema.ts';
 import { userAddSchema } from './schemas.ts';
@@ -96,11 +96,35 @@ async function superUsers(db: Kysely<Database>, ids: number[]): Promise<number[]
   return rows.map((r) => r.userId);
 }
 
-/** Checks role ids exist and that only a superadmin hands out the superadmin role. */
-async function checkRoles(db: Kysely<Database>, c: Context<AppEnv>, roleIdList: number[]): Promise<void> {
+/**
+ * The roles the caller may hand out, or undefined for all (superadmin): those granting nothing
+ * beyond the caller's own menus, never superadmin. Else anyone allowed to edit users could give
+ * themselves (or a friend) more rights than they hold.
+ */
+export async function assignableRoles(db: Kysely<Database>, c: Context<AppEnv>): Promise<Set<number> | undefined> {
+  const caller = c.get('auth');
+  const access = caller ? await loadAccess(db, caller.userId) : undefined;
+  if (access?.isSuper) return undefined;
+  const own = await grantedMenuIds(db, access?.roleIds ?? []);
+  const roles = await db.selectFrom('base_sys_role').select(['id', 'name']).execute();
+  const grants = await db.selectFrom('base_sys_role_menu').select(['roleId', 'menuId']).execute();
+  return new Set(
+    roles
+      .filter((r) => r.name !== SUPERADMIN_ROLE && grants.every((g) => g.roleId !== r.id || own.has(g.menuId)))
+      .map((r) => r.id),
+  );
+}
+
+/** Checks role ids exist and that the caller may hand them out (see assignableRoles). */
+async function checkRoles(db: Kysely<Database>, c: Context<AppEnv>, roleIdList: number[], alreadyHeld: number[] = []): Promise<void> {
   const roles = roleIdList.length ? await db.selectFrom('base_sys_role').select(['id', 'name']).where('id', 'in', roleIdList).execute() : [];
   if (roles.length !== new Set(roleIdList).size) throw invalidField('roleIdList');
-  if (roles.some((r) => r.name === SUPERADMIN_ROLE) && !(await callerIsSuper(db, c))) throw forbidden();
+  const allowed = await assignableRoles(db, c);
+  // Keeping a role the user already holds is not handing it out.
+  const handedOut = roleIdList.filter((id) => !alreadyHeld.includes(id));
+  if (!allowed || handedOut.every((id) => allowed.has(id))) return;
+  if (roles.some((r) => r.name === SUPERADMIN_ROLE && handedOut.includes(r.id))) throw forbidden();
+  throw fail('roleBeyondOwn');
 }
 
 /** A department must exist and lie in the caller's data scope. */
@@ -194,7 +218,10 @@ export function createUserResource(ctx: AppContext) {
         }
         // Only a superadmin may change a superadmin (password, roles) or make one.
         if ((await superUsers(trx, [data.id])).length && !(await callerIsSuper(trx, c))) throw forbidden();
-        if (data.roleIdList) await checkRoles(trx, c, data.roleIdList);
+        if (data.roleIdList) {
+          const held = await trx.selectFrom('base_sys_user_role').select('roleId').where('userId', '=', data.id).execute();
+          await checkRoles(trx, c, data.roleIdList, held.map((h) => h.roleId));
+        }
         if (data.departmentId !== undefined) await checkDepartment(trx, await userScope(trx, c), data.departmentId);
         const { roleIdList: _roles, id: _id, ...row } = data;
         return row;
@@ -236,6 +263,6 @@ export function createUserResource(ctx: AppContext) {
     return ok(c, null);
   });
 
-  addUserExcelRoutes(ctx, resource, { checkDepartment, superadminRoleId, callerIsSuper, describeUsers });
+  addUserExcelRoutes(ctx, resource, { checkDepartment, assignableRoles, describeUsers });
   return resource;
 }

@@ -1,5 +1,5 @@
 // /admin/dict/type: dictionary types, each named by a unique key the client asks data for.
-// Deleting a type deletes its entries (foreign key cascade).
+// Deleting a type moves it and its entries to the recycle bin.
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
@@ -31,6 +31,7 @@ export const dictTypeResource = {
   defaultOrder: ['id', 'asc'],
   addSchema: typeAddSchema,
   updateSchema: typeUpdateSchema,
+  recycle: true,
 } satisfies ResourceDef<typeof typeAddSchema, typeof typeUpdateSchema>;
 
 async function ensureUniqueKey(db: Db, key: string, exceptId?: number) {
@@ -50,6 +51,24 @@ export function createDictTypeResource(ctx: AppContext) {
       async beforeUpdate(data, { trx }) {
         if (data.key !== undefined) await ensureUniqueKey(trx, data.key, data.id);
         return data;
+      },
+      // The type's entries go to the recycle bin with it, parents before children (the order
+      // a restore inserts them in).
+      async related(row, { trx }) {
+        const entries = await trx.selectFrom('dict_info').selectAll().where('typeId', '=', Number(row.id)).execute();
+        const ids = new Set(entries.map((e) => e.id));
+        const ordered: typeof entries = [];
+        const walk = (parent: number | null) => {
+          for (const e of entries) {
+            const p = e.parentId !== null && ids.has(e.parentId) ? e.parentId : null;
+            if (p === parent) {
+              ordered.push(e);
+              walk(e.id);
+            }
+          }
+        };
+        walk(null);
+        return { dict_info: ordered };
       },
     },
   });

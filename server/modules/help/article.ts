@@ -50,6 +50,7 @@ export const articleResource = {
   defaultOrder: ['orderNum', 'asc'],
   addSchema: articleAddSchema,
   updateSchema: articleUpdateSchema,
+  recycle: true,
   extraApi: [
     { method: 'get', path: '/docs', summary: 'Categories and published articles (titles), for every logged-in user' },
     { method: 'get', path: '/doc', summary: 'One published article (?id=), for every logged-in user' },

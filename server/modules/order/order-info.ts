@@ -5,7 +5,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
+import { ok } from '../../core/envelope.ts';
 import { fail, invalidField } from '../../core/errors.ts';
+import { validate } from '../../core/validate.ts';
 import type { Database } from '../../db/schema.ts';
 import { authOf, SEE_ALL, seesAll } from '../space/access.ts';
 import { fileUrl } from '../space/upload.routes.ts';
@@ -82,6 +84,7 @@ export const orderResource = {
   addSchema,
   updateSchema,
   recycle: true,
+  extraApi: [{ method: 'post', path: '/retryAI', summary: 'Send a failed AI design again ({ id }): aiStatus fail -> submitted' }],
 } satisfies ResourceDef<typeof addSchema, typeof updateSchema>;
 
 /** The next case number of the day: AW-YYYYMMDD-0001, -0002, ... (inside the write transaction). */
@@ -118,7 +121,7 @@ async function checkDesigner(trx: Kysely<Database>, designerId: number) {
 }
 
 export function createOrderResource(ctx: AppContext) {
-  return createCrud(ctx, {
+  const resource = createCrud(ctx, {
     ...orderResource,
     hooks: {
       async scope({ c }) {
@@ -183,6 +186,22 @@ export function createOrderResource(ctx: AppContext) {
       },
     },
   });
+
+  resource.routes.post('/retryAI', validate('json', z.object({ id: z.coerce.number().int().positive() })), async (c) => {
+    const { id } = c.req.valid('json');
+    const order = await resource
+      .within(ctx.db.selectFrom('order_info').select(['id', 'enableAI', 'aiStatus']).where('id', '=', id), await resource.scopeOf(c))
+      .executeTakeFirst();
+    if (!order) throw fail('dataNotFound');
+    if (!order.enableAI || order.aiStatus !== AI_STATUS.fail) throw fail('orderAiNotRetryable');
+    await ctx.db
+      .updateTable('order_info')
+      .set({ aiStatus: AI_STATUS.submitted, updateTime: formatTime(ctx.clock.now()) })
+      .where('id', '=', id)
+      .execute();
+    return ok(c, null);
+  });
+  return resource;
 }
 
 async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {

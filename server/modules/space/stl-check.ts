@@ -3,6 +3,7 @@
 // without `npm run build:wasm`), a structural check stands in and a warning is logged once.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { MessageKey } from '../../core/i18n.ts';
 import type { Logger } from '../../core/logger.ts';
 
 // The kernel wrappers are worker code (WebAssembly and DOM types the server project does not
@@ -20,7 +21,20 @@ const moduleUrl = (file: string) => new URL(`../../../workers/kernels/${file}`, 
 
 const WASM_PATH = fileURLToPath(new URL('../../../build/kernels.wasm', import.meta.url));
 
-export type StlCheck = { ok: true; triangles: number } | { ok: false; detail: string };
+export type StlCheck = { ok: true; triangles: number } | { ok: false; code: string; detail: string };
+
+/** The catalog message of a kernel error code (a reason users can read in their language). */
+export const STL_REASON: Readonly<Record<string, MessageKey>> = {
+  STL_EMPTY: 'stlEmpty',
+  STL_TOO_SHORT: 'stlTooShort',
+  STL_NOT_STL: 'stlNotStl',
+  STL_TRUNCATED: 'stlTruncated',
+  STL_COUNT_MISMATCH: 'stlCountMismatch',
+  STL_MALFORMED: 'stlMalformed',
+  STL_NO_TRIANGLES: 'stlNoTriangles',
+  STL_NON_FINITE: 'stlNonFinite',
+  STL_TOO_LARGE: 'stlTooLarge',
+};
 
 let kernels: Promise<{ k: Kernels; parseStl: KernelModules['parseStl'] } | null> | undefined;
 
@@ -44,7 +58,9 @@ export async function checkStl(file: Blob, logger: Logger): Promise<StlCheck> {
   const result = await parseStl(k, file);
   // Free the arena so a big scan does not stay in wasm memory until the next upload.
   k.arenaReset();
-  return result.ok ? { ok: true, triangles: result.mesh.triangleCount } : { ok: false, detail: result.error.detail };
+  return result.ok
+    ? { ok: true, triangles: result.mesh.triangleCount }
+    : { ok: false, code: result.error.code, detail: result.error.detail };
 }
 
 /** Binary: 84-byte header, then exactly 50 bytes per counted triangle; ASCII: solid ... facet. */
@@ -59,5 +75,5 @@ export function structuralCheck(bytes: Uint8Array): StlCheck {
     const facets = text.match(/\bfacet\s+normal\b/gi)?.length ?? 0;
     if (facets > 0 && /\bendsolid\b/i.test(text)) return { ok: true, triangles: facets };
   }
-  return { ok: false, detail: 'the file is not an STL file' };
+  return { ok: false, code: 'STL_NOT_STL', detail: 'the file is not an STL file' };
 }

@@ -17,6 +17,7 @@
 
 import * as Comlink from 'comlink';
 import type {
+  BvhInfo,
   GeometryApi,
   MeshHandle,
   MeshInfo,
@@ -26,7 +27,11 @@ import type {
   WorkerResult,
   WorkerStats,
 } from '../../../workers/geometry.worker.ts';
+import type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions, Vec3 as BvhVec3 } from '../../../workers/kernels/bvh.ts';
+import type { DistanceOptions, DistanceResult } from '../../../workers/kernels/distance.ts';
 import type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
+import type { JobOptions } from '../../../workers/kernels/job.ts';
+import type { BestDirectionOptions, BestDirectionResult, UndercutMapOptions, UndercutResult } from '../../../workers/kernels/undercut.ts';
 import type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
 import type { StraightenJaw, StraightenResult } from '../../../workers/kernels/straighten.ts';
 import type { StlMesh, StlStage } from '../../../workers/kernels/stl.ts';
@@ -34,7 +39,10 @@ import type { MeshHealth } from '../../../workers/kernels/topology.ts';
 import { GeometryError } from './errors.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
-export type { MeshHandle, MeshInfo, OpenedMesh, SimplifiedMesh, WorkerStats } from '../../../workers/geometry.worker.ts';
+export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, SimplifiedMesh, WorkerStats } from '../../../workers/geometry.worker.ts';
+export type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions } from '../../../workers/kernels/bvh.ts';
+export type { DistanceOptions, DistanceResult } from '../../../workers/kernels/distance.ts';
+export type { BestDirectionOptions, BestDirectionResult, UndercutMapOptions, UndercutResult } from '../../../workers/kernels/undercut.ts';
 export type { StraightenJaw, StraightenResult } from '../../../workers/kernels/straighten.ts';
 export type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
 export type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
@@ -123,6 +131,45 @@ export class GeometryClient {
   /** Frees a kept mesh in the worker; false when there was none. */
   release(handle: MeshHandle): Promise<boolean> {
     return this.plain((api) => api.release(handle));
+  }
+
+  // ---- BVH, rays, undercuts, distances (the BVH is built on first need and kept with the mesh)
+
+  buildBvh(handle: MeshHandle, build: BvhBuildOptions = {}, options: JobCallOptions = {}): Promise<BvhInfo> {
+    return this.job(options, (api, jobId, progress) => api.buildBvh(handle, build, jobId, progress));
+  }
+
+  /** First hit per ray (origin xyz, direction xyz each); the array is copied, not transferred. */
+  raycast(handle: MeshHandle, rays: Float32Array, options: RayOptions = {}): Promise<RayHits> {
+    return this.call((api) => api.raycast(handle, rays, options));
+  }
+
+  /** First hit of one ray (picking), or null. */
+  pick(handle: MeshHandle, origin: BvhVec3, direction: BvhVec3, options: RayOptions = {}): Promise<RayHit | null> {
+    return this.call((api) => api.pick(handle, [...origin], [...direction], options));
+  }
+
+  closestPoints(handle: MeshHandle, points: Float32Array, options: { maxDistance?: number } = {}): Promise<ClosestPoints> {
+    return this.call((api) => api.closestPoints(handle, points, options));
+  }
+
+  /** Undercut depth per vertex for an insertion direction. */
+  undercut(handle: MeshHandle, direction: BvhVec3, settings: Omit<UndercutMapOptions, keyof JobOptions> = {}, options: JobCallOptions = {}): Promise<UndercutResult> {
+    return this.job(options, (api, jobId, progress) => api.undercut(handle, [...direction], settings, jobId, progress));
+  }
+
+  bestInsertionDirection(
+    handle: MeshHandle,
+    hint: BvhVec3,
+    settings: Omit<BestDirectionOptions, keyof JobOptions> = {},
+    options: JobCallOptions = {},
+  ): Promise<BestDirectionResult> {
+    return this.job(options, (api, jobId, progress) => api.bestInsertionDirection(handle, [...hint], settings, jobId, progress));
+  }
+
+  /** Signed distance from every vertex of `from` to the mesh `to`. */
+  distanceMap(from: MeshHandle, to: MeshHandle, settings: Omit<DistanceOptions, keyof JobOptions> = {}, options: JobCallOptions = {}): Promise<DistanceResult> {
+    return this.job(options, (api, jobId, progress) => api.distanceMap(from, to, settings, jobId, progress));
   }
 
   // ---- topology

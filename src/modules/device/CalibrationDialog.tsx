@@ -13,7 +13,6 @@ export function CalibrationDialog({ device, onClose }: { device: Row | null; onC
   const columns: TableColumn[] = [
     { prop: 'diameter', label: t`Wire diameter (mm)`, sortable: true, width: 160 },
     { prop: 'springback', label: t`Rows`, width: 90, render: (r) => (Array.isArray(r.springback) ? r.springback.length : 0) },
-    { prop: 'remark', label: t`Remark`, minWidth: 120 },
     { prop: 'updateTime', label: t`Updated`, width: 170 },
   ];
   const items: FormItem[] = [

@@ -4,7 +4,8 @@
 // maps, cusp tips, mirror search) on a mesh already in the instance.
 // decimate/ours: simplify() to 10 % of the triangles, quadric-error edge
 // collapse, with the copy-out of the result; the arena is released after each
-// run. Inputs: the run's binary inputs (a 1M-triangle sphere, upper.stl) and a
+// run. The notes add the process's CPU time (on a shared machine the wall
+// time, the figure in the row, overstates). Inputs: the run's binary inputs (a 1M-triangle sphere, upper.stl) and a
 // generated jaw of about 1M triangles (test/fixtures/jaw.ts), the shape these
 // kernels are for.
 
@@ -53,6 +54,12 @@ async function models(ctx: BenchContext): Promise<Model[]> {
   return out;
 }
 
+/** CPU time of this process since `start` (the machine may be shared: wall time then overstates). */
+function cpuMs(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}
+
 async function rowsFor(ctx: BenchContext, model: Model): Promise<BenchRow[]> {
   const k = await freshKernels();
   const mesh: MeshRef = meshFromArrays(k, model.positions, model.indices);
@@ -62,26 +69,36 @@ async function rowsFor(ctx: BenchContext, model: Model): Promise<BenchRow[]> {
   // straighten: warm-up, then timed runs on the same mesh.
   const first = await straighten(mesh, { jaw: model.jaw, sliceMs: 1e9 });
   const st: number[] = [];
+  const stCpu: number[] = [];
   for (let r = 0; r < ctx.runs; r++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await straighten(mesh, { jaw: model.jaw, sliceMs: 1e9 });
     st.push(performance.now() - t0);
+    stCpu.push(cpuMs(c0));
   }
 
   // decimate to 10 %: each run from the same input, its memory released afterwards.
   const target = Math.round(triangles / 10);
   const dt: number[] = [];
+  const dtCpu: number[] = [];
   let outTriangles = 0;
   const decimateRuns = triangles > 500_000 ? Math.min(ctx.runs, 3) : ctx.runs;
   for (let r = 0; r < decimateRuns + 1; r++) {
     const mark = k.arenaMark() >>> 0;
     await settle();
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const res = await simplify(mesh, { targetTriangles: target, sliceMs: 1e9 });
     const ms = performance.now() - t0;
+    const cpu = cpuMs(c0);
     outTriangles = res.triangleCount;
     k.arenaRelease(mark);
-    if (r > 0) dt.push(ms); // the first run warms up
+    if (r > 0) {
+      // the first run warms up
+      dt.push(ms);
+      dtCpu.push(cpu);
+    }
   }
   ctx.log(`shape: ${model.name} done`);
   return [
@@ -92,7 +109,7 @@ async function rowsFor(ctx: BenchContext, model: Model): Promise<BenchRow[]> {
       peer: '',
       peer_ms: NaN,
       ratio: NaN,
-      note: `${triangles.toLocaleString('en-US')} triangles, jaw '${model.jaw}': method ${first.method}, quality ${first.quality.toFixed(2)}`,
+      note: `${triangles.toLocaleString('en-US')} triangles, jaw '${model.jaw}': method ${first.method}, quality ${first.quality.toFixed(2)}; CPU ${median(stCpu).toFixed(0)} ms`,
     },
     {
       name: 'decimate/ours',
@@ -101,7 +118,7 @@ async function rowsFor(ctx: BenchContext, model: Model): Promise<BenchRow[]> {
       peer: '',
       peer_ms: NaN,
       ratio: NaN,
-      note: `${triangles.toLocaleString('en-US')} → ${outTriangles.toLocaleString('en-US')} triangles, ${dt.length} runs`,
+      note: `${triangles.toLocaleString('en-US')} → ${outTriangles.toLocaleString('en-US')} triangles, ${dt.length} runs; CPU ${median(dtCpu).toFixed(0)} ms`,
     },
   ];
 }

@@ -1,5 +1,5 @@
 /** Devices (wire-bending machines): keys shown once, bound users, calibration tables. */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../../../api/client';
 import { hasPerm } from '../../../app/store';
@@ -18,6 +18,14 @@ export default function DeviceList() {
   const [bindOf, setBindOf] = useState<Row | null>(null);
   const [calibrationOf, setCalibrationOf] = useState<Row | null>(null);
   const [confirm, confirmDialog] = useConfirm();
+  const [users, setUsers] = useState<Option[]>([]);
+  useEffect(() => {
+    // The owner picker needs the user list; without that permission the field stays empty.
+    request<{ id: number; username: string; nickName?: string | null }[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
+      (list) => setUsers(list.map((u) => ({ label: u.nickName ? `${u.nickName} (${u.username})` : u.username, value: u.id }))),
+      () => setUsers([]),
+    );
+  }, []);
 
   const status: Option[] = [
     { label: t`Online`, value: 1, color: '#16a34a' },
@@ -53,6 +61,7 @@ export default function DeviceList() {
       validate: (v) => (String(v ?? '').split(',').every((s) => s.trim() !== '' && Number(s) >= 0.1 && Number(s) <= 5) ? null : t`Diameters are numbers from 0.1 to 5 mm, separated by commas`),
     },
     { prop: 'memory', label: t`Program memory (steps)`, type: 'number', required: true, min: 1, step: 1, value: 1000, span: 12 },
+    { prop: 'personnelId', label: t`Owner`, type: 'select', options: users, span: 12, hidden: () => users.length === 0 },
     { prop: 'enableAI', label: t`AI equipment`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
   ];

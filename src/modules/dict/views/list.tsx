@@ -65,7 +65,7 @@ function TypePanel({ types, current, onPick, onChanged }: { types: DictType[]; c
     onChanged();
   }
   return (
-    <aside className="aw-card flex w-full shrink-0 flex-col md:w-64" aria-label={t`Dictionary types`}>
+    <aside className="aw-card flex w-full shrink-0 flex-col md:w-64 md:self-start" aria-label={t`Dictionary types`}>
       <div className="flex items-center justify-between border-b border-slate-100 px-3 py-2.5">
         <h2 className="text-sm font-semibold text-slate-700">{t`Dictionary types`}</h2>
         {hasPerm('dict:type:add') && (

@@ -130,7 +130,7 @@ export default function ArticleList() {
 
   return (
     <div className="flex min-h-full flex-col gap-3 p-3 sm:p-4 md:flex-row">
-      <aside className="aw-card flex w-full shrink-0 flex-col md:w-60" aria-label={t`Categories`}>
+      <aside className="aw-card flex w-full shrink-0 flex-col md:w-60 md:self-start" aria-label={t`Categories`}>
         <div className="flex items-center justify-between border-b border-slate-100 px-3 py-2.5">
           <h2 className="text-sm font-semibold text-slate-700">{t`Categories`}</h2>
           {hasPerm('base:sys:articleCategory:add') && (

@@ -86,7 +86,7 @@ export default function HelpDocs() {
   }
   return (
     <div className="flex min-h-full flex-col gap-3 p-3 sm:p-4 md:flex-row">
-      <nav className="aw-card w-full shrink-0 overflow-auto p-2 md:max-h-[calc(100vh-9rem)] md:w-64" aria-label={t`Help documents`}>
+      <nav className="aw-card w-full shrink-0 overflow-auto p-2 md:max-h-[calc(100vh-9rem)] md:w-64 md:self-start" aria-label={t`Help documents`}>
         {list.map((s) => (
           <div key={s.category?.id ?? 'none'} className="mb-1">
             <div className="px-2 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase" style={{ paddingLeft: `${0.5 + s.depth}rem` }}>

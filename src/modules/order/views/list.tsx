@@ -1,18 +1,35 @@
 /** Orders: patient, jaw models (STL, uploaded with progress), delivery, AI; open one in the editor. */
+import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { request } from '../../../api/client';
-import { CrudPage, createService, type FormItem, type Row, type TableColumn } from '../../../kit';
+import { hasPerm } from '../../../app/store';
+import { CrudPage, createService, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
+import { toast } from '../../../ui/toast';
 import { ModelUpload, isPending, settleModels } from '../ModelUpload';
 import { useStatusOptions } from '../status';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
+/** aiStatus "fail" (server/modules/order/status.ts). */
+const AI_FAIL = 3;
 const FILE_OF: Record<(typeof MODELS)[number], string> = { upperFileId: 'upperFile', lowerFileId: 'lowerFile', occlusionFileId: 'occlusionFile' };
 
 export default function OrderList() {
   const { t } = useLingui();
   const navigate = useNavigate();
+  const crud = useRef<CrudHandle>(null);
+  // Orders admins (order:info:all) see every order and may hand one to another designer.
+  const canAssign = hasPerm('order:info:all');
+  const [designers, setDesigners] = useState<Option[]>([]);
+  useEffect(() => {
+    if (!canAssign) return;
+    request<{ id: number; username: string; nickName?: string | null }[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
+      (list) => setDesigners(list.map((u) => ({ label: u.nickName && u.nickName !== u.username ? `${u.nickName} (${u.username})` : u.username, value: u.id }))),
+      () => setDesigners([]),
+    );
+  }, [canAssign]);
+  const noDesigners = () => !canAssign || designers.length === 0;
   const { order: statuses, ai: aiStatuses } = useStatusOptions();
   const service = createService(PREFIX);
 
@@ -45,6 +62,7 @@ export default function OrderList() {
   const items: FormItem[] = [
     { prop: 'patientName', label: t`Patient`, required: true, span: 12 },
     { prop: 'deliveryTime', label: t`Delivery time`, type: 'datetime', span: 12 },
+    { prop: 'designerId', label: t`Designer`, type: 'select', options: designers, span: 12, hidden: noDesigners },
     model('upperFileId', t`Upper model`),
     model('lowerFileId', t`Lower model`),
     model('occlusionFileId', t`Occlusion model`),
@@ -54,6 +72,7 @@ export default function OrderList() {
   const search: FormItem[] = [
     { prop: 'status', label: t`Status`, type: 'select', options: statuses },
     { prop: 'aiStatus', label: t`AI status`, type: 'select', options: aiStatuses },
+    { prop: 'designerId', label: t`Designer`, type: 'select', options: designers, hidden: noDesigners },
   ];
 
   // Saving waits for model uploads still running, then sends the file ids.
@@ -63,14 +82,28 @@ export default function OrderList() {
     await request({ url: `${PREFIX}/${mode === 'add' ? 'add' : 'update'}`, method: 'POST', data: settled });
   };
 
+  const retryAI = async (row: Row) => {
+    try {
+      await request({ url: `${PREFIX}/retryAI`, method: 'POST', data: { id: row.id } });
+      toast.success(t`The order was sent to AI design again`);
+      crud.current?.refresh();
+    } catch {
+      // The client showed the error.
+    }
+  };
+
   return (
     <CrudPage
+      ref={crud}
       service={service}
       columns={columns}
       items={items}
       search={search}
       dialog={{ width: '60%', onSubmit }}
-      rowActions={[{ label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) }]}
+      rowActions={[
+        { label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) },
+        { label: t`Retry AI`, onClick: (row) => void retryAI(row), hidden: (row) => Number(row.aiStatus) !== AI_FAIL || !hasPerm('order:info:retryAI') },
+      ]}
     />
   );
 }

@@ -1,0 +1,49 @@
+/** Calls that answer a file instead of an envelope (xlsx export), saved under a file name. */
+import { session, errorMessage } from '../../api/client';
+import { currentLocale } from '../../i18n';
+import { toast } from '../../ui/toast';
+
+export async function downloadPost(url: string, body: unknown, filename: string): Promise<void> {
+  try {
+    const token = await session.validToken();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { Authorization: token, 'Content-Type': 'application/json', 'Accept-Language': currentLocale() },
+      body: JSON.stringify(body ?? {}),
+    });
+    const type = res.headers.get('content-type') ?? '';
+    if (type.includes('application/json')) {
+      const reply = (await res.json()) as { message?: string };
+      throw new Error(reply.message ?? `HTTP ${res.status}`);
+    }
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    saveBlob(await res.blob(), filename);
+  } catch (err) {
+    toast.error(errorMessage(err));
+    throw err;
+  }
+}
+
+export function saveBlob(blob: Blob, filename: string): void {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** A multipart POST answering an envelope (xlsx import); resolves to `data`, rejects with its message. */
+export async function postForm<T>(url: string, form: FormData): Promise<T> {
+  try {
+    const token = await session.validToken();
+    const res = await fetch(url, { method: 'POST', headers: { Authorization: token, 'Accept-Language': currentLocale() }, body: form });
+    const reply = (await res.json().catch(() => null)) as { code?: number; message?: string; data?: T } | null;
+    if (!reply || reply.code !== 1000) throw new Error(reply?.message ?? `HTTP ${res.status}`);
+    return reply.data as T;
+  } catch (err) {
+    toast.error(errorMessage(err));
+    throw err;
+  }
+}

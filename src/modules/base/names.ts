@@ -1,0 +1,44 @@
+/** Labels of menu entries in the system screens: seeded names translated, others as they are. */
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { menuLabel } from '../../menu/names';
+
+// The permission entries (type 2) of the seeded menu.
+const PERM_NAMES: Record<string, MessageDescriptor> = {
+  add: msg`Add`,
+  delete: msg`Delete`,
+  update: msg`Update`,
+  query: msg`Query`,
+  move: msg`Move`,
+  import: msg`Import`,
+  export: msg`Export`,
+  restore: msg`Restore`,
+  config: msg`Config`,
+  clear: msg`Clear`,
+  'keep days': msg`Keep days`,
+  'department add': msg`Department add`,
+  'department delete': msg`Department delete`,
+  'department update': msg`Department update`,
+  'all orders': msg`All orders`,
+  'all devices': msg`All devices`,
+  'all files': msg`All files`,
+  // Params, dictionaries, tasks and help.
+  preview: msg`Preview`,
+  'entry add': msg`Entry add`,
+  'entry delete': msg`Entry delete`,
+  'entry update': msg`Entry update`,
+  'entry query': msg`Entry query`,
+  'start and stop': msg`Start and stop`,
+  'run once': msg`Run once`,
+  'run log': msg`Run log`,
+  read: msg`Read`,
+  'category add': msg`Category add`,
+  'category delete': msg`Category delete`,
+  'category update': msg`Category update`,
+  'category query': msg`Category query`,
+};
+
+export function entryLabel(i18n: I18n, name: string, type: number): string {
+  const d = type === 2 ? PERM_NAMES[name.trim().toLowerCase()] : undefined;
+  return d ? i18n._(d) : menuLabel(i18n, name);
+}

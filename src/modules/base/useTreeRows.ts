@@ -1,0 +1,17 @@
+/** The rows of a tree resource's `list` (menus, departments), loaded when the user may read them. */
+import { useCallback, useEffect, useState } from 'react';
+import { request } from '../../api/client';
+import { hasPerm } from '../../app/store';
+import { permPrefix } from '../../kit';
+import type { TreeRow } from './tree';
+
+export function useTreeRows(prefix: string): [TreeRow[], () => void] {
+  const [rows, setRows] = useState<TreeRow[]>([]);
+  const load = useCallback(() => {
+    // Without the permission the call would answer 403 and leave the page.
+    if (!hasPerm(`${permPrefix(prefix)}:list`)) return;
+    request<TreeRow[]>({ url: `${prefix}/list`, method: 'POST', data: {} }).then(setRows, () => undefined);
+  }, [prefix]);
+  useEffect(load, [load]);
+  return [rows, load];
+}

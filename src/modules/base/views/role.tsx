@@ -1,0 +1,84 @@
+/** Roles: name, label, the menus and permissions they grant, and their department data scope. */
+import { useLingui } from '@lingui/react/macro';
+import { CrudPage, type FormItem, type FormTab, type Option, type TableColumn } from '../../../kit';
+import { CheckTree } from '../CheckTree';
+import { entryLabel } from '../names';
+import { useTreeRows } from '../useTreeRows';
+
+const PREFIX = '/admin/base/sys/role';
+
+export default function RoleList() {
+  const { t, i18n } = useLingui();
+  const [menus] = useTreeRows('/admin/base/sys/menu');
+  const [departments] = useTreeRows('/admin/base/sys/department');
+  const yesNo: Option[] = [
+    { label: t`Yes`, value: 1, color: '#16a34a' },
+    { label: t`No`, value: 0, color: '#64748b' },
+  ];
+  const columns: TableColumn[] = [
+    { prop: 'name', label: t`Role key`, sortable: true, minWidth: 140 },
+    { prop: 'label', label: t({ message: 'Name', context: 'object' }), sortable: true, minWidth: 140 },
+    { prop: 'relevance', label: t`Includes sub-departments`, dict: yesNo, width: 150 },
+    { prop: 'remark', label: t`Remark`, minWidth: 160 },
+    { prop: 'createTime', label: t`Created`, sortable: true, width: 170 },
+  ];
+  const tabs: FormTab[] = [
+    { name: 'base', label: t`Basic` },
+    { name: 'menus', label: t`Permissions` },
+    { name: 'scope', label: t`Data scope` },
+  ];
+  const ids = (v: unknown) => (Array.isArray(v) ? v.map(Number) : []);
+  const items: FormItem[] = [
+    { prop: 'name', label: t`Role key`, required: true, span: 12, tab: 'base', disabled: ({ form }) => form.name === 'superadmin' },
+    { prop: 'label', label: t({ message: 'Name', context: 'object' }), required: true, span: 12, tab: 'base' },
+    { prop: 'remark', label: t`Remark`, type: 'textarea', tab: 'base' },
+    {
+      prop: 'menuIdList',
+      label: t`Menus and permissions`,
+      type: 'custom',
+      tab: 'menus',
+      value: [],
+      render: ({ value, onChange, disabled }) => (
+        <CheckTree
+          name={t`Menus and permissions`}
+          rows={menus}
+          value={ids(value)}
+          onChange={onChange}
+          disabled={disabled}
+          label={(r) => entryLabel(i18n, String(r.name), Number(r.type))}
+          hint={(r) => (Number(r.type) === 2 ? String(r.perms ?? '') : null)}
+        />
+      ),
+    },
+    {
+      prop: 'relevance',
+      label: t`Includes sub-departments`,
+      type: 'switch',
+      hook: 'booleanNumber',
+      value: true,
+      tab: 'scope',
+    },
+    {
+      prop: 'departmentIdList',
+      label: t`Departments`,
+      type: 'custom',
+      tab: 'scope',
+      value: [],
+      render: ({ value, onChange, disabled }) => (
+        <div className="space-y-1.5">
+          <p className="text-xs text-slate-500">{t`Users of this role see the data of their own department and of the departments checked here.`}</p>
+          <CheckTree name={t`Departments`} rows={departments} value={ids(value)} onChange={onChange} disabled={disabled} label={(r) => String(r.name)} />
+        </div>
+      ),
+    },
+  ];
+  return (
+    <CrudPage
+      service={PREFIX}
+      columns={columns}
+      items={items}
+      tabs={tabs}
+      search={[{ prop: 'relevance', label: t`Includes sub-departments`, type: 'select', options: yesNo }]}
+    />
+  );
+}

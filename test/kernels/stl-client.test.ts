@@ -1,0 +1,110 @@
+// The page's geometry client (src/editor/geometry/client.ts), unchanged,
+// over the real worker in a Node thread (GeometryWorkerShim stands in for the
+// browser's Worker class): promises that resolve values or reject with a
+// GeometryError carrying the worker's code, AbortSignal bridged to cancel(),
+// progress callbacks.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GeometryClient } from '../../src/editor/geometry/client.ts';
+import { GeometryError, isAbortError } from '../../src/editor/geometry/errors.ts';
+import { cubeStl, sphereCounts, sphereStl } from '../fixtures/stl.ts';
+import { GeometryWorkerShim } from './stl-worker-thread.ts';
+
+let client: GeometryClient;
+const realWorker = globalThis.Worker;
+
+beforeAll(() => {
+  (globalThis as { Worker: unknown }).Worker = GeometryWorkerShim;
+  client = new GeometryClient();
+});
+
+afterAll(() => {
+  client.dispose();
+  (globalThis as { Worker: unknown }).Worker = realWorker;
+});
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('GeometryClient over the real worker', () => {
+  it('openStl resolves the arrays and a handle, with progress; meshInfo and release use the handle', async () => {
+    const reports: [number, string][] = [];
+    const mesh = await client.openStl(new Blob([sphereStl({ segments: 200, rings: 101, radius: 5 })]), {
+      onProgress: (fraction, stage) => reports.push([fraction, stage]),
+    });
+    expect(mesh.triangleCount).toBe(sphereCounts(200, 101).triangles);
+    expect(mesh.positions).toBeInstanceOf(Float32Array);
+    expect(reports[0]).toEqual([0, 'read']);
+    expect(reports.some(([, stage]) => stage === 'parse')).toBe(true);
+    expect(await client.meshInfo(mesh.handle)).toMatchObject({ triangleCount: mesh.triangleCount });
+    expect(await client.release(mesh.handle)).toBe(true);
+    const gone = await rejection(client.meshInfo(mesh.handle));
+    expect(gone).toBeInstanceOf(GeometryError);
+    expect((gone as GeometryError).code).toBe('NO_SUCH_MESH');
+  });
+
+  it('a bad file rejects with a GeometryError carrying the STL code and line', async () => {
+    const text = new TextDecoder().decode(cubeStl({ binary: false })).replace('endloop', 'endlop');
+    const e = await rejection(client.loadStl(new TextEncoder().encode(text).buffer));
+    expect(e).toBeInstanceOf(GeometryError);
+    expect(e).toMatchObject({ code: 'STL_MALFORMED', line: 7 });
+  });
+
+  it('aborting rejects at once with the AbortError; the worker stops with ABORTED, keeps nothing, and opens the next file', async () => {
+    const before = await client.stats();
+    const abort = new AbortController();
+    const big = client.openStl(new Blob([sphereStl({ segments: 1000, rings: 501, radius: 40 })]), {
+      signal: abort.signal,
+      // Abort as the parse starts: a 1M-triangle parse outlasts the worker's first time slice.
+      onProgress: (_fraction, stage) => {
+        if (stage === 'parse') abort.abort();
+      },
+    });
+    const e = await rejection(big);
+    expect(isAbortError(e)).toBe(true);
+    await expect.poll(async () => (await client.stats()).runningJobs, { timeout: 10_000 }).toBe(0);
+    const after = await client.stats();
+    expect(after.recentJobs.at(-1)).toMatchObject({ call: 'openStl', outcome: 'ABORTED' });
+    expect(after.meshes).toBe(before.meshes);
+
+    const next = await client.openStl(cubeStl().buffer);
+    expect(next.triangleCount).toBe(12);
+    await client.release(next.handle);
+    expect(GeometryWorkerShim.started).toBe(1); // the same worker all along
+  });
+
+  it('a mesh opened by a call aborted too late to stop is released by the client', async () => {
+    const before = await client.stats();
+    const abort = new AbortController();
+    // A cube parses within the worker's first time slice: the cancel finds the job already done.
+    const small = client.openStl(cubeStl().buffer, { signal: abort.signal });
+    abort.abort();
+    expect(isAbortError(await rejection(small))).toBe(true);
+    await expect.poll(async () => (await client.stats()).recentJobs.at(-1)?.outcome, { timeout: 10_000 }).toBe('ok');
+    await expect.poll(async () => (await client.stats()).meshes, { timeout: 10_000 }).toBe(before.meshes);
+  });
+
+  it('an already aborted signal rejects without starting a job', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const jobsBefore = (await client.stats()).recentJobs.length;
+    expect(isAbortError(await rejection(client.openStl(cubeStl().buffer, { signal: abort.signal })))).toBe(true);
+    expect((await client.stats()).recentJobs.length).toBe(jobsBefore);
+  });
+
+  it('kernel calls on a handle: healthReport and simplify (whose result is a new handle)', async () => {
+    const mesh = await client.openStl(sphereStl({ segments: 48, rings: 24, radius: 10 }).buffer);
+    expect(await client.healthReport(mesh.handle)).toMatchObject({ closed: true, shellCount: 1 });
+    const simplified = await client.simplify(mesh.handle, 400);
+    expect(simplified.triangleCount).toBeLessThanOrEqual(400);
+    expect((await client.stats()).handles).toEqual(expect.arrayContaining([mesh.handle, simplified.handle]));
+    await client.release(simplified.handle);
+    await client.release(mesh.handle);
+  });
+});
