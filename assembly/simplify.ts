@@ -52,7 +52,7 @@ const PH_IDLE = 0;
 const PH_QUADRICS = 1;
 const PH_BOUNDARY = 2;
 const PH_EDGES = 3;
-const PH_HEAPIFY = 4;
+const PH_READY = 4;
 const PH_COLLAPSE = 5;
 const PH_OUTPUT = 6;
 const PH_DONE = 7;
@@ -88,6 +88,7 @@ let live: u32 = 0;
 let startLive: u32 = 0;
 let collapses: u32 = 0;
 let areaSum: f64 = 0;
+let maxError: f64 = 0;
 let tieWeight: f64 = 0; // TIE x mean triangle area, set before the edges are costed
 // diagnostics
 let pops: u32 = 0;
@@ -190,6 +191,7 @@ export function simplifyBegin(positions: usize, indices: usize, vertices: u32, t
   memory.copy(idx, inIdx, (<usize>nT) * 12);
   resetQueue();
   areaSum = 0;
+  maxError = 0;
   stamp = 0;
   clock = 1;
   live = 0;
@@ -217,7 +219,7 @@ export function simplifyProgress(): f64 {
     case PH_QUADRICS: return 0.1 * f;
     case PH_BOUNDARY: return 0.1 + 0.05 * fv;
     case PH_EDGES: return 0.15 + 0.1 * fv;
-    case PH_HEAPIFY: return 0.25;
+    case PH_READY: return 0.25;
     case PH_COLLAPSE: {
       const need = startLive > target ? startLive - target : 1;
       const done = startLive - live;
@@ -235,6 +237,8 @@ export function simplifyPositionsPtr(): usize { return outPos; }
 export function simplifyNormalsPtr(): usize { return outNrm; }
 export function simplifyIndicesPtr(): usize { return outIdx; }
 export function simplifyCollapses(): u32 { return collapses; }
+/** Largest error estimate of a collapse done: the RMS distance (model units) from the collapsed vertex to the planes it stood for. */
+export function simplifyMaxError(): f64 { return maxError; }
 /** Diagnostics: 0 heap pops, 1 stale entries, 2 rejected collapses, 3 largest fan (triangles around a pair) seen. */
 export function simplifyStat(i: i32): u32 {
   return i == 0 ? pops : i == 1 ? stale : i == 2 ? rejected : maxFan;
@@ -637,8 +641,14 @@ function tryCollapse(a: u32, b: u32): bool {
   const minOpp: u32 = 3;
   if (prune(o0) <= ((flag(o0) & F_BOUNDARY) != 0 ? 1 : minOpp)) return false;
   if (nf == 2 && prune(o1) <= ((flag(o1) & F_BOUNDARY) != 0 ? 1 : minOpp)) return false;
-  edgeCost(a, b);
+  const qc = quadricCost(a, b);
   if (!movesCleanly(a, b) || !movesCleanly(b, a)) return false;
+  // Error estimate: the quadric error per unit of the quadrics' area, an RMS distance.
+  const w = Q(a, 0) + Q(a, 4) + Q(a, 7) + Q(b, 0) + Q(b, 4) + Q(b, 7);
+  if (w > 0) {
+    const err = Math.sqrt(qc / w);
+    if (err > maxError) maxError = err;
+  }
 
   // Apply: the edge's faces die, a moves, b's triangles become a's.
   for (let c = hd(a); c != NONE; c = nxt(c)) {
@@ -812,12 +822,12 @@ export function simplifyStep(budget: u32): i32 {
       }
       cursor = end;
       if (cursor == nV) {
-        phase = PH_HEAPIFY;
+        phase = PH_READY;
         cursor = 0;
       }
       return 1;
     }
-    case PH_HEAPIFY: {
+    case PH_READY: {
       startLive = live;
       phase = PH_COLLAPSE;
       return 1;

@@ -19,6 +19,7 @@ import { taskModule } from './modules/task/index.ts';
 import pkg from '../package.json' with { type: 'json' };
 import { spaceModule, UPLOAD_PATH } from './modules/space/index.ts';
 import { orderModule } from './modules/order/index.ts';
+import { designModule } from './modules/design/index.ts';
 import { deviceModule } from './modules/device/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
 
@@ -57,6 +58,7 @@ export function createApp(ctx: AppContext) {
 
   app.route('/', recycleModule(ctx, eps));
   app.route('/', dashboardModule(ctx, eps));
+  app.route('/', designModule(ctx, eps));
 
   app.notFound((c) => c.json(envelope(Code.fail, t(c.get('lang') ?? 'zh', 'notFound')), 404));
 

@@ -2,6 +2,7 @@
 // One catalog file per area under messages/, merged here.
 
 import { baseMessages } from './messages/base.ts';
+import { designMessages } from './messages/design.ts';
 import { opsMessages } from './messages/ops.ts';
 import { ordersMessages } from './messages/orders.ts';
 import { sysMessages } from './messages/sys.ts';
@@ -15,6 +16,7 @@ const catalog = {
   ...sysMessages,
   ...opsMessages,
   ...ordersMessages,
+  ...designMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

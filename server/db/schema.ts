@@ -52,6 +52,13 @@ export interface BaseSysMenuTable {
   updateTime: string;
 }
 
+/** Seeded menu entries already applied (server/db/seed-menu-sync.ts). */
+export interface BaseSysSeedTable {
+  key: string;
+  menuId: number | null;
+  createTime: string;
+}
+
 export interface BaseSysRoleMenuTable {
   id: Generated<number>;
   roleId: number;
@@ -232,7 +239,6 @@ export interface DeviceApiConfigTable {
 }
 
 /** A named setting (`keyName` unique); dataType 0 text, 1 rich text (HTML), 2 file (URL). */
-/** A named setting (`keyName` unique); dataType 0 text, 1 rich text (HTML), 2 file (URL). */
 export interface BaseSysParamTable {
   id: Generated<number>;
   name: string;
@@ -343,11 +349,25 @@ export interface BaseSysArticleTable {
   updateTime: string;
 }
 
+/** The editor's latest design document of an order (server/modules/design). */
+export interface DesignDataTable {
+  id: Generated<number>;
+  orderId: number;
+  version: number;
+  schemaVersion: number;
+  /** The document as JSON text. */
+  data: string;
+  userId: number;
+  createTime: string;
+  updateTime: string;
+}
+
 export interface Database {
   base_sys_user: BaseSysUserTable;
   base_sys_role: BaseSysRoleTable;
   base_sys_user_role: BaseSysUserRoleTable;
   base_sys_menu: BaseSysMenuTable;
+  base_sys_seed: BaseSysSeedTable;
   base_sys_role_menu: BaseSysRoleMenuTable;
   base_sys_log: BaseSysLogTable;
   base_session: BaseSessionTable;
@@ -355,16 +375,6 @@ export interface Database {
   base_login_failure: BaseLoginFailureTable;
   base_login_lock: BaseLoginLockTable;
   base_captcha: BaseCaptchaTable;
-  space_info: SpaceInfoTable;
-  space_type: SpaceTypeTable;
-  order_info: OrderInfoTable;
-  device_info: DeviceInfoTable;
-  device_user: DeviceUserTable;
-  device_config: DeviceConfigTable;
-  device_api_config: DeviceApiConfigTable;
-  base_sys_department: BaseSysDepartmentTable;
-  base_sys_role_department: BaseSysRoleDepartmentTable;
-  recycle_data: RecycleDataTable;
   base_sys_param: BaseSysParamTable;
   base_sys_conf: BaseSysConfTable;
   dict_type: DictTypeTable;
@@ -375,6 +385,17 @@ export interface Database {
   base_sys_release_read: BaseSysReleaseReadTable;
   base_sys_article_category: BaseSysArticleCategoryTable;
   base_sys_article: BaseSysArticleTable;
+  space_info: SpaceInfoTable;
+  space_type: SpaceTypeTable;
+  order_info: OrderInfoTable;
+  design_data: DesignDataTable;
+  device_info: DeviceInfoTable;
+  device_user: DeviceUserTable;
+  device_config: DeviceConfigTable;
+  device_api_config: DeviceApiConfigTable;
+  base_sys_department: BaseSysDepartmentTable;
+  base_sys_role_department: BaseSysRoleDepartmentTable;
+  recycle_data: RecycleDataTable;
 }
 
 export type User = Selectable<BaseSysUserTable>;

@@ -66,6 +66,7 @@ export const seedMenus: MenuSeed[] = [
         children: crud('order:info', [
           { name: 'Retry AI', type: 2, perms: 'order:info:retryAI' },
           { name: 'All orders', type: 2, perms: 'order:info:all' },
+          { name: 'Design', type: 2, perms: 'design:save,design:getDesignData' },
         ]),
       },
       {

@@ -1,9 +1,10 @@
-// First-start data, safe to run on every start: the menu (only into an empty menu table), the
-// superadmin role and the admin user.
+// Start-up data, safe to run on every start: the seeded menu (each entry once, see
+// seed-menu-sync.ts), the superadmin role and the admin user.
 import type { AppContext } from '../context.ts';
 import { formatTime } from '../core/clock.ts';
 import { randomToken } from '../core/crypto.ts';
-import { seedMenus, type MenuSeed } from './seed-menus.ts';
+import { syncSeedMenus } from './seed-menu-sync.ts';
+import { seedMenus } from './seed-menus.ts';
 
 import { SUPERADMIN_ROLE } from '../core/perms.ts';
 
@@ -18,37 +19,7 @@ export async function seed(ctx: AppContext): Promise<SeedResult> {
   const now = formatTime(clock.now());
   const result: SeedResult = { menusCreated: 0 };
 
-  const anyMenu = await db.selectFrom('base_sys_menu').select('id').limit(1).executeTakeFirst();
-  if (!anyMenu) {
-    await db.transaction().execute(async (trx) => {
-      const insert = async (items: MenuSeed[], parentId: number | null) => {
-        let orderNum = 0;
-        for (const item of items) {
-          const row = await trx
-            .insertInto('base_sys_menu')
-            .values({
-              parentId,
-              name: item.name,
-              type: item.type,
-              router: item.router ?? null,
-              viewPath: item.viewPath ?? null,
-              icon: item.icon ?? null,
-              perms: item.perms ?? null,
-              orderNum: ++orderNum,
-              keepAlive: item.keepAlive === false ? 0 : 1,
-              isShow: item.isShow === false ? 0 : 1,
-              createTime: now,
-              updateTime: now,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          result.menusCreated++;
-          if (item.children) await insert(item.children, row.id);
-        }
-      };
-      await insert(seedMenus, null);
-    });
-  }
+  result.menusCreated = await db.transaction().execute((trx) => syncSeedMenus(trx, seedMenus, now));
 
   let role = await db.selectFrom('base_sys_role').select('id').where('name', '=', SUPERADMIN_ROLE).executeTakeFirst();
   if (!role) {

@@ -53,6 +53,12 @@ export interface CrudPageProps {
   /** Selection checkboxes and multi-delete (default on). */
   selection?: boolean;
   rowKey?: string;
+  /**
+   * Where page, size, keyword, sort and filters live: the URL (default), the URL under a prefix
+   * (`{ prefix: 'cfg.' }`, for a second list on the same route) or memory (`false`, e.g. a list
+   * inside a dialog).
+   */
+  urlState?: boolean | { prefix: string };
   /** Fixed parameters added to every page request. */
   query?: Record<string, unknown>;
   /** Extra parameters of delete requests. */
@@ -105,7 +111,7 @@ function CrudPageInner(props: CrudPageProps) {
 
   const searchItems = props.search ?? [];
   const fields = useMemo(() => searchKeys(searchItems), [searchItems]);
-  const { state, setState } = useTableState(fields);
+  const { state, setState } = useTableState(fields, props.urlState ?? true);
 
   const [rows, setRows] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);

@@ -198,7 +198,8 @@ export function KitForm({ items, tabs, mode, value, onChange, ref, labelWidth = 
               id={id}
               value={value[item.prop]}
               onChange={(v) => set(item.prop!, v)}
-              disabled={disabled || mode === 'info' || isDisabled(item, ctx)}
+              disabled={disabled || isDisabled(item, ctx)}
+              readOnly={mode === 'info'}
               invalid={!!error}
               form={value}
               mode={mode}

@@ -3,7 +3,7 @@
  * sortable headers (asc → desc → none), the operation column (160 px, fixed right except on mini
  * screens) with info/update/delete, a right-click row menu (refresh, check, edit, delete, sort
  * ascending, sort descending) that also opens from the keyboard (context-menu key or Shift+F10 on
- * a focused row), empty and loading states.
+ * a focused row; Space checks it, Enter opens its details), empty and loading states.
  */
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { ContextMenu } from 'radix-ui';
@@ -179,6 +179,11 @@ export function KitTable(props: KitTableProps) {
             if (e.key === ' ' && selection) {
               e.preventDefault();
               row.toggleSelected();
+            } else if (e.key === 'Enter' && (op.includes('info') || op.includes('update'))) {
+              // Enter opens the row: details when offered, else edit.
+              e.preventDefault();
+              if (op.includes('info')) props.onInfo(row.original);
+              else props.onUpdate(row.original);
             } else if (e.key === 'F10' && e.shiftKey) {
               // Keyboards without a context-menu key: open the row menu where the row is.
               e.preventDefault();

@@ -21,9 +21,14 @@ export interface FieldProps {
   form: Form;
   mode: FormMode | 'search';
   describedBy?: string | undefined;
+  /** Info mode: text stays selectable (read-only), other controls are disabled. */
+  readOnly?: boolean;
 }
 
-const INPUT = 'aw-input disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500';
+/** Most files one upload item takes; thumbnails are 120 px (spec §9). */
+export const MAX_UPLOAD_FILES = 9;
+
+const INPUT = 'aw-input disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500 read-only:bg-slate-50 read-only:text-slate-600 read-only:focus:ring-0';
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
@@ -32,21 +37,25 @@ export const toLocalInput = (v: unknown) => str(v).replace(' ', 'T').slice(0, 16
 export const fromLocalInput = (v: string) => (v ? `${v.replace('T', ' ')}${v.length === 16 ? ':00' : ''}` : '');
 
 export function Field(props: FieldProps): ReactNode {
-  const { item, id, value, onChange, disabled, invalid, describedBy } = props;
-  const common = {
+  const { item, id, value, onChange, invalid, describedBy, readOnly = false } = props;
+  const disabled = props.disabled || readOnly;
+  const text = {
     id,
-    disabled,
+    disabled: props.disabled,
+    readOnly,
     'aria-invalid': invalid || undefined,
     'aria-describedby': describedBy,
     'aria-required': item.required || undefined,
   } as const;
+  const common = { ...text, disabled, readOnly: undefined };
+  const inner = { ...props, disabled };
   const placeholder = item.placeholder ?? '';
   switch (item.type ?? 'input') {
     case 'input':
     case 'password':
       return (
         <input
-          {...common}
+          {...text}
           type={item.type === 'password' ? 'password' : 'text'}
           autoComplete={item.type === 'password' ? 'new-password' : 'off'}
           className={INPUT}
@@ -56,11 +65,11 @@ export function Field(props: FieldProps): ReactNode {
         />
       );
     case 'textarea':
-      return <textarea {...common} rows={4} className={`${INPUT} h-auto py-2`} placeholder={placeholder} value={str(value)} onChange={(e) => onChange(e.target.value)} />;
+      return <textarea {...text} rows={4} className={`${INPUT} h-auto py-2`} placeholder={placeholder} value={str(value)} onChange={(e) => onChange(e.target.value)} />;
     case 'number':
       return (
         <input
-          {...common}
+          {...text}
           type="number"
           className={INPUT}
           placeholder={placeholder}
@@ -72,11 +81,11 @@ export function Field(props: FieldProps): ReactNode {
         />
       );
     case 'date':
-      return <input {...common} type="date" className={INPUT} value={str(value).slice(0, 10)} onChange={(e) => onChange(e.target.value)} />;
+      return <input {...text} type="date" className={INPUT} value={str(value).slice(0, 10)} onChange={(e) => onChange(e.target.value)} />;
     case 'datetime':
-      return <input {...common} type="datetime-local" className={INPUT} value={toLocalInput(value)} onChange={(e) => onChange(fromLocalInput(e.target.value))} />;
+      return <input {...text} type="datetime-local" className={INPUT} value={toLocalInput(value)} onChange={(e) => onChange(fromLocalInput(e.target.value))} />;
     case 'datetimeRange':
-      return <RangeField {...props} />;
+      return <RangeField {...inner} />;
     case 'switch':
       return (
         <button
@@ -91,13 +100,13 @@ export function Field(props: FieldProps): ReactNode {
         </button>
       );
     case 'select':
-      return item.multiple ? <MultiSelect {...props} /> : <SelectField {...props} />;
+      return item.multiple ? <MultiSelect {...inner} /> : <SelectField {...inner} />;
     case 'radio':
-      return <RadioField {...props} />;
+      return <RadioField {...inner} />;
     case 'treeSelect':
-      return <TreeSelect {...props} />;
+      return <TreeSelect {...inner} />;
     case 'upload':
-      return <UploadField {...props} />;
+      return <UploadField {...inner} />;
     case 'custom':
       return item.render ? item.render({ id, value, onChange, disabled, invalid, form: props.form, mode: props.mode }) : <ConfigError name={item.prop ?? '?'} />;
     default:
@@ -299,7 +308,8 @@ function TreeSelect({ item, value, onChange, disabled, invalid, id }: FieldProps
 
 function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
   const { t } = useLingui();
-  const limit = item.limit ?? 1;
+  // At most 9 files per upload (spec §9, the server's limit too).
+  const limit = Math.min(MAX_UPLOAD_FILES, Math.max(1, item.limit ?? 1));
   const urls = (Array.isArray(value) ? value : value ? [value] : []).map(String);
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -327,7 +337,7 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
         {urls.map((u) => (
-          <div key={u} className="relative flex size-20 items-center justify-center overflow-hidden rounded-md border border-slate-200 bg-slate-50">
+          <div key={u} className="relative flex size-[120px] items-center justify-center overflow-hidden rounded-md border border-slate-200 bg-slate-50">
             <Preview url={u} image={item.kind === 'image' || (item.accept ?? '').includes('image') || image(u)} />
             {!disabled && (
               <button type="button" aria-label={t`Remove`} onClick={() => set(urls.filter((x) => x !== u))} className="absolute top-0.5 right-0.5 rounded bg-white/90 p-0.5 text-slate-600 shadow hover:text-red-600">
@@ -342,7 +352,7 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
             id={id}
             onClick={() => input.current?.click()}
             disabled={busy}
-            className="flex size-20 flex-col items-center justify-center gap-1 rounded-md border border-dashed border-slate-300 text-xs text-slate-500 hover:border-primary hover:text-primary"
+            className="flex size-[120px] flex-col items-center justify-center gap-1 rounded-md border border-dashed border-slate-300 text-xs text-slate-500 hover:border-primary hover:text-primary"
           >
             {busy ? <Spinner className="size-4" /> : <span className="text-xl leading-none">+</span>}
             {t`Upload`}

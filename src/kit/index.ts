@@ -10,6 +10,6 @@ export { useConfirm, type ConfirmOptions } from './confirm';
 export { createService, permsFor, permPrefix, readPage, ACTIONS } from './service';
 export { useOptions, setDict, dictOptions } from './dict';
 export { uploadFile, uploadUrls, useFileUrl, needsToken, UPLOAD_URL, type UploadOptions } from './upload';
-export { useTableState, readState, writeState, stateQuery, DEFAULT_PAGE, DEFAULT_SIZE, PAGE_SIZES, type TableState } from './url-state';
+export { useTableState, readState, writeState, stateQuery, DEFAULT_PAGE, DEFAULT_SIZE, PAGE_SIZES, type TableState, type StateMode } from './url-state';
 export { submitData, initialForm, cleanQuery, getPath, setPath, propPath, rangeProps, isEmptyValue } from './values';
 export type * from './types';

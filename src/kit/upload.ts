@@ -69,9 +69,12 @@ export async function uploadFile(file: File, opts: UploadOptions = {}): Promise<
 const fetched = new Map<string, string>();
 const pendingFiles = new Map<string, Promise<string>>();
 
-/** Same-origin API files need the token (an <img> cannot send it): such URLs are fetched. */
+/**
+ * Same-origin API files need the token (an <img> cannot send it): such URLs are fetched. Open
+ * URLs (`/admin/base/open/...`, e.g. signed file links) and external ones load as they are.
+ */
 export function needsToken(url: string): boolean {
-  return url.startsWith('/admin/');
+  return url.startsWith('/admin/') && !url.startsWith('/admin/base/open/');
 }
 
 async function fetchFile(url: string): Promise<string> {

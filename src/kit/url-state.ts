@@ -71,13 +71,49 @@ export function stateQuery(state: TableState): Record<string, unknown> {
   });
 }
 
-export function useTableState(fields: readonly string[]) {
+/**
+ * Where a table keeps its state: the URL (default), the URL under a prefix (`{ prefix: 'cfg.' }`
+ * gives `cfg.page`, `cfg.size`, ... so that two lists share a route), or memory (`false`: a list
+ * inside a dialog, gone when it closes).
+ */
+export type StateMode = boolean | { prefix: string };
+
+type SetState = (patch: Partial<TableState> | ((s: TableState) => Partial<TableState>), opts?: { replace?: boolean }) => void;
+
+/** The table state and its setter, kept as `mode` says. */
+export function useTableState(fields: readonly string[], mode: StateMode = true): { state: TableState; setState: SetState } {
+  // The mode is fixed for the life of a table (hooks cannot change with it).
+  const [fixed] = useState(mode);
+  // eslint-disable-next-line react-hooks/rules-of-hooks -- the branch never changes for a mounted table
+  return fixed === false ? useMemoryState(fields) : useUrlState(fields, fixed === true ? '' : fixed.prefix);
+}
+
+function useMemoryState(fields: readonly string[]) {
+  const [search, setSearch] = useState<Record<string, unknown>>({});
+  const state = readState(search, fields);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const setState: SetState = useCallback((patch) => {
+    const current = stateRef.current;
+    const next = { ...current, ...(typeof patch === 'function' ? patch(current) : patch) };
+    stateRef.current = next;
+    setSearch(writeState(next));
+  }, []);
+  return { state, setState };
+}
+
+const strip = (search: Record<string, unknown>, prefix: string) =>
+  prefix ? Object.fromEntries(Object.entries(search).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : []))) : search;
+const addPrefix = (params: Record<string, unknown>, prefix: string) =>
+  prefix ? Object.fromEntries(Object.entries(params).map(([k, v]) => [`${prefix}${k}`, v])) : params;
+
+function useUrlState(fields: readonly string[], prefix: string) {
   const router = useRouter();
   const location = useRouterState({ select: (s) => s.location });
   const [home] = useState(location.pathname);
   const last = useRef<Record<string, unknown>>(location.search as Record<string, unknown>);
   if (location.pathname === home) last.current = location.search as Record<string, unknown>;
-  const search = last.current;
+  const search = strip(last.current, prefix);
   const key = fields.join('\n');
   const state = readState(search, fields);
   const stateRef = useRef(state);
@@ -89,14 +125,14 @@ export function useTableState(fields: readonly string[]) {
       const current = stateRef.current;
       const next = { ...current, ...(typeof patch === 'function' ? patch(current) : patch) };
       // Keep foreign params of the URL (not the table's).
-      const own = new Set([...RESERVED, ...key.split('\n')]);
+      const own = new Set([...RESERVED, ...key.split('\n')].map((k) => `${prefix}${k}`));
       const foreign = Object.fromEntries(Object.entries(last.current).filter(([k]) => !own.has(k)));
-      const params = { ...foreign, ...writeState(next) };
+      const params = { ...foreign, ...addPrefix(writeState(next), prefix) };
       const href = `${home}${router.options.stringifySearch(params)}`;
       stateRef.current = next;
       void router.navigate({ href, replace: opts.replace ?? false });
     },
-    [router, home, key],
+    [router, home, key, prefix],
   );
 
   return { state, setState };

@@ -3,7 +3,7 @@ import { DropdownMenu } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { setTheme, THEMES, useTheme } from '../ui/theme';
+import { setTheme, setTransition, THEMES, useTheme } from '../ui/theme';
 import { Icon } from '../ui/icons';
 
 const NAMES = {
@@ -47,17 +47,25 @@ export function ThemeMenu() {
               </DropdownMenu.RadioItem>
             ))}
           </DropdownMenu.RadioGroup>
+          <DropdownMenu.Separator className="my-1 h-px bg-slate-100" />
+          <DropdownMenu.CheckboxItem checked={theme.transition} onCheckedChange={setTransition} className="aw-menu-item justify-between">
+            {t`Page transitions`}
+            <DropdownMenu.ItemIndicator>
+              <Icon name="check" className="size-4 text-primary" />
+            </DropdownMenu.ItemIndicator>
+          </DropdownMenu.CheckboxItem>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
   );
 }
 
-/** Swatch buttons, one per preset (radio group). */
+/** Swatch buttons, one per preset (radio group), and the page transition switch. */
 export function ThemeSwatches() {
   const { t, i18n } = useLingui();
   const theme = useTheme();
   return (
+    <div className="flex flex-col gap-4">
     <div role="radiogroup" aria-label={t`Theme`} className="flex flex-wrap gap-3">
       {THEMES.map((p) => {
         const active = p.name === theme.name;
@@ -76,6 +84,11 @@ export function ThemeSwatches() {
           </button>
         );
       })}
+    </div>
+    <label className="flex items-center gap-2 text-sm text-slate-700">
+      <input type="checkbox" className="size-4 accent-primary" checked={theme.transition} onChange={(e) => setTransition(e.target.checked)} />
+      {t`Page transitions`}
+    </label>
     </div>
   );
 }

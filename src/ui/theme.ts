@@ -47,42 +47,59 @@ export function themeVariables(color: string): Record<string, string> {
   return vars;
 }
 
-function read(): ThemePreset {
+/** The stored setting: the preset and whether pages slide in (spec: name, color, transition). */
+export interface ThemeSetting extends ThemePreset {
+  transition: boolean;
+}
+
+const DEFAULT_SETTING: ThemeSetting = { ...DEFAULT, transition: true };
+
+function read(): ThemeSetting {
   try {
     const raw = localStorage.getItem(THEME_STORAGE_KEY);
-    if (!raw) return DEFAULT;
-    const parsed = JSON.parse(raw) as Partial<ThemePreset>;
-    return THEMES.find((p) => p.name === parsed.name) ?? DEFAULT;
+    if (!raw) return DEFAULT_SETTING;
+    const parsed = JSON.parse(raw) as Partial<ThemeSetting>;
+    const preset = THEMES.find((p) => p.name === parsed.name) ?? DEFAULT;
+    return { ...preset, transition: parsed.transition !== false };
   } catch {
-    return DEFAULT;
+    return DEFAULT_SETTING;
   }
 }
 
-let current: ThemePreset = DEFAULT;
+let current: ThemeSetting = DEFAULT_SETTING;
 const listeners = new Set<() => void>();
 
-function apply(preset: ThemePreset): void {
+function apply(setting: ThemeSetting): void {
   if (typeof document === 'undefined') return;
-  const style = document.documentElement.style;
-  for (const [k, v] of Object.entries(themeVariables(preset.color))) style.setProperty(k, v);
-  document.documentElement.dataset.theme = preset.name;
+  const root = document.documentElement;
+  for (const [k, v] of Object.entries(themeVariables(setting.color))) root.style.setProperty(k, v);
+  root.dataset.theme = setting.name;
+  root.dataset.transition = setting.transition ? 'on' : 'off';
 }
 
-/** Switches the theme, applies it to the page and remembers it. */
-export function setTheme(name: string): void {
-  const preset = THEMES.find((p) => p.name === name);
-  if (!preset) return;
-  current = preset;
-  apply(preset);
+function save(next: ThemeSetting): void {
+  current = next;
+  apply(next);
   try {
-    localStorage.setItem(THEME_STORAGE_KEY, JSON.stringify({ name: preset.name, color: preset.color }));
+    localStorage.setItem(THEME_STORAGE_KEY, JSON.stringify(next));
   } catch {
     // Not remembered in private mode.
   }
   for (const l of [...listeners]) l();
 }
 
-export function getTheme(): ThemePreset {
+/** Switches the theme, applies it to the page and remembers it. */
+export function setTheme(name: string): void {
+  const preset = THEMES.find((p) => p.name === name);
+  if (preset) save({ ...current, ...preset });
+}
+
+/** Turns the pages' slide-in transition on or off (remembered with the theme). */
+export function setTransition(on: boolean): void {
+  save({ ...current, transition: on });
+}
+
+export function getTheme(): ThemeSetting {
   return current;
 }
 
@@ -92,7 +109,7 @@ export function onThemeChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-export function useTheme(): ThemePreset {
+export function useTheme(): ThemeSetting {
   return useSyncExternalStore(onThemeChange, getTheme, getTheme);
 }
 

@@ -132,3 +132,50 @@ test('a task is added, started and run once; its log shows the run', async ({ pa
   await expect(runs.first()).toContainText('"deleted"');
   await page.screenshot({ path: test.info().outputPath('ops-task-log.png') });
 });
+
+test('dictionary entries form a tree under their type; the request log keeps the set days and clears after confirmation', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/dict/list');
+  const types = page.getByRole('complementary', { name: 'Dictionary types' });
+  await types.getByRole('button', { name: 'Add' }).click();
+  let dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('Wire diameters');
+  await dialog.getByLabel('Key').fill('wireDiameter');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(types.getByRole('button', { name: /Wire diameters/ })).toBeVisible();
+
+  const toolbar = page.getByRole('toolbar', { name: 'Table toolbar' });
+  await toolbar.getByRole('button', { name: 'Add' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('Common');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('row', { name: /Common/ })).toBeVisible();
+  await page.getByRole('row', { name: /Common/ }).getByRole('button', { name: 'Add child' }).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('0.8 mm');
+  await dialog.getByLabel('Value').fill('0.8');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  const child = page.getByRole('row', { name: /0\.8 mm/ });
+  await expect(child).toContainText('└');
+  // The child is listed right under its parent.
+  const names = await page.locator('tbody tr td[data-prop="name"]').allTextContents();
+  expect(names.map((n) => n.replace('└', '').trim())).toEqual(['Common', '0.8 mm']);
+
+  await page.goto('/sys/log');
+  const keep = page.getByLabel('Keep days');
+  await expect(keep).toHaveValue('30');
+  await keep.fill('7');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Keep days')).toHaveValue('7');
+
+  await page.getByRole('button', { name: 'Clear', exact: true }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('This deletes every request log entry');
+  await confirm.getByRole('button', { name: 'Clear' }).click();
+  await expect(page.getByText('Delete successful', { exact: true })).toBeVisible();
+  // Only the clear call itself is left (the page call that shows it is logged after it answers).
+  await expect(page.locator('tbody tr')).toHaveCount(1);
+  await expect(page.locator('tbody tr')).toContainText('/admin/base/sys/log/clear');
+});

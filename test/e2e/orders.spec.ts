@@ -4,6 +4,9 @@ import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { cubeStl, sphereStl } from '../fixtures/stl.ts';
 
+/** A 2 × 2 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGNwTL0ORAwQCgAnYgX1yCFt5wAAAABJRU5ErkJggg==', 'base64');
+
 // Matches the webServer env in playwright.config.ts.
 const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 test.use({ locale: 'en-US' });
@@ -208,6 +211,13 @@ test('devices: the key is shown once after adding; the pages read well in zh and
     await page.screenshot({ path: test.info().outputPath(`devices-${lang}.png`) });
     await page.goto('/space/list');
     await expect(page.getByRole('button', { name: lang === 'zh' ? '全部文件' : 'Alle Dateien' })).toBeVisible();
+    if (lang === 'zh') {
+      // An uploaded image shows as a thumbnail (its signed link needs no token).
+      await page.getByLabel('上传文件').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+      const thumb = page.getByRole('row', { name: /logo\.png/ }).locator('img');
+      await expect(thumb).toBeVisible();
+      await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+    }
     await page.screenshot({ path: test.info().outputPath(`space-${lang}.png`) });
     await page.goto('/order/time');
     await expect(page.getByText(lang === 'zh' ? '设计开始' : 'Konstruktion begonnen')).toBeVisible();

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { test, expect, type Page } from '@playwright/test';
 
 // Users, roles, menus, departments and the recycle bin, against the real server.
@@ -94,6 +95,15 @@ test('a role grants only its menus and buttons to the users holding it', async (
   await expect(toolbar.getByRole('button', { name: 'Move to department' })).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/users-dana-en.png` });
 
+  // She may edit: a new nickname saves without touching the password or her role.
+  await danaRow.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog');
+  await expect(edit.getByLabel('Username')).toHaveValue('dana');
+  await edit.getByLabel('Nickname').fill('Dee');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+  await expect(danaRow).toContainText('Dee');
+
   // The server agrees: a delete call from her is refused.
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
   const del = await page.request.post('/admin/base/sys/user/delete', { headers: { Authorization: token }, data: { ids: [1] } });
@@ -139,6 +149,21 @@ test('departments hold users; a deleted user comes back from the recycle bin', a
   await expect(page.getByRole('row').filter({ hasText: 'erin' })).toHaveCount(0);
   await page.goto('/sys/user');
   await expect(page.getByRole('table').getByRole('row').filter({ hasText: 'erin' })).toContainText('Lab');
+
+  // Import from Excel: the good row is created, the bad one reported by its row number.
+  const wb = new ExcelJS.Workbook();
+  const sheet = wb.addWorksheet('users');
+  sheet.addRow(['Username', 'Password', 'Name', 'Department']);
+  sheet.addRow(['frank', 'frank-pass-1', 'Frank', 'Lab']);
+  sheet.addRow(['erin', 'erin-pass-2', 'Erin again', '']);
+  const buffer = Buffer.from(await wb.xlsx.writeBuffer());
+  await page.getByLabel('Import', { exact: true }).setInputFiles({ name: 'users.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer });
+  const result = page.getByRole('dialog', { name: 'Import result' });
+  await expect(result).toContainText('1 created, 1 skipped.');
+  await expect(result.getByRole('row').filter({ hasText: 'Username already exists' })).toContainText('3');
+  await page.screenshot({ path: `${SHOTS}/import-en.png` });
+  await result.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('table').getByRole('row').filter({ hasText: 'frank' })).toContainText('Lab');
 });
 
 for (const lang of ['zh', 'de'] as const) {

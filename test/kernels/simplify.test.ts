@@ -48,6 +48,9 @@ describe('simplifying a sphere of 100,000 triangles to 10,000', () => {
     }
     // 10k triangles over a 40 mm sphere: edges of about 2.5 mm; vertices stay on the surface.
     expect(maxDeviation).toBeLessThan(0.1);
+    // The kernel's own estimate is of the same order, and not zero.
+    expect(r.maxError).toBeGreaterThan(0.001);
+    expect(r.maxError).toBeLessThan(0.1);
     // Triangles wind counter-clockwise from outside: positive volume, close to the sphere's.
     let volume = 0;
     const p = r.positions;
@@ -129,6 +132,35 @@ describe('simplifying other meshes', () => {
     }
     for (const [key, n] of count) if (n === 1) for (const v of key.split(',')) onBorder.add(Number(v));
     for (const v of onBorder) expect(Math.abs(r.positions[v * 3 + 2]! + 16)).toBeLessThan(0.05);
+  });
+
+  it('copes with a damaged mesh (holes, flipped, duplicated and degenerate triangles)', async () => {
+    const jaw = jawMesh({ detail: 0.5 });
+    let seed = 12345;
+    const rnd = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const tris: number[] = [];
+    for (let t = 0; t < jaw.indices.length; t += 3) {
+      if (rnd() < 0.05) continue;
+      const a = jaw.indices[t]!, b = jaw.indices[t + 1]!, c = jaw.indices[t + 2]!;
+      if (rnd() < 0.02) tris.push(a, c, b);
+      else tris.push(a, b, c);
+      if (rnd() < 0.005) tris.push(a, b, c);
+      if (rnd() < 0.002) tris.push(a, a, b);
+    }
+    const indices = Uint32Array.from(tris);
+    const before = edgeReport(indices);
+    expect(before.nonManifold).toBeGreaterThan(10);
+    k.arenaReset();
+    const r = await simplify(meshFromArrays(k, jaw.positions, indices), { targetTriangles: Math.round(indices.length / 12) });
+    for (const i of r.indices) expect(i).toBeLessThan(r.vertexCount);
+    // Far fewer triangles (the holes' borders limit how far it can go), and no new damage.
+    expect(r.triangleCount).toBeLessThan(indices.length / 3 / 2);
+    const after = edgeReport(r.indices);
+    expect(after.nonManifold).toBeLessThanOrEqual(before.nonManifold);
+    expect(after.misoriented).toBeLessThanOrEqual(before.misoriented);
   });
 
   it('returns the mesh unchanged when it is already under the target', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/core/crypto.ts';
+import { findDeviceByKey } from '../../server/modules/device/keys.ts';
 import { addUser, createRole, setup, type TestServer } from './helpers.ts';
 
 let t: TestServer;
@@ -44,6 +45,9 @@ describe('devices', () => {
     const after = await t.ctx.db.selectFrom('device_info').select('keyHash').where('id', '=', id).executeTakeFirstOrThrow();
     expect(after.keyHash).toBe(await sha256Hex(reset.body.data.deviceKey));
 
+    // The hub finds a device by its current key only.
+    expect(await findDeviceByKey(t.ctx.db, reset.body.data.deviceKey)).toEqual({ id, devicename: 'Bender 1' });
+    expect(await findDeviceByKey(t.ctx.db, deviceKey)).toBeUndefined();
     expect((await t.call('POST', '/admin/device/info/update', { token: admin, body: { id, status: 1, diameters: '0.8, 1.0' } })).body.code).toBe(1000);
     expect((await t.call('GET', `/admin/device/info/info?id=${id}`, { token: admin })).body.data).toMatchObject({ status: 1, diameters: '0.8,1' });
     expect((await t.call('POST', '/admin/device/info/delete', { token: admin, body: { ids: [id] } })).body.code).toBe(1000);

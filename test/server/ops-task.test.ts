@@ -51,6 +51,10 @@ describe('tasks', () => {
     expect(await schedulerFor(t.ctx).tick()).toBe(0);
     const planned = await info(system[0].id);
     expect(planned.nextRunTime).toMatch(/^2026-01-0[12] \d\d:00:00$/);
+    // Both jobs exist and run (nothing to purge yet).
+    for (const task of system) {
+      expect((await call('POST', 'once', { id: task.id })).body.data).toMatchObject({ status: 1, detail: '{"deleted":0}' });
+    }
     const del = await call('POST', 'delete', { ids: [system[0].id] });
     expect(del.body).toEqual({ code: 1001, message: 'System tasks cannot be deleted; stop them instead' });
     expect(await info(system[0].id)).toBeTruthy();

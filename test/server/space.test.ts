@@ -113,6 +113,21 @@ describe('upload', () => {
     expect(storedBlobs()).not.toContain(key);
   });
 
+  it('images get a signed link that works without a token (for <img>); other files need the token', async () => {
+    const [image, doc] = (await upload(t, alice, [{ name: 'avatar.png', bytes: pngLike(300) }, { name: 'notes.txt', bytes: new Uint8Array([1, 2]) }])).body.data;
+    expect(image.url).toMatch(new RegExp(`^/admin/base/open/file/${image.id}/[A-Za-z0-9_-]{32}$`));
+    const res = await t.app.request(image.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect((await res.arrayBuffer()).byteLength).toBe(300);
+    // A changed id or signature gives nothing; a non-image never has such a link.
+    const forged = image.url.replace(`/file/${image.id}/`, `/file/${doc.id}/`);
+    expect((await t.app.request(forged)).status).toBe(404);
+    expect((await t.app.request(image.url.slice(0, -4) + 'AAAA')).status).toBe(404);
+    expect(doc.url).toBe(`/admin/base/comm/file/${doc.id}`);
+    expect((await t.app.request(doc.url)).status).toBe(401);
+  });
+
   it('needs a token', async () => {
     const form = new FormData();
     form.append('file', new File([new Uint8Array([1])], 'a.txt'));

@@ -254,8 +254,9 @@ describe('roles and data scope', () => {
     await addUser(t, admin, { username: 'eve', password: 'eve-pass-1', roleIdList: [own.body.data.id] });
     const eve = (await t.login('eve', 'eve-pass-1')).token;
     expect((await post(`${R}/add`, { name: 'eve-sub', label: 'Sub', menuIdList: [roleAdd] }, eve)).body.code).toBe(1000);
-    expect((await post(`${R}/add`, { name: 'eve-up', label: 'Up', menuIdList: [userDel] }, eve)).status).toBe(403);
-    expect((await post(`${R}/update`, { id: own.body.data.id, menuIdList: [roleAdd, roleUpd, userDel] }, eve)).status).toBe(403);
+    const beyond = { code: 1001, message: 'You can only grant menus and permissions you hold yourself' };
+    expect((await post(`${R}/add`, { name: 'eve-up', label: 'Up', menuIdList: [userDel] }, eve)).body).toEqual(beyond);
+    expect((await post(`${R}/update`, { id: own.body.data.id, menuIdList: [roleAdd, roleUpd, userDel] }, eve)).body).toEqual(beyond);
     const superRole = ((await post(`${R}/list`, { keyWord: 'superadmin' })).body.data as any[])[0];
     expect((await post(`${R}/update`, { id: superRole.id, label: 'x' })).body).toEqual({ code: 1001, message: 'The superadmin role cannot be changed or deleted' });
     expect((await post(`${R}/delete`, { ids: [superRole.id] })).body).toEqual({ code: 1001, message: 'The superadmin role cannot be changed or deleted' });
@@ -273,8 +274,11 @@ describe('roles and data scope', () => {
     const self = await addUser(t, admin, { username: 'handy', password: 'handy-pass', roleIdList: [editor], departmentId: d } as any);
     const target = await addUser(t, admin, { username: 'hand-target', password: 'secret-1', departmentId: d } as any);
     const handy = (await t.login('handy', 'handy-pass')).token;
-    expect((await post(`${U}/update`, { id: target, roleIdList: [big] }, handy)).status).toBe(403);
-    expect((await post(`${U}/update`, { id: self, roleIdList: [editor, big] }, handy)).status).toBe(403);
+    const beyond = { code: 1001, message: 'You can only hand out roles within your own permissions' };
+    expect((await post(`${U}/update`, { id: target, roleIdList: [big] }, handy)).body).toEqual(beyond);
+    expect((await post(`${U}/update`, { id: self, roleIdList: [editor, big] }, handy)).body).toEqual(beyond);
+    const superRoleId = ((await post(`${R}/list`, { keyWord: 'superadmin' })).body.data as any[])[0].id;
+    expect((await post(`${U}/update`, { id: target, roleIdList: [superRoleId] }, handy)).status).toBe(403);
     expect((await post(`${U}/update`, { id: target, roleIdList: [small] }, handy)).body.code).toBe(1000);
     expect((await post(`${U}/update`, { id: self, roleIdList: [editor], nickName: 'Handy' }, handy)).body.code).toBe(1000);
     expect((await get(`${U}/info?id=${target}`)).body.data.roleIdList).toEqual([small]);

@@ -48,12 +48,21 @@ describe('upsert dialog', () => {
     expect(within(dialog).getByRole('heading', { name: 'Details' })).toBeTruthy();
     await waitFor(() => expect((within(dialog).getByLabelText(/Name/) as HTMLInputElement).value).toBe('Alpha'));
     expect(mem.last('info')!.payload).toEqual({ id: 1 });
-    expect((within(dialog).getByLabelText(/Name/) as HTMLInputElement).disabled).toBe(true);
+    expect((within(dialog).getByLabelText(/Name/) as HTMLInputElement).readOnly).toBe(true);
+    expect((within(dialog).getByRole('switch') as HTMLButtonElement).disabled).toBe(true);
     expect(within(dialog).getByRole('switch').getAttribute('aria-checked')).toBe('true');
     expect(within(dialog).queryByRole('button', { name: 'Save' })).toBeNull();
     expect(within(dialog).queryByText('*')).toBeNull(); // required marks are not shown in info mode
     fireEvent.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // From the keyboard: Enter on a focused row opens its details.
+    const row = rowOf('Beta');
+    row.focus();
+    fireEvent.keyDown(row, { key: 'Enter' });
+    const again = await screen.findByRole('dialog');
+    await waitFor(() => expect((within(again).getByLabelText(/Name/) as HTMLInputElement).value).toBe('Beta'));
+    expect(mem.last('info')!.payload).toEqual({ id: 2 });
   });
 
   it('update fills from info, saves with the id and hooks, says so, closes and refreshes', async () => {

@@ -284,3 +284,43 @@ describe('kept-alive pages', () => {
     expect(mem.last('page')!.payload).toEqual({ page: 3, size: 20 });
   });
 });
+
+describe('two lists on one route', () => {
+  it('a list kept in memory or under a URL prefix does not touch the other list\'s params', async () => {
+    const main = memoryService(sampleRows(60));
+    const side = memoryService(sampleRows(60).map((r) => ({ ...r, name: `side-${r.id}` })));
+    const third = memoryService(sampleRows(60).map((r) => ({ ...r, name: `cfg-${r.id}` })));
+    const { router } = renderAt(
+      () => (
+        <>
+          <section aria-label="main">
+            <CrudPage service={main.service} columns={columns} />
+          </section>
+          <section aria-label="side">
+            <CrudPage service={side.service} columns={columns} urlState={false} />
+          </section>
+          <section aria-label="cfg">
+            <CrudPage service={third.service} columns={columns} urlState={{ prefix: 'cfg.' }} />
+          </section>
+        </>
+      ),
+      '/sys/log?page=2',
+    );
+    const region = (name: string) => screen.getByRole('region', { name });
+    await screen.findByText('user-021');
+    await screen.findByText('side-1');
+    await screen.findByText('cfg-1');
+    expect(side.last('page')!.payload).toEqual({ page: 1, size: 20 });
+    expect(third.last('page')!.payload).toEqual({ page: 1, size: 20 });
+
+    fireEvent.click(within(region('side')).getByRole('button', { name: 'Page 3' }));
+    await waitFor(() => expect(side.last('page')!.payload).toEqual({ page: 3, size: 20 }));
+    expect(router.state.location.search).toEqual({ page: 2 });
+
+    fireEvent.click(within(region('cfg')).getByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ page: 2, 'cfg.page': 2 }));
+    await waitFor(() => expect(third.last('page')!.payload).toEqual({ page: 2, size: 20 }));
+    expect(main.last('page')!.payload).toEqual({ page: 2, size: 20 });
+    expect(within(region('main')).getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+  });
+});

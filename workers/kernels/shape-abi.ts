@@ -29,6 +29,8 @@ export interface ShapeExports {
   simplifyNormalsPtr(): number;
   simplifyIndicesPtr(): number;
   simplifyCollapses(): number;
+  /** Largest error estimate of a collapse (RMS distance to the planes it stood for, model units). */
+  simplifyMaxError(): number;
   /** Diagnostics: 0 heap pops, 1 stale entries, 2 rejected collapses, 3 largest fan seen. */
   simplifyStat(i: number): number;
 }

@@ -22,6 +22,12 @@ export interface SimplifyResult {
   triangleCount: number;
   /** Edge collapses performed. */
   collapses: number;
+  /**
+   * Largest error estimate of a collapse: the RMS distance from the new vertex to the
+   * original planes its quadric holds, in model units (mm for scans). A guide for the
+   * UI ("simplified, deviation about ..."), not a Hausdorff distance.
+   */
+  maxError: number;
   /** The same mesh inside the instance (valid until the arena is reset or released below it). */
   mesh: MeshRef;
 }
@@ -80,6 +86,7 @@ async function simplifyNow(mesh: MeshRef, options: SimplifyOptions): Promise<Sim
     vertexCount,
     triangleCount,
     collapses: k.simplifyCollapses() >>> 0,
+    maxError: k.simplifyMaxError(),
     mesh: { k, positionsPtr, indicesPtr, normalsPtr, vertexCount, triangleCount },
   };
   onProgress?.(1);

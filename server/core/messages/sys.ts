@@ -47,6 +47,16 @@ export const sysMessages = {
   },
   unknownDepartment: { en: 'Unknown department "{name}"', zh: '未知部门“{name}”', de: 'Unbekannte Abteilung „{name}“' },
   unknownRole: { en: 'Unknown role "{name}"', zh: '未知角色“{name}”', de: 'Unbekannte Rolle „{name}“' },
+  grantBeyondOwn: {
+    en: 'You can only grant menus and permissions you hold yourself',
+    zh: '只能授予自己拥有的菜单和权限',
+    de: 'Sie können nur Menüs und Berechtigungen vergeben, die Sie selbst haben',
+  },
+  roleBeyondOwn: {
+    en: 'You can only hand out roles within your own permissions',
+    zh: '只能分配不超出自己权限的角色',
+    de: 'Sie können nur Rollen im Rahmen Ihrer eigenen Berechtigungen vergeben',
+  },
   menuImportInvalid: {
     en: 'Entry {path} is invalid: {reason}',
     zh: '条目 {path} 无效：{reason}',

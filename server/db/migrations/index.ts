@@ -3,11 +3,15 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_init.ts';
 import * as m0020 from './0020_ops.ts';
 import * as m0030 from './0030_orders.ts';
+import * as m0050 from './0050_design.ts';
 import * as m0010 from './0010_sys.ts';
+import * as m0060 from './0060_seed_keys.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
   '0020_ops': m0020,
   '0010_sys': m0010,
   '0030_orders': m0030,
+  '0050_design': m0050,
+  '0060_seed_keys': m0060,
 };

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { fail, forbidden, invalidField } from '../../core/errors.ts';
+import { fail, invalidField } from '../../core/errors.ts';
 import { grantedMenuIds, loadAccess, SUPERADMIN_ROLE } from '../../core/perms.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -72,7 +72,8 @@ async function checkGrants(db: Kysely<Database>, c: Context<AppEnv>, menuIdList:
     const access = caller ? await loadAccess(db, caller.userId) : undefined;
     if (!access?.isSuper) {
       const own = await grantedMenuIds(db, access?.roleIds ?? []);
-      if (ids.some((id) => !own.has(id))) throw forbidden();
+      // A business rule, not a missing permission of the path: 1001 keeps the user on the page.
+      if (ids.some((id) => !own.has(id))) throw fail('grantBeyondOwn');
     }
   }
   if (departmentIdList?.length) {

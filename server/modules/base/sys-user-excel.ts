@@ -160,7 +160,7 @@ export async function createUsersInBulk(
       continue;
     }
     if (assignable && user.roleIdList.some((id) => !assignable.has(id))) {
-      skip(row, 'noPermission');
+      skip(row, 'roleBeyondOwn');
       continue;
     }
     try {

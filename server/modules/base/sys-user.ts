@@ -121,7 +121,10 @@ async function checkRoles(db: Kysely<Database>, c: Context<AppEnv>, roleIdList: 
   if (roles.length !== new Set(roleIdList).size) throw invalidField('roleIdList');
   const allowed = await assignableRoles(db, c);
   // Keeping a role the user already holds is not handing it out.
-  if (allowed && roleIdList.some((id) => !allowed.has(id) && !alreadyHeld.includes(id))) throw forbidden();
+  const handedOut = roleIdList.filter((id) => !alreadyHeld.includes(id));
+  if (!allowed || handedOut.every((id) => allowed.has(id))) return;
+  if (roles.some((r) => r.name === SUPERADMIN_ROLE && handedOut.includes(r.id))) throw forbidden();
+  throw fail('roleBeyondOwn');
 }
 
 /** A department must exist and lie in the caller's data scope. */

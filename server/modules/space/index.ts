@@ -18,10 +18,17 @@ export function spaceModule(ctx: AppContext, eps: Eps) {
   const info = createSpaceInfoResource(ctx);
   const type = createSpaceTypeResource(ctx);
   addEps(eps, 'space', { prefix: '/admin/base/comm', name: 'SpaceUpload', api: [...uploadApi], columns: [] });
+  addEps(eps, 'space', {
+    prefix: '/admin/base/open',
+    name: 'SpaceImage',
+    api: [{ method: 'get', path: '/file/:id/:signature', summary: 'An uploaded image by its signed link (no token)' }],
+    columns: [],
+  });
   addEps(eps, 'space', info.eps);
   addEps(eps, 'space', type.eps);
 
-  const app = new Hono<AppEnv>().route('/admin/base/comm', uploadRoutes(ctx, storage, blobs));
+  const upload = uploadRoutes(ctx, storage, blobs);
+  const app = new Hono<AppEnv>().route('/admin/base/comm', upload.comm).route('/admin/base/open', upload.open);
   // After files are deleted, bytes no other row names are removed.
   app.post(`${info.prefix}/delete`, async (c, next) => {
     const body = (await c.req.json().catch(() => null)) as { ids?: unknown } | null;

@@ -1,6 +1,7 @@
 // POST /admin/base/comm/upload and GET /admin/base/comm/file/:id: any logged-in user.
 // Files are checked (count, size, extension of the requested kind, STL content), stored by
 // sha256 and recorded in space_info; downloads answer only to those who may read the file.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
@@ -25,8 +26,20 @@ export const uploadApi = [
   { method: 'get', path: '/file/:id', summary: 'Download an uploaded file' },
 ] as const;
 
-/** The URL a file row answers with: same origin, Authorization header required. */
+/** The URL of a file: same origin, Authorization header required (models and documents). */
 export const fileUrl = (id: number) => `/admin/base/comm/file/${id}`;
+
+/**
+ * Images are also reachable without a token, by an unguessable link (HMAC of the id with the
+ * server secret), so that <img> tags (avatars, help articles, thumbnails) can show them.
+ */
+export function imageUrl(secret: string, id: number): string {
+  return `/admin/base/open/file/${id}/${imageSignature(secret, id)}`;
+}
+function imageSignature(secret: string, id: number): string {
+  return createHmac('sha256', secret).update(`space-image:${id}`).digest('base64url').slice(0, 32);
+}
+const urlOf = (secret: string, id: number, kind: string) => (kind === 'image' ? imageUrl(secret, id) : fileUrl(id));
 
 const tooLarge = (name: string, maxBytes: number) =>
   new ApiError(Code.fail, 'uploadTooLarge', 413, { name, max: Math.round(maxBytes / 1024 / 1024) });
@@ -86,7 +99,7 @@ async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: numbe
 export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Serial) {
   const maxBytes = ctx.config.uploadMaxBytes;
 
-  return new Hono<AppEnv>()
+  const comm = new Hono<AppEnv>()
     .post('/upload', async (c) => {
       const auth = authOf(c);
       const { fields, files } = await receive(c, storage, maxBytes);
@@ -141,9 +154,10 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
                 updateTime: now,
               };
               const { id } = await trx.insertInto('space_info').values(values).returning('id').executeTakeFirstOrThrow();
-              await trx.updateTable('space_info').set({ url: fileUrl(id) }).where('id', '=', id).execute();
+              const url = urlOf(ctx.jwtSecret, id, values.kind);
+              await trx.updateTable('space_info').set({ url }).where('id', '=', id).execute();
               const { key: _key, ...visible } = values;
-              out.push({ id, ...visible, url: fileUrl(id) });
+              out.push({ id, ...visible, url });
             }
             return out;
           });
@@ -157,26 +171,44 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
       const auth = authOf(c);
       const id = Number(c.req.param('id'));
       // Someone else's file answers exactly like a missing one.
-      if (!(await canReadFile(ctx, auth.userId, id))) {
-        return c.json(envelope(Code.fail, t(c.get('lang'), 'dataNotFound')), 404);
-      }
-      const row = await ctx.db.selectFrom('space_info').select(['key', 'name', 'size', 'mime']).where('id', '=', id).executeTakeFirstOrThrow();
-      if (!storage.has(row.key)) {
-        ctx.logger.error(`space_info ${id}: stored bytes ${row.key} are missing`);
-        return c.json(envelope(Code.fail, t(c.get('lang'), 'dataNotFound')), 404);
-      }
-      return new Response(storage.get(row.key), {
-        headers: {
-          'Content-Type': row.mime,
-          'Content-Length': String(row.size),
-          'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(row.name)}`,
-          'Cache-Control': 'private, no-cache',
-          // A user's file must never run as a page of this origin (an SVG or HTML upload).
-          'Content-Security-Policy': "default-src 'none'; sandbox",
-          'X-Content-Type-Options': 'nosniff',
-        },
-      });
+      if (!(await canReadFile(ctx, auth.userId, id))) return notFound(c);
+      return serve(c, id);
     });
+
+  async function serve(c: Context<AppEnv>, id: number, onlyKind?: string) {
+    const row = await ctx.db.selectFrom('space_info').select(['key', 'name', 'size', 'mime', 'kind']).where('id', '=', id).executeTakeFirst();
+    if (!row || (onlyKind && row.kind !== onlyKind)) return notFound(c);
+    if (!storage.has(row.key)) {
+      ctx.logger.error(`space_info ${id}: stored bytes ${row.key} are missing`);
+      return notFound(c);
+    }
+    return new Response(storage.get(row.key), {
+      headers: {
+        'Content-Type': row.mime,
+        'Content-Length': String(row.size),
+        'Content-Disposition': `${onlyKind ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.name)}`,
+        'Cache-Control': onlyKind ? 'private, max-age=3600' : 'private, no-cache',
+        // A user's file must never run as a page of this origin (an SVG or HTML upload).
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  }
+
+  /** Mounted under /admin/base/open: images by their signed link, no token. */
+  const open = new Hono<AppEnv>().get('/file/:id{[0-9]+}/:sig{[A-Za-z0-9_-]{32}}', async (c) => {
+    const id = Number(c.req.param('id'));
+    const given = Buffer.from(c.req.param('sig'));
+    const expected = Buffer.from(imageSignature(ctx.jwtSecret, id));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return notFound(c);
+    return serve(c, id, 'image');
+  });
+
+  return { comm, open };
+}
+
+function notFound(c: Context<AppEnv>) {
+  return c.json(envelope(Code.fail, t(c.get('lang'), 'dataNotFound')), 404);
 }
 
 const KIND_LABEL = {

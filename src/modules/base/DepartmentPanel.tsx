@@ -81,7 +81,7 @@ export function DepartmentPanel({ rows, current, onPick, onChanged }: Department
           <button type="button" className="min-w-0 flex-1 truncate text-left" onClick={() => onPick(row.id)} aria-current={current === row.id}>
             {name}
           </button>
-          <span className="flex shrink-0 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100">
+          <span className="hidden shrink-0 group-focus-within:flex group-hover:flex">
             {canOrder && index > 0 && (
               <button type="button" className="aw-btn-icon size-6" aria-label={t`Move ${name} up`} title={t`Move up`} onClick={() => void move(row, -1).catch(() => undefined)}>
                 <Icon name="chevronDown" className="size-3.5 rotate-180" />
@@ -116,7 +116,7 @@ export function DepartmentPanel({ rows, current, onPick, onChanged }: Department
   const roots = children.get(null) ?? [];
 
   return (
-    <aside className="aw-card flex w-full shrink-0 flex-col md:w-64" aria-label={t`Departments`}>
+    <aside className="aw-card flex w-full shrink-0 flex-col md:w-56" aria-label={t`Departments`}>
       <div className="flex items-center justify-between border-b border-slate-100 px-3 py-2.5">
         <h2 className="text-sm font-semibold text-slate-700">{t`Departments`}</h2>
         {canAdd && (

@@ -22,6 +22,20 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'all orders': msg`All orders`,
   'all devices': msg`All devices`,
   'all files': msg`All files`,
+  // Params, dictionaries, tasks and help.
+  preview: msg`Preview`,
+  'entry add': msg`Entry add`,
+  'entry delete': msg`Entry delete`,
+  'entry update': msg`Entry update`,
+  'entry query': msg`Entry query`,
+  'start and stop': msg`Start and stop`,
+  'run once': msg`Run once`,
+  'run log': msg`Run log`,
+  read: msg`Read`,
+  'category add': msg`Category add`,
+  'category delete': msg`Category delete`,
+  'category update': msg`Category update`,
+  'category query': msg`Category query`,
 };
 
 export function entryLabel(i18n: I18n, name: string, type: number): string {

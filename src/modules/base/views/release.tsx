@@ -1,6 +1,7 @@
 /** Versions and their release notes (markdown, with a live preview while editing). */
 import { useLingui } from '@lingui/react/macro';
 import { CrudPage, type FormItem, type Option, type TableColumn } from '../../../kit';
+import { APP_VERSION } from '../../../app/version';
 import { MarkdownEditor } from '../../help/markdown';
 
 export default function ReleaseList() {
@@ -31,5 +32,14 @@ export default function ReleaseList() {
       ),
     },
   ];
-  return <CrudPage service="/admin/base/sys/release" columns={columns} items={items} dialog={{ width: '70%' }} />;
+  const running = APP_VERSION;
+  return (
+    <CrudPage
+      service="/admin/base/sys/release"
+      columns={columns}
+      items={items}
+      dialog={{ width: '70%' }}
+      toolbar={<span className="px-2 text-sm text-slate-500">{t`Running version: ${running}`}</span>}
+    />
+  );
 }

@@ -132,7 +132,7 @@ export default function DataBoard() {
         <p className="aw-card p-6 text-center text-sm text-slate-500">{t`You have no access to the figures of the data board.`}</p>
       ) : (
         <>
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          <div className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-2 sm:gap-4 xl:grid-cols-4">
             {board.add && (
               <>
                 <Stat icon="clipboard" label={t`New orders`} value={board.add.added.orders} total={board.add.totals.orders} totalLabel={t`Total`} />

@@ -41,7 +41,22 @@ export default function SpaceList() {
     { label: t`File`, value: 'file', color: '#64748b' },
   ];
   const columns: TableColumn[] = [
-    { prop: 'name', label: t`File name`, sortable: true, minWidth: 200 },
+    {
+      prop: 'name',
+      label: t`File name`,
+      sortable: true,
+      minWidth: 220,
+      render: (r) => (
+        <span className="flex min-w-0 items-center gap-2">
+          {r.kind === 'image' ? (
+            <img src={String(r.url)} alt="" loading="lazy" className="size-8 shrink-0 rounded border border-slate-200 object-cover" />
+          ) : (
+            <Icon name="file" className="size-5 shrink-0 text-slate-400" />
+          )}
+          <span className="truncate" title={String(r.name)}>{String(r.name)}</span>
+        </span>
+      ),
+    },
     { prop: 'kind', label: t`Kind`, dict: kinds, sortable: true, width: 110 },
     { prop: 'size', label: t`Size`, sortable: true, width: 100, render: (r) => formatSize(Number(r.size ?? 0)) },
     { prop: 'triangleCount', label: t`Triangles`, width: 110, render: (r) => (r.triangleCount == null ? '—' : Number(r.triangleCount).toLocaleString()) },
