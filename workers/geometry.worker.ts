@@ -63,6 +63,12 @@ export interface Bounds {
   max: Vec3;
 }
 
+/** How to read an STL file. */
+export interface StlSettings {
+  /** Also merge vertices closer than this (model units) after the exact weld. Default 0: exact matches only. */
+  weldTolerance?: number;
+}
+
 /** A mesh opened in the worker: the render arrays (transferred copies) and the handle of the copy the worker keeps. */
 export interface OpenedMesh extends StlMesh {
   handle: MeshHandle;
@@ -303,10 +309,16 @@ async function job<T>(
   return result;
 }
 
-async function parseInParser(source: StlSource, options: JobOptions, progress: (fraction: number, stage?: string) => void): Promise<StlMesh> {
+async function parseInParser(
+  source: StlSource,
+  settings: StlSettings,
+  options: JobOptions,
+  progress: (fraction: number, stage?: string) => void,
+): Promise<StlMesh> {
   const parser = await takeParser();
   try {
     const r = await parseStl(parser, source, {
+      weldTolerance: settings.weldTolerance ?? 0,
       shouldCancel: options.shouldCancel,
       onProgress: options.onProgress ? (fraction, stage) => progress(fraction, stage) : undefined,
     });
@@ -341,9 +353,9 @@ const api = {
    * the render arrays (transferred copies), bounds and counts with the
    * handle. Progress stages: 'read' (a Blob, first 20 %), then 'parse'.
    */
-  openStl(source: StlSource, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<OpenedMesh>> {
+  openStl(source: StlSource, settings: StlSettings, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<OpenedMesh>> {
     return job('openStl', jobId, onProgress, async (options, progress) => {
-      const parsed = await parseInParser(source, options, progress);
+      const parsed = await parseInParser(source, settings, options, progress);
       if (options.shouldCancel?.()) throw new KernelError('ABORTED');
       const k = await newInstance();
       let ref: MeshRef;
@@ -357,8 +369,8 @@ const api = {
   },
 
   /** Parses an STL file without keeping it (for callers that only draw it). Same result as openStl minus the handle. */
-  parseStl(source: StlSource, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<StlMesh>> {
-    return job('parseStl', jobId, onProgress, (options, progress) => parseInParser(source, options, progress));
+  parseStl(source: StlSource, settings: StlSettings, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<StlMesh>> {
+    return job('parseStl', jobId, onProgress, (options, progress) => parseInParser(source, settings, options, progress));
   },
 
   /** Keeps a mesh made elsewhere (positions xyz per vertex, three indices per triangle) under a new handle. */
