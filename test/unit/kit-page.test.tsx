@@ -324,3 +324,25 @@ describe('two lists on one route', () => {
     expect(within(region('main')).getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
   });
 });
+
+describe('service objects built on every render', () => {
+  it('load the list once, not on every render of the page', async () => {
+    const { useState } = await import('react');
+    const mem = memoryService(sampleRows(5));
+    // The page re-renders after each reply (it keeps the reply's subData).
+    function Page() {
+      const [replies, setReplies] = useState(0);
+      return (
+        <>
+          <p data-testid="replies">{replies}</p>
+          <CrudPage service={{ ...mem.service }} columns={columns} items={items} onSubData={() => setReplies((n) => n + 1)} />
+        </>
+      );
+    }
+    renderAt(() => <Page />);
+    await screen.findByText('user-001');
+    // Let any further renders and effects settle.
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(mem.calls.filter((c) => c.action === 'page')).toHaveLength(1);
+  });
+});
