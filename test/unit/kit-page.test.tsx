@@ -346,3 +346,33 @@ describe('service objects built on every render', () => {
     expect(mem.calls.filter((c) => c.action === 'page')).toHaveLength(1);
   });
 });
+
+describe('advanced search with ranges and defaults', () => {
+  it('a datetime range searches as start/end fields in the URL; reset restores the item defaults', async () => {
+    const mem = memoryService(sampleRows(5));
+    const ranged: FormItem[] = [
+      { prop: 'createTime', label: 'Created', type: 'datetimeRange' },
+      { prop: 'status', label: 'Status', type: 'select', options: [{ label: 'Enabled', value: 1 }, { label: 'Disabled', value: 0 }], value: 1 },
+    ];
+    const { router } = renderAt(() => <CrudPage service={mem.service} columns={columns} search={ranged} />);
+    await screen.findByText('user-001');
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
+    let drawer = await screen.findByRole('dialog', { name: 'Advanced search' });
+    fireEvent.change(within(drawer).getByLabelText('Start time'), { target: { value: '2026-01-01T08:00' } });
+    fireEvent.change(within(drawer).getByLabelText('End time'), { target: { value: '2026-01-31T18:30' } });
+    fireEvent.change(within(drawer).getByLabelText('Status'), { target: { value: '' } });
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ startCreateTime: '2026-01-01 08:00:00', endCreateTime: '2026-01-31 18:30:00' }));
+    expect(mem.last('page')!.payload).toEqual({ page: 1, size: 20, startCreateTime: '2026-01-01 08:00:00', endCreateTime: '2026-01-31 18:30:00' });
+
+    // The drawer shows the applied range again; reset brings back the default status and no range.
+    fireEvent.click(screen.getByRole('button', { name: /Advanced search/ }));
+    drawer = await screen.findByRole('dialog', { name: 'Advanced search' });
+    expect((within(drawer).getByLabelText('Start time') as HTMLInputElement).value).toBe('2026-01-01T08:00');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Reset' }));
+    expect((within(drawer).getByLabelText('Start time') as HTMLInputElement).value).toBe('');
+    expect((within(drawer).getByLabelText('Status') as HTMLSelectElement).value).toBe('0'); // option 0: Enabled (1)
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ status: 1 }));
+  });
+});
