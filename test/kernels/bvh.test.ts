@@ -324,6 +324,9 @@ describe('serialisation', () => {
     v2.setUint32(nodes + leaf * 32 + 12, 0xfffffff0, true);
     expect(() => bvhFromBytes(other, outOfRange)).toThrow(/BAD_INPUT/);
     expect(() => bvhFromBytes(other, new Uint8Array(200))).toThrow(/BAD_INPUT/);
+    const badId = bytes.slice();
+    new DataView(badId.buffer).setUint32(64 + 48 * 7 + 12, 1e9, true); // triangle 7's id
+    expect(() => bvhFromBytes(other, badId)).toThrow(/BAD_INPUT/);
     expect(other.arenaUsed()).toBe(used);
   });
 });
