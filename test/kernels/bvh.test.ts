@@ -102,6 +102,18 @@ describe('BVH build', () => {
     expect(bvhBounds(bvh)).toBeNull();
   });
 
+  it('survives NaN coordinates: builds, and the other triangles still answer', async () => {
+    const k = await loadKernels();
+    const positions = blob.positions.slice();
+    positions[0] = Number.NaN; // the north pole
+    positions[3 * 500 + 1] = Number.POSITIVE_INFINITY;
+    const bvh = buildBvh(meshFromArrays(k, positions, blob.indices));
+    expect(bvh.triangleCount).toBe(blob.indices.length / 3);
+    const hit = raycastOne(bvh, [0.5, 0.3, -60], [0, 0, 1]);
+    expect(hit?.t).toBeCloseTo(bruteHits(blob, [0.5, 0.3, -60], [0, 0, 1])[0]!.t, 3);
+    expect(closestPoint(bvh, [0, 0, -30])!.distance).toBeCloseTo(bruteClosest(blob, [0, 0, -30]).distance, 3);
+  });
+
   it('splits a heap of identical triangles without recursing forever', async () => {
     const k = await loadKernels();
     const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]);
