@@ -202,3 +202,22 @@ describe('opening the dialog from the page', () => {
     expect(mem.last('update')!.payload).toEqual({ id: 1, name: 'Alpha', status: 1, remark: 'first' });
   });
 });
+
+describe('misconfigured forms', () => {
+  it('say what is wrong inline instead of failing', async () => {
+    const mem = memoryService(rows);
+    renderAt(() => (
+      <CrudPage
+        service={mem.service}
+        columns={columns}
+        items={[{ label: 'No prop' }, { prop: 'widget', label: 'Widget', type: 'custom' }, { prop: 'name', label: 'Name' }]}
+      />
+    ));
+    await screen.findByText('Alpha');
+    fireEvent.click(screen.getByRole('button', { name: /Add/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Error, name is required')).toBeTruthy();
+    expect(within(dialog).getByText('widget is not found')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Name')).toBeTruthy();
+  });
+});
