@@ -481,6 +481,11 @@ export function bvhCheck(ptr: usize, len: u32): i32 {
     }
   }
   if (!depthWithin(nodes, <u32>nodeCount)) return status;
+  // Triangle ids (refit reads the mesh's indices through them).
+  const tris = ptr + <usize>trisOff;
+  for (let j: u64 = 0; j < n; j++) {
+    if (<u64>load<u32>(tris + <usize>j * TRI_BYTES, 12) >= n) return status;
+  }
   status = BVH_OK;
   return status;
 }

@@ -60,6 +60,7 @@ export function bvhRefitIndex(bvh: usize, indices: usize, vertexCount: u32): usi
   memory.fill(firstTri, 0, 4 * (v + 1));
   for (let c: usize = 0; c < 3 * t; c++) {
     const vi = <usize>load<u32>(indices + 4 * c);
+    if (vi >= v) return 0; // not the mesh the BVH was built from
     store<u32>(firstTri + 4 * (vi + 1), load<u32>(firstTri + 4 * (vi + 1)) + 1);
   }
   for (let i: usize = 0; i < v; i++) store<u32>(firstTri + 4 * (i + 1), load<u32>(firstTri + 4 * (i + 1)) + load<u32>(firstTri + 4 * i));

@@ -114,12 +114,16 @@ export function Field(props: FieldProps): ReactNode {
   }
 }
 
-/** Inline error of a misconfigured component (specification, section 8). */
-export function ConfigError({ name }: { name?: string }) {
+/**
+ * Inline error of a misconfigured component (specification, section 8): "Component options
+ * error", "{name} is not found" (a custom item without its render), "Error, name is required"
+ * (a form item without a prop).
+ */
+export function ConfigError({ name, nameRequired = false }: { name?: string; nameRequired?: boolean }) {
   const { t } = useLingui();
   return (
     <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
-      {name ? t`${name} is not found` : t`Component options error`}
+      {nameRequired ? t`Error, name is required` : name ? t`${name} is not found` : t`Component options error`}
     </p>
   );
 }

@@ -102,6 +102,18 @@ describe('BVH build', () => {
     expect(bvhBounds(bvh)).toBeNull();
   });
 
+  it('survives NaN coordinates: builds, and the other triangles still answer', async () => {
+    const k = await loadKernels();
+    const positions = blob.positions.slice();
+    positions[0] = Number.NaN; // the north pole
+    positions[3 * 500 + 1] = Number.POSITIVE_INFINITY;
+    const bvh = buildBvh(meshFromArrays(k, positions, blob.indices));
+    expect(bvh.triangleCount).toBe(blob.indices.length / 3);
+    const hit = raycastOne(bvh, [0.5, 0.3, -60], [0, 0, 1]);
+    expect(hit?.t).toBeCloseTo(bruteHits(blob, [0.5, 0.3, -60], [0, 0, 1])[0]!.t, 3);
+    expect(closestPoint(bvh, [0, 0, -30])!.distance).toBeCloseTo(bruteClosest(blob, [0, 0, -30]).distance, 3);
+  });
+
   it('splits a heap of identical triangles without recursing forever', async () => {
     const k = await loadKernels();
     const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]);
@@ -324,6 +336,9 @@ describe('serialisation', () => {
     v2.setUint32(nodes + leaf * 32 + 12, 0xfffffff0, true);
     expect(() => bvhFromBytes(other, outOfRange)).toThrow(/BAD_INPUT/);
     expect(() => bvhFromBytes(other, new Uint8Array(200))).toThrow(/BAD_INPUT/);
+    const badId = bytes.slice();
+    new DataView(badId.buffer).setUint32(64 + 48 * 7 + 12, 1e9, true); // triangle 7's id
+    expect(() => bvhFromBytes(other, badId)).toThrow(/BAD_INPUT/);
     expect(other.arenaUsed()).toBe(used);
   });
 });
