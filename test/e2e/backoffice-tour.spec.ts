@@ -230,3 +230,15 @@ test('a role with order rights: its users see only their menus and buttons, and 
   expect(info.data ?? null).toBeNull();
   expect(problems).toEqual([]);
 });
+
+test('a file named .stl that is no STL is refused with a message, without an uncaught error', async ({ page, request }) => {
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  const problems = watch(page);
+  await page.goto('/order/list');
+  await page.getByRole('toolbar', { name: 'Table toolbar' }).getByRole('button', { name: 'Add' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Upper model').setInputFiles({ name: 'scan.stl', mimeType: 'model/stl', buffer: Buffer.from('not a mesh, only some words') });
+  await expect(dialog.getByText(/scan\.stl is not a valid STL file/)).toBeVisible();
+  // The upload's refusal is an expected answer; nothing else went wrong.
+  expect(problems.filter((p) => !p.includes('/admin/base/comm/upload') && !p.includes('status of 4'))).toEqual([]);
+});
