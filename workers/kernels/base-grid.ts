@@ -13,7 +13,6 @@ export type Vec2 = readonly [number, number];
 /** Why a polygon cannot be an outline (SPLIT_FAILED in base.ts), or null. */
 export function polygonProblem(xs: Float64Array, ys: Float64Array, minArea: number): string | null {
   const n = xs.length;
-  if (Math.abs(signedArea(xs, ys)) < minArea) return `the outline encloses ${Math.abs(signedArea(xs, ys)).toFixed(3)} mm² seen along the insertion direction`;
   // Every pair of non-adjacent segments, with a box test first: outlines have
   // hundreds of points, not millions.
   for (let i = 0; i < n; i++) {
@@ -30,6 +29,8 @@ export function polygonProblem(xs: Float64Array, ys: Float64Array, minArea: numb
       }
     }
   }
+  const area = Math.abs(signedArea(xs, ys));
+  if (area < minArea) return `the outline encloses ${area.toFixed(3)} mm² seen along the insertion direction`;
   return null;
 }
 

@@ -18,7 +18,7 @@
 // Inner and outer share one 2D triangulation (base-grid.ts), so the mesh is
 // closed, manifold and consistently oriented by construction.
 
-import { boundaryEdges, makeGrid, polygonProblem, triangulateDomain, VertexKind, type Domain2D } from './base-grid.ts';
+import { boundaryEdges, makeGrid, polygonProblem, triangulateDomain, VertexKind, type BaseGrid, type Domain2D } from './base-grid.ts';
 import { bvhBounds, closestPoints, raycastFirst, type Bvh, type Vec3 } from './bvh.ts';
 import { KernelError, runChunked, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
@@ -44,6 +44,8 @@ export interface BaseSettings {
   thickness?: number;
   /** Least material height along d everywhere (vertical thickness), mm, at least MIN_BASE_HEIGHT. Default: thickness. */
   height?: number;
+  /** Clearance between model and base along d, mm (0..1): the inner surface is raised by it. Default 0. */
+  relief?: number;
   /** Grid spacing in the plane, mm (0.05..2). Default 0.25. */
   resolution?: number;
   /** The editor's check: false fails with NOT_STRAIGHTENED. Default true. */
@@ -143,6 +145,8 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
   const step = options.resolution ?? 0.25;
   checkNumber('thickness', thickness, 0.1, 20);
   checkNumber('resolution', step, 0.05, 2);
+  const relief = options.relief ?? 0;
+  checkNumber('relief', relief, 0, 1);
   if (!Number.isFinite(height) || height < MIN_BASE_HEIGHT) fail('HEIGHT_TOO_LOW', `the height must be at least ${MIN_BASE_HEIGHT} mm (got ${height})`);
   if (height > 50) throw new KernelError('BAD_INPUT', `height must be at most 50 mm (got ${height})`);
   if (outline.length < MIN_OUTLINE_POINTS) fail('TOO_FEW_POINTS', `${outline.length} outline points; at least ${MIN_OUTLINE_POINTS} are needed`);
@@ -258,29 +262,30 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
     fail('GENERATION_FAILED', `${Math.round((100 * missed) / rayCount)} % of the outlined area has no model surface under it (a hole, or beyond the model's edge)`);
   }
   if (missed > 0) fillMissing(raw, fineInside, fx, fy);
-
-  // ---- inner levels: the highest sample within one cell (the vertex's triangles)
-  const hd = new Float64Array(fx * fy).fill(Number.NaN);
-  for (const f of fineIds) {
-    const I = f % fx, J = Math.floor(f / fx);
-    hd[f] = maxOver(raw, fx, fy, I - 2, I + 2, J - 2, J + 2);
+  if (relief > 0) {
+    for (let f = 0; f < raw.length; f++) raw[f] = raw[f]! + relief;
+    for (let v = 0; v < rimLevel.length; v++) rimLevel[v] = rimLevel[v]! + relief;
   }
+
+  // ---- inner levels: the samples themselves, raised where a triangle would dip under a sample
   const V = domain.vertexCount;
   const inner = new Float64Array(V);
+  const own = new Float64Array(V); // each vertex's own sample (for maxBlockout)
   for (let v = 0; v < V; v++) {
     const i = domain.gi[v]!, j = domain.gj[v]!;
     let s: number;
-    if (domain.kind[v] === VertexKind.Node) s = hd[2 * j * fx + 2 * i]!;
-    else if (domain.kind[v] === VertexKind.HorizontalEdge) s = maxOver(raw, fx, fy, 2 * i, 2 * i + 2, 2 * j - 2, 2 * j + 2);
-    else s = maxOver(raw, fx, fy, 2 * i - 2, 2 * i + 2, 2 * j, 2 * j + 2);
-    if (!Number.isNaN(rimLevel[v]!)) s = Number.isNaN(s) ? rimLevel[v]! : Math.max(s, rimLevel[v]!);
+    if (domain.kind[v] === VertexKind.Node) s = raw[2 * j * fx + 2 * i]!;
+    else s = rimLevel[v]!;
+    // A rim crossing whose ray found nothing: the highest sample of the two cells beside its edge.
+    if (Number.isNaN(s) && domain.kind[v] === VertexKind.HorizontalEdge) s = maxOver(raw, fx, fy, 2 * i, 2 * i + 2, 2 * j - 2, 2 * j + 2);
+    if (Number.isNaN(s) && domain.kind[v] === VertexKind.VerticalEdge) s = maxOver(raw, fx, fy, 2 * i - 2, 2 * i + 2, 2 * j, 2 * j + 2);
     if (Number.isNaN(s)) fail('GENERATION_FAILED', 'a rim point has no model surface near it');
-    inner[v] = s;
+    inner[v] = own[v] = s;
   }
+  liftOverSamples(domain, inner, own, raw, grid, step);
   let maxBlockout = 0;
-  for (const f of fineIds) if (hd[f]! - raw[f]! > maxBlockout) maxBlockout = hd[f]! - raw[f]!;
-
-  // ---- outer levels: envelope of balls of radius `thickness` on the fine inner field, and `height` above
+  for (let v = 0; v < V; v++) maxBlockout = Math.max(maxBlockout, inner[v]! - own[v]!);
+  // ---- outer levels: envelope of balls of radius `thickness` on the samples, and `height` above the inner level
   const outer = new Float64Array(V);
   const reach = Math.ceil(thickness / half);
   await runChunked(
@@ -294,7 +299,7 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
         for (let J = Math.max(0, cj - reach); J <= Math.min(fy - 1, cj + reach); J++) {
           const dy = y0 + J * half - y;
           for (let I = Math.max(0, ci - reach); I <= Math.min(fx - 1, ci + reach); I++) {
-            const s = hd[J * fx + I]!;
+            const s = raw[J * fx + I]!;
             if (!(s + thickness > best)) continue; // NaN (outside) or too low to matter
             const dx = x0 + I * half - x;
             const r2 = thickness * thickness - dx * dx - dy * dy;
@@ -334,6 +339,73 @@ function maxOver(field: Float64Array, fx: number, fy: number, i0: number, i1: nu
     }
   }
   return m;
+}
+
+/** Triangles whose samples spread more than this many cell widths are cliffs (an undercut's silhouette). */
+const CLIFF = 2;
+
+/**
+ * Raises inner levels so that no triangle passes under a sample inside it.
+ * Cliffs (the drop at an undercut's silhouette, or a wall between samples)
+ * lift the whole triangle to its highest sample: the drop may lie anywhere
+ * between two samples, and a flat top cannot cut into it. Elsewhere a
+ * triangle that passes under a sample (a convex bump) rises by the difference
+ * (its sagitta: micrometres), so a smooth surface is followed closely instead
+ * of being lifted by its slope times a cell. Raising only ever lifts
+ * neighbouring triangles too, so one pass of each suffices.
+ */
+function liftOverSamples(domain: Domain2D, level: Float64Array, own: Float64Array, raw: Float64Array, g: BaseGrid, step: number): void {
+  const { fx, fy, x0, y0 } = g;
+  const half = step / 2;
+  const tris = domain.triangles;
+  const xy = domain.xy;
+  const eps = 1e-9;
+  // Visits the samples inside triangle t: (sample level, barycentric weights of a, b, c).
+  const samples = (t: number, visit: (s: number, la: number, lb: number, lc: number) => void): void => {
+    const a = tris[t]!, b = tris[t + 1]!, c = tris[t + 2]!;
+    const ax = xy[2 * a]!, ay = xy[2 * a + 1]!, bx = xy[2 * b]!, by = xy[2 * b + 1]!, cx = xy[2 * c]!, cy = xy[2 * c + 1]!;
+    const det = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+    if (!(det > 0)) return;
+    const i0 = Math.max(0, Math.ceil((Math.min(ax, bx, cx) - x0) / half - eps)), i1 = Math.min(fx - 1, Math.floor((Math.max(ax, bx, cx) - x0) / half + eps));
+    const j0 = Math.max(0, Math.ceil((Math.min(ay, by, cy) - y0) / half - eps)), j1 = Math.min(fy - 1, Math.floor((Math.max(ay, by, cy) - y0) / half + eps));
+    for (let J = j0; J <= j1; J++) {
+      const py = y0 + J * half;
+      for (let I = i0; I <= i1; I++) {
+        const s = raw[J * fx + I]!;
+        if (Number.isNaN(s)) continue;
+        const px = x0 + I * half;
+        const lb = ((px - ax) * (cy - ay) - (py - ay) * (cx - ax)) / det;
+        const lc = ((bx - ax) * (py - ay) - (by - ay) * (px - ax)) / det;
+        const la = 1 - lb - lc;
+        if (la < -eps || lb < -eps || lc < -eps) continue;
+        visit(s, la, lb, lc);
+      }
+    }
+  };
+  // Cliffs first, judged on the samples alone (judged on raised levels, a lift would spread to every neighbour).
+  for (let t = 0; t < tris.length; t += 3) {
+    const a = tris[t]!, b = tris[t + 1]!, c = tris[t + 2]!;
+    let lo = Math.min(own[a]!, own[b]!, own[c]!), hi = Math.max(own[a]!, own[b]!, own[c]!);
+    samples(t, (s) => {
+      if (s < lo) lo = s;
+      if (s > hi) hi = s;
+    });
+    if (hi - lo > CLIFF * step) {
+      for (const v of [a, b, c]) if (level[v]! < hi) level[v] = hi;
+    }
+  }
+  // Then a triangle that passes under a sample rises by the difference (a few micrometres over a convex bump).
+  for (let t = 0; t < tris.length; t += 3) {
+    const a = tris[t]!, b = tris[t + 1]!, c = tris[t + 2]!;
+    samples(t, (s, la, lb, lc) => {
+      const under = s - (la * level[a]! + lb * level[b]! + lc * level[c]!);
+      if (under > 0) {
+        level[a] = level[a]! + under;
+        level[b] = level[b]! + under;
+        level[c] = level[c]! + under;
+      }
+    });
+  }
 }
 
 /** Inside samples whose ray found nothing (holes in a scan) take the mean of their found neighbours, growing inwards. */
