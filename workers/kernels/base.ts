@@ -282,7 +282,7 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
     if (Number.isNaN(s)) fail('GENERATION_FAILED', 'a rim point has no model surface near it');
     inner[v] = own[v] = s;
   }
-  liftOverSamples(domain, inner, own, raw, grid, step);
+  const surface = liftOverSamples(domain, inner, own, raw, grid, step);
   let maxBlockout = 0;
   for (let v = 0; v < V; v++) maxBlockout = Math.max(maxBlockout, inner[v]! - own[v]!);
   // ---- outer levels: envelope of balls of radius `thickness` on the samples, and `height` above the inner level
@@ -299,7 +299,7 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
         for (let J = Math.max(0, cj - reach); J <= Math.min(fy - 1, cj + reach); J++) {
           const dy = y0 + J * half - y;
           for (let I = Math.max(0, ci - reach); I <= Math.min(fx - 1, ci + reach); I++) {
-            const s = raw[J * fx + I]!;
+            const s = surface[J * fx + I]!;
             if (!(s + thickness > best)) continue; // NaN (outside) or too low to matter
             const dx = x0 + I * half - x;
             const r2 = thickness * thickness - dx * dx - dy * dy;
@@ -345,7 +345,8 @@ function maxOver(field: Float64Array, fx: number, fy: number, i0: number, i1: nu
 const CLIFF = 2;
 
 /**
- * Raises inner levels so that no triangle passes under a sample inside it.
+ * Raises inner levels so that no triangle passes under a sample inside it;
+ * returns the inner surface's level at every sample inside a triangle (NaN elsewhere).
  * Cliffs (the drop at an undercut's silhouette, or a wall between samples)
  * lift the whole triangle to its highest sample: the drop may lie anywhere
  * between two samples, and a flat top cannot cut into it. Elsewhere a
@@ -354,14 +355,14 @@ const CLIFF = 2;
  * of being lifted by its slope times a cell. Raising only ever lifts
  * neighbouring triangles too, so one pass of each suffices.
  */
-function liftOverSamples(domain: Domain2D, level: Float64Array, own: Float64Array, raw: Float64Array, g: BaseGrid, step: number): void {
+function liftOverSamples(domain: Domain2D, level: Float64Array, own: Float64Array, raw: Float64Array, g: BaseGrid, step: number): Float64Array {
   const { fx, fy, x0, y0 } = g;
   const half = step / 2;
   const tris = domain.triangles;
   const xy = domain.xy;
   const eps = 1e-9;
   // Visits the samples inside triangle t: (sample level, barycentric weights of a, b, c).
-  const samples = (t: number, visit: (s: number, la: number, lb: number, lc: number) => void): void => {
+  const samples = (t: number, visit: (s: number, la: number, lb: number, lc: number, f: number) => void): void => {
     const a = tris[t]!, b = tris[t + 1]!, c = tris[t + 2]!;
     const ax = xy[2 * a]!, ay = xy[2 * a + 1]!, bx = xy[2 * b]!, by = xy[2 * b + 1]!, cx = xy[2 * c]!, cy = xy[2 * c + 1]!;
     const det = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
@@ -378,7 +379,7 @@ function liftOverSamples(domain: Domain2D, level: Float64Array, own: Float64Arra
         const lc = ((bx - ax) * (py - ay) - (by - ay) * (px - ax)) / det;
         const la = 1 - lb - lc;
         if (la < -eps || lb < -eps || lc < -eps) continue;
-        visit(s, la, lb, lc);
+        visit(s, la, lb, lc, J * fx + I);
       }
     }
   };
@@ -406,6 +407,16 @@ function liftOverSamples(domain: Domain2D, level: Float64Array, own: Float64Arra
       }
     });
   }
+  // The inner surface at the samples (the outer surface is offset from it, not from the samples).
+  const surface = new Float64Array(raw.length).fill(Number.NaN);
+  for (let t = 0; t < tris.length; t += 3) {
+    const a = tris[t]!, b = tris[t + 1]!, c = tris[t + 2]!;
+    samples(t, (s, la, lb, lc, f) => {
+      const here = la * level[a]! + lb * level[b]! + lc * level[c]!;
+      if (!(surface[f]! >= here)) surface[f] = Math.max(here, s);
+    });
+  }
+  return surface;
 }
 
 /** Inside samples whose ray found nothing (holes in a scan) take the mean of their found neighbours, growing inwards. */
