@@ -13,6 +13,7 @@ import { buildBvh } from '../../workers/kernels/bvh.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
 import { straighten, transformMesh } from '../../workers/kernels/straighten.ts';
+import { palateHorseshoe } from '../fixtures/base-models.ts';
 import { expectPrintable, expectRemovable, innerGaps, percentile, pickOutline, thicknessSamples } from './base-checks.ts';
 import { loadKernels } from './kernels.ts';
 
@@ -22,16 +23,6 @@ const file = resolve(fixtures, 'study-models/upper-model.stl');
 const present = existsSync(file);
 const title = present ? `base on the real upper study model (${file})` : `base on the real upper study model: SKIPPED, ${file} not found (set ARCHWRIGHT_FIXTURES)`;
 if (!present) console.warn(title);
-
-/** A U over the palate in the straightened frame: from the lingual gum line of the teeth inwards, open at the back. */
-export function palateHorseshoe(): [number, number][] {
-  const arc = (rx: number, ry: number, from: number, to: number, n: number): [number, number][] =>
-    Array.from({ length: n }, (_, i) => {
-      const a = from + ((to - from) * i) / (n - 1);
-      return [rx * Math.cos(a), 12 + ry * Math.sin(a)];
-    });
-  return [[-14, 26], ...arc(14, 22, Math.PI, 2 * Math.PI, 24), [14, 26], [7, 26], ...arc(7, 13, 2 * Math.PI, Math.PI, 16), [-7, 26]];
-}
 
 describe.skipIf(!present)(title, () => {
   it('a horseshoe outline on the palate gives a closed base that follows the palate and comes off along the insertion direction', async () => {

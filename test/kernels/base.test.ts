@@ -10,7 +10,7 @@ import { BaseError, generateBase, MIN_OUTLINE_POINTS, type BaseMesh, type BaseOp
 import { buildBvh, type Bvh } from '../../workers/kernels/bvh.ts';
 import { KernelError } from '../../workers/kernels/job.ts';
 import { meshFromArrays, type MeshRef } from '../../workers/kernels/mesh.ts';
-import { heightFieldSolid, mushroomBlock, palateJaw } from '../fixtures/base-models.ts';
+import { heightFieldSolid, jawHorseshoe, mushroomBlock, palateJaw } from '../fixtures/base-models.ts';
 import { filterTriangles, gridPlane, uvSphere, type IndexedMesh } from '../fixtures/mesh.ts';
 import { circle, expectPrintable, expectRemovable, innerGaps, percentile, pickOutline, thicknessSamples } from './base-checks.ts';
 import { loadKernels } from './kernels.ts';
@@ -132,18 +132,6 @@ describe('base on a block with a mushroom (undercut ring)', () => {
 });
 
 describe('base on the generated jaw with a palate', () => {
-  // A horseshoe over the palate's rim and the lingual side of the ridge, open at the back.
-  const horseshoe: [number, number][] = [
-    ...Array.from({ length: 20 }, (_, i) => {
-      const a = -Math.PI * 0.95 + (Math.PI * 0.9 * i) / 19; // left back, round the front, to the right back
-      return [17 * Math.cos(a), 5 + 14 * Math.sin(a)] as [number, number];
-    }),
-    ...Array.from({ length: 14 }, (_, i) => {
-      const a = -Math.PI * 0.05 - (Math.PI * 0.9 * i) / 13;
-      return [9 * Math.cos(a), 4 + 6 * Math.sin(a)] as [number, number];
-    }),
-  ];
-
   it('gives a closed base over the palate that follows it and comes off along +z', async () => {
     const jaw = await model(palateJaw());
     const base = await generateBase(jaw.mesh, jaw.bvh, pickOutline(jaw.bvh, circle(0, 5, 15, 40, 11)), { thickness: 2 });
@@ -158,7 +146,7 @@ describe('base on the generated jaw with a palate', () => {
 
   it('gives a closed horseshoe base reaching over the teeth, their undercuts blocked out', async () => {
     const jaw = await model(palateJaw());
-    const outer = horseshoe.map(([x, y]) => [x * 1.45, y < 5 ? 5 + (y - 5) * 1.6 : y] as [number, number]);
+    const outer = jawHorseshoe();
     const base = await generateBase(jaw.mesh, jaw.bvh, pickOutline(jaw.bvh, outer), { thickness: 2 });
     await expectPrintable(scratch, base);
     // The coarse teeth (detail 0.5) have sharp facet creases: a triangle between two samples
