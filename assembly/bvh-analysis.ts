@@ -70,18 +70,19 @@ export function undercutMap(
 }
 
 /**
- * Undercut score of direction d over the sample vertices i * stride for i
- * in [start, end): the summed weights of those in undercut (any-hit rays,
- * cheaper than undercutMap). Used to search for the best direction.
+ * Undercut score of direction d over sample vertices: for i in [start, end),
+ * vertex ids[i] (u32) with weight sampleWeights[i] (f32); returns the summed
+ * weights of the samples in undercut (any-hit rays, cheaper than
+ * undercutMap). With ids 0 the samples are the vertices themselves (vertex
+ * i, weight sampleWeights[i]). Used to search for the best direction.
  */
 export function undercutScore(
   bvh: usize,
   positions: usize,
-  weights: usize,
-  vertexCount: u32,
+  ids: usize,
+  sampleWeights: usize,
   start: u32,
   end: u32,
-  stride: u32,
   dx: f32,
   dy: f32,
   dz: f32,
@@ -89,11 +90,10 @@ export function undercutScore(
 ): f64 {
   let area: f64 = 0;
   for (let i = start; i < end; i++) {
-    const v = <u64>i * <u64>stride;
-    if (v >= <u64>vertexCount) break;
+    const v = ids ? load<u32>(ids + <usize>i * 4) : i;
     const p = positions + <usize>v * 12;
     setRay(load<f32>(p) + dx * eps, load<f32>(p, 4) + dy * eps, load<f32>(p, 8) + dz * eps, dx, dy, dz);
-    if (castAny(bvh, 0, Infinity)) area += <f64>load<f32>(weights + <usize>v * 4);
+    if (castAny(bvh, 0, Infinity)) area += <f64>load<f32>(sampleWeights + <usize>i * 4);
   }
   return area;
 }

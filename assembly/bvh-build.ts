@@ -131,13 +131,13 @@ let pad: v128 = f32x4.splat(0);
 /**
  * Builds a BVH over `triCount` triangles (three u32 indices each) of
  * `vertexCount` xyz f32 positions. Leaves hold at most `maxLeaf` triangles
- * (1..64, default 4 when 0); `bins` (2..32, default 16 when 0) SAH bins per
+ * (1..64, default 8 when 0); `bins` (2..32, default 16 when 0) SAH bins per
  * axis. Returns the BVH's pointer, or 0 (see bvhLastStatus: bad index, out
  * of memory). Allocates exactly bvhByteLength() bytes in the arena.
  */
 export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, triCount: u32, maxLeaf: i32, bins: i32): usize {
   status = BVH_OK;
-  if (maxLeaf <= 0) maxLeaf = 4;
+  if (maxLeaf <= 0) maxLeaf = 8;
   if (maxLeaf > 64) maxLeaf = 64;
   if (bins <= 0) bins = 16;
   if (bins < 2) bins = 2;
@@ -149,13 +149,16 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
   }
   const maxNodes: usize = n > 0 ? 2 * n - 1 : 1;
   const trisOff = HEADER_BYTES;
-  const nodesOff = trisOff + n * TRI_BYTES;
+  // Sibling pairs (nodes 2m + 1, 2m + 2) on 64-byte boundaries: one cache
+  // line per visit. The root sits alone before the first pair.
+  const nodesOff = ((trisOff + n * TRI_BYTES + 63) & ~(<usize>63)) + 32;
   const mark = arenaMark();
-  const bvh = arenaAlloc(nodesOff + maxNodes * NODE_BYTES);
-  if (bvh == 0) {
+  const raw = arenaAlloc(nodesOff + maxNodes * NODE_BYTES + 48);
+  if (raw == 0) {
     status = BVH_OUT_OF_MEMORY;
     return 0;
   }
+  const bvh = (raw + 63) & ~(<usize>63);
   const recs = bvh + trisOff + n * 16;
   const nodes = bvh + nodesOff;
 
@@ -231,16 +234,20 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
       a0 = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
       a1 = a0;
     }
+    // Small nodes use one set: clearing and merging a second costs more than it saves.
+    const twoSets = count > 64;
     for (let a = a0; a <= a1; a++) {
       for (let j = 0; j < nb; j++) {
         const s0 = <usize>(a * MAX_BINS + j);
-        const s1 = s0 + SET_SLOTS;
         v128.store(binLo + s0 * 16, inf);
         v128.store(binHi + s0 * 16, ninf);
         store<i32>(binCount + s0 * 4, 0);
-        v128.store(binLo + s1 * 16, inf);
-        v128.store(binHi + s1 * 16, ninf);
-        store<i32>(binCount + s1 * 4, 0);
+        if (twoSets) {
+          const s1 = s0 + SET_SLOTS;
+          v128.store(binLo + s1 * 16, inf);
+          v128.store(binHi + s1 * 16, ninf);
+          store<i32>(binCount + s1 * 4, 0);
+        }
       }
     }
     if (allAxes) {
@@ -259,7 +266,7 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
       const cm: f32 = a0 == 0 ? f32x4.extract_lane(cmin, 0) : a0 == 1 ? f32x4.extract_lane(cmin, 1) : f32x4.extract_lane(cmin, 2);
       const sc: f32 = a0 == 0 ? sx : a0 == 1 ? sy : sz;
       const base0 = <usize>(a0 * MAX_BINS);
-      const base1 = base0 + SET_SLOTS;
+      const base1 = twoSets ? base0 + SET_SLOTS : base0;
       let bi = start;
       for (; bi + 1 < end; bi += 2) {
         binOne(recs + <usize>bi * REC_BYTES, off, cm, sc, nb - 1, base0);
@@ -268,7 +275,7 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
       if (bi < end) binOne(recs + <usize>bi * REC_BYTES, off, cm, sc, nb - 1, base0);
     }
     // Merge set 1 into set 0.
-    for (let a = a0; a <= a1; a++) {
+    if (twoSets) for (let a = a0; a <= a1; a++) {
       for (let j = 0; j < nb; j++) {
         const s0 = <usize>(a * MAX_BINS + j);
         const s1 = s0 + SET_SLOTS;
@@ -461,7 +468,8 @@ export function bvhCheck(ptr: usize, len: u32): i32 {
   const trisOff = <u64>load<u32>(ptr, H_TRIS_OFFSET);
   const nodesOff = <u64>load<u32>(ptr, H_NODES_OFFSET);
   if (<u64>load<u32>(ptr, H_BYTES) != <u64>len) return status;
-  if (trisOff != <u64>HEADER_BYTES || nodesOff != trisOff + n * <u64>TRI_BYTES) return status;
+  const trisEnd = trisOff + n * <u64>TRI_BYTES;
+  if (trisOff != <u64>HEADER_BYTES || nodesOff < trisEnd || nodesOff > trisEnd + 96 || (nodesOff & 3) != 0) return status;
   if (nodeCount == 0 || nodesOff + nodeCount * <u64>NODE_BYTES != <u64>len) return status;
   if (load<u32>(ptr, H_DEPTH) > <u32>MAX_DEPTH) return status;
   const nodes = ptr + <usize>nodesOff;
@@ -477,6 +485,11 @@ export function bvhCheck(ptr: usize, len: u32): i32 {
     }
   }
   if (!depthWithin(nodes, <u32>nodeCount)) return status;
+  // Triangle ids (refit reads the mesh's indices through them).
+  const tris = ptr + <usize>trisOff;
+  for (let j: u64 = 0; j < n; j++) {
+    if (<u64>load<u32>(tris + <usize>j * TRI_BYTES, 12) >= n) return status;
+  }
   status = BVH_OK;
   return status;
 }

@@ -3,4 +3,5 @@
 // range (bvh-layout.ts) so JS can copy it out and load it elsewhere.
 export { bvhBuild, bvhLastStatus, bvhByteLength, bvhNodeCount, bvhTriangleCount, bvhDepth, bvhCheck, bvhRefit } from './bvh-build';
 export { bvhRaycastFirst, bvhRaycastAny, bvhRaycastCount, bvhRaycastAll, bvhClosestPoints } from './bvh-query';
+export { bvhRefitIndex, bvhRefitVertices } from './bvh-refit';
 export { meshVertexAreas, undercutMap, undercutScore, distanceMap, rampColors } from './bvh-analysis';

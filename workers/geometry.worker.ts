@@ -309,6 +309,8 @@ async function job<T>(
     result = { ok: false, error: failureOf(e) };
   } finally {
     running.delete(id);
+    // Close the callback's message channel now rather than when it is collected.
+    if (onProgress) (onProgress as Partial<Record<typeof Comlink.releaseProxy, () => void>>)[Comlink.releaseProxy]?.();
   }
   recentJobs.push({ jobId: id, call, outcome: result.ok ? 'ok' : result.error.code });
   if (recentJobs.length > RECENT_JOBS) recentJobs.shift();

@@ -127,15 +127,17 @@ function CrudPageInner(props: CrudPageProps) {
   const queryKey = JSON.stringify({ ...props.query, ...stateQuery(state) });
   const latest = useRef({ props, state, service });
   latest.current = { props, state, service };
+  // Callers may build the service object on every render: only another prefix means another list.
+  const serviceKey = typeof props.service === 'string' ? props.service : (props.service.prefix ?? '');
 
   // Every change of the table state (or an explicit refresh) loads the page; only the newest
   // request's reply is used.
   useEffect(() => {
     if (!perms.page) return;
     const id = ++seq.current;
-    const { state: s } = latest.current;
+    const { state: s, service: current } = latest.current;
     setLoading(true);
-    service.page(JSON.parse(queryKey) as Query).then(
+    current.page(JSON.parse(queryKey) as Query).then(
       (reply) => {
         if (id !== seq.current) return;
         const page = readPage(reply, { page: s.page, size: s.size });
@@ -153,7 +155,7 @@ function CrudPageInner(props: CrudPageProps) {
         setLoading(false);
       },
     );
-  }, [queryKey, tick, service, perms.page, rowKey, setState]);
+  }, [queryKey, tick, serviceKey, perms.page, rowKey, setState]);
 
   const refresh = useCallback(() => setTick((n) => n + 1), []);
 

@@ -173,7 +173,13 @@ export function KitForm({ items, tabs, mode, value, onChange, ref, labelWidth = 
           </fieldset>
         );
       }
-      if (!item.prop) return <div key={`bad-${index}`} style={style}><ConfigError /></div>;
+      if (!item.prop) {
+        return (
+          <div key={`bad-${index}`} style={style}>
+            <ConfigError nameRequired />
+          </div>
+        );
+      }
       const id = fieldId(item.prop);
       const error = errors[item.prop];
       const label = item.label ?? '';

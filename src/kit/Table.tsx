@@ -151,7 +151,7 @@ export function KitTable(props: KitTableProps) {
   };
 
   const opButton = (label: string, onClick: () => void, danger = false) => (
-    <button type="button" onClick={onClick} className={`rounded px-1.5 py-0.5 text-[13px] outline-none hover:underline focus-visible:ring-2 focus-visible:ring-primary-light-5 ${danger ? 'text-red-600' : 'text-primary'}`}>
+    <button type="button" onClick={onClick} className={`rounded px-1 py-0.5 text-[13px] whitespace-nowrap outline-none hover:underline focus-visible:ring-2 focus-visible:ring-primary-light-5 ${danger ? 'text-red-600' : 'text-primary'}`}>
       {label}
     </button>
   );
@@ -206,8 +206,8 @@ export function KitTable(props: KitTableProps) {
             );
           })}
           {showOp && (
-            <td className={`${opCell} bg-white px-2 py-2 group-hover:bg-slate-50 group-aria-selected:bg-primary-light-9`}>
-              <div className="flex flex-wrap items-center justify-center gap-x-1">
+            <td className={`${opCell} bg-white px-1 py-2 group-hover:bg-slate-50 group-aria-selected:bg-primary-light-9`}>
+              <div className="flex flex-wrap items-center justify-center gap-x-0.5">
                 {op.includes('info') && opButton(t`Details`, () => props.onInfo(row.original))}
                 {op.includes('update') && opButton(t`Edit`, () => props.onUpdate(row.original))}
                 {op.includes('delete') && opButton(t`Delete`, () => props.onDelete(row.original), true)}

@@ -22,14 +22,18 @@ export function KeywordSearch({ value, onSearch, placeholder }: { value: string;
   const suppressUntil = useRef(0);
   const searched = useRef(value);
 
+  // The applied keyword changed from outside (back, a link): show it. Our own search coming back
+  // leaves the text as typed (with its spaces).
   useEffect(() => {
-    setText(value);
-    searched.current = value;
+    if (value !== searched.current) {
+      setText(value);
+      searched.current = value;
+    }
   }, [value]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const run = (v: string) => {
-    searched.current = v;
+    searched.current = v.trim();
     onSearch(v.trim());
   };
   const onInput = (v: string) => {
@@ -59,7 +63,7 @@ export function KeywordSearch({ value, onSearch, placeholder }: { value: string;
           }
         }}
         onBlur={() => {
-          if (text !== searched.current) onCommit();
+          if (text.trim() !== searched.current) onCommit();
         }}
         className="h-full w-40 min-w-0 rounded-l-md bg-transparent px-3 text-sm outline-none placeholder:text-slate-400 sm:w-52"
       />

@@ -25,6 +25,9 @@ export interface FieldProps {
   readOnly?: boolean;
 }
 
+/** Most files one upload item takes; thumbnails are 120 px (spec §9). */
+export const MAX_UPLOAD_FILES = 9;
+
 const INPUT = 'aw-input disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500 read-only:bg-slate-50 read-only:text-slate-600 read-only:focus:ring-0';
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
@@ -111,12 +114,16 @@ export function Field(props: FieldProps): ReactNode {
   }
 }
 
-/** Inline error of a misconfigured component (specification, section 8). */
-export function ConfigError({ name }: { name?: string }) {
+/**
+ * Inline error of a misconfigured component (specification, section 8): "Component options
+ * error", "{name} is not found" (a custom item without its render), "Error, name is required"
+ * (a form item without a prop).
+ */
+export function ConfigError({ name, nameRequired = false }: { name?: string; nameRequired?: boolean }) {
   const { t } = useLingui();
   return (
     <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
-      {name ? t`${name} is not found` : t`Component options error`}
+      {nameRequired ? t`Error, name is required` : name ? t`${name} is not found` : t`Component options error`}
     </p>
   );
 }
@@ -305,7 +312,8 @@ function TreeSelect({ item, value, onChange, disabled, invalid, id }: FieldProps
 
 function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
   const { t } = useLingui();
-  const limit = item.limit ?? 1;
+  // At most 9 files per upload (spec §9, the server's limit too).
+  const limit = Math.min(MAX_UPLOAD_FILES, Math.max(1, item.limit ?? 1));
   const urls = (Array.isArray(value) ? value : value ? [value] : []).map(String);
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -333,7 +341,7 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
         {urls.map((u) => (
-          <div key={u} className="relative flex size-20 items-center justify-center overflow-hidden rounded-md border border-slate-200 bg-slate-50">
+          <div key={u} className="relative flex size-[120px] items-center justify-center overflow-hidden rounded-md border border-slate-200 bg-slate-50">
             <Preview url={u} image={item.kind === 'image' || (item.accept ?? '').includes('image') || image(u)} />
             {!disabled && (
               <button type="button" aria-label={t`Remove`} onClick={() => set(urls.filter((x) => x !== u))} className="absolute top-0.5 right-0.5 rounded bg-white/90 p-0.5 text-slate-600 shadow hover:text-red-600">
@@ -348,7 +356,7 @@ function UploadField({ item, value, onChange, disabled, id }: FieldProps) {
             id={id}
             onClick={() => input.current?.click()}
             disabled={busy}
-            className="flex size-20 flex-col items-center justify-center gap-1 rounded-md border border-dashed border-slate-300 text-xs text-slate-500 hover:border-primary hover:text-primary"
+            className="flex size-[120px] flex-col items-center justify-center gap-1 rounded-md border border-dashed border-slate-300 text-xs text-slate-500 hover:border-primary hover:text-primary"
           >
             {busy ? <Spinner className="size-4" /> : <span className="text-xl leading-none">+</span>}
             {t`Upload`}

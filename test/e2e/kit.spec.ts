@@ -137,12 +137,26 @@ for (const lang of ['zh', 'de'] as const) {
     await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-CN' : 'de');
     await page.screenshot({ path: `${SHOTS}/log-${lang}-1280.png` });
+    await page.goto('/dashboard');
+    await expect(page.getByRole('radiogroup').getByRole('radio')).toHaveCount(5);
+    await expect(page.locator('canvas').first()).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/board-${lang}-1280.png` });
   });
 }
 
 test('the data board: periods in the URL, figures and charts', async ({ page }) => {
   await signIn(page);
   await page.goto('/dashboard');
+  // Two machines, one online: the device figures count them.
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
+  for (const [name, status] of [['Bender A', 1], ['Bender B', 0]] as const) {
+    const res = await page.request.post('/admin/device/info/add', { headers: { Authorization: token }, data: { devicename: name, status, diameters: [0.8], memory: 1000 } });
+    expect((await res.json()).code).toBe(1000);
+  }
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'New devices' })).toContainText('2');
+  const devices = page.getByRole('region', { name: 'Devices' });
+  await expect(devices.getByRole('img')).toHaveAttribute('aria-label', 'Online 1, Offline 1');
   const period = page.getByRole('radiogroup', { name: 'Period' });
   await expect(period.getByRole('radio', { name: '7 days' })).toHaveAttribute('aria-checked', 'true');
   const users = page.getByRole('region', { name: 'New users' });

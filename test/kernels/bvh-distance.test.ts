@@ -71,6 +71,21 @@ describe('signed distance map', () => {
     expect(auto.range).toEqual({ min: auto.min, max: auto.max });
   });
 
+  it('reports progress, and stops with ABORTED when cancelled, releasing its scratch', async () => {
+    const { a, b, bBvh } = await twoInstances();
+    const used = b.k.arenaUsed();
+    const seen: number[] = [];
+    await distanceMap(a, b, bBvh, { chunk: 256, sliceMs: 0, progressIntervalMs: 0, onProgress: (f) => seen.push(f) });
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen.at(-1)).toBe(1);
+    let polls = 0;
+    await expect(distanceMap(a, b, bBvh, { chunk: 256, sliceMs: 0, shouldCancel: () => polls++ > 1 })).rejects.toMatchObject({
+      name: 'KernelError',
+      code: 'ABORTED',
+    });
+    expect(b.k.arenaUsed()).toBe(used);
+  });
+
   it('leaves points beyond maxDistance as NaN', async () => {
     const { bBvh } = await twoInstances();
     const points = new Float32Array([0, 0, 9.9, 0, 0, 30, 0, 0, 0]);

@@ -18,6 +18,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = process.env.ARCHWRIGHT_FIXTURES ?? resolve(root, '../shared/fixtures');
 const upperPath = resolve(fixtures, 'open-full-jaw-p26/upper.stl');
 const lowerPath = resolve(fixtures, 'open-full-jaw-p26/lower.stl');
+const studyPath = resolve(fixtures, 'study-models/upper-model.stl');
 const present = existsSync(upperPath) && existsSync(lowerPath);
 const title = present
   ? `BVH kernels on real jaws (${fixtures})`
@@ -94,6 +95,18 @@ describe.skipIf(!present)(title, () => {
     expect(r.area).toBeLessThanOrEqual(r.hintArea * 1.02);
     expect(r.angleDeg).toBeLessThanOrEqual(15 + 1e-6);
   });
+
+  it.skipIf(!existsSync(studyPath))('best insertion direction of the upper study model (plinth and palate): less undercut than straight up, exact areas', async () => {
+    const study = await load(studyPath);
+    // The study model's teeth point down (-z); the appliance goes on from below.
+    const r = await bestInsertionDirection(study.mesh, study.bvh, [0, 0, -1]);
+    console.log(`upper-model.stl best direction: ${r.angleDeg.toFixed(1)}° from -z, undercut ${r.area.toFixed(0)} mm² (straight: ${r.hintArea.toFixed(0)} mm²)`);
+    expect(r.area).toBeLessThan(r.hintArea * 0.85);
+    const check = await undercutMap(study.mesh, study.bvh, r.direction);
+    expect(r.area).toBeCloseTo(check.area, 3);
+    const straight = await undercutMap(study.mesh, study.bvh, [0, 0, -1]);
+    expect(r.hintArea).toBeCloseTo(straight.area, 3);
+  }, 60_000);
 
   it('distance map from upper.stl to lower.stl: contacts near 0 and a sensible range', async () => {
     const r = await distanceMap(upper.mesh, lower.mesh, lower.bvh, { colors: { min: -0.5, max: 3 } });

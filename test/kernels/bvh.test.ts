@@ -3,6 +3,7 @@ import type { KernelExports } from '../../workers/kernels/abi.ts';
 import {
   buildBvh,
   bvhBounds,
+  bvhRefitIndex,
   bvhFromBytes,
   bvhToBytes,
   closestPoint,
@@ -13,6 +14,7 @@ import {
   raycastFirst,
   raycastOne,
   refitBvh,
+  refitBvhVertices,
   type Bvh,
 } from '../../workers/kernels/bvh.ts';
 import { KernelError } from '../../workers/kernels/job.ts';
@@ -98,6 +100,18 @@ describe('BVH build', () => {
     expect(raycastOne(bvh, [0, 0, -5], [0, 0, 1])).toBeNull();
     expect(closestPoint(bvh, [1, 2, 3])).toBeNull();
     expect(bvhBounds(bvh)).toBeNull();
+  });
+
+  it('survives NaN coordinates: builds, and the other triangles still answer', async () => {
+    const k = await loadKernels();
+    const positions = blob.positions.slice();
+    positions[0] = Number.NaN; // the north pole
+    positions[3 * 500 + 1] = Number.POSITIVE_INFINITY;
+    const bvh = buildBvh(meshFromArrays(k, positions, blob.indices));
+    expect(bvh.triangleCount).toBe(blob.indices.length / 3);
+    const hit = raycastOne(bvh, [0.5, 0.3, -60], [0, 0, 1]);
+    expect(hit?.t).toBeCloseTo(bruteHits(blob, [0.5, 0.3, -60], [0, 0, 1])[0]!.t, 3);
+    expect(closestPoint(bvh, [0, 0, -30])!.distance).toBeCloseTo(bruteClosest(blob, [0, 0, -30]).distance, 3);
   });
 
   it('splits a heap of identical triangles without recursing forever', async () => {
@@ -238,6 +252,44 @@ describe('refit', () => {
     expect(bvhBounds(bvh)!.max[0]).toBeGreaterThan(25);
   });
 
+  it('locally, around moved vertices: the same BVH as a full refit, touching only their leaves and ancestors', async () => {
+    const { k, mesh } = await loaded(blob);
+    const bvh = buildBvh(mesh);
+    const index = bvhRefitIndex(bvh, mesh);
+    const { positions } = meshViews(mesh);
+    // A dab: push the vertices within 4 of a surface point outwards.
+    const c = [positions[3000]!, positions[3001]!, positions[3002]!];
+    const moved: number[] = [];
+    for (let v = 0; v < mesh.vertexCount; v++) {
+      const d = Math.hypot(positions[v * 3]! - c[0]!, positions[v * 3 + 1]! - c[1]!, positions[v * 3 + 2]! - c[2]!);
+      if (d < 4) {
+        moved.push(v);
+        for (let a = 0; a < 3; a++) positions[v * 3 + a] = positions[v * 3 + a]! * (1 + 0.3 * (1 - d / 4));
+      }
+    }
+    expect(moved.length).toBeGreaterThan(20);
+    const rewritten = refitBvhVertices(index, mesh, new Uint32Array(moved));
+    expect(rewritten).toBeGreaterThan(moved.length / 4);
+    expect(rewritten).toBeLessThan(bvh.nodeCount / 20);
+    const local = bvhToBytes(bvh);
+    refitBvh(bvh, mesh);
+    expect(Buffer.from(bvhToBytes(bvh)).equals(Buffer.from(local))).toBe(true);
+    // And it answers as brute force on the moved mesh, rays aimed at the dab.
+    const movedMesh: IndexedMesh = { positions: meshViews(mesh).positions.slice(), indices: blob.indices };
+    const rnd = random(11);
+    const rays = new Float32Array(100 * 6);
+    for (let i = 0; i < 100; i++) {
+      const o = [c[0]! * 2 + (rnd() - 0.5) * 8, c[1]! * 2 + (rnd() - 0.5) * 8, c[2]! * 2 + (rnd() - 0.5) * 8];
+      const d = [c[0]! - o[0]!, c[1]! - o[1]!, c[2]! - o[2]!];
+      const l = Math.hypot(d[0]!, d[1]!, d[2]!);
+      rays.set([o[0]!, o[1]!, o[2]!, d[0]! / l, d[1]! / l, d[2]! / l], i * 6);
+    }
+    expect(expectSameFirstHits(bvh, movedMesh, rays)).toBeGreaterThan(90);
+    // Nothing moved: nothing rewritten.
+    expect(refitBvhVertices(index, mesh, new Uint32Array(moved))).toBe(0);
+    expect(k.arenaUsed()).toBeGreaterThan(0);
+  });
+
   it('refuses a mesh the BVH was not built for', async () => {
     const { k, mesh } = await loaded(blob);
     const bvh = buildBvh(mesh);
@@ -284,6 +336,9 @@ describe('serialisation', () => {
     v2.setUint32(nodes + leaf * 32 + 12, 0xfffffff0, true);
     expect(() => bvhFromBytes(other, outOfRange)).toThrow(/BAD_INPUT/);
     expect(() => bvhFromBytes(other, new Uint8Array(200))).toThrow(/BAD_INPUT/);
+    const badId = bytes.slice();
+    new DataView(badId.buffer).setUint32(64 + 48 * 7 + 12, 1e9, true); // triangle 7's id
+    expect(() => bvhFromBytes(other, badId)).toThrow(/BAD_INPUT/);
     expect(other.arenaUsed()).toBe(used);
   });
 });

@@ -118,6 +118,21 @@ describe('dashboard rankings and shares', () => {
     expect((await info('aiInfo', { period: 'all' })).body.data.orders).toBe(5);
   });
 
+  it('ranks departments by the orders of their designers; designers without one count under null', async () => {
+    const now = ago(DAY);
+    const lab = (await t.ctx.db.insertInto('base_sys_department').values({ name: 'Lab North', parentId: null, createTime: now, updateTime: now }).returning('id').executeTakeFirstOrThrow()).id;
+    const a = await insertUser('a', now);
+    const b = await insertUser('b', now);
+    await t.ctx.db.updateTable('base_sys_user').set({ departmentId: lab }).where('id', 'in', [a, b]).execute();
+    await insertOrder(a, ago(HOUR), { status: 2 });
+    await insertOrder(b, ago(HOUR));
+    await insertOrder(1, ago(HOUR));
+    expect((await info('departmentInfo', { period: 'day' })).body.data).toEqual([
+      { departmentId: lab, name: 'Lab North', orders: 2, processed: 1 },
+      { departmentId: null, name: null, orders: 1, processed: 0 },
+    ]);
+  });
+
   it('counts devices online and offline', async () => {
     await insertDevice(ago(DAY), 1);
     await insertDevice(ago(DAY), 0);

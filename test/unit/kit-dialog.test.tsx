@@ -173,3 +173,51 @@ describe('upsert dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
+
+describe('opening the dialog from the page', () => {
+  it('appends with prefilled values through the handle; items hidden by mode are neither shown nor sent', async () => {
+    const { createRef } = await import('react');
+    const handle = createRef<import('../../src/kit/index.ts').CrudHandle>();
+    const mem = memoryService(rows);
+    const formItems: FormItem[] = [
+      { prop: 'name', label: 'Name', required: true },
+      { prop: 'code', label: 'Code', hidden: ({ mode }) => mode !== 'add' },
+    ];
+    renderAt(() => <CrudPage ref={handle} service={mem.service} columns={columns} items={formItems} />);
+    await screen.findByText('Alpha');
+    act(() => handle.current!.openAdd({ name: 'Copy of Alpha', code: 'A-2' }));
+    let dialog = await screen.findByRole('dialog');
+    expect((within(dialog).getByLabelText(/Name/) as HTMLInputElement).value).toBe('Copy of Alpha');
+    expect((within(dialog).getByLabelText(/Code/) as HTMLInputElement).value).toBe('A-2');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(mem.last('add')!.payload).toEqual({ name: 'Copy of Alpha', code: 'A-2' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    act(() => handle.current!.openUpdate({ id: 1 }));
+    dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect((within(dialog).getByLabelText(/Name/) as HTMLInputElement).value).toBe('Alpha'));
+    expect(within(dialog).queryByLabelText(/Code/)).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(mem.last('update')).toBeDefined());
+    expect(mem.last('update')!.payload).toEqual({ id: 1, name: 'Alpha', status: 1, remark: 'first' });
+  });
+});
+
+describe('misconfigured forms', () => {
+  it('say what is wrong inline instead of failing', async () => {
+    const mem = memoryService(rows);
+    renderAt(() => (
+      <CrudPage
+        service={mem.service}
+        columns={columns}
+        items={[{ label: 'No prop' }, { prop: 'widget', label: 'Widget', type: 'custom' }, { prop: 'name', label: 'Name' }]}
+      />
+    ));
+    await screen.findByText('Alpha');
+    fireEvent.click(screen.getByRole('button', { name: /Add/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Error, name is required')).toBeTruthy();
+    expect(within(dialog).getByText('widget is not found')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Name')).toBeTruthy();
+  });
+});

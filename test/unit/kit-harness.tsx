@@ -6,7 +6,7 @@
  */
 /// <reference path="../../src/po.d.ts" />
 import type { ReactNode } from 'react';
-import { act, render } from '@testing-library/react';
+import { act, configure, render } from '@testing-library/react';
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
@@ -15,6 +15,9 @@ import { messages as en } from '../../src/locales/en/messages.po';
 import { messages as zh } from '../../src/locales/zh/messages.po';
 import type { CrudService, PageReply, Query, Row } from '../../src/kit/types.ts';
 import { Toaster } from '../../src/ui/toast.tsx';
+
+// The machine is shared: give findBy/waitFor time to see what the user would see.
+configure({ asyncUtilTimeout: 5000 });
 
 i18n.load({ en, zh, de });
 export function useLocale(locale: 'en' | 'zh' | 'de') {

@@ -324,3 +324,55 @@ describe('two lists on one route', () => {
     expect(within(region('main')).getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
   });
 });
+
+describe('service objects built on every render', () => {
+  it('load the list once, not on every render of the page', async () => {
+    const { useState } = await import('react');
+    const mem = memoryService(sampleRows(5));
+    // The page re-renders after each reply (it keeps the reply's subData).
+    function Page() {
+      const [replies, setReplies] = useState(0);
+      return (
+        <>
+          <p data-testid="replies">{replies}</p>
+          <CrudPage service={{ ...mem.service }} columns={columns} items={items} onSubData={() => setReplies((n) => n + 1)} />
+        </>
+      );
+    }
+    renderAt(() => <Page />);
+    await screen.findByText('user-001');
+    // Let any further renders and effects settle.
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(mem.calls.filter((c) => c.action === 'page')).toHaveLength(1);
+  });
+});
+
+describe('advanced search with ranges and defaults', () => {
+  it('a datetime range searches as start/end fields in the URL; reset restores the item defaults', async () => {
+    const mem = memoryService(sampleRows(5));
+    const ranged: FormItem[] = [
+      { prop: 'createTime', label: 'Created', type: 'datetimeRange' },
+      { prop: 'status', label: 'Status', type: 'select', options: [{ label: 'Enabled', value: 1 }, { label: 'Disabled', value: 0 }], value: 1 },
+    ];
+    const { router } = renderAt(() => <CrudPage service={mem.service} columns={columns} search={ranged} />);
+    await screen.findByText('user-001');
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
+    let drawer = await screen.findByRole('dialog', { name: 'Advanced search' });
+    fireEvent.change(within(drawer).getByLabelText('Start time'), { target: { value: '2026-01-01T08:00' } });
+    fireEvent.change(within(drawer).getByLabelText('End time'), { target: { value: '2026-01-31T18:30' } });
+    fireEvent.change(within(drawer).getByLabelText('Status'), { target: { value: '' } });
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ startCreateTime: '2026-01-01 08:00:00', endCreateTime: '2026-01-31 18:30:00' }));
+    expect(mem.last('page')!.payload).toEqual({ page: 1, size: 20, startCreateTime: '2026-01-01 08:00:00', endCreateTime: '2026-01-31 18:30:00' });
+
+    // The drawer shows the applied range again; reset brings back the default status and no range.
+    fireEvent.click(screen.getByRole('button', { name: /Advanced search/ }));
+    drawer = await screen.findByRole('dialog', { name: 'Advanced search' });
+    expect((within(drawer).getByLabelText('Start time') as HTMLInputElement).value).toBe('2026-01-01T08:00');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Reset' }));
+    expect((within(drawer).getByLabelText('Start time') as HTMLInputElement).value).toBe('');
+    expect((within(drawer).getByLabelText('Status') as HTMLSelectElement).value).toBe('0'); // option 0: Enabled (1)
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ status: 1 }));
+  });
+});

@@ -71,3 +71,18 @@ describe('keyword search', () => {
     expect(screen.queryByText('user-021')).toBeNull();
   });
 });
+
+describe('keyword box and the URL', () => {
+  it('keeps the text as typed when its search comes back, and shows a keyword set from outside', async () => {
+    const mem = memoryService(sampleRows(30));
+    const { router } = renderAt(() => <CrudPage service={mem.service} columns={[{ prop: 'name', label: 'Name' }]} />);
+    await screen.findByText('user-001');
+    const box = screen.getByRole('searchbox', { name: 'Keyword' }) as HTMLInputElement;
+    fireEvent.change(box, { target: { value: 'user ' } });
+    await waitFor(() => expect(router.state.location.search).toEqual({ keyWord: 'user' }));
+    expect(box.value).toBe('user ');
+    await act(() => router.navigate({ href: '/sys/log?keyWord=%22user-02%22' }));
+    await waitFor(() => expect(box.value).toBe('user-02'));
+    await waitFor(() => expect(mem.last('page')!.payload).toEqual({ page: 1, size: 20, keyWord: 'user-02' }));
+  });
+});

@@ -15,6 +15,11 @@ export interface BvhExports {
   /** 0, or -2 when the mesh does not match the BVH. */
   bvhRefit(bvh: number, positionsPtr: number, indicesPtr: number, vertexCount: number): number;
 
+  /** Local-refit index (vertex → triangles, triangle → leaf, parents) beside the BVH; 0 on a mismatch or no memory. */
+  bvhRefitIndex(bvh: number, indicesPtr: number, vertexCount: number): number;
+  /** Refits around `count` moved vertices (u32 ids at verticesPtr). Returns nodes rewritten, -1 for a foreign index. */
+  bvhRefitVertices(bvh: number, indexPtr: number, positionsPtr: number, indicesPtr: number, verticesPtr: number, count: number): number;
+
   /** Rays: 6 f32 each (origin, direction). Out: 16 bytes per ray (t f32, triangle i32, u f32, v f32). Returns hits. */
   bvhRaycastFirst(bvh: number, raysPtr: number, count: number, tMin: number, tMax: number, outPtr: number): number;
   /** Out: u8 per ray. Returns hits. */
@@ -54,15 +59,14 @@ export interface BvhExports {
     depthOutPtr: number,
     flagsOutPtr: number,
   ): number;
-  /** Samples [start, end) (vertex = sample * stride): summed weight of those in undercut. */
+  /** Samples [start, end): vertex ids[i] (or i when idsPtr is 0) with weight weights[i]; summed weight of those in undercut. */
   undercutScore(
     bvh: number,
     positionsPtr: number,
+    idsPtr: number,
     weightsPtr: number,
-    vertexCount: number,
     start: number,
     end: number,
-    stride: number,
     dx: number,
     dy: number,
     dz: number,

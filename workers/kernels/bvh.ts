@@ -24,7 +24,7 @@ export interface Bvh {
 }
 
 export interface BvhBuildOptions {
-  /** Most triangles in a leaf, 1..64. Default 4. */
+  /** Most triangles in a leaf, 1..64. Default 8 (4 gives slightly faster closest points, 8 a faster build and ray casts). */
   maxLeafSize?: number;
   /** SAH bins per axis, 2..32. Default 16. */
   bins?: number;
@@ -44,7 +44,7 @@ function describe(k: KernelExports, ptr: number): Bvh {
 /** Builds a BVH over the mesh's triangles in the mesh's instance (binned SAH). */
 export function buildBvh(mesh: MeshRef, options: BvhBuildOptions = {}): Bvh {
   const { k } = mesh;
-  const ptr = k.bvhBuild(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount, options.maxLeafSize ?? 4, options.bins ?? 16) >>> 0;
+  const ptr = k.bvhBuild(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount, options.maxLeafSize ?? 8, options.bins ?? 16) >>> 0;
   if (ptr === 0) {
     const status = k.bvhLastStatus();
     throw status === -1
@@ -62,6 +62,41 @@ export function refitBvh(bvh: Bvh, mesh: MeshRef): void {
   }
 }
 
+/** What a local refit needs beside the BVH (kept in the arena with it; not part of its bytes). */
+export interface BvhRefitIndex {
+  readonly bvh: Bvh;
+  readonly ptr: number;
+}
+
+/**
+ * Builds the local-refit index once per BVH (about 24 bytes per triangle), for
+ * refitBvhVertices. Allocate it where the BVH lives, outside any job scratch.
+ */
+export function bvhRefitIndex(bvh: Bvh, mesh: MeshRef): BvhRefitIndex {
+  if (mesh.k !== bvh.k || mesh.triangleCount !== bvh.triangleCount) throw new KernelError('BAD_INPUT', 'the mesh is not the one the BVH was built for');
+  const ptr = bvh.k.bvhRefitIndex(bvh.ptr, mesh.indicesPtr, mesh.vertexCount) >>> 0;
+  if (ptr === 0) throw new KernelError('OUT_OF_MEMORY', 'no room for the refit index (or the mesh does not match)');
+  return { bvh, ptr };
+}
+
+/**
+ * Refits after the listed vertices moved (e.g. a smoothing dab): their
+ * triangles and the boxes from those leaves up, stopping where nothing
+ * changes; the cost follows the vertices touched. Gives the same BVH as
+ * refitBvh. Returns the number of nodes rewritten.
+ */
+export function refitBvhVertices(index: BvhRefitIndex, mesh: MeshRef, vertices: Uint32Array | { ptr: number; count: number }): number {
+  const { bvh } = index;
+  const { k } = bvh;
+  const run = (ptr: number, count: number): number => {
+    const n = k.bvhRefitVertices(bvh.ptr, index.ptr, mesh.positionsPtr, mesh.indicesPtr, ptr, count);
+    if (n < 0) throw new KernelError('BAD_INPUT', 'the refit index belongs to another BVH');
+    return n;
+  };
+  if (!(vertices instanceof Uint32Array)) return run(vertices.ptr, vertices.count);
+  return withScratch(k, (alloc) => run(copyIn(k, alloc, vertices), vertices.length));
+}
+
 /** The BVH's bytes, copied into a fresh (transferable) buffer. */
 export function bvhToBytes(bvh: Bvh): Uint8Array<ArrayBuffer> {
   return new Uint8Array(bvh.k.memory.buffer.slice(bvh.ptr, bvh.ptr + bvh.byteLength));
@@ -70,8 +105,10 @@ export function bvhToBytes(bvh: Bvh): Uint8Array<ArrayBuffer> {
 /** Loads bytes from bvhToBytes into instance `k` (validated: bad bytes throw BAD_INPUT). */
 export function bvhFromBytes(k: KernelExports, bytes: Uint8Array): Bvh {
   const mark = k.arenaMark() >>> 0;
-  const ptr = k.arenaAlloc(bytes.length) >>> 0;
-  if (ptr === 0) throw new KernelError('OUT_OF_MEMORY', `no room for ${bytes.length} bytes of BVH`);
+  const raw = k.arenaAlloc(bytes.length + 48) >>> 0;
+  if (raw === 0) throw new KernelError('OUT_OF_MEMORY', `no room for ${bytes.length} bytes of BVH`);
+  // 64-byte aligned like a fresh build, so sibling pairs stay on one cache line.
+  const ptr = ((raw + 63) & ~63) >>> 0;
   new Uint8Array(k.memory.buffer, ptr, bytes.length).set(bytes);
   if (k.bvhCheck(ptr, bytes.length) !== 0) {
     k.arenaRelease(mark);

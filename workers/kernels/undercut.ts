@@ -129,11 +129,16 @@ export interface BestDirectionOptions extends UndercutOptions {
   halfAngleDeg?: number;
   /** Directions sampled on the cone (Fibonacci spiral), besides the hint. Default 64. */
   samples?: number;
-  /** Refinement rounds around the best so far, each at half the previous radius. Default 3. */
+  /** Refinement rounds around each of the 3 best directions, each at half the previous radius. Default 3. */
   refineRounds?: number;
-  /** Directions per refinement round. Default 16. */
+  /** Directions per refinement round. Default 8. */
   refineSamples?: number;
-  /** The search scores at most this many vertices (an even stride through them); the answer's area uses all. Default 20,000. */
+  /**
+   * The search scores at most this many vertices (an even stride through
+   * them, weighted by area, so the score estimates the area); the returned
+   * areas use all. Default 4,000. Cost: about (1 + samples + 3 × refineRounds
+   * × refineSamples) × maxSampleVertices + 2 × vertexCount rays.
+   */
   maxSampleVertices?: number;
 }
 
@@ -175,6 +180,68 @@ export function capDirections(c: Vec3, angle: number, count: number): Vec3[] {
   return out;
 }
 
+/** Sample vertices for scoring: ids (u32, or 0 for every vertex) and weights (f32), in the arena. */
+interface Samples {
+  ids: number;
+  weights: number;
+  count: number;
+}
+
+/**
+ * About `max` sample vertices whose weighted undercut estimates the area:
+ * every vertex heavier than total / max (big triangles, like a model's
+ * plinth, would make a plain stride noisy), plus an even stride through the
+ * rest with weights scaled so they sum to the rest's area.
+ */
+function pickSamples(mesh: MeshRef, weightsPtr: number, total: number, max: number, alloc: (bytes: number) => number): Samples {
+  const n = mesh.vertexCount;
+  const ids = alloc(max * 2 * 4);
+  const out = alloc(max * 2 * 4);
+  const w = new Float32Array(mesh.k.memory.buffer, weightsPtr, n);
+  const heavyLimit = total / max;
+  const heavy: number[] = [];
+  let lightCount = 0;
+  let lightTotal = 0;
+  for (let v = 0; v < n; v++) {
+    if (w[v]! >= heavyLimit) heavy.push(v);
+    else {
+      lightCount++;
+      lightTotal += w[v]!;
+    }
+  }
+  const step = Math.max(1, Math.ceil(lightCount / Math.max(1, max - heavy.length)));
+  const light: number[] = [];
+  let picked = 0;
+  for (let v = 0, seen = 0; v < n; v++) {
+    if (w[v]! >= heavyLimit) continue;
+    if (seen++ % step === 0) {
+      light.push(v);
+      picked += w[v]!;
+    }
+  }
+  const scale = picked > 0 ? lightTotal / picked : 0;
+  const idView = new Uint32Array(mesh.k.memory.buffer, ids, heavy.length + light.length);
+  const wView = new Float32Array(mesh.k.memory.buffer, out, heavy.length + light.length);
+  heavy.forEach((v, i) => {
+    idView[i] = v;
+    wView[i] = w[v]!;
+  });
+  light.forEach((v, i) => {
+    idView[heavy.length + i] = v;
+    wView[heavy.length + i] = w[v]! * scale;
+  });
+  return { ids, weights: out, count: heavy.length + light.length };
+}
+
+/** Directions whose neighbourhoods the search refines. */
+const REFINE_SEEDS = 3;
+
+interface Scored {
+  direction: Vec3;
+  score: number;
+  angle: number;
+}
+
 const angleBetween = (a: Vec3, b: Vec3): number => Math.acos(Math.min(1, Math.max(-1, a[0] * b[0] + a[1] * b[1] + a[2] * b[2])));
 
 /**
@@ -193,26 +260,28 @@ export async function bestInsertionDirection(
   const cone = ((options.halfAngleDeg ?? 30) * Math.PI) / 180;
   const samples = Math.max(1, Math.floor(options.samples ?? 64));
   const rounds = Math.max(0, Math.floor(options.refineRounds ?? 3));
-  const refineSamples = Math.max(1, Math.floor(options.refineSamples ?? 16));
+  const refineSamples = Math.max(1, Math.floor(options.refineSamples ?? 8));
   const eps = options.eps ?? bvhDiagonal(bvh) * 1e-5;
   const chunk = options.chunk ?? 4096;
   const { k } = mesh;
   const n = mesh.vertexCount;
-  const stride = Math.max(1, Math.ceil(n / Math.max(1, options.maxSampleVertices ?? 20_000)));
-  const sampleCount = Math.ceil(n / stride);
-  // Progress: every scored direction costs the same; the two exact areas at the end count as scored directions too.
-  const totalEvals = 1 + samples + rounds * refineSamples + (stride > 1 ? 2 * stride : 0);
-  let done = 0;
+  const maxSamples = Math.max(1, Math.floor(options.maxSampleVertices ?? 4_000));
 
   return withJobScratch(mesh, async (alloc) => {
     const [weights, totalArea] = vertexWeights(mesh, alloc);
-    const score = async (d: Vec3, step: number, count: number, weight: number): Promise<number> => {
+    const all: Samples = { ids: 0, weights, count: n };
+    const sample = n > maxSamples ? pickSamples(mesh, weights, totalArea, maxSamples, alloc) : all;
+    // Progress: in units of one sampled score; the two exact areas at the end weigh n / samples each.
+    const exactWeight = sample === all ? 0 : n / sample.count;
+    const totalEvals = 1 + samples + REFINE_SEEDS * rounds * refineSamples + 2 * exactWeight;
+    let done = 0;
+    const score = async (d: Vec3, set: Samples, weight: number): Promise<number> => {
       let sum = 0;
       await runChunked(
-        count,
+        set.count,
         chunk,
         (start, end) => {
-          sum += k.undercutScore(bvh.ptr, mesh.positionsPtr, weights, n, start, end, step, d[0], d[1], d[2], eps);
+          sum += k.undercutScore(bvh.ptr, mesh.positionsPtr, set.ids, set.weights, start, end, d[0], d[1], d[2], eps);
         },
         {
           ...options,
@@ -224,34 +293,47 @@ export async function bestInsertionDirection(
     };
 
     const tolerance = totalArea * 1e-9;
-    let best = h;
-    const hintScore = await score(h, stride, sampleCount, 1);
-    let bestScore = hintScore;
-    let bestAngle = 0;
-    let evaluated = 1;
-    const consider = async (d: Vec3): Promise<void> => {
-      const s = await score(d, stride, sampleCount, 1);
-      evaluated++;
-      const a = angleBetween(d, h);
-      if (s < bestScore - tolerance || (s <= bestScore + tolerance && a < bestAngle)) {
-        best = d;
-        bestScore = s;
-        bestAngle = a;
-      }
+    // Lower score first; among equal scores, closer to the hint.
+    const better = (x: Scored, y: Scored): boolean =>
+      x.score < y.score - tolerance || (x.score <= y.score + tolerance && x.angle < y.angle);
+    const scored: Scored[] = [];
+    const consider = async (d: Vec3): Promise<Scored> => {
+      const c = { direction: d, score: await score(d, sample, 1), angle: angleBetween(d, h) };
+      scored.push(c);
+      return c;
     };
+    const hintScored = await consider(h);
     for (const d of capDirections(h, cone, samples)) await consider(d);
-    // Refine around the best: start at the spiral's spacing, halve each round.
-    let radius = Math.sqrt((2 * Math.PI * (1 - Math.cos(cone))) / samples);
-    for (let r = 0; r < rounds; r++) {
-      const centre = best;
-      for (const d of capDirections(centre, radius, refineSamples)) {
-        if (angleBetween(d, h) <= cone + 1e-9) await consider(d);
-        else done += 1;
+    // Refine around the best few (the landscape has several valleys): caps
+    // starting at the spiral's spacing, halved each round.
+    const ranked = [...scored].sort((x, y) => (better(x, y) ? -1 : better(y, x) ? 1 : 0));
+    const seeds = ranked.slice(0, Math.min(REFINE_SEEDS, ranked.length));
+    const spacing = Math.sqrt((2 * Math.PI * (1 - Math.cos(cone))) / samples);
+    for (let seed = 0; seed < seeds.length; seed++) {
+      let local = seeds[seed]!;
+      let radius = spacing;
+      for (let r = 0; r < rounds; r++) {
+        const centre = local.direction;
+        for (const d of capDirections(centre, radius, refineSamples)) {
+          if (angleBetween(d, h) > cone + 1e-9) {
+            done += 1;
+            continue;
+          }
+          const c = await consider(d);
+          if (better(c, local)) local = c;
+        }
+        radius /= 2;
       }
-      radius /= 2;
     }
-    const area = stride === 1 ? bestScore : await score(best, 1, n, stride);
-    const hintArea = stride === 1 ? hintScore : await score(h, 1, n, stride);
+    let top = hintScored;
+    for (const c of scored) if (better(c, top)) top = c;
+    const best = top.direction;
+    const bestScore = top.score;
+    const bestAngle = top.angle;
+    const hintScore = hintScored.score;
+    const evaluated = scored.length;
+    const area = sample === all ? bestScore : await score(best, all, exactWeight);
+    const hintArea = sample === all ? hintScore : await score(h, all, exactWeight);
     options.onProgress?.(1);
     return { direction: best, area, hintArea, angleDeg: (bestAngle * 180) / Math.PI, evaluated, totalArea };
   });

@@ -22,6 +22,7 @@ const api = [
   { method: 'post', path: '/designInfo', summary: 'Orders of a period by status' },
   { method: 'post', path: '/aiInfo', summary: 'Share of orders of a period with AI enabled' },
   { method: 'post', path: '/designerProcessInfo', summary: 'Orders of a period per designer (top 10)' },
+  { method: 'post', path: '/departmentInfo', summary: 'Orders of a period per department of their designer (top 10)' },
   { method: 'post', path: '/deviceWorkInfo', summary: 'Devices online and offline' },
 ] as const;
 
@@ -195,6 +196,30 @@ export function dashboardModule(ctx: AppContext, eps: Eps) {
           processed: Number(r.processed ?? 0),
         })),
       );
+    })
+    .post('/departmentInfo', async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      const scope = await scopeOf(db, authOf(c).userId);
+      const rows = await guard(
+        () =>
+          ordersQuery(db, range, scope)
+            .innerJoin('base_sys_user as u', 'u.id', 'order_info.designerId')
+            .leftJoin('base_sys_department as d', 'd.id', 'u.departmentId')
+            .select([
+              'd.id as departmentId',
+              'd.name as name',
+              db.fn.countAll<number | string>().as('orders'),
+              sql<number | string | null>`sum(case when ${sql.ref('order_info.status')} = 2 then 1 else 0 end)`.as('processed'),
+            ])
+            .groupBy(['d.id', 'd.name'])
+            .orderBy(sql`count(*)`, 'desc')
+            .orderBy('d.id')
+            .limit(10)
+            .execute(),
+        [],
+      );
+      // Designers without a department count under null (the screen names it).
+      return ok(c, rows.map((r) => ({ departmentId: r.departmentId ?? null, name: r.name ?? null, orders: Number(r.orders), processed: Number(r.processed ?? 0) })));
     })
     .post('/deviceWorkInfo', async (c) => {
       const scope = await scopeOf(db, authOf(c).userId);

@@ -1,14 +1,18 @@
-// The editor's 3D engine: a Babylon.js scene in a canvas, plus the state of
-// the model being loaded or shown. Framework-free: React reads it through
-// useEditor() (src/editor/useEditor.ts), which subscribes to onStateChanged.
+// The editor's 3D engine: a Babylon.js scene, the order's models (kept in the geometry worker
+// by handle, drawn from the worker's buffers), the camera and its presets, overlays, picking
+// through the worker's BVH, the active tool, the command stack and the design document.
+// Framework-free: React reads it through useEditor() (src/editor/useEditor.ts), which
+// subscribes to onStateChanged; a headless test builds it on a NullEngine without a canvas.
 //
-// Coordinates: right-handed, z up, millimetres, exactly as in the STL (a
-// left-handed scene would mirror the patient's left and right).
+// Coordinates: right-handed, z up, millimetres, exactly as in the STL (a left-handed scene would
+// mirror the patient's left and right). Models only move by translation (the bite offset);
+// everything a tool stores is in the model's own frame (units.ts: ModelPoint).
 //
-// Rendering is on demand: frames are drawn while the camera moves, after a
-// change, and for a short tail after input, not 60 times a second forever.
+// Rendering is on demand: frames are drawn while the camera moves, after a change, and for a
+// short tail after input, not 60 times a second forever.
 
 import { Engine } from '@babylonjs/core/Engines/engine';
+import type { AbstractEngine } from '@babylonjs/core/Engines/abstractEngine';
 import { Scene } from '@babylonjs/core/scene';
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
@@ -16,15 +20,26 @@ import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import { Material } from '@babylonjs/core/Materials/material';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
-import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { CreateLines } from '@babylonjs/core/Meshes/Builders/linesBuilder';
+import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
+import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Plane } from '@babylonjs/core/Maths/math.plane';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { Observable } from '@babylonjs/core/Misc/observable';
-// Side effect: scene.createPickingRay, used by the camera's zoom-to-mouse.
+// Side effect: scene.createPickingRay (tools, zoom-to-mouse).
 import '@babylonjs/core/Culling/ray';
 
-import { GeometryClient, type StlStage, type Vec3 } from '../geometry/client.ts';
+import { GeometryClient, type MeshHandle, type StlStage, type Vec3 } from '../geometry/client.ts';
 import { GeometryError, isAbortError, type GeometryErrorCode } from '../geometry/errors.ts';
+import { ActionRegistry, createActions } from './actions.ts';
+import { CommandStack, type Command } from './commands.ts';
+import { emptyDocument, MODEL_ROLES, type DesignDocument, type Measurement, type ModelRole } from './document.ts';
+import { MeasureTool } from './tools/measure.ts';
+import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
+import { mm, type Millimetres, type Xyz } from './units.ts';
+import { presetAngles, type ViewPreset } from './views.ts';
 
 export interface MeshBuffers {
   positions: Float32Array;
@@ -40,101 +55,218 @@ export interface ModelInfo {
   bounds: { min: Vec3; max: Vec3 };
 }
 
-export type EditorErrorCode = GeometryErrorCode | 'WEBGL_UNAVAILABLE';
+export type EditorErrorCode = GeometryErrorCode | 'WEBGL_UNAVAILABLE' | 'DOWNLOAD_FAILED' | 'MODEL_MISSING';
 
 export interface EditorError {
   code: EditorErrorCode;
   fileName?: string;
   /** ASCII STL: line of the syntax error. */
   line?: number;
+  /** DOWNLOAD_FAILED: the HTTP status (0: network). */
+  status?: number;
+}
+
+/** Download (from the back end), then read and parse (in the worker). */
+export type LoadStage = 'download' | StlStage;
+
+export interface ModelView {
+  role: ModelRole;
+  name: string;
+  status: 'loading' | 'ready' | 'error';
+  progress: { stage: LoadStage; fraction: number } | null;
+  error: EditorError | null;
+  triangles: number;
+  vertices: number;
+  visible: boolean;
+  /** 0..1 */
+  opacity: number;
 }
 
 export interface EditorState {
   /** False when WebGL could not start: the page shows why. */
   viewportReady: boolean;
+  /** The local "Open STL" load in progress. */
   loading: { fileName: string; fraction: number; stage: StlStage } | null;
   error: EditorError | null;
-  /** The model on screen. */
+  /** The model opened locally (or the first ready model of an order). */
   model: ModelInfo | null;
+  /** Every model slot in use, in role order. */
+  models: ModelView[];
+  view: ViewPreset | null;
+  biteOpen: boolean;
+  clipping: { enabled: boolean; offset: Millimetres; min: Millimetres; max: Millimetres };
+  tool: ToolId | null;
+  toolPhase: ToolPhase;
+  toolHint: string | null;
+  canUndo: boolean;
+  canRedo: boolean;
+  document: DesignDocument;
+  /** Bumped by every design change (commands and loads): the autosave watches it. */
+  revision: number;
 }
+
+/** What the engine needs of the geometry worker (GeometryClient, or an in-process stand-in in tests). */
+export type GeometryPort = Pick<GeometryClient, 'openStl' | 'release' | 'pick' | 'geodesic'> & { dispose?(): void };
 
 export interface EditorEngineOptions {
-  /** Shared geometry worker client. Default: the engine starts its own and terminates it on dispose(). */
-  geometry?: GeometryClient;
+  /** Geometry worker client. Default: the engine starts its own and terminates it on dispose(). */
+  geometry?: GeometryPort;
+  /** A ready engine (a NullEngine in headless tests); the canvas may then be null. */
+  engine?: AbstractEngine;
+  /** Element over the canvas where measurement labels are placed (plain DOM). */
+  overlay?: HTMLElement | null;
 }
 
-const MODEL_ID = 'model';
-const IVORY = new Color3(0.93, 0.89, 0.8);
+/** How far the lower jaw moves down when the bite is opened. */
+export const BITE_OPENING: Millimetres = mm(12);
+const BITE_ANIMATION_MS = 350;
+
+const COLORS: Record<ModelRole, Color3> = {
+  upper: new Color3(0.93, 0.89, 0.8),
+  lower: new Color3(0.9, 0.86, 0.78),
+  occlusion: new Color3(0.62, 0.76, 0.9),
+};
+const MEASURE_COLOR = new Color3(0.05, 0.45, 0.95);
+const STRAIGHT_COLOR = new Color3(0.95, 0.45, 0.1);
+const PENDING_COLOR = new Color3(0.95, 0.2, 0.35);
 const BACKGROUND = new Color4(0.925, 0.933, 0.945, 1);
 /** Pan and rotation inertia: low, so that the model stops where it is let go. */
 const INERTIA = 0.6;
 /** How long rendering continues after the last input or change, ms. */
 const RENDER_TAIL_MS = 600;
 
+interface ModelEntry {
+  role: ModelRole;
+  name: string;
+  handle: MeshHandle | null;
+  mesh: Mesh | null;
+  material: StandardMaterial | null;
+  info: ModelInfo | null;
+  view: ModelView;
+  /** Translation of the model in the scene (the bite). */
+  offset: [number, number, number];
+}
+
 function isEditableTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
+  if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return false;
   return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
 }
+
+function errorOf(e: unknown, fileName: string): EditorError {
+  const code: GeometryErrorCode = e instanceof GeometryError ? e.code : 'WORKER_FAILED';
+  const error: EditorError = { code, fileName };
+  if (e instanceof GeometryError && e.line !== undefined) error.line = e.line;
+  if (!(e instanceof GeometryError)) console.error('Loading a model failed', e);
+  return error;
+}
+
+/** A download that failed, with the HTTP status (0 for the network). */
+export class DownloadError extends Error {
+  override readonly name = 'DownloadError';
+  constructor(readonly status: number) {
+    super(`download failed (${status})`);
+  }
+}
+
+export type ModelSource = (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<ArrayBuffer | Blob>;
 
 export class EditorEngine {
   /** Fires after every state change (immutable snapshots). */
   readonly onStateChanged = new Observable<EditorState>();
   /** Fires when a model is added, replaced or removed. */
   readonly onModelChanged = new Observable<ModelInfo | null>();
+  /** The undo stack of every design change. */
+  readonly commands = new CommandStack();
+  /** Every user action by id: the toolbar, the shortcuts and the tests run them from here. */
+  readonly actions: ActionRegistry;
 
-  private state: EditorState = { viewportReady: false, loading: null, error: null, model: null };
-  private readonly canvas: HTMLCanvasElement;
-  private readonly geometry: GeometryClient;
+  private state: EditorState;
+  private readonly canvas: HTMLCanvasElement | null;
+  private overlay: HTMLElement | null;
+  private readonly geometry: GeometryPort;
   private readonly ownsGeometry: boolean;
-  private readonly engine: Engine | null = null;
+  private readonly engine: AbstractEngine | null = null;
   private readonly scene: Scene | null = null;
   private readonly camera: ArcRotateCamera | null = null;
   private readonly headlight: DirectionalLight | null = null;
-  private readonly material: StandardMaterial | null = null;
-  private readonly meshes = new Map<string, { mesh: Mesh; info: ModelInfo }>();
+  private readonly models = new Map<ModelRole, ModelEntry>();
   private loadAbort: AbortController | null = null;
   private renderUntil = 0;
   private frames = 0;
   private readonly cleanups: (() => void)[] = [];
   private disposed = false;
+  private tool: Tool | null = null;
+  private biteAnimation: { from: number; to: number; start: number } | null = null;
+  private readonly overlayNodes = new Map<string, { node: TransformNode; label: HTMLElement | null; anchor: Vector3; model: ModelRole }>();
+  private pendingNode: TransformNode | null = null;
 
-  constructor(canvas: HTMLCanvasElement, options: EditorEngineOptions = {}) {
+  constructor(canvas: HTMLCanvasElement | null, options: EditorEngineOptions = {}) {
     this.canvas = canvas;
-    this.geometry = options.geometry ?? new GeometryClient();
+    this.overlay = options.overlay ?? null;
     this.ownsGeometry = !options.geometry;
+    this.geometry = options.geometry ?? new GeometryClient();
+    this.actions = createActions(this);
+    this.state = {
+      viewportReady: false,
+      loading: null,
+      error: null,
+      model: null,
+      models: [],
+      view: 'front',
+      biteOpen: false,
+      clipping: { enabled: false, offset: mm(0), min: mm(-50), max: mm(50) },
+      tool: null,
+      toolPhase: 'idle',
+      toolHint: null,
+      canUndo: false,
+      canRedo: false,
+      document: emptyDocument(),
+      revision: 0,
+    };
+    this.commands.onChanged.add(() => this.setState({ canUndo: this.commands.canUndo, canRedo: this.commands.canRedo }));
+
+    let engine: AbstractEngine;
     try {
-      const engine = new Engine(
-        canvas,
-        true,
-        { preserveDrawingBuffer: true, stencil: false, antialias: true, powerPreference: 'high-performance', doNotHandleContextLost: false },
-        true,
-      );
-      this.engine = engine;
+      if (options.engine) engine = options.engine;
+      else if (canvas)
+        engine = new Engine(
+          canvas,
+          true,
+          { preserveDrawingBuffer: true, stencil: false, antialias: true, powerPreference: 'high-performance', doNotHandleContextLost: false },
+          true,
+        );
+      else throw new Error('no canvas');
     } catch {
       this.state = { ...this.state, error: { code: 'WEBGL_UNAVAILABLE' } };
       return;
     }
-    const engine = this.engine;
+    this.engine = engine;
     const scene = new Scene(engine);
     scene.useRightHandedSystem = true;
     scene.clearColor = BACKGROUND;
-    scene.skipPointerMovePicking = true; // no picking yet; large meshes make it costly
+    // Picking goes through the worker's BVH: Babylon's CPU picking would walk big meshes.
+    scene.skipPointerMovePicking = true;
+    scene.skipPointerDownPicking = true;
+    scene.skipPointerUpPicking = true;
     this.scene = scene;
 
-    // The dentist's frontal view: from the patient's front (-y, where scans put the incisors), a
-    // little above the occlusal plane (z up), so upper and lower models both show their teeth.
-    const camera = new ArcRotateCamera('camera', Math.PI / 2, Math.PI * 0.45, 100, Vector3.Zero(), scene);
+    const angles = presetAngles('front');
+    const camera = new ArcRotateCamera('camera', angles.alpha, angles.beta - 0.3, 100, Vector3.Zero(), scene);
     camera.upVector = new Vector3(0, 0, 1);
     camera.inertia = INERTIA;
     camera.panningInertia = INERTIA;
     camera.wheelDeltaPercentage = 0.04; // wheel zoom proportional to the distance (about 10 % a notch)
     camera.zoomToMouseLocation = true;
     camera.useInputToRestoreState = false;
+    camera.lowerBetaLimit = null;
+    camera.upperBetaLimit = null;
     camera.minZ = 0.1;
     camera.maxZ = 10000;
-    // Pan: right button and ctrl+left are Babylon's defaults; shift+left too.
-    camera.movement.input.addEntry({ source: 'pointer', button: 0, modifiers: { shift: true }, interaction: 'pan' });
-    camera.attachControl(); // and preventDefault: the wheel must not scroll the page
+    if (canvas) {
+      // Pan: right button and ctrl+left are Babylon's defaults; shift+left too.
+      camera.movement.input.addEntry({ source: 'pointer', button: 0, modifiers: { shift: true }, interaction: 'pan' });
+      camera.attachControl(); // and preventDefault: the wheel must not scroll the page
+    }
     this.camera = camera;
 
     const sky = new HemisphericLight('sky', new Vector3(0, 0, 1), scene);
@@ -147,15 +279,8 @@ export class EditorEngine {
     headlight.specular = new Color3(0.5, 0.5, 0.5);
     this.headlight = headlight;
 
-    const material = new StandardMaterial('dental', scene);
-    material.diffuseColor = IVORY;
-    material.specularColor = new Color3(0.22, 0.22, 0.2);
-    material.specularPower = 40;
-    material.backFaceCulling = false; // scans are open surfaces: their inside shows
-    material.twoSidedLighting = true;
-    this.material = material;
-
     scene.onBeforeRenderObservable.add(() => this.beforeRender());
+    scene.onAfterRenderObservable.add(() => this.placeLabels());
     camera.onViewMatrixChangedObservable.add(() => this.requestRender());
     engine.runRenderLoop(() => {
       if (performance.now() < this.renderUntil || !scene.isReady()) {
@@ -164,7 +289,7 @@ export class EditorEngine {
       }
     });
 
-    this.listen();
+    if (canvas) this.listen(canvas);
     this.state = { ...this.state, viewportReady: true };
     this.requestRender();
   }
@@ -185,6 +310,15 @@ export class EditorEngine {
     this.onStateChanged.notifyObservers(this.state);
   }
 
+  private publishModels(): void {
+    const models = MODEL_ROLES.flatMap((role) => {
+      const entry = this.models.get(role);
+      return entry ? [{ ...entry.view }] : [];
+    });
+    const first = MODEL_ROLES.map((r) => this.models.get(r)?.info).find(Boolean) ?? null;
+    this.setState({ models, model: first });
+  }
+
   /** Frames drawn so far (tests, diagnostics). */
   get renderedFrames(): number {
     return this.frames;
@@ -193,8 +327,8 @@ export class EditorEngine {
   // ---------------------------------------------------------------- loading
 
   /**
-   * Reads and parses an STL file in the geometry worker and shows it. A load
-   * in progress is cancelled. Errors land in state.error; this never rejects.
+   * Opens a local STL file as the upper model (the page without an order). A load in progress is
+   * cancelled. Errors land in state.error; this never rejects.
    */
   async openStl(file: Blob, fileName = file instanceof File ? file.name : 'model.stl'): Promise<void> {
     if (!this.scene) return; // no WebGL: state.error already says so
@@ -203,34 +337,125 @@ export class EditorEngine {
     this.loadAbort = abort;
     this.setState({ loading: { fileName, fraction: 0, stage: 'read' }, error: null });
     try {
-      const mesh = await this.geometry.loadStl(file, {
-        signal: abort.signal,
-        onProgress: (fraction, stage) => {
-          if (!abort.signal.aborted) this.setState({ loading: { fileName, fraction, stage } });
-        },
+      await this.loadModel('upper', fileName, async () => file, abort.signal, (stage, fraction) => {
+        if (stage !== 'download') this.setState({ loading: { fileName, fraction, stage } });
       });
       if (abort.signal.aborted || this.disposed) return;
-      const info = this.setModel(MODEL_ID, mesh, { name: fileName, bounds: mesh.bounds });
-      this.fitToView();
-      // state.model (and the page's data-model-triangles) means "on screen":
-      // wait until the shaders are ready and a frame with the model is drawn.
-      await this.whenRendered();
-      if (abort.signal.aborted || this.disposed) return;
-      this.setState({ loading: null, error: null, model: info });
-    } catch (e) {
-      if (abort.signal.aborted || this.disposed) return;
-      if (isAbortError(e)) {
-        this.setState({ loading: null });
+      const entry = this.models.get('upper');
+      if (entry?.view.error) {
+        const error = entry.view.error;
+        this.dropModel('upper');
+        this.setState({ loading: null, error });
         return;
       }
-      const code: GeometryErrorCode = e instanceof GeometryError ? e.code : 'WORKER_FAILED';
-      const error: EditorError = { code, fileName };
-      if (e instanceof GeometryError && e.line !== undefined) error.line = e.line;
-      if (!(e instanceof GeometryError)) console.error('Loading the STL file failed', e);
-      this.setState({ loading: null, error });
+      this.fitToView();
+      await this.whenRendered();
+      if (abort.signal.aborted || this.disposed) return;
+      this.setState({ loading: null, error: null });
+      this.publishModels();
     } finally {
       if (this.loadAbort === abort) this.loadAbort = null;
     }
+  }
+
+  /**
+   * Opens the order's models: each source downloads its bytes (with progress), the worker parses
+   * and keeps them; each model fails on its own (state.models[].error). Resolves when all are
+   * settled and the first frame with them is drawn.
+   */
+  async openModels(sources: { role: ModelRole; name: string; source: ModelSource }[]): Promise<void> {
+    if (!this.scene) return;
+    this.loadAbort?.abort();
+    const abort = new AbortController();
+    this.loadAbort = abort;
+    await Promise.all(sources.map(({ role, name, source }) => this.loadModel(role, name, source, abort.signal)));
+    if (abort.signal.aborted || this.disposed) return;
+    this.updateClippingRange();
+    this.fitToView();
+    await this.whenRendered();
+    if (this.loadAbort === abort) this.loadAbort = null;
+    this.publishModels();
+  }
+
+  /** Removes every model (and releases it in the worker). */
+  clearModels(): void {
+    this.loadAbort?.abort();
+    this.loadAbort = null;
+    for (const role of [...this.models.keys()]) this.dropModel(role);
+    this.publishModels();
+  }
+
+  /** A model slot that cannot be loaded (the order has no such file, say): shown with its error. */
+  markMissing(role: ModelRole, name: string, error: EditorError): void {
+    this.dropModel(role);
+    this.models.set(role, this.entry(role, name, { status: 'error', error }));
+    this.publishModels();
+  }
+
+  private entry(role: ModelRole, name: string, view: Partial<ModelView>): ModelEntry {
+    return {
+      role,
+      name,
+      handle: null,
+      mesh: null,
+      material: null,
+      info: null,
+      offset: [0, 0, this.state.biteOpen && role === 'lower' ? -BITE_OPENING : 0],
+      view: { role, name, status: 'loading', progress: null, error: null, triangles: 0, vertices: 0, visible: true, opacity: role === 'occlusion' ? 0.5 : 1, ...view },
+    };
+  }
+
+  private async loadModel(
+    role: ModelRole,
+    name: string,
+    source: ModelSource,
+    signal: AbortSignal,
+    onStage?: (stage: LoadStage, fraction: number) => void,
+  ): Promise<void> {
+    this.dropModel(role);
+    const entry = this.entry(role, name, { progress: { stage: 'download', fraction: 0 } });
+    this.models.set(role, entry);
+    this.publishModels();
+    let lastPublish = 0;
+    const progress = (stage: LoadStage, fraction: number): void => {
+      if (signal.aborted || this.models.get(role) !== entry) return;
+      entry.view = { ...entry.view, progress: { stage, fraction } };
+      onStage?.(stage, fraction);
+      const now = performance.now();
+      if (now - lastPublish > 50 || fraction >= 1) {
+        lastPublish = now;
+        this.publishModels();
+      }
+    };
+    try {
+      const bytes = await source(signal, (f) => progress('download', f));
+      if (signal.aborted) return;
+      const mesh = await this.geometry.openStl(bytes, { signal, onProgress: (f, stage) => progress(stage, f) });
+      if (signal.aborted || this.disposed || this.models.get(role) !== entry) {
+        void this.geometry.release(mesh.handle).catch(() => {});
+        return;
+      }
+      entry.handle = mesh.handle;
+      entry.info = {
+        id: role,
+        name,
+        triangles: mesh.triangleCount,
+        vertices: mesh.vertexCount,
+        bounds: mesh.bounds,
+      };
+      this.buildMesh(entry, mesh);
+      entry.view = { ...entry.view, status: 'ready', progress: null, triangles: mesh.triangleCount, vertices: mesh.vertexCount };
+      this.syncOverlays();
+      this.onModelChanged.notifyObservers(entry.info);
+    } catch (e) {
+      if (signal.aborted || this.disposed || this.models.get(role) !== entry) return;
+      let error: EditorError;
+      if (isAbortError(e)) error = { code: 'ABORTED', fileName: name };
+      else if (e instanceof DownloadError) error = { code: 'DOWNLOAD_FAILED', fileName: name, status: e.status };
+      else error = errorOf(e, name);
+      entry.view = { ...entry.view, status: 'error', progress: null, error };
+    }
+    this.publishModels();
   }
 
   /** Resolves after the scene is ready and one more frame is drawn (at most ~10 s). */
@@ -249,81 +474,136 @@ export class EditorEngine {
     });
   }
 
-  /** Stops the current load, if any. */
+  /** Stops the current load, if any: models still loading show "cancelled". */
   cancelLoad(): void {
     if (!this.loadAbort) return;
     this.loadAbort.abort();
     this.loadAbort = null;
-    this.setState({ loading: null });
+    for (const entry of this.models.values()) {
+      if (entry.view.status === 'loading') entry.view = { ...entry.view, status: 'error', progress: null, error: { code: 'ABORTED', fileName: entry.name } };
+    }
+    if (this.state.loading) {
+      this.dropModel('upper');
+      this.setState({ loading: null });
+    }
+    this.publishModels();
   }
 
   dismissError(): void {
     if (this.state.error && this.state.error.code !== 'WEBGL_UNAVAILABLE') this.setState({ error: null });
   }
 
-  // ---------------------------------------------------------------- scene
+  // ---------------------------------------------------------------- models
 
-  /**
-   * Shows a mesh under `id`, replacing one with the same id. The arrays are
-   * handed to the GPU as they are (no copy); do not modify them afterwards.
-   */
-  setModel(id: string, buffers: MeshBuffers, meta: { name?: string; bounds?: { min: Vec3; max: Vec3 } } = {}): ModelInfo {
-    const bounds = meta.bounds ?? computeBounds(buffers.positions);
-    const info: ModelInfo = {
-      id,
-      name: meta.name ?? id,
-      triangles: buffers.indices.length / 3,
-      vertices: buffers.positions.length / 3,
-      bounds,
-    };
-    if (this.scene && this.material) {
-      this.meshes.get(id)?.mesh.dispose();
-      const mesh = new Mesh(id, this.scene);
-      // STL triangles are counter-clockwise seen from outside; Babylon's
-      // right-handed default is clockwise, which would light the inside.
-      mesh.sideOrientation = Material.CounterClockWiseSideOrientation;
-      const data = new VertexData();
-      data.positions = buffers.positions;
-      data.normals = buffers.normals;
-      data.indices = buffers.indices;
-      data.applyToMesh(mesh, false);
-      mesh.material = this.material;
-      mesh.isPickable = false;
-      mesh.freezeWorldMatrix();
-      mesh.doNotSyncBoundingInfo = true;
-      this.meshes.set(id, { mesh, info });
-      this.scene.executeWhenReady(() => this.requestRender());
-    }
-    this.onModelChanged.notifyObservers(info);
+  private buildMesh(entry: ModelEntry, buffers: MeshBuffers): void {
+    const scene = this.scene;
+    if (!scene) return;
+    const mesh = new Mesh(entry.role, scene);
+    // STL triangles are counter-clockwise seen from outside; Babylon's
+    // right-handed default is clockwise, which would light the inside.
+    mesh.sideOrientation = Material.CounterClockWiseSideOrientation;
+    const data = new VertexData();
+    data.positions = buffers.positions;
+    data.normals = buffers.normals;
+    data.indices = buffers.indices;
+    data.applyToMesh(mesh, false);
+    const material = new StandardMaterial(`${entry.role}-material`, scene);
+    material.diffuseColor = COLORS[entry.role];
+    material.specularColor = new Color3(0.22, 0.22, 0.2);
+    material.specularPower = 40;
+    material.backFaceCulling = false; // scans are open surfaces: their inside shows
+    material.twoSidedLighting = true;
+    mesh.material = material;
+    mesh.isPickable = false;
+    mesh.doNotSyncBoundingInfo = true;
+    mesh.position.set(...entry.offset);
+    entry.mesh = mesh;
+    entry.material = material;
+    this.applyAppearance(entry);
+    scene.executeWhenReady(() => this.requestRender());
     this.requestRender();
-    return info;
   }
 
-  removeModel(id: string): void {
-    const entry = this.meshes.get(id);
+  private applyAppearance(entry: ModelEntry): void {
+    const { mesh, material } = entry;
+    if (!mesh || !material) return;
+    mesh.setEnabled(entry.view.visible);
+    material.alpha = entry.view.opacity;
+    // Transparent models write depth first, so that they show their own front surface only.
+    material.needDepthPrePass = entry.view.opacity < 1;
+    material.transparencyMode = entry.view.opacity < 1 ? Material.MATERIAL_ALPHABLEND : Material.MATERIAL_OPAQUE;
+    for (const o of this.overlayNodes.values()) if (o.model === entry.role) o.node.setEnabled(entry.view.visible);
+    this.requestRender();
+  }
+
+  private dropModel(role: ModelRole): void {
+    const entry = this.models.get(role);
     if (!entry) return;
-    entry.mesh.dispose();
-    this.meshes.delete(id);
-    if (this.state.model?.id === id) this.setState({ model: null });
+    entry.mesh?.dispose();
+    entry.material?.dispose();
+    if (entry.handle !== null) void this.geometry.release(entry.handle).catch(() => {});
+    this.models.delete(role);
     this.onModelChanged.notifyObservers(null);
     this.requestRender();
   }
 
-  /** Frames every model: keeps the viewing direction, moves the target and distance. */
+  /** The worker's handle of a loaded model (for tools of later work), or null. */
+  handleOf(role: ModelRole): MeshHandle | null {
+    return this.models.get(role)?.handle ?? null;
+  }
+
+  setVisible(role: ModelRole, visible: boolean): void {
+    const entry = this.models.get(role);
+    if (!entry || entry.view.visible === visible) return;
+    entry.view = { ...entry.view, visible };
+    this.applyAppearance(entry);
+    this.publishModels();
+  }
+
+  setOpacity(role: ModelRole, opacity: number): void {
+    const entry = this.models.get(role);
+    if (!entry) return;
+    entry.view = { ...entry.view, opacity: Math.min(1, Math.max(0.05, opacity)) };
+    this.applyAppearance(entry);
+    this.publishModels();
+  }
+
+  /** Opens (lower jaw down by BITE_OPENING) or closes the bite, animated. */
+  setBiteOpen(open: boolean): void {
+    if (this.state.biteOpen === open) return;
+    const lower = this.models.get('lower');
+    const from = lower?.offset[2] ?? 0;
+    this.biteAnimation = { from, to: open ? -BITE_OPENING : 0, start: performance.now() };
+    this.setState({ biteOpen: open });
+    this.requestRender(BITE_ANIMATION_MS + RENDER_TAIL_MS);
+    if (!this.scene || !lower?.mesh) this.finishBite();
+  }
+
+  private finishBite(): void {
+    const animation = this.biteAnimation;
+    if (!animation) return;
+    this.biteAnimation = null;
+    this.setLowerOffset(animation.to);
+  }
+
+  private setLowerOffset(z: number): void {
+    const lower = this.models.get('lower');
+    if (!lower) return;
+    lower.offset = [0, 0, z];
+    lower.mesh?.position.set(0, 0, z);
+  }
+
+  // ---------------------------------------------------------------- camera
+
+  /** Frames every visible model: keeps the viewing direction, moves the target and distance. */
   fitToView(): void {
     const camera = this.camera;
     const engine = this.engine;
-    if (!camera || !engine || this.meshes.size === 0) return;
-    const min = [Infinity, Infinity, Infinity];
-    const max = [-Infinity, -Infinity, -Infinity];
-    for (const { info } of this.meshes.values()) {
-      for (let a = 0; a < 3; a++) {
-        min[a] = Math.min(min[a]!, info.bounds.min[a]!);
-        max[a] = Math.max(max[a]!, info.bounds.max[a]!);
-      }
-    }
-    const center = new Vector3((min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
-    const radius = Math.max(1e-3, Math.hypot(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!) / 2);
+    const box = this.sceneBounds(true);
+    if (!camera || !engine || !box) return;
+    const { min, max } = box;
+    const center = new Vector3((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
+    const radius = Math.max(1e-3, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
     const aspect = engine.getAspectRatio(camera) || 1;
     const tanY = Math.tan(camera.fov / 2);
     const tanX = tanY * aspect;
@@ -339,7 +619,7 @@ export class EditorEngine {
         const up = Vector3.Cross(back, right);
         distance = 0;
         for (let i = 0; i < 8; i++) {
-          const corner = new Vector3(i & 1 ? max[0]! : min[0]!, i & 2 ? max[1]! : min[1]!, i & 4 ? max[2]! : min[2]!).subtractInPlace(center);
+          const corner = new Vector3(i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]).subtractInPlace(center);
           const depth = Vector3.Dot(corner, back);
           distance = Math.max(distance, Math.abs(Vector3.Dot(corner, right)) / tanX + depth, Math.abs(Vector3.Dot(corner, up)) / tanY + depth);
         }
@@ -362,6 +642,335 @@ export class EditorEngine {
     camera.maxZ = radius * 200;
     this.requestRender();
   }
+
+  /** Looks from a preset direction and frames the models. */
+  setView(view: ViewPreset): void {
+    const camera = this.camera;
+    if (!camera) return;
+    const { alpha, beta } = presetAngles(view);
+    camera.alpha = alpha;
+    camera.beta = beta;
+    this.fitToView();
+    this.setState({ view });
+  }
+
+  /** Camera angles (tests, diagnostics). */
+  get cameraAngles(): { alpha: number; beta: number; radius: number } | null {
+    const c = this.camera;
+    return c ? { alpha: c.alpha, beta: c.beta, radius: c.radius } : null;
+  }
+
+  private sceneBounds(visibleOnly: boolean): { min: Xyz; max: Xyz } | null {
+    const min = [Infinity, Infinity, Infinity];
+    const max = [-Infinity, -Infinity, -Infinity];
+    let any = false;
+    for (const entry of this.models.values()) {
+      if (!entry.info || (visibleOnly && !entry.view.visible)) continue;
+      any = true;
+      for (let a = 0; a < 3; a++) {
+        min[a] = Math.min(min[a]!, entry.info.bounds.min[a]! + entry.offset[a]!);
+        max[a] = Math.max(max[a]!, entry.info.bounds.max[a]! + entry.offset[a]!);
+      }
+    }
+    if (!any && visibleOnly) return this.sceneBounds(false);
+    return any ? { min: min as unknown as Xyz, max: max as unknown as Xyz } : null;
+  }
+
+  // ---------------------------------------------------------------- clipping
+
+  /** A plane across the arch (normal -y): everything in front of `offset` (y < offset) is cut away. */
+  setClipping(enabled: boolean, offset: number = this.state.clipping.offset): void {
+    const { min, max } = this.state.clipping;
+    const clamped = mm(Math.min(max, Math.max(min, offset)));
+    if (this.scene) this.scene.clipPlane = enabled ? new Plane(0, -1, 0, clamped) : null;
+    this.setState({ clipping: { ...this.state.clipping, enabled, offset: clamped } });
+    this.requestRender();
+  }
+
+  private updateClippingRange(): void {
+    const box = this.sceneBounds(false);
+    if (!box) return;
+    const min = mm(Math.floor(box.min[1]));
+    const max = mm(Math.ceil(box.max[1]));
+    this.setState({ clipping: { ...this.state.clipping, min, max, offset: mm(Math.round((min + max) / 2)) } });
+    if (this.state.clipping.enabled) this.setClipping(true);
+  }
+
+  // ---------------------------------------------------------------- picking
+
+  /**
+   * The first visible model surface under a canvas pixel (CSS pixels), through the worker's BVH
+   * (never Babylon's CPU picking). The clipped-away part of a model is not hit.
+   */
+  async pickAt(x: number, y: number): Promise<ModelHit | null> {
+    const scene = this.scene;
+    const camera = this.camera;
+    if (!scene || !camera) return null;
+    const ray = scene.createPickingRay(x, y, Matrix.Identity(), camera);
+    const clip = this.state.clipping;
+    let best: (ModelHit & { t: number }) | null = null;
+    const picks = [...this.models.values()]
+      .filter((e) => e.handle !== null && e.view.visible && e.view.status === 'ready')
+      .map(async (e) => {
+        const origin: Xyz = [ray.origin.x - e.offset[0], ray.origin.y - e.offset[1], ray.origin.z - e.offset[2]];
+        const dir: Xyz = [ray.direction.x, ray.direction.y, ray.direction.z];
+        let tMin = 0;
+        if (clip.enabled) {
+          // The ray's part with y < offset is cut away (world y; models move only in z).
+          const y0 = ray.origin.y;
+          if (y0 < clip.offset) {
+            if (dir[1] <= 0) return;
+            tMin = (clip.offset - y0) / dir[1];
+          }
+        }
+        try {
+          const hit = await this.geometry.pick(e.handle!, origin as Vec3, dir as Vec3, { tMin });
+          if (hit && (!best || hit.t < best.t)) {
+            best = { t: hit.t, model: e.role, pick: { point: [...hit.point] as unknown as ModelHit['pick']['point'], triangle: hit.triangle } };
+          }
+        } catch (err) {
+          console.error('Picking failed', err);
+        }
+      });
+    await Promise.all(picks);
+    const found = best as (ModelHit & { t: number }) | null;
+    return found ? { model: found.model, pick: found.pick } : null;
+  }
+
+  /** Canvas CSS pixel of a point of a model (tests, labels), or null when behind the camera. */
+  projectModelPoint(model: ModelRole, p: Xyz): { x: number; y: number } | null {
+    const scene = this.scene;
+    const engine = this.engine;
+    const camera = this.camera;
+    const entry = this.models.get(model);
+    if (!scene || !engine || !camera || !entry) return null;
+    const world = new Vector3(p[0] + entry.offset[0], p[1] + entry.offset[1], p[2] + entry.offset[2]);
+    const scale = engine.getHardwareScalingLevel();
+    const width = engine.getRenderWidth() * scale;
+    const height = engine.getRenderHeight() * scale;
+    const projected = Vector3.Project(world, Matrix.Identity(), scene.getTransformMatrix(), camera.viewport.toGlobal(width, height));
+    if (projected.z < 0 || projected.z > 1) return null;
+    return { x: projected.x, y: projected.y };
+  }
+
+  private async geodesicOf(model: ModelRole, a: ModelHit['pick'], b: ModelHit['pick']): Promise<SurfacePath | null> {
+    const handle = this.handleOf(model);
+    if (handle === null) return null;
+    try {
+      const result = await this.geometry.geodesic(
+        handle,
+        { triangle: a.triangle, point: [...a.point] as Vec3 },
+        { triangle: b.triangle, point: [...b.point] as Vec3 },
+      );
+      return { length: mm(result.length), straight: mm(result.straight), path: result.path };
+    } catch (err) {
+      console.error('Geodesic distance failed', err);
+      return null;
+    }
+  }
+
+  // ---------------------------------------------------------------- design document and commands
+
+  get document(): DesignDocument {
+    return this.state.document;
+  }
+
+  /** Runs a command on the undo stack. */
+  execute(command: Command): void {
+    this.commands.execute(command);
+  }
+
+  /** An undoable change of the design document (before/after snapshots: documents are small). */
+  changeDocument(label: string, next: DesignDocument): void {
+    const before = this.state.document;
+    this.execute({
+      label,
+      do: () => this.applyDocument(next),
+      undo: () => this.applyDocument(before),
+    });
+  }
+
+  /** Replaces the document without a command (a saved document opened): the history starts over. */
+  loadDocument(doc: DesignDocument): void {
+    this.tool?.cancel();
+    this.applyDocument(doc);
+    this.commands.clear();
+  }
+
+  private applyDocument(doc: DesignDocument): void {
+    this.setState({ document: doc, revision: this.state.revision + 1 });
+    this.syncOverlays();
+  }
+
+  undo(): void {
+    this.tool?.cancel();
+    this.commands.undo();
+  }
+
+  redo(): void {
+    this.tool?.cancel();
+    this.commands.redo();
+  }
+
+  removeMeasurement(id: string): void {
+    const doc = this.state.document;
+    if (!doc.measurements.some((m) => m.id === id)) return;
+    this.changeDocument('measure.delete', { ...doc, measurements: doc.measurements.filter((m) => m.id !== id) });
+  }
+
+  // ---------------------------------------------------------------- tools
+
+  setTool(id: ToolId | null): void {
+    if (this.tool?.id === id) return;
+    this.tool?.cancel();
+    this.tool = id === 'measure' ? new MeasureTool(this.toolContext()) : null;
+    this.publishTool();
+  }
+
+  get activeTool(): Tool | null {
+    return this.tool;
+  }
+
+  private publishTool(): void {
+    this.setState({ tool: this.tool?.id ?? null, toolPhase: this.tool?.phase ?? 'idle', toolHint: this.tool?.hint ?? null });
+  }
+
+  /** Feeds a pointer event to the active tool (the canvas does this; headless tests call it). */
+  async pointer(type: 'down' | 'move' | 'up', e: ToolPointerEvent): Promise<void> {
+    const tool = this.tool;
+    if (!tool) return;
+    if (type === 'down') tool.pointerDown(e);
+    else if (type === 'move') tool.pointerMove(e);
+    else await tool.pointerUp(e);
+  }
+
+  private toolContext(): ToolContext {
+    return {
+      pickAt: (x, y) => this.pickAt(x, y),
+      geodesic: (model, a, b) => this.geodesicOf(model, a, b),
+      document: () => this.state.document,
+      execute: (command) => this.execute(command),
+      change: (label, next) => this.changeDocument(label, next),
+      showPending: (points) => this.showPending(points),
+      notify: () => this.publishTool(),
+    };
+  }
+
+  // ---------------------------------------------------------------- overlays
+
+  private showPending(points: ModelHit[]): void {
+    this.pendingNode?.dispose();
+    this.pendingNode = null;
+    const scene = this.scene;
+    if (!scene || points.length === 0) return this.requestRender();
+    const node = new TransformNode('pending', scene);
+    for (const hit of points) {
+      const parent = this.models.get(hit.model)?.mesh;
+      const dot = this.marker(`pending-dot`, PENDING_COLOR, hit.pick.point);
+      dot.parent = parent ?? node;
+      dot.metadata = { pending: node };
+      node.onDisposeObservable.add(() => dot.dispose());
+    }
+    this.pendingNode = node;
+    this.requestRender();
+  }
+
+  private marker(name: string, color: Color3, p: Xyz): Mesh {
+    const scene = this.scene!;
+    const radius = 0.35;
+    const dot = CreateSphere(name, { diameter: radius * 2, segments: 8 }, scene);
+    const material = new StandardMaterial(`${name}-material`, scene);
+    material.emissiveColor = color;
+    material.diffuseColor = Color3.Black();
+    material.specularColor = Color3.Black();
+    material.disableLighting = true;
+    dot.material = material;
+    dot.onDisposeObservable.add(() => material.dispose());
+    dot.position.set(p[0], p[1], p[2]);
+    dot.isPickable = false;
+    dot.renderingGroupId = 1;
+    return dot;
+  }
+
+  /** Makes the scene's measurement overlays match the document (by id). */
+  private syncOverlays(): void {
+    const scene = this.scene;
+    const wanted = new Map<string, Measurement>();
+    for (const m of this.state.document.measurements) if (this.models.get(m.model)?.mesh) wanted.set(m.id, m);
+    for (const [id, o] of this.overlayNodes) {
+      if (!wanted.has(id)) {
+        o.node.dispose();
+        o.label?.remove();
+        this.overlayNodes.delete(id);
+      }
+    }
+    if (!scene) return;
+    for (const m of wanted.values()) {
+      if (this.overlayNodes.has(m.id)) continue;
+      const entry = this.models.get(m.model)!;
+      const node = new TransformNode(`measure-${m.id}`, scene);
+      node.parent = entry.mesh;
+      const points: Vector3[] = [];
+      for (let i = 0; i + 2 < m.path.length; i += 3) points.push(new Vector3(m.path[i], m.path[i + 1], m.path[i + 2]));
+      if (points.length >= 2) {
+        const path = CreateLines(`measure-path-${m.id}`, { points }, scene);
+        path.color = MEASURE_COLOR;
+        path.renderingGroupId = 1;
+        path.isPickable = false;
+        path.parent = node;
+      }
+      const straight = CreateLines(`measure-line-${m.id}`, { points: [toVector(m.a.point), toVector(m.b.point)] }, scene);
+      straight.color = STRAIGHT_COLOR;
+      straight.alpha = 0.8;
+      straight.renderingGroupId = 1;
+      straight.isPickable = false;
+      straight.parent = node;
+      this.marker(`measure-a-${m.id}`, MEASURE_COLOR, m.a.point).parent = node;
+      this.marker(`measure-b-${m.id}`, MEASURE_COLOR, m.b.point).parent = node;
+      node.setEnabled(entry.view.visible);
+      const mid = points[Math.floor(points.length / 2)] ?? toVector(m.a.point).add(toVector(m.b.point)).scale(0.5);
+      let label: HTMLElement | null = null;
+      if (this.overlay && typeof document !== 'undefined') {
+        label = document.createElement('div');
+        label.className = 'editor-measure-label';
+        Object.assign(label.style, LABEL_STYLE);
+        label.dataset.testid = 'measure-label';
+        label.dataset.measurement = m.id;
+        label.textContent = `${formatMm(m.straight)} · ⌒ ${m.geodesic === null ? '–' : formatMm(m.geodesic)}`;
+        this.overlay.appendChild(label);
+      }
+      this.overlayNodes.set(m.id, { node, label, anchor: mid, model: m.model });
+    }
+    this.requestRender();
+  }
+
+  /** Where measurement labels go (a positioned element over the canvas); null detaches. */
+  attachOverlay(element: HTMLElement | null): void {
+    if (this.overlay === element) return;
+    for (const o of this.overlayNodes.values()) {
+      o.node.dispose();
+      o.label?.remove();
+    }
+    this.overlayNodes.clear();
+    this.overlay = element;
+    this.syncOverlays();
+  }
+
+  private placeLabels(): void {
+    for (const o of this.overlayNodes.values()) {
+      if (!o.label) continue;
+      const entry = this.models.get(o.model);
+      const at = entry?.view.visible ? this.projectModelPoint(o.model, [o.anchor.x, o.anchor.y, o.anchor.z]) : null;
+      if (!at) {
+        o.label.style.display = 'none';
+        continue;
+      }
+      o.label.style.display = '';
+      o.label.style.transform = `translate(${Math.round(at.x)}px, ${Math.round(at.y)}px) translate(-50%, -130%)`;
+    }
+  }
+
+  // ---------------------------------------------------------------- frames and input
 
   /** Draws frames for a while (after a change, or during input). */
   requestRender(ms = RENDER_TAIL_MS): void {
@@ -387,29 +996,53 @@ export class EditorEngine {
     const height = this.engine!.getRenderHeight(true) || 1;
     const worldPerPixel = (2 * camera.radius * Math.tan(camera.fov / 2)) / height;
     camera.panningSensibility = 1 / ((1 - INERTIA) * worldPerPixel);
+
+    const bite = this.biteAnimation;
+    if (bite) {
+      const k = Math.min(1, (performance.now() - bite.start) / BITE_ANIMATION_MS);
+      const eased = k * k * (3 - 2 * k);
+      this.setLowerOffset(bite.from + (bite.to - bite.from) * eased);
+      if (k >= 1) this.finishBite();
+    }
   }
 
-  private listen(): void {
-    const canvas = this.canvas;
+  private listen(canvas: HTMLCanvasElement): void {
     const on = <K extends keyof HTMLElementEventMap>(type: K, fn: (e: HTMLElementEventMap[K]) => void): void => {
       canvas.addEventListener(type, fn);
       this.cleanups.push(() => canvas.removeEventListener(type, fn));
     };
     const wake = (): void => this.requestRender();
-    on('pointerdown', wake);
-    on('pointerup', wake);
+    const local = (e: PointerEvent): ToolPointerEvent => {
+      const rect = canvas.getBoundingClientRect();
+      return { x: e.clientX - rect.left, y: e.clientY - rect.top, button: e.button, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, altKey: e.altKey };
+    };
+    on('pointerdown', (e) => {
+      wake();
+      void this.pointer('down', local(e));
+    });
+    on('pointerup', (e) => {
+      wake();
+      void this.pointer('up', local(e));
+    });
     on('wheel', wake);
     on('keydown', wake);
     on('pointermove', (e) => {
       if (e.buttons !== 0) this.requestRender();
+      if (this.tool) void this.pointer('move', local(e));
     });
     on('dblclick', () => this.fitToView());
     on('contextmenu', (e) => e.preventDefault());
 
     const onKey = (e: KeyboardEvent): void => {
-      if (e.key !== 'f' && e.key !== 'F') return;
-      if (e.ctrlKey || e.metaKey || e.altKey || isEditableTarget(e.target)) return;
-      this.fitToView();
+      if (isEditableTarget(e.target)) return;
+      if (e.key === 'Escape' && this.tool?.key('Escape')) {
+        e.preventDefault();
+        return;
+      }
+      const action = this.actions.match(e);
+      if (!action || !this.actions.enabled(action.id)) return;
+      e.preventDefault();
+      this.actions.run(action.id);
     };
     window.addEventListener('keydown', onKey);
     this.cleanups.push(() => window.removeEventListener('keydown', onKey));
@@ -427,26 +1060,39 @@ export class EditorEngine {
     this.loadAbort?.abort();
     this.loadAbort = null;
     for (const fn of this.cleanups.splice(0)) fn();
+    for (const o of this.overlayNodes.values()) o.label?.remove();
+    this.overlayNodes.clear();
+    for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;
-    if (this.ownsGeometry) this.geometry.dispose();
+    if (this.ownsGeometry) this.geometry.dispose?.();
     this.engine?.stopRenderLoop();
     this.scene?.dispose();
     this.engine?.dispose();
-    this.meshes.clear();
     this.onStateChanged.clear();
     this.onModelChanged.clear();
+    this.commands.onChanged.clear();
   }
 }
 
-function computeBounds(positions: Float32Array): { min: Vec3; max: Vec3 } {
-  const min: Vec3 = [Infinity, Infinity, Infinity];
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let a = 0; a < 3; a++) {
-      const v = positions[i + a]!;
-      if (v < min[a]!) min[a] = v;
-      if (v > max[a]!) max[a] = v;
-    }
-  }
-  return { min, max };
+const LABEL_STYLE: Partial<CSSStyleDeclaration> = {
+  position: 'absolute',
+  left: '0',
+  top: '0',
+  padding: '2px 6px',
+  borderRadius: '4px',
+  background: 'rgba(255, 255, 255, 0.95)',
+  border: '1px solid rgb(13, 115, 242)',
+  color: 'rgb(15, 23, 42)',
+  font: '500 12px/1.4 system-ui, sans-serif',
+  whiteSpace: 'nowrap',
+  boxShadow: '0 1px 3px rgba(0, 0, 0, 0.2)',
+  fontVariantNumeric: 'tabular-nums',
+};
+
+function toVector(p: Xyz): Vector3 {
+  return new Vector3(p[0], p[1], p[2]);
+}
+
+function formatMm(v: number): string {
+  return `${v.toFixed(2)} mm`;
 }

@@ -1,7 +1,7 @@
 // BVH suite: our kernels (assembly/bvh*.ts through workers/kernels/*.ts, the
 // worker's code path) against three-mesh-bvh on the same indexed triangles.
 //
-// bvh-build/three-mesh-bvh  ours: buildBvh (binned SAH, 16 bins, leaves <= 4)
+// bvh-build/three-mesh-bvh  ours: buildBvh (binned SAH, 16 bins, leaves <= 8)
 //                           from positions and indices already in wasm memory;
 //                           peer: new MeshBVH(geometry) with its defaults
 //                           (CENTER split, leaves <= 10) on a BufferGeometry of
@@ -34,9 +34,9 @@ import { resolve } from 'node:path';
 import { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import type { KernelExports } from '../../../workers/kernels/abi.ts';
-import { buildBvh, raycastFirst, type Bvh } from '../../../workers/kernels/bvh.ts';
+import { buildBvh, bvhRefitIndex, raycastFirst, refitBvh, refitBvhVertices, type Bvh } from '../../../workers/kernels/bvh.ts';
 import { distanceMap } from '../../../workers/kernels/distance.ts';
-import { meshFromArrays, type MeshRef } from '../../../workers/kernels/mesh.ts';
+import { meshFromArrays, meshViews, type MeshRef } from '../../../workers/kernels/mesh.ts';
 import { parseStl } from '../../../workers/kernels/stl.ts';
 import { undercutMap } from '../../../workers/kernels/undercut.ts';
 import { uvSphereMesh } from '../../fixtures/meshes.ts';
@@ -298,6 +298,9 @@ async function rowsFor(ctx: BenchContext, spec: InputSpec): Promise<BenchRow[]> 
     row('bvh-build/three-mesh-bvh', input, build, `${formatInt(built!.nodeCount)} nodes, depth ${built!.depth}; 2,000 check rays: ${agreeBuild.mismatched} disagree`),
   );
 
+  // ---- refit (no peer): whole model, and a dab's vertices (local refit)
+  rows.push(...(await refitRows(ctx, input, o)));
+
   // ---- ray casts
   const rays = randomRays(model, RAYS);
   let oursT: Float32Array = new Float32Array(0);
@@ -403,6 +406,59 @@ async function rowsFor(ctx: BenchContext, spec: InputSpec): Promise<BenchRow[]> 
     ),
   );
   return rows;
+}
+
+/** Median of `runs` timings of `f` (after one warm-up). */
+async function timeOurs(runs: number, f: () => void): Promise<number> {
+  f();
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await settle();
+    const t0 = performance.now();
+    f();
+    t.push(performance.now() - t0);
+  }
+  return median(t);
+}
+
+async function refitRows(ctx: BenchContext, input: string, o: Ours): Promise<BenchRow[]> {
+  const runs = Math.max(3, ctx.runs);
+  const full = await timeOurs(runs, () => refitBvh(o.bvh, o.mesh));
+  const index = bvhRefitIndex(o.bvh, o.mesh);
+  // A dab: the vertices within 3 (mm) of a vertex in the middle of the list, pushed out and back by turns.
+  const { positions } = meshViews(o.mesh);
+  const n = o.mesh.vertexCount;
+  const c = (n >> 1) * 3;
+  const cx = positions[c]!, cy = positions[c + 1]!, cz = positions[c + 2]!;
+  const dab: number[] = [];
+  for (let v = 0; v < n; v++) {
+    if (Math.hypot(positions[v * 3]! - cx, positions[v * 3 + 1]! - cy, positions[v * 3 + 2]! - cz) < 3) dab.push(v);
+  }
+  const ids = new Uint32Array(dab);
+  const before = positions.slice();
+  let sign = 1;
+  let rewritten = 0;
+  const local = await timeOurs(runs, () => {
+    const p = meshViews(o.mesh).positions;
+    for (const v of dab) p[v * 3 + 2]! += sign * 0.05;
+    sign = -sign;
+    rewritten = refitBvhVertices(index, o.mesh, ids);
+  });
+  // Put the model back as the other rows expect it.
+  meshViews(o.mesh).positions.set(before);
+  refitBvh(o.bvh, o.mesh);
+  ctx.log(`  refit: full ${full.toFixed(1)} ms, local ${local.toFixed(3)} ms (${dab.length} vertices)`);
+  const none = { peer: '', peer_ms: Number.NaN, ratio: Number.NaN };
+  return [
+    { name: 'bvh-refit/full', input, ours_ms: full, ...none, note: `every node and triangle; no peer` },
+    {
+      name: 'bvh-refit/local',
+      input,
+      ours_ms: local,
+      ...none,
+      note: `${formatInt(dab.length)} moved vertices (a 3 mm dab, positions edit included), ${rewritten} nodes rewritten; no peer`,
+    },
+  ];
 }
 
 function sub(a: V3, b: V3): V3 {

@@ -1,8 +1,8 @@
 /**
  * The home dashboard (spec "Home dashboard"): a period (today, 7 days, 30 days, 12 months, all;
  * kept in the URL) and the figures of /admin/dashboard/info/*: new and total orders, users and
- * devices with their series, orders by status, the AI-enabled share, the designer ranking and
- * the devices online. A call the user may not make leaves its card out.
+ * devices with their series, orders by status, the AI-enabled share, the designer and
+ * manufacturer (department) rankings and the devices online. A call the user may not make leaves its card out.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useRouter, useRouterState } from '@tanstack/react-router';
@@ -29,7 +29,14 @@ interface Ranking {
   orders: number;
   processed: number;
 }
+interface DepartmentRow {
+  departmentId: number | null;
+  name: string | null;
+  orders: number;
+  processed: number;
+}
 interface Board {
+  departments?: DepartmentRow[];
   add?: AddInfo;
   status?: { status: number; count: number }[];
   ai?: { orders: number; enabled: number; ratio: number };
@@ -45,14 +52,16 @@ const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000
 async function load(period: Period): Promise<Board> {
   const call = <T,>(name: string): Promise<T | undefined> =>
     hasPerm(`dashboard:info:${name}`) ? request<T>({ url: `${BASE}/${name}`, method: 'POST', data: { period } }).catch(() => undefined) : Promise.resolve(undefined);
-  const [add, status, ai, designers, devices] = await Promise.all([
+  const [add, status, ai, designers, devices, departments] = await Promise.all([
     call<AddInfo>('addInfo'),
     call<Board['status']>('designInfo'),
     call<Board['ai']>('aiInfo'),
     call<Ranking[]>('designerProcessInfo'),
     call<Board['devices']>('deviceWorkInfo'),
+    call<DepartmentRow[]>('departmentInfo'),
   ]);
   const board: Board = {};
+  if (departments) board.departments = departments;
   if (add) board.add = add;
   if (status) board.status = status;
   if (ai) board.ai = ai;
@@ -155,8 +164,18 @@ export default function DataBoard() {
               </Card>
             )}
             {board.designers && (
-              <Card title={t`Designer ranking`} className="xl:col-span-2">
-                <RankingList rows={board.designers} empty={t`No data`} ordersLabel={t`Orders`} processedLabel={t`Processed`} />
+              <Card title={t`Designer ranking`}>
+                <RankingList rows={board.designers.map((r) => ({ key: r.designerId, name: r.name, orders: r.orders, processed: r.processed }))} empty={t`No data`} ordersLabel={t`Orders`} processedLabel={t`Processed`} />
+              </Card>
+            )}
+            {board.departments && (
+              <Card title={t`Manufacturer ranking`}>
+                <RankingList
+                  rows={board.departments.map((r) => ({ key: r.departmentId ?? 0, name: r.name ?? t`No department`, orders: r.orders, processed: r.processed }))}
+                  empty={t`No data`}
+                  ordersLabel={t`Orders`}
+                  processedLabel={t`Processed`}
+                />
               </Card>
             )}
             {board.devices && (
@@ -199,7 +218,20 @@ function Card({ title, children, className = '' }: { title: string; children: Re
   );
 }
 
+/** Tick labels of a time axis in the UI language (the buckets are UTC). */
+function timeTicks(unit: AddInfo['unit'], locale: string) {
+  const fmt = new Intl.DateTimeFormat(locale, {
+    timeZone: 'UTC',
+    ...(unit === 'hour' ? { hour: '2-digit', minute: '2-digit' } : unit === 'day' ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short' }),
+  } as Intl.DateTimeFormatOptions);
+  return (_u: uPlot, splits: number[]) => splits.map((ts) => fmt.format(new Date(ts * 1000)));
+}
+
+const HTML_LANG: Record<string, string> = { zh: 'zh-CN', en: 'en', de: 'de' };
+
 function SeriesChart({ add, names, label }: { add: AddInfo; names: { orders: string; users: string; devices: string }; label: string }) {
+  const { i18n } = useLingui();
+  const locale = HTML_LANG[i18n.locale] ?? 'en';
   const data = useMemo<uPlot.AlignedData>(
     () => [add.series.map((s) => bucketTime(s.time)), add.series.map((s) => s.orders), add.series.map((s) => s.users), add.series.map((s) => s.devices)],
     [add],
@@ -212,7 +244,10 @@ function SeriesChart({ add, names, label }: { add: AddInfo; names: { orders: str
       ...size,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'), // the buckets are UTC
       scales: { x: { time: true } },
-      axes: [{ stroke: '#64748b', grid: { stroke: '#f1f5f9' } }, { stroke: '#64748b', grid: { stroke: '#f1f5f9' }, incrs: COUNT_STEPS }],
+      axes: [
+        { stroke: '#64748b', grid: { stroke: '#f1f5f9' }, values: timeTicks(add.unit, locale) },
+        { stroke: '#64748b', grid: { stroke: '#f1f5f9' }, incrs: COUNT_STEPS },
+      ],
       legend: { live: false },
       series: [
         {},
@@ -247,13 +282,20 @@ function StatusChart({ rows, labels, label, empty }: { rows: { status: number; c
 let bars: uPlot.Series.PathBuilder | null = null;
 const barPaths = () => (bars ??= uPlot.paths.bars!({ size: [0.6, 64] }));
 
-function RankingList({ rows, empty, ordersLabel, processedLabel }: { rows: Ranking[]; empty: string; ordersLabel: string; processedLabel: string }) {
+interface RankRow {
+  key: number;
+  name: string;
+  orders: number;
+  processed: number;
+}
+
+function RankingList({ rows, empty, ordersLabel, processedLabel }: { rows: RankRow[]; empty: string; ordersLabel: string; processedLabel: string }) {
   if (!rows.length) return <p className="py-10 text-center text-sm text-slate-400">{empty}</p>;
   const max = Math.max(...rows.map((r) => r.orders), 1);
   return (
     <ol className="flex flex-col gap-2.5">
       {rows.map((r, i) => (
-        <li key={r.designerId} className="grid grid-cols-[1.75rem_minmax(5rem,9rem)_1fr_auto] items-center gap-3 text-sm">
+        <li key={r.key} className="grid grid-cols-[1.5rem_minmax(4rem,8rem)_1fr_auto] items-center gap-2.5 text-sm">
           <span className={`flex size-6 items-center justify-center rounded-full text-xs font-semibold ${i < 3 ? 'bg-primary text-white' : 'bg-slate-100 text-slate-500'}`}>{i + 1}</span>
           <span className="truncate text-slate-700" title={r.name}>
             {r.name}

@@ -2,12 +2,15 @@
 import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../../../api/client';
+import { hasPerm } from '../../../app/store';
 import { CrudPage, toTree, type FormItem, type Option, type Row, type TableColumn, type TreeNode } from '../../../kit';
 
 export default function ApiConfigList() {
   const { t } = useLingui();
   const [departments, setDepartments] = useState<Row[]>([]);
   useEffect(() => {
+    // A permission of its own; asking without it would be a 403, i.e. the error page.
+    if (!hasPerm('device:apiConfig:departmentList')) return;
     request<Row[]>({ url: '/admin/device/apiConfig/departmentList', silent: true }).then(setDepartments, () => setDepartments([]));
   }, []);
   const tree: TreeNode[] = toTree(departments);

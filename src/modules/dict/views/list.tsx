@@ -66,10 +66,10 @@ function TypePanel({ types, current, onPick, onChanged }: { types: DictType[]; c
   }
   return (
     <aside className="aw-card flex w-full shrink-0 flex-col md:w-64 md:self-start" aria-label={t`Dictionary types`}>
-      <div className="flex items-center justify-between border-b border-slate-100 px-3 py-2.5">
-        <h2 className="text-sm font-semibold text-slate-700">{t`Dictionary types`}</h2>
+      <div className="flex items-center justify-between gap-2 border-b border-slate-100 px-3 py-2.5">
+        <h2 className="min-w-0 truncate text-sm font-semibold text-slate-700">{t`Dictionary types`}</h2>
         {hasPerm('dict:type:add') && (
-          <button type="button" className="aw-btn-primary h-7 px-2 text-xs" onClick={() => setTarget({ mode: 'add' })}>
+          <button type="button" className="aw-btn-primary h-7 shrink-0 whitespace-nowrap px-2 text-xs" onClick={() => setTarget({ mode: 'add' })}>
             + {t`Add`}
           </button>
         )}
@@ -175,7 +175,10 @@ export default function DictList() {
       <TypePanel types={types} current={typeId} onPick={setTypeId} onChanged={loadTypes} />
       <section className="min-w-0 flex-1 [&>div]:p-0 sm:[&>div]:p-0" aria-label={current ? current.name : t`Entries`}>
         {typeId === null ? (
-          <div className="aw-card p-10 text-center text-sm text-slate-400">{t`Add a dictionary type to start.`}</div>
+          <p className="aw-card p-10 text-center text-sm text-slate-400">{t`Add a dictionary type to start.`}</p>
+        ) : !hasPerm('dict:info:list') ? (
+          // Entries are a permission of their own ("Entry query"); say so instead of an empty area.
+          <p className="aw-card p-10 text-center text-sm text-slate-400">{t`You may not view the entries of dictionaries.`}</p>
         ) : (
           <CrudPage
             key={typeId}

@@ -79,6 +79,8 @@ export default function ArticleList() {
   const crud = useRef<CrudHandle>(null);
 
   const loadCategories = useCallback(() => {
+    // Categories are their own permission; asking without it would be a 403, i.e. the error page.
+    if (!hasPerm('base:sys:articleCategory:list')) return;
     categoryService.list!({ order: 'orderNum', sort: 'asc' }).then(setCategories, () => undefined);
   }, []);
   useEffect(loadCategories, [loadCategories]);

@@ -23,7 +23,8 @@ export default function OrderList() {
   const canAssign = hasPerm('order:info:all');
   const [designers, setDesigners] = useState<Option[]>([]);
   useEffect(() => {
-    if (!canAssign) return;
+    // Without the user list (a 403 would replace the screen by the error page) there is no one to pick.
+    if (!canAssign || !hasPerm('base:sys:user:list')) return;
     request<{ id: number; username: string; nickName?: string | null }[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
       (list) => setDesigners(list.map((u) => ({ label: u.nickName && u.nickName !== u.username ? `${u.nickName} (${u.username})` : u.username, value: u.id }))),
       () => setDesigners([]),

@@ -24,6 +24,8 @@ export default function SpaceList() {
   const [progress, setProgress] = useState<number | null>(null);
 
   const loadFolders = () => {
+    // Folders are their own permission; asking without it would be a 403, i.e. the error page.
+    if (!hasPerm('space:type:list')) return;
     request<Folder[]>({ url: '/admin/space/type/list', method: 'POST', data: {}, silent: true }).then(setFolders, () => setFolders([]));
   };
   useEffect(loadFolders, []);

@@ -1,0 +1,113 @@
+// One registry of user actions: the toolbar's buttons, the keyboard shortcuts and the tests all
+// run actions by id, so a shortcut can never do something else than its button. Labels and
+// icons live in the UI (src/editor/ui/actionLabels.ts); the keys are documented in docs/editor.md.
+import type { EditorEngine } from './EditorEngine.ts';
+import { VIEW_PRESETS, type ViewPreset } from './views.ts';
+
+export type ActionId =
+  | 'undo'
+  | 'redo'
+  | 'fit'
+  | `view.${ViewPreset}`
+  | 'bite.toggle'
+  | 'clip.toggle'
+  | 'tool.measure'
+  | 'tool.cancel';
+
+export interface Action {
+  id: ActionId;
+  /** Shortcuts: "mod" is Ctrl (or Cmd on a Mac); keys as in KeyboardEvent.key, lower case. */
+  keys: string[];
+  run(): void;
+  enabled?(): boolean;
+  /** For toggles: whether it is on now. */
+  active?(): boolean;
+}
+
+export interface KeyLike {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}
+
+/** "mod+shift+z" for an event. */
+export function chordOf(e: KeyLike): string {
+  const parts: string[] = [];
+  if (e.ctrlKey || e.metaKey) parts.push('mod');
+  if (e.altKey) parts.push('alt');
+  if (e.shiftKey) parts.push('shift');
+  parts.push(e.key.length === 1 ? e.key.toLowerCase() : e.key.toLowerCase());
+  return parts.join('+');
+}
+
+export class ActionRegistry {
+  private readonly byId = new Map<ActionId, Action>();
+  private readonly byChord = new Map<string, Action>();
+
+  register(action: Action): void {
+    this.byId.set(action.id, action);
+    for (const key of action.keys) this.byChord.set(key, action);
+  }
+  get(id: ActionId): Action {
+    const action = this.byId.get(id);
+    if (!action) throw new Error(`unknown action ${id}`);
+    return action;
+  }
+  list(): Action[] {
+    return [...this.byId.values()];
+  }
+  enabled(id: ActionId): boolean {
+    return this.get(id).enabled?.() ?? true;
+  }
+  active(id: ActionId): boolean {
+    return this.get(id).active?.() ?? false;
+  }
+  /** Runs an action if it is enabled; false otherwise. */
+  run(id: ActionId): boolean {
+    if (!this.enabled(id)) return false;
+    this.get(id).run();
+    return true;
+  }
+  match(e: KeyLike): Action | undefined {
+    return this.byChord.get(chordOf(e));
+  }
+}
+
+const VIEW_KEYS: Record<ViewPreset, string> = { front: '1', back: '2', left: '3', right: '4', top: '5', bottom: '6' };
+
+export function createActions(engine: EditorEngine): ActionRegistry {
+  const registry = new ActionRegistry();
+  const s = () => engine.getState();
+  const hasModel = () => s().models.some((m) => m.status === 'ready');
+  registry.register({ id: 'undo', keys: ['mod+z'], run: () => engine.undo(), enabled: () => s().canUndo });
+  registry.register({ id: 'redo', keys: ['mod+shift+z', 'mod+y'], run: () => engine.redo(), enabled: () => s().canRedo });
+  registry.register({ id: 'fit', keys: ['f'], run: () => engine.fitToView(), enabled: hasModel });
+  for (const view of VIEW_PRESETS) {
+    registry.register({ id: `view.${view}`, keys: [VIEW_KEYS[view]], run: () => engine.setView(view), enabled: hasModel, active: () => s().view === view });
+  }
+  registry.register({
+    id: 'bite.toggle',
+    keys: ['b'],
+    run: () => engine.setBiteOpen(!s().biteOpen),
+    enabled: () => s().models.some((m) => m.role === 'lower' && m.status === 'ready'),
+    active: () => s().biteOpen,
+  });
+  registry.register({
+    id: 'clip.toggle',
+    keys: ['c'],
+    run: () => engine.setClipping(!s().clipping.enabled),
+    enabled: hasModel,
+    active: () => s().clipping.enabled,
+  });
+  registry.register({
+    id: 'tool.measure',
+    keys: ['m'],
+    run: () => engine.setTool(s().tool === 'measure' ? null : 'measure'),
+    enabled: hasModel,
+    active: () => s().tool === 'measure',
+  });
+  registry.register({ id: 'tool.cancel', keys: ['escape'], run: () => engine.setTool(null), enabled: () => s().tool !== null });
+  return registry;
+}

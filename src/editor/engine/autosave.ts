@@ -1,0 +1,101 @@
+// Autosave: every design change (the document's revision moves) is saved to the back end after a
+// short quiet time, one save at a time, each based on the version the last one returned, so the
+// server can refuse a save from a stale tab (design/save's baseVersion). Framework-free; the
+// status bar shows `status`.
+import { Observable } from '@babylonjs/core/Misc/observable';
+import type { DesignDocument } from './document.ts';
+
+export interface DesignPort {
+  save(data: DesignDocument, baseVersion: number): Promise<{ version: number }>;
+}
+
+export type SaveStatus = 'idle' | 'pending' | 'saving' | 'saved' | 'failed';
+
+export interface AutosaveState {
+  status: SaveStatus;
+  /** The server's version of the document (0: never saved). */
+  version: number;
+  /** Why the last save failed (the server's message). */
+  message: string | null;
+  /** When the last save succeeded (ms since the epoch). */
+  savedAt: number | null;
+}
+
+export interface DocumentSource {
+  getState(): { document: DesignDocument; revision: number };
+  /** Called on every change; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+}
+
+export class Autosave {
+  readonly onChanged = new Observable<AutosaveState>();
+  private state: AutosaveState;
+  private savedRevision: number;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private inFlight: Promise<void> | null = null;
+  private disposed = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly source: DocumentSource,
+    private readonly port: DesignPort,
+    version: number,
+    private readonly delayMs = 800,
+  ) {
+    this.state = { status: version > 0 ? 'saved' : 'idle', version, message: null, savedAt: null };
+    this.savedRevision = source.getState().revision;
+    this.unsubscribe = source.subscribe(() => this.changed());
+  }
+
+  getState = (): AutosaveState => this.state;
+
+  private set(patch: Partial<AutosaveState>): void {
+    this.state = { ...this.state, ...patch };
+    this.onChanged.notifyObservers(this.state);
+  }
+
+  private changed(): void {
+    if (this.disposed || this.source.getState().revision === this.savedRevision) return;
+    if (this.state.status !== 'saving') this.set({ status: 'pending' });
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), this.delayMs);
+  }
+
+  /** Saves now if anything changed (and waits for a save under way). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.inFlight) await this.inFlight;
+    const { document, revision } = this.source.getState();
+    if (this.disposed || revision === this.savedRevision) return;
+    this.set({ status: 'saving' });
+    this.inFlight = this.port.save(document, this.state.version).then(
+      ({ version }) => {
+        this.savedRevision = revision;
+        const dirty = this.source.getState().revision !== revision;
+        this.set({ status: dirty ? 'pending' : 'saved', version, message: null, savedAt: Date.now() });
+        if (dirty) this.changed();
+      },
+      (e: unknown) => {
+        this.set({ status: 'failed', message: e instanceof Error ? e.message : String(e) });
+      },
+    );
+    try {
+      await this.inFlight;
+    } finally {
+      this.inFlight = null;
+    }
+  }
+
+  /** Whether a change is not saved yet (the page warns before leaving). */
+  get dirty(): boolean {
+    return this.source.getState().revision !== this.savedRevision;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.unsubscribe();
+    this.onChanged.clear();
+  }
+}

@@ -1,0 +1,38 @@
+// Opening an order in the editor: its info, then its models (in parallel, each with its own
+// progress and error) and its saved design, then the autosave that keeps it on the server.
+import type { ApiError } from '../../api/http.ts';
+import { Autosave } from '../engine/autosave.ts';
+import { parseDocument } from '../engine/document.ts';
+import type { EditorEngine } from '../engine/EditorEngine.ts';
+import { designPort, downloadModel, loadDesign, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
+
+export interface OpenedOrder {
+  order: OrderInfo;
+  autosave: Autosave;
+}
+
+/** Rejects (with the server's message) when the order cannot be read; model errors stay per model. */
+export async function openOrder(engine: EditorEngine, orderId: number): Promise<OpenedOrder> {
+  const [order, saved] = await Promise.all([orderInfo(orderId), loadDesign(orderId)]);
+  const models = orderModels(order);
+  engine.clearModels();
+  for (const { role, file } of models) {
+    if (!file && role !== 'occlusion') engine.markMissing(role, '', { code: 'MODEL_MISSING' });
+  }
+  const loads = models.flatMap(({ role, file }) => {
+    if (!file) return [];
+    if (file.size > MAX_MODEL_BYTES) {
+      engine.markMissing(role, file.name, { code: 'STL_TOO_LARGE', fileName: file.name });
+      return [];
+    }
+    return [{ role, name: file.name, source: downloadModel(file) }];
+  });
+  engine.loadDocument(parseDocument(saved?.data));
+  const autosave = new Autosave(engine, designPort(orderId), saved?.version ?? 0);
+  void engine.openModels(loads);
+  return { order, autosave };
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof Error && e.name === 'ApiError';
+}

@@ -1,0 +1,67 @@
+// The status bar: what the active tool expects next, the save state of the design, the model
+// totals and the navigation hint.
+import { useLingui } from '@lingui/react/macro';
+import type { AutosaveState } from '../engine/autosave.ts';
+import type { EditorState } from '../engine/EditorEngine.ts';
+import { EditorIcon } from './icons.tsx';
+
+export function StatusBar({ state, save, saving, onRetry }: { state: EditorState; save: AutosaveState; saving: boolean; onRetry: () => void }) {
+  const { t, i18n } = useLingui();
+  const hint = (() => {
+    switch (state.toolHint) {
+      case 'measure.first':
+        return t`Measure: click the first point on a model.`;
+      case 'measure.second':
+        return t`Measure: click the second point on the same model (Esc cancels).`;
+      case 'measure.busy':
+        return t`Measuring along the surface…`;
+      default:
+        return t`Left drag: rotate · Right drag or Shift+drag: pan · Wheel: zoom · F or double-click: fit all · 1–6: views`;
+    }
+  })();
+  const ready = state.models.filter((m) => m.status === 'ready');
+  const total = new Intl.NumberFormat(i18n.locale || undefined).format(ready.reduce((n, m) => n + m.triangles, 0));
+  const count = ready.length;
+  const message = save.message ?? '';
+  return (
+    <footer className="flex h-8 shrink-0 items-center gap-4 border-t border-slate-200 bg-white px-3 text-xs text-slate-600" aria-label={t`Status bar`}>
+      <p className="min-w-0 flex-1 truncate" data-testid="tool-hint">
+        {hint}
+      </p>
+      {count > 0 && <p className="tabular-nums">{t`${count} models, ${total} triangles`}</p>}
+      {saving && (
+        <p role="status" className="flex items-center gap-1.5" data-testid="save-status" data-status={save.status}>
+          {save.status === 'saved' && (
+            <>
+              <EditorIcon name="check" className="size-3.5 text-emerald-600" />
+              {t`All changes saved`}
+            </>
+          )}
+          {(save.status === 'saving' || save.status === 'pending') && (
+            <>
+              <EditorIcon name="cloud" className="size-3.5 animate-pulse text-primary" />
+              {t`Saving…`}
+            </>
+          )}
+          {save.status === 'idle' && (
+            <>
+              <EditorIcon name="cloud" className="size-3.5 text-slate-400" />
+              {t`No changes yet`}
+            </>
+          )}
+          {save.status === 'failed' && (
+            <>
+              <EditorIcon name="alert" className="size-3.5 text-red-600" />
+              <span className="max-w-96 truncate text-red-700" title={message}>
+                {t`Save failed: ${message}`}
+              </span>
+              <button type="button" className="rounded px-1.5 font-medium text-primary hover:bg-primary-light-9" onClick={onRetry}>
+                {t`Retry`}
+              </button>
+            </>
+          )}
+        </p>
+      )}
+    </footer>
+  );
+}

@@ -1,0 +1,234 @@
+// The design editor on an order: a designer opens an order created through the API with
+// generated jaw models, sees both, changes views (pixels change), hides a model, measures
+// between two points on the surface, undoes and redoes, reloads and finds the measurement saved.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { jawMesh, rigidMatrix, transformPositions, type IndexedMesh } from '../fixtures/jaw.ts';
+import { binaryStl } from '../fixtures/stl.ts';
+
+// Matches the webServer env in playwright.config.ts.
+const ADMIN_PASSWORD = 'e2e-Admin-pass1';
+test.use({ locale: 'en-US' });
+
+async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
+  const res = await request.post('/admin/base/open/login', { data: { username, password, captchaId: '', verifyCode: '' } });
+  const body = await res.json();
+  expect(body.code, JSON.stringify(body)).toBe(1000);
+  return body.data.token as string;
+}
+
+async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+}
+
+function soup(mesh: IndexedMesh): Float32Array {
+  const out = new Float32Array(mesh.indices.length * 3);
+  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
+  return out;
+}
+
+/** A designer (order list + design rights) and an order of hers with generated upper and lower jaws. */
+async function designerWithOrder(request: APIRequestContext): Promise<number> {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const headers = { Authorization: admin };
+  const { menus } = (await (await request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
+    menus: { id: number; parentId: number | null; router: string | null; perms: string | null }[];
+  };
+  const list = menus.find((m) => m.router === '/order/list')!;
+  const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
+  expect(menus.some((m) => m.parentId === list.id && m.perms?.includes('design:save'))).toBe(true);
+  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'editor-designer', label: 'editor-designer', menuIdList: granted, relevance: 1 } })).json();
+  expect(role.code, JSON.stringify(role)).toBe(1000);
+  const add = await request.post('/admin/base/sys/user/add', {
+    headers,
+    data: { username: 'editor-designer', password: 'editor-designer-pass', name: 'Dana', nickName: 'Dana', status: 1, roleIdList: [role.data.id] },
+  });
+  expect((await add.json()).code).toBe(1000);
+
+  const token = await apiLogin(request, 'editor-designer', 'editor-designer-pass');
+  const lower = jawMesh();
+  // The upper jaw: the lower one turned over (teeth down) and lifted so that the cusps meet.
+  const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-editor-'));
+  const ids: Record<string, number> = {};
+  for (const [name, mesh] of [['upper.stl', upper], ['lower.stl', lower]] as const) {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, binaryStl(soup(mesh)));
+    const res = await request.post('/admin/base/comm/upload', {
+      headers: { Authorization: token },
+      multipart: { kind: 'model', file: { name, mimeType: 'model/stl', buffer: fs.readFileSync(file) } },
+    });
+    const body = await res.json();
+    expect(body.code, JSON.stringify(body)).toBe(1000);
+    ids[name] = body.data[0].id;
+  }
+  const order = await (
+    await request.post('/admin/order/info/add', {
+      headers: { Authorization: token },
+      data: { patientName: 'Erika Muster', upperFileId: ids['upper.stl'], lowerFileId: ids['lower.stl'] },
+    })
+  ).json();
+  expect(order.code, JSON.stringify(order)).toBe(1000);
+  return order.data.id as number;
+}
+
+/** The canvas pixels (RGBA) as drawn (preserveDrawingBuffer), at a quarter of the CSS size. */
+async function pixels(page: Page): Promise<{ width: number; height: number; data: number[] }> {
+  return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement) => {
+    const copy = document.createElement('canvas');
+    copy.width = Math.round(canvas.clientWidth / 4);
+    copy.height = Math.round(canvas.clientHeight / 4);
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
+    return { width: copy.width, height: copy.height, data: Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data) };
+  });
+}
+
+function difference(a: { data: number[] }, b: { data: number[] }): number {
+  let changed = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    if (Math.abs(a.data[i]! - b.data[i]!) + Math.abs(a.data[i + 1]! - b.data[i + 1]!) + Math.abs(a.data[i + 2]! - b.data[i + 2]!) > 30) changed++;
+  }
+  return changed / (a.data.length / 4);
+}
+
+/** Canvas CSS pixels of the model: pixels whose colour is far from the background's. */
+async function modelPixels(page: Page): Promise<{ x: number; y: number }[]> {
+  const shot = await pixels(page);
+  const box = (await page.locator('[data-testid="viewport"] canvas').boundingBox())!;
+  const scale = shot.width / box.width;
+  const bg = [shot.data[0]!, shot.data[1]!, shot.data[2]!];
+  const found: { x: number; y: number }[] = [];
+  for (let y = 0; y < shot.height; y++) {
+    for (let x = 0; x < shot.width; x++) {
+      const i = (y * shot.width + x) * 4;
+      if (Math.abs(shot.data[i]! - bg[0]!) + Math.abs(shot.data[i + 1]! - bg[1]!) + Math.abs(shot.data[i + 2]! - bg[2]!) > 60) found.push({ x: x / scale, y: y / scale });
+    }
+  }
+  return found;
+}
+
+async function settle(page: Page): Promise<void> {
+  // Rendering is on demand: wait for the frames of a change to be drawn.
+  await page.waitForTimeout(900);
+}
+
+test('a designer opens an order, changes views, measures, undoes and redoes, and finds the design saved after a reload', async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const started = Date.now();
+  const step = (name: string) => console.log(`${((Date.now() - started) / 1000).toFixed(1)}s ${name}`);
+  page.on('console', (m) => console.log('page:', m.text()));
+  const orderId = await designerWithOrder(request);
+  await signIn(page, 'editor-designer', 'editor-designer-pass');
+  await page.goto(`/bend?orderId=${orderId}`);
+
+  const upper = page.getByTestId('model-upper');
+  const lower = page.getByTestId('model-lower');
+  await expect(upper).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(lower).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(upper).toContainText('upper.stl');
+  await expect(lower).toContainText('lower.stl');
+  await expect(page.getByTestId('order-title')).toContainText('Erika Muster');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'idle');
+  await settle(page);
+  const viewport = page.getByTestId('viewport');
+  await page.screenshot({ path: 'test-results/editor-front.png' });
+  const front = await pixels(page);
+
+  step('// View presets: buttons and k');
+  // View presets: buttons and keys.
+  await page.getByRole('button', { name: 'Occlusal view (top)' }).click();
+  await expect(viewport).toHaveAttribute('data-view', 'top');
+  await settle(page);
+  const top = await pixels(page);
+  expect(difference(front, top)).toBeGreaterThan(0.05);
+  await page.locator('[data-testid="viewport"] canvas').focus();
+  await page.keyboard.press('3');
+  await expect(viewport).toHaveAttribute('data-view', 'left');
+  await page.keyboard.press('1');
+  await expect(viewport).toHaveAttribute('data-view', 'front');
+  await settle(page);
+
+  step('// Visibility: hiding');
+  // Visibility: hiding the lower jaw changes the picture; showing it again restores it.
+  await page.getByRole('button', { name: 'Hide Lower jaw' }).click();
+  await settle(page);
+  const upperOnly = await pixels(page);
+  expect(difference(front, upperOnly)).toBeGreaterThan(0.02);
+
+  step('// Occlusal view of the upper');
+  // Occlusal view of the upper jaw alone, then measure between two far-apart points on it.
+  await page.keyboard.press('5');
+  await settle(page);
+  await page.screenshot({ path: 'test-results/editor-top-upper.png' });
+  const onModel = await modelPixels(page);
+  expect(onModel.length).toBeGreaterThan(100);
+  const row = onModel.filter((p) => Math.abs(p.y - onModel[Math.floor(onModel.length / 2)]!.y) < 3);
+  const a = row[0]!;
+  const b = row.at(-1)!;
+  expect(b.x - a.x).toBeGreaterThan(40);
+
+  step("await page.getByRole('button',");
+  await page.getByRole('button', { name: 'Measure distance' }).click();
+  await expect(viewport).toHaveAttribute('data-tool', 'measure');
+  const box = (await page.locator('[data-testid="viewport"] canvas').boundingBox())!;
+  step('// Escape forgets');
+  // Escape forgets a first point.
+  await page.mouse.click(box.x + a.x + 4, box.y + a.y);
+  await expect(viewport).toHaveAttribute('data-tool-phase', 'pointing');
+  step("await page.keyboard.press('Esc");
+  await page.keyboard.press('Escape');
+  await expect(viewport).toHaveAttribute('data-tool-phase', 'idle');
+  await page.mouse.click(box.x + a.x + 4, box.y + a.y);
+  await expect(viewport).toHaveAttribute('data-tool-phase', 'pointing');
+  await page.mouse.click(box.x + b.x - 4, box.y + b.y);
+  step('const label = page.getByTestId');
+  const label = page.getByTestId('measure-label');
+  await expect(label).toHaveCount(1);
+  await expect(label).toContainText(/\d+\.\d\d mm · ⌒ \d+\.\d\d mm/);
+  const text = (await label.textContent())!;
+  const [straight, surface] = [...text.matchAll(/(\d+\.\d\d) mm/g)].map((m) => Number(m[1]));
+  expect(straight).toBeGreaterThan(5);
+  expect(surface!).toBeGreaterThanOrEqual(straight! - 0.01);
+  await expect(page.getByTestId('measurement')).toHaveCount(1);
+  await settle(page);
+  await page.screenshot({ path: 'test-results/editor-measure.png' });
+
+  step('// Undo and redo');
+  // Undo and redo: buttons and keys.
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(label).toHaveCount(0);
+  await expect(page.getByTestId('measurement')).toHaveCount(0);
+  await page.keyboard.press('Control+Shift+Z');
+  await expect(page.getByTestId('measure-label')).toHaveCount(1);
+  await page.keyboard.press('Control+Z');
+  await expect(page.getByTestId('measure-label')).toHaveCount(0);
+  await page.keyboard.press('Control+Y');
+  await expect(page.getByTestId('measure-label')).toHaveText(text);
+
+  step('// Autosave, then');
+  // Autosave, then a reload restores the measurement exactly.
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
+  await page.reload();
+  await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(page.getByTestId('measure-label')).toHaveText(text);
+  await expect(page.getByTestId('measurement')).toHaveCount(1);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
+  await settle(page);
+  await page.screenshot({ path: 'test-results/editor-reloaded.png' });
+});
+
+test('an order that does not exist shows a clear message instead of the editor crashing', async ({ page, request }) => {
+  await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.goto('/bend?orderId=987654');
+  await expect(page.getByTestId('order-error')).toBeVisible();
+  await expect(page.getByRole('toolbar', { name: 'Editor toolbar' })).toBeVisible();
+});
