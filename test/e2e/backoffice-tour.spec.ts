@@ -242,3 +242,16 @@ test('a file named .stl that is no STL is refused with a message, without an unc
   // The upload's refusal is an expected answer; nothing else went wrong.
   expect(problems.filter((p) => !p.includes('/admin/base/comm/upload') && !p.includes('status of 4'))).toEqual([]);
 });
+
+test('the recycle bin names what was deleted in words, for every kind of resource it keeps', async ({ page, request }) => {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const param = await call<{ id: number }>(request, admin.token, '/admin/base/sys/param/add', { name: 'Bin param', keyName: 'binParam', data: 'x', dataType: 0 });
+  await call(request, admin.token, '/admin/base/sys/param/delete', { ids: [param.id] });
+  const type = await call<{ id: number }>(request, admin.token, '/admin/dict/type/add', { name: 'Bin type', key: 'binType' });
+  await call(request, admin.token, '/admin/dict/type/delete', { ids: [type.id] });
+  await signedIn(page, admin);
+  await page.goto('/recycle/data');
+  await expect(page.getByRole('row').filter({ hasText: 'Bin param' })).toContainText('Parameter');
+  await expect(page.getByRole('row').filter({ hasText: 'Bin type' })).toContainText('Dictionary type');
+  await expect(page.getByRole('table')).not.toContainText(/BaseSys|DictType|OrderInfo/);
+});
