@@ -149,13 +149,16 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
   }
   const maxNodes: usize = n > 0 ? 2 * n - 1 : 1;
   const trisOff = HEADER_BYTES;
-  const nodesOff = trisOff + n * TRI_BYTES;
+  // Sibling pairs (nodes 2m + 1, 2m + 2) on 64-byte boundaries: one cache
+  // line per visit. The root sits alone before the first pair.
+  const nodesOff = ((trisOff + n * TRI_BYTES + 63) & ~(<usize>63)) + 32;
   const mark = arenaMark();
-  const bvh = arenaAlloc(nodesOff + maxNodes * NODE_BYTES);
-  if (bvh == 0) {
+  const raw = arenaAlloc(nodesOff + maxNodes * NODE_BYTES + 48);
+  if (raw == 0) {
     status = BVH_OUT_OF_MEMORY;
     return 0;
   }
+  const bvh = (raw + 63) & ~(<usize>63);
   const recs = bvh + trisOff + n * 16;
   const nodes = bvh + nodesOff;
 
@@ -465,7 +468,8 @@ export function bvhCheck(ptr: usize, len: u32): i32 {
   const trisOff = <u64>load<u32>(ptr, H_TRIS_OFFSET);
   const nodesOff = <u64>load<u32>(ptr, H_NODES_OFFSET);
   if (<u64>load<u32>(ptr, H_BYTES) != <u64>len) return status;
-  if (trisOff != <u64>HEADER_BYTES || nodesOff != trisOff + n * <u64>TRI_BYTES) return status;
+  const trisEnd = trisOff + n * <u64>TRI_BYTES;
+  if (trisOff != <u64>HEADER_BYTES || nodesOff < trisEnd || nodesOff > trisEnd + 96 || (nodesOff & 3) != 0) return status;
   if (nodeCount == 0 || nodesOff + nodeCount * <u64>NODE_BYTES != <u64>len) return status;
   if (load<u32>(ptr, H_DEPTH) > <u32>MAX_DEPTH) return status;
   const nodes = ptr + <usize>nodesOff;

@@ -5,6 +5,8 @@
 //                        v0 x y z, original triangle id (u32 bits)
 //                        v1 x y z, 0
 //                        v2 x y z, 0
+//   (up to 95 bytes)   padding: the nodes start 32 bytes past a 64-byte
+//                      boundary, so each sibling pair fills one cache line
 //   [.., + 32 N)       nodes, 32 bytes each:
 //                        min x y z, a (u32 bits)
 //                        max x y z, count (u32 bits)

@@ -19,6 +19,8 @@ import * as Comlink from 'comlink';
 import { compileKernelsFromUrl, instantiateModule, type KernelExports } from './kernels/abi.ts';
 import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode } from './kernels/job.ts';
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
+import { BaseError, generateBase, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePoint } from './kernels/base.ts';
+import { writeBinaryStl } from './kernels/stl-write.ts';
 import {
   buildBvh,
   closestPoints,
@@ -93,6 +95,18 @@ export interface SimplifiedMesh {
   collapses: number;
   bounds: Bounds;
 }
+
+/** A generated base, kept under its own handle (exportStl, distanceMap to the model for a thickness map). */
+export interface GeneratedBase extends BaseMesh {
+  handle: MeshHandle;
+  bounds: Bounds;
+}
+
+/**
+ * generateBase's value: the base, or why this input makes none (the user's
+ * to fix; the editor shows the specification's message for `code`).
+ */
+export type BaseOutcome = { ok: true; base: GeneratedBase } | { ok: false; code: BaseErrorCode; detail: string };
 
 export interface MeshInfo {
   handle: MeshHandle;
@@ -589,6 +603,53 @@ const api = {
         const bounds = boundsOf(r.positions);
         const { positions, normals, indices, vertexCount, triangleCount, collapses } = r;
         return { handle: store(ref, bounds), positions, normals, indices, vertexCount, triangleCount, collapses, bounds };
+      }),
+    );
+  },
+
+  // ---- acrylic base (workers/kernels/base.ts) and export (stl-write.ts)
+
+  /**
+   * Generates the base for an outline drawn on the model (`modelHandle`,
+   * straightened) and keeps it under a new handle. Input problems resolve
+   * as { ok: true, value: { ok: false, code, detail } } (BaseOutcome); a
+   * cancelled job, settings out of range or no memory as failures.
+   */
+  generateBase(
+    modelHandle: MeshHandle,
+    outline: OutlinePoint[],
+    settings: BaseSettings,
+    jobId: number,
+    onProgress?: ProgressCallback,
+  ): Promise<WorkerResult<BaseOutcome>> {
+    return job('generateBase', jobId, onProgress, (jobOptions) =>
+      withMesh(modelHandle, async (m): Promise<BaseOutcome> => {
+        let base: BaseMesh;
+        try {
+          base = await generateBase(m.mesh, ensureBvh(m), outline, { ...settings, ...jobOptions });
+        } catch (e) {
+          if (e instanceof BaseError) return { ok: false, code: e.code, detail: e.detail };
+          throw e;
+        }
+        const k = await newInstance();
+        let ref: MeshRef;
+        try {
+          ref = meshFromArrays(k, base.positions, base.indices, base.normals);
+        } catch (e) {
+          throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
+        }
+        const bounds = boundsOf(base.positions);
+        return { ok: true, base: { ...base, handle: store(ref, bounds), bounds } };
+      }),
+    );
+  },
+
+  /** A kept mesh (e.g. a generated base) as binary STL bytes for printing (header "Archwright base" unless given). */
+  exportStl(handle: MeshHandle, header?: string): Promise<WorkerResult<Uint8Array<ArrayBuffer>>> {
+    return job('exportStl', undefined, undefined, () =>
+      withMesh(handle, (m) => {
+        const { positions, indices } = meshViews(m.mesh);
+        return new Uint8Array(writeBinaryStl(positions, indices, header));
       }),
     );
   },

@@ -126,3 +126,132 @@ test("a role holding only a page's Query entry opens that page, never the error 
     await context.close();
   }
 });
+
+async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+test('a role with order rights: its users see only their menus and buttons, and only their own orders', async ({ page, request }) => {
+  const problems = watch(page);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+
+  // The admin creates a role that may add, edit and list orders (not delete, not see all) and read help.
+  await page.goto('/sys/role');
+  const toolbar = page.getByRole('toolbar', { name: 'Table toolbar' });
+  await toolbar.getByRole('button', { name: 'Add' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Role key').fill('lab-designer');
+  await dialog.getByLabel('Name').fill('Lab designer');
+  await dialog.getByRole('tab', { name: 'Permissions' }).click();
+  const tree = dialog.getByRole('tree', { name: 'Menus and permissions' });
+  await tree.getByRole('checkbox', { name: /^Add order:info:add$/ }).check();
+  await tree.getByRole('checkbox', { name: /^Update order:info:update$/ }).check();
+  // The order list's Query (the time list has one with the same permissions further down).
+  await tree.getByRole('checkbox', { name: /^Query order:info:info,order:info:list,order:info:page$/ }).first().check();
+  await tree.getByRole('checkbox', { name: /^Read base:sys:article:docs/ }).check();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+  await expect(page.getByRole('table').getByRole('cell', { name: 'Lab designer', exact: true })).toBeVisible();
+
+  // ...and two users holding it.
+  await page.goto('/sys/user');
+  for (const username of ['lena', 'max']) {
+    await toolbar.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByLabel('Username').fill(username);
+    await dialog.getByLabel('Password').fill(`${username}-pass-1`);
+    await dialog.getByLabel('Full name').fill(`${username} designer`);
+    await dialog.getByLabel('Roles').click();
+    await page.getByRole('checkbox', { name: 'Lab designer', exact: true }).check();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Save successful', { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: `${username} designer` })).toContainText('Lab designer');
+  }
+  await signOut(page);
+
+  // Lena sees the order list and the help documents, nothing else, and no delete button.
+  await signIn(page, 'lena', 'lena-pass-1');
+  const nav = page.getByRole('navigation', { name: 'Main menu' });
+  for (const group of ['Data board', 'Device management', 'Interface configuration', 'System management']) {
+    await expect(nav.getByRole('button', { name: group })).toHaveCount(0);
+  }
+  const expand = async (name: string) => {
+    const group = nav.getByRole('button', { name });
+    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+  };
+  await expand('Order management');
+  await expand('Help center');
+  await expect(nav.getByRole('link', { name: 'Help document' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Time list' })).toHaveCount(0);
+  await nav.getByRole('link', { name: 'Order list' }).click();
+  await expect(page).toHaveURL(/\/order\/list$/);
+  await expect(toolbar.getByRole('button', { name: 'Add' })).toBeVisible();
+  await expect(toolbar.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+
+  // She creates an order with a generated upper jaw.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-tour-'));
+  const upper = path.join(dir, 'lena-upper.stl');
+  fs.writeFileSync(upper, sphereStl({ radius: 20, segments: 48, rings: 24 }));
+  await toolbar.getByRole('button', { name: 'Add' }).click();
+  await dialog.getByLabel('Patient').fill('Lena Patientin');
+  await dialog.getByLabel('Upper model').setInputFiles(upper);
+  await expect(dialog.getByText('lena-upper.stl')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+  const row = page.getByRole('row', { name: /Lena Patientin/ });
+  await expect(row).toContainText(/AW-\d{8}-\d{4}/);
+  await expect(row.getByRole('button', { name: 'Edit', exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Delete', exact: true })).toHaveCount(0);
+  const lena = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
+  const mine = await call<{ list: { id: number; patientName: string }[] }>(request, lena, '/admin/order/info/page', {});
+  const orderId = mine.list.find((o) => o.patientName === 'Lena Patientin')!.id;
+  const own = await (await request.get(`/admin/order/info/info?id=${orderId}`, { headers: { Authorization: lena } })).json();
+  expect(own.data.patientName).toBe('Lena Patientin');
+  await signOut(page);
+
+  // Max, holding the same role, neither sees it in his list nor gets it by its id.
+  await signIn(page, 'max', 'max-pass-1');
+  await page.goto('/order/list');
+  await expect(page.getByRole('main').getByText('No data')).toBeVisible();
+  await expect(page.getByRole('row', { name: /Lena Patientin/ })).toHaveCount(0);
+  const max = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
+  const info = await (await request.get(`/admin/order/info/info?id=${orderId}`, { headers: { Authorization: max } })).json();
+  expect(info.data ?? null).toBeNull();
+  expect(problems).toEqual([]);
+});
+
+test('a file named .stl that is no STL is refused with a message, without an uncaught error', async ({ page, request }) => {
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  const problems = watch(page);
+  await page.goto('/order/list');
+  await page.getByRole('toolbar', { name: 'Table toolbar' }).getByRole('button', { name: 'Add' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Upper model').setInputFiles({ name: 'scan.stl', mimeType: 'model/stl', buffer: Buffer.from('not a mesh, only some words') });
+  await expect(dialog.getByText(/scan\.stl is not a valid STL file/)).toBeVisible();
+  // The upload's refusal is an expected answer; nothing else went wrong.
+  expect(problems.filter((p) => !p.includes('/admin/base/comm/upload') && !p.includes('status of 4'))).toEqual([]);
+});
+
+test('the recycle bin names what was deleted in words, for every kind of resource it keeps', async ({ page, request }) => {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const param = await call<{ id: number }>(request, admin.token, '/admin/base/sys/param/add', { name: 'Bin param', keyName: 'binParam', data: 'x', dataType: 0 });
+  await call(request, admin.token, '/admin/base/sys/param/delete', { ids: [param.id] });
+  const type = await call<{ id: number }>(request, admin.token, '/admin/dict/type/add', { name: 'Bin type', key: 'binType' });
+  await call(request, admin.token, '/admin/dict/type/delete', { ids: [type.id] });
+  await signedIn(page, admin);
+  await page.goto('/recycle/data');
+  await expect(page.getByRole('row').filter({ hasText: 'Bin param' })).toContainText('Parameter');
+  await expect(page.getByRole('row').filter({ hasText: 'Bin type' })).toContainText('Dictionary type');
+  await expect(page.getByRole('table')).not.toContainText(/BaseSys|DictType|OrderInfo/);
+});

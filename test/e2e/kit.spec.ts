@@ -137,6 +137,10 @@ for (const lang of ['zh', 'de'] as const) {
     await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-CN' : 'de');
     await page.screenshot({ path: `${SHOTS}/log-${lang}-1280.png` });
+    await page.goto('/dashboard');
+    await expect(page.getByRole('radiogroup').getByRole('radio')).toHaveCount(5);
+    await expect(page.locator('canvas').first()).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/board-${lang}-1280.png` });
   });
 }
 

@@ -65,7 +65,11 @@ describe('tasks', () => {
     expect((await call('POST', 'add', { ...base, service: 'rm -rf /' })).body).toEqual({ code: 1001, message: 'Unknown job "rm -rf /"' });
     const badCron = (await call('POST', 'add', { ...base, cron: 'every day' })).body;
     expect(badCron.code).toBe(1001);
-    expect(badCron.message).toMatch(/^The cron expression is invalid: /);
+    expect(badCron.message).toBe('The cron expression "every day" is invalid: write minute, hour, day of month, month and weekday, e.g. 0 3 * * * (every day at 03:00)');
+    // In German too, without the scheduling library's English reason.
+    const badCronDe = (await t.call('POST', '/admin/task/info/add', { token: admin, lang: 'de', body: { ...base, cron: 'not a cron' } })).body;
+    expect(badCronDe.message).toMatch(/^Der Cron-Ausdruck „not a cron“ ist ungültig: Minute, Stunde/);
+    expect(badCronDe.message).not.toMatch(/configuration|space separated/);
     expect((await call('POST', 'add', { ...base, cron: '' })).body.message).toBe('Give a cron expression or an interval (every, at least 1000 ms)');
     expect((await call('POST', 'add', { ...base, taskType: 1, cron: null, every: 10 })).body).toEqual({ code: 1002, message: 'every is invalid' });
     expect((await call('POST', 'add', { ...base, data: '[1,2]' })).body).toEqual({ code: 1002, message: 'data is invalid' });

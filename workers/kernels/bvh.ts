@@ -105,8 +105,10 @@ export function bvhToBytes(bvh: Bvh): Uint8Array<ArrayBuffer> {
 /** Loads bytes from bvhToBytes into instance `k` (validated: bad bytes throw BAD_INPUT). */
 export function bvhFromBytes(k: KernelExports, bytes: Uint8Array): Bvh {
   const mark = k.arenaMark() >>> 0;
-  const ptr = k.arenaAlloc(bytes.length) >>> 0;
-  if (ptr === 0) throw new KernelError('OUT_OF_MEMORY', `no room for ${bytes.length} bytes of BVH`);
+  const raw = k.arenaAlloc(bytes.length + 48) >>> 0;
+  if (raw === 0) throw new KernelError('OUT_OF_MEMORY', `no room for ${bytes.length} bytes of BVH`);
+  // 64-byte aligned like a fresh build, so sibling pairs stay on one cache line.
+  const ptr = ((raw + 63) & ~63) >>> 0;
   new Uint8Array(k.memory.buffer, ptr, bytes.length).set(bytes);
   if (k.bvhCheck(ptr, bytes.length) !== 0) {
     k.arenaRelease(mark);

@@ -15,7 +15,12 @@ export const opsMessages = {
     zh: '上级分类不能是自身或其下级',
     de: 'Die übergeordnete Kategorie darf weder die Kategorie selbst noch eine darunter sein',
   },
-  cronInvalid: { en: 'The cron expression is invalid: {reason}', zh: 'Cron 表达式不合法：{reason}', de: 'Der Cron-Ausdruck ist ungültig: {reason}' },
+  // The library's own reason is English only; the user gets the rule and an example instead.
+  cronInvalid: {
+    en: 'The cron expression "{cron}" is invalid: write minute, hour, day of month, month and weekday, e.g. 0 3 * * * (every day at 03:00)',
+    zh: 'Cron 表达式“{cron}”不合法：请依次填写 分 时 日 月 周，例如 0 3 * * *（每天 03:00）',
+    de: 'Der Cron-Ausdruck „{cron}“ ist ungültig: Minute, Stunde, Tag, Monat und Wochentag angeben, z. B. 0 3 * * * (täglich um 03:00)',
+  },
   taskScheduleRequired: {
     en: 'Give a cron expression or an interval (every, at least 1000 ms)',
     zh: '请填写 Cron 表达式或执行间隔（至少 1000 毫秒）',

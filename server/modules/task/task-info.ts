@@ -108,8 +108,7 @@ export const taskResource = {
 function plan(s: Schedule & { status: number }, now: number): { nextRunTime: string | null } {
   if (s.taskType === TASK_TYPE.cron) {
     if (!s.cron) throw fail('taskScheduleRequired');
-    const reason = cronError(s.cron);
-    if (reason) throw fail('cronInvalid', { reason });
+    if (cronError(s.cron)) throw fail('cronInvalid', { cron: s.cron });
   } else if (!s.every) {
     throw fail('taskScheduleRequired');
   }

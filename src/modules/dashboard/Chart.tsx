@@ -43,7 +43,8 @@ export function Chart({ options, data, height, label }: ChartProps) {
       off();
       plot?.destroy();
     };
-  }, [data, height]);
+    // A new label means a new language: redraw with its names and date formats.
+  }, [data, height, label]);
 
   return <div ref={box} role="img" aria-label={label} className="w-full min-w-0" style={{ minHeight: height }} />;
 }

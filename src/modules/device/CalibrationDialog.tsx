@@ -50,7 +50,7 @@ export function CalibrationDialog({ device, onClose }: { device: Row | null; onC
   return (
     <Modal open={device !== null} title={t`Calibration of ${String(device?.devicename ?? '')}`} onClose={onClose} width="820px">
       {device && (
-        <CrudPage service={createService(PREFIX)} query={{ deviceId: device.id }} columns={columns} items={items} keyword={false} dialog={{ onSubmit, width: '560px' }} />
+        <CrudPage service={createService(PREFIX)} urlState={false} query={{ deviceId: device.id }} columns={columns} items={items} keyword={false} dialog={{ onSubmit, width: '560px' }} />
       )}
     </Modal>
   );

@@ -218,7 +218,20 @@ function Card({ title, children, className = '' }: { title: string; children: Re
   );
 }
 
+/** Tick labels of a time axis in the UI language (the buckets are UTC). */
+function timeTicks(unit: AddInfo['unit'], locale: string) {
+  const fmt = new Intl.DateTimeFormat(locale, {
+    timeZone: 'UTC',
+    ...(unit === 'hour' ? { hour: '2-digit', minute: '2-digit' } : unit === 'day' ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short' }),
+  } as Intl.DateTimeFormatOptions);
+  return (_u: uPlot, splits: number[]) => splits.map((ts) => fmt.format(new Date(ts * 1000)));
+}
+
+const HTML_LANG: Record<string, string> = { zh: 'zh-CN', en: 'en', de: 'de' };
+
 function SeriesChart({ add, names, label }: { add: AddInfo; names: { orders: string; users: string; devices: string }; label: string }) {
+  const { i18n } = useLingui();
+  const locale = HTML_LANG[i18n.locale] ?? 'en';
   const data = useMemo<uPlot.AlignedData>(
     () => [add.series.map((s) => bucketTime(s.time)), add.series.map((s) => s.orders), add.series.map((s) => s.users), add.series.map((s) => s.devices)],
     [add],
@@ -231,7 +244,10 @@ function SeriesChart({ add, names, label }: { add: AddInfo; names: { orders: str
       ...size,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'), // the buckets are UTC
       scales: { x: { time: true } },
-      axes: [{ stroke: '#64748b', grid: { stroke: '#f1f5f9' } }, { stroke: '#64748b', grid: { stroke: '#f1f5f9' }, incrs: COUNT_STEPS }],
+      axes: [
+        { stroke: '#64748b', grid: { stroke: '#f1f5f9' }, values: timeTicks(add.unit, locale) },
+        { stroke: '#64748b', grid: { stroke: '#f1f5f9' }, incrs: COUNT_STEPS },
+      ],
       legend: { live: false },
       series: [
         {},

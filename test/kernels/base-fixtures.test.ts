@@ -1,0 +1,48 @@
+// Base generation on the real upper study model (../shared/fixtures or
+// ARCHWRIGHT_FIXTURES), straightened into the upper jaw's canonical frame
+// (teeth -z, palate above): a horseshoe outline on the palate, inside the
+// teeth, gives a closed, printable base that comes off along -z... seen from
+// the model: the insertion direction is -z (towards the tongue). Skipped,
+// with the reason in the test name, when the file is absent.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { generateBase } from '../../workers/kernels/base.ts';
+import { buildBvh } from '../../workers/kernels/bvh.ts';
+import { meshFromArrays } from '../../workers/kernels/mesh.ts';
+import { parseStl } from '../../workers/kernels/stl.ts';
+import { straighten, transformMesh } from '../../workers/kernels/straighten.ts';
+import { palateHorseshoe } from '../fixtures/base-models.ts';
+import { expectPrintable, expectRemovable, innerGaps, percentile, pickOutline, thicknessSamples } from './base-checks.ts';
+import { loadKernels } from './kernels.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixtures = process.env.ARCHWRIGHT_FIXTURES ?? resolve(root, '../shared/fixtures');
+const file = resolve(fixtures, 'study-models/upper-model.stl');
+const present = existsSync(file);
+const title = present ? `base on the real upper study model (${file})` : `base on the real upper study model: SKIPPED, ${file} not found (set ARCHWRIGHT_FIXTURES)`;
+if (!present) console.warn(title);
+
+describe.skipIf(!present)(title, () => {
+  it('a horseshoe outline on the palate gives a closed base that follows the palate and comes off along the insertion direction', async () => {
+    const k = await loadKernels();
+    const buf = readFileSync(file);
+    const parsed = await parseStl(k, new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
+    if (!parsed.ok) throw new Error(parsed.error.code);
+    const km = await loadKernels();
+    const mesh = meshFromArrays(km, parsed.mesh.positions, parsed.mesh.indices);
+    transformMesh(mesh, (await straighten(mesh, { jaw: 'upper' })).matrix);
+    const bvh = buildBvh(mesh);
+    const outline = pickOutline(bvh, palateHorseshoe(), [0, 0, -1]);
+    const base = await generateBase(mesh, bvh, outline, { jaw: 'upper', thickness: 2 });
+    expect(base.direction).toEqual([0, 0, -1]);
+    await expectPrintable(k, base);
+    expectRemovable(bvh, base, 0.05);
+    const gaps = innerGaps(bvh, base);
+    expect(percentile(gaps, 0.5)).toBeLessThan(0.05);
+    const t = thicknessSamples(k, base);
+    expect(percentile(t, 0.05)).toBeGreaterThan(1.8);
+    expect(percentile(t, 0.95)).toBeLessThan(2.2);
+  }, 60_000);
+});
