@@ -256,11 +256,13 @@ test('the recycle bin names what was deleted in words, for every kind of resourc
   await expect(page.getByRole('table')).not.toContainText(/BaseSys|DictType|OrderInfo/);
 });
 
-test('the system tasks read in German in a German screen, remark included', async ({ page, request }) => {
+test('the seeded system tasks and superadmin role read in German in a German screen, remarks included', async ({ page, request }) => {
   await page.addInitScript(() => localStorage.setItem('aw.lang', 'de'));
   await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
   await page.goto('/task/list');
   const row = page.getByRole('row').filter({ hasText: 'Anfrageprotokoll bereinigen' });
   await expect(row).toContainText('Löscht Anfrageprotokolleinträge');
   await expect(page.getByRole('table')).not.toContainText('Deletes');
+  await page.goto('/sys/role');
+  await expect(page.getByRole('row').filter({ hasText: 'superadmin' })).toContainText('Besteht jede Berechtigungsprüfung');
 });
