@@ -27,6 +27,9 @@ import {
   raycastFirst,
   raycastOne,
   refitBvh,
+  bvhRefitIndex,
+  refitBvhVertices,
+  type BvhRefitIndex,
   type Bvh,
   type BvhBuildOptions,
   type ClosestPoints,
@@ -197,6 +200,8 @@ interface StoredMesh {
   boundsStale: boolean;
   /** Built on first need (or by buildBvh); refitted after every call that moves vertices. */
   bvh: Bvh | undefined;
+  /** Triangle lookup for refitting only around moved vertices; made with the first dab, per BVH. */
+  refitIndex: BvhRefitIndex | undefined;
   /** Jobs on one instance run one after another: they share its arena (mark/release is LIFO). */
   queue: Promise<unknown>;
 }
@@ -206,7 +211,7 @@ let nextHandle = 1;
 
 function store(mesh: MeshRef, bounds: Bounds): MeshHandle {
   const handle = nextHandle++;
-  meshes.set(handle, { handle, mesh, bounds, boundsStale: false, bvh: undefined, queue: Promise.resolve() });
+  meshes.set(handle, { handle, mesh, bounds, boundsStale: false, bvh: undefined, refitIndex: undefined, queue: Promise.resolve() });
   return handle;
 }
 
@@ -233,10 +238,21 @@ function ensureBvh(m: StoredMesh): Bvh {
   return m.bvh;
 }
 
-/** After a call that moved vertices: bounds to recompute, BVH boxes to refit. */
-function verticesMoved(m: StoredMesh): void {
+/**
+ * After a call that moved vertices: bounds to recompute, BVH boxes to refit. With the moved
+ * vertex ids (a brush dab) only their triangles' boxes are refitted, so a dab costs the same on
+ * 100k and 1M triangles; a full refit takes 10-50 ms on a big model.
+ */
+function verticesMoved(m: StoredMesh, moved?: Uint32Array): void {
   m.boundsStale = true;
-  if (m.bvh) refitBvh(m.bvh, m.mesh);
+  if (!m.bvh) return;
+  if (!moved) {
+    refitBvh(m.bvh, m.mesh);
+    return;
+  }
+  // Allocated here, between jobs, never inside a job's scratch bracket.
+  m.refitIndex ??= bvhRefitIndex(m.bvh, m.mesh);
+  if (moved.length > 0) refitBvhVertices(m.refitIndex, m.mesh, moved);
 }
 
 function boundsOf(positions: Float32Array): Bounds {
@@ -437,6 +453,7 @@ const api = {
       withMesh(handle, (m) => {
         if (jobOptions.shouldCancel?.()) throw new KernelError('ABORTED');
         m.bvh = buildBvh(m.mesh, options);
+        m.refitIndex = undefined;
         jobOptions.onProgress?.(1);
         const { byteLength, nodeCount, depth, triangleCount } = m.bvh;
         return { byteLength, nodeCount, depth, triangleCount };
@@ -523,10 +540,13 @@ const api = {
     return job('smoothDab', undefined, undefined, () =>
       withMesh(handle, async (m) => {
         await ensureTopology(m.mesh);
+        let result: SmoothResult | undefined;
         try {
-          return smoothDab(m.mesh, dab);
+          result = smoothDab(m.mesh, dab);
+          return result;
         } finally {
-          verticesMoved(m);
+          // On failure nothing says which vertices moved: refit everything.
+          verticesMoved(m, result?.vertices.subarray(0, result.moved));
         }
       }),
     );

@@ -4,7 +4,7 @@
 // meshes kept by handle, typed failures, progress, cancellation.
 
 import * as Comlink from 'comlink';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { asciiStl, cubeStl, cubeTriangles, sphereCounts, sphereStl, toStl } from '../fixtures/stl.ts';
 import { startGeometryWorker, type WorkerThread } from './stl-worker-thread.ts';
 
@@ -102,7 +102,9 @@ describe('geometry worker', () => {
       }),
     );
     if (!r.ok) throw new Error(r.error.detail);
-    // Progress calls are posted before the result, so all have arrived.
+    // Progress comes through the callback's own MessagePort, the result through the worker's:
+    // no order between the two, so wait for the final report instead of assuming it came first.
+    await vi.waitFor(() => expect(reports.at(-1)).toEqual([1, 'parse']));
     expect(reports[0]).toEqual([0, 'read']);
     expect(reports.at(-1)).toEqual([1, 'parse']);
     expect(reports.some(([, stage]) => stage === 'parse')).toBe(true);
