@@ -266,3 +266,20 @@ test('the seeded system tasks and superadmin role read in German in a German scr
   await page.goto('/sys/role');
   await expect(page.getByRole('row').filter({ hasText: 'superadmin' })).toContainText('Besteht jede Berechtigungsprüfung');
 });
+
+test("a new user's password is marked required; editing says an empty password keeps the old one", async ({ page, request }) => {
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  await page.goto('/sys/user');
+  await page.getByRole('toolbar', { name: 'Table toolbar' }).getByRole('button', { name: 'Add' }).click();
+  const dialog = page.getByRole('dialog');
+  const password = dialog.getByLabel('Password');
+  await expect(password).toHaveAttribute('aria-required', 'true');
+  await expect(password).not.toHaveAttribute('placeholder', /keep/i);
+  await dialog.getByLabel('Username').fill('no-password');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Password cannot be empty')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await page.getByRole('row').filter({ hasText: 'Administrator' }).getByRole('button', { name: 'Edit' }).click();
+  await expect(dialog.getByLabel('Password')).toHaveAttribute('placeholder', 'Leave empty to keep');
+  await expect(dialog.getByLabel('Password')).not.toHaveAttribute('aria-required', 'true');
+});
