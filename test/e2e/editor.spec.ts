@@ -121,10 +121,7 @@ async function settle(page: Page): Promise<void> {
 }
 
 test('a designer opens an order, changes views, measures, undoes and redoes, and finds the design saved after a reload', async ({ page, request }) => {
-  test.setTimeout(240_000);
-  const started = Date.now();
-  const step = (name: string) => console.log(`${((Date.now() - started) / 1000).toFixed(1)}s ${name}`);
-  page.on('console', (m) => console.log('page:', m.text()));
+  test.setTimeout(180_000);
   const orderId = await designerWithOrder(request);
   await signIn(page, 'editor-designer', 'editor-designer-pass');
   await page.goto(`/bend?orderId=${orderId}`);
@@ -142,7 +139,6 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await page.screenshot({ path: 'test-results/editor-front.png' });
   const front = await pixels(page);
 
-  step('// View presets: buttons and k');
   // View presets: buttons and keys.
   await page.getByRole('button', { name: 'Occlusal view (top)' }).click();
   await expect(viewport).toHaveAttribute('data-view', 'top');
@@ -156,14 +152,12 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await expect(viewport).toHaveAttribute('data-view', 'front');
   await settle(page);
 
-  step('// Visibility: hiding');
   // Visibility: hiding the lower jaw changes the picture; showing it again restores it.
   await page.getByRole('button', { name: 'Hide Lower jaw' }).click();
   await settle(page);
   const upperOnly = await pixels(page);
   expect(difference(front, upperOnly)).toBeGreaterThan(0.02);
 
-  step('// Occlusal view of the upper');
   // Occlusal view of the upper jaw alone, then measure between two far-apart points on it.
   await page.keyboard.press('5');
   await settle(page);
@@ -179,7 +173,6 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await page.getByRole('button', { name: 'Measure distance' }).click();
   await expect(viewport).toHaveAttribute('data-tool', 'measure');
   const box = (await page.locator('[data-testid="viewport"] canvas').boundingBox())!;
-  step('// Escape forgets');
   // Escape forgets a first point.
   await page.mouse.click(box.x + a.x + 4, box.y + a.y);
   await expect(viewport).toHaveAttribute('data-tool-phase', 'pointing');
@@ -189,7 +182,6 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await page.mouse.click(box.x + a.x + 4, box.y + a.y);
   await expect(viewport).toHaveAttribute('data-tool-phase', 'pointing');
   await page.mouse.click(box.x + b.x - 4, box.y + b.y);
-  step('const label = page.getByTestId');
   const label = page.getByTestId('measure-label');
   await expect(label).toHaveCount(1);
   await expect(label).toContainText(/\d+\.\d\d mm · ⌒ \d+\.\d\d mm/);
@@ -201,7 +193,6 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await settle(page);
   await page.screenshot({ path: 'test-results/editor-measure.png' });
 
-  step('// Undo and redo');
   // Undo and redo: buttons and keys.
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(label).toHaveCount(0);
@@ -213,7 +204,6 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await page.keyboard.press('Control+Y');
   await expect(page.getByTestId('measure-label')).toHaveText(text);
 
-  step('// Autosave, then');
   // Autosave, then a reload restores the measurement exactly.
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
   await page.reload();
