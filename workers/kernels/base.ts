@@ -299,6 +299,7 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
     },
     { ...options, onProgress: progress ? (f) => progress(0.6 + 0.35 * f) : undefined },
   );
+  smoothUpwards(domain, outer, OUTER_SMOOTHING);
 
   const mesh = assemble(domain, inner, outer, u, w, d);
   progress?.(1);
@@ -313,6 +314,39 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
     missedRays: missed,
     maxBlockout,
   };
+}
+
+/** Rounds of smoothing of the outer surface. */
+const OUTER_SMOOTHING = 4;
+
+/**
+ * Smooths levels without lowering any: each round a vertex takes the mean of
+ * its neighbours when that is higher. The notches of the outer surface over a
+ * stepped inner surface (a cliff's flat-topped triangles follow the grid) fill
+ * in, its crests stay, so the thickness never drops below the envelope's.
+ */
+function smoothUpwards(domain: Domain2D, level: Float64Array, rounds: number): void {
+  const tris = domain.triangles;
+  const sum = new Float64Array(level.length);
+  const count = new Uint16Array(level.length);
+  for (let r = 0; r < rounds; r++) {
+    sum.fill(0);
+    count.fill(0);
+    for (let t = 0; t < tris.length; t += 3) {
+      for (let e = 0; e < 3; e++) {
+        const a = tris[t + e]!, b = tris[t + ((e + 1) % 3)]!;
+        sum[a] = sum[a]! + level[b]!;
+        sum[b] = sum[b]! + level[a]!;
+        count[a] = count[a]! + 1;
+        count[b] = count[b]! + 1;
+      }
+    }
+    for (let v = 0; v < level.length; v++) {
+      if (domain.kind[v] !== VertexKind.Node) continue; // the rim sees one side only: it would creep up the slope
+      const mean = sum[v]! / count[v]!;
+      if (mean > level[v]!) level[v] = mean;
+    }
+  }
 }
 
 /** Fine samples per side of a block of the envelope's pruning grid. */
