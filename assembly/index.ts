@@ -16,6 +16,7 @@ export {
   stlBoundsPtr,
   stlErrorLine,
   stlErrorTriangle,
+  stlSetWeldTolerance,
 } from './stl';
 // One file per area; each exports only pointer/number functions.
 export * from './bvh';

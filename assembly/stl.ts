@@ -35,6 +35,8 @@ const PHASE_NORMALS: i32 = 2;
 const PHASE_FINISH: i32 = 3;
 const PHASE_DONE: i32 = 4;
 const PHASE_ERROR: i32 = 5;
+const PHASE_MERGE: i32 = 6; // optional: vertices within the weld tolerance
+const PHASE_REMAP: i32 = 7; // optional: indices through the merge's map
 
 // Share of the progress fraction per phase.
 const PARSE_SHARE: f64 = 0.85;
@@ -86,7 +88,19 @@ let hashPtr: usize = 0;
 let hashMask: u32 = 0;
 let vertCount: u32 = 0;
 let degenerate: u32 = 0;
-let workCursor: u32 = 0; // normals / finish phases
+let workCursor: u32 = 0; // merge / remap / normals / finish phases
+
+// Weld tolerance (model units). Set before stlBegin, kept between jobs; 0:
+// exact welding only. With a tolerance, the exactly welded vertices are then
+// merged greedily in their order: a vertex within the tolerance of an earlier
+// kept vertex becomes that vertex (a grid of tolerance-sized cells, the 27
+// around a vertex searched).
+let weldTol: f32 = 0;
+let mergedCount: u32 = 0;
+let remapPtr: usize = 0; // old vertex -> new vertex
+let repNextPtr: usize = 0; // new vertex -> next kept vertex in its cell (+1), 0 ends
+let cellPtr: usize = 0; // cells: cx, cy, cz (i32), head (new vertex + 1)
+let cellMask: u32 = 0;
 
 // ---------------------------------------------------------------- helpers
 
@@ -440,6 +454,99 @@ function beginAscii(): i32 {
   return end > total || end < cursor ? total : end;
 }
 
+/** Allocates the normals and starts summing them. Returns 1 (work remains) or a negative status. */
+function beginNormals(): i32 {
+  nrmPtr = arenaAlloc((<usize>vertCount) * 12);
+  if (nrmPtr == 0) return fail(STL_TOO_LARGE);
+  memory.fill(nrmPtr, 0, (<usize>vertCount) * 12);
+  phase = PHASE_NORMALS;
+  workCursor = 0;
+  return 1;
+}
+
+/** Sets the weld tolerance for the next jobs (model units; 0, the default, welds exact matches only). */
+export function stlSetWeldTolerance(tolerance: f32): void {
+  weldTol = tolerance > 0 && tolerance < Infinity ? tolerance : 0;
+}
+
+function beginMerge(): i32 {
+  mergedCount = 0;
+  remapPtr = arenaAlloc((<usize>vertCount) << 2);
+  if (remapPtr == 0) return STL_TOO_LARGE;
+  repNextPtr = arenaAlloc((<usize>vertCount) << 2);
+  if (repNextPtr == 0) return STL_TOO_LARGE;
+  let cap = nextPow2(vertCount * 2);
+  if (cap < 64) cap = 64;
+  cellMask = cap - 1;
+  cellPtr = arenaAlloc((<usize>cap) << 4);
+  if (cellPtr == 0) return STL_TOO_LARGE;
+  memory.fill(cellPtr, 0, (<usize>cap) << 4);
+  return STL_OK;
+}
+
+/** Cell coordinate of `v` (grid of weldTol), clamped so that neighbours stay representable. */
+@inline function cellOf(v: f32): i32 {
+  const c = Math.floor(<f64>v / <f64>weldTol);
+  return c > 1e9 ? 1_000_000_000 : c < -1e9 ? -1_000_000_000 : <i32>c;
+}
+
+/** The slot of cell (cx, cy, cz): its entry, or the empty slot where it would go. */
+function cellSlot(cx: i32, cy: i32, cz: i32): usize {
+  let slot = hash3(<u32>cx, <u32>cy, <u32>cz) & cellMask;
+  while (true) {
+    const e = cellPtr + ((<usize>slot) << 4);
+    if (load<u32>(e, 12) == 0) return e;
+    if (load<i32>(e) == cx && load<i32>(e, 4) == cy && load<i32>(e, 8) == cz) return e;
+    slot = (slot + 1) & cellMask;
+  }
+}
+
+/** Merges vertices [from, to) into the kept ones (compacting positions in place: new index <= old). */
+function mergeVertices(from: u32, to: u32): void {
+  const tol2 = <f64>weldTol * <f64>weldTol;
+  for (let v = from; v < to; v++) {
+    const p = posPtr + (<usize>v) * 12;
+    const x = load<f32>(p), y = load<f32>(p, 4), z = load<f32>(p, 8);
+    const cx = cellOf(x), cy = cellOf(y), cz = cellOf(z);
+    let found: u32 = 0; // kept vertex + 1
+    for (let dz = -1; dz <= 1 && found == 0; dz++) {
+      for (let dy = -1; dy <= 1 && found == 0; dy++) {
+        for (let dx = -1; dx <= 1 && found == 0; dx++) {
+          const e = cellSlot(cx + dx, cy + dy, cz + dz);
+          let r = load<u32>(e, 12);
+          while (r != 0) {
+            const q = posPtr + (<usize>(r - 1)) * 12;
+            const ex = <f64>load<f32>(q) - <f64>x, ey = <f64>load<f32>(q, 4) - <f64>y, ez = <f64>load<f32>(q, 8) - <f64>z;
+            if (ex * ex + ey * ey + ez * ez <= tol2) {
+              found = r;
+              break;
+            }
+            r = load<u32>(repNextPtr + ((<usize>(r - 1)) << 2));
+          }
+        }
+      }
+    }
+    if (found != 0) {
+      store<u32>(remapPtr + ((<usize>v) << 2), found - 1);
+      continue;
+    }
+    const n = mergedCount++;
+    const q = posPtr + (<usize>n) * 12;
+    store<f32>(q, x);
+    store<f32>(q, y, 4);
+    store<f32>(q, z, 8);
+    store<u32>(remapPtr + ((<usize>v) << 2), n);
+    const e = cellSlot(cx, cy, cz);
+    if (load<u32>(e, 12) == 0) {
+      store<i32>(e, cx);
+      store<i32>(e, cy, 4);
+      store<i32>(e, cz, 8);
+    }
+    store<u32>(repNextPtr + ((<usize>n) << 2), load<u32>(e, 12));
+    store<u32>(e, n + 1, 12);
+  }
+}
+
 /**
  * Does up to `budget` units of work (triangles or vertices). Returns 1 while
  * work remains, 0 when the mesh is complete, or a negative status.
@@ -451,11 +558,38 @@ export function stlStep(budget: u32): i32 {
     if (r < 0) return fail(r);
     if (r == 0) {
       if (triCount == 0) return fail(STL_NO_TRIANGLES);
-      nrmPtr = arenaAlloc((<usize>vertCount) * 12);
-      if (nrmPtr == 0) return fail(STL_TOO_LARGE);
-      memory.fill(nrmPtr, 0, (<usize>vertCount) * 12);
-      phase = PHASE_NORMALS;
+      if (weldTol > 0) {
+        const r2 = beginMerge();
+        if (r2 != STL_OK) return fail(r2);
+        phase = PHASE_MERGE;
+        workCursor = 0;
+        return 1;
+      }
+      return beginNormals();
+    }
+    return 1;
+  }
+  if (phase == PHASE_MERGE) {
+    const end = chunkEnd(workCursor, budget, vertCount);
+    mergeVertices(workCursor, end);
+    workCursor = end;
+    if (end == vertCount) {
+      phase = PHASE_REMAP;
       workCursor = 0;
+    }
+    return 1;
+  }
+  if (phase == PHASE_REMAP) {
+    const corners = triCount * 3;
+    const end = chunkEnd(workCursor, budget, corners);
+    for (let i = workCursor; i < end; i++) {
+      const ip = idxPtr + (<usize>i << 2);
+      store<u32>(ip, load<u32>(remapPtr + ((<usize>load<u32>(ip)) << 2)));
+    }
+    workCursor = end;
+    if (end == corners) {
+      vertCount = mergedCount;
+      return beginNormals();
     }
     return 1;
   }
@@ -874,6 +1008,7 @@ export function stlProgress(): f64 {
     else if (format == FORMAT_ASCII && inLen > 0) f = <f64>cursor / <f64>inLen;
     return f * PARSE_SHARE;
   }
+  if (phase == PHASE_MERGE || phase == PHASE_REMAP) return PARSE_SHARE;
   if (phase == PHASE_NORMALS) {
     return PARSE_SHARE + (triCount > 0 ? <f64>workCursor / <f64>triCount : 1) * NORMALS_SHARE;
   }

@@ -12,18 +12,24 @@ import { createContext, prepareDatabase, type ContextOverrides } from './bootstr
 import { loadConfig, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { schedulerFor } from './modules/task/index.ts';
+import { attachDeviceHub, type NodeHubOptions } from './modules/device-hub/node.ts';
+import type { DeviceHub } from './modules/device-hub/hub.ts';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist', import.meta.url));
 
 export interface StartOptions extends ContextOverrides {
   /** The built front end; defaults to dist/ beside server/. */
   staticDir?: string;
+  /** Device hub timing (tests shorten the tick). */
+  hub?: NodeHubOptions;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
   ctx: AppContext;
+  /** The WebSocket hub of the bending machines on /ws/device. */
+  hub: DeviceHub;
   close(): Promise<void>;
 }
 
@@ -54,8 +60,7 @@ export function createNodeApp(ctx: AppContext, staticDir: string) {
   web.all('/admin/*', (c) => api.fetch(c.req.raw, c.env));
   web.all('/admin', (c) => api.fetch(c.req.raw, c.env));
   web.get('/version.json', (c) => api.fetch(c.req.raw, c.env));
-  // The device hub will mount here: web.get('/ws', upgradeWebSocket(...)) with
-  // serve({ websocket: { server: new WebSocketServer({ noServer: true }) } }).
+  // The device hub is not a route: startServer attaches it to the server's 'upgrade' event.
 
   if (fs.existsSync(staticDir)) {
     // Hashed build output never changes under the same name.
@@ -103,17 +108,27 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Scheduled tasks run only in a serving process; tests of the app call tick() themselves.
   const scheduler = schedulerFor(ctx);
   scheduler.start();
+  let deviceHub: Awaited<ReturnType<typeof attachDeviceHub>>;
+  try {
+    deviceHub = await attachDeviceHub(ctx, server as import('node:http').Server, options.hub);
+  } catch (err) {
+    scheduler.stop();
+    server.close();
+    await ctx.db.destroy();
+    throw err;
+  }
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     port,
     ctx,
+    hub: deviceHub.hub,
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= deviceHub.close().then(() => new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ('closeAllConnections' in server) server.closeAllConnections();
-      })
+      }))
         .then(() => scheduler.stop())
         .then(() => ctx.db.destroy());
       return closing;

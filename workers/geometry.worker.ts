@@ -27,6 +27,9 @@ import {
   raycastFirst,
   raycastOne,
   refitBvh,
+  bvhRefitIndex,
+  refitBvhVertices,
+  type BvhRefitIndex,
   type Bvh,
   type BvhBuildOptions,
   type ClosestPoints,
@@ -63,6 +66,12 @@ export type MeshHandle = number;
 export interface Bounds {
   min: Vec3;
   max: Vec3;
+}
+
+/** How to read an STL file. */
+export interface StlSettings {
+  /** Also merge vertices closer than this (model units) after the exact weld. Default 0: exact matches only. */
+  weldTolerance?: number;
 }
 
 /** A mesh opened in the worker: the render arrays (transferred copies) and the handle of the copy the worker keeps. */
@@ -191,6 +200,8 @@ interface StoredMesh {
   boundsStale: boolean;
   /** Built on first need (or by buildBvh); refitted after every call that moves vertices. */
   bvh: Bvh | undefined;
+  /** Triangle lookup for refitting only around moved vertices; made with the first dab, per BVH. */
+  refitIndex: BvhRefitIndex | undefined;
   /** Jobs on one instance run one after another: they share its arena (mark/release is LIFO). */
   queue: Promise<unknown>;
 }
@@ -200,7 +211,7 @@ let nextHandle = 1;
 
 function store(mesh: MeshRef, bounds: Bounds): MeshHandle {
   const handle = nextHandle++;
-  meshes.set(handle, { handle, mesh, bounds, boundsStale: false, bvh: undefined, queue: Promise.resolve() });
+  meshes.set(handle, { handle, mesh, bounds, boundsStale: false, bvh: undefined, refitIndex: undefined, queue: Promise.resolve() });
   return handle;
 }
 
@@ -227,10 +238,21 @@ function ensureBvh(m: StoredMesh): Bvh {
   return m.bvh;
 }
 
-/** After a call that moved vertices: bounds to recompute, BVH boxes to refit. */
-function verticesMoved(m: StoredMesh): void {
+/**
+ * After a call that moved vertices: bounds to recompute, BVH boxes to refit. With the moved
+ * vertex ids (a brush dab) only their triangles' boxes are refitted, so a dab costs the same on
+ * 100k and 1M triangles; a full refit takes 10-50 ms on a big model.
+ */
+function verticesMoved(m: StoredMesh, moved?: Uint32Array): void {
   m.boundsStale = true;
-  if (m.bvh) refitBvh(m.bvh, m.mesh);
+  if (!m.bvh) return;
+  if (!moved) {
+    refitBvh(m.bvh, m.mesh);
+    return;
+  }
+  // Allocated here, between jobs, never inside a job's scratch bracket.
+  m.refitIndex ??= bvhRefitIndex(m.bvh, m.mesh);
+  if (moved.length > 0) refitBvhVertices(m.refitIndex, m.mesh, moved);
 }
 
 function boundsOf(positions: Float32Array): Bounds {
@@ -317,10 +339,16 @@ async function job<T>(
   return result;
 }
 
-async function parseInParser(source: StlSource, options: JobOptions, progress: (fraction: number, stage?: string) => void): Promise<StlMesh> {
+async function parseInParser(
+  source: StlSource,
+  settings: StlSettings,
+  options: JobOptions,
+  progress: (fraction: number, stage?: string) => void,
+): Promise<StlMesh> {
   const parser = await takeParser();
   try {
     const r = await parseStl(parser, source, {
+      weldTolerance: settings.weldTolerance ?? 0,
       shouldCancel: options.shouldCancel,
       onProgress: options.onProgress ? (fraction, stage) => progress(fraction, stage) : undefined,
     });
@@ -355,9 +383,9 @@ const api = {
    * the render arrays (transferred copies), bounds and counts with the
    * handle. Progress stages: 'read' (a Blob, first 20 %), then 'parse'.
    */
-  openStl(source: StlSource, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<OpenedMesh>> {
+  openStl(source: StlSource, settings: StlSettings, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<OpenedMesh>> {
     return job('openStl', jobId, onProgress, async (options, progress) => {
-      const parsed = await parseInParser(source, options, progress);
+      const parsed = await parseInParser(source, settings, options, progress);
       if (options.shouldCancel?.()) throw new KernelError('ABORTED');
       const k = await newInstance();
       let ref: MeshRef;
@@ -371,8 +399,8 @@ const api = {
   },
 
   /** Parses an STL file without keeping it (for callers that only draw it). Same result as openStl minus the handle. */
-  parseStl(source: StlSource, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<StlMesh>> {
-    return job('parseStl', jobId, onProgress, (options, progress) => parseInParser(source, options, progress));
+  parseStl(source: StlSource, settings: StlSettings, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<StlMesh>> {
+    return job('parseStl', jobId, onProgress, (options, progress) => parseInParser(source, settings, options, progress));
   },
 
   /** Keeps a mesh made elsewhere (positions xyz per vertex, three indices per triangle) under a new handle. */
@@ -425,6 +453,7 @@ const api = {
       withMesh(handle, (m) => {
         if (jobOptions.shouldCancel?.()) throw new KernelError('ABORTED');
         m.bvh = buildBvh(m.mesh, options);
+        m.refitIndex = undefined;
         jobOptions.onProgress?.(1);
         const { byteLength, nodeCount, depth, triangleCount } = m.bvh;
         return { byteLength, nodeCount, depth, triangleCount };
@@ -511,10 +540,13 @@ const api = {
     return job('smoothDab', undefined, undefined, () =>
       withMesh(handle, async (m) => {
         await ensureTopology(m.mesh);
+        let result: SmoothResult | undefined;
         try {
-          return smoothDab(m.mesh, dab);
+          result = smoothDab(m.mesh, dab);
+          return result;
         } finally {
-          verticesMoved(m);
+          // On failure nothing says which vertices moved: refit everything.
+          verticesMoved(m, result?.vertices.subarray(0, result.moved));
         }
       }),
     );

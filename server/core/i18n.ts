@@ -3,6 +3,7 @@
 
 import { baseMessages } from './messages/base.ts';
 import { designMessages } from './messages/design.ts';
+import { hubMessages } from './messages/hub.ts';
 import { opsMessages } from './messages/ops.ts';
 import { ordersMessages } from './messages/orders.ts';
 import { sysMessages } from './messages/sys.ts';
@@ -17,6 +18,7 @@ const catalog = {
   ...opsMessages,
   ...ordersMessages,
   ...designMessages,
+  ...hubMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

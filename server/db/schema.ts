@@ -215,6 +215,54 @@ export interface DeviceUserTable {
   userId: number;
 }
 
+/** A bend job for a device (device hub): queued -> sent -> acked -> bending -> done | failed, or cancelled. */
+export interface DeviceJobTable {
+  id: Generated<number>;
+  jobId: string;
+  deviceId: number;
+  userId: number;
+  orderId: number | null;
+  /** JSON { type, diameter, material }. */
+  wire: string;
+  /** JSON [{ feed, rotate, bend }]. */
+  steps: string;
+  stepCount: number;
+  status: string;
+  step: Generated<number>;
+  sendCount: Generated<number>;
+  /** Epoch ms of the last send (resend after 10 s without ack). */
+  lastSentAt: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  bendMs: number | null;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface DeviceJobLogTable {
+  id: Generated<number>;
+  jobId: string;
+  status: string;
+  detail: string | null;
+  /** Epoch ms. */
+  at: number;
+  createTime: string;
+}
+
+/** A device's connection as the hub last saw it. */
+export interface DeviceLinkTable {
+  deviceId: number;
+  online: Generated<number>;
+  state: string | null;
+  detail: string | null;
+  serial: string | null;
+  firmware: string | null;
+  diameters: string | null;
+  memory: number | null;
+  lastSeenAt: number | null;
+  statusTime: string | null;
+}
+
 export interface DeviceConfigTable {
   id: Generated<number>;
   deviceId: number;
@@ -393,6 +441,9 @@ export interface Database {
   device_user: DeviceUserTable;
   device_config: DeviceConfigTable;
   device_api_config: DeviceApiConfigTable;
+  device_job: DeviceJobTable;
+  device_job_log: DeviceJobLogTable;
+  device_link: DeviceLinkTable;
   base_sys_department: BaseSysDepartmentTable;
   base_sys_role_department: BaseSysRoleDepartmentTable;
   recycle_data: RecycleDataTable;

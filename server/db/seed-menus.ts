@@ -67,6 +67,7 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Retry AI', type: 2, perms: 'order:info:retryAI' },
           { name: 'All orders', type: 2, perms: 'order:info:all' },
           { name: 'Design', type: 2, perms: 'design:save,design:getDesignData' },
+          { name: 'Bend', type: 2, perms: 'design:bend,design:getQueueList,design:userDeviceList,design:cancel,design:cancelJob' },
         ]),
       },
       {

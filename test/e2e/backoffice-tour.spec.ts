@@ -230,3 +230,56 @@ test('a role with order rights: its users see only their menus and buttons, and 
   expect(info.data ?? null).toBeNull();
   expect(problems).toEqual([]);
 });
+
+test('a file named .stl that is no STL is refused with a message, without an uncaught error', async ({ page, request }) => {
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  const problems = watch(page);
+  await page.goto('/order/list');
+  await page.getByRole('toolbar', { name: 'Table toolbar' }).getByRole('button', { name: 'Add' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Upper model').setInputFiles({ name: 'scan.stl', mimeType: 'model/stl', buffer: Buffer.from('not a mesh, only some words') });
+  await expect(dialog.getByText(/scan\.stl is not a valid STL file/)).toBeVisible();
+  // The upload's refusal is an expected answer; nothing else went wrong.
+  expect(problems.filter((p) => !p.includes('/admin/base/comm/upload') && !p.includes('status of 4'))).toEqual([]);
+});
+
+test('the recycle bin names what was deleted in words, for every kind of resource it keeps', async ({ page, request }) => {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const param = await call<{ id: number }>(request, admin.token, '/admin/base/sys/param/add', { name: 'Bin param', keyName: 'binParam', data: 'x', dataType: 0 });
+  await call(request, admin.token, '/admin/base/sys/param/delete', { ids: [param.id] });
+  const type = await call<{ id: number }>(request, admin.token, '/admin/dict/type/add', { name: 'Bin type', key: 'binType' });
+  await call(request, admin.token, '/admin/dict/type/delete', { ids: [type.id] });
+  await signedIn(page, admin);
+  await page.goto('/recycle/data');
+  await expect(page.getByRole('row').filter({ hasText: 'Bin param' })).toContainText('Parameter');
+  await expect(page.getByRole('row').filter({ hasText: 'Bin type' })).toContainText('Dictionary type');
+  await expect(page.getByRole('table')).not.toContainText(/BaseSys|DictType|OrderInfo/);
+});
+
+test('the seeded system tasks and superadmin role read in German in a German screen, remarks included', async ({ page, request }) => {
+  await page.addInitScript(() => localStorage.setItem('aw.lang', 'de'));
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  await page.goto('/task/list');
+  const row = page.getByRole('row').filter({ hasText: 'Anfrageprotokoll bereinigen' });
+  await expect(row).toContainText('Löscht Anfrageprotokolleinträge');
+  await expect(page.getByRole('table')).not.toContainText('Deletes');
+  await page.goto('/sys/role');
+  await expect(page.getByRole('row').filter({ hasText: 'superadmin' })).toContainText('Besteht jede Berechtigungsprüfung');
+});
+
+test("a new user's password is marked required; editing says an empty password keeps the old one", async ({ page, request }) => {
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  await page.goto('/sys/user');
+  await page.getByRole('toolbar', { name: 'Table toolbar' }).getByRole('button', { name: 'Add' }).click();
+  const dialog = page.getByRole('dialog');
+  const password = dialog.getByLabel('Password');
+  await expect(password).toHaveAttribute('aria-required', 'true');
+  await expect(password).not.toHaveAttribute('placeholder', /keep/i);
+  await dialog.getByLabel('Username').fill('no-password');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Password cannot be empty')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await page.getByRole('row').filter({ hasText: 'Administrator' }).getByRole('button', { name: 'Edit' }).click();
+  await expect(dialog.getByLabel('Password')).toHaveAttribute('placeholder', 'Leave empty to keep');
+  await expect(dialog.getByLabel('Password')).not.toHaveAttribute('aria-required', 'true');
+});

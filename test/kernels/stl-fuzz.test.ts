@@ -67,12 +67,12 @@ function checkMesh(m: StlMesh, name: string): void {
   }
 }
 
-async function runCases(cases: Case[]): Promise<Map<string, number>> {
+async function runCases(cases: Case[], weldTolerance = 0): Promise<Map<string, number>> {
   const outcomes = new Map<string, number>();
   for (const c of cases) {
     let r: StlResult;
     try {
-      r = await parseStl(k, c.bytes);
+      r = await parseStl(k, c.bytes, { weldTolerance });
     } catch (e) {
       throw new Error(`${c.name}: parseStl threw ${String(e)}`);
     }
@@ -286,6 +286,12 @@ describe('STL fuzz corpus', () => {
   it('garbage: random bytes, with and without an STL-looking start', async () => {
     const outcomes = await runCases(garbageCases(rng(0x6a7b)));
     expect(outcomes.get('STL_NOT_STL')).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('the binary and ASCII corpora again, welding with a tolerance that merges vertices', async () => {
+    // The corpus spheres have about 2.6 units between vertices: 1.5 merges many of them.
+    const outcomes = await runCases([...binaryCases(rng(0xb1a6)), ...asciiCases(rng(0xa5c2))], 1.5);
+    expect(outcomes.get('ok')).toBeGreaterThan(0);
   }, 60_000);
 
   it('ASCII: missing keywords, extra tokens, odd numbers, truncations, mutations, very long lines', async () => {

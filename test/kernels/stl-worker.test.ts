@@ -4,8 +4,8 @@
 // meshes kept by handle, typed failures, progress, cancellation.
 
 import * as Comlink from 'comlink';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asciiStl, cubeStl, cubeTriangles, sphereCounts, sphereStl } from '../fixtures/stl.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { asciiStl, cubeStl, cubeTriangles, sphereCounts, sphereStl, toStl } from '../fixtures/stl.ts';
 import { startGeometryWorker, type WorkerThread } from './stl-worker-thread.ts';
 
 let w: WorkerThread;
@@ -25,7 +25,7 @@ function copy(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 
 describe('geometry worker', () => {
   it('opens an STL, keeps it under a handle and describes it with meshInfo', async () => {
-    const r = await w.api.openStl(cubeStl({ size: 10 }), nextJob++);
+    const r = await w.api.openStl(cubeStl({ size: 10 }), {}, nextJob++);
     if (!r.ok) throw new Error(r.error.detail);
     const mesh = r.value;
     expect(mesh.vertexCount).toBe(8);
@@ -53,7 +53,7 @@ describe('geometry worker', () => {
 
   it('gives each opened mesh its own handle, also when opened at the same time', async () => {
     const small = sphereStl({ segments: 16, rings: 8, radius: 3, binary: true });
-    const [a, b] = await Promise.all([w.api.openStl(copy(small), nextJob++), w.api.openStl(cubeStl(), nextJob++)]);
+    const [a, b] = await Promise.all([w.api.openStl(copy(small), {}, nextJob++), w.api.openStl(cubeStl(), {}, nextJob++)]);
     if (!a.ok || !b.ok) throw new Error('expected two meshes');
     expect(a.value.handle).not.toBe(b.value.handle);
     expect(a.value.triangleCount).toBe(sphereCounts(16, 8).triangles);
@@ -65,15 +65,27 @@ describe('geometry worker', () => {
     await w.api.release(b.value.handle);
   });
 
+  it('welds with a tolerance when asked (settings.weldTolerance)', async () => {
+    const soup = cubeTriangles();
+    for (let i = 0; i < soup.length; i++) soup[i] = Math.fround(soup[i]! + ((i * 7919) % 13) * 1e-6);
+    const exact = await w.api.parseStl(toStl(soup), {}, nextJob++);
+    if (!exact.ok) throw new Error(exact.error.detail);
+    expect(exact.value.vertexCount).toBeGreaterThan(30); // the jitter keeps the corners apart
+    const welded = await w.api.openStl(toStl(soup), { weldTolerance: 1e-4 }, nextJob++);
+    expect(welded).toMatchObject({ ok: true, value: { vertexCount: 8, triangleCount: 12 } });
+    if (welded.ok) expect(await w.api.meshInfo(welded.value.handle)).toMatchObject({ ok: true, value: { vertexCount: 8 } });
+    if (welded.ok) await w.api.release(welded.value.handle);
+  });
+
   it('reports parse errors as { ok: false, error: { code } } with the line of an ASCII error', async () => {
-    const notStl = await w.api.openStl(new TextEncoder().encode('just some text, not a mesh at all. '.repeat(20)), nextJob++);
+    const notStl = await w.api.openStl(new TextEncoder().encode('just some text, not a mesh at all. '.repeat(20)), {}, nextJob++);
     expect(notStl).toMatchObject({ ok: false, error: { code: 'STL_NOT_STL' } });
 
     const text = new TextDecoder().decode(asciiStl(cubeTriangles(), { name: 'cube' })).replace('outer loop', 'outer lop');
-    const broken = await w.api.openStl(new TextEncoder().encode(text), nextJob++);
+    const broken = await w.api.openStl(new TextEncoder().encode(text), {}, nextJob++);
     expect(broken).toMatchObject({ ok: false, error: { code: 'STL_MALFORMED', line: 3 } });
 
-    const empty = await w.api.parseStl(new Uint8Array(0), nextJob++);
+    const empty = await w.api.parseStl(new Uint8Array(0), {}, nextJob++);
     expect(empty).toMatchObject({ ok: false, error: { code: 'STL_EMPTY' } });
     expect((await w.api.stats()).meshes).toBe(0);
   });
@@ -83,13 +95,16 @@ describe('geometry worker', () => {
     const reports: [number, string | undefined][] = [];
     const r = await w.api.openStl(
       new Blob([bytes]),
+      {},
       nextJob++,
       Comlink.proxy((fraction: number, stage?: string) => {
         reports.push([fraction, stage]);
       }),
     );
     if (!r.ok) throw new Error(r.error.detail);
-    // Progress calls are posted before the result, so all have arrived.
+    // Progress comes through the callback's own MessagePort, the result through the worker's:
+    // no order between the two, so wait for the final report instead of assuming it came first.
+    await vi.waitFor(() => expect(reports.at(-1)).toEqual([1, 'parse']));
     expect(reports[0]).toEqual([0, 'read']);
     expect(reports.at(-1)).toEqual([1, 'parse']);
     expect(reports.some(([, stage]) => stage === 'parse')).toBe(true);
@@ -101,7 +116,7 @@ describe('geometry worker', () => {
     const big = sphereStl({ segments: 1000, rings: 501, radius: 40, binary: true }); // 1M triangles
     const before = (await w.api.stats()).meshes;
     const jobId = nextJob++;
-    const pending = w.api.openStl(new Blob([big]), jobId);
+    const pending = w.api.openStl(new Blob([big]), {}, jobId);
     await w.api.cancel(jobId);
     expect(await pending).toMatchObject({ ok: false, error: { code: 'ABORTED' } });
     const stats = await w.api.stats();
@@ -111,7 +126,7 @@ describe('geometry worker', () => {
 
     // Cancelling an id that is not running is a no-op.
     await w.api.cancel(jobId);
-    const after = await w.api.openStl(cubeStl(), nextJob++);
+    const after = await w.api.openStl(cubeStl(), {}, nextJob++);
     expect(after).toMatchObject({ ok: true, value: { triangleCount: 12 } });
     if (after.ok) await w.api.release(after.value.handle);
   });
@@ -131,7 +146,7 @@ describe('geometry worker', () => {
 
 describe('geometry worker: topology kernels on a kept mesh', () => {
   it('health report, geodesic, a smoothing dab (which moves the bounds) and NO_SUCH_MESH after release', async () => {
-    const opened = await w.api.openStl(sphereStl({ segments: 48, rings: 24, radius: 10 }), nextJob++);
+    const opened = await w.api.openStl(sphereStl({ segments: 48, rings: 24, radius: 10 }), {}, nextJob++);
     if (!opened.ok) throw new Error(opened.error.detail);
     const { handle, triangleCount } = opened.value;
 
@@ -178,7 +193,7 @@ describe('geometry worker: topology kernels on a kept mesh', () => {
 
 describe('geometry worker: shape kernels on a kept mesh', () => {
   it('simplify keeps the result under a new handle and frees its scratch in the source', async () => {
-    const opened = await w.api.openStl(sphereStl({ segments: 48, rings: 24, radius: 10 }), nextJob++);
+    const opened = await w.api.openStl(sphereStl({ segments: 48, rings: 24, radius: 10 }), {}, nextJob++);
     if (!opened.ok) throw new Error(opened.error.detail);
     const source = opened.value.handle;
     const before = await w.api.meshInfo(source);
@@ -205,7 +220,7 @@ describe('geometry worker: shape kernels on a kept mesh', () => {
 
   it('straighten gives a rigid transform; transformMesh applies it to the kept mesh', async () => {
     // A box 40 x 20 x 10, turned 30° about z and moved: straightening ('box') aligns it with the axes.
-    const opened = await w.api.openStl(sphereStl({ segments: 32, rings: 16, radius: 1 }), nextJob++);
+    const opened = await w.api.openStl(sphereStl({ segments: 32, rings: 16, radius: 1 }), {}, nextJob++);
     if (!opened.ok) throw new Error(opened.error.detail);
     const { positions, indices } = opened.value;
     const c = Math.cos(Math.PI / 6), sn = Math.sin(Math.PI / 6);
@@ -239,8 +254,8 @@ describe('geometry worker: shape kernels on a kept mesh', () => {
 
 describe('geometry worker: BVH kernels on kept meshes', () => {
   it('picks, ray batches, closest points, undercuts and distance maps by handle; smoothing refits the BVH', async () => {
-    const inner = await w.api.openStl(sphereStl({ segments: 64, rings: 32, radius: 10 }), nextJob++);
-    const outer = await w.api.openStl(sphereStl({ segments: 64, rings: 32, radius: 12 }), nextJob++);
+    const inner = await w.api.openStl(sphereStl({ segments: 64, rings: 32, radius: 10 }), {}, nextJob++);
+    const outer = await w.api.openStl(sphereStl({ segments: 64, rings: 32, radius: 12 }), {}, nextJob++);
     if (!inner.ok || !outer.ok) throw new Error('expected two meshes');
     const a = inner.value.handle;
     const b = outer.value.handle;

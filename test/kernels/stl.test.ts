@@ -220,6 +220,65 @@ describe('STL kernel: UV sphere', () => {
   });
 });
 
+describe('STL kernel: welding with a tolerance', () => {
+  /** The cube's triangles with every corner moved by up to `jitter` (seeded), so exact welding keeps them apart. */
+  function jitteredCube(jitter: number): Float32Array {
+    const tris = cubeTriangles(10);
+    let seed = 12345;
+    const random = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32 - 0.5;
+    };
+    for (let i = 0; i < tris.length; i++) tris[i] = Math.fround(tris[i]! + random() * 2 * jitter);
+    return tris;
+  }
+
+  it('merges corners within the tolerance into one vertex, in both formats', async () => {
+    const soup = jitteredCube(1e-5);
+    const exact = await parseOk(toStl(soup));
+    expect(exact.vertexCount).toBe(36);
+    for (const binary of [true, false]) {
+      const r = await parseStl(k, toStl(soup, { binary, numbers: 'exponential' }), { weldTolerance: 1e-4 });
+      if (!r.ok) throw new Error(r.error.detail);
+      expect(r.mesh.vertexCount).toBe(8);
+      expect(r.mesh.triangleCount).toBe(12);
+      expect(r.mesh.degenerateTriangles).toBe(0);
+      expectWellFormed(r.mesh);
+      // Each kept vertex is the first corner seen of its cluster, and the normals point outwards.
+      for (let v = 0; v < 8; v++) {
+        const p = [r.mesh.positions[v * 3]!, r.mesh.positions[v * 3 + 1]!, r.mesh.positions[v * 3 + 2]!];
+        const n = [r.mesh.normals[v * 3]!, r.mesh.normals[v * 3 + 1]!, r.mesh.normals[v * 3 + 2]!];
+        for (const c of p) expect(Math.abs(Math.abs(c) - 5)).toBeLessThan(2e-5);
+        expect(p[0]! * n[0]! + p[1]! * n[1]! + p[2]! * n[2]!).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('keeps vertices farther apart than the tolerance, and the next job without one welds exactly again', async () => {
+    const sphere = sphereStl({ segments: 40, rings: 20, radius: 10 });
+    const r = await parseStl(k, sphere, { weldTolerance: 0.01 }); // spacing is about 1.5
+    if (!r.ok) throw new Error(r.error.detail);
+    expect(r.mesh.vertexCount).toBe(sphereCounts(40, 20).vertices);
+    expect(r.mesh.degenerateTriangles).toBe(0);
+    const soup = jitteredCube(1e-5);
+    expect((await parseOk(toStl(soup))).vertexCount).toBe(36);
+  });
+
+  it('a tolerance larger than a triangle collapses it: it is kept and counted as degenerate', async () => {
+    // The cube plus a tiny triangle (0.01 across) floating near one corner.
+    const tiny = new Float32Array([6, 6, 6, 6.01, 6, 6, 6, 6.01, 6]);
+    const tris = new Float32Array(cubeTriangles(10).length + 9);
+    tris.set(cubeTriangles(10));
+    tris.set(tiny, cubeTriangles(10).length);
+    const r = await parseStl(k, toStl(tris), { weldTolerance: 0.05 });
+    if (!r.ok) throw new Error(r.error.detail);
+    expect(r.mesh.vertexCount).toBe(9);
+    expect(r.mesh.triangleCount).toBe(13);
+    expect(r.mesh.degenerateTriangles).toBe(1);
+    expectWellFormed(r.mesh);
+  });
+});
+
 describe('STL kernel: broken and foreign files give a clear error', () => {
   const cube = cubeStl(); // 84 + 12 * 50 = 684 bytes
   const cubeText = cubeStl({ binary: false });

@@ -35,6 +35,7 @@ export interface KernelExports extends BvhExports, TopologyExports, ShapeExports
   stlBoundsPtr(): number;
   stlErrorLine(): number;
   stlErrorTriangle(): number;
+  stlSetWeldTolerance(tolerance: number): void;
 }
 
 const REQUIRED: readonly (keyof KernelExports)[] = [

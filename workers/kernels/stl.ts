@@ -108,6 +108,12 @@ export interface ParseStlOptions {
   sliceMs?: number;
   /** Minimum time between progress reports. Default 50 ms. */
   progressIntervalMs?: number;
+  /**
+   * Also merge vertices closer than this (model units) after the exact weld:
+   * each vertex joins the first earlier kept vertex within the tolerance.
+   * Default 0: exact float32 matches only.
+   */
+  weldTolerance?: number;
 }
 
 export type StlSource = Blob | ArrayBuffer | Uint8Array;
@@ -212,6 +218,7 @@ async function parseUnqueued(k: KernelExports, source: StlSource, options: Parse
   report(readShare, 'parse', true);
 
   // ---- parse in slices
+  k.stlSetWeldTolerance(options.weldTolerance ?? 0);
   let status = k.stlBegin(inPtr, byteLength);
   if (status < 0) return kernelFailure(k, status);
   let sliceStart = performance.now();

@@ -6,6 +6,7 @@ import * as m0030 from './0030_orders.ts';
 import * as m0050 from './0050_design.ts';
 import * as m0010 from './0010_sys.ts';
 import * as m0060 from './0060_seed_keys.ts';
+import * as m0070 from './0070_device_hub.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0030_orders': m0030,
   '0050_design': m0050,
   '0060_seed_keys': m0060,
+  '0070_device_hub': m0070,
 };

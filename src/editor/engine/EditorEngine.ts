@@ -547,6 +547,12 @@ export class EditorEngine {
     this.requestRender();
   }
 
+  /** Translation of a model in the scene (the bite), [0, 0, 0] when absent. */
+  modelOffset(role: ModelRole): Xyz {
+    const offset = this.models.get(role)?.offset;
+    return offset ? [offset[0], offset[1], offset[2]] : [0, 0, 0];
+  }
+
   /** The worker's handle of a loaded model (for tools of later work), or null. */
   handleOf(role: ModelRole): MeshHandle | null {
     return this.models.get(role)?.handle ?? null;

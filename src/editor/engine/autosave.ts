@@ -56,7 +56,7 @@ export class Autosave {
 
   private changed(): void {
     if (this.disposed || this.source.getState().revision === this.savedRevision) return;
-    if (this.state.status !== 'saving') this.set({ status: 'pending' });
+    if (this.state.status !== 'saving' && this.state.status !== 'pending') this.set({ status: 'pending' });
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(), this.delayMs);
   }

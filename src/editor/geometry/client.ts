@@ -39,7 +39,7 @@ import type { MeshHealth } from '../../../workers/kernels/topology.ts';
 import { GeometryError } from './errors.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
-export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, SimplifiedMesh, WorkerStats } from '../../../workers/geometry.worker.ts';
+export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, SimplifiedMesh, StlSettings, WorkerStats } from '../../../workers/geometry.worker.ts';
 export type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions } from '../../../workers/kernels/bvh.ts';
 export type { DistanceOptions, DistanceResult } from '../../../workers/kernels/distance.ts';
 export type { BestDirectionOptions, BestDirectionResult, UndercutMapOptions, UndercutResult } from '../../../workers/kernels/undercut.ts';
@@ -59,6 +59,8 @@ export interface JobCallOptions {
 export interface LoadOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((fraction: number, stage: StlStage) => void) | undefined;
+  /** Also merge vertices closer than this (model units) after the exact weld. Default 0. */
+  weldTolerance?: number | undefined;
 }
 
 function abortReason(signal: AbortSignal): unknown {
@@ -105,7 +107,7 @@ export class GeometryClient {
     const transfer = source instanceof ArrayBuffer ? [source] : [];
     return this.job(
       { signal: options.signal, onProgress: stlProgress(options.onProgress) },
-      (api, jobId, progress) => api.openStl(Comlink.transfer(source, transfer), jobId, progress),
+      (api, jobId, progress) => api.openStl(Comlink.transfer(source, transfer), { weldTolerance: options.weldTolerance ?? 0 }, jobId, progress),
       (late) => void this.release(late.handle),
     );
   }
@@ -114,7 +116,7 @@ export class GeometryClient {
   loadStl(source: Blob | ArrayBuffer, options: LoadOptions = {}): Promise<StlMesh> {
     const transfer = source instanceof ArrayBuffer ? [source] : [];
     return this.job({ signal: options.signal, onProgress: stlProgress(options.onProgress) }, (api, jobId, progress) =>
-      api.parseStl(Comlink.transfer(source, transfer), jobId, progress),
+      api.parseStl(Comlink.transfer(source, transfer), { weldTolerance: options.weldTolerance ?? 0 }, jobId, progress),
     );
   }
 

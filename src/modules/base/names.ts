@@ -22,6 +22,14 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'all orders': msg`All orders`,
   'all devices': msg`All devices`,
   'all files': msg`All files`,
+  // Orders, devices, interface configuration and file space.
+  'retry ai': msg`Retry AI`,
+  design: msg`Design`,
+  'reset key': msg`Reset key`,
+  'bind users': msg`Bind users`,
+  'editor devices': msg`Editor devices`,
+  departments: msg`Departments`,
+  folders: msg`Folders`,
   // Params, dictionaries, tasks and help.
   preview: msg`Preview`,
   'entry add': msg`Entry add`,

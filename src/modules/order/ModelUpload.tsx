@@ -62,10 +62,11 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
       if (!row) throw new Error(t`Upload failed, please try again`);
       return row;
     });
-    pending.set(
-      token,
-      job.then((row) => row.id),
-    );
+    const fileId = job.then((row) => row.id);
+    // Saving awaits this and reports a failure; until then nobody does, and a rejected file must not
+    // also surface as an uncaught error (the message below already tells the user).
+    fileId.catch(() => undefined);
+    pending.set(token, fileId);
     onChange(token);
     job.then(
       (row) => {

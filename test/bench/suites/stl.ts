@@ -244,7 +244,7 @@ async function workerOpenStl(ctx: BenchContext, api: Api, spec: InputSpec, kerne
   const viaWorker = async (): Promise<number> => {
     await settle();
     const t0 = performance.now();
-    const r = await api.openStl(blob, 0);
+    const r = await api.openStl(blob, {}, 0);
     const ms = performance.now() - t0;
     if (!r.ok) throw new Error(`openStl failed: ${r.error.code} ${r.error.detail}`);
     await api.release(r.value.handle);

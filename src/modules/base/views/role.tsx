@@ -6,6 +6,8 @@ import { entryLabel } from '../names';
 import { useTreeRows } from '../useTreeRows';
 
 const PREFIX = '/admin/base/sys/role';
+/** The seeded remark of the superadmin role (server/db/seed.ts). */
+const SUPERADMIN_REMARK = 'Passes every permission check';
 
 export default function RoleList() {
   const { t, i18n } = useLingui();
@@ -19,7 +21,13 @@ export default function RoleList() {
     { prop: 'name', label: t`Role key`, sortable: true, minWidth: 140 },
     { prop: 'label', label: t({ message: 'Name', context: 'object' }), sortable: true, minWidth: 140 },
     { prop: 'relevance', label: t`Includes sub-departments`, dict: yesNo, width: 150 },
-    { prop: 'remark', label: t`Remark`, minWidth: 160 },
+    {
+      prop: 'remark',
+      label: t`Remark`,
+      minWidth: 160,
+      // The superadmin role's remark is seeded in English; shown in the UI language until edited.
+      render: (r) => (r.remark === SUPERADMIN_REMARK ? t`Passes every permission check` : String(r.remark ?? '')),
+    },
     { prop: 'createTime', label: t`Created`, sortable: true, width: 170 },
   ];
   const tabs: FormTab[] = [

@@ -58,18 +58,24 @@ export default function UserList() {
   ];
   const items: FormItem[] = [
     { prop: 'username', label: t`Username`, required: true, span: 12 },
+    // A new user needs a password (marked required); an edit keeps the old one when left empty.
     {
       prop: 'password',
       label: t`Password`,
       type: 'password',
       span: 12,
-      required: false,
+      required: true,
+      hidden: ({ mode }) => mode !== 'add',
+      validate: (v) => (typeof v === 'string' && v.length < 6 ? t`At least 6 characters` : null),
+    },
+    {
+      prop: 'password',
+      label: t`Password`,
+      type: 'password',
+      span: 12,
       placeholder: t`Leave empty to keep`,
-      validate: (v, form) => {
-        const value = typeof v === 'string' ? v : '';
-        if (!form.id && !value) return t`Password cannot be empty`;
-        return value && value.length < 6 ? t`At least 6 characters` : null;
-      },
+      hidden: ({ mode }) => mode === 'add',
+      validate: (v) => (typeof v === 'string' && v !== '' && v.length < 6 ? t`At least 6 characters` : null),
     },
     { prop: 'name', label: t`Full name`, span: 12 },
     { prop: 'nickName', label: t`Nickname`, span: 12 },

@@ -28,6 +28,12 @@ export default function RecycleList() {
     { label: t`Role`, value: 'BaseSysRole', color: '#7c3aed' },
     { label: t`Menu`, value: 'BaseSysMenu', color: '#0891b2' },
     { label: t`Department`, value: 'BaseSysDepartment', color: '#16a34a' },
+    // Every other resource declared with `recycle: true` on the server, so no raw entity name shows.
+    { label: t`Order`, value: 'OrderInfo', color: '#ea580c' },
+    { label: t`Parameter`, value: 'BaseSysParam', color: '#64748b' },
+    { label: t`Dictionary type`, value: 'DictType', color: '#a16207' },
+    { label: t`Article`, value: 'BaseSysArticle', color: '#db2777' },
+    { label: t`Version`, value: 'BaseSysRelease', color: '#0f766e' },
   ];
   const columns: TableColumn[] = [
     { prop: 'entity', label: t`Type`, dict: entities, width: 130 },

@@ -53,6 +53,12 @@ export default function TaskList() {
     'recycle.purge': t`Recycle bin purge`,
   };
   const nameOf = (r: Row) => (Number(r.type) === 0 && systemNames[String(r.service)]) || String(r.name);
+  // Their seeded remarks too, as long as nobody has edited them (the English seed text is the key).
+  const systemRemarks: Record<string, string> = {
+    'Deletes request log entries older than the keep days': t`Deletes request log entries older than the keep days`,
+    'Deletes recycle bin entries older than the given days': t`Deletes recycle bin entries older than the given days`,
+  };
+  const remarkOf = (r: Row) => (Number(r.type) === 0 && systemRemarks[String(r.remark)]) || String(r.remark ?? '');
   const columns: TableColumn[] = [
     { prop: 'name', label: t({ message: 'Name', context: 'object' }), sortable: true, minWidth: 150, render: nameOf },
     { prop: 'type', label: t`Kind`, dict: kinds, width: 90 },
@@ -66,7 +72,7 @@ export default function TaskList() {
     { prop: 'status', label: t`Status`, dict: status, sortable: true, width: 100 },
     { prop: 'nextRunTime', label: t`Next run`, sortable: true, width: 170 },
     { prop: 'lastRunTime', label: t`Last run`, sortable: true, width: 170 },
-    { prop: 'remark', label: t`Remark`, minWidth: 160 },
+    { prop: 'remark', label: t`Remark`, minWidth: 160, render: remarkOf },
   ];
   const cronLike = ({ form }: { form: Record<string, unknown> }) => Number(form.taskType ?? 0) !== 0;
   const items: FormItem[] = [

@@ -1,0 +1,40 @@
+// Messages of the device hub's calls (/admin/design/bend, getQueueList, cancel, userDeviceList).
+import type { Catalog } from './types.ts';
+
+export const hubMessages = {
+  hubNoDevice: {
+    en: 'Add failed, no device selected',
+    zh: '添加失败，未选择设备',
+    de: 'Hinzufügen fehlgeschlagen, kein Gerät ausgewählt',
+  },
+  hubNotBound: {
+    en: 'The device is not bound. Please contact your administrator',
+    zh: '设备未绑定，请联系管理员',
+    de: 'Das Gerät ist nicht zugeordnet. Bitte wenden Sie sich an Ihren Administrator',
+  },
+  hubNoWire: {
+    en: 'Bending failed, no bow wire was selected',
+    zh: '弯制失败，未选择弓丝',
+    de: 'Biegen fehlgeschlagen, kein Bogendraht ausgewählt',
+  },
+  hubDiameterMismatch: {
+    en: 'Wire diameter mismatch: the device takes {diameters} mm, not {diameter} mm',
+    zh: '弓丝直径不匹配：设备支持 {diameters} mm，而不是 {diameter} mm',
+    de: 'Drahtdurchmesser passt nicht: das Gerät nimmt {diameters} mm, nicht {diameter} mm',
+  },
+  hubOverMemory: {
+    en: 'Wire data over machine memory ({steps} steps, the device holds {memory})',
+    zh: '弓丝数据超出机器内存（{steps} 步，设备最多 {memory} 步）',
+    de: 'Drahtdaten überschreiten den Maschinenspeicher ({steps} Schritte, das Gerät fasst {memory})',
+  },
+  hubJobNotFound: {
+    en: 'The bending job does not exist',
+    zh: '弯制任务不存在',
+    de: 'Der Biegeauftrag existiert nicht',
+  },
+  hubJobStarted: {
+    en: 'The job can no longer be cancelled: it is {status}',
+    zh: '任务已无法取消：当前状态为 {status}',
+    de: 'Der Auftrag kann nicht mehr storniert werden: Status {status}',
+  },
+} satisfies Catalog;

@@ -1,0 +1,358 @@
+// The device hub of /work/shared/device-protocol.md, free of Node specifics: it sees each
+// connection as a DeviceSocket and its frames as text (server/modules/device-hub/node.ts feeds
+// it from the `ws` server). Time comes from ctx.clock and the periodic work is tick(), so tests
+// move the clock and call tick() themselves.
+import type { AppContext } from '../../context.ts';
+import { formatTime } from '../../core/clock.ts';
+import { findDeviceByKey } from '../device/keys.ts';
+import { jobMessage, markResent, transition, unackedJobs, updateProgress } from './jobs.ts';
+
+export interface DeviceSocket {
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+export interface HubOptions {
+  /** Resend a sent job after this long without ack. */
+  resendMs?: number;
+  /** Mark a device offline (and drop it) after this long without a message. */
+  silentMs?: number;
+  /** Ping a device this often. */
+  pingMs?: number;
+  /** Close a connection that has not said hello with a valid key after this long. */
+  helloMs?: number;
+}
+
+export const CLOSE = {
+  replaced: 4001,
+  badKey: 4003,
+  silent: 4008,
+  invalidJson: 1007,
+  tooLarge: 1009,
+  goingAway: 1001,
+} as const;
+
+export const DEVICE_STATES = ['idle', 'bending', 'error', 'maintenance'] as const;
+
+export type HubEvent =
+  | { type: 'online' | 'offline'; deviceId: number }
+  | { type: 'job'; deviceId: number; jobId: string; status: string };
+
+interface Conn {
+  socket: DeviceSocket;
+  headerKey?: string;
+  deviceId?: number;
+  openedAt: number;
+  lastSeen: number;
+  lastPing: number;
+  closed: boolean;
+  /** Frames of one connection are handled in order. */
+  chain: Promise<void>;
+}
+
+const hubs = new WeakMap<AppContext, DeviceHub>();
+
+/** The running hub of this context, if the process serves WebSockets (not in app.request tests). */
+export function hubOf(ctx: AppContext): DeviceHub | undefined {
+  return hubs.get(ctx);
+}
+
+const str = (v: unknown, max = 1024) => (typeof v === 'string' ? v.slice(0, max) : undefined);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+export class DeviceHub {
+  private readonly conns = new Set<Conn>();
+  private readonly byDevice = new Map<number, Conn>();
+  /** Per-device work (sends, state changes) runs one at a time. */
+  private readonly deviceChains = new Map<number, Promise<void>>();
+  private readonly listeners = new Set<(e: HubEvent) => void>();
+  private closing = false;
+  readonly resendMs: number;
+  readonly silentMs: number;
+  readonly pingMs: number;
+  readonly helloMs: number;
+
+  constructor(
+    private readonly ctx: AppContext,
+    opts: HubOptions = {},
+  ) {
+    this.resendMs = opts.resendMs ?? 10_000;
+    this.silentMs = opts.silentMs ?? 60_000;
+    this.pingMs = opts.pingMs ?? 20_000;
+    this.helloMs = opts.helloMs ?? 10_000;
+  }
+
+  /** No device is connected to a process that just started: every stored "online" is stale. */
+  async start(): Promise<void> {
+    const time = formatTime(this.ctx.clock.now());
+    await this.ctx.db.updateTable('device_info').set({ status: 0 }).where('status', '!=', 0).execute();
+    await this.ctx.db.updateTable('device_link').set({ online: 0, statusTime: time }).where('online', '!=', 0).execute();
+    hubs.set(this.ctx, this);
+  }
+
+  on(listener: (e: HubEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  isOnline(deviceId: number): boolean {
+    return this.byDevice.has(deviceId);
+  }
+
+  get connectedCount(): number {
+    return this.byDevice.size;
+  }
+
+  /** A new connection; `headerKey` from `Authorization: Device <key>` if the upgrade carried one. */
+  open(socket: DeviceSocket, headerKey?: string) {
+    const now = this.ctx.clock.now();
+    const conn: Conn = { socket, headerKey, openedAt: now, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve() };
+    if (this.closing) {
+      socket.close(CLOSE.goingAway, 'server shutting down');
+      conn.closed = true;
+    } else this.conns.add(conn);
+    return {
+      message: (text: string) => {
+        conn.chain = conn.chain.then(() => this.onMessage(conn, text)).catch((err) => this.ctx.logger.error('Device hub: message failed', err));
+      },
+      closed: () => {
+        conn.chain = conn.chain.then(() => this.onClose(conn)).catch((err) => this.ctx.logger.error('Device hub: close failed', err));
+      },
+    };
+  }
+
+  private emit(e: HubEvent) {
+    for (const l of this.listeners) l(e);
+  }
+
+  private send(conn: Conn, msg: object) {
+    if (!conn.closed) conn.socket.send(JSON.stringify(msg));
+  }
+
+  private drop(conn: Conn, code: number, reason: string) {
+    if (conn.closed) return;
+    conn.closed = true;
+    conn.socket.close(code, reason);
+  }
+
+  private onDevice<T>(deviceId: number, work: () => Promise<T>): Promise<T> {
+    const prev = this.deviceChains.get(deviceId) ?? Promise.resolve();
+    const next = prev.then(work);
+    const settled = next.then(
+      () => undefined,
+      (err) => this.ctx.logger.error(`Device hub: work for device ${deviceId} failed`, err),
+    );
+    this.deviceChains.set(deviceId, settled);
+    void settled.then(() => {
+      if (this.deviceChains.get(deviceId) === settled) this.deviceChains.delete(deviceId);
+    });
+    return next;
+  }
+
+  private async onMessage(conn: Conn, text: string) {
+    if (conn.closed || this.closing) return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      this.drop(conn, CLOSE.invalidJson, 'invalid JSON');
+      return;
+    }
+    conn.lastSeen = this.ctx.clock.now();
+    if (!msg || typeof msg !== 'object' || Array.isArray(msg)) {
+      this.send(conn, { type: 'error', code: 'badMessage', message: 'a message is one JSON object with a type' });
+      return;
+    }
+    const m = msg as Record<string, unknown>;
+    if (conn.deviceId === undefined) {
+      if (m.type !== 'hello') {
+        this.drop(conn, CLOSE.badKey, 'hello with a valid key expected first');
+        return;
+      }
+      await this.hello(conn, m);
+      return;
+    }
+    const deviceId = conn.deviceId;
+    await this.onDevice(deviceId, () => this.deviceMessage(conn, deviceId, m));
+  }
+
+  private async hello(conn: Conn, m: Record<string, unknown>) {
+    const key = str(m.key, 300) ?? conn.headerKey;
+    const device = key ? await findDeviceByKey(this.ctx.db, key) : undefined;
+    if (!device || conn.closed) {
+      this.drop(conn, CLOSE.badKey, 'bad key');
+      return;
+    }
+    conn.deviceId = device.id;
+    const old = this.byDevice.get(device.id);
+    if (old && old !== conn) this.drop(old, CLOSE.replaced, 'replaced by a new connection');
+    this.byDevice.set(device.id, conn);
+    const diameters = Array.isArray(m.diameters) ? m.diameters.filter((d) => typeof d === 'number').join(',').slice(0, 255) : null;
+    await this.onDevice(device.id, async () => {
+      await this.setLink(device.id, true, {
+        serial: str(m.serial, 128) ?? null,
+        firmware: str(m.firmware, 128) ?? null,
+        diameters,
+        memory: num(m.memory) ?? null,
+      });
+      this.send(conn, { type: 'welcome', deviceId: device.id, name: device.devicename, serverTime: new Date(this.ctx.clock.now()).toISOString() });
+      await this.sendUnacked(device.id, conn, true);
+    });
+  }
+
+  private async setLink(deviceId: number, online: boolean, fields: Record<string, string | number | null> = {}) {
+    const now = this.ctx.clock.now();
+    const time = formatTime(now);
+    await this.ctx.db.updateTable('device_info').set({ status: online ? 1 : 0 }).where('id', '=', deviceId).execute();
+    const values = { online: online ? 1 : 0, lastSeenAt: now, statusTime: time, ...fields };
+    await this.ctx.db
+      .insertInto('device_link')
+      .values({ deviceId, ...values })
+      .onConflict((oc) => oc.column('deviceId').doUpdateSet(values))
+      .execute();
+    this.emit({ type: online ? 'online' : 'offline', deviceId });
+  }
+
+  /** Sends the device's queued jobs, and its sent-but-unacked ones when `all` or overdue. */
+  private async sendUnacked(deviceId: number, conn: Conn, all: boolean) {
+    const now = this.ctx.clock.now();
+    for (const row of await unackedJobs(this.ctx.db, deviceId)) {
+      if (conn.closed || this.byDevice.get(deviceId) !== conn) return;
+      if (row.status === 'queued') {
+        if (!(await transition(this.ctx, row.jobId, 'sent', { deviceId }))) continue;
+        this.emit({ type: 'job', deviceId, jobId: row.jobId, status: 'sent' });
+      } else if (all || (row.lastSentAt ?? 0) <= now - this.resendMs) {
+        await markResent(this.ctx, row.jobId);
+      } else continue;
+      this.send(conn, jobMessage(row));
+    }
+  }
+
+  private async changed(conn: Conn, deviceId: number, jobId: string, to: Parameters<typeof transition>[2], extra: Parameters<typeof transition>[3] = {}) {
+    const ok = await transition(this.ctx, jobId, to, { ...extra, deviceId });
+    if (ok) this.emit({ type: 'job', deviceId, jobId, status: to });
+    else {
+      const row = await this.ctx.db.selectFrom('device_job').select(['status', 'deviceId']).where('jobId', '=', jobId).executeTakeFirst();
+      if (!row || row.deviceId !== deviceId) this.send(conn, { type: 'error', code: 'unknownJob', message: `no job ${jobId} for this device` });
+      // A cancelled job the device reports on: tell it again (the cancel may have crossed its ack).
+      else if (row.status === 'cancelled' && (to === 'acked' || to === 'bending')) this.send(conn, { type: 'cancel', jobId });
+    }
+    return ok;
+  }
+
+  private async deviceMessage(conn: Conn, deviceId: number, m: Record<string, unknown>) {
+    if (conn.closed) return;
+    const jobId = str(m.jobId, 64);
+    const needJob = () => {
+      if (jobId) return false;
+      this.send(conn, { type: 'error', code: 'badMessage', message: `${String(m.type)} needs a jobId` });
+      return true;
+    };
+    switch (m.type) {
+      case 'hello':
+        this.send(conn, { type: 'error', code: 'alreadyHello', message: 'hello was already accepted on this connection' });
+        return;
+      case 'pong':
+        return;
+      case 'status': {
+        const state = DEVICE_STATES.find((s) => s === m.state);
+        if (!state) {
+          this.send(conn, { type: 'error', code: 'badMessage', message: `state must be one of ${DEVICE_STATES.join(', ')}` });
+          return;
+        }
+        await this.setLink(deviceId, true, { state, detail: str(m.detail) ?? null });
+        return;
+      }
+      case 'ack':
+        if (needJob()) return;
+        await this.changed(conn, deviceId, jobId!, 'acked');
+        return;
+      case 'progress': {
+        if (needJob()) return;
+        const step = Math.max(0, Math.floor(num(m.step) ?? 0));
+        const row = await this.ctx.db.selectFrom('device_job').select(['status', 'deviceId']).where('jobId', '=', jobId!).executeTakeFirst();
+        if (row && row.deviceId === deviceId && row.status === 'bending') {
+          await updateProgress(this.ctx.db, jobId!, deviceId, step, formatTime(this.ctx.clock.now()));
+        } else await this.changed(conn, deviceId, jobId!, 'bending', { step });
+        return;
+      }
+      case 'done':
+        if (needJob()) return;
+        await this.changed(conn, deviceId, jobId!, 'done', { bendMs: Math.max(0, Math.round(num(m.ms) ?? 0)) });
+        return;
+      case 'failed':
+        if (needJob()) return;
+        await this.changed(conn, deviceId, jobId!, 'failed', {
+          errorCode: str(m.code, 64) ?? 'unknown',
+          errorMessage: str(m.message) ?? '',
+          detail: str(m.code, 64),
+        });
+        return;
+      default:
+        this.send(conn, { type: 'error', code: 'unknownType', message: `unknown message type ${JSON.stringify(String(m.type)).slice(0, 80)}` });
+    }
+  }
+
+  private async onClose(conn: Conn) {
+    conn.closed = true;
+    this.conns.delete(conn);
+    const deviceId = conn.deviceId;
+    if (deviceId === undefined || this.byDevice.get(deviceId) !== conn) return;
+    this.byDevice.delete(deviceId);
+    if (this.closing) return;
+    await this.onDevice(deviceId, async () => {
+      // A newer connection may have come in meanwhile.
+      if (!this.byDevice.has(deviceId)) await this.setLink(deviceId, false);
+    });
+  }
+
+  /** A job was stored for this device: send it now if the device is connected. */
+  dispatch(deviceId: number): Promise<void> {
+    const conn = this.byDevice.get(deviceId);
+    if (!conn || this.closing) return Promise.resolve();
+    return this.onDevice(deviceId, () => this.sendUnacked(deviceId, conn, false));
+  }
+
+  /** Tells a connected device to drop a cancelled job. */
+  sendCancel(deviceId: number, jobId: string) {
+    const conn = this.byDevice.get(deviceId);
+    if (conn) this.send(conn, { type: 'cancel', jobId });
+  }
+
+  /** The periodic work: hello deadlines, pings, silent devices, resends. */
+  async tick(): Promise<void> {
+    if (this.closing) return;
+    const now = this.ctx.clock.now();
+    const work: Promise<unknown>[] = [];
+    for (const conn of this.conns) {
+      if (conn.closed) continue;
+      if (conn.deviceId === undefined) {
+        if (now - conn.openedAt >= this.helloMs) this.drop(conn, CLOSE.badKey, 'no hello');
+        continue;
+      }
+      const deviceId = conn.deviceId;
+      if (now - conn.lastSeen >= this.silentMs) {
+        this.drop(conn, CLOSE.silent, 'silent for too long');
+        work.push(Promise.resolve(this.onClose(conn)));
+        continue;
+      }
+      if (now - conn.lastPing >= this.pingMs) {
+        conn.lastPing = now;
+        this.send(conn, { type: 'ping', t: now });
+      }
+      work.push(this.onDevice(deviceId, () => this.sendUnacked(deviceId, conn, false)));
+    }
+    await Promise.allSettled(work);
+  }
+
+  /** Stops taking work, waits for what is under way, and closes every connection. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const conn of this.conns) this.drop(conn, CLOSE.goingAway, 'server shutting down');
+    await Promise.allSettled([...this.conns].map((c) => c.chain));
+    await Promise.allSettled([...this.deviceChains.values()]);
+    this.conns.clear();
+    this.byDevice.clear();
+    if (hubs.get(this.ctx) === this) hubs.delete(this.ctx);
+  }
+}

@@ -1,0 +1,302 @@
+// Simulated wire-bending machines for the device hub (docs/device-bridge.md): real `ws` clients
+// that follow /work/shared/device-protocol.md. Tests import SimDevice; the CLI
+// (`npm run device:sim -- --devices N`) runs N of them in their own process.
+//
+// A simulated machine acks every job, remembers job ids (a repeated job is acked again and never
+// bent twice), bends one job at a time with progress per step, reports done or failed, sends its
+// status at least every 30 s, answers pings, reconnects after a drop, and after each welcome
+// reports again the outcomes of the jobs it finished (the report may have been lost with the
+// connection; the server ignores repeats).
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import WebSocket from 'ws';
+
+export interface SimOptions {
+  url: string;
+  key: string;
+  serial?: string;
+  diameters?: number[];
+  memory?: number;
+  /** Milliseconds per bend step (a real machine: ~300). */
+  stepMs?: number;
+  /** Probability that a job fails on the machine. */
+  failRate?: number;
+  /** Probability, per message received, that the machine drops its connection right after it. */
+  dropRate?: number;
+  /** Delay before reconnecting after a drop. */
+  reconnectMs?: number;
+  /** Status heartbeat period (protocol: at least every 30 s). */
+  statusMs?: number;
+  /** Send the key in the Authorization header instead of hello. */
+  headerAuth?: boolean;
+  random?: () => number;
+  log?: (line: string) => void;
+}
+
+interface SimJob {
+  jobId: string;
+  steps: number;
+  outcome?: { type: 'done'; ms: number } | { type: 'failed'; code: string; message: string };
+  cancelled?: boolean;
+}
+
+export class SimDevice {
+  /** Every job id this machine bent, in order: a job appears here at most once. */
+  readonly bent: string[] = [];
+  /** Times each job id was received (repeats included). */
+  readonly received = new Map<string, number>();
+  readonly messages: Array<Record<string, unknown>> = [];
+  readonly closes: number[] = [];
+  deviceId?: number;
+  welcomed = 0;
+  private ws?: WebSocket;
+  private readonly jobs = new Map<string, SimJob>();
+  private readonly queue: SimJob[] = [];
+  private busy = false;
+  private stopped = false;
+  private statusTimer?: NodeJS.Timeout;
+  private readonly o: Required<Omit<SimOptions, 'log'>> & { log?: (line: string) => void };
+
+  constructor(opts: SimOptions) {
+    this.o = {
+      serial: 'SIM-' + opts.key.slice(-6),
+      diameters: [0.7, 0.8, 0.9, 1],
+      memory: 1000,
+      stepMs: 300,
+      failRate: 0,
+      dropRate: 0,
+      reconnectMs: 200,
+      statusMs: 30_000,
+      headerAuth: false,
+      random: Math.random,
+      ...opts,
+    };
+  }
+
+  get connected(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN && this.welcomed > 0;
+  }
+
+  /** Connects (and keeps reconnecting until stop()); resolves on the first welcome or close. */
+  start(): Promise<void> {
+    this.stopped = false;
+    return new Promise((resolve) => this.connect(resolve));
+  }
+
+  private connect(first?: () => void) {
+    if (this.stopped) return;
+    const headers: Record<string, string> = this.o.headerAuth ? { Authorization: `Device ${this.o.key}` } : {};
+    const ws = new WebSocket(this.o.url, { headers });
+    this.ws = ws;
+    ws.on('open', () => {
+      this.send({
+        type: 'hello',
+        ...(this.o.headerAuth ? {} : { key: this.o.key }),
+        serial: this.o.serial,
+        firmware: 'sim-1.0',
+        diameters: this.o.diameters,
+        memory: this.o.memory,
+        protocol: 1,
+      });
+    });
+    ws.on('message', (data) => {
+      let msg: Record<string, unknown>;
+      try {
+        msg = JSON.parse(data.toString());
+      } catch {
+        return;
+      }
+      this.messages.push(msg);
+      this.onMessage(msg, first);
+      if (this.o.dropRate > 0 && this.o.random() < this.o.dropRate) this.drop();
+    });
+    ws.on('close', (code) => {
+      this.closes.push(code);
+      clearInterval(this.statusTimer);
+      first?.();
+      first = undefined;
+      // Bad key or replaced by another connection with the same key: do not fight it.
+      if (code === 4003 || code === 4001 || this.stopped) return;
+      setTimeout(() => this.connect(), this.o.reconnectMs).unref();
+    });
+    ws.on('error', () => {});
+  }
+
+  private send(msg: object) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  private status() {
+    this.send({ type: 'status', state: this.busy ? 'bending' : 'idle' });
+  }
+
+  private onMessage(msg: Record<string, unknown>, first?: () => void) {
+    switch (msg.type) {
+      case 'welcome': {
+        this.welcomed++;
+        this.deviceId = msg.deviceId as number;
+        this.status();
+        clearInterval(this.statusTimer);
+        this.statusTimer = setInterval(() => this.status(), this.o.statusMs);
+        this.statusTimer.unref();
+        for (const job of this.jobs.values()) if (job.outcome) this.send({ jobId: job.jobId, ...job.outcome });
+        first?.();
+        return;
+      }
+      case 'ping':
+        this.send({ type: 'pong', t: msg.t });
+        return;
+      case 'job': {
+        const jobId = String(msg.jobId);
+        this.received.set(jobId, (this.received.get(jobId) ?? 0) + 1);
+        const known = this.jobs.get(jobId);
+        this.send({ type: 'ack', jobId });
+        if (known) {
+          // Already have it: acked again above; if it is finished, say so again.
+          if (known.outcome) this.send({ jobId, ...known.outcome });
+          return;
+        }
+        const steps = Array.isArray(msg.steps) ? msg.steps.length : 0;
+        const job: SimJob = { jobId, steps };
+        this.jobs.set(jobId, job);
+        this.queue.push(job);
+        void this.work();
+        return;
+      }
+      case 'cancel': {
+        const job = this.jobs.get(String(msg.jobId));
+        if (job && !job.outcome && this.queue.includes(job)) {
+          job.cancelled = true;
+          this.queue.splice(this.queue.indexOf(job), 1);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private async work() {
+    if (this.busy) return;
+    this.busy = true;
+    this.status();
+    while (this.queue.length) {
+      const job = this.queue.shift()!;
+      if (job.cancelled) continue;
+      this.bent.push(job.jobId);
+      const t0 = Date.now();
+      for (let step = 1; step <= job.steps; step++) {
+        await new Promise((r) => setTimeout(r, this.o.stepMs));
+        this.send({ type: 'progress', jobId: job.jobId, step, steps: job.steps });
+      }
+      job.outcome =
+        this.o.random() < this.o.failRate
+          ? { type: 'failed', code: 'collision', message: 'simulated failure: the bending head hit the wire' }
+          : { type: 'done', ms: Date.now() - t0 };
+      this.send({ jobId: job.jobId, ...job.outcome });
+      this.o.log?.(`${this.o.serial}: ${job.outcome.type} ${job.jobId}`);
+    }
+    this.busy = false;
+    this.status();
+  }
+
+  /** Cuts the connection without a close handshake; the machine reconnects. */
+  drop() {
+    this.ws?.terminate();
+  }
+
+  /** Sends a raw frame (tests of malformed input). */
+  raw(data: string) {
+    this.ws?.send(data);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.statusTimer);
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED) return;
+    await new Promise<void>((resolve) => {
+      ws.once('close', () => resolve());
+      ws.close(1000);
+      setTimeout(() => {
+        ws.terminate();
+        resolve();
+      }, 500).unref();
+    });
+  }
+
+  /** Resolves once no job is waiting or being bent. */
+  idle(): boolean {
+    return !this.busy && this.queue.length === 0;
+  }
+}
+
+// ---- CLI ----------------------------------------------------------------------------------
+
+function arg(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+
+async function createKeys(httpBase: string, n: number, user: string, password: string): Promise<string[]> {
+  const post = async (p: string, body: unknown, token?: string) => {
+    const res = await fetch(httpBase + p, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: token } : {}) },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as { code: number; message: string; data: any };
+    if (json.code !== 1000) throw new Error(`${p}: ${json.message}`);
+    return json.data;
+  };
+  const { token } = await post('/admin/base/open/login', { username: user, password });
+  const keys: string[] = [];
+  const stamp = new Date().toISOString().slice(0, 19);
+  for (let i = 0; i < n; i++) {
+    const d = await post('/admin/device/info/add', { devicename: `Simulated ${stamp} #${i + 1}`, diameters: [0.7, 0.8, 0.9, 1], memory: 1000, remark: 'device:sim' }, token);
+    keys.push(d.deviceKey);
+  }
+  return keys;
+}
+
+export async function main(argv = process.argv.slice(2)) {
+  const n = Number(arg(argv, 'devices') ?? 1);
+  const url = arg(argv, 'url') ?? process.env.DEVICE_HUB_URL ?? 'ws://127.0.0.1:8787/ws/device';
+  const keysFile = arg(argv, 'keys');
+  const speed = Number(arg(argv, 'speed') ?? 1);
+  const failRate = Number(arg(argv, 'fail-rate') ?? 0);
+  const dropRate = Number(arg(argv, 'drop-rate') ?? 0);
+  const quiet = argv.includes('--quiet');
+  let keys: string[] = keysFile && fs.existsSync(keysFile) ? fs.readFileSync(keysFile, 'utf8').split('\n').map((s) => s.trim()).filter(Boolean) : [];
+  if (keys.length < n) {
+    const user = arg(argv, 'admin-user') ?? process.env.ARCHWRIGHT_ADMIN_USER ?? 'admin';
+    const password = arg(argv, 'admin-password') ?? process.env.ARCHWRIGHT_ADMIN_PASSWORD ?? process.env.ADMIN_PASSWORD;
+    if (!password) throw new Error('Not enough keys: pass --keys <file> with one key per line, or admin credentials (--admin-password or ARCHWRIGHT_ADMIN_PASSWORD) to create devices');
+    const httpBase = url.replace(/^ws/, 'http').replace(/\/ws\/device$/, '');
+    keys = keys.concat(await createKeys(httpBase, n - keys.length, user, password));
+    if (keysFile) fs.writeFileSync(path.resolve(keysFile), keys.join('\n') + '\n', { mode: 0o600 });
+  }
+  const devices = keys.slice(0, n).map(
+    (key, i) =>
+      new SimDevice({ url, key, serial: `SIM-${String(i + 1).padStart(4, '0')}`, stepMs: 300 / speed, failRate, dropRate, log: quiet ? undefined : console.log }),
+  );
+  // Connect in batches so a thousand machines do not all knock at once.
+  for (let i = 0; i < devices.length; i += 50) await Promise.all(devices.slice(i, i + 50).map((d) => d.start()));
+  console.log(`${devices.filter((d) => d.connected).length}/${devices.length} simulated devices connected to ${url}`);
+  const stop = async () => {
+    await Promise.all(devices.map((d) => d.stop()));
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return devices;
+}
+
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(path.resolve(entry)).href) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

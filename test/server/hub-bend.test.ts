@@ -1,0 +1,77 @@
+// POST /admin/design/bend and the queue views: every refusal of the specification, in the
+// caller's language, and each non-admin seeing only their own jobs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDesigner, addDevice, startHubServer, steps, WIRE, type HubServer } from './hub-helpers.ts';
+
+let h: HubServer;
+beforeAll(async () => {
+  h = await startHubServer();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('POST /admin/design/bend', () => {
+  it('refuses with the specification messages and stores nothing', async () => {
+    const d = await addDevice(h, { diameters: [0.7, 0.8], memory: 5 });
+    const alice = await addDesigner(h, 'alice');
+    const cases: Array<[unknown, string]> = [
+      [{ wire: WIRE, steps: steps(2) }, 'Add failed, no device selected'],
+      [{ deviceId: 999_999, wire: WIRE, steps: steps(2) }, 'Add failed, no device selected'],
+      [{ deviceId: d.id, steps: steps(2) }, 'Bending failed, no bow wire was selected'],
+      [{ deviceId: d.id, wire: WIRE, steps: [] }, 'Bending failed, no bow wire was selected'],
+      [{ deviceId: d.id, wire: { ...WIRE, diameter: 0.9 }, steps: steps(2) }, 'Wire diameter mismatch: the device takes 0.7, 0.8 mm, not 0.9 mm'],
+      [{ deviceId: d.id, wire: WIRE, steps: steps(6) }, 'Wire data over machine memory (6 steps, the device holds 5)'],
+    ];
+    for (const [body, message] of cases) {
+      const r = await h.post('/admin/design/bend', body, h.adminToken);
+      expect([r.code, r.message]).toEqual([1001, message]);
+    }
+    const notBound = await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(2) }, alice.token);
+    expect(notBound.message).toBe('The device is not bound. Please contact your administrator');
+    const bad = await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: [{ feed: 'x', rotate: 0, bend: 0 }] }, h.adminToken);
+    expect(bad.code).toBe(1002);
+    expect(await h.server.ctx.db.selectFrom('device_job').select('id').where('deviceId', '=', d.id).execute()).toEqual([]);
+  });
+
+  it('answers in the caller language', async () => {
+    const zh = await startHubLang('zh');
+    expect(zh.message).toBe('添加失败，未选择设备');
+  });
+
+  it('accepts for a bound user and each non-admin sees only their own jobs; admin sees all or "mine"', async () => {
+    const d = await addDevice(h, { diameters: [0.8], memory: 50 });
+    const bob = await addDesigner(h, 'bob');
+    const carol = await addDesigner(h, 'carol');
+    expect((await h.post('/admin/device/info/bind', { id: d.id, userIds: [bob.id, carol.id] }, h.adminToken)).code).toBe(1000);
+    const jb = (await h.post('/admin/design/bend', { deviceId: d.id, orderId: 7, wire: WIRE, steps: steps(3) }, bob.token)).data.jobId;
+    const jc = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(3) }, carol.token)).data.jobId;
+    const ja = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(3) }, h.adminToken)).data.jobId;
+    expect([jb, jc, ja].every((j) => typeof j === 'string')).toBe(true);
+    const ofBob = await h.post('/admin/design/getQueueList', {}, bob.token);
+    expect(ofBob.data.map((j: any) => j.jobId)).toEqual([jb]);
+    expect(ofBob.data[0]).toMatchObject({ deviceId: d.id, orderId: 7, status: 'queued', steps: 3 });
+    expect(ofBob.data[0].createTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect((await h.post('/admin/design/getQueueList', { mine: false }, carol.token)).data.map((j: any) => j.jobId)).toEqual([jc]);
+    const all = await h.post('/admin/design/getQueueList', { deviceId: d.id }, h.adminToken);
+    expect(all.data.map((j: any) => j.jobId)).toEqual([ja, jc, jb]);
+    expect((await h.post('/admin/design/getQueueList', { mine: true, deviceId: d.id }, h.adminToken)).data.map((j: any) => j.jobId)).toEqual([ja]);
+    // Bob may not cancel Carol's job; Carol may cancel hers.
+    expect((await h.post('/admin/design/cancel', { jobId: jc }, bob.token)).message).toBe('The bending job does not exist');
+    expect((await h.post('/admin/design/cancel', { jobId: jc }, carol.token)).data).toEqual({ jobId: jc, status: 'cancelled' });
+    // The devices each may use, with their state.
+    const devs = await h.post('/admin/design/userDeviceList', {}, bob.token);
+    expect(devs.data).toEqual([expect.objectContaining({ id: d.id, online: false, state: 'offline', diameterList: [0.8], memory: 50, pending: 2 })]);
+    const dave = await addDesigner(h, 'dave');
+    expect((await h.post('/admin/design/userDeviceList', {}, dave.token)).data).toEqual([]);
+  });
+});
+
+async function startHubLang(lang: string) {
+  const res = await fetch(h.server.url + '/admin/design/bend', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Accept-Language': lang, Authorization: h.adminToken },
+    body: JSON.stringify({ wire: WIRE, steps: steps(1) }),
+  });
+  return res.json();
+}

@@ -1,0 +1,90 @@
+// Autosave against the real back end (design/save on a real SQLite file): changes are saved
+// after a quiet time, each save based on the last version; a second tab based on an older
+// version is refused and says so, and the first tab's design stays.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Autosave, type DesignPort } from '../../src/editor/engine/autosave.ts';
+import { parseDocument, type DesignDocument } from '../../src/editor/engine/document.ts';
+import { mm, modelPoint } from '../../src/editor/engine/units.ts';
+import { cubeStl } from '../fixtures/stl.ts';
+import { setup, type TestServer } from '../server/helpers.ts';
+import { uploadOne } from '../server/space-helpers.ts';
+import { headlessEditor, type Headless } from './editor-harness.ts';
+
+let t: TestServer;
+let token: string;
+let orderId: number;
+
+beforeAll(async () => {
+  t = await setup();
+  token = (await t.login()).token;
+  const upper = await uploadOne(t, token, { name: 'upper.stl', bytes: cubeStl() }, { kind: 'model' });
+  orderId = (await t.call('POST', '/admin/order/info/add', { token, body: { patientName: 'P', upperFileId: upper.id } })).body.data.id;
+});
+afterAll(() => t.close());
+
+const port: DesignPort = {
+  async save(data, baseVersion) {
+    const res = await t.call('POST', '/admin/design/save', { token, lang: 'en', body: { orderId, data, baseVersion } });
+    if (res.body.code !== 1000) throw new Error(res.body.message);
+    return res.body.data;
+  },
+};
+const saved = async () => (await t.call('GET', `/admin/design/getDesignData?orderId=${orderId}`, { token })).body.data;
+
+function withMeasurement(doc: DesignDocument, id: string, length: number): DesignDocument {
+  const a = { point: modelPoint(0, 0, 0), triangle: 0 };
+  const b = { point: modelPoint(length, 0, 0), triangle: 1 };
+  return { ...doc, measurements: [...doc.measurements, { id, model: 'upper', a, b, straight: mm(length), geodesic: mm(length), path: [0, 0, 0, length, 0, 0] }] };
+}
+
+describe('autosave', () => {
+  let tab1: Headless;
+  let tab2: Headless;
+  beforeAll(async () => {
+    tab1 = await headlessEditor();
+    tab2 = await headlessEditor();
+  });
+  afterAll(() => {
+    tab1.dispose();
+    tab2.dispose();
+  });
+
+  it('saves changes after a quiet time, undo included, and a reopened design is the same document', async () => {
+    const editor = tab1.editor;
+    const autosave = new Autosave(editor, port, 0, 20);
+    const statuses: string[] = [];
+    autosave.onChanged.add((s) => statuses.push(s.status));
+    editor.changeDocument('measure', withMeasurement(editor.document, 'm1', 5));
+    editor.changeDocument('measure', withMeasurement(editor.document, 'm2', 7));
+    expect(autosave.getState().status).toBe('pending');
+    expect(autosave.dirty).toBe(true);
+    await autosave.flush();
+    expect(autosave.getState()).toMatchObject({ status: 'saved', version: 1, message: null });
+    expect(statuses).toEqual(['pending', 'saving', 'saved']);
+    expect((await saved()).data).toEqual(editor.document);
+
+    editor.undo();
+    await autosave.flush();
+    expect(autosave.getState().version).toBe(2);
+    const record = await saved();
+    expect(record.version).toBe(2);
+    expect(record.data.measurements.map((m: { id: string }) => m.id)).toEqual(['m1']);
+    // Reopening: the saved data parses to exactly the editor's document.
+    expect(parseDocument(record.data)).toEqual(editor.document);
+    autosave.dispose();
+  });
+
+  it('a second tab based on an older version fails with the server\'s message and overwrites nothing', async () => {
+    const before = await saved();
+    const stale = new Autosave(tab2.editor, port, 1, 20);
+    tab2.editor.changeDocument('measure', withMeasurement(tab2.editor.document, 'other', 3));
+    await stale.flush();
+    expect(stale.getState().status).toBe('failed');
+    expect(stale.getState().message).toBe(
+      'The design was changed elsewhere (another tab or user saved version 2); reload the design before saving again',
+    );
+    expect(stale.dirty).toBe(true);
+    expect(await saved()).toEqual(before);
+    stale.dispose();
+  });
+});

@@ -1,0 +1,97 @@
+// Headless editor for unit tests: a Babylon NullEngine (no GPU, no DOM) and the real geometry
+// worker module running in this process. Only the platform is stood in for: the worker's
+// global message endpoint is one side of a MessageChannel, `Worker` hands out the other side,
+// and fetch() of a file: URL reads the file (the worker loads build/kernels.wasm by URL).
+import { readFile } from 'node:fs/promises';
+import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
+import { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
+import { GeometryClient } from '../../src/editor/geometry/client.ts';
+import { jawMesh, rigidMatrix, transformPositions, type IndexedMesh } from '../fixtures/jaw.ts';
+import { binaryStl } from '../fixtures/stl.ts';
+
+type Listener = (event: MessageEvent) => void;
+const g = globalThis as unknown as Record<string, unknown>;
+
+let installed: Promise<void> | null = null;
+
+/** Loads workers/geometry.worker.ts in this process behind a MessageChannel (once per test file). */
+function installWorker(): Promise<void> {
+  installed ??= (async () => {
+    const realFetch = globalThis.fetch;
+    g.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.protocol === 'file:') return new Response(await readFile(url), { headers: { 'Content-Type': 'application/wasm' } });
+      return realFetch(input, init);
+    };
+    const channel = new MessageChannel();
+    const workerSide = channel.port1;
+    const pageSide = channel.port2;
+    g.addEventListener = (type: string, fn: Listener) => workerSide.addEventListener(type as 'message', fn);
+    g.removeEventListener = (type: string, fn: Listener) => workerSide.removeEventListener(type as 'message', fn);
+    g.postMessage = (data: unknown, transfer?: Transferable[]) => workerSide.postMessage(data, transfer ?? []);
+    workerSide.start();
+    await import('../../workers/geometry.worker.ts');
+    g.Worker = class {
+      addEventListener(type: string, fn: Listener): void {
+        if (type === 'message') pageSide.addEventListener('message', fn);
+      }
+      removeEventListener(type: string, fn: Listener): void {
+        if (type === 'message') pageSide.removeEventListener('message', fn);
+      }
+      postMessage(data: unknown, transfer?: Transferable[]): void {
+        pageSide.postMessage(data, transfer ?? []);
+      }
+      start(): void {
+        pageSide.start();
+      }
+      terminate(): void {}
+    };
+  })();
+  return installed;
+}
+
+export interface Headless {
+  editor: EditorEngine;
+  geometry: GeometryClient;
+  dispose(): void;
+}
+
+// One client for the whole file: Comlink releases the worker side when a client's proxy is
+// garbage collected, which would stop the one in-process worker under the next test.
+let client: GeometryClient | null = null;
+
+export async function headlessEditor(): Promise<Headless> {
+  await installWorker();
+  const geometry = (client ??= new GeometryClient());
+  const engine = new NullEngine({ renderWidth: 800, renderHeight: 600, textureSize: 256, deterministicLockstep: false, lockstepMaxSteps: 1 });
+  const editor = new EditorEngine(null, { engine, geometry });
+  return {
+    editor,
+    geometry,
+    dispose() {
+      editor.dispose();
+    },
+  };
+}
+
+function soup(mesh: IndexedMesh): Float32Array {
+  const out = new Float32Array(mesh.indices.length * 3);
+  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
+  return out;
+}
+
+/** Generated jaws as STL bytes: the lower one and the upper one (turned over, cusps meeting). */
+export function jawStls(detail = 0.5): { upper: ArrayBuffer; lower: ArrayBuffer } {
+  const lower = jawMesh({ detail });
+  const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
+  return { upper: binaryStl(soup(upper)).buffer, lower: binaryStl(soup(lower)).buffer };
+}
+
+/** Opens both jaws as an order's models (the bytes are the "download"). */
+export async function openJaws(editor: EditorEngine): Promise<void> {
+  const { upper, lower } = jawStls();
+  await editor.openModels([
+    { role: 'upper', name: 'upper.stl', source: async (_signal, onProgress) => (onProgress(1), upper) },
+    { role: 'lower', name: 'lower.stl', source: async (_signal, onProgress) => (onProgress(1), lower) },
+  ]);
+}
