@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { KernelExports } from '../../workers/kernels/abi.ts';
 import type { BaseMesh, OutlinePoint } from '../../workers/kernels/base.ts';
-import { buildBvh, closestPoints, raycastAny, raycastOne, type Bvh, type Vec3 } from '../../workers/kernels/bvh.ts';
+import { buildBvh, closestPoints, raycastAny, raycastFirst, raycastOne, type Bvh, type Vec3 } from '../../workers/kernels/bvh.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { analyzeMesh } from '../../workers/kernels/topology.ts';
 
@@ -98,4 +98,26 @@ export function thicknessSamples(k: KernelExports, base: BaseMesh): Float32Array
 export function percentile(values: ArrayLike<number>, p: number): number {
   const s = Float64Array.from(values).sort();
   return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1)))]!;
+}
+
+/**
+ * Plane points of a lingual horseshoe for a model without a palate (a lower
+ * study model, straightened): round the arch from the left back through the
+ * front to the right back, the model's inner edge found by rays along ±z
+ * marching out from (0, cy); the band runs from 1.5 mm to 5 mm outside it
+ * (over the lingual gum, up to the teeth).
+ */
+export function lingualHorseshoe(bvh: Bvh, dz: 1 | -1, cy = 8): [number, number][] {
+  const edge = (deg: number): number => {
+    const a = (deg * Math.PI) / 180;
+    for (let r = 2; r < 40; r += 0.25) {
+      const h = raycastFirst(bvh, new Float32Array([r * Math.cos(a), cy + r * Math.sin(a), 100 * dz, 0, 0, -dz]));
+      if (h.hits) return r;
+    }
+    throw new Error(`no model towards ${deg}°`);
+  };
+  const angles = Array.from({ length: 23 }, (_, i) => 160 + (220 * i) / 22);
+  const radii = angles.map(edge);
+  const at = (deg: number, r: number): [number, number] => [r * Math.cos((deg * Math.PI) / 180), cy + r * Math.sin((deg * Math.PI) / 180)];
+  return [...angles.map((a, i) => at(a, radii[i]! + 5)), ...angles.map((a, i) => at(a, radii[i]! + 1.5)).reverse()];
 }

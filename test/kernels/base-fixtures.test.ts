@@ -1,9 +1,9 @@
-// Base generation on the real upper study model (../shared/fixtures or
-// ARCHWRIGHT_FIXTURES), straightened into the upper jaw's canonical frame
-// (teeth -z, palate above): a horseshoe outline on the palate, inside the
-// teeth, gives a closed, printable base that comes off along -z... seen from
-// the model: the insertion direction is -z (towards the tongue). Skipped,
-// with the reason in the test name, when the file is absent.
+// Base generation on the real study models (../shared/fixtures or
+// ARCHWRIGHT_FIXTURES), straightened: the upper one in the upper jaw's frame
+// (teeth -z, palate above; insertion direction -z, from the model towards
+// the tongue) with a horseshoe on the palate, the lower one with a lingual
+// horseshoe; both give closed, printable bases. Skipped, with the reason in
+// the test name, when the files are absent.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,14 +14,15 @@ import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
 import { straighten, transformMesh } from '../../workers/kernels/straighten.ts';
 import { palateHorseshoe } from '../fixtures/base-models.ts';
-import { expectPrintable, expectRemovable, innerGaps, percentile, pickOutline, thicknessSamples } from './base-checks.ts';
+import { expectPrintable, expectRemovable, innerGaps, lingualHorseshoe, percentile, pickOutline, thicknessSamples } from './base-checks.ts';
 import { loadKernels } from './kernels.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = process.env.ARCHWRIGHT_FIXTURES ?? resolve(root, '../shared/fixtures');
 const file = resolve(fixtures, 'study-models/upper-model.stl');
-const present = existsSync(file);
-const title = present ? `base on the real upper study model (${file})` : `base on the real upper study model: SKIPPED, ${file} not found (set ARCHWRIGHT_FIXTURES)`;
+const lowerFile = resolve(fixtures, 'study-models/lower-model.stl');
+const present = existsSync(file) && existsSync(lowerFile);
+const title = present ? `base on the real study models (${fixtures})` : `base on the real study models: SKIPPED, ${file} or ${lowerFile} not found (set ARCHWRIGHT_FIXTURES)`;
 if (!present) console.warn(title);
 
 describe.skipIf(!present)(title, () => {
@@ -44,5 +45,22 @@ describe.skipIf(!present)(title, () => {
     const t = thicknessSamples(k, base);
     expect(percentile(t, 0.05)).toBeGreaterThan(1.8);
     expect(percentile(t, 0.95)).toBeLessThan(2.2);
+  }, 60_000);
+
+  it('a lingual horseshoe on the lower study model (no palate: a deep undercut under the lingual gum) gives a closed base', async () => {
+    const k = await loadKernels();
+    const buf = readFileSync(lowerFile);
+    const parsed = await parseStl(k, new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
+    if (!parsed.ok) throw new Error(parsed.error.code);
+    const km = await loadKernels();
+    const mesh = meshFromArrays(km, parsed.mesh.positions, parsed.mesh.indices);
+    transformMesh(mesh, (await straighten(mesh, { jaw: 'lower' })).matrix);
+    const bvh = buildBvh(mesh);
+    const base = await generateBase(mesh, bvh, pickOutline(bvh, lingualHorseshoe(bvh, 1)), { thickness: 2 });
+    expect(base.direction).toEqual([0, 0, 1]);
+    expect(base.maxBlockout).toBeGreaterThan(5); // the study model's lingual wall, filled down to the plinth
+    await expectPrintable(k, base);
+    expectRemovable(bvh, base, 0.05);
+    expect(percentile(innerGaps(bvh, base), 0.5)).toBeLessThan(0.05);
   }, 60_000);
 });

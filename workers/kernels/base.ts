@@ -285,34 +285,21 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
   const surface = liftOverSamples(domain, inner, own, raw, grid, step);
   let maxBlockout = 0;
   for (let v = 0; v < V; v++) maxBlockout = Math.max(maxBlockout, inner[v]! - own[v]!);
-  // ---- outer levels: envelope of balls of radius `thickness` on the samples, and `height` above the inner level
+  // ---- outer levels: envelope of balls of radius `thickness` on the inner surface, and `height` above it
   const outer = new Float64Array(V);
-  const reach = Math.ceil(thickness / half);
+  const envelope = ballEnvelope(surface, grid, thickness);
   await runChunked(
     V,
     1024,
     (start, end) => {
       for (let v = start; v < end; v++) {
-        const x = domain.xy[2 * v]!, y = domain.xy[2 * v + 1]!;
-        let best = inner[v]! + thickness;
-        const ci = Math.round((x - x0) / half), cj = Math.round((y - y0) / half);
-        for (let J = Math.max(0, cj - reach); J <= Math.min(fy - 1, cj + reach); J++) {
-          const dy = y0 + J * half - y;
-          for (let I = Math.max(0, ci - reach); I <= Math.min(fx - 1, ci + reach); I++) {
-            const s = surface[J * fx + I]!;
-            if (!(s + thickness > best)) continue; // NaN (outside) or too low to matter
-            const dx = x0 + I * half - x;
-            const r2 = thickness * thickness - dx * dx - dy * dy;
-            if (r2 <= 0) continue;
-            const c = s + Math.sqrt(r2);
-            if (c > best) best = c;
-          }
-        }
+        const best = envelope(domain.xy[2 * v]!, domain.xy[2 * v + 1]!, inner[v]! + thickness);
         outer[v] = Math.max(best, inner[v]! + height);
       }
     },
     { ...options, onProgress: progress ? (f) => progress(0.6 + 0.35 * f) : undefined },
   );
+  smoothUpwards(domain, outer, OUTER_SMOOTHING);
 
   const mesh = assemble(domain, inner, outer, u, w, d);
   progress?.(1);
@@ -326,6 +313,96 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
     rays: rayCount,
     missedRays: missed,
     maxBlockout,
+  };
+}
+
+/** Rounds of smoothing of the outer surface. */
+const OUTER_SMOOTHING = 4;
+
+/**
+ * Smooths levels without lowering any: each round a vertex takes the mean of
+ * its neighbours when that is higher. The notches of the outer surface over a
+ * stepped inner surface (a cliff's flat-topped triangles follow the grid) fill
+ * in, its crests stay, so the thickness never drops below the envelope's.
+ */
+function smoothUpwards(domain: Domain2D, level: Float64Array, rounds: number): void {
+  const tris = domain.triangles;
+  const sum = new Float64Array(level.length);
+  const count = new Uint16Array(level.length);
+  for (let r = 0; r < rounds; r++) {
+    sum.fill(0);
+    count.fill(0);
+    for (let t = 0; t < tris.length; t += 3) {
+      for (let e = 0; e < 3; e++) {
+        const a = tris[t + e]!, b = tris[t + ((e + 1) % 3)]!;
+        sum[a] = sum[a]! + level[b]!;
+        sum[b] = sum[b]! + level[a]!;
+        count[a] = count[a]! + 1;
+        count[b] = count[b]! + 1;
+      }
+    }
+    for (let v = 0; v < level.length; v++) {
+      if (domain.kind[v] !== VertexKind.Node) continue; // the rim sees one side only: it would creep up the slope
+      const mean = sum[v]! / count[v]!;
+      if (mean > level[v]!) level[v] = mean;
+    }
+  }
+}
+
+/** Fine samples per side of a block of the envelope's pruning grid. */
+const BLOCK = 8;
+
+/**
+ * The envelope of balls of radius r on the field's samples: for a point
+ * (x, y), max over samples q within r of level(q) + sqrt(r² - |q - xy|²).
+ * Blocks of 8 × 8 samples keep their highest level, so a block that cannot
+ * beat the best so far (its maximum plus the ball's height at the block's
+ * nearest point) is skipped: on a smooth surface most are.
+ */
+function ballEnvelope(field: Float64Array, g: BaseGrid, r: number): (x: number, y: number, start: number) => number {
+  const { fx, fy, x0, y0 } = g;
+  const half = g.step / 2;
+  const bx = Math.ceil(fx / BLOCK), by = Math.ceil(fy / BLOCK);
+  const blockMax = new Float64Array(bx * by).fill(-Infinity);
+  for (let J = 0; J < fy; J++) {
+    for (let I = 0; I < fx; I++) {
+      const s = field[J * fx + I]!;
+      const b = Math.floor(J / BLOCK) * bx + Math.floor(I / BLOCK);
+      if (s > blockMax[b]!) blockMax[b] = s;
+    }
+  }
+  const r2 = r * r;
+  return (x, y, start) => {
+    let best = start;
+    const bi0 = Math.max(0, Math.floor((x - r - x0) / half / BLOCK)), bi1 = Math.min(bx - 1, Math.floor((x + r - x0) / half / BLOCK));
+    const bj0 = Math.max(0, Math.floor((y - r - y0) / half / BLOCK)), bj1 = Math.min(by - 1, Math.floor((y + r - y0) / half / BLOCK));
+    for (let bj = bj0; bj <= bj1; bj++) {
+      const J0 = bj * BLOCK, J1 = Math.min(fy - 1, J0 + BLOCK - 1);
+      const ny = Math.max(0, y0 + J0 * half - y, y - (y0 + J1 * half));
+      for (let bi = bi0; bi <= bi1; bi++) {
+        const top = blockMax[bj * bx + bi]!;
+        if (top === -Infinity) continue;
+        const I0 = bi * BLOCK, I1 = Math.min(fx - 1, I0 + BLOCK - 1);
+        const nx = Math.max(0, x0 + I0 * half - x, x - (x0 + I1 * half));
+        const near = r2 - nx * nx - ny * ny;
+        if (near <= 0 || top + Math.sqrt(near) <= best) continue;
+        for (let J = J0; J <= J1; J++) {
+          const dy = y0 + J * half - y;
+          const row = r2 - dy * dy;
+          if (row <= 0) continue;
+          for (let I = I0; I <= I1; I++) {
+            const s = field[J * fx + I]!;
+            if (!(s + r > best)) continue; // NaN (no sample) or too low to matter
+            const dx = x0 + I * half - x;
+            const q = row - dx * dx;
+            if (q <= 0) continue;
+            const c = s + Math.sqrt(q);
+            if (c > best) best = c;
+          }
+        }
+      }
+    }
+    return best;
   };
 }
 
