@@ -151,12 +151,38 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await page.keyboard.press('1');
   await expect(viewport).toHaveAttribute('data-view', 'front');
   await settle(page);
+  const frontPreset = await pixels(page);
+  expect(difference(front, frontPreset)).toBeGreaterThan(0.02); // a little above the bite at first, now level
+
+  // Bite opened (B): the lower jaw moves down, animated, and back.
+  const biteOpened = page.getByRole('checkbox', { name: 'Bite opened' });
+  await page.keyboard.press('b');
+  await expect(biteOpened).toBeChecked();
+  await settle(page);
+  expect(difference(frontPreset, await pixels(page))).toBeGreaterThan(0.02);
+  await page.keyboard.press('b');
+  await expect(biteOpened).not.toBeChecked();
+  await settle(page);
+  expect(difference(frontPreset, await pixels(page))).toBeLessThan(0.005);
+  // Clipping plane (C), then its position slider.
+  await page.keyboard.press('c');
+  await expect(page.getByRole('checkbox', { name: 'Clipping plane' })).toBeChecked();
+  const plane = page.getByRole('slider', { name: 'Plane position' });
+  await plane.focus();
+  for (let i = 0; i < 20; i++) await plane.press('ArrowRight');
+  await settle(page);
+  await page.screenshot({ path: 'test-results/editor-clipped.png' });
+  expect(difference(frontPreset, await pixels(page))).toBeGreaterThan(0.02);
+  await page.locator('[data-testid="viewport"] canvas').focus();
+  await page.keyboard.press('c');
+  await expect(page.getByRole('checkbox', { name: 'Clipping plane' })).not.toBeChecked();
+  await settle(page);
 
   // Visibility: hiding the lower jaw changes the picture; showing it again restores it.
   await page.getByRole('button', { name: 'Hide Lower jaw' }).click();
   await settle(page);
   const upperOnly = await pixels(page);
-  expect(difference(front, upperOnly)).toBeGreaterThan(0.02);
+  expect(difference(frontPreset, upperOnly)).toBeGreaterThan(0.02);
 
   // Occlusal view of the upper jaw alone, then measure between two far-apart points on it.
   await page.keyboard.press('5');
@@ -169,14 +195,12 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   const b = row.at(-1)!;
   expect(b.x - a.x).toBeGreaterThan(40);
 
-  step("await page.getByRole('button',");
   await page.getByRole('button', { name: 'Measure distance' }).click();
   await expect(viewport).toHaveAttribute('data-tool', 'measure');
   const box = (await page.locator('[data-testid="viewport"] canvas').boundingBox())!;
   // Escape forgets a first point.
   await page.mouse.click(box.x + a.x + 4, box.y + a.y);
   await expect(viewport).toHaveAttribute('data-tool-phase', 'pointing');
-  step("await page.keyboard.press('Esc");
   await page.keyboard.press('Escape');
   await expect(viewport).toHaveAttribute('data-tool-phase', 'idle');
   await page.mouse.click(box.x + a.x + 4, box.y + a.y);
@@ -213,6 +237,20 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
   await settle(page);
   await page.screenshot({ path: 'test-results/editor-reloaded.png' });
+
+  // The editor speaks German and Chinese too: toolbar tooltips, side panel, status bar.
+  for (const [lang, measure, saved] of [
+    ['de', 'Abstand messen', 'Alle Änderungen gespeichert'],
+    ['zh', '测量距离', '所有更改已保存'],
+  ] as const) {
+    await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
+    await page.reload();
+    await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(page.getByTestId('save-status')).toHaveText(saved);
+    await page.getByRole('button', { name: measure }).hover();
+    await expect(page.getByRole('tooltip')).toContainText(measure);
+    await page.screenshot({ path: `test-results/editor-${lang}.png` });
+  }
 });
 
 test('an order that does not exist shows a clear message instead of the editor crashing', async ({ page, request }) => {
