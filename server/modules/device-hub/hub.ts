@@ -318,7 +318,8 @@ export class DeviceHub {
   dispatch(deviceId: number): Promise<void> {
     const conn = this.byDevice.get(deviceId);
     if (!conn || this.closing) return Promise.resolve();
-    return this.onDevice(deviceId, () => this.sendUnacked(deviceId, conn, false));
+    // Failures are logged by onDevice; the job stays stored and goes out on the next tick.
+    return this.onDevice(deviceId, () => this.sendUnacked(deviceId, conn, false)).catch(() => undefined);
   }
 
   /** Tells a connected device to drop a cancelled job. */
@@ -327,9 +328,16 @@ export class DeviceHub {
     if (conn) this.send(conn, { type: 'cancel', jobId });
   }
 
-  /** The periodic work: hello deadlines, pings, silent devices, resends. */
-  async tick(): Promise<void> {
-    if (this.closing) return;
+  private ticking?: Promise<void>;
+
+  /** The periodic work: hello deadlines, pings, silent devices, resends (one run at a time). */
+  tick(): Promise<void> {
+    if (this.closing) return Promise.resolve();
+    this.ticking ??= this.runTick().finally(() => (this.ticking = undefined));
+    return this.ticking;
+  }
+
+  private async runTick(): Promise<void> {
     const now = this.ctx.clock.now();
     const work: Promise<unknown>[] = [];
     for (const conn of this.conns) {
@@ -367,6 +375,7 @@ export class DeviceHub {
   async close(): Promise<void> {
     this.closing = true;
     for (const conn of this.conns) this.drop(conn, CLOSE.goingAway, 'server shutting down');
+    await this.ticking?.catch(() => undefined);
     await Promise.allSettled([...this.conns].map((c) => c.chain));
     await Promise.allSettled([...this.deviceChains.values()]);
     this.conns.clear();
