@@ -4,6 +4,7 @@
 // move the clock and call tick() themselves.
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
+import { sha256Hex } from '../../core/crypto.ts';
 import { findDeviceByKey } from '../device/keys.ts';
 import { jobMessage, markResent, transition, unackedJobs, updateProgress } from './jobs.ts';
 
@@ -42,6 +43,8 @@ interface Conn {
   socket: DeviceSocket;
   headerKey?: string;
   deviceId?: number;
+  /** The hash of the key it signed in with: a reset key or a deleted device ends the connection. */
+  keyHash?: string;
   openedAt: number;
   lastSeen: number;
   lastPing: number;
@@ -187,6 +190,7 @@ export class DeviceHub {
       return;
     }
     conn.deviceId = device.id;
+    conn.keyHash = await sha256Hex(key!);
     const old = this.byDevice.get(device.id);
     if (old && old !== conn) this.drop(old, CLOSE.replaced, 'replaced by a new connection');
     this.byDevice.set(device.id, conn);
@@ -355,6 +359,17 @@ export class DeviceHub {
       if (now - conn.lastPing >= this.pingMs) {
         conn.lastPing = now;
         this.send(conn, { type: 'ping', t: now });
+      }
+    }
+    // A key reset or a deleted device stops its connection at once (well, at the next tick).
+    if (this.byDevice.size) {
+      const keys = new Map(
+        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', [...this.byDevice.keys()]).execute()).map((r) => [r.id, r.keyHash]),
+      );
+      for (const [deviceId, conn] of [...this.byDevice]) {
+        if (keys.get(deviceId) === conn.keyHash) continue;
+        this.drop(conn, CLOSE.badKey, 'the device key was reset or the device removed');
+        work.push(this.onClose(conn));
       }
     }
     // One query finds the devices with jobs to (re)send, not one per connected device.
