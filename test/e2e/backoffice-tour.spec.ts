@@ -283,3 +283,28 @@ test("a new user's password is marked required; editing says an empty password k
   await expect(dialog.getByLabel('Password')).toHaveAttribute('placeholder', 'Leave empty to keep');
   await expect(dialog.getByLabel('Password')).not.toHaveAttribute('aria-required', 'true');
 });
+
+test('file space folders: named in a form dialog, deleted only after a confirmation', async ({ page, request }) => {
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  const problems = watch(page);
+  await page.goto('/space/list');
+  const folders = page.getByRole('complementary', { name: 'Folders' });
+  await folders.getByRole('button', { name: 'New folder' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New folder' });
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Folder name cannot be empty')).toBeVisible();
+  await dialog.getByLabel('Folder name').fill('Lab scans');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(folders.getByRole('button', { name: 'Lab scans', exact: true })).toBeVisible();
+
+  await folders.getByRole('button', { name: 'Delete folder Lab scans' }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText('Lab scans');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(folders.getByRole('button', { name: 'Lab scans', exact: true })).toBeVisible();
+  await folders.getByRole('button', { name: 'Delete folder Lab scans' }).click();
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  await expect(folders.getByRole('button', { name: 'Lab scans', exact: true })).toHaveCount(0);
+  expect(problems).toEqual([]);
+});

@@ -121,10 +121,7 @@ async function settle(page: Page): Promise<void> {
 }
 
 test('a designer opens an order, changes views, measures, undoes and redoes, and finds the design saved after a reload', async ({ page, request }) => {
-  test.setTimeout(240_000);
-  const started = Date.now();
-  const step = (name: string) => console.log(`${((Date.now() - started) / 1000).toFixed(1)}s ${name}`);
-  page.on('console', (m) => console.log('page:', m.text()));
+  test.setTimeout(180_000);
   const orderId = await designerWithOrder(request);
   await signIn(page, 'editor-designer', 'editor-designer-pass');
   await page.goto(`/bend?orderId=${orderId}`);
@@ -142,7 +139,6 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await page.screenshot({ path: 'test-results/editor-front.png' });
   const front = await pixels(page);
 
-  step('// View presets: buttons and k');
   // View presets: buttons and keys.
   await page.getByRole('button', { name: 'Occlusal view (top)' }).click();
   await expect(viewport).toHaveAttribute('data-view', 'top');
@@ -155,15 +151,39 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await page.keyboard.press('1');
   await expect(viewport).toHaveAttribute('data-view', 'front');
   await settle(page);
+  const frontPreset = await pixels(page);
+  expect(difference(front, frontPreset)).toBeGreaterThan(0.02); // a little above the bite at first, now level
 
-  step('// Visibility: hiding');
+  // Bite opened (B): the lower jaw moves down, animated, and back.
+  const biteOpened = page.getByRole('checkbox', { name: 'Bite opened' });
+  await page.keyboard.press('b');
+  await expect(biteOpened).toBeChecked();
+  await settle(page);
+  expect(difference(frontPreset, await pixels(page))).toBeGreaterThan(0.02);
+  await page.keyboard.press('b');
+  await expect(biteOpened).not.toBeChecked();
+  await settle(page);
+  expect(difference(frontPreset, await pixels(page))).toBeLessThan(0.005);
+  // Clipping plane (C), then its position slider.
+  await page.keyboard.press('c');
+  await expect(page.getByRole('checkbox', { name: 'Clipping plane' })).toBeChecked();
+  const plane = page.getByRole('slider', { name: 'Plane position' });
+  await plane.focus();
+  for (let i = 0; i < 20; i++) await plane.press('ArrowRight');
+  await settle(page);
+  await page.screenshot({ path: 'test-results/editor-clipped.png' });
+  expect(difference(frontPreset, await pixels(page))).toBeGreaterThan(0.02);
+  await page.locator('[data-testid="viewport"] canvas').focus();
+  await page.keyboard.press('c');
+  await expect(page.getByRole('checkbox', { name: 'Clipping plane' })).not.toBeChecked();
+  await settle(page);
+
   // Visibility: hiding the lower jaw changes the picture; showing it again restores it.
   await page.getByRole('button', { name: 'Hide Lower jaw' }).click();
   await settle(page);
   const upperOnly = await pixels(page);
-  expect(difference(front, upperOnly)).toBeGreaterThan(0.02);
+  expect(difference(frontPreset, upperOnly)).toBeGreaterThan(0.02);
 
-  step('// Occlusal view of the upper');
   // Occlusal view of the upper jaw alone, then measure between two far-apart points on it.
   await page.keyboard.press('5');
   await settle(page);
@@ -175,21 +195,17 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   const b = row.at(-1)!;
   expect(b.x - a.x).toBeGreaterThan(40);
 
-  step("await page.getByRole('button',");
   await page.getByRole('button', { name: 'Measure distance' }).click();
   await expect(viewport).toHaveAttribute('data-tool', 'measure');
   const box = (await page.locator('[data-testid="viewport"] canvas').boundingBox())!;
-  step('// Escape forgets');
   // Escape forgets a first point.
   await page.mouse.click(box.x + a.x + 4, box.y + a.y);
   await expect(viewport).toHaveAttribute('data-tool-phase', 'pointing');
-  step("await page.keyboard.press('Esc");
   await page.keyboard.press('Escape');
   await expect(viewport).toHaveAttribute('data-tool-phase', 'idle');
   await page.mouse.click(box.x + a.x + 4, box.y + a.y);
   await expect(viewport).toHaveAttribute('data-tool-phase', 'pointing');
   await page.mouse.click(box.x + b.x - 4, box.y + b.y);
-  step('const label = page.getByTestId');
   const label = page.getByTestId('measure-label');
   await expect(label).toHaveCount(1);
   await expect(label).toContainText(/\d+\.\d\d mm · ⌒ \d+\.\d\d mm/);
@@ -201,7 +217,6 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await settle(page);
   await page.screenshot({ path: 'test-results/editor-measure.png' });
 
-  step('// Undo and redo');
   // Undo and redo: buttons and keys.
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(label).toHaveCount(0);
@@ -213,7 +228,6 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await page.keyboard.press('Control+Y');
   await expect(page.getByTestId('measure-label')).toHaveText(text);
 
-  step('// Autosave, then');
   // Autosave, then a reload restores the measurement exactly.
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
   await page.reload();
@@ -223,6 +237,20 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
   await settle(page);
   await page.screenshot({ path: 'test-results/editor-reloaded.png' });
+
+  // The editor speaks German and Chinese too: toolbar tooltips, side panel, status bar.
+  for (const [lang, measure, saved] of [
+    ['de', 'Abstand messen', 'Alle Änderungen gespeichert'],
+    ['zh', '测量距离', '所有更改已保存'],
+  ] as const) {
+    await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
+    await page.reload();
+    await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(page.getByTestId('save-status')).toHaveText(saved);
+    await page.getByRole('button', { name: measure }).hover();
+    await expect(page.getByRole('tooltip')).toContainText(measure);
+    await page.screenshot({ path: `test-results/editor-${lang}.png` });
+  }
 });
 
 test('an order that does not exist shows a clear message instead of the editor crashing', async ({ page, request }) => {

@@ -26,7 +26,7 @@ describe('device hub reliability', () => {
     const random = prng(20261122);
     h = await startHubServer({ manual: false, options: { hub: { tickMs: 100 } } });
     const { dir, port } = { dir: h.dir, port: h.server.port };
-    const devices = [];
+    const devices: Array<{ id: number; key: string }> = [];
     for (let i = 0; i < 5; i++) devices.push(await addDevice(h, { devicename: `Sim ${i}`, memory: 100 }));
     for (const d of devices) {
       const sim = new SimDevice({ url: h.wsUrl, key: d.key, stepMs: 2, dropRate: 0.03, reconnectMs: 20, random });

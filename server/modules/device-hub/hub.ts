@@ -46,6 +46,9 @@ interface Conn {
   lastSeen: number;
   lastPing: number;
   closed: boolean;
+  /** The last status the device reported on this connection. */
+  state?: string;
+  detail?: string | null;
   /** Frames of one connection are handled in order. */
   chain: Promise<void>;
 }
@@ -260,7 +263,12 @@ export class DeviceHub {
           this.send(conn, { type: 'error', code: 'badMessage', message: `state must be one of ${DEVICE_STATES.join(', ')}` });
           return;
         }
-        await this.setLink(deviceId, true, { state, detail: str(m.detail) ?? null });
+        const detail = str(m.detail) ?? null;
+        // The periodic status repeats itself: store only changes.
+        if (conn.state === state && conn.detail === detail) return;
+        conn.state = state;
+        conn.detail = detail;
+        await this.setLink(deviceId, true, { state, detail });
         return;
       }
       case 'ack':
@@ -340,7 +348,17 @@ export class DeviceHub {
         conn.lastPing = now;
         this.send(conn, { type: 'ping', t: now });
       }
-      work.push(this.onDevice(deviceId, () => this.sendUnacked(deviceId, conn, false)));
+    }
+    // One query finds the devices with jobs to (re)send, not one per connected device.
+    const due = await this.ctx.db
+      .selectFrom('device_job')
+      .select('deviceId')
+      .distinct()
+      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'sent'), eb('lastSentAt', '<=', now - this.resendMs)])]))
+      .execute();
+    for (const { deviceId } of due) {
+      const conn = this.byDevice.get(deviceId);
+      if (conn && !conn.closed) work.push(this.onDevice(deviceId, () => this.sendUnacked(deviceId, conn, false)));
     }
     await Promise.allSettled(work);
   }

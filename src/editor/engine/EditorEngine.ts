@@ -31,7 +31,7 @@ import { Observable } from '@babylonjs/core/Misc/observable';
 // Side effect: scene.createPickingRay (tools, zoom-to-mouse).
 import '@babylonjs/core/Culling/ray';
 
-import { GeometryClient, type MeshHandle, type StlStage, type Vec3 } from '../geometry/client.ts';
+import { GeometryClient, type MeshHandle, type OpenedMesh, type StlStage, type Vec3 } from '../geometry/client.ts';
 import { GeometryError, isAbortError, type GeometryErrorCode } from '../geometry/errors.ts';
 import { ActionRegistry, createActions } from './actions.ts';
 import { CommandStack, type Command } from './commands.ts';
@@ -337,22 +337,36 @@ export class EditorEngine {
     this.loadAbort = abort;
     this.setState({ loading: { fileName, fraction: 0, stage: 'read' }, error: null });
     try {
-      await this.loadModel('upper', fileName, async () => file, abort.signal, (stage, fraction) => {
-        if (stage !== 'download') this.setState({ loading: { fileName, fraction, stage } });
+      // Into the upper slot only once parsed: a file that fails leaves the model on screen.
+      const mesh = await this.geometry.openStl(file, {
+        signal: abort.signal,
+        onProgress: (fraction, stage) => {
+          if (!abort.signal.aborted) this.setState({ loading: { fileName, fraction, stage } });
+        },
       });
-      if (abort.signal.aborted || this.disposed) return;
-      const entry = this.models.get('upper');
-      if (entry?.view.error) {
-        const error = entry.view.error;
-        this.dropModel('upper');
-        this.setState({ loading: null, error });
+      if (abort.signal.aborted || this.disposed) {
+        void this.geometry.release(mesh.handle).catch(() => {});
         return;
       }
+      this.dropModel('upper');
+      const entry = this.entry('upper', fileName, {});
+      this.models.set('upper', entry);
+      this.installMesh(entry, mesh);
+      this.updateClippingRange();
       this.fitToView();
+      // state.model (and the page's data-model-triangles) means "on screen":
+      // wait until the shaders are ready and a frame with the model is drawn.
       await this.whenRendered();
       if (abort.signal.aborted || this.disposed) return;
       this.setState({ loading: null, error: null });
       this.publishModels();
+    } catch (e) {
+      if (abort.signal.aborted || this.disposed) return;
+      if (isAbortError(e)) {
+        this.setState({ loading: null });
+        return;
+      }
+      this.setState({ loading: null, error: errorOf(e, fileName) });
     } finally {
       if (this.loadAbort === abort) this.loadAbort = null;
     }
@@ -435,18 +449,7 @@ export class EditorEngine {
         void this.geometry.release(mesh.handle).catch(() => {});
         return;
       }
-      entry.handle = mesh.handle;
-      entry.info = {
-        id: role,
-        name,
-        triangles: mesh.triangleCount,
-        vertices: mesh.vertexCount,
-        bounds: mesh.bounds,
-      };
-      this.buildMesh(entry, mesh);
-      entry.view = { ...entry.view, status: 'ready', progress: null, triangles: mesh.triangleCount, vertices: mesh.vertexCount };
-      this.syncOverlays();
-      this.onModelChanged.notifyObservers(entry.info);
+      this.installMesh(entry, mesh);
     } catch (e) {
       if (signal.aborted || this.disposed || this.models.get(role) !== entry) return;
       let error: EditorError;
@@ -456,6 +459,15 @@ export class EditorEngine {
       entry.view = { ...entry.view, status: 'error', progress: null, error };
     }
     this.publishModels();
+  }
+
+  private installMesh(entry: ModelEntry, mesh: OpenedMesh): void {
+    entry.handle = mesh.handle;
+    entry.info = { id: entry.role, name: entry.name, triangles: mesh.triangleCount, vertices: mesh.vertexCount, bounds: mesh.bounds };
+    this.buildMesh(entry, mesh);
+    entry.view = { ...entry.view, status: 'ready', progress: null, triangles: mesh.triangleCount, vertices: mesh.vertexCount };
+    this.syncOverlays();
+    this.onModelChanged.notifyObservers(entry.info);
   }
 
   /** Resolves after the scene is ready and one more frame is drawn (at most ~10 s). */
@@ -483,6 +495,8 @@ export class EditorEngine {
       if (entry.view.status === 'loading') entry.view = { ...entry.view, status: 'error', progress: null, error: { code: 'ABORTED', fileName: entry.name } };
     }
     if (this.state.loading) {
+      // A cancelled local file replaces the one on screen (as an empty view): what is shown
+      // is never a model the designer has already moved away from.
       this.dropModel('upper');
       this.setState({ loading: null });
     }

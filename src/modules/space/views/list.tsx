@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../../../api/client';
 import { hasPerm } from '../../../app/store';
-import { CrudPage, createService, type CrudHandle, type FormItem, type Option, type TableColumn } from '../../../kit';
+import { CrudPage, UpsertDialog, createService, useConfirm, type CrudHandle, type FormItem, type Option, type TableColumn, type UpsertTarget } from '../../../kit';
 import { Icon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
 import { downloadFile, formatSize, uploadFiles } from '../../order/upload';
@@ -14,6 +14,7 @@ interface Folder {
   parentId: number | null;
 }
 const MAX_FILES = 9;
+const folderService = createService('/admin/space/type');
 
 export default function SpaceList() {
   const { t } = useLingui();
@@ -89,13 +90,14 @@ export default function SpaceList() {
     }
   };
 
-  const addFolder = async () => {
-    const name = window.prompt(t`Folder name`)?.trim();
-    if (!name) return;
-    await request({ url: '/admin/space/type/add', method: 'POST', data: { name } });
-    loadFolders();
-  };
+  // A folder is named in the kit's form dialog (validated, in the UI's style; a native prompt was
+  // neither) and deleted only after a confirmation.
+  const [folderTarget, setFolderTarget] = useState<UpsertTarget | null>(null);
+  const [confirm, confirmDialog] = useConfirm();
   const removeFolder = async (f: Folder) => {
+    const name = f.name;
+    const ok = await confirm({ message: t`Delete the folder "${name}"?`, danger: true });
+    if (!ok) return;
     await request({ url: '/admin/space/type/delete', method: 'POST', data: { ids: [f.id] } });
     if (folder === f.id) setFolder(null);
     loadFolders();
@@ -128,7 +130,7 @@ export default function SpaceList() {
           </div>
         ))}
         {hasPerm('space:type:add') && (
-          <button type="button" className="mt-1 rounded px-2 py-1.5 text-left text-sm text-primary hover:bg-slate-100" onClick={() => void addFolder().catch(() => undefined)}>
+          <button type="button" className="mt-1 rounded px-2 py-1.5 text-left text-sm text-primary hover:bg-slate-100" onClick={() => setFolderTarget({ mode: 'add' })}>
             + {t`New folder`}
           </button>
         )}
@@ -155,6 +157,16 @@ export default function SpaceList() {
           }
         />
       </div>
+      <UpsertDialog
+        target={folderTarget}
+        onClose={() => setFolderTarget(null)}
+        onSaved={loadFolders}
+        service={folderService}
+        items={[{ prop: 'name', label: t`Folder name`, required: true }]}
+        title={t`New folder`}
+        width="420px"
+      />
+      {confirmDialog}
     </div>
   );
 }
