@@ -19,7 +19,7 @@ import * as Comlink from 'comlink';
 import { compileKernelsFromUrl, instantiateModule, type KernelExports } from './kernels/abi.ts';
 import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode } from './kernels/job.ts';
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
-import { BaseError, generateBase, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePoint } from './kernels/base.ts';
+import { BaseError, generateBase, outlinePath, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePathOptions, type OutlinePoint } from './kernels/base.ts';
 import { writeBinaryStl } from './kernels/stl-write.ts';
 import {
   buildBvh,
@@ -662,6 +662,11 @@ const api = {
         return { ok: true, base: { ...base, handle: store(ref, bounds), bounds } };
       }),
     );
+  },
+
+  /** The outline as generateBase will cut it, projected onto the model along the insertion direction, for drawing (xyz per point, a closed loop). */
+  outlinePath(modelHandle: MeshHandle, outline: OutlinePoint[], options: OutlinePathOptions = {}): Promise<WorkerResult<Float32Array<ArrayBuffer>>> {
+    return job('outlinePath', undefined, undefined, () => withMesh(modelHandle, (m) => outlinePath(ensureBvh(m), outline, options)));
   },
 
   /** A kept mesh (e.g. a generated base) as binary STL bytes for printing (header "Archwright base" unless given). */

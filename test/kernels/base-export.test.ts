@@ -120,6 +120,9 @@ describe('worker: generateBase and exportStl', () => {
   it('returns input problems as a BaseOutcome with the code, and stops with ABORTED when cancelled', async () => {
     const model = await modelHandle();
     const points = await outline(model, circle(0, 0, 8, 24));
+    const path = await w.api.outlinePath(model, points, {});
+    if (!path.ok) throw new Error(path.error.detail);
+    expect(path.value.length / 3).toBeGreaterThan((2 * Math.PI * 8 * 0.95) / 0.25);
     const few = await w.api.generateBase(model, points.slice(0, 2), {}, nextJob++);
     expect(few).toMatchObject({ ok: true, value: { ok: false, code: 'TOO_FEW_POINTS' } });
     const low = await w.api.generateBase(model, points, { height: 0.1 }, nextJob++);

@@ -6,7 +6,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KernelExports } from '../../workers/kernels/abi.ts';
-import { BaseError, generateBase, MIN_OUTLINE_POINTS, type BaseMesh, type BaseOptions, type OutlinePoint } from '../../workers/kernels/base.ts';
+import { BaseError, generateBase, MIN_OUTLINE_POINTS, outlinePath, type BaseMesh, type BaseOptions, type OutlinePoint } from '../../workers/kernels/base.ts';
 import { buildBvh, type Bvh } from '../../workers/kernels/bvh.ts';
 import { KernelError } from '../../workers/kernels/job.ts';
 import { meshFromArrays, type MeshRef } from '../../workers/kernels/mesh.ts';
@@ -121,6 +121,23 @@ describe('base on a block with a mushroom (undercut ring)', () => {
     const base = await generateBase(block.mesh, block.bvh, pickOutline(block.bvh, square), { thickness: 1, height: 3 });
     for (let v = base.innerVertexCount; v < base.vertexCount; v++) expect(base.positions[v * 3 + 2]).toBeCloseTo(3, 4);
     expect(base.volume).toBeCloseTo(300, -1);
+  });
+
+  it('draws the outline as the base will cut it: straight in the plane, on the model, every 0.25 mm', () => {
+    // A square round the ball: its sides pass over the block and, at x = ±3, over the ball.
+    const square: [number, number][] = [[-3, -6], [3, -6], [3, 6], [-3, 6]];
+    const path = outlinePath(block.bvh, pickOutline(block.bvh, square));
+    const n = path.length / 3;
+    expect(n).toBe((6 + 12 + 6 + 12) / 0.25); // the perimeter in 0.25 mm steps
+    for (let i = 0; i < n; i++) {
+      const x = path[i * 3]!, y = path[i * 3 + 1]!, z = path[i * 3 + 2]!;
+      const j = (i + 1) % n;
+      expect(Math.hypot(path[j * 3]! - x, path[j * 3 + 1]! - y)).toBeLessThanOrEqual(0.25 + 1e-5);
+      const r = Math.hypot(x, y);
+      // On the block's top, or on the ball's upper half where it covers the block.
+      if (r > 4.05) expect(Math.abs(z)).toBeLessThan(1e-4);
+      else if (r < 3.9) expect(z).toBeGreaterThan(1.5);
+    }
   });
 
   it('follows any insertion direction: the block seen along a tilted axis is still blocked out and closed', async () => {

@@ -59,7 +59,7 @@ export type BaseOptions = BaseSettings & JobOptions;
 export interface BaseMesh {
   /** xyz f32 per vertex: the inner surface's vertices first (innerVertexCount), then the outer ones in the same order. */
   positions: Float32Array<ArrayBuffer>;
-  /** Unit area-weighted vertex normals. */
+  /** Unit area-weighted vertex normals of the inner and outer surfaces (the wall's are left out, so the rim stays crisp). */
   normals: Float32Array<ArrayBuffer>;
   /** Counter-clockwise seen from outside: inner triangles, outer triangles, wall triangles. */
   indices: Uint32Array<ArrayBuffer>;
@@ -418,6 +418,56 @@ function maxOver(field: Float64Array, fx: number, fy: number, i0: number, i1: nu
   return m;
 }
 
+export interface OutlinePathOptions {
+  direction?: Vec3;
+  jaw?: 'lower' | 'upper';
+  /** Largest distance between path points in the plane, mm. Default 0.25. */
+  spacing?: number;
+}
+
+/**
+ * The outline as generateBase sees it, for drawing: consecutive points joined
+ * by straight segments in the plane perpendicular to d, sampled every
+ * `spacing` and projected onto the model along d (the first surface from the
+ * appliance side). Closed loop, xyz per point (the first not repeated);
+ * samples over a gap in the model are left out.
+ */
+export function outlinePath(bvh: Bvh, outline: readonly OutlinePoint[], options: OutlinePathOptions = {}): Float32Array<ArrayBuffer> {
+  const d = unit(options.direction ?? (options.jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]), 'the insertion direction');
+  const spacing = options.spacing ?? 0.25;
+  checkNumber('spacing', spacing, 0.01, 10);
+  const bounds = bvhBounds(bvh);
+  if (!bounds || outline.length < 2) return new Float32Array(0);
+  let top = -Infinity;
+  for (let c = 0; c < 8; c++) {
+    const corner: Vec3 = [c & 1 ? bounds.max[0] : bounds.min[0], c & 2 ? bounds.max[1] : bounds.min[1], c & 4 ? bounds.max[2] : bounds.min[2]];
+    top = Math.max(top, dot(corner, d));
+  }
+  top += 1;
+  const rays: number[] = [];
+  for (let i = 0; i < outline.length; i++) {
+    const p = outline[i]!.point, q = outline[(i + 1) % outline.length]!.point;
+    // Only the in-plane part of the segment counts: its length along d is the model's business.
+    const pp = [p[0] - d[0] * dot(p, d), p[1] - d[1] * dot(p, d), p[2] - d[2] * dot(p, d)];
+    const qq = [q[0] - d[0] * dot(q, d), q[1] - d[1] * dot(q, d), q[2] - d[2] * dot(q, d)];
+    const n = Math.max(1, Math.ceil(Math.hypot(qq[0]! - pp[0]!, qq[1]! - pp[1]!, qq[2]! - pp[2]!) / spacing));
+    for (let s = 0; s < n; s++) {
+      const f = s / n;
+      for (let a = 0; a < 3; a++) rays.push(pp[a]! + (qq[a]! - pp[a]!) * f + d[a]! * top);
+      rays.push(-d[0], -d[1], -d[2]);
+    }
+  }
+  const r = new Float32Array(rays);
+  const hits = raycastFirst(bvh, r);
+  const out: number[] = [];
+  for (let i = 0; i < hits.t.length; i++) {
+    const t = hits.t[i]!;
+    if (!Number.isFinite(t)) continue;
+    out.push(r[i * 6]! + r[i * 6 + 3]! * t, r[i * 6 + 1]! + r[i * 6 + 4]! * t, r[i * 6 + 2]! + r[i * 6 + 5]! * t);
+  }
+  return new Float32Array(out);
+}
+
 /** Triangles whose samples spread more than this many cell widths are cliffs (an undercut's silhouette). */
 const CLIFF = 2;
 
@@ -560,6 +610,7 @@ function assemble(domain: Domain2D, inner: Float64Array, outer: Float64Array, u:
     const e2x = positions[c]! - ax, e2y = positions[c + 1]! - ay, e2z = positions[c + 2]! - az;
     const nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
     volume += (ax * nx + ay * ny + az * nz) / 6;
+    if (t >= 6 * T2) continue; // wall: a rim vertex shades with its surface, not half-way round the edge
     for (const i of [a, b, c]) {
       normals[i] = normals[i]! + nx;
       normals[i + 1] = normals[i + 1]! + ny;

@@ -6,7 +6,8 @@
 // from the appliance side (wasm), lifting, the outer envelope, mesh assembly.
 // Inputs: the real upper study model (straightened as an upper jaw, a
 // horseshoe over the palate), when present, and the generated jaw with a
-// palate (a horseshoe over ridge and teeth).
+// palate (a horseshoe over ridge and teeth). The notes add the process's CPU
+// time (on a shared machine the wall time, the figure in the row, overstates).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -67,11 +68,15 @@ async function rowFor(ctx: BenchContext, c: Case): Promise<BenchRow> {
   const settings = { ...c.settings, thickness: 2, sliceMs: 1e9 };
   const first = await generateBase(mesh, bvh, outline, settings);
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let r = 0; r < ctx.runs; r++) {
     await settle();
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await generateBase(mesh, bvh, outline, settings);
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
   ctx.log(`base: ${c.name} done`);
   return {
@@ -81,7 +86,7 @@ async function rowFor(ctx: BenchContext, c: Case): Promise<BenchRow> {
     peer: '',
     peer_ms: NaN,
     ratio: NaN,
-    note: `${(c.indices.length / 3).toLocaleString('en-US')} model triangles; ${first.projectedArea.toFixed(0)} mm² outline at 0.25 mm: ${first.rays.toLocaleString('en-US')} rays, base of ${first.triangleCount.toLocaleString('en-US')} triangles, ${first.volume.toFixed(0)} mm³`,
+    note: `${(c.indices.length / 3).toLocaleString('en-US')} model triangles; ${first.projectedArea.toFixed(0)} mm² outline at 0.25 mm: ${first.rays.toLocaleString('en-US')} rays, base of ${first.triangleCount.toLocaleString('en-US')} triangles, ${first.volume.toFixed(0)} mm³; CPU ${median(cpu).toFixed(0)} ms`,
   };
 }
 
