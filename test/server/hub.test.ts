@@ -220,6 +220,17 @@ describe('device hub: jobs', () => {
     await sim.stop();
   });
 
+  it('a simulated machine told to fail reports failed, shown in the queue with its reason', async () => {
+    const d = await addDevice(h);
+    const sim = new SimDevice({ url: h.wsUrl, key: d.key, stepMs: 2, failRate: 1, headerAuth: true });
+    await sim.start();
+    const j = await bend(d.id, 2);
+    await until(async () => (await jobStatus(h, j)) === 'failed', 'failed');
+    const list = await h.post('/admin/design/getQueueList', { deviceId: d.id }, h.adminToken);
+    expect(list.data[0]).toMatchObject({ jobId: j, status: 'failed', errorCode: 'collision', step: 2 });
+    await sim.stop();
+  });
+
   it('cancels a job not yet started (the device is told) and refuses one that is done', async () => {
     const d = await addDevice(h);
     const a = new RawClient(h.wsUrl);

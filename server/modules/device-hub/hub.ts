@@ -282,10 +282,10 @@ export class DeviceHub {
       case 'progress': {
         if (needJob()) return;
         const step = Math.max(0, Math.floor(num(m.step) ?? 0));
-        const row = await this.ctx.db.selectFrom('device_job').select(['status', 'deviceId']).where('jobId', '=', jobId!).executeTakeFirst();
-        if (row && row.deviceId === deviceId && row.status === 'bending') {
-          await updateProgress(this.ctx.db, jobId!, deviceId, step, formatTime(this.ctx.clock.now()));
-        } else await this.changed(conn, deviceId, jobId!, 'bending', { step });
+        // Most progress reports move the step of a job already bending: one update.
+        if (!(await updateProgress(this.ctx.db, jobId!, deviceId, step, formatTime(this.ctx.clock.now())))) {
+          await this.changed(conn, deviceId, jobId!, 'bending', { step });
+        }
         return;
       }
       case 'done':

@@ -114,14 +114,16 @@ export async function markResent(ctx: AppContext, jobId: string): Promise<void> 
     .execute();
 }
 
-export async function updateProgress(db: Db, jobId: string, deviceId: number, step: number, time: string): Promise<void> {
-  await db
+/** The step of a job that is bending; false when it is not (yet) bending. */
+export async function updateProgress(db: Db, jobId: string, deviceId: number, step: number, time: string): Promise<boolean> {
+  const res = await db
     .updateTable('device_job')
     .set({ step, updateTime: time })
     .where('jobId', '=', jobId)
     .where('deviceId', '=', deviceId)
     .where('status', '=', 'bending')
-    .execute();
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }
 
 export type JobRow = Awaited<ReturnType<typeof unackedJobs>>[number];
