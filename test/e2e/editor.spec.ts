@@ -253,6 +253,40 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   }
 });
 
+test('a model that cannot be downloaded fails on its own with a clear message; a missing one is named as such', async ({ page, request }) => {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const upload = await request.post('/admin/base/comm/upload', {
+    headers: { Authorization: admin },
+    multipart: { kind: 'model', file: { name: 'upper.stl', mimeType: 'model/stl', buffer: Buffer.from(binaryStl(soup(jawMesh({ detail: 0.3 })))) } },
+  });
+  const file = (await upload.json()).data[0];
+  const order = await (await request.post('/admin/order/info/add', { headers: { Authorization: admin }, data: { patientName: 'Only Upper', upperFileId: file.id } })).json();
+  expect(order.code, JSON.stringify(order)).toBe(1000);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+
+  // The network drops the download: the upper model says so; the page goes on.
+  await page.route(`**/admin/base/comm/file/${file.id}`, (route) => route.abort('connectionreset'));
+  await page.goto(`/bend?orderId=${order.data.id}`);
+  const upper = page.getByTestId('model-upper');
+  await expect(upper).toHaveAttribute('data-status', 'error');
+  await expect(upper.getByRole('alert')).toHaveText('The model could not be downloaded: network error. Please check your connection and try again.');
+  await expect(page.getByTestId('model-lower')).toContainText('Not in this order');
+  await expect(page.getByTestId('model-lower').getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled();
+
+  // The file is gone from the server: 404.
+  await page.unroute(`**/admin/base/comm/file/${file.id}`);
+  await page.route(`**/admin/base/comm/file/${file.id}`, (route) => route.fulfill({ status: 404, body: '' }));
+  await page.reload();
+  await expect(page.getByTestId('model-upper').getByRole('alert')).toHaveText('The model file is no longer on the server.');
+
+  // Served again: it opens.
+  await page.unroute(`**/admin/base/comm/file/${file.id}`);
+  await page.reload();
+  await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(page.getByRole('button', { name: 'Measure distance' })).toBeEnabled();
+});
+
 test('an order that does not exist shows a clear message instead of the editor crashing', async ({ page, request }) => {
   await apiLogin(request, 'admin', ADMIN_PASSWORD);
   await signIn(page, 'admin', ADMIN_PASSWORD);

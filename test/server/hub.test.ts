@@ -66,6 +66,24 @@ describe('device hub: connecting', () => {
     second.close();
   });
 
+  it('ends the connection of a device whose key was reset (4003) and one that never says hello', async () => {
+    const d = await addDevice(h);
+    const a = new RawClient(h.wsUrl);
+    await a.hello(d.key);
+    await a.next((m) => m.type === 'welcome');
+    await h.server.hub.tick();
+    expect(h.server.hub.isOnline(d.id)).toBe(true);
+    expect((await h.post('/admin/device/info/resetKey', { id: d.id }, h.adminToken)).code).toBe(1000);
+    await h.server.hub.tick();
+    expect(await a.closed).toBe(4003);
+    await until(async () => (await online(d.id)) === 0, 'offline');
+    const mute = new RawClient(h.wsUrl);
+    await mute.opened();
+    h.clock!.advance(10_000);
+    await h.server.hub.tick();
+    expect(await mute.closed).toBe(4003);
+  });
+
   it('closes with 1007 on a frame that is not JSON and 1009 on a frame over 1 MiB', async () => {
     const d = await addDevice(h);
     const a = new RawClient(h.wsUrl);

@@ -28,6 +28,9 @@ const port: DesignPort = {
     if (res.body.code !== 1000) throw new Error(res.body.message);
     return res.body.data;
   },
+  async storedVersion() {
+    return (await saved())?.version ?? 0;
+  },
 };
 const saved = async () => (await t.call('GET', `/admin/design/getDesignData?orderId=${orderId}`, { token })).body.data;
 
@@ -79,12 +82,36 @@ describe('autosave', () => {
     const stale = new Autosave(tab2.editor, port, 1, 20);
     tab2.editor.changeDocument('measure', withMeasurement(tab2.editor.document, 'other', 3));
     await stale.flush();
-    expect(stale.getState().status).toBe('failed');
+    expect(stale.getState().status).toBe('conflict');
     expect(stale.getState().message).toBe(
       'The design was changed elsewhere (another tab or user saved version 2); reload the design before saving again',
     );
     expect(stale.dirty).toBe(true);
     expect(await saved()).toEqual(before);
+    // It stops saving: further changes wait for a reload instead of failing again and again.
+    tab2.editor.changeDocument('measure', withMeasurement(tab2.editor.document, 'more', 4));
+    await stale.flush();
+    expect(stale.getState().status).toBe('conflict');
+    expect(await saved()).toEqual(before);
     stale.dispose();
+  });
+
+  it('a save that fails for another reason is "failed" and is retried with the next change', async () => {
+    let refuse = true;
+    const flaky: DesignPort = {
+      save: (data, base) => (refuse ? Promise.reject(new Error('Network error, please check your connection')) : port.save(data, base)),
+      storedVersion: port.storedVersion!,
+    };
+    const version = (await saved()).version;
+    const autosave = new Autosave(tab1.editor, flaky, version, 20);
+    tab1.editor.changeDocument('measure', withMeasurement(tab1.editor.document, 'm9', 9));
+    await autosave.flush();
+    expect(autosave.getState()).toMatchObject({ status: 'failed', message: 'Network error, please check your connection' });
+    refuse = false;
+    tab1.editor.changeDocument('measure', withMeasurement(tab1.editor.document, 'm10', 10));
+    await autosave.flush();
+    expect(autosave.getState()).toMatchObject({ status: 'saved', version: version + 1 });
+    expect((await saved()).data).toEqual(tab1.editor.document);
+    autosave.dispose();
   });
 });

@@ -4,6 +4,7 @@
 // move the clock and call tick() themselves.
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
+import { sha256Hex } from '../../core/crypto.ts';
 import { findDeviceByKey } from '../device/keys.ts';
 import { jobMessage, markResent, transition, unackedJobs, updateProgress } from './jobs.ts';
 
@@ -42,6 +43,8 @@ interface Conn {
   socket: DeviceSocket;
   headerKey?: string;
   deviceId?: number;
+  /** The hash of the key it signed in with: a reset key or a deleted device ends the connection. */
+  keyHash?: string;
   openedAt: number;
   lastSeen: number;
   lastPing: number;
@@ -187,6 +190,7 @@ export class DeviceHub {
       return;
     }
     conn.deviceId = device.id;
+    conn.keyHash = await sha256Hex(key!);
     const old = this.byDevice.get(device.id);
     if (old && old !== conn) this.drop(old, CLOSE.replaced, 'replaced by a new connection');
     this.byDevice.set(device.id, conn);
@@ -318,7 +322,8 @@ export class DeviceHub {
   dispatch(deviceId: number): Promise<void> {
     const conn = this.byDevice.get(deviceId);
     if (!conn || this.closing) return Promise.resolve();
-    return this.onDevice(deviceId, () => this.sendUnacked(deviceId, conn, false));
+    // Failures are logged by onDevice; the job stays stored and goes out on the next tick.
+    return this.onDevice(deviceId, () => this.sendUnacked(deviceId, conn, false)).catch(() => undefined);
   }
 
   /** Tells a connected device to drop a cancelled job. */
@@ -327,9 +332,16 @@ export class DeviceHub {
     if (conn) this.send(conn, { type: 'cancel', jobId });
   }
 
-  /** The periodic work: hello deadlines, pings, silent devices, resends. */
-  async tick(): Promise<void> {
-    if (this.closing) return;
+  private ticking?: Promise<void>;
+
+  /** The periodic work: hello deadlines, pings, silent devices, resends (one run at a time). */
+  tick(): Promise<void> {
+    if (this.closing) return Promise.resolve();
+    this.ticking ??= this.runTick().finally(() => (this.ticking = undefined));
+    return this.ticking;
+  }
+
+  private async runTick(): Promise<void> {
     const now = this.ctx.clock.now();
     const work: Promise<unknown>[] = [];
     for (const conn of this.conns) {
@@ -347,6 +359,17 @@ export class DeviceHub {
       if (now - conn.lastPing >= this.pingMs) {
         conn.lastPing = now;
         this.send(conn, { type: 'ping', t: now });
+      }
+    }
+    // A key reset or a deleted device stops its connection at once (well, at the next tick).
+    if (this.byDevice.size) {
+      const keys = new Map(
+        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', [...this.byDevice.keys()]).execute()).map((r) => [r.id, r.keyHash]),
+      );
+      for (const [deviceId, conn] of [...this.byDevice]) {
+        if (keys.get(deviceId) === conn.keyHash) continue;
+        this.drop(conn, CLOSE.badKey, 'the device key was reset or the device removed');
+        work.push(this.onClose(conn));
       }
     }
     // One query finds the devices with jobs to (re)send, not one per connected device.
@@ -367,6 +390,7 @@ export class DeviceHub {
   async close(): Promise<void> {
     this.closing = true;
     for (const conn of this.conns) this.drop(conn, CLOSE.goingAway, 'server shutting down');
+    await this.ticking?.catch(() => undefined);
     await Promise.allSettled([...this.conns].map((c) => c.chain));
     await Promise.allSettled([...this.deviceChains.values()]);
     this.conns.clear();

@@ -53,7 +53,7 @@ export async function attachDeviceHub(ctx: AppContext, server: Server, opts: Nod
     });
   };
   server.on('upgrade', onUpgrade);
-  const timer = setInterval(() => void hub.tick(), opts.tickMs ?? 1000);
+  const timer = setInterval(() => hub.tick().catch((err) => ctx.logger.error('Device hub: tick failed', err)), opts.tickMs ?? 1000);
   timer.unref();
 
   return {

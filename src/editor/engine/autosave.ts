@@ -7,9 +7,12 @@ import type { DesignDocument } from './document.ts';
 
 export interface DesignPort {
   save(data: DesignDocument, baseVersion: number): Promise<{ version: number }>;
+  /** The version stored now (0: none); tells a refused save based on an old version from other failures. */
+  storedVersion?(): Promise<number>;
 }
 
-export type SaveStatus = 'idle' | 'pending' | 'saving' | 'saved' | 'failed';
+/** 'conflict': the design was saved elsewhere since this one was opened; saving stops (reload). */
+export type SaveStatus = 'idle' | 'pending' | 'saving' | 'saved' | 'failed' | 'conflict';
 
 export interface AutosaveState {
   status: SaveStatus;
@@ -55,7 +58,7 @@ export class Autosave {
   }
 
   private changed(): void {
-    if (this.disposed || this.source.getState().revision === this.savedRevision) return;
+    if (this.disposed || this.state.status === 'conflict' || this.source.getState().revision === this.savedRevision) return;
     if (this.state.status !== 'saving' && this.state.status !== 'pending') this.set({ status: 'pending' });
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(), this.delayMs);
@@ -67,7 +70,7 @@ export class Autosave {
     this.timer = null;
     while (this.inFlight) await this.inFlight;
     const { document, revision } = this.source.getState();
-    if (this.disposed || revision === this.savedRevision) return;
+    if (this.disposed || this.state.status === 'conflict' || revision === this.savedRevision) return;
     this.set({ status: 'saving' });
     this.inFlight = this.port.save(document, this.state.version).then(
       ({ version }) => {
@@ -76,8 +79,11 @@ export class Autosave {
         this.set({ status: dirty ? 'pending' : 'saved', version, message: null, savedAt: Date.now() });
         if (dirty) this.changed();
       },
-      (e: unknown) => {
-        this.set({ status: 'failed', message: e instanceof Error ? e.message : String(e) });
+      async (e: unknown) => {
+        const message = e instanceof Error ? e.message : String(e);
+        const stored = await this.port.storedVersion?.().catch(() => null);
+        const conflict = typeof stored === 'number' && stored !== this.state.version;
+        this.set({ status: conflict ? 'conflict' : 'failed', message });
       },
     );
     try {

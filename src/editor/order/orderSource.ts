@@ -91,5 +91,6 @@ export function designPort(orderId: number): DesignPort {
   return {
     save: (data: DesignDocument, baseVersion: number) =>
       request<{ version: number }>({ url: '/admin/design/save', method: 'POST', data: { orderId, data, baseVersion }, silent: true }),
+    storedVersion: async () => (await loadDesign(orderId))?.version ?? 0,
   };
 }

@@ -60,6 +60,17 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
               </button>
             </>
           )}
+          {save.status === 'conflict' && (
+            <>
+              <EditorIcon name="alert" className="size-3.5 text-amber-600" />
+              <span className="max-w-96 truncate text-amber-800" title={message}>
+                {t`Not saved: this design was changed in another tab or by another user.`}
+              </span>
+              <button type="button" className="rounded px-1.5 font-medium text-primary hover:bg-primary-light-9" onClick={() => window.location.reload()}>
+                {t`Reload`}
+              </button>
+            </>
+          )}
         </p>
       )}
     </footer>
