@@ -88,8 +88,8 @@ export type BaseErrorCode = 'NOT_STRAIGHTENED' | 'TOO_FEW_POINTS' | 'HEIGHT_TOO_
 
 /** Share of the outlined area that may have no surface under it (holes): filled from around; more fails. */
 const MAX_MISSING = 0.25;
-/** Most fine grid nodes (memory and time guard). */
-const MAX_FINE_NODES = 12_000_000;
+/** Most samples (memory and time guard: about 30 bytes each while generating; a whole arch at 0.25 mm needs 0.3 M). */
+const MAX_FINE_NODES = 4_000_000;
 
 /**
  * A base that cannot be made from this input (the user's to fix: the editor
@@ -279,7 +279,7 @@ export async function generateBase(model: MeshRef, bvh: Bvh, outline: readonly O
     // A rim crossing whose ray found nothing: the highest sample of the two cells beside its edge.
     if (Number.isNaN(s) && domain.kind[v] === VertexKind.HorizontalEdge) s = maxOver(raw, fx, fy, 2 * i, 2 * i + 2, 2 * j - 2, 2 * j + 2);
     if (Number.isNaN(s) && domain.kind[v] === VertexKind.VerticalEdge) s = maxOver(raw, fx, fy, 2 * i - 2, 2 * i + 2, 2 * j, 2 * j + 2);
-    if (Number.isNaN(s)) fail('GENERATION_FAILED', 'a rim point has no model surface near it');
+    if (Number.isNaN(s)) fail('GENERATION_FAILED', 'part of the outlined area has no model surface under it or near it');
     inner[v] = own[v] = s;
   }
   const surface = liftOverSamples(domain, inner, own, raw, grid, step);
