@@ -22,6 +22,7 @@ const BEFORE_MOUNT: EditorState = {
   canRedo: false,
   document: emptyDocument(),
   revision: 0,
+  measurePreview: null,
 };
 const NO_SAVE: AutosaveState = { status: 'idle', version: 0, message: null, savedAt: null };
 const getBeforeMount = (): EditorState => BEFORE_MOUNT;

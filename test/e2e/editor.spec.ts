@@ -205,7 +205,13 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   await expect(viewport).toHaveAttribute('data-tool-phase', 'idle');
   await page.mouse.click(box.x + a.x + 4, box.y + a.y);
   await expect(viewport).toHaveAttribute('data-tool-phase', 'pointing');
+  // A rubber band with the straight distance follows the cursor over the model.
+  await page.mouse.move(box.x + (a.x + b.x) / 2, box.y + a.y, { steps: 4 });
+  await page.mouse.move(box.x + b.x - 4, box.y + b.y, { steps: 4 });
+  await expect(page.getByTestId('measure-preview')).toBeVisible();
+  await expect(page.getByTestId('measure-preview')).toHaveText(/^\d+\.\d\d mm$/);
   await page.mouse.click(box.x + b.x - 4, box.y + b.y);
+  await expect(page.getByTestId('measure-preview')).toBeHidden();
   const label = page.getByTestId('measure-label');
   await expect(label).toHaveCount(1);
   await expect(label).toContainText(/\d+\.\d\d mm · ⌒ \d+\.\d\d mm/);

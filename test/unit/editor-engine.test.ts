@@ -2,6 +2,7 @@
 // process; the measure tool is driven by pointer events like the canvas sends them.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
+import type { MeasureTool } from '../../src/editor/engine/tools/measure.ts';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
 
 let h: Headless;
@@ -100,13 +101,20 @@ describe('editor engine (headless)', () => {
     expect(editor.getState().toolPhase).toBe('idle');
 
     await click(a);
+    // Hovering shows a rubber band to the surface under the cursor; a drag (camera) does not.
+    await editor.pointer('move', { x: b.x, y: b.y, button: -1, buttons: 0 });
+    await (editor.activeTool as MeasureTool).settled();
+    const preview = editor.getState().measurePreview;
+    expect(preview).toBeGreaterThan(10);
     await click(b);
+    expect(editor.getState().measurePreview).toBeNull();
     const { measurements } = editor.getState().document;
     expect(measurements).toHaveLength(1);
     const m = measurements[0]!;
     expect(m.model).toBe('upper');
     const straight = Math.hypot(m.a.point[0] - m.b.point[0], m.a.point[1] - m.b.point[1], m.a.point[2] - m.b.point[2]);
     expect(m.straight).toBeCloseTo(straight, 2);
+    expect(preview).toBeCloseTo(m.straight, 2); // the band ended where the second click landed
     expect(straight).toBeGreaterThan(10);
     expect(m.geodesic).not.toBeNull();
     expect(m.geodesic!).toBeGreaterThanOrEqual(m.straight - 1e-3);

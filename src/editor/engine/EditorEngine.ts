@@ -38,7 +38,7 @@ import { CommandStack, type Command } from './commands.ts';
 import { emptyDocument, MODEL_ROLES, type DesignDocument, type Measurement, type ModelRole } from './document.ts';
 import { MeasureTool } from './tools/measure.ts';
 import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
-import { mm, type Millimetres, type Xyz } from './units.ts';
+import { distance, mm, type Millimetres, type Xyz } from './units.ts';
 import { presetAngles, type ViewPreset } from './views.ts';
 
 export interface MeshBuffers {
@@ -103,6 +103,8 @@ export interface EditorState {
   document: DesignDocument;
   /** Bumped by every design change (commands and loads): the autosave watches it. */
   revision: number;
+  /** The measure tool's rubber band: straight distance to the surface under the cursor. */
+  measurePreview: Millimetres | null;
 }
 
 /** What the engine needs of the geometry worker (GeometryClient, or an in-process stand-in in tests). */
@@ -199,6 +201,9 @@ export class EditorEngine {
   private biteAnimation: { from: number; to: number; start: number } | null = null;
   private readonly overlayNodes = new Map<string, { node: TransformNode; label: HTMLElement | null; anchor: Vector3; model: ModelRole }>();
   private pendingNode: TransformNode | null = null;
+  private previewNode: Mesh | null = null;
+  private previewLabel: HTMLElement | null = null;
+  private previewAnchor: { model: ModelRole; point: Xyz } | null = null;
 
   constructor(canvas: HTMLCanvasElement | null, options: EditorEngineOptions = {}) {
     this.canvas = canvas;
@@ -222,6 +227,7 @@ export class EditorEngine {
       canRedo: false,
       document: emptyDocument(),
       revision: 0,
+      measurePreview: null,
     };
     this.commands.onChanged.add(() => this.setState({ canUndo: this.commands.canUndo, canRedo: this.commands.canRedo }));
 
@@ -872,6 +878,7 @@ export class EditorEngine {
       execute: (command) => this.execute(command),
       change: (label, next) => this.changeDocument(label, next),
       showPending: (points) => this.showPending(points),
+      showPreview: (from, to) => this.showPreview(from, to),
       notify: () => this.publishTool(),
     };
   }
@@ -892,6 +899,38 @@ export class EditorEngine {
       node.onDisposeObservable.add(() => dot.dispose());
     }
     this.pendingNode = node;
+    this.requestRender();
+  }
+
+  private showPreview(from: ModelHit | null, to: ModelHit | null): void {
+    this.previewNode?.dispose();
+    this.previewNode = null;
+    const scene = this.scene;
+    const parent = from ? this.models.get(from.model)?.mesh : null;
+    if (!from || !to || !scene || !parent) {
+      if (this.previewLabel) this.previewLabel.style.display = 'none';
+      if (this.state.measurePreview !== null) this.setState({ measurePreview: null });
+      this.requestRender();
+      return;
+    }
+    const line = CreateLines('measure-preview', { points: [toVector(from.pick.point), toVector(to.pick.point)] }, scene);
+    line.color = PENDING_COLOR;
+    line.renderingGroupId = 1;
+    line.isPickable = false;
+    line.parent = parent;
+    this.previewNode = line;
+    const length = distance(from.pick.point, to.pick.point);
+    if (this.overlay && typeof document !== 'undefined') {
+      if (!this.previewLabel) {
+        this.previewLabel = document.createElement('div');
+        this.previewLabel.dataset.testid = 'measure-preview';
+        Object.assign(this.previewLabel.style, LABEL_STYLE, { borderColor: 'rgb(242, 51, 89)' });
+        this.overlay.appendChild(this.previewLabel);
+      }
+      this.previewLabel.textContent = formatMm(length);
+      this.previewAnchor = { model: from.model, point: to.pick.point };
+    }
+    this.setState({ measurePreview: mm(Math.round(length * 1000) / 1000) });
     this.requestRender();
   }
 
@@ -972,11 +1011,18 @@ export class EditorEngine {
       o.label?.remove();
     }
     this.overlayNodes.clear();
+    this.previewLabel?.remove();
+    this.previewLabel = null;
     this.overlay = element;
     this.syncOverlays();
   }
 
   private placeLabels(): void {
+    if (this.previewLabel && this.previewNode && this.previewAnchor) {
+      const at = this.projectModelPoint(this.previewAnchor.model, this.previewAnchor.point);
+      this.previewLabel.style.display = at ? '' : 'none';
+      if (at) this.previewLabel.style.transform = `translate(${Math.round(at.x)}px, ${Math.round(at.y)}px) translate(12px, -50%)`;
+    }
     for (const o of this.overlayNodes.values()) {
       if (!o.label) continue;
       const entry = this.models.get(o.model);
@@ -1034,7 +1080,7 @@ export class EditorEngine {
     const wake = (): void => this.requestRender();
     const local = (e: PointerEvent): ToolPointerEvent => {
       const rect = canvas.getBoundingClientRect();
-      return { x: e.clientX - rect.left, y: e.clientY - rect.top, button: e.button, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, altKey: e.altKey };
+      return { x: e.clientX - rect.left, y: e.clientY - rect.top, button: e.button, buttons: e.buttons, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, altKey: e.altKey };
     };
     on('pointerdown', (e) => {
       wake();
@@ -1082,6 +1128,7 @@ export class EditorEngine {
     for (const fn of this.cleanups.splice(0)) fn();
     for (const o of this.overlayNodes.values()) o.label?.remove();
     this.overlayNodes.clear();
+    this.previewLabel?.remove();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;
     if (this.ownsGeometry) this.geometry.dispose?.();

@@ -4,6 +4,7 @@
 //
 //   idle --click on a model--> pointing(a) --click on the same model--> busy --> idle
 //                                  | Escape / click on another model restarts
+//                                  | hover: a rubber band from a to the surface under the cursor
 import { thinPath, type Measurement } from '../document.ts';
 import { distance, mm } from '../units.ts';
 import { ClickTracker, type ModelHit, type Tool, type ToolContext, type ToolPhase, type ToolPointerEvent } from './tool.ts';
@@ -18,6 +19,8 @@ export class MeasureTool implements Tool {
   readonly id = 'measure' as const;
   private state: { phase: 'idle' } | { phase: 'pointing'; a: ModelHit } | { phase: 'busy' } = { phase: 'idle' };
   private readonly clicks = new ClickTracker();
+  private hover: { x: number; y: number } | null = null;
+  private hovering: Promise<void> | null = null;
   /** Bumped by cancel(): an answer of the worker for an older click is dropped. */
   private generation = 0;
 
@@ -42,6 +45,31 @@ export class MeasureTool implements Tool {
   }
   pointerMove(e: ToolPointerEvent): void {
     this.clicks.move(e);
+    if (this.state.phase !== 'pointing' || (e.buttons ?? 0) !== 0) return;
+    // Hover picks one at a time, always for the latest cursor position.
+    this.hover = { x: e.x, y: e.y };
+    if (!this.hovering) this.hovering = this.followCursor();
+  }
+
+  /** Resolves when the rubber band has caught up with the cursor (tests await it). */
+  settled(): Promise<void> {
+    return this.hovering ?? Promise.resolve();
+  }
+
+  private async followCursor(): Promise<void> {
+    try {
+      while (this.hover) {
+        const { x, y } = this.hover;
+        this.hover = null;
+        const generation = this.generation;
+        const hit = await this.ctx.pickAt(x, y);
+        const current = this.state;
+        if (generation !== this.generation || current.phase !== 'pointing') return;
+        this.ctx.showPreview(current.a, hit && hit.model === current.a.model ? hit : null);
+      }
+    } finally {
+      this.hovering = null;
+    }
   }
 
   async pointerUp(e: ToolPointerEvent): Promise<void> {
@@ -56,6 +84,7 @@ export class MeasureTool implements Tool {
       return;
     }
     const a = current.a;
+    this.ctx.showPreview(null, null);
     this.set({ phase: 'busy' });
     this.ctx.showPending([a, hit]);
     const surface = await this.ctx.geodesic(a.model, a.pick, hit.pick);
@@ -83,6 +112,8 @@ export class MeasureTool implements Tool {
 
   cancel(): void {
     this.generation++;
+    this.hover = null;
+    this.ctx.showPreview(null, null);
     this.ctx.showPending([]);
     this.set({ phase: 'idle' });
   }

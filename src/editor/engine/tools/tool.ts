@@ -16,6 +16,8 @@ export interface ToolPointerEvent {
   x: number;
   y: number;
   button: number;
+  /** Buttons held (PointerEvent.buttons); 0 for a hover. */
+  buttons?: number;
   shiftKey?: boolean;
   ctrlKey?: boolean;
   altKey?: boolean;
@@ -44,6 +46,8 @@ export interface ToolContext {
   change(label: string, next: DesignDocument): void;
   /** Marks the points a tool has collected so far (drawn by the engine); [] clears. */
   showPending(points: ModelHit[]): void;
+  /** A rubber band from a collected point to the surface under the cursor; null clears it. */
+  showPreview(from: ModelHit | null, to: ModelHit | null): void;
   /** Tool state changed (the UI re-reads it). */
   notify(): void;
 }
