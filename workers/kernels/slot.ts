@@ -16,22 +16,9 @@
 
 import type { Manifold, ManifoldToplevel, Vec3 } from 'manifold-3d';
 import { KernelError, runChunked, type JobOptions } from './job.ts';
+import { SLOT_MESSAGES, SLOTTABLE_WIRE_TYPES, type SlotErrorCode, type WireType } from './slot-messages.ts';
 
-/** Every wire type of the editor (issue 6: templates). */
-export type WireType = 'labialBow' | 'singleArmClasp' | 'arrowClasp' | 'wraparoundBow';
-
-/** Specification: "Slotting supports only labial bow, single arm clasp and arrow clasp". */
-export const SLOTTABLE_WIRE_TYPES: readonly WireType[] = ['labialBow', 'singleArmClasp', 'arrowClasp'];
-
-export type SlotErrorCode = 'NO_BASE' | 'SLOT_WIRE_TYPE' | 'SLOT_BASE_NOT_MANIFOLD' | 'SLOTTING_FAILED';
-
-/** The specification's message for each code (English; the editor translates). */
-export const SLOT_MESSAGES: Readonly<Record<SlotErrorCode, string>> = {
-  NO_BASE: 'Invalid operation, no base generated',
-  SLOT_WIRE_TYPE: 'Slotting supports only labial bow, single arm clasp and arrow clasp',
-  SLOT_BASE_NOT_MANIFOLD: 'The base is not a closed manifold mesh; generate it again',
-  SLOTTING_FAILED: 'Slotting failed',
-};
+export { SLOT_MESSAGES, SLOTTABLE_WIRE_TYPES, type SlotErrorCode, type WireType } from './slot-messages.ts';
 
 /** Why this base or wire cannot be slotted (the user's to fix). `detail` is English for logs. */
 export class SlotError extends Error {
