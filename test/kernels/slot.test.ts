@@ -11,9 +11,9 @@ import { generateBase, type BaseMesh } from '../../workers/kernels/base.ts';
 import { buildBvh, raycastOne } from '../../workers/kernels/bvh.ts';
 import { KernelError, type JobOptions } from '../../workers/kernels/job.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
-import { cutSlot, loadManifold, SlotError, type SlotBase, type SlotResult, type SlotWire } from '../../workers/kernels/slot.ts';
+import { cutSlot, loadManifold, segmentDistance, simplifyPath, SlotError, type SlotBase, type SlotResult, type SlotWire } from '../../workers/kernels/slot.ts';
 import { analyzeMesh } from '../../workers/kernels/topology.ts';
-import { heightFieldSolid, mushroomBlock } from '../fixtures/base-models.ts';
+import { heightFieldSolid, jawHorseshoe, mushroomBlock, palateJaw } from '../fixtures/base-models.ts';
 import { filterTriangles } from '../fixtures/mesh.ts';
 import { circle, pickOutline } from './base-checks.ts';
 import { loadKernels } from './kernels.ts';
@@ -137,6 +137,41 @@ describe('a generated base slotted along its outer surface', () => {
     const half = (Math.PI * 0.25 * length) / 2;
     expect((result.volumeBefore - result.volumeAfter) / half).toBeGreaterThan(0.9);
     expect((result.volumeBefore - result.volumeAfter) / half).toBeLessThan(1.25);
+  });
+});
+
+describe('a horseshoe base over the generated jaw (about 38k triangles)', () => {
+  it('slotted along the front for a labial bow (a path picked every 0.25 mm, open channel) stays one closed shell', async () => {
+    const jaw = palateJaw();
+    const mesh = meshFromArrays(await loadKernels(), jaw.positions, jaw.indices);
+    const bvh = buildBvh(mesh);
+    const base = await generateBase(mesh, bvh, pickOutline(bvh, jawHorseshoe()), { thickness: 2 });
+    const baseBvh = buildBvh(meshFromArrays(await loadKernels(), base.positions, base.indices));
+    const path: number[] = [];
+    for (let i = 0; i <= 64; i++) {
+      const hit = raycastOne(baseBvh, [-8 + i / 4, -14, 60], [0, 0, -1])!;
+      path.push(hit.point[0], hit.point[1], hit.point[2] - 0.2);
+    }
+    const result = await cutSlot(wasm, base, wire(path, { diameter: 0.9, depth: 3 }));
+    expect(await health(result)).toEqual({ closed: true, manifold: true, shells: 1, open: 0, nonManifold: 0, inconsistent: 0 });
+    // At least the part of a 16 mm tube of radius 0.55 under the surface (its centre 0.2 mm below).
+    const r = 0.55;
+    const under = r * r * Math.acos(-0.2 / r) + 0.2 * Math.sqrt(r * r - 0.04);
+    expect(result.volumeBefore - result.volumeAfter).toBeGreaterThan(under * 16 * 0.95);
+    for (let i = 0; i < path.length; i += 3) expect(materialAround(result, [path[i]!, path[i + 1]!, path[i + 2]!], 0.1)).toBe(0);
+  });
+});
+
+describe('the swept path', () => {
+  it('drops points within the tolerance of a straight run and keeps the ends and the bends', () => {
+    const straight: Vec3[] = Array.from({ length: 41 }, (_, i) => [i / 4, 0.001 * Math.sin(i), 0]);
+    expect(simplifyPath(straight, 0.01)).toEqual([straight[0], straight[40]]);
+    const bent: Vec3[] = [...straight, ...Array.from({ length: 40 }, (_, i) => [10, (i + 1) / 4, 0] as Vec3)];
+    expect(simplifyPath(bent, 0.01)).toEqual([straight[0], [10, 0.001 * Math.sin(40), 0], bent.at(-1)]);
+    const arc: Vec3[] = Array.from({ length: 100 }, (_, i) => [10 * Math.cos(i / 50), 10 * Math.sin(i / 50), 0]);
+    const kept = simplifyPath(arc, 0.01);
+    expect(kept.length).toBeLessThan(arc.length / 2);
+    for (const p of arc) expect(Math.min(...kept.slice(1).map((b, j) => segmentDistance(p, kept[j]!, b)))).toBeLessThanOrEqual(0.01 + 1e-9);
   });
 });
 
