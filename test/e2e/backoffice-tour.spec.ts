@@ -308,3 +308,17 @@ test('file space folders: named in a form dialog, deleted only after a confirmat
   await expect(folders.getByRole('button', { name: 'Lab scans', exact: true })).toHaveCount(0);
   expect(problems).toEqual([]);
 });
+
+test('request log keep days: an out-of-range value says the allowed range', async ({ page, request }) => {
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  await page.goto('/sys/log');
+  const days = page.getByLabel('Keep days');
+  await expect(days).not.toHaveValue('');
+  await days.fill('0');
+  await expect(page.getByRole('alert').filter({ hasText: 'Whole days from 1 to 3650' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  await days.fill('45');
+  await expect(page.getByText('Whole days from 1 to 3650')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+});
