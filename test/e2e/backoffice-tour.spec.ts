@@ -322,3 +322,26 @@ test('request log keep days: an out-of-range value says the allowed range', asyn
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
 });
+
+test('a dictionary type just added is the current one, so its first entry lands in it', async ({ page, request }) => {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  await call(request, admin.token, '/admin/dict/type/add', { name: 'Older type', key: 'olderType' });
+  await signedIn(page, admin);
+  await page.goto('/dict/list');
+  const types = page.getByRole('complementary', { name: 'Dictionary types' });
+  await types.getByRole('button', { name: 'Add' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('Wire alloys');
+  await dialog.getByLabel('Key').fill('wireAlloy');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  const entries = page.getByRole('region', { name: 'Wire alloys' });
+  await expect(entries).toBeVisible();
+  await entries.getByRole('button', { name: 'Add', exact: true }).click();
+  await dialog.getByLabel('Name').fill('Stainless steel');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(entries.getByRole('row').filter({ hasText: 'Stainless steel' })).toBeVisible();
+  const data = await call<Record<string, { name: string }[]>>(request, admin.token, '/admin/dict/info/data', { types: ['wireAlloy', 'olderType'] });
+  expect(data.wireAlloy?.map((e) => e.name)).toEqual(['Stainless steel']);
+  expect(data.olderType ?? []).toEqual([]);
+});
