@@ -73,6 +73,10 @@ describe('editor engine (headless)', () => {
     editor.actions.run('view.top'); // from above, the upper jaw covers most of the lower one
     const upperHits = await hits('upper');
     expect(upperHits.length).toBeGreaterThan(5);
+    editor.setOpacity('lower', 0.3);
+    editor.setOpacity('upper', 0);
+    expect(editor.getState().models.map((m) => m.opacity)).toEqual([0.05, 0.3]);
+    editor.setOpacity('upper', 1);
     editor.setVisible('upper', false);
     expect(editor.getState().models[0]!.visible).toBe(false);
     expect(await hits('upper')).toEqual([]);
