@@ -345,3 +345,12 @@ test('a dictionary type just added is the current one, so its first entry lands 
   expect(data.wireAlloy?.map((e) => e.name)).toEqual(['Stainless steel']);
   expect(data.olderType ?? []).toEqual([]);
 });
+
+test('file space folders stay reachable on a mini screen', async ({ page, request }) => {
+  await page.setViewportSize({ width: 600, height: 900 });
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  await page.goto('/space/list');
+  const folders = page.getByRole('complementary', { name: 'Folders' });
+  await expect(folders.getByRole('button', { name: 'All files' })).toBeVisible();
+  await expect(folders.getByRole('button', { name: 'New folder' })).toBeVisible();
+});
