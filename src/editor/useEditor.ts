@@ -98,7 +98,7 @@ export function useEditor(orderId: number | null = null): UseEditor {
       live = false;
       abort.abort();
       if (result) {
-        void result.autosave.flush().finally(() => result?.autosave.dispose());
+        void result.autosave.close();
       }
       setOpened(null);
     };
