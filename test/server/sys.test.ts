@@ -390,3 +390,17 @@ describe('menus', () => {
     expect(list.find((m) => m.perms === 'base:sys:user:audit').parentId).toBe(users.id);
   });
 });
+
+describe('recycle bin restore conflicts', () => {
+  it('name the user by username when the username was taken again', async () => {
+    const first = (await post(`${U}/add`, { username: 'twin', password: 'twin-pass-1' })).body.data.id as number;
+    expect((await post(`${U}/delete`, { ids: [first] })).body.code).toBe(1000);
+    expect((await post(`${U}/add`, { username: 'twin', password: 'twin-pass-2' })).body.code).toBe(1000);
+    const entry = ((await post('/admin/recycle/data/page', { entity: 'BaseSysUser' })).body.data.list as any[]).find((e) => e.rowId === first);
+    const res = await t.call('POST', '/admin/recycle/data/restore', { token: admin, lang: 'de', body: { ids: [entry.id] } });
+    expect(res.body).toEqual({
+      code: 1001,
+      message: `„twin“ (#${first}) kann nicht wiederhergestellt werden: ein Wert ist wieder vergeben oder referenzierte Daten fehlen`,
+    });
+  });
+});
