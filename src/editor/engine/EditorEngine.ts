@@ -36,6 +36,10 @@ import { GeometryError, isAbortError, type GeometryErrorCode } from '../geometry
 import { ActionRegistry, createActions } from './actions.ts';
 import { CommandStack, type Command } from './commands.ts';
 import { emptyDocument, MODEL_ROLES, type DesignDocument, type Measurement, type ModelRole } from './document.ts';
+import { BaseFeature } from './baseFeature.ts';
+import { BaseTool } from './tools/base.ts';
+import { BaseFeature } from './baseFeature.ts';
+import { BaseTool } from './tools/base.ts';
 import { MeasureTool } from './tools/measure.ts';
 import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
 import { distance, mm, type Millimetres, type Xyz } from './units.ts';
@@ -181,6 +185,10 @@ export class EditorEngine {
   readonly commands = new CommandStack();
   /** Every user action by id: the toolbar, the shortcuts and the tests run them from here. */
   readonly actions: ActionRegistry;
+  /** The acrylic base: outline, generation, export (baseFeature.ts). */
+  readonly base: BaseFeature;
+  /** The acrylic base: outline, generation, export (baseFeature.ts). */
+  readonly base: BaseFeature;
 
   private state: EditorState;
   private readonly canvas: HTMLCanvasElement | null;
@@ -230,6 +238,36 @@ export class EditorEngine {
       measurePreview: null,
     };
     this.commands.onChanged.add(() => this.setState({ canUndo: this.commands.canUndo, canRedo: this.commands.canRedo }));
+    this.base = new BaseFeature(
+      {
+        scene: () => this.scene,
+        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
+        handleOf: (jaw) => this.handleOf(jaw),
+        modelState: (jaw) => {
+          const v = this.models.get(jaw)?.view;
+          return v ? { status: v.status, ...(v.error ? { errorCode: v.error.code } : {}) } : { status: 'absent' };
+        },
+        document: () => this.state.document,
+        change: (label, next) => this.changeDocument(label, next),
+        requestRender: () => this.requestRender(),
+      },
+      this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
+    );
+    this.base = new BaseFeature(
+      {
+        scene: () => this.scene,
+        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
+        handleOf: (jaw) => this.handleOf(jaw),
+        modelState: (jaw) => {
+          const v = this.models.get(jaw)?.view;
+          return v ? { status: v.status, ...(v.error ? { errorCode: v.error.code } : {}) } : { status: 'absent' };
+        },
+        document: () => this.state.document,
+        change: (label, next) => this.changeDocument(label, next),
+        requestRender: () => this.requestRender(),
+      },
+      this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
+    );
 
     let engine: AbstractEngine;
     try {
@@ -473,6 +511,7 @@ export class EditorEngine {
     this.buildMesh(entry, mesh);
     entry.view = { ...entry.view, status: 'ready', progress: null, triangles: mesh.triangleCount, vertices: mesh.vertexCount };
     this.syncOverlays();
+    this.base.sync();
     this.onModelChanged.notifyObservers(entry.info);
   }
 
@@ -831,6 +870,8 @@ export class EditorEngine {
   private applyDocument(doc: DesignDocument): void {
     this.setState({ document: doc, revision: this.state.revision + 1 });
     this.syncOverlays();
+    this.base.sync();
+    this.base.sync();
   }
 
   undo(): void {
@@ -854,7 +895,12 @@ export class EditorEngine {
   setTool(id: ToolId | null): void {
     if (this.tool?.id === id) return;
     this.tool?.cancel();
-    this.tool = id === 'measure' ? new MeasureTool(this.toolContext()) : null;
+    this.tool =
+      id === 'measure'
+        ? new MeasureTool(this.toolContext())
+        : id === 'base'
+          ? new BaseTool(this.toolContext(), { project: (jaw, p) => this.projectModelPoint(jaw, p) })
+          : null;
     this.publishTool();
   }
 
@@ -1101,12 +1147,12 @@ export class EditorEngine {
       if (e.buttons !== 0) this.requestRender();
       if (this.tool) void this.pointer('move', local(e));
     });
-    on('dblclick', () => this.fitToView());
+    on('dblclick', () => this.tool?.id !== 'base' && this.fitToView()); // the base tool closes its outline
     on('contextmenu', (e) => e.preventDefault());
 
     const onKey = (e: KeyboardEvent): void => {
       if (isEditableTarget(e.target)) return;
-      if (e.key === 'Escape' && this.tool?.key('Escape')) {
+      if ((e.key === 'Escape' || this.tool?.id === 'base') && this.tool?.key(e.key)) {
         e.preventDefault();
         return;
       }
@@ -1134,6 +1180,8 @@ export class EditorEngine {
     for (const o of this.overlayNodes.values()) o.label?.remove();
     this.overlayNodes.clear();
     this.previewLabel?.remove();
+    this.base.dispose();
+    this.base.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;
     if (this.ownsGeometry) this.geometry.dispose?.();
