@@ -38,8 +38,6 @@ import { CommandStack, type Command } from './commands.ts';
 import { emptyDocument, MODEL_ROLES, type DesignDocument, type Measurement, type ModelRole } from './document.ts';
 import { BaseFeature } from './baseFeature.ts';
 import { BaseTool } from './tools/base.ts';
-import { BaseFeature } from './baseFeature.ts';
-import { BaseTool } from './tools/base.ts';
 import { MeasureTool } from './tools/measure.ts';
 import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
 import { distance, mm, type Millimetres, type Xyz } from './units.ts';
@@ -187,8 +185,6 @@ export class EditorEngine {
   readonly actions: ActionRegistry;
   /** The acrylic base: outline, generation, export (baseFeature.ts). */
   readonly base: BaseFeature;
-  /** The acrylic base: outline, generation, export (baseFeature.ts). */
-  readonly base: BaseFeature;
 
   private state: EditorState;
   private readonly canvas: HTMLCanvasElement | null;
@@ -238,21 +234,6 @@ export class EditorEngine {
       measurePreview: null,
     };
     this.commands.onChanged.add(() => this.setState({ canUndo: this.commands.canUndo, canRedo: this.commands.canRedo }));
-    this.base = new BaseFeature(
-      {
-        scene: () => this.scene,
-        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
-        handleOf: (jaw) => this.handleOf(jaw),
-        modelState: (jaw) => {
-          const v = this.models.get(jaw)?.view;
-          return v ? { status: v.status, ...(v.error ? { errorCode: v.error.code } : {}) } : { status: 'absent' };
-        },
-        document: () => this.state.document,
-        change: (label, next) => this.changeDocument(label, next),
-        requestRender: () => this.requestRender(),
-      },
-      this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
-    );
     this.base = new BaseFeature(
       {
         scene: () => this.scene,
@@ -871,7 +852,6 @@ export class EditorEngine {
     this.setState({ document: doc, revision: this.state.revision + 1 });
     this.syncOverlays();
     this.base.sync();
-    this.base.sync();
   }
 
   undo(): void {
@@ -1180,7 +1160,6 @@ export class EditorEngine {
     for (const o of this.overlayNodes.values()) o.label?.remove();
     this.overlayNodes.clear();
     this.previewLabel?.remove();
-    this.base.dispose();
     this.base.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;

@@ -13,7 +13,6 @@ export type ActionId =
   | 'clip.toggle'
   | 'tool.measure'
   | 'tool.base'
-  | 'tool.base'
   | 'tool.cancel';
 
 export interface Action {
@@ -114,13 +113,6 @@ export function createActions(engine: EditorEngine): ActionRegistry {
     },
     enabled: hasModel,
     active: () => s().tool === 'measure',
-  });
-  registry.register({
-    id: 'tool.base',
-    keys: ['a'],
-    run: () => engine.setTool(s().tool === 'base' ? null : 'base'),
-    enabled: () => s().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready'),
-    active: () => s().tool === 'base',
   });
   registry.register({
     id: 'tool.base',

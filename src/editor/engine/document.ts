@@ -41,22 +41,9 @@ export interface BaseDesign {
   generated: boolean;
 }
 
-/** The acrylic base: its outline (model frame of its jaw) and settings; the mesh is regenerated from them. */
-export interface BaseDesign {
-  jaw: 'upper' | 'lower';
-  outline: SurfacePick[];
-  /** The outline is closed (Enter or double-click): generation may start. */
-  closed: boolean;
-  thickness: Millimetres;
-  height: Millimetres;
-  /** A base was generated from this outline and these settings (reopening regenerates it). */
-  generated: boolean;
-}
-
 export interface DesignDocument {
   schemaVersion: typeof DESIGN_SCHEMA_VERSION;
   measurements: Measurement[];
-  base?: BaseDesign;
   base?: BaseDesign;
 }
 
@@ -78,20 +65,6 @@ export function parseDocument(data: unknown): DesignDocument {
   const base = parseBase(raw.base);
   if (base) doc.base = base;
   return doc;
-}
-
-function parseBase(b: unknown): BaseDesign | null {
-  const v = b as Partial<BaseDesign> | null;
-  if (!v || typeof v !== 'object' || (v.jaw !== 'upper' && v.jaw !== 'lower') || !Array.isArray(v.outline)) return null;
-  const num = (x: unknown, d: number): Millimetres => (typeof x === 'number' && Number.isFinite(x) ? x : d) as Millimetres;
-  return {
-    jaw: v.jaw,
-    outline: v.outline.filter(isPick).map((p) => ({ point: [...p.point] as unknown as ModelPoint, triangle: p.triangle })),
-    closed: v.closed === true,
-    thickness: num(v.thickness, 2),
-    height: num(v.height, 2),
-    generated: v.generated === true,
-  };
 }
 
 function parseBase(b: unknown): BaseDesign | null {

@@ -51,8 +51,6 @@ export type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/k
 export type { MeshHealth } from '../../../workers/kernels/topology.ts';
 export type { BaseOutcome, GeneratedBase } from '../../../workers/geometry.worker.ts';
 export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
-export type { BaseOutcome, GeneratedBase } from '../../../workers/geometry.worker.ts';
-export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
 
 /** Options of every long call. */
 export interface JobCallOptions {
@@ -227,27 +225,6 @@ export class GeometryClient {
       (api, jobId, progress) => api.simplify(handle, targetTriangles, jobId, progress),
       (late) => void this.release(late.handle),
     );
-  }
-
-  // ---- acrylic base and export
-
-  /** Generates a base for an outline on a kept model; the base is kept under its own handle (release it too). */
-  generateBase(modelHandle: MeshHandle, outline: OutlinePoint[], settings: BaseSettings = {}, options: JobCallOptions = {}): Promise<BaseOutcome> {
-    return this.job(
-      options,
-      (api, jobId, progress) => api.generateBase(modelHandle, outline, settings, jobId, progress),
-      (late) => void (late.ok && this.release(late.base.handle)),
-    );
-  }
-
-  /** The outline as generateBase will cut it, projected onto the model (xyz per point, closed loop). */
-  outlinePath(modelHandle: MeshHandle, outline: OutlinePoint[], options: OutlinePathOptions = {}): Promise<Float32Array> {
-    return this.call((api) => api.outlinePath(modelHandle, outline, options));
-  }
-
-  /** A kept mesh as binary STL bytes. */
-  exportStl(handle: MeshHandle, header?: string): Promise<Uint8Array> {
-    return this.call((api) => api.exportStl(handle, header));
   }
 
   // ---- acrylic base and export

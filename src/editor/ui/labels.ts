@@ -19,7 +19,6 @@ export const ACTION_LABELS: Record<ActionId, { label: MessageDescriptor; icon: E
   'clip.toggle': { label: msg`Clipping plane`, icon: 'clip' },
   'tool.measure': { label: msg`Measure distance`, icon: 'measure' },
   'tool.base': { label: msg`Draw and generate the base`, icon: 'base' },
-  'tool.base': { label: msg`Draw and generate the base`, icon: 'base' },
   'tool.cancel': { label: msg`Cancel the tool`, icon: 'x' },
 };
 
