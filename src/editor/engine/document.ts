@@ -3,6 +3,7 @@
 // new document through a command), versioned by `schemaVersion`. Meshes are never in it: they are
 // the order's models; the document refers to them by role.
 import type { Millimetres, ModelPoint } from './units.ts';
+import { isRigidMatrix } from './pose.ts';
 
 /** The format written by this editor; the server refuses newer ones it does not know. */
 export const DESIGN_SCHEMA_VERSION = 1;
@@ -45,6 +46,14 @@ export interface DesignDocument {
   schemaVersion: typeof DESIGN_SCHEMA_VERSION;
   measurements: Measurement[];
   base?: BaseDesign;
+  straightening?: Straightening;
+}
+
+/** The models' pose: one rigid transform (column-major 4x4, model → canonical) for upper, lower and bite alike. */
+export interface Straightening {
+  matrix: number[];
+  /** The jaw the automatic straightening analysed. */
+  jaw: 'upper' | 'lower';
 }
 
 export function emptyDocument(): DesignDocument {
@@ -64,6 +73,8 @@ export function parseDocument(data: unknown): DesignDocument {
   }
   const base = parseBase(raw.base);
   if (base) doc.base = base;
+  const straightening = parseStraightening((data as { straightening?: unknown }).straightening);
+  if (straightening) doc.straightening = straightening;
   return doc;
 }
 
@@ -79,6 +90,12 @@ function parseBase(b: unknown): BaseDesign | null {
     height: num(v.height, 2),
     generated: v.generated === true,
   };
+}
+
+function parseStraightening(v: unknown): Straightening | null {
+  const s = v as Partial<Straightening> | null;
+  if (!s || typeof s !== 'object' || (s.jaw !== 'upper' && s.jaw !== 'lower') || !isRigidMatrix(s.matrix)) return null;
+  return { matrix: [...s.matrix], jaw: s.jaw };
 }
 
 function isPick(p: unknown): p is SurfacePick {
