@@ -87,6 +87,12 @@ describe('bending program', () => {
     // After step 1: the first leg swung to +Y around the die centre (0, 1, 0); its corner at
     // (R tan 45°, 0, 0); the wire ends at the die exit.
     expect(Array.from(first.corners).map((v) => Math.round(v * 1e6) / 1e6 + 0)).toEqual([1, 10, 0, 1, 0, 0, 0, 0, 0]);
+    // After step 2: the first leg points back over the head, 6 mm off the feed axis.
+    const second = simulateBend(k, p.steps, { radius: 1, upto: 2 });
+    expect(Array.from(second.corners).map((v) => Math.round(v * 1e6) / 1e6 + 0)).toEqual([-9, 6, 0, 1, 6, 0, 1, 0, 0, 0, 0, 0]);
+    // With 4° of springback at 90° the job bends to 94, feeds unchanged.
+    const sb = bendProgram(k, U, { radius: 1, springback: [[90, 4]] });
+    expect(sb.steps.map((s) => [s.feed, s.bend])).toEqual(p.steps.map((s) => [s.feed, s.bend === 0 ? 0 : 94]));
   });
 
   it('an L then an out-of-plane Z: rotate -90 (the bend direction turns from +Y to -Z)', () => {
