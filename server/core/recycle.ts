@@ -67,6 +67,15 @@ export function visibleData(json: string): Row {
   return row;
 }
 
+/** A deleted row as people know it (its username, name, title...), else its entity name. */
+function displayName(row: Row, entity: string): string {
+  for (const key of ['username', 'name', 'label', 'caseNo', 'patientName', 'title', 'keyName', 'version', 'devicename']) {
+    const value = row[key];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return entity;
+}
+
 /**
  * Re-inserts the entries' rows with their ids, then their related rows, and drops the entries.
  * All or nothing: a taken id or a broken reference fails the whole call with a clear message.
@@ -75,16 +84,17 @@ export async function restoreFromRecycleBin(trx: Kysely<Database>, ids: number[]
   const db = trx as unknown as Kysely<any>;
   const entries = await trx.selectFrom('recycle_data').selectAll().where('id', 'in', ids).orderBy('id', 'asc').execute();
   for (const entry of entries) {
-    if (!recyclable.has(entry.tableName)) throw fail('recycleRestoreFailed', { entity: entry.entity, id: entry.rowId });
     const data = JSON.parse(entry.data) as RecycledData;
+    const what = { name: displayName(data.row, entry.entity), id: entry.rowId };
+    if (!recyclable.has(entry.tableName)) throw fail('recycleRestoreFailed', what);
     const taken = await db.selectFrom(entry.tableName).select('id').where('id', '=', entry.rowId).executeTakeFirst();
-    if (taken) throw fail('recycleIdTaken', { entity: entry.entity, id: entry.rowId });
+    if (taken) throw fail('recycleIdTaken', what);
     try {
       await db.insertInto(entry.tableName).values(data.row).execute();
     } catch (err) {
       // A unique value taken again (a username), or a row it refers to is gone.
       if (err instanceof Error && /constraint/i.test(err.message)) {
-        throw fail('recycleRestoreFailed', { entity: entry.entity, id: entry.rowId });
+        throw fail('recycleRestoreFailed', what);
       }
       throw err;
     }

@@ -3,7 +3,7 @@
 // Layout: toolbar on top, viewport with the side panel on the right, status bar below.
 import { useMemo, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Link } from '@tanstack/react-router';
+import { Link, useRouterState } from '@tanstack/react-router';
 import { useEditor } from './useEditor.ts';
 import { errorMessage } from './ui/errors.ts';
 import { EditorIcon } from './ui/icons.tsx';
@@ -15,15 +15,17 @@ function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes('Files');
 }
 
-function orderIdFromUrl(): number | null {
-  const raw = new URLSearchParams(window.location.search).get('orderId');
+function orderIdOf(searchStr: string): number | null {
+  const raw = new URLSearchParams(searchStr).get('orderId');
   const id = raw ? Number(raw) : NaN;
   return Number.isInteger(id) && id > 0 ? id : null;
 }
 
 export default function BendPage() {
   const { t, i18n } = useLingui();
-  const orderId = useMemo(orderIdFromUrl, []);
+  // From the router, so that going from one order to another on this page reopens.
+  const searchStr = useRouterState({ select: (s) => s.location.searchStr });
+  const orderId = useMemo(() => orderIdOf(searchStr), [searchStr]);
   const { canvasRef, overlayRef, engine, state, order, save, saveNow } = useEditor(orderId);
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);

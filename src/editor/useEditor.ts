@@ -78,8 +78,9 @@ export function useEditor(orderId: number | null = null): UseEditor {
     if (!engine || !orderId || !engine.getState().viewportReady) return undefined;
     let live = true;
     let result: OpenedOrder | null = null;
+    const abort = new AbortController();
     setOrder({ status: 'loading' });
-    openOrder(engine, orderId).then(
+    openOrder(engine, orderId, abort.signal).then(
       (value) => {
         result = value;
         if (!live) {
@@ -95,8 +96,9 @@ export function useEditor(orderId: number | null = null): UseEditor {
     );
     return () => {
       live = false;
+      abort.abort();
       if (result) {
-        void result.autosave.flush().finally(() => result?.autosave.dispose());
+        void result.autosave.close();
       }
       setOpened(null);
     };

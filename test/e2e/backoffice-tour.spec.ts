@@ -308,3 +308,49 @@ test('file space folders: named in a form dialog, deleted only after a confirmat
   await expect(folders.getByRole('button', { name: 'Lab scans', exact: true })).toHaveCount(0);
   expect(problems).toEqual([]);
 });
+
+test('request log keep days: an out-of-range value says the allowed range', async ({ page, request }) => {
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  await page.goto('/sys/log');
+  const days = page.getByLabel('Keep days');
+  await expect(days).not.toHaveValue('');
+  await days.fill('0');
+  await expect(page.getByRole('alert').filter({ hasText: 'Whole days from 1 to 3650' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  await days.fill('45');
+  await expect(page.getByText('Whole days from 1 to 3650')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+});
+
+test('a dictionary type just added is the current one, so its first entry lands in it', async ({ page, request }) => {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  await call(request, admin.token, '/admin/dict/type/add', { name: 'Older type', key: 'olderType' });
+  await signedIn(page, admin);
+  await page.goto('/dict/list');
+  const types = page.getByRole('complementary', { name: 'Dictionary types' });
+  await types.getByRole('button', { name: 'Add' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('Wire alloys');
+  await dialog.getByLabel('Key').fill('wireAlloy');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  const entries = page.getByRole('region', { name: 'Wire alloys' });
+  await expect(entries).toBeVisible();
+  await entries.getByRole('button', { name: 'Add', exact: true }).click();
+  await dialog.getByLabel('Name').fill('Stainless steel');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(entries.getByRole('row').filter({ hasText: 'Stainless steel' })).toBeVisible();
+  const data = await call<Record<string, { name: string }[]>>(request, admin.token, '/admin/dict/info/data', { types: ['wireAlloy', 'olderType'] });
+  expect(data.wireAlloy?.map((e) => e.name)).toEqual(['Stainless steel']);
+  expect(data.olderType ?? []).toEqual([]);
+});
+
+test('file space folders stay reachable on a mini screen', async ({ page, request }) => {
+  await page.setViewportSize({ width: 600, height: 900 });
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  await page.goto('/space/list');
+  const folders = page.getByRole('complementary', { name: 'Folders' });
+  await expect(folders.getByRole('button', { name: 'All files' })).toBeVisible();
+  await expect(folders.getByRole('button', { name: 'New folder' })).toBeVisible();
+});

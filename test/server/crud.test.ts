@@ -299,7 +299,7 @@ describe('recycle bin', () => {
       .values({ id, name: 'Usurper', amount: 0, ownerId: bob.id, createTime: '2026-01-01 00:00:00', updateTime: '2026-01-01 00:00:00' })
       .execute();
     const clash = await t.call('POST', '/admin/recycle/data/restore', { token: admin, lang: 'en', body: { ids: [again.id] } });
-    expect(clash.body).toEqual({ code: 1001, message: `ProbeItem ${id} cannot be restored: its id is in use again` });
+    expect(clash.body).toEqual({ code: 1001, message: `"Recyclable" (#${id}) cannot be restored: its id is in use again` });
     expect((await call(admin, 'info', id)).body.data.name).toBe('Usurper');
     expect((await t.call('GET', `/admin/recycle/data/info?id=${again.id}`, { token: admin })).body.code).toBe(1000);
 

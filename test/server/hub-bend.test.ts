@@ -44,13 +44,22 @@ describe('POST /admin/design/bend', () => {
     const bob = await addDesigner(h, 'bob');
     const carol = await addDesigner(h, 'carol');
     expect((await h.post('/admin/device/info/bind', { id: d.id, userIds: [bob.id, carol.id] }, h.adminToken)).code).toBe(1000);
-    const jb = (await h.post('/admin/design/bend', { deviceId: d.id, orderId: 7, wire: WIRE, steps: steps(3) }, bob.token)).data.jobId;
+    const order = await h.server.ctx.db
+      .insertInto('order_info')
+      .values({ caseNo: 'BOB-1', patientName: 'P', designerId: bob.id, creatorId: 1, createTime: '2026-01-01 08:00:00', updateTime: '2026-01-01 08:00:00' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Carol is not the designer of Bob's order.
+    expect((await h.post('/admin/design/bend', { deviceId: d.id, orderId: order.id, wire: WIRE, steps: steps(3) }, carol.token)).message).toBe(
+      'The order does not exist or you may not design it',
+    );
+    const jb = (await h.post('/admin/design/bend', { deviceId: d.id, orderId: order.id, wire: WIRE, steps: steps(3) }, bob.token)).data.jobId;
     const jc = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(3) }, carol.token)).data.jobId;
     const ja = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(3) }, h.adminToken)).data.jobId;
     expect([jb, jc, ja].every((j) => typeof j === 'string')).toBe(true);
     const ofBob = await h.post('/admin/design/getQueueList', {}, bob.token);
     expect(ofBob.data.map((j: any) => j.jobId)).toEqual([jb]);
-    expect(ofBob.data[0]).toMatchObject({ deviceId: d.id, orderId: 7, status: 'queued', steps: 3 });
+    expect(ofBob.data[0]).toMatchObject({ deviceId: d.id, orderId: order.id, status: 'queued', steps: 3 });
     expect(ofBob.data[0].createTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect((await h.post('/admin/design/getQueueList', { mine: false }, carol.token)).data.map((j: any) => j.jobId)).toEqual([jc]);
     const all = await h.post('/admin/design/getQueueList', { deviceId: d.id }, h.adminToken);

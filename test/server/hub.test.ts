@@ -220,6 +220,25 @@ describe('device hub: jobs', () => {
     await sim.stop();
   });
 
+  it('fills the order processing milestones from its jobs and refuses an order the user may not see', async () => {
+    const d = await addDevice(h);
+    const order = await h.server.ctx.db
+      .insertInto('order_info')
+      .values({ caseNo: 'HUB-1', patientName: 'P', designerId: 1, creatorId: 1, createTime: '2026-01-01 08:00:00', updateTime: '2026-01-01 08:00:00' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const missing = await h.post('/admin/design/bend', { deviceId: d.id, orderId: 987_654, wire: WIRE, steps: steps(1) }, h.adminToken);
+    expect(missing.message).toBe('The order does not exist or you may not design it');
+    const r = await h.post('/admin/design/bend', { deviceId: d.id, orderId: order.id, wire: WIRE, steps: steps(2) }, h.adminToken);
+    const sim = new SimDevice({ url: h.wsUrl, key: d.key, stepMs: 2 });
+    await sim.start();
+    await until(async () => (await jobStatus(h, r.data.jobId)) === 'done', 'done');
+    const row = await h.server.ctx.db.selectFrom('order_info').select(['processStartTime', 'processEndTime']).where('id', '=', order.id).executeTakeFirstOrThrow();
+    expect(row.processStartTime).toMatch(/^2026-01-01 /);
+    expect(row.processEndTime).toMatch(/^2026-01-01 /);
+    await sim.stop();
+  });
+
   it('a simulated machine told to fail reports failed, shown in the queue with its reason', async () => {
     const d = await addDevice(h);
     const sim = new SimDevice({ url: h.wsUrl, key: d.key, stepMs: 2, failRate: 1, headerAuth: true });

@@ -156,10 +156,10 @@ describe('users', () => {
     expect(res.body.data.created.map((c: any) => [c.row, c.username])).toEqual([[1, 'batch1'], [5, 'batch3']]);
     expect(res.body.data.skipped).toEqual([
       { row: 2, reason: 'Username already exists' },
-      { row: 3, reason: 'password is invalid' },
+      { row: 3, reason: 'Password is invalid' },
       { row: 4, reason: 'Username appears twice in this import' },
       { row: 6, reason: 'Unknown department "No such"' },
-      { row: 7, reason: 'username cannot be empty' },
+      { row: 7, reason: 'Username cannot be empty' },
     ]);
     const b3 = (await get(`${U}/info?id=${res.body.data.created[1].id}`)).body.data;
     expect(b3).toMatchObject({ departmentId: subId, roleIdList: [role] });
@@ -203,7 +203,7 @@ describe('users', () => {
     expect(body.code).toBe(1000);
     expect(body.data.created.map((c: any) => [c.row, c.username])).toEqual([[2, 'imp1'], [6, 'imp4']]);
     expect(body.data.skipped).toEqual([
-      { row: 3, reason: 'password is invalid' },
+      { row: 3, reason: 'Password is invalid' },
       { row: 5, reason: 'Unknown role "no-such-role"' },
       { row: 7, reason: 'Username appears twice in this import' },
     ]);
@@ -215,6 +215,27 @@ describe('users', () => {
     junk.append('file', new Blob(['not a workbook']), 'x.xlsx');
     const bad = await t.app.request(`${U}/import`, { method: 'POST', headers: { Authorization: admin, 'Accept-Language': 'en' }, body: junk });
     expect(await bad.json()).toEqual({ code: 1001, message: 'The file is not a readable Excel (xlsx) workbook' });
+  });
+
+  it('re-importing an export says the users exist, and names fields by their column header', async () => {
+    const res = await t.app.request(`${U}/export`, {
+      method: 'POST',
+      headers: { Authorization: admin, 'Content-Type': 'application/json', 'Accept-Language': 'zh' },
+      body: JSON.stringify({ departmentId: labId }),
+    });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await res.arrayBuffer());
+    // A new row without a password, in the exported (zh) layout, which has no password column.
+    wb.worksheets[0]!.addRow([null, 'reimp-new', 'Neu']);
+    const form = new FormData();
+    form.append('file', new Blob([await wb.xlsx.writeBuffer()]), 'users.xlsx');
+    const imp = await t.app.request(`${U}/import`, { method: 'POST', headers: { Authorization: admin, 'Accept-Language': 'zh' }, body: form });
+    const body = await imp.json();
+    expect(body.code).toBe(1000);
+    expect(body.data.created).toEqual([]);
+    const reasons = (body.data.skipped as { reason: string }[]).map((s) => s.reason);
+    expect(reasons.slice(0, -1).every((r) => r === '用户名已存在')).toBe(true);
+    expect(reasons.at(-1)).toBe('密码 不能为空');
   });
 });
 
@@ -367,5 +388,19 @@ describe('menus', () => {
     const users = list.find((m) => m.router === '/sys/user');
     expect(users.name).toBe('User list');
     expect(list.find((m) => m.perms === 'base:sys:user:audit').parentId).toBe(users.id);
+  });
+});
+
+describe('recycle bin restore conflicts', () => {
+  it('name the user by username when the username was taken again', async () => {
+    const first = (await post(`${U}/add`, { username: 'twin', password: 'twin-pass-1' })).body.data.id as number;
+    expect((await post(`${U}/delete`, { ids: [first] })).body.code).toBe(1000);
+    expect((await post(`${U}/add`, { username: 'twin', password: 'twin-pass-2' })).body.code).toBe(1000);
+    const entry = ((await post('/admin/recycle/data/page', { entity: 'BaseSysUser' })).body.data.list as any[]).find((e) => e.rowId === first);
+    const res = await t.call('POST', '/admin/recycle/data/restore', { token: admin, lang: 'de', body: { ids: [entry.id] } });
+    expect(res.body).toEqual({
+      code: 1001,
+      message: `„twin“ (#${first}) kann nicht wiederhergestellt werden: ein Wert ist wieder vergeben oder referenzierte Daten fehlen`,
+    });
   });
 });

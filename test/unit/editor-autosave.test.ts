@@ -77,6 +77,24 @@ describe('autosave', () => {
     autosave.dispose();
   });
 
+  it('closing saves the design as it was at that moment, even while a save is under way', async () => {
+    const editor = tab1.editor;
+    const version = (await saved()).version;
+    const autosave = new Autosave(editor, port, version, 10_000);
+    editor.changeDocument('measure', withMeasurement(editor.document, 'c1', 1));
+    const underWay = autosave.flush();
+    editor.changeDocument('measure', withMeasurement(editor.document, 'c2', 2));
+    const expected = editor.document;
+    const closing = autosave.close();
+    // The page moves on to another design before the saves return: it is not saved here.
+    editor.loadDocument({ schemaVersion: 1, measurements: [] });
+    await underWay;
+    await closing;
+    const record = await saved();
+    expect(record.version).toBe(version + 2);
+    expect(record.data).toEqual(expected);
+  });
+
   it('a second tab based on an older version fails with the server\'s message and overwrites nothing', async () => {
     const before = await saved();
     const stale = new Autosave(tab2.editor, port, 1, 20);
@@ -84,7 +102,7 @@ describe('autosave', () => {
     await stale.flush();
     expect(stale.getState().status).toBe('conflict');
     expect(stale.getState().message).toBe(
-      'The design was changed elsewhere (another tab or user saved version 2); reload the design before saving again',
+      `The design was changed elsewhere (another tab or user saved version ${before.version}); reload the design before saving again`,
     );
     expect(stale.dirty).toBe(true);
     expect(await saved()).toEqual(before);

@@ -73,6 +73,10 @@ describe('editor engine (headless)', () => {
     editor.actions.run('view.top'); // from above, the upper jaw covers most of the lower one
     const upperHits = await hits('upper');
     expect(upperHits.length).toBeGreaterThan(5);
+    editor.setOpacity('lower', 0.3);
+    editor.setOpacity('upper', 0);
+    expect(editor.getState().models.map((m) => m.opacity)).toEqual([0.05, 0.3]);
+    editor.setOpacity('upper', 1);
     editor.setVisible('upper', false);
     expect(editor.getState().models[0]!.visible).toBe(false);
     expect(await hits('upper')).toEqual([]);
@@ -160,6 +164,31 @@ describe('editor engine (headless)', () => {
     editor.renderNow();
     expect(editor.modelOffset('lower')[2]).toBeCloseTo(0);
     void before;
+
+    // From the front, the clipping plane hides what lies in front of it: picks go through to behind it.
+    editor.actions.run('view.front');
+    const front = await hits('upper');
+    const p = front[Math.floor(front.length / 2)]!;
+    const near = (await editor.pickAt(p.x, p.y))!;
+    const cut = near.pick.point[1] + 3;
+    editor.setClipping(true, cut);
+    const through = await editor.pickAt(p.x, p.y);
+    if (through) expect(through.pick.point[1]).toBeGreaterThanOrEqual(cut - 1e-3);
+    // From the back, nothing in front of the plane (y < cut) is hit either.
+    editor.actions.run('view.back');
+    let behind = 0;
+    for (let y = 20; y < 600; y += 40) {
+      for (let x = 20; x < 800; x += 40) {
+        const hit = await editor.pickAt(x, y);
+        if (!hit) continue;
+        behind++;
+        expect(hit.pick.point[1]).toBeGreaterThanOrEqual(cut - 1e-3);
+      }
+    }
+    expect(behind).toBeGreaterThan(5);
+    editor.setClipping(false);
+    editor.actions.run('view.front');
+    expect((await editor.pickAt(p.x, p.y))!.pick.point[1]).toBeCloseTo(near.pick.point[1], 3);
 
     editor.actions.run('clip.toggle');
     const clip = editor.getState().clipping;

@@ -2,15 +2,16 @@
 import type { Catalog } from './types.ts';
 
 export const sysMessages = {
+  // {name}: what the user sees in the bin's Content column (a username, a title...), else the entity.
   recycleIdTaken: {
-    en: '{entity} {id} cannot be restored: its id is in use again',
-    zh: '{entity} {id} 无法恢复：该 ID 已被重新使用',
-    de: '{entity} {id} kann nicht wiederhergestellt werden: die ID ist wieder vergeben',
+    en: '"{name}" (#{id}) cannot be restored: its id is in use again',
+    zh: '“{name}”（#{id}）无法恢复：该 ID 已被重新使用',
+    de: '„{name}“ (#{id}) kann nicht wiederhergestellt werden: die ID ist wieder vergeben',
   },
   recycleRestoreFailed: {
-    en: '{entity} {id} cannot be restored: one of its values is taken again or data it refers to is gone',
-    zh: '{entity} {id} 无法恢复：其某个值已被占用，或其引用的数据已不存在',
-    de: '{entity} {id} kann nicht wiederhergestellt werden: ein Wert ist wieder vergeben oder referenzierte Daten fehlen',
+    en: '"{name}" (#{id}) cannot be restored: one of its values is taken again or data it refers to is gone',
+    zh: '“{name}”（#{id}）无法恢复：其某个值已被占用，或其引用的数据已不存在',
+    de: '„{name}“ (#{id}) kann nicht wiederhergestellt werden: ein Wert ist wieder vergeben oder referenzierte Daten fehlen',
   },
   cannotDeleteSelf: { en: 'You cannot delete yourself', zh: '不能删除自己', de: 'Sie können sich nicht selbst löschen' },
   cannotDeleteSuperadmin: {

@@ -36,6 +36,11 @@ const COLUMNS = [
   { key: 'createTime', zh: '创建时间', en: 'Created', de: 'Erstellt', width: 20 },
 ] as const;
 const EXPORTED = COLUMNS.filter((col) => col.key !== 'password');
+/** A column's header in `lang`, or the key itself for fields without a column. */
+function headerOf(key: string, lang: Lang): string {
+  const col = COLUMNS.find((c) => c.key === key);
+  return col ? col[lang] : key;
+}
 const HEADER_TO_KEY = new Map<string, string>(
   COLUMNS.flatMap((col) => [col.key, col.zh, col.en, col.de].map((h) => [h.trim().toLowerCase(), col.key] as [string, string])),
 );
@@ -140,10 +145,18 @@ export async function createUsersInBulk(
       departmentId: departmentId ?? defaults.departmentId ?? undefined,
       roleIdList: roleIdList ?? defaults.roleIdList ?? [],
     };
+    // A user who is already there is the reason that matters (re-importing an export, which has no
+    // password column, would otherwise say "password cannot be empty" on every row).
+    if (input.username && existing.has(input.username)) {
+      skip(row, 'usernameTaken');
+      continue;
+    }
     const parsed = userAddSchema.safeParse(input);
     if (!parsed.success) {
       const err = validationError(parsed.error.issues, input);
-      skip(row, err.key, err.params);
+      // Name the field by its column header in the reader's language, not by its API key.
+      const field = typeof err.params?.field === 'string' ? headerOf(err.params.field, lang) : undefined;
+      skip(row, err.key, field ? { ...err.params, field } : err.params);
       continue;
     }
     const user = parsed.data;

@@ -237,7 +237,10 @@ export class DeviceHub {
 
   private async changed(conn: Conn, deviceId: number, jobId: string, to: Parameters<typeof transition>[2], extra: Parameters<typeof transition>[3] = {}) {
     const ok = await transition(this.ctx, jobId, to, { ...extra, deviceId });
-    if (ok) this.emit({ type: 'job', deviceId, jobId, status: to });
+    if (ok) {
+      if (to === 'bending' || to === 'done') await this.orderMilestone(jobId, to);
+      this.emit({ type: 'job', deviceId, jobId, status: to });
+    }
     else {
       const row = await this.ctx.db.selectFrom('device_job').select(['status', 'deviceId']).where('jobId', '=', jobId).executeTakeFirst();
       if (!row || row.deviceId !== deviceId) this.send(conn, { type: 'error', code: 'unknownJob', message: `no job ${jobId} for this device` });
@@ -245,6 +248,15 @@ export class DeviceHub {
       else if (row.status === 'cancelled' && (to === 'acked' || to === 'bending')) this.send(conn, { type: 'cancel', jobId });
     }
     return ok;
+  }
+
+  /** The order's take-time milestones: processing starts with its first bend, ends with its last done. */
+  private async orderMilestone(jobId: string, to: 'bending' | 'done') {
+    const time = formatTime(this.ctx.clock.now());
+    const orderId = this.ctx.db.selectFrom('device_job').select('orderId').where('jobId', '=', jobId);
+    const q = this.ctx.db.updateTable('order_info').where('id', '=', orderId);
+    if (to === 'bending') await q.set({ processStartTime: time }).where('processStartTime', 'is', null).execute();
+    else await q.set((eb) => ({ processEndTime: time, processStartTime: eb.fn.coalesce('processStartTime', eb.val(time)) })).execute();
   }
 
   private async deviceMessage(conn: Conn, deviceId: number, m: Record<string, unknown>) {

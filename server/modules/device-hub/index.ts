@@ -90,6 +90,12 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
       if (steps.data.length > device.memory) throw fail('hubOverMemory', { steps: steps.data.length, memory: device.memory });
       const orderId = body.orderId === undefined || body.orderId === null || body.orderId === '' ? null : Number(body.orderId);
       if (orderId !== null && !(Number.isInteger(orderId) && orderId > 0)) throw invalidField('orderId');
+      // The same rule as the design calls: the order's designer or an orders admin.
+      if (orderId !== null) {
+        let order = ctx.db.selectFrom('order_info').select('id').where('id', '=', orderId);
+        if (!(await seesAll(ctx.db, userId, SEE_ALL.orders))) order = order.where('designerId', '=', userId);
+        if (!(await order.executeTakeFirst())) throw fail('designOrderNotFound');
+      }
       const jobId = await insertJob(ctx, {
         deviceId: device.id,
         userId,

@@ -676,6 +676,9 @@ export class EditorEngine {
     const { alpha, beta } = presetAngles(view);
     camera.alpha = alpha;
     camera.beta = beta;
+    // The camera's position follows alpha/beta only when its view matrix is rebuilt; the fit
+    // below measures from that position, so rebuild it now.
+    camera.getViewMatrix(true);
     this.fitToView();
     this.setState({ view });
   }
@@ -740,17 +743,19 @@ export class EditorEngine {
       .map(async (e) => {
         const origin: Xyz = [ray.origin.x - e.offset[0], ray.origin.y - e.offset[1], ray.origin.z - e.offset[2]];
         const dir: Xyz = [ray.direction.x, ray.direction.y, ray.direction.z];
-        let tMin = 0;
+        const range: { tMin?: number; tMax?: number } = {};
         if (clip.enabled) {
           // The ray's part with y < offset is cut away (world y; models move only in z).
           const y0 = ray.origin.y;
           if (y0 < clip.offset) {
             if (dir[1] <= 0) return;
-            tMin = (clip.offset - y0) / dir[1];
+            range.tMin = (clip.offset - y0) / dir[1];
+          } else if (dir[1] < 0) {
+            range.tMax = (clip.offset - y0) / dir[1];
           }
         }
         try {
-          const hit = await this.geometry.pick(e.handle!, origin as Vec3, dir as Vec3, { tMin });
+          const hit = await this.geometry.pick(e.handle!, origin as Vec3, dir as Vec3, range);
           if (hit && (!best || hit.t < best.t)) {
             best = { t: hit.t, model: e.role, pick: { point: [...hit.point] as unknown as ModelHit['pick']['point'], triangle: hit.triangle } };
           }

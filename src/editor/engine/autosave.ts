@@ -93,12 +93,30 @@ export class Autosave {
     }
   }
 
+  /**
+   * Stops watching and saves what is unsaved at this moment (a snapshot: the engine may be
+   * showing another order's design by the time an earlier save returns).
+   */
+  async close(): Promise<void> {
+    if (this.disposed) return;
+    const { document, revision } = this.source.getState();
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.unsubscribe();
+    while (this.inFlight) await this.inFlight;
+    if (revision !== this.savedRevision && this.state.status !== 'conflict') {
+      await this.port.save(document, this.state.version).catch(() => {});
+    }
+    this.onChanged.clear();
+  }
+
   /** Whether a change is not saved yet (the page warns before leaving). */
   get dirty(): boolean {
     return this.source.getState().revision !== this.savedRevision;
   }
 
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.unsubscribe();

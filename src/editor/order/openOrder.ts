@@ -12,8 +12,10 @@ export interface OpenedOrder {
 }
 
 /** Rejects (with the server's message) when the order cannot be read; model errors stay per model. */
-export async function openOrder(engine: EditorEngine, orderId: number): Promise<OpenedOrder> {
+export async function openOrder(engine: EditorEngine, orderId: number, signal?: AbortSignal): Promise<OpenedOrder> {
   const [order, saved] = await Promise.all([orderInfo(orderId), loadDesign(orderId)]);
+  // Given up meanwhile (the page closed, or React re-ran its effect): leave the engine alone.
+  signal?.throwIfAborted();
   const models = orderModels(order);
   engine.clearModels();
   for (const { role, file } of models) {

@@ -76,8 +76,15 @@ function KeepDays() {
         value={days}
         disabled={!canSet}
         aria-invalid={days !== '' && !valid}
+        aria-describedby={!valid ? 'log-keep-days-error' : undefined}
         onChange={(e) => setDays(e.target.value)}
       />
+      {/* Say why Save is greyed out instead of leaving the user to guess the range. */}
+      {canSet && !valid && (
+        <span id="log-keep-days-error" role="alert" className="text-xs text-red-600">
+          {t`Whole days from 1 to 3650`}
+        </span>
+      )}
       {canSet && (
         <button type="submit" className="aw-btn-default h-8" disabled={!valid || value === saved}>
           {t`Save`}

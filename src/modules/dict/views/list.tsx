@@ -48,9 +48,17 @@ export function treeOrder(rows: Row[]): Row[] {
   return out;
 }
 
-function TypePanel({ types, current, onPick, onChanged }: { types: DictType[]; current: number | null; onPick: (id: number) => void; onChanged: () => void }) {
+function TypePanel({ types, current, onPick, onChanged }: { types: DictType[]; current: number | null; onPick: (id: number) => void; onChanged: (select?: number) => void }) {
   const { t } = useLingui();
   const [target, setTarget] = useState<UpsertTarget | null>(null);
+  // A type just added becomes the current one: its entries are what the user adds next.
+  const added = useRef<number | undefined>(undefined);
+  const submit = async (data: Record<string, unknown>, mode: string) => {
+    if (mode !== 'add') return typeService.update!(data);
+    const reply = (await typeService.add!(data)) as { id?: number } | null;
+    added.current = typeof reply?.id === 'number' ? reply.id : undefined;
+    return reply;
+  };
   const [confirm, confirmDialog] = useConfirm();
   const items: FormItem[] = [
     { prop: 'name', label: t({ message: 'Name', context: 'object' }), required: true },
@@ -65,7 +73,7 @@ function TypePanel({ types, current, onPick, onChanged }: { types: DictType[]; c
     onChanged();
   }
   return (
-    <aside className="aw-card flex w-full shrink-0 flex-col md:w-64 md:self-start" aria-label={t`Dictionary types`}>
+    <aside className="aw-card flex w-full shrink-0 flex-col md:w-72 md:self-start" aria-label={t`Dictionary types`}>
       <div className="flex items-center justify-between gap-2 border-b border-slate-100 px-3 py-2.5">
         <h2 className="min-w-0 truncate text-sm font-semibold text-slate-700">{t`Dictionary types`}</h2>
         {hasPerm('dict:type:add') && (
@@ -102,7 +110,11 @@ function TypePanel({ types, current, onPick, onChanged }: { types: DictType[]; c
       <UpsertDialog
         target={target}
         onClose={() => setTarget(null)}
-        onSaved={onChanged}
+        onSaved={() => {
+          onChanged(added.current);
+          added.current = undefined;
+        }}
+        onSubmit={submit}
         service={typeService}
         items={items}
         width="420px"
@@ -120,16 +132,18 @@ export default function DictList() {
   const [entries, setEntries] = useState<Row[]>([]);
   const crud = useRef<CrudHandle>(null);
 
-  const loadTypes = useCallback(() => {
+  const loadTypes = useCallback((select?: number) => {
     request<DictType[]>({ url: '/admin/dict/type/list', method: 'POST', data: {} }).then(
       (list) => {
         setTypes(list);
-        setTypeId((cur) => (cur !== null && list.some((x) => x.id === cur) ? cur : (list[0]?.id ?? null)));
+        setTypeId((cur) =>
+          select !== undefined && list.some((x) => x.id === select) ? select : cur !== null && list.some((x) => x.id === cur) ? cur : (list[0]?.id ?? null),
+        );
       },
       () => undefined,
     );
   }, []);
-  useEffect(loadTypes, [loadTypes]);
+  useEffect(() => loadTypes(), [loadTypes]);
 
   const service = useMemo<CrudService>(
     () => ({

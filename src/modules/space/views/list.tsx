@@ -116,8 +116,10 @@ export default function SpaceList() {
   );
 
   return (
-    <div className="flex h-full min-h-0 gap-4">
-      <aside className="hidden w-52 shrink-0 flex-col self-start gap-1 rounded-lg border border-slate-200 bg-white p-2 sm:flex" aria-label={t`Folders`}>
+    // Same frame as the dictionary and article pages; the folders stay reachable on mini screens
+    // (above the list) instead of disappearing.
+    <div className="flex min-h-full flex-col gap-3 p-3 sm:p-4 md:flex-row">
+      <aside className="aw-card flex w-full shrink-0 flex-col gap-1 p-2 md:w-52 md:self-start" aria-label={t`Folders`}>
         {folderButton(null, t`All files`)}
         {folders.map((f) => (
           <div key={f.id} className="group flex items-center">
@@ -135,7 +137,7 @@ export default function SpaceList() {
           </button>
         )}
       </aside>
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 [&>div]:p-0 sm:[&>div]:p-0">
         <CrudPage
           ref={crud}
           service={createService('/admin/space/info')}
