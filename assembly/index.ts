@@ -22,6 +22,7 @@ export {
 export * from './bvh';
 export * from './topology';
 export * from './shape';
+export * from './bend';
 
 /** Version of the kernel ABI; bump when an export changes meaning. */
 export function kernelsAbiVersion(): i32 {

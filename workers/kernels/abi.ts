@@ -6,12 +6,13 @@
 /** Bump when assembly/index.ts kernelsAbiVersion() changes. */
 export const KERNELS_ABI_VERSION = 1;
 
+import type { BendExports } from './bend-abi.ts';
 import type { BvhExports } from './bvh-abi.ts';
 import type { ShapeExports } from './shape-abi.ts';
 import type { TopologyExports } from './topology-abi.ts';
 
 /** Exports of every area: one interface per assembly/<area>.ts, merged here. */
-export interface KernelExports extends BvhExports, TopologyExports, ShapeExports {
+export interface KernelExports extends BvhExports, TopologyExports, ShapeExports, BendExports {
   readonly memory: WebAssembly.Memory;
   kernelsAbiVersion(): number;
 
