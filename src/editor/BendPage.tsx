@@ -179,7 +179,7 @@ export default function BendPage() {
             </p>
           )}
         </div>
-        <SidePanel engine={engine} state={state} />
+        <SidePanel engine={engine} state={state} caseNo={caseNo} />
       </div>
       <StatusBar state={state} save={save} saving={!local && order.status === 'ready'} onRetry={saveNow} />
     </div>
