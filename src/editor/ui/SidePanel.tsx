@@ -8,6 +8,7 @@ import type { ModelRole } from '../engine/document.ts';
 import type { EditorEngine, EditorState, LoadStage, ModelView } from '../engine/EditorEngine.ts';
 import { errorMessage } from './errors.ts';
 import { EditorIcon } from './icons.tsx';
+import { AnalysisPanel } from './AnalysisPanel.tsx';
 import { BasePanel } from './BasePanel.tsx';
 
 const ROLE_NAMES: Record<ModelRole, MessageDescriptor> = {
@@ -157,6 +158,7 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
         )}
       </Section>
       <BasePanel engine={engine} state={state} caseNo={caseNo} />
+      <AnalysisPanel engine={engine} state={state} />
       <Section title={t`Measurements`} testId="measurements">
         {measurements.length === 0 ? (
           <p className="text-xs text-slate-500">{t`Choose the measure tool (M), then click two points on a model.`}</p>

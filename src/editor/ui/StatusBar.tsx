@@ -15,6 +15,8 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
         return t`Measure: click the second point on the same model (Esc cancels).`;
       case 'measure.busy':
         return t`Measuring along the surface…`;
+      case 'direction.aim':
+        return t`Insertion direction: turn the view to look along it, then click the model (Esc leaves).`;
       case 'base.first':
         return t`Base: click the first point of the outline on a jaw.`;
       case 'base.next':
