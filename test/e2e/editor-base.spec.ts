@@ -1,0 +1,210 @@
+// The base tool in the browser: a designer opens an order with generated jaws (a palate under
+// the teeth), is told to straighten first, straightens (a document saved through the API),
+// draws an outline by clicks on the lower jaw, generates the base, undoes and redoes, reloads
+// and finds outline and base again, and exports the base: the downloaded STL parses with our
+// own parser into a closed mesh.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { parseStl } from '../../workers/kernels/stl.ts';
+import { palateJaw } from '../fixtures/base-models.ts';
+import type { IndexedMesh } from '../fixtures/mesh.ts';
+import { binaryStl } from '../fixtures/stl.ts';
+import { loadKernels } from '../kernels/kernels.ts';
+import { edgeReport } from '../kernels/mesh-checks.ts';
+
+const ADMIN_PASSWORD = 'e2e-Admin-pass1';
+test.use({ locale: 'en-US' });
+
+async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
+  const res = await request.post('/admin/base/open/login', { data: { username, password, captchaId: '', verifyCode: '' } });
+  const body = await res.json();
+  expect(body.code, JSON.stringify(body)).toBe(1000);
+  return body.data.token as string;
+}
+
+async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+}
+
+function soup(mesh: IndexedMesh): Float32Array {
+  const out = new Float32Array(mesh.indices.length * 3);
+  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
+  return out;
+}
+
+/** A designer and an order of hers with generated jaws on palates; returns the order id, case number and her token. */
+async function designerWithOrder(request: APIRequestContext): Promise<{ id: number; caseNo: string; token: string }> {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const headers = { Authorization: admin };
+  const { menus } = (await (await request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
+    menus: { id: number; parentId: number | null; router: string | null; perms: string | null }[];
+  };
+  const list = menus.find((m) => m.router === '/order/list')!;
+  const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
+  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'base-designer', label: 'base-designer', menuIdList: granted, relevance: 1 } })).json();
+  expect(role.code, JSON.stringify(role)).toBe(1000);
+  const add = await request.post('/admin/base/sys/user/add', {
+    headers,
+    data: { username: 'base-designer', password: 'base-designer-pass', name: 'Bea', nickName: 'Bea', status: 1, roleIdList: [role.data.id] },
+  });
+  expect((await add.json()).code).toBe(1000);
+
+  const token = await apiLogin(request, 'base-designer', 'base-designer-pass');
+  const lower = palateJaw();
+  const upper = palateJaw({ upper: true });
+  for (let i = 2; i < upper.positions.length; i += 3) upper.positions[i]! += 0.5; // cusps meeting
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-base-'));
+  const ids: Record<string, number> = {};
+  for (const [name, mesh] of [['upper.stl', upper], ['lower.stl', lower]] as const) {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, binaryStl(soup(mesh)));
+    const res = await request.post('/admin/base/comm/upload', {
+      headers: { Authorization: token },
+      multipart: { kind: 'model', file: { name, mimeType: 'model/stl', buffer: fs.readFileSync(file) } },
+    });
+    const body = await res.json();
+    expect(body.code, JSON.stringify(body)).toBe(1000);
+    ids[name] = body.data[0].id;
+  }
+  const order = await (
+    await request.post('/admin/order/info/add', {
+      headers: { Authorization: token },
+      data: { patientName: 'Bruno Basis', upperFileId: ids['upper.stl'], lowerFileId: ids['lower.stl'] },
+    })
+  ).json();
+  expect(order.code, JSON.stringify(order)).toBe(1000);
+  const info = await (await request.get(`/admin/order/info/info?id=${order.data.id}`, { headers: { Authorization: token } })).json();
+  return { id: order.data.id as number, caseNo: info.data.caseNo as string, token };
+}
+
+/** Canvas CSS pixels of the model: pixels whose colour is far from the background's. */
+async function modelPixels(page: Page): Promise<{ x: number; y: number }[]> {
+  const shot = await page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement) => {
+    const copy = document.createElement('canvas');
+    copy.width = Math.round(canvas.clientWidth / 4);
+    copy.height = Math.round(canvas.clientHeight / 4);
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
+    return { width: copy.width, height: copy.height, data: Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data) };
+  });
+  const bg = [shot.data[0]!, shot.data[1]!, shot.data[2]!];
+  const found: { x: number; y: number }[] = [];
+  for (let y = 0; y < shot.height; y++) {
+    for (let x = 0; x < shot.width; x++) {
+      const i = (y * shot.width + x) * 4;
+      if (Math.abs(shot.data[i]! - bg[0]!) + Math.abs(shot.data[i + 1]! - bg[1]!) + Math.abs(shot.data[i + 2]! - bg[2]!) > 60) found.push({ x: x * 4, y: y * 4 });
+    }
+  }
+  return found;
+}
+
+const settle = (page: Page) => page.waitForTimeout(900); // rendering is on demand
+
+async function openOrder(page: Page, id: number): Promise<void> {
+  await page.goto(`/bend?orderId=${id}`);
+  await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(page.getByTestId('model-lower')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+}
+
+test('a designer straightens, draws a base outline, generates, undoes and redoes, reloads and exports the base as a closed STL', async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const order = await designerWithOrder(request);
+  await signIn(page, 'base-designer', 'base-designer-pass');
+  await openOrder(page, order.id);
+  const viewport = page.getByTestId('viewport');
+
+  // Not straightened yet: Generate says so.
+  await page.getByRole('button', { name: 'Draw and generate the base' }).click();
+  await expect(viewport).toHaveAttribute('data-tool', 'base');
+  await page.getByTestId('base-generate').click();
+  await expect(page.getByTestId('base-problem')).toHaveText('Please straighten the models first.');
+
+  // Straightened: the models of these generated jaws are already in the canonical frame.
+  const saved = await (
+    await request.post('/admin/design/save', {
+      headers: { Authorization: order.token },
+      data: { orderId: order.id, baseVersion: 0, data: { schemaVersion: 1, measurements: [], straightening: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], jaw: 'lower' } } },
+    })
+  ).json();
+  expect(saved.code, JSON.stringify(saved)).toBe(1000);
+  await openOrder(page, order.id);
+
+  // The lower jaw alone, seen from the top; the outline is a ring of clicks over its palate.
+  await page.getByRole('button', { name: 'Hide Upper jaw' }).click();
+  await page.locator('[data-testid="viewport"] canvas').focus();
+  await page.keyboard.press('5');
+  await settle(page);
+  const onModel = await modelPixels(page);
+  expect(onModel.length).toBeGreaterThan(100);
+  const xs = onModel.map((p) => p.x), ys = onModel.map((p) => p.y);
+  const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+  const r = (Math.max(...xs) - Math.min(...xs)) * 0.17; // about 11 mm of the 64 mm wide model
+  await page.keyboard.press('a');
+  await expect(viewport).toHaveAttribute('data-tool', 'base');
+  const box = (await page.locator('[data-testid="viewport"] canvas').boundingBox())!;
+  const outline = page.getByTestId('base-outline');
+  const n = 10;
+  for (let i = 0; i < n; i++) {
+    const a = 0.1 + (2 * Math.PI * i) / n;
+    await page.mouse.click(box.x + cx + r * Math.cos(a), box.y + cy + r * Math.sin(a));
+    await page.waitForTimeout(450); // two quick clicks in one place would be a double click
+  }
+  await expect(outline).toHaveAttribute('data-points', String(n));
+  await page.keyboard.press('Backspace');
+  await expect(outline).toHaveAttribute('data-points', String(n - 1));
+  await page.keyboard.press('Control+Z');
+  await expect(outline).toHaveAttribute('data-points', String(n));
+  // Measuring is refused while the outline is drawn.
+  await page.keyboard.press('m');
+  await expect(page.getByTestId('base-problem')).toHaveText('Measuring is not allowed while making accessories');
+  await expect(viewport).toHaveAttribute('data-tool', 'base');
+  await page.keyboard.press('Enter');
+  await expect(outline).toHaveAttribute('data-closed', 'true');
+
+  // Height too low, then a proper one.
+  await page.getByTestId('base-height').fill('0.2');
+  await page.getByTestId('base-generate').click();
+  await expect(page.getByTestId('base-problem')).toHaveText('The base height is too low (at least 0.5 mm).');
+  await page.getByTestId('base-height').fill('2');
+  await page.getByTestId('base-generate').click();
+  await expect(page.getByTestId('base-ready')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('base-problem')).toHaveCount(0);
+  await settle(page);
+  await page.screenshot({ path: 'test-results/editor-base-generated.png' });
+
+  // Undo removes the base, redo brings it back (generated again from the design).
+  await page.locator('[data-testid="viewport"] canvas').focus();
+  await page.keyboard.press('Control+Z');
+  await expect(page.getByTestId('base-ready')).toHaveCount(0);
+  await page.keyboard.press('Control+Shift+Z');
+  await expect(page.getByTestId('base-ready')).toBeVisible({ timeout: 60_000 });
+
+  // Autosaved; a reload finds the outline and regenerates the base.
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
+  await openOrder(page, order.id);
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('base-outline')).toHaveAttribute('data-points', String(n));
+  await expect(page.getByTestId('base-outline')).toHaveAttribute('data-closed', 'true');
+  await expect(page.getByTestId('base-ready')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('checkbox', { name: 'Semi-transparent base' }).check();
+  await settle(page);
+  await page.screenshot({ path: 'test-results/editor-base-reloaded.png' });
+
+  // Export: a binary STL named after the case number, closed.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('base-export').click()]);
+  expect(download.suggestedFilename()).toBe(`${order.caseNo}-base.stl`);
+  const file = await download.path();
+  const bytes = new Uint8Array(fs.readFileSync(file!));
+  const parsed = await parseStl(await loadKernels(), bytes);
+  expect(parsed.ok).toBe(true);
+  if (!parsed.ok) return;
+  expect(parsed.mesh.triangleCount).toBeGreaterThan(100);
+  expect(edgeReport(parsed.mesh.indices)).toEqual({ open: 0, nonManifold: 0, misoriented: 0 });
+});
