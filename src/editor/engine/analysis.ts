@@ -436,6 +436,8 @@ export class AnalysisController {
     this.painted.delete(id);
     if (p.mesh.isDisposed()) return;
     p.mesh.removeVerticesData(VertexBuffer.ColorKind);
+    // Marks the mesh's shader attributes dirty: the material drops the vertex-colour variant.
+    p.mesh.useVertexColors = false;
     const material = p.mesh.material instanceof StandardMaterial ? p.mesh.material : null;
     if (material && p.diffuse) material.diffuseColor = p.diffuse;
     this.host.requestRender();

@@ -67,7 +67,7 @@ function Panel({ engine, analysis, state }: { engine: EditorEngine; analysis: An
   };
   const aiming = state.tool === 'direction';
   return (
-    <section className="border-b border-slate-200 px-3 py-3" data-testid="analysis" aria-label={t`Undercut analysis and heatmaps`}>
+    <section className="border-b border-slate-200 px-3 py-3" data-testid="analysis" data-mode={a.mode} data-status={a.status} aria-label={t`Undercut analysis and heatmaps`}>
       <h2 className="mb-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">{t`Undercut analysis and heatmaps`}</h2>
       <div role="radiogroup" aria-label={t`Heatmap`} className="grid grid-cols-2 gap-1">
         {MODES.map(({ mode, label }) => {
