@@ -6,6 +6,22 @@ const port = Number(process.env.E2E_PORT ?? 18787);
 // on different ports do not share state.
 const dataDir = `test/.tmp/e2e-data-${port}`;
 const staticDir = process.env.E2E_DIST ?? '';
+/** The slot worker's test page is served by a second server on the next port. */
+const slotPort = port + 1;
+const slotDataDir = `test/.tmp/e2e-data-${slotPort}`;
+const slotDist = `test/.tmp/dist-slot-${slotPort}`;
+
+function serverEnv(p: number, data: string, dist: string): Record<string, string> {
+  return {
+    PORT: String(p),
+    HOST: '127.0.0.1',
+    DATA_DIR: data,
+    STATIC_DIR: dist,
+    CAPTCHA: 'off',
+    ADMIN_PASSWORD: 'e2e-Admin-pass1',
+    JWT_SECRET: 'e2e-secret-not-for-production-0123456789',
+  };
+}
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -37,20 +53,25 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `rm -rf ${dataDir} && node_modules/.bin/tsx server/index.ts`,
-    url: `http://127.0.0.1:${port}/version.json`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      STATIC_DIR: staticDir,
-      CAPTCHA: 'off',
-      ADMIN_PASSWORD: 'e2e-Admin-pass1',
-      JWT_SECRET: 'e2e-secret-not-for-production-0123456789',
+  webServer: [
+    {
+      command: `rm -rf ${dataDir} && node_modules/.bin/tsx server/index.ts`,
+      url: `http://127.0.0.1:${port}/version.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      env: serverEnv(port, dataDir, staticDir),
     },
-  },
+    {
+      // test/e2e/slot-worker.spec.ts: the slotting test page, built on its own (seconds).
+      command:
+        `rm -rf ${slotDataDir} && node_modules/.bin/vite build --config test/e2e/slot-page/vite.config.ts ` +
+        `--outDir ${slotDist} --emptyOutDir --logLevel warn && node_modules/.bin/tsx server/index.ts`,
+      url: `http://127.0.0.1:${slotPort}/version.json`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'pipe',
+      env: serverEnv(slotPort, slotDataDir, slotDist),
+    },
+  ],
 });

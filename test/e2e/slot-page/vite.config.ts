@@ -1,8 +1,8 @@
-// The app's build plus the slotting test page (test/e2e/slot-page/index.html),
-// for test/e2e/slot-worker.spec.ts: nothing in the app imports the slot client
-// yet, so the plain app build has no slot worker to test. Build with
-//   npx vite build --config test/e2e/slot-page/vite.config.ts --outDir /tmp/dist-slot
-// and serve that folder (E2E_DIST=/tmp/dist-slot).
+// The slotting test page (test/e2e/slot-page/index.html) built with the app's
+// config, for test/e2e/slot-worker.spec.ts: nothing in the app imports the
+// slot client yet, so the plain app build has no slot worker to test.
+// playwright.config.ts builds it into test/.tmp/dist-slot and serves it from a
+// second server; only this page is built, so it takes seconds.
 import { fileURLToPath } from 'node:url';
 import { mergeConfig } from 'vite';
 import app from '../../../vite.config.ts';
@@ -13,10 +13,7 @@ export default mergeConfig(app, {
   root,
   build: {
     rollupOptions: {
-      input: {
-        index: `${root}index.html`,
-        'slot-test': `${root}test/e2e/slot-page/index.html`,
-      },
+      input: { 'slot-test': `${root}test/e2e/slot-page/index.html` },
     },
   },
 });
