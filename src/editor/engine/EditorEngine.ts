@@ -667,7 +667,7 @@ export class EditorEngine {
         const box = this.sceneBounds(true);
         if (!box) return null;
         const center: Xyz = [(box.min[0] + box.max[0]) / 2, (box.min[1] + box.max[1]) / 2, (box.min[2] + box.max[2]) / 2];
-        return { center, radius: 0.4 * Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]) };
+        return { center, radius: 0.3 * Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]) };
       },
       project: (p) => {
         const { scene, engine, camera } = this;
@@ -949,6 +949,22 @@ export class EditorEngine {
       label,
       do: () => this.applyDocument(next),
       undo: () => this.applyDocument(before),
+    });
+  }
+
+  /** A document change together with effects outside it (the worker's mesh), undone together. */
+  changeDocumentWith(label: string, next: DesignDocument, effect: { do(): void; undo(): void }): void {
+    const before = this.state.document;
+    this.execute({
+      label,
+      do: () => {
+        effect.do();
+        this.applyDocument(next);
+      },
+      undo: () => {
+        effect.undo();
+        this.applyDocument(before);
+      },
     });
   }
 

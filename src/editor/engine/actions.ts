@@ -15,6 +15,7 @@ export type ActionId =
   | 'tool.base'
   | 'tool.direction'
   | 'heatmap.undercut'
+  | 'tool.straighten'
   | 'tool.cancel';
 
 export interface Action {
@@ -138,6 +139,13 @@ export function createActions(engine: EditorEngine): ActionRegistry {
     run: () => engine.analysis.setMode(engine.analysis.getState().mode === 'undercut' ? 'off' : 'undercut'),
     enabled: hasJaw,
     active: () => engine.analysis.getState().mode === 'undercut',
+  });
+  registry.register({
+    id: 'tool.straighten',
+    keys: ['t'],
+    run: () => engine.setTool(s().tool === 'straighten' ? null : 'straighten'),
+    enabled: () => s().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready'),
+    active: () => s().tool === 'straighten',
   });
   registry.register({ id: 'tool.cancel', keys: ['escape'], run: () => engine.setTool(null), enabled: () => s().tool !== null });
   return registry;

@@ -8,8 +8,9 @@ import type { ModelRole } from '../engine/document.ts';
 import type { EditorEngine, EditorState, LoadStage, ModelView } from '../engine/EditorEngine.ts';
 import { errorMessage } from './errors.ts';
 import { EditorIcon } from './icons.tsx';
-import { AnalysisPanel } from './AnalysisPanel.tsx';
 import { BasePanel } from './BasePanel.tsx';
+import { AnalysisPanel } from './AnalysisPanel.tsx';
+import { StraightenPanel } from './StraightenPanel.tsx';
 
 const ROLE_NAMES: Record<ModelRole, MessageDescriptor> = {
   upper: msg`Upper jaw`,
@@ -157,8 +158,9 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
           </label>
         )}
       </Section>
-      <BasePanel engine={engine} state={state} caseNo={caseNo} />
+      <StraightenPanel engine={engine} state={state} />
       <AnalysisPanel engine={engine} state={state} />
+      <BasePanel engine={engine} state={state} caseNo={caseNo} />
       <Section title={t`Measurements`} testId="measurements">
         {measurements.length === 0 ? (
           <p className="text-xs text-slate-500">{t`Choose the measure tool (M), then click two points on a model.`}</p>

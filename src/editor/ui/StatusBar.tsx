@@ -15,14 +15,22 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
         return t`Measure: click the second point on the same model (Esc cancels).`;
       case 'measure.busy':
         return t`Measuring along the surface…`;
-      case 'direction.aim':
-        return t`Insertion direction: turn the view to look along it, then click the model (Esc leaves).`;
       case 'base.first':
         return t`Base: click the first point of the outline on a jaw.`;
       case 'base.next':
         return t`Base: click the next point; Enter or double-click closes the outline, Backspace removes the last point, drag a point to move it.`;
       case 'base.closed':
         return t`Base: outline closed; drag a point to move it, then Generate in the side panel.`;
+      case 'direction.aim':
+        return t`Insertion direction: turn the view to look along it, then click the model (Esc leaves).`;
+      case 'straighten.idle':
+        return t`Straighten: drag a ring to turn the models, an arrow to move them; or use the buttons in the side panel.`;
+      case 'straighten.rotating':
+        return t`Straighten: turning the models (Esc cancels).`;
+      case 'straighten.moving':
+        return t`Straighten: moving the models (Esc cancels).`;
+      case 'straighten.busy':
+        return t`Straightening the models…`;
       default:
         return t`Left drag: rotate · Right drag or Shift+drag: pan · Wheel: zoom · F or double-click: fit all · 1–6: views`;
     }

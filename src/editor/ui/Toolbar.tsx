@@ -103,6 +103,7 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
           {action('heatmap.undercut')}
         </Group>
         <Group label={t`Design`}>
+          {action('tool.straighten')}
           {action('tool.base')}
           {LATER_TOOLS.map((tool) => (
             <ToolButton key={tool.id} label={`${t(tool.label)} · ${t`coming soon`}`} icon={tool.icon} disabled />

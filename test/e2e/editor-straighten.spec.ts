@@ -1,0 +1,216 @@
+// The straightening tool in the browser: a designer opens an order whose generated jaws were
+// scanned tilted and turned, straightens them automatically (the picture changes and the
+// occlusal view shows the arch level and symmetric), reloads and finds them straightened, then
+// resets them to the scanned position.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { jawMesh, rigidMatrix, transformPositions, type IndexedMesh } from '../fixtures/jaw.ts';
+import { binaryStl } from '../fixtures/stl.ts';
+
+// Matches the webServer env in playwright.config.ts.
+const ADMIN_PASSWORD = 'e2e-Admin-pass1';
+test.use({ locale: 'en-US' });
+
+/** Turned 25° about z (the arch is skewed in the occlusal view) and rolled 12° about y. */
+const TILT = (() => {
+  const a = rigidMatrix([0, 0, 1], 25);
+  const b = rigidMatrix([0, 1, 0], 12, [4, -3, 6]);
+  const out = new Float64Array(16);
+  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r] = out[c * 4 + r]! + b[k * 4 + r]! * a[c * 4 + k]!;
+  return out;
+})();
+
+async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
+  const res = await request.post('/admin/base/open/login', { data: { username, password, captchaId: '', verifyCode: '' } });
+  const body = await res.json();
+  expect(body.code, JSON.stringify(body)).toBe(1000);
+  return body.data.token as string;
+}
+
+async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+}
+
+function soup(mesh: IndexedMesh): Float32Array {
+  const out = new Float32Array(mesh.indices.length * 3);
+  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
+  return out;
+}
+
+/** A designer (order list + design rights) and an order of hers with generated upper and lower jaws. */
+async function designerWithOrder(request: APIRequestContext): Promise<number> {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const headers = { Authorization: admin };
+  const { menus } = (await (await request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
+    menus: { id: number; parentId: number | null; router: string | null; perms: string | null }[];
+  };
+  const list = menus.find((m) => m.router === '/order/list')!;
+  const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
+  expect(menus.some((m) => m.parentId === list.id && m.perms?.includes('design:save'))).toBe(true);
+  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'straighten-designer', label: 'straighten-designer', menuIdList: granted, relevance: 1 } })).json();
+  expect(role.code, JSON.stringify(role)).toBe(1000);
+  const add = await request.post('/admin/base/sys/user/add', {
+    headers,
+    data: { username: 'straighten-designer', password: 'straighten-designer-pass', name: 'Dana', nickName: 'Dana', status: 1, roleIdList: [role.data.id] },
+  });
+  expect((await add.json()).code).toBe(1000);
+
+  const token = await apiLogin(request, 'straighten-designer', 'straighten-designer-pass');
+  const upright = jawMesh();
+  // The upper jaw: the lower one turned over (teeth down) and lifted so that the cusps meet;
+  // both tilted and turned as a scanner might leave them.
+  const lower = { positions: transformPositions(upright.positions, TILT), indices: upright.indices };
+  const upper = { positions: transformPositions(transformPositions(upright.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), TILT), indices: upright.indices };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-straighten-'));
+  const ids: Record<string, number> = {};
+  for (const [name, mesh] of [['upper.stl', upper], ['lower.stl', lower]] as const) {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, binaryStl(soup(mesh)));
+    const res = await request.post('/admin/base/comm/upload', {
+      headers: { Authorization: token },
+      multipart: { kind: 'model', file: { name, mimeType: 'model/stl', buffer: fs.readFileSync(file) } },
+    });
+    const body = await res.json();
+    expect(body.code, JSON.stringify(body)).toBe(1000);
+    ids[name] = body.data[0].id;
+  }
+  const order = await (
+    await request.post('/admin/order/info/add', {
+      headers: { Authorization: token },
+      data: { patientName: 'Stella Gerade', upperFileId: ids['upper.stl'], lowerFileId: ids['lower.stl'] },
+    })
+  ).json();
+  expect(order.code, JSON.stringify(order)).toBe(1000);
+  return order.data.id as number;
+}
+
+/** The canvas pixels (RGBA) as drawn (preserveDrawingBuffer), at a quarter of the CSS size. */
+async function pixels(page: Page): Promise<{ width: number; height: number; data: number[] }> {
+  return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement) => {
+    const copy = document.createElement('canvas');
+    copy.width = Math.round(canvas.clientWidth / 4);
+    copy.height = Math.round(canvas.clientHeight / 4);
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
+    return { width: copy.width, height: copy.height, data: Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data) };
+  });
+}
+
+function difference(a: { data: number[] }, b: { data: number[] }): number {
+  let changed = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    if (Math.abs(a.data[i]! - b.data[i]!) + Math.abs(a.data[i + 1]! - b.data[i + 1]!) + Math.abs(a.data[i + 2]! - b.data[i + 2]!) > 30) changed++;
+  }
+  return changed / (a.data.length / 4);
+}
+
+/**
+ * How mirror-symmetric the models' silhouette is about the vertical line through its middle
+ * (0..1): the share of model pixels whose mirror image is a model pixel too. A level arch seen
+ * from above, its midline upright on the screen, is close to 1.
+ */
+function symmetry(shot: { width: number; height: number; data: number[] }): number {
+  const bg = [shot.data[0]!, shot.data[1]!, shot.data[2]!];
+  const isModel = (x: number, y: number): boolean => {
+    const i = (y * shot.width + x) * 4;
+    return Math.abs(shot.data[i]! - bg[0]!) + Math.abs(shot.data[i + 1]! - bg[1]!) + Math.abs(shot.data[i + 2]! - bg[2]!) > 60;
+  };
+  let minX = Infinity, maxX = -Infinity;
+  for (let y = 0; y < shot.height; y++) for (let x = 0; x < shot.width; x++) if (isModel(x, y)) (minX = Math.min(minX, x)), (maxX = Math.max(maxX, x));
+  let total = 0, mirrored = 0;
+  for (let y = 0; y < shot.height; y++)
+    for (let x = minX; x <= maxX; x++) {
+      if (!isModel(x, y)) continue;
+      total++;
+      const m = Math.round(minX + maxX - x);
+      if (isModel(m, y) || isModel(Math.min(maxX, m + 1), y) || isModel(Math.max(minX, m - 1), y)) mirrored++;
+    }
+  return total ? mirrored / total : 0;
+}
+
+async function settle(page: Page): Promise<void> {
+  // Rendering is on demand: wait for the frames of a change to be drawn.
+  await page.waitForTimeout(900);
+}
+
+async function openOrder(page: Page, orderId: number): Promise<void> {
+  await page.goto(`/bend?orderId=${orderId}`);
+  await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(page.getByTestId('model-lower')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+}
+
+/** The occlusal view of the upper jaw alone. */
+async function occlusalUpper(page: Page): Promise<{ width: number; height: number; data: number[] }> {
+  const hide = page.getByRole('button', { name: 'Hide Lower jaw' });
+  if (await hide.isVisible()) await hide.click();
+  await page.getByRole('button', { name: 'Occlusal view (top)' }).click();
+  await settle(page);
+  return pixels(page);
+}
+
+test('a designer straightens tilted jaws automatically, finds them straightened after a reload, and resets them', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const orderId = await designerWithOrder(request);
+  await signIn(page, 'straighten-designer', 'straighten-designer-pass');
+  await openOrder(page, orderId);
+  const viewport = page.getByTestId('viewport');
+  await settle(page);
+  const scannedFront = await pixels(page);
+  const scannedTop = await occlusalUpper(page);
+  await page.screenshot({ path: 'test-results/straighten-scanned-top.png' });
+  await page.getByRole('button', { name: 'Show Lower jaw' }).click();
+
+  // The tool (T), then the automatic straightening from its panel.
+  await page.locator('[data-testid="viewport"] canvas').focus();
+  await page.keyboard.press('t');
+  await expect(viewport).toHaveAttribute('data-tool', 'straighten');
+  const panel = page.getByTestId('straighten-panel');
+  await expect(page.getByTestId('straighten-state')).toHaveAttribute('data-straightened', 'false');
+  await panel.getByRole('button', { name: 'Straighten automatically' }).click();
+  await expect(page.getByTestId('straighten-state')).toHaveAttribute('data-straightened', 'true', { timeout: 30_000 });
+  await expect(panel.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Front view' }).click();
+  await settle(page);
+  await page.screenshot({ path: 'test-results/straighten-front.png' });
+  expect(difference(scannedFront, await pixels(page))).toBeGreaterThan(0.03);
+  // Leave the tool (its handles would spoil the silhouette), look from above.
+  await page.keyboard.press('t');
+  await expect(viewport).toHaveAttribute('data-tool', '');
+  const straightTop = await occlusalUpper(page);
+  await page.screenshot({ path: 'test-results/straighten-straight-top.png' });
+  expect(difference(scannedTop, straightTop)).toBeGreaterThan(0.03);
+  const before = symmetry(scannedTop);
+  const after = symmetry(straightTop);
+  expect(after).toBeGreaterThan(0.9);
+  expect(after - before).toBeGreaterThan(0.05);
+
+  // Saved: a reload shows the straightened models.
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
+  await page.reload();
+  await openOrder(page, orderId);
+  await expect(page.getByTestId('straighten-state')).toHaveAttribute('data-straightened', 'true');
+  const reloadedTop = await occlusalUpper(page);
+  expect(symmetry(reloadedTop)).toBeGreaterThan(0.9);
+  expect(difference(straightTop, reloadedTop)).toBeLessThan(0.01);
+
+  // Reset (in the tool): back to the scanned position, and undo brings the straightening back.
+  await page.locator('[data-testid="viewport"] canvas').focus();
+  await page.keyboard.press('t');
+  await expect(viewport).toHaveAttribute('data-tool', 'straighten');
+  await page.getByTestId('straighten-panel').getByRole('button', { name: 'Reset to the scanned position' }).click();
+  await expect(page.getByTestId('straighten-state')).toHaveAttribute('data-straightened', 'false');
+  await page.screenshot({ path: 'test-results/straighten-tool-reset.png' });
+  await page.keyboard.press('t');
+  const resetTop = await occlusalUpper(page);
+  expect(difference(scannedTop, resetTop)).toBeLessThan(0.01);
+  await page.locator('[data-testid="viewport"] canvas').focus();
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('straighten-state')).toHaveAttribute('data-straightened', 'true');
+});
