@@ -3,6 +3,7 @@ import type { AutosaveState } from './engine/autosave.ts';
 import { emptyDocument } from './engine/document.ts';
 import { EditorEngine, type EditorState } from './engine/EditorEngine.ts';
 import { mm } from './engine/units.ts';
+import { IDLE_STRAIGHTEN } from './engine/straightening.ts';
 import { openOrder, type OpenedOrder } from './order/openOrder.ts';
 import type { OrderInfo } from './order/orderSource.ts';
 
@@ -23,6 +24,7 @@ const BEFORE_MOUNT: EditorState = {
   document: emptyDocument(),
   revision: 0,
   measurePreview: null,
+  straighten: IDLE_STRAIGHTEN,
 };
 const NO_SAVE: AutosaveState = { status: 'idle', version: 0, message: null, savedAt: null };
 const getBeforeMount = (): EditorState => BEFORE_MOUNT;

@@ -354,3 +354,21 @@ test('file space folders stay reachable on a mini screen', async ({ page, reques
   await expect(folders.getByRole('button', { name: 'All files' })).toBeVisible();
   await expect(folders.getByRole('button', { name: 'New folder' })).toBeVisible();
 });
+
+test('the role form shows permission names whole; long permission strings give way', async ({ page, request }) => {
+  await page.addInitScript(() => localStorage.setItem('aw.lang', 'de'));
+  await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  await page.goto('/sys/role');
+  await page.getByRole('toolbar', { name: 'Tabellen-Werkzeugleiste' }).getByRole('button', { name: 'Hinzufügen' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Rollenschlüssel').fill('breit');
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Breit');
+  await dialog.getByRole('tab', { name: 'Berechtigungen' }).click();
+  const tree = dialog.getByRole('tree', { name: 'Menüs und Berechtigungen' });
+  const query = tree.getByRole('checkbox', { name: /^Abfragen order:info:info,order:info:list,order:info:page$/ }).first();
+  await expect(query).toBeVisible();
+  // The name's own text is not cut (its box is as wide as its text).
+  const clipped = await query.locator('xpath=..').locator('span').first().evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+  expect(clipped).toBe(false);
+  await expect(tree.getByRole('checkbox', { name: /^Biegen design:bend/ })).toBeVisible();
+});

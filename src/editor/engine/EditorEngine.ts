@@ -24,7 +24,7 @@ import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { CreateLines } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
-import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Plane } from '@babylonjs/core/Maths/math.plane';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { Observable } from '@babylonjs/core/Misc/observable';
@@ -36,12 +36,18 @@ import { GeometryError, isAbortError, type GeometryErrorCode } from '../geometry
 import { ActionRegistry, createActions } from './actions.ts';
 import { CommandStack, type Command } from './commands.ts';
 import { emptyDocument, MODEL_ROLES, type DesignDocument, type Measurement, type ModelRole } from './document.ts';
+import { BaseFeature } from './baseFeature.ts';
+import { BaseTool } from './tools/base.ts';
 import { MeasureTool } from './tools/measure.ts';
 import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
 import { distance, mm, type Millimetres, type Xyz } from './units.ts';
 import { presetAngles, type ViewPreset } from './views.ts';
 
 export interface MeshBuffers {
+import { IDLE_STRAIGHTEN, StraighteningController, type StraightenStatus } from './straightening.ts';
+import { StraightenHandles } from './straightenHandles.ts';
+import { StraightenTool } from './tools/straighten.ts';
+import { IDENTITY, modelToWorldMatrix, rayToModel, transformPoint, type Matrix4 } from './pose.ts';
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
@@ -107,8 +113,10 @@ export interface EditorState {
   measurePreview: Millimetres | null;
 }
 
+  /** The automatic straightening: running, or why it failed (straightening.ts). */
+  straighten: StraightenStatus;
 /** What the engine needs of the geometry worker (GeometryClient, or an in-process stand-in in tests). */
-export type GeometryPort = Pick<GeometryClient, 'openStl' | 'release' | 'pick' | 'geodesic'> & { dispose?(): void };
+export type GeometryPort = Pick<GeometryClient, 'openStl' | 'release' | 'pick' | 'geodesic' | 'straighten'> & { dispose?(): void };
 
 export interface EditorEngineOptions {
   /** Geometry worker client. Default: the engine starts its own and terminates it on dispose(). */
@@ -181,6 +189,10 @@ export class EditorEngine {
   readonly commands = new CommandStack();
   /** Every user action by id: the toolbar, the shortcuts and the tests run them from here. */
   readonly actions: ActionRegistry;
+  /** The acrylic base: outline, generation, export (baseFeature.ts). */
+  readonly base: BaseFeature;
+  /** Automatic and manual straightening of the models (straightening.ts). */
+  readonly straightening: StraighteningController;
 
   private state: EditorState;
   private readonly canvas: HTMLCanvasElement | null;
@@ -208,6 +220,9 @@ export class EditorEngine {
   constructor(canvas: HTMLCanvasElement | null, options: EditorEngineOptions = {}) {
     this.canvas = canvas;
     this.overlay = options.overlay ?? null;
+  /** The models' pose as drawn (the document's straightening, or a drag's preview); null: none. */
+  private pose: Matrix4 | null = null;
+  private straightenHandles: StraightenHandles | null = null;
     this.ownsGeometry = !options.geometry;
     this.geometry = options.geometry ?? new GeometryClient();
     this.actions = createActions(this);
@@ -230,6 +245,35 @@ export class EditorEngine {
       measurePreview: null,
     };
     this.commands.onChanged.add(() => this.setState({ canUndo: this.commands.canUndo, canRedo: this.commands.canRedo }));
+    this.base = new BaseFeature(
+      {
+      straighten: IDLE_STRAIGHTEN,
+        scene: () => this.scene,
+        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
+    this.straightening = new StraighteningController({
+      document: () => this.state.document,
+      change: (label, next) => this.changeDocument(label, next),
+      handleOf: (role) => (this.models.get(role)?.view.status === 'ready' ? this.handleOf(role) : null),
+      straighten: (handle, jaw, opts) => this.geometry.straighten(handle, jaw, opts),
+      previewPose: (matrix) => this.setPose(matrix ?? this.state.document.straightening?.matrix ?? null),
+      bounds: () => this.sceneBounds(true),
+      fitToView: () => this.fitToView(),
+      setStatus: (straighten) => {
+        this.setState({ straighten });
+        this.publishTool();
+      },
+    });
+        handleOf: (jaw) => this.handleOf(jaw),
+        modelState: (jaw) => {
+          const v = this.models.get(jaw)?.view;
+          return v ? { status: v.status, ...(v.error ? { errorCode: v.error.code } : {}) } : { status: 'absent' };
+        },
+        document: () => this.state.document,
+        change: (label, next) => this.changeDocument(label, next),
+        requestRender: () => this.requestRender(),
+      },
+      this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
+    );
 
     let engine: AbstractEngine;
     try {
@@ -473,6 +517,7 @@ export class EditorEngine {
     this.buildMesh(entry, mesh);
     entry.view = { ...entry.view, status: 'ready', progress: null, triangles: mesh.triangleCount, vertices: mesh.vertexCount };
     this.syncOverlays();
+    this.base.sync();
     this.onModelChanged.notifyObservers(entry.info);
   }
 
@@ -536,7 +581,7 @@ export class EditorEngine {
     mesh.material = material;
     mesh.isPickable = false;
     mesh.doNotSyncBoundingInfo = true;
-    mesh.position.set(...entry.offset);
+    this.placeMesh(mesh, entry.offset);
     entry.mesh = mesh;
     entry.material = material;
     this.applyAppearance(entry);
@@ -594,6 +639,58 @@ export class EditorEngine {
     this.publishModels();
   }
 
+  /** Places a model's mesh: the straightening, then the bite offset (overlays are its children). */
+  private placeMesh(mesh: Mesh, offset: Xyz): void {
+    const world = Matrix.FromArray(modelToWorldMatrix(this.pose, offset));
+    const rotation = new Quaternion();
+    const position = new Vector3();
+    world.decompose(undefined, rotation, position);
+    mesh.rotationQuaternion = rotation;
+    mesh.position.copyFrom(position);
+  }
+
+  /** Draws the models in a pose (the document's, or a drag's preview); null: as in their files. */
+  private setPose(matrix: Matrix4 | null): void {
+    const same = (a: Matrix4 = IDENTITY, b: Matrix4 = IDENTITY): boolean => Array.from(a).every((v, i) => v === b[i]);
+    if (same(matrix ?? undefined, this.pose ?? undefined)) return;
+    this.pose = matrix;
+    for (const entry of this.models.values()) if (entry.mesh) this.placeMesh(entry.mesh, entry.offset);
+    if (this.tool instanceof StraightenTool) this.tool.refresh();
+    this.requestRender();
+  }
+
+  /** What the straightening tool needs: handles drawn in the scene, projection, a still camera. */
+  private straightenToolHost(): import('./tools/straighten.ts').StraightenToolHost {
+    return {
+      controller: this.straightening,
+      layout: () => {
+        const box = this.sceneBounds(true);
+        if (!box) return null;
+        const center: Xyz = [(box.min[0] + box.max[0]) / 2, (box.min[1] + box.max[1]) / 2, (box.min[2] + box.max[2]) / 2];
+        return { center, radius: 0.4 * Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]) };
+      },
+      project: (p) => {
+        const { scene, engine, camera } = this;
+        if (!scene || !engine || !camera) return null;
+        const scale = engine.getHardwareScalingLevel();
+        const viewport = camera.viewport.toGlobal(engine.getRenderWidth() * scale, engine.getRenderHeight() * scale);
+        const at = Vector3.Project(Vector3.FromArray(p), Matrix.Identity(), scene.getTransformMatrix(), viewport);
+        return at.z < 0 || at.z > 1 ? null : { x: at.x, y: at.y };
+      },
+      showHandles: (layout, hot) => {
+        if (!this.scene) return;
+        this.straightenHandles ??= new StraightenHandles(this.scene);
+        this.straightenHandles.show(layout, hot);
+        this.requestRender();
+      },
+      holdCamera: (on) => {
+        if (!this.canvas || !this.camera) return;
+        if (on) this.camera.detachControl();
+        else this.camera.attachControl();
+      },
+    };
+  }
+
   /** Opens (lower jaw down by BITE_OPENING) or closes the bite, animated. */
   setBiteOpen(open: boolean): void {
     if (this.state.biteOpen === open) return;
@@ -616,7 +713,7 @@ export class EditorEngine {
     const lower = this.models.get('lower');
     if (!lower) return;
     lower.offset = [0, 0, z];
-    lower.mesh?.position.set(0, 0, z);
+    if (lower.mesh) this.placeMesh(lower.mesh, lower.offset);
   }
 
   // ---------------------------------------------------------------- camera
@@ -696,9 +793,15 @@ export class EditorEngine {
     for (const entry of this.models.values()) {
       if (!entry.info || (visibleOnly && !entry.view.visible)) continue;
       any = true;
-      for (let a = 0; a < 3; a++) {
-        min[a] = Math.min(min[a]!, entry.info.bounds.min[a]! + entry.offset[a]!);
-        max[a] = Math.max(max[a]!, entry.info.bounds.max[a]! + entry.offset[a]!);
+      // The box's corners as drawn (straightened and offset).
+      const m = modelToWorldMatrix(this.pose, entry.offset);
+      const b = entry.info.bounds;
+      for (let i = 0; i < 8; i++) {
+        const p = transformPoint(m, [i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]]);
+        for (let a = 0; a < 3; a++) {
+          min[a] = Math.min(min[a]!, p[a]!);
+          max[a] = Math.max(max[a]!, p[a]!);
+        }
       }
     }
     if (!any && visibleOnly) return this.sceneBounds(false);
@@ -741,17 +844,17 @@ export class EditorEngine {
     const picks = [...this.models.values()]
       .filter((e) => e.handle !== null && e.view.visible && e.view.status === 'ready')
       .map(async (e) => {
-        const origin: Xyz = [ray.origin.x - e.offset[0], ray.origin.y - e.offset[1], ray.origin.z - e.offset[2]];
-        const dir: Xyz = [ray.direction.x, ray.direction.y, ray.direction.z];
+        // The ray in the model's frame (straightening and bite undone; rigid, so t is unchanged).
+        const { origin, direction: dir } = rayToModel(this.pose, e.offset, [ray.origin.x, ray.origin.y, ray.origin.z], [ray.direction.x, ray.direction.y, ray.direction.z]);
         const range: { tMin?: number; tMax?: number } = {};
         if (clip.enabled) {
-          // The ray's part with y < offset is cut away (world y; models move only in z).
+          // The ray's part with y < offset is cut away (world y).
           const y0 = ray.origin.y;
           if (y0 < clip.offset) {
-            if (dir[1] <= 0) return;
-            range.tMin = (clip.offset - y0) / dir[1];
-          } else if (dir[1] < 0) {
-            range.tMax = (clip.offset - y0) / dir[1];
+            if (dy <= 0) return;
+            range.tMin = (clip.offset - y0) / dy;
+          } else if (dy < 0) {
+            range.tMax = (clip.offset - y0) / dy;
           }
         }
         try {
@@ -774,8 +877,9 @@ export class EditorEngine {
     const engine = this.engine;
     const camera = this.camera;
     const entry = this.models.get(model);
+          const dy = ray.direction.y;
     if (!scene || !engine || !camera || !entry) return null;
-    const world = new Vector3(p[0] + entry.offset[0], p[1] + entry.offset[1], p[2] + entry.offset[2]);
+    const world = Vector3.FromArray(transformPoint(modelToWorldMatrix(this.pose, entry.offset), p));
     const scale = engine.getHardwareScalingLevel();
     const width = engine.getRenderWidth() * scale;
     const height = engine.getRenderHeight() * scale;
@@ -831,6 +935,7 @@ export class EditorEngine {
   private applyDocument(doc: DesignDocument): void {
     this.setState({ document: doc, revision: this.state.revision + 1 });
     this.syncOverlays();
+    this.base.sync();
   }
 
   undo(): void {
@@ -854,7 +959,13 @@ export class EditorEngine {
   setTool(id: ToolId | null): void {
     if (this.tool?.id === id) return;
     this.tool?.cancel();
-    this.tool = id === 'measure' ? new MeasureTool(this.toolContext()) : null;
+    this.tool =
+      id === 'measure'
+    this.setPose(doc.straightening?.matrix ?? null);
+        ? new MeasureTool(this.toolContext())
+        : id === 'base'
+          ? new BaseTool(this.toolContext(), { project: (jaw, p) => this.projectModelPoint(jaw, p) })
+          : null;
     this.publishTool();
   }
 
@@ -877,6 +988,11 @@ export class EditorEngine {
 
   private toolContext(): ToolContext {
     return {
+    if (this.tool instanceof StraightenTool) this.tool.dispose();
+    if (id === 'straighten') {
+      this.tool = new StraightenTool(this.toolContext(), this.straightenToolHost());
+      return this.publishTool();
+    }
       pickAt: (x, y) => this.pickAt(x, y),
       geodesic: (model, a, b) => this.geodesicOf(model, a, b),
       document: () => this.state.document,
@@ -1101,12 +1217,12 @@ export class EditorEngine {
       if (e.buttons !== 0) this.requestRender();
       if (this.tool) void this.pointer('move', local(e));
     });
-    on('dblclick', () => this.fitToView());
+    on('dblclick', () => this.tool?.id !== 'base' && this.fitToView()); // the base tool closes its outline
     on('contextmenu', (e) => e.preventDefault());
 
     const onKey = (e: KeyboardEvent): void => {
       if (isEditableTarget(e.target)) return;
-      if (e.key === 'Escape' && this.tool?.key('Escape')) {
+      if ((e.key === 'Escape' || this.tool?.id === 'base') && this.tool?.key(e.key)) {
         e.preventDefault();
         return;
       }
@@ -1134,6 +1250,7 @@ export class EditorEngine {
     for (const o of this.overlayNodes.values()) o.label?.remove();
     this.overlayNodes.clear();
     this.previewLabel?.remove();
+    this.base.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;
     if (this.ownsGeometry) this.geometry.dispose?.();
@@ -1163,6 +1280,8 @@ const LABEL_STYLE: Partial<CSSStyleDeclaration> = {
 
 function toVector(p: Xyz): Vector3 {
   return new Vector3(p[0], p[1], p[2]);
+    this.straightening.cancel();
+    this.straightenHandles?.clear();
 }
 
 function formatMm(v: number): string {

@@ -12,6 +12,7 @@ export type ActionId =
   | 'bite.toggle'
   | 'clip.toggle'
   | 'tool.measure'
+  | 'tool.base'
   | 'tool.cancel';
 
 export interface Action {
@@ -104,9 +105,21 @@ export function createActions(engine: EditorEngine): ActionRegistry {
   registry.register({
     id: 'tool.measure',
     keys: ['m'],
-    run: () => engine.setTool(s().tool === 'measure' ? null : 'measure'),
+    run: () => {
+      // "Measuring is not allowed while making accessories" (the base outline being drawn).
+      const tool = engine.activeTool;
+      if (tool?.id === 'base' && (tool as { drawing?: boolean }).drawing) return engine.base.report({ code: 'MEASURE_WHILE_ACCESSORY' });
+      engine.setTool(s().tool === 'measure' ? null : 'measure');
+    },
     enabled: hasModel,
     active: () => s().tool === 'measure',
+  });
+  registry.register({
+    id: 'tool.base',
+    keys: ['a'],
+    run: () => engine.setTool(s().tool === 'base' ? null : 'base'),
+    enabled: () => s().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready'),
+    active: () => s().tool === 'base',
   });
   registry.register({ id: 'tool.cancel', keys: ['escape'], run: () => engine.setTool(null), enabled: () => s().tool !== null });
   return registry;

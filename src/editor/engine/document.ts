@@ -3,6 +3,7 @@
 // new document through a command), versioned by `schemaVersion`. Meshes are never in it: they are
 // the order's models; the document refers to them by role.
 import type { Millimetres, ModelPoint } from './units.ts';
+import { isRigidMatrix } from './pose.ts';
 
 /** The format written by this editor; the server refuses newer ones it does not know. */
 export const DESIGN_SCHEMA_VERSION = 1;
@@ -29,9 +30,30 @@ export interface Measurement {
   path: number[];
 }
 
+/** The acrylic base: its outline (model frame of its jaw) and settings; the mesh is regenerated from them. */
+export interface BaseDesign {
+  jaw: 'upper' | 'lower';
+  outline: SurfacePick[];
+  /** The outline is closed (Enter or double-click): generation may start. */
+  closed: boolean;
+  thickness: Millimetres;
+  height: Millimetres;
+  /** A base was generated from this outline and these settings (reopening regenerates it). */
+  generated: boolean;
+}
+
 export interface DesignDocument {
   schemaVersion: typeof DESIGN_SCHEMA_VERSION;
   measurements: Measurement[];
+  base?: BaseDesign;
+  straightening?: Straightening;
+}
+
+/** The models' pose: one rigid transform (column-major 4x4, model → canonical) for upper, lower and bite alike. */
+export interface Straightening {
+  matrix: number[];
+  /** The jaw the automatic straightening analysed. */
+  jaw: 'upper' | 'lower';
 }
 
 export function emptyDocument(): DesignDocument {
@@ -45,11 +67,35 @@ export function emptyDocument(): DesignDocument {
 export function parseDocument(data: unknown): DesignDocument {
   const doc = emptyDocument();
   if (!data || typeof data !== 'object') return doc;
-  const raw = data as { measurements?: unknown };
+  const raw = data as { measurements?: unknown; base?: unknown };
   if (Array.isArray(raw.measurements)) {
     doc.measurements = raw.measurements.filter(isMeasurement);
   }
+  const base = parseBase(raw.base);
+  if (base) doc.base = base;
+  const straightening = parseStraightening((data as { straightening?: unknown }).straightening);
+  if (straightening) doc.straightening = straightening;
   return doc;
+}
+
+function parseBase(b: unknown): BaseDesign | null {
+  const v = b as Partial<BaseDesign> | null;
+  if (!v || typeof v !== 'object' || (v.jaw !== 'upper' && v.jaw !== 'lower') || !Array.isArray(v.outline)) return null;
+  const num = (x: unknown, d: number): Millimetres => (typeof x === 'number' && Number.isFinite(x) ? x : d) as Millimetres;
+  return {
+    jaw: v.jaw,
+    outline: v.outline.filter(isPick).map((p) => ({ point: [...p.point] as unknown as ModelPoint, triangle: p.triangle })),
+    closed: v.closed === true,
+    thickness: num(v.thickness, 2),
+    height: num(v.height, 2),
+    generated: v.generated === true,
+  };
+}
+
+function parseStraightening(v: unknown): Straightening | null {
+  const s = v as Partial<Straightening> | null;
+  if (!s || typeof s !== 'object' || (s.jaw !== 'upper' && s.jaw !== 'lower') || !isRigidMatrix(s.matrix)) return null;
+  return { matrix: [...s.matrix], jaw: s.jaw };
 }
 
 function isPick(p: unknown): p is SurfacePick {

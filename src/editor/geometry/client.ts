@@ -26,7 +26,9 @@ import type {
   SimplifiedMesh,
   WorkerResult,
   WorkerStats,
+  BaseOutcome,
 } from '../../../workers/geometry.worker.ts';
+import type { BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
 import type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions, Vec3 as BvhVec3 } from '../../../workers/kernels/bvh.ts';
 import type { DistanceOptions, DistanceResult } from '../../../workers/kernels/distance.ts';
 import type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
@@ -47,6 +49,8 @@ export type { StraightenJaw, StraightenResult } from '../../../workers/kernels/s
 export type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
 export type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
 export type { MeshHealth } from '../../../workers/kernels/topology.ts';
+export type { BaseOutcome, GeneratedBase } from '../../../workers/geometry.worker.ts';
+export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
 
 /** Options of every long call. */
 export interface JobCallOptions {
@@ -221,6 +225,27 @@ export class GeometryClient {
       (api, jobId, progress) => api.simplify(handle, targetTriangles, jobId, progress),
       (late) => void this.release(late.handle),
     );
+  }
+
+  // ---- acrylic base and export
+
+  /** Generates a base for an outline on a kept model; the base is kept under its own handle (release it too). */
+  generateBase(modelHandle: MeshHandle, outline: OutlinePoint[], settings: BaseSettings = {}, options: JobCallOptions = {}): Promise<BaseOutcome> {
+    return this.job(
+      options,
+      (api, jobId, progress) => api.generateBase(modelHandle, outline, settings, jobId, progress),
+      (late) => void (late.ok && this.release(late.base.handle)),
+    );
+  }
+
+  /** The outline as generateBase will cut it, projected onto the model (xyz per point, closed loop). */
+  outlinePath(modelHandle: MeshHandle, outline: OutlinePoint[], options: OutlinePathOptions = {}): Promise<Float32Array> {
+    return this.call((api) => api.outlinePath(modelHandle, outline, options));
+  }
+
+  /** A kept mesh as binary STL bytes. */
+  exportStl(handle: MeshHandle, header?: string): Promise<Uint8Array> {
+    return this.call((api) => api.exportStl(handle, header));
   }
 
   /** What the worker holds (diagnostics). */

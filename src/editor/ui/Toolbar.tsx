@@ -104,6 +104,7 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
           ))}
         </Group>
         <Group label={t`Design`}>
+          {action('tool.base')}
           {LATER_TOOLS.slice(2).map((tool) => (
             <ToolButton key={tool.id} label={`${t(tool.label)} · ${t`coming soon`}`} icon={tool.icon} disabled />
           ))}

@@ -18,6 +18,7 @@ export const ACTION_LABELS: Record<ActionId, { label: MessageDescriptor; icon: E
   'bite.toggle': { label: msg`Open or close the bite`, icon: 'bite' },
   'clip.toggle': { label: msg`Clipping plane`, icon: 'clip' },
   'tool.measure': { label: msg`Measure distance`, icon: 'measure' },
+  'tool.base': { label: msg`Draw and generate the base`, icon: 'base' },
   'tool.cancel': { label: msg`Cancel the tool`, icon: 'x' },
 };
 
@@ -27,7 +28,6 @@ export const LATER_TOOLS: { id: string; label: MessageDescriptor; icon: EditorIc
   { id: 'heatmap', label: msg`Heatmaps`, icon: 'heatmap' },
   { id: 'straighten', label: msg`Straighten the models`, icon: 'straighten' },
   { id: 'smooth', label: msg`Smoothing brush`, icon: 'smooth' },
-  { id: 'base', label: msg`Draw and generate the base`, icon: 'base' },
   { id: 'wire', label: msg`Wires`, icon: 'wire' },
   { id: 'export', label: msg`Export STL`, icon: 'export' },
 ];

@@ -68,8 +68,14 @@ export function CheckTree({ rows, value, onChange, label, hint, disabled, name }
                   disabled={disabled}
                   onChange={(e) => toggle(row, e.target.checked)}
                 />
-                <span className="truncate">{text}</span>
-                {hint?.(row) && <span className="truncate font-mono text-xs text-slate-400">{hint(row)}</span>}
+                {/* The name is what people read: it keeps its width; a long permission hint gives way
+                    (in full as a tooltip). */}
+                <span className="shrink-0 whitespace-nowrap">{text}</span>
+                {hint?.(row) && (
+                  <span className="min-w-0 truncate font-mono text-xs text-slate-400" title={hint(row) ?? undefined}>
+                    {hint(row)}
+                  </span>
+                )}
               </label>
             </div>
             {kids && open && renderLevel(row.id, depth + 1)}

@@ -25,6 +25,7 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   // Orders, devices, interface configuration and file space.
   'retry ai': msg`Retry AI`,
   design: msg`Design`,
+  bend: msg({ message: 'Bend', context: 'permission' }),
   'reset key': msg`Reset key`,
   'bind users': msg`Bind users`,
   'editor devices': msg`Editor devices`,

@@ -1,0 +1,196 @@
+// The base tool headless: NullEngine + the real geometry worker in process. The outline is
+// drawn by pointer clicks on the generated palate jaw, the spec's rules refuse with their
+// codes, the base is generated through the worker and exported as STL that parses closed.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DesignDocument } from '../../src/editor/engine/document.ts';
+import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
+import type { BaseTool } from '../../src/editor/engine/tools/base.ts';
+import { palateJaw } from '../fixtures/base-models.ts';
+import type { IndexedMesh } from '../fixtures/mesh.ts';
+import { binaryStl } from '../fixtures/stl.ts';
+import { headlessEditor, type Headless } from './editor-harness.ts';
+
+let h: Headless;
+let editor: EditorEngine;
+
+beforeEach(async () => {
+  h = await headlessEditor();
+  editor = h.editor;
+});
+afterEach(() => h.dispose());
+
+function soup(mesh: IndexedMesh): Float32Array {
+  const out = new Float32Array(mesh.indices.length * 3);
+  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
+  return out;
+}
+
+const palateStl = binaryStl(soup(palateJaw())).buffer as ArrayBuffer;
+
+async function openPalate(e: EditorEngine): Promise<void> {
+  const bytes = palateStl.slice(0);
+  await e.openModels([{ role: 'lower', name: 'lower.stl', source: async (_signal, onProgress) => (onProgress(1), bytes) }]);
+  e.setView('top');
+  e.renderNow(); // the projection used to aim the clicks is the rendered one
+}
+
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+const straightened = (doc: DesignDocument): DesignDocument => ({ ...doc, straightening: { matrix: IDENTITY, jaw: 'lower' } }) as DesignDocument;
+
+/** Canvas pixels over a ring on the palate (centre 0, 5; radius 12 mm), seen from the top. */
+function ring(e: EditorEngine, n = 12): { x: number; y: number }[] {
+  return Array.from({ length: n }, (_, i) => {
+    const a = 0.1 + (2 * Math.PI * i) / n;
+    return e.projectModelPoint('lower', [12 * Math.cos(a), 5 + 12 * Math.sin(a), -10])!;
+  });
+}
+
+const click = async (p: { x: number; y: number }) => {
+  await editor.pointer('down', { x: p.x, y: p.y, button: 0 });
+  await editor.pointer('up', { x: p.x, y: p.y, button: 0 });
+};
+
+async function drawRing(n = 12): Promise<void> {
+  expect(editor.actions.run('tool.base')).toBe(true);
+  for (const p of ring(editor, n)) {
+    await click(p);
+    // Clicks in quick succession at different places: never a double click.
+  }
+}
+
+describe('base tool (headless)', () => {
+  it('draws the outline by clicks on the surface; Backspace, undo and redo; Enter closes', async () => {
+    await openPalate(editor);
+    await drawRing();
+    const base = editor.getState().document.base!;
+    expect(base.jaw).toBe('lower');
+    expect(base.outline).toHaveLength(12);
+    // Snapped to the palate's surface (between -8 and -16), not to the clicked plane.
+    for (const p of base.outline) expect(p.point[2]).toBeLessThan(-7.9);
+    expect(editor.getState().toolPhase).toBe('pointing');
+
+    editor.undo();
+    expect(editor.getState().document.base!.outline).toHaveLength(11);
+    editor.redo();
+    expect(editor.getState().document.base!.outline).toEqual(base.outline);
+
+    const tool = editor.activeTool as BaseTool;
+    expect(tool.key('Backspace')).toBe(true);
+    expect(editor.getState().document.base!.outline).toHaveLength(11);
+    editor.undo();
+    expect(editor.getState().document.base!.outline).toHaveLength(12);
+
+    // Measuring is refused while the outline is being drawn.
+    expect(editor.actions.run('tool.measure')).toBe(true);
+    expect(editor.getState().tool).toBe('base');
+    expect(editor.base.view.problem?.code).toBe('MEASURE_WHILE_ACCESSORY');
+
+    expect(tool.key('Enter')).toBe(true);
+    expect(editor.getState().document.base!.closed).toBe(true);
+    expect(editor.getState().toolPhase).toBe('idle');
+    editor.actions.run('tool.measure');
+    expect(editor.getState().tool).toBe('measure');
+  });
+
+  it('a double click closes the outline', async () => {
+    await openPalate(editor);
+    await drawRing(5);
+    const last = ring(editor, 5)[4]!;
+    await click(last);
+    const base = editor.getState().document.base!;
+    expect(base.outline).toHaveLength(5);
+    expect(base.closed).toBe(true);
+  });
+
+  it('dragging a point moves it along the surface in one undoable step', async () => {
+    await openPalate(editor);
+    await drawRing(6);
+    const before = editor.getState().document.base!.outline;
+    const from = editor.projectModelPoint('lower', before[0]!.point)!;
+    const to = editor.projectModelPoint('lower', [12, 5, -10])!;
+    await editor.pointer('down', { x: from.x, y: from.y, button: 0 });
+    await editor.pointer('move', { x: to.x, y: to.y, button: 0, buttons: 1 });
+    await editor.pointer('up', { x: to.x, y: to.y, button: 0 });
+    const after = editor.getState().document.base!.outline;
+    expect(after).toHaveLength(6);
+    expect(after[0]!.point[0]).toBeCloseTo(12, 0);
+    expect(after[0]!.point[1]).toBeCloseTo(5, 0);
+    expect(after.slice(1)).toEqual(before.slice(1));
+    editor.undo();
+    expect(editor.getState().document.base!.outline).toEqual(before);
+  });
+
+  it('refuses by the rules, each with its code', async () => {
+    await openPalate(editor);
+    await drawRing(3);
+    expect(await editor.base.generate()).toBe(false);
+    expect(editor.base.view.problem?.code).toBe('NOT_STRAIGHTENED');
+    editor.changeDocument('straighten', straightened(editor.getState().document));
+    expect(await editor.base.generate()).toBe(false);
+    expect(editor.base.view.problem?.code).toBe('TOO_FEW_POINTS');
+    await click(ring(editor, 12)[6]!);
+    editor.base.setSettings({ height: 0.2 as never });
+    expect(await editor.base.generate()).toBe(false);
+    expect(editor.base.view.problem?.code).toBe('HEIGHT_TOO_LOW');
+    editor.base.setSettings({ height: 2 as never });
+    editor.changeDocument('wire', { ...editor.getState().document, wires: [{ id: 'w1' }] } as DesignDocument);
+    expect(await editor.base.generate()).toBe(false);
+    expect(editor.base.view.problem?.code).toBe('WIRE_EXISTS');
+    expect(editor.base.view.status).toBe('none');
+  });
+
+  it('a self-crossing outline fails with SPLIT_FAILED from the worker', async () => {
+    await openPalate(editor);
+    editor.changeDocument('straighten', straightened(editor.getState().document));
+    expect(editor.actions.run('tool.base')).toBe(true);
+    const p = ring(editor, 4); // 0, 90, 180, 270 degrees: visiting 0, 180, 90, 270 crosses itself
+    for (const q of [p[0]!, p[2]!, p[1]!, p[3]!]) await click(q);
+    expect(await editor.base.generate()).toBe(false);
+    expect(editor.base.view.problem?.code).toBe('SPLIT_FAILED');
+  });
+
+  it('generates the base, exports it as a closed STL, undoes and redoes, and regenerates it on reopening', async () => {
+    await openPalate(editor);
+    editor.changeDocument('straighten', straightened(editor.getState().document));
+    await drawRing();
+    (editor.activeTool as BaseTool).key('Enter');
+    const fractions: number[] = [];
+    const observer = editor.base.onChanged.add((v) => v.progress !== null && fractions.push(v.progress));
+    expect(await editor.base.generate()).toBe(true);
+    editor.base.onChanged.remove(observer);
+    expect(fractions.length).toBeGreaterThan(0);
+    expect(editor.base.view).toMatchObject({ status: 'ready', problem: null });
+    expect(editor.base.view.triangles).toBeGreaterThan(100);
+    expect(editor.getState().document.base!.generated).toBe(true);
+
+    const stl = await editor.base.exportStl();
+    expect(stl).not.toBeNull();
+    const opened = await h.geometry.openStl(stl!.slice().buffer, {});
+    const health = await h.geometry.healthReport(opened.handle);
+    expect(health.openEdges).toBe(0);
+    expect(health.nonManifoldEdges).toBe(0);
+    await h.geometry.release(opened.handle);
+
+    editor.undo();
+    expect(editor.getState().document.base!.generated).toBe(false);
+    expect(editor.base.view.status).toBe('none');
+    expect(editor.base.handle).toBeNull();
+    editor.redo();
+    await editor.base.settled();
+    expect(editor.base.view.status).toBe('ready');
+    expect(editor.base.handle).not.toBeNull();
+
+    // Reopening: the saved document first, then the model: the base comes back.
+    const saved = JSON.parse(JSON.stringify(editor.getState().document)) as DesignDocument;
+    const again = await headlessEditor();
+    try {
+      again.editor.loadDocument(saved);
+      await openPalate(again.editor);
+      await again.editor.base.settled();
+      expect(again.editor.base.view.status).toBe('ready');
+      expect(again.editor.base.view.triangles).toBe(editor.base.view.triangles);
+    } finally {
+      again.dispose();
+    }
+  });
+});
