@@ -8,6 +8,7 @@ import { useEditor } from './useEditor.ts';
 import { errorMessage } from './ui/errors.ts';
 import { EditorIcon } from './ui/icons.tsx';
 import { SidePanel } from './ui/SidePanel.tsx';
+import { HeatmapLegend } from './ui/HeatmapLegend.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { Toolbar, ToolButton } from './ui/Toolbar.tsx';
 
@@ -146,6 +147,7 @@ export default function BendPage() {
             aria-label={t`3D view of the model`}
           />
           <div ref={overlayRef} className="editor-overlay pointer-events-none absolute inset-0 overflow-hidden" aria-live="polite" />
+          {engine && <HeatmapLegend analysis={engine.analysis} />}
           {loading && (
             <div className="absolute top-3 left-1/2 flex -translate-x-1/2 items-center gap-2 rounded-lg bg-white/95 px-3 py-2 text-sm text-slate-600 shadow">
               <div
@@ -179,7 +181,7 @@ export default function BendPage() {
             </p>
           )}
         </div>
-        <SidePanel engine={engine} state={state} />
+        <SidePanel engine={engine} state={state} caseNo={caseNo} />
       </div>
       <StatusBar state={state} save={save} saving={!local && order.status === 'ready'} onRetry={saveNow} />
     </div>

@@ -39,15 +39,17 @@ import { emptyDocument, MODEL_ROLES, type DesignDocument, type Measurement, type
 import { BaseFeature } from './baseFeature.ts';
 import { BaseTool } from './tools/base.ts';
 import { MeasureTool } from './tools/measure.ts';
+import { AnalysisController, type AnalysisGeometry } from './analysis.ts';
+import { DirectionTool } from './tools/direction.ts';
 import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
 import { distance, mm, type Millimetres, type Xyz } from './units.ts';
 import { presetAngles, type ViewPreset } from './views.ts';
-
-export interface MeshBuffers {
 import { IDLE_STRAIGHTEN, StraighteningController, type StraightenStatus } from './straightening.ts';
 import { StraightenHandles } from './straightenHandles.ts';
 import { StraightenTool } from './tools/straighten.ts';
 import { IDENTITY, modelToWorldMatrix, rayToModel, transformPoint, type Matrix4 } from './pose.ts';
+
+export interface MeshBuffers {
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
@@ -111,10 +113,10 @@ export interface EditorState {
   revision: number;
   /** The measure tool's rubber band: straight distance to the surface under the cursor. */
   measurePreview: Millimetres | null;
-}
-
   /** The automatic straightening: running, or why it failed (straightening.ts). */
   straighten: StraightenStatus;
+}
+
 /** What the engine needs of the geometry worker (GeometryClient, or an in-process stand-in in tests). */
 export type GeometryPort = Pick<GeometryClient, 'openStl' | 'release' | 'pick' | 'geodesic' | 'straighten'> & { dispose?(): void };
 
@@ -189,10 +191,12 @@ export class EditorEngine {
   readonly commands = new CommandStack();
   /** Every user action by id: the toolbar, the shortcuts and the tests run them from here. */
   readonly actions: ActionRegistry;
-  /** The acrylic base: outline, generation, export (baseFeature.ts). */
-  readonly base: BaseFeature;
   /** Automatic and manual straightening of the models (straightening.ts). */
   readonly straightening: StraighteningController;
+  /** The acrylic base: outline, generation, export (baseFeature.ts). */
+  readonly base: BaseFeature;
+  /** Insertion direction and heatmaps (analysis.ts). */
+  readonly analysis: AnalysisController;
 
   private state: EditorState;
   private readonly canvas: HTMLCanvasElement | null;
@@ -216,13 +220,13 @@ export class EditorEngine {
   private previewNode: Mesh | null = null;
   private previewLabel: HTMLElement | null = null;
   private previewAnchor: { model: ModelRole; point: Xyz } | null = null;
+  /** The models' pose as drawn (the document's straightening, or a drag's preview); null: none. */
+  private pose: Matrix4 | null = null;
+  private straightenHandles: StraightenHandles | null = null;
 
   constructor(canvas: HTMLCanvasElement | null, options: EditorEngineOptions = {}) {
     this.canvas = canvas;
     this.overlay = options.overlay ?? null;
-  /** The models' pose as drawn (the document's straightening, or a drag's preview); null: none. */
-  private pose: Matrix4 | null = null;
-  private straightenHandles: StraightenHandles | null = null;
     this.ownsGeometry = !options.geometry;
     this.geometry = options.geometry ?? new GeometryClient();
     this.actions = createActions(this);
@@ -243,13 +247,9 @@ export class EditorEngine {
       document: emptyDocument(),
       revision: 0,
       measurePreview: null,
+      straighten: IDLE_STRAIGHTEN,
     };
     this.commands.onChanged.add(() => this.setState({ canUndo: this.commands.canUndo, canRedo: this.commands.canRedo }));
-    this.base = new BaseFeature(
-      {
-      straighten: IDLE_STRAIGHTEN,
-        scene: () => this.scene,
-        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
     this.straightening = new StraighteningController({
       document: () => this.state.document,
       change: (label, next) => this.changeDocument(label, next),
@@ -263,6 +263,10 @@ export class EditorEngine {
         this.publishTool();
       },
     });
+    this.base = new BaseFeature(
+      {
+        scene: () => this.scene,
+        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
         handleOf: (jaw) => this.handleOf(jaw),
         modelState: (jaw) => {
           const v = this.models.get(jaw)?.view;
@@ -274,6 +278,28 @@ export class EditorEngine {
       },
       this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
     );
+    this.analysis = new AnalysisController({
+      geometry: this.geometry as unknown as AnalysisGeometry,
+      handleOf: (jaw) => this.handleOf(jaw),
+      meshOf: (jaw) => this.models.get(jaw)?.mesh ?? null,
+      base: () => {
+        const handle = this.base.handle;
+        const jaw = this.state.document.base?.jaw;
+        if (handle === null || !jaw) return null;
+        const parent = this.models.get(jaw)?.mesh ?? null;
+        const mesh = (this.scene?.meshes.find((m) => m.name === 'base' && m.parent === parent) as Mesh | undefined) ?? null;
+        return { handle, mesh, jaw };
+      },
+      document: () => this.state.document,
+      change: (label, next) => this.changeDocument(label, next),
+      viewDirection: () => {
+        const c = this.camera;
+        const v = c ? c.position.subtract(c.target) : null;
+        return v && v.lengthSquared() > 0 ? (v.normalize().asArray() as unknown as Xyz) : null;
+      },
+      requestRender: () => this.requestRender(),
+    });
+    this.base.onChanged.add(() => this.analysis.sync());
 
     let engine: AbstractEngine;
     try {
@@ -518,6 +544,7 @@ export class EditorEngine {
     entry.view = { ...entry.view, status: 'ready', progress: null, triangles: mesh.triangleCount, vertices: mesh.vertexCount };
     this.syncOverlays();
     this.base.sync();
+    this.analysis.modelsChanged();
     this.onModelChanged.notifyObservers(entry.info);
   }
 
@@ -612,33 +639,6 @@ export class EditorEngine {
     this.requestRender();
   }
 
-  /** Translation of a model in the scene (the bite), [0, 0, 0] when absent. */
-  modelOffset(role: ModelRole): Xyz {
-    const offset = this.models.get(role)?.offset;
-    return offset ? [offset[0], offset[1], offset[2]] : [0, 0, 0];
-  }
-
-  /** The worker's handle of a loaded model (for tools of later work), or null. */
-  handleOf(role: ModelRole): MeshHandle | null {
-    return this.models.get(role)?.handle ?? null;
-  }
-
-  setVisible(role: ModelRole, visible: boolean): void {
-    const entry = this.models.get(role);
-    if (!entry || entry.view.visible === visible) return;
-    entry.view = { ...entry.view, visible };
-    this.applyAppearance(entry);
-    this.publishModels();
-  }
-
-  setOpacity(role: ModelRole, opacity: number): void {
-    const entry = this.models.get(role);
-    if (!entry) return;
-    entry.view = { ...entry.view, opacity: Math.min(1, Math.max(0.05, opacity)) };
-    this.applyAppearance(entry);
-    this.publishModels();
-  }
-
   /** Places a model's mesh: the straightening, then the bite offset (overlays are its children). */
   private placeMesh(mesh: Mesh, offset: Xyz): void {
     const world = Matrix.FromArray(modelToWorldMatrix(this.pose, offset));
@@ -689,6 +689,33 @@ export class EditorEngine {
         else this.camera.attachControl();
       },
     };
+  }
+
+  /** Translation of a model in the scene (the bite), [0, 0, 0] when absent. */
+  modelOffset(role: ModelRole): Xyz {
+    const offset = this.models.get(role)?.offset;
+    return offset ? [offset[0], offset[1], offset[2]] : [0, 0, 0];
+  }
+
+  /** The worker's handle of a loaded model (for tools of later work), or null. */
+  handleOf(role: ModelRole): MeshHandle | null {
+    return this.models.get(role)?.handle ?? null;
+  }
+
+  setVisible(role: ModelRole, visible: boolean): void {
+    const entry = this.models.get(role);
+    if (!entry || entry.view.visible === visible) return;
+    entry.view = { ...entry.view, visible };
+    this.applyAppearance(entry);
+    this.publishModels();
+  }
+
+  setOpacity(role: ModelRole, opacity: number): void {
+    const entry = this.models.get(role);
+    if (!entry) return;
+    entry.view = { ...entry.view, opacity: Math.min(1, Math.max(0.05, opacity)) };
+    this.applyAppearance(entry);
+    this.publishModels();
   }
 
   /** Opens (lower jaw down by BITE_OPENING) or closes the bite, animated. */
@@ -850,6 +877,7 @@ export class EditorEngine {
         if (clip.enabled) {
           // The ray's part with y < offset is cut away (world y).
           const y0 = ray.origin.y;
+          const dy = ray.direction.y;
           if (y0 < clip.offset) {
             if (dy <= 0) return;
             range.tMin = (clip.offset - y0) / dy;
@@ -877,7 +905,6 @@ export class EditorEngine {
     const engine = this.engine;
     const camera = this.camera;
     const entry = this.models.get(model);
-          const dy = ray.direction.y;
     if (!scene || !engine || !camera || !entry) return null;
     const world = Vector3.FromArray(transformPoint(modelToWorldMatrix(this.pose, entry.offset), p));
     const scale = engine.getHardwareScalingLevel();
@@ -934,8 +961,10 @@ export class EditorEngine {
 
   private applyDocument(doc: DesignDocument): void {
     this.setState({ document: doc, revision: this.state.revision + 1 });
+    this.setPose(doc.straightening?.matrix ?? null);
     this.syncOverlays();
     this.base.sync();
+    this.analysis.sync();
   }
 
   undo(): void {
@@ -959,13 +988,19 @@ export class EditorEngine {
   setTool(id: ToolId | null): void {
     if (this.tool?.id === id) return;
     this.tool?.cancel();
+    if (this.tool instanceof StraightenTool) this.tool.dispose();
+    if (id === 'straighten') {
+      this.tool = new StraightenTool(this.toolContext(), this.straightenToolHost());
+      return this.publishTool();
+    }
     this.tool =
       id === 'measure'
-    this.setPose(doc.straightening?.matrix ?? null);
         ? new MeasureTool(this.toolContext())
         : id === 'base'
           ? new BaseTool(this.toolContext(), { project: (jaw, p) => this.projectModelPoint(jaw, p) })
-          : null;
+          : id === 'direction'
+            ? new DirectionTool(this.toolContext(), this.analysis)
+            : null;
     this.publishTool();
   }
 
@@ -988,11 +1023,6 @@ export class EditorEngine {
 
   private toolContext(): ToolContext {
     return {
-    if (this.tool instanceof StraightenTool) this.tool.dispose();
-    if (id === 'straighten') {
-      this.tool = new StraightenTool(this.toolContext(), this.straightenToolHost());
-      return this.publishTool();
-    }
       pickAt: (x, y) => this.pickAt(x, y),
       geodesic: (model, a, b) => this.geodesicOf(model, a, b),
       document: () => this.state.document,
@@ -1250,7 +1280,10 @@ export class EditorEngine {
     for (const o of this.overlayNodes.values()) o.label?.remove();
     this.overlayNodes.clear();
     this.previewLabel?.remove();
+    this.straightening.cancel();
+    this.straightenHandles?.clear();
     this.base.dispose();
+    this.analysis.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;
     if (this.ownsGeometry) this.geometry.dispose?.();
@@ -1280,8 +1313,6 @@ const LABEL_STYLE: Partial<CSSStyleDeclaration> = {
 
 function toVector(p: Xyz): Vector3 {
   return new Vector3(p[0], p[1], p[2]);
-    this.straightening.cancel();
-    this.straightenHandles?.clear();
 }
 
 function formatMm(v: number): string {

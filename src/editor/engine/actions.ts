@@ -13,6 +13,8 @@ export type ActionId =
   | 'clip.toggle'
   | 'tool.measure'
   | 'tool.base'
+  | 'tool.direction'
+  | 'heatmap.undercut'
   | 'tool.cancel';
 
 export interface Action {
@@ -120,6 +122,22 @@ export function createActions(engine: EditorEngine): ActionRegistry {
     run: () => engine.setTool(s().tool === 'base' ? null : 'base'),
     enabled: () => s().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready'),
     active: () => s().tool === 'base',
+  });
+  // Analysis (analysis.ts): aim the insertion direction along the view; undercut heatmap on/off.
+  const hasJaw = () => s().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready');
+  registry.register({
+    id: 'tool.direction',
+    keys: ['i'],
+    run: () => engine.setTool(s().tool === 'direction' ? null : 'direction'),
+    enabled: hasJaw,
+    active: () => s().tool === 'direction',
+  });
+  registry.register({
+    id: 'heatmap.undercut',
+    keys: ['u'],
+    run: () => engine.analysis.setMode(engine.analysis.getState().mode === 'undercut' ? 'off' : 'undercut'),
+    enabled: hasJaw,
+    active: () => engine.analysis.getState().mode === 'undercut',
   });
   registry.register({ id: 'tool.cancel', keys: ['escape'], run: () => engine.setTool(null), enabled: () => s().tool !== null });
   return registry;

@@ -47,6 +47,18 @@ export interface DesignDocument {
   measurements: Measurement[];
   base?: BaseDesign;
   straightening?: Straightening;
+  /** Insertion direction (unit, canonical frame, from the model towards the appliance); absent: the jaw's default (±z). Helper "analysis". */
+  insertionDirection?: [number, number, number];
+  /** The heatmap chosen in the analysis panel; absent: off. */
+  heatmap?: HeatmapSettings;
+}
+
+/** The analysis heatmap shown: which map, and the jaw analysed for undercuts. */
+export type HeatmapMode = 'off' | 'undercut' | 'occlusal' | 'thickness';
+export interface HeatmapSettings {
+  mode: HeatmapMode;
+  /** The jaw whose undercuts are shown (the occlusal map is always upper to lower). */
+  model: 'upper' | 'lower';
 }
 
 /** The models' pose: one rigid transform (column-major 4x4, model → canonical) for upper, lower and bite alike. */
@@ -75,7 +87,22 @@ export function parseDocument(data: unknown): DesignDocument {
   if (base) doc.base = base;
   const straightening = parseStraightening((data as { straightening?: unknown }).straightening);
   if (straightening) doc.straightening = straightening;
+  const analysis = parseAnalysis(data as { insertionDirection?: unknown; heatmap?: unknown });
+  Object.assign(doc, analysis);
   return doc;
+}
+
+function parseAnalysis(raw: { insertionDirection?: unknown; heatmap?: unknown }): Pick<DesignDocument, 'insertionDirection' | 'heatmap'> {
+  const out: Pick<DesignDocument, 'insertionDirection' | 'heatmap'> = {};
+  const d = raw.insertionDirection;
+  if (Array.isArray(d) && d.length === 3 && d.every((v) => typeof v === 'number' && Number.isFinite(v)) && Math.hypot(d[0], d[1], d[2]) > 1e-6) {
+    out.insertionDirection = [d[0], d[1], d[2]];
+  }
+  const h = raw.heatmap as Partial<HeatmapSettings> | null | undefined;
+  if (h && typeof h === 'object' && ['off', 'undercut', 'occlusal', 'thickness'].includes(h.mode as string) && (h.model === 'upper' || h.model === 'lower')) {
+    out.heatmap = { mode: h.mode as HeatmapMode, model: h.model };
+  }
+  return out;
 }
 
 function parseBase(b: unknown): BaseDesign | null {

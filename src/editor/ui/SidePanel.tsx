@@ -8,6 +8,8 @@ import type { ModelRole } from '../engine/document.ts';
 import type { EditorEngine, EditorState, LoadStage, ModelView } from '../engine/EditorEngine.ts';
 import { errorMessage } from './errors.ts';
 import { EditorIcon } from './icons.tsx';
+import { AnalysisPanel } from './AnalysisPanel.tsx';
+import { BasePanel } from './BasePanel.tsx';
 
 const ROLE_NAMES: Record<ModelRole, MessageDescriptor> = {
   upper: msg`Upper jaw`,
@@ -97,7 +99,7 @@ function ModelRow({ engine, model }: { engine: EditorEngine | null; model: Model
   );
 }
 
-export function SidePanel({ engine, state }: { engine: EditorEngine | null; state: EditorState }) {
+export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | null; state: EditorState; caseNo?: string }) {
   const { t } = useLingui();
   const { clipping } = state;
   const offset = Math.round(clipping.offset);
@@ -155,6 +157,8 @@ export function SidePanel({ engine, state }: { engine: EditorEngine | null; stat
           </label>
         )}
       </Section>
+      <BasePanel engine={engine} state={state} caseNo={caseNo} />
+      <AnalysisPanel engine={engine} state={state} />
       <Section title={t`Measurements`} testId="measurements">
         {measurements.length === 0 ? (
           <p className="text-xs text-slate-500">{t`Choose the measure tool (M), then click two points on a model.`}</p>

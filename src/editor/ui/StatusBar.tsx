@@ -15,6 +15,14 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
         return t`Measure: click the second point on the same model (Esc cancels).`;
       case 'measure.busy':
         return t`Measuring along the surface…`;
+      case 'direction.aim':
+        return t`Insertion direction: turn the view to look along it, then click the model (Esc leaves).`;
+      case 'base.first':
+        return t`Base: click the first point of the outline on a jaw.`;
+      case 'base.next':
+        return t`Base: click the next point; Enter or double-click closes the outline, Backspace removes the last point, drag a point to move it.`;
+      case 'base.closed':
+        return t`Base: outline closed; drag a point to move it, then Generate in the side panel.`;
       default:
         return t`Left drag: rotate · Right drag or Shift+drag: pan · Wheel: zoom · F or double-click: fit all · 1–6: views`;
     }

@@ -99,13 +99,12 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
         </Group>
         <Group label={t`Analysis`}>
           {action('tool.measure')}
-          {LATER_TOOLS.slice(0, 2).map((tool) => (
-            <ToolButton key={tool.id} label={`${t(tool.label)} · ${t`coming soon`}`} icon={tool.icon} disabled />
-          ))}
+          {action('tool.direction')}
+          {action('heatmap.undercut')}
         </Group>
         <Group label={t`Design`}>
           {action('tool.base')}
-          {LATER_TOOLS.slice(2).map((tool) => (
+          {LATER_TOOLS.map((tool) => (
             <ToolButton key={tool.id} label={`${t(tool.label)} · ${t`coming soon`}`} icon={tool.icon} disabled />
           ))}
         </Group>
