@@ -2,7 +2,7 @@
 // that bends back to the design.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KernelExports } from '../../workers/kernels/abi.ts';
-import { bendProgram, placeOnDesign, simulateBend, transformPoints, type Vec3 } from '../../workers/kernels/bend.ts';
+import { bendProgram, placeOnDesign, programDeviation, simulateBend, transformPoints, type Vec3 } from '../../workers/kernels/bend.ts';
 import { compensateAngle, type SpringbackTable, springbackAt, springbackResult, springbackTableProblem } from '../../workers/kernels/bend-springback.ts';
 import { loadKernels } from './kernels.ts';
 
@@ -69,6 +69,9 @@ describe('springback', () => {
     design.forEach((q, i) => {
       expect(Math.hypot(placed[i * 3]! - q[0], placed[i * 3 + 1]! - q[1], placed[i * 3 + 2]! - q[2])).toBeLessThan(0.01);
     });
+    // The inverse check the editor runs before sending, with the right and a wrong table.
+    expect(programDeviation(k, design, p.steps, { radius: 1.5, springback: TABLE })).toBeLessThan(0.01);
+    expect(programDeviation(k, design, p.steps, { radius: 1.5, springback: [[0, 1]] })).toBeGreaterThan(1);
     // Without springback the same program would leave the wire overbent, off the design.
     const overbent = simulateBend(k, p.steps, { radius: 1.5 });
     const off = transformPoints(placeOnDesign(overbent.corners, design), overbent.corners);

@@ -334,3 +334,19 @@ export function transformPoints(m: Mat4, p: ArrayLike<number>): Float64Array {
   }
   return out;
 }
+
+/**
+ * The inverse check before sending: replays `steps` (as sent, compensated with `springback`),
+ * places the wire the machine makes on the design, and returns the largest distance between its
+ * corners and the design's (mm); Infinity when the corner counts differ (collinear design points
+ * are merged, so pass the design without them, or compare program.detail's corners).
+ */
+export function programDeviation(k: KernelExports, design: ArrayLike<number> | readonly Vec3[], steps: readonly BendStep[], options: SimulateOptions): number {
+  const d = flatPoints(design);
+  const { corners } = simulateBend(k, steps, options);
+  if (corners.length !== d.length) return Infinity;
+  const placed = transformPoints(placeOnDesign(corners, d), corners);
+  let worst = 0;
+  for (let i = 0; i < d.length; i += 3) worst = Math.max(worst, Math.hypot(placed[i]! - d[i]!, placed[i + 1]! - d[i + 1]!, placed[i + 2]! - d[i + 2]!));
+  return worst;
+}
