@@ -5,7 +5,8 @@ import type { AnalysisController } from '../../src/editor/engine/analysis.ts';
 import { BEST_DIRECTION_CONE_DEG, UNDERCUT_RANGE } from '../../src/editor/engine/analysis.ts';
 import { parseDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import { sphereStl } from '../fixtures/stl.ts';
+import { palateJaw } from '../fixtures/base-models.ts';
+import { binaryStl, sphereStl } from '../fixtures/stl.ts';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
 
 let h: Headless;
@@ -224,5 +225,48 @@ describe('occlusal distance and base thickness', () => {
     analysis.setMode('thickness');
     expect(analysis.getState().mode).toBe('off');
     expect(editor.commands.canUndo).toBe(false);
+  });
+});
+
+describe('base thickness heatmap', () => {
+  it('once a base is generated, colours it by its distance to the jaw: fit side blue, the outside about the thickness', async () => {
+    const jaw = palateJaw();
+    const tris = new Float32Array(jaw.indices.length * 3);
+    for (let i = 0; i < jaw.indices.length; i++) tris.set(jaw.positions.subarray(jaw.indices[i]! * 3, jaw.indices[i]! * 3 + 3), i * 3);
+    const bytes = binaryStl(tris).buffer;
+    await editor.openModels([{ role: 'lower', name: 'lower.stl', source: async (_s, onProgress) => (onProgress(1), bytes) }]);
+    editor.setView('top');
+    editor.renderNow();
+    const doc = editor.getState().document;
+    editor.changeDocument('straighten', { ...doc, straightening: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], jaw: 'lower' } });
+    expect(editor.actions.run('tool.base')).toBe(true);
+    for (let i = 0; i < 12; i++) {
+      const a = 0.1 + (2 * Math.PI * i) / 12;
+      const p = editor.projectModelPoint('lower', [12 * Math.cos(a), 5 + 12 * Math.sin(a), -10])!;
+      await editor.pointer('down', { ...p, button: 0 });
+      await editor.pointer('up', { ...p, button: 0 });
+    }
+    editor.activeTool!.key('Enter');
+    expect(await editor.base.generate()).toBe(true);
+    expect(analysis.getState().thicknessAvailable).toBe(true);
+
+    analysis.setMode('thickness');
+    await analysis.settled();
+    const s = analysis.getState();
+    expect(s.status).toBe('ready');
+    expect(s.legend).toMatchObject({ mode: 'thickness', min: 0, max: 4 });
+    expect(analysis.isPainted('base')).toBe(true);
+    expect(analysis.isPainted('lower')).toBe(false);
+    const colors = analysis.meshColors('base')!.colors!;
+    const n = colors.length / 4;
+    let blue = 0;
+    for (let i = 0; i < n; i++) if (colors[i * 4 + 2]! > 0.9 && colors[i * 4]! < 0.1) blue++;
+    expect(blue / n).toBeGreaterThan(0.3); // the inner surface lies on the jaw
+    expect(s.maxValue!).toBeGreaterThan(1.8); // the outer one about the thickness (2 mm) away
+    expect(s.maxValue!).toBeLessThan(4);
+
+    analysis.setMode('off');
+    await analysis.settled();
+    expect(analysis.meshColors('base')!.colors).toBeNull();
   });
 });

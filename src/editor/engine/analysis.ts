@@ -318,7 +318,8 @@ export class AnalysisController {
   private keyOf(): string {
     const { mode, model, direction } = this.state;
     if (mode === 'off') return 'off';
-    const d = direction.map((v) => v.toFixed(6)).join(',');
+    // In the model frame: a new straightening turns the direction the worker sees, so it recomputes.
+    const d = toModelFrame(this.host.document(), direction).map((v) => v.toFixed(6)).join(',');
     if (mode === 'undercut') return `undercut|${model}|${this.host.handleOf(model)}|${d}`;
     if (mode === 'occlusal') return `occlusal|${this.host.handleOf('upper')}|${this.host.handleOf('lower')}`;
     const base = this.host.base();
@@ -448,14 +449,18 @@ export class AnalysisController {
   }
 
   /** Whether a model's mesh shows heatmap colours now (tests, the page's data attributes). */
-  isPainted(role: AnalysisJaw): boolean {
+  isPainted(role: AnalysisJaw | 'base'): boolean {
     const p = this.painted.get(role);
-    return !!p && p.mesh === this.host.meshOf(role);
+    return !!p && p.mesh === this.meshFor(role);
+  }
+
+  private meshFor(role: AnalysisJaw | 'base'): Mesh | null {
+    return role === 'base' ? (this.host.base()?.mesh ?? null) : this.host.meshOf(role);
   }
 
   /** What a model's Babylon mesh holds now: its vertex colours (null without a heatmap) and positions (tests). */
-  meshColors(role: AnalysisJaw): { colors: Float32Array | null; positions: Float32Array | null } | null {
-    const mesh = this.host.meshOf(role);
+  meshColors(role: AnalysisJaw | 'base'): { colors: Float32Array | null; positions: Float32Array | null } | null {
+    const mesh = this.meshFor(role);
     if (!mesh) return null;
     const colors = mesh.getVerticesData(VertexBuffer.ColorKind);
     const positions = mesh.getVerticesData(VertexBuffer.PositionKind);
