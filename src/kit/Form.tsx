@@ -1,8 +1,7 @@
 /**
  * The kit's form: items on a 24-column grid with 100 px labels, optional tabs (lazy, first active)
- * and collapsible groups, required-field validation (skipped in info mode). Changing tabs checks
- * the visible fields of the tab being left; a failed submit opens the tab of the first failing
- * field and focuses it. `submit()` returns the data to send (hooks applied, hidden items dropped,
+ * and collapsible groups, required-field validation (skipped in info mode). Tabs switch freely;
+ * a failed submit opens the tab of the first failing field and focuses it. `submit()` returns the data to send (hooks applied, hidden items dropped,
  * dotted props nested), or null when invalid.
  */
 import { useEffect, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
@@ -122,17 +121,10 @@ export function KitForm({ items, tabs, mode, value, onChange, ref, labelWidth = 
     }
   });
 
+  // Tabs can always be switched (users look around before filling everything in); required
+  // fields are checked on submit, which opens the tab of the first failing field (docs/kit.md).
   const changeTab = (next: string) => {
     if (next === tab) return;
-    // Only the visible fields of the tab being left are checked.
-    const current = fieldItems(items).filter((i) => tabsOfFields.get(i) === tab);
-    const found = check(current, valueRef.current);
-    if (Object.keys(found).length) {
-      setErrors((e) => ({ ...e, ...found }));
-      const first = current.find((i) => found[i.prop!]);
-      if (first) setFocusProp(first.prop!);
-      return;
-    }
     setTab(next);
     setOpened((o) => new Set([...o, next]));
   };

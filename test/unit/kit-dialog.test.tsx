@@ -91,7 +91,7 @@ describe('upsert dialog', () => {
     expect(mem.calls.filter((c) => c.action === 'page').length).toBe(pages + 1);
   });
 
-  it('validation: the tab being left is checked; a failed save jumps to the first failing field', async () => {
+  it('validation: tabs switch freely; a failed save jumps to the first failing field', async () => {
     const mem = memoryService(rows);
     renderAt(() => <CrudPage service={mem.service} columns={columns} items={items} tabs={tabs} />);
     await screen.findByText('Alpha');
@@ -102,12 +102,21 @@ describe('upsert dialog', () => {
     // The second tab is lazy: its fields are not rendered before it is opened.
     expect(within(dialog).queryByLabelText(/Code/)).toBeNull();
 
-    // Leaving the first tab with an empty required field stays there.
+    // Leaving the first tab with an empty required field is allowed, with no error shown yet.
     fireEvent.mouseDown(within(dialog).getByRole('tab', { name: 'More' })); // Radix tabs switch on mouse down
-    expect(within(dialog).getByRole('tab', { name: 'Basics' }).getAttribute('aria-selected')).toBe('true');
-    expect(within(dialog).getByRole('alert').textContent).toBe('Name cannot be empty');
+    expect(within(dialog).getByRole('tab', { name: 'More' }).getAttribute('aria-selected')).toBe('true');
+    expect(within(dialog).getByLabelText(/Code/)).toBeTruthy();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+
+    // Saving from there goes back to the first failing field, Name on "Basics".
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(within(dialog).getByRole('tab', { name: 'Basics' }).getAttribute('aria-selected')).toBe('true'));
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByLabelText(/Name/)));
+    expect(within(dialog).getByText('Name cannot be empty')).toBeTruthy();
+    expect(mem.last('add')).toBeUndefined();
 
     fireEvent.change(within(dialog).getByLabelText(/Name/), { target: { value: 'Gamma' } });
+    expect(within(dialog).queryByText('Name cannot be empty')).toBeNull();
     expect(within(dialog).queryByRole('alert')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     // Code (tab "More") fails first: its tab opens and it gets the focus; the folded group opens too.
