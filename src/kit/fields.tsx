@@ -212,10 +212,13 @@ function RangeField({ value, onChange, disabled, id, invalid }: FieldProps) {
     onChange(next[0] || next[1] ? next : []);
   };
   return (
-    <div className="flex items-center gap-2">
-      <input id={id} aria-label={t`Start time`} aria-invalid={invalid || undefined} type="datetime-local" disabled={disabled} className={INPUT} value={toLocalInput(a)} onChange={(e) => set(0, e.target.value)} />
-      <span className="text-slate-400">–</span>
-      <input aria-label={t`End time`} type="datetime-local" disabled={disabled} className={INPUT} value={toLocalInput(b)} onChange={(e) => set(1, e.target.value)} />
+    // Two datetime inputs need ~26rem side by side; narrower (the 30 % search drawer) they stack.
+    <div className="@container">
+      <div className="flex flex-col gap-2 @md:flex-row @md:items-center">
+        <input id={id} aria-label={t`Start time`} aria-invalid={invalid || undefined} type="datetime-local" disabled={disabled} className={`${INPUT} min-w-0 @md:flex-1`} value={toLocalInput(a)} onChange={(e) => set(0, e.target.value)} />
+        <span className="hidden text-slate-400 @md:inline">–</span>
+        <input aria-label={t`End time`} type="datetime-local" disabled={disabled} className={`${INPUT} min-w-0 @md:flex-1`} value={toLocalInput(b)} onChange={(e) => set(1, e.target.value)} />
+      </div>
     </div>
   );
 }
