@@ -187,4 +187,23 @@ test('a designer shows the undercut heatmap, tilts the insertion direction, show
   // The base thickness map waits for a base.
   await expect(page.getByTestId('heatmap-thickness')).toBeDisabled();
   await expect(page.getByTestId('heatmap-thickness')).toHaveAttribute('title', /Generate a base first/);
+
+  // The choice is saved with the design; the panel and legend speak German and Chinese too.
+  await page.getByTestId('heatmap-undercut').click();
+  await expect(page.getByTestId('save-status')).toHaveText('All changes saved');
+  for (const [lang, title, legendTitle] of [
+    ['de', 'Unterschnittanalyse und Heatmaps', 'Unterschnitttiefe'],
+    ['zh', '倒凹分析与热图', '倒凹深度'],
+  ] as const) {
+    await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
+    await page.reload();
+    await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(panel).toContainText(title);
+    await expect(panel).toHaveAttribute('data-mode', 'undercut');
+    await expect(panel).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await expect(legend).toContainText(legendTitle);
+    await expect(legend).toContainText('mm');
+    await settle(page);
+    await page.screenshot({ path: `test-results/analysis-${lang}.png` });
+  }
 });
