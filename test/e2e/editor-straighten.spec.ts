@@ -92,15 +92,15 @@ async function designerWithOrder(request: APIRequestContext): Promise<number> {
 }
 
 /** The canvas pixels (RGBA) as drawn (preserveDrawingBuffer), at a quarter of the CSS size. */
-async function pixels(page: Page): Promise<{ width: number; height: number; data: number[] }> {
-  return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement) => {
+async function pixels(page: Page, divisor = 4): Promise<{ width: number; height: number; data: number[] }> {
+  return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement, divisor: number) => {
     const copy = document.createElement('canvas');
-    copy.width = Math.round(canvas.clientWidth / 4);
-    copy.height = Math.round(canvas.clientHeight / 4);
+    copy.width = Math.round(canvas.clientWidth / divisor);
+    copy.height = Math.round(canvas.clientHeight / divisor);
     const ctx = copy.getContext('2d')!;
     ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
     return { width: copy.width, height: copy.height, data: Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data) };
-  });
+  }, divisor);
 }
 
 function difference(a: { data: number[] }, b: { data: number[] }): number {
@@ -133,6 +133,20 @@ function symmetry(shot: { width: number; height: number; data: number[] }): numb
       if (isModel(m, y) || isModel(Math.min(maxX, m + 1), y) || isModel(Math.max(minX, m - 1), y)) mirrored++;
     }
   return total ? mirrored / total : 0;
+}
+
+/** Canvas CSS pixels whose colour passes `test` (the handles are drawn in pure axis colours). */
+async function handlePixels(page: Page, test: (r: number, g: number, b: number) => boolean): Promise<{ x: number; y: number }[]> {
+  const shot = await pixels(page, 1);
+  const box = (await page.locator('[data-testid="viewport"] canvas').boundingBox())!;
+  const scale = shot.width / box.width;
+  const found: { x: number; y: number }[] = [];
+  for (let y = 0; y < shot.height; y++)
+    for (let x = 0; x < shot.width; x++) {
+      const i = (y * shot.width + x) * 4;
+      if (test(shot.data[i]!, shot.data[i + 1]!, shot.data[i + 2]!)) found.push({ x: (x + 0.5) / scale, y: (y + 0.5) / scale });
+    }
+  return found;
 }
 
 async function settle(page: Page): Promise<void> {
@@ -180,6 +194,32 @@ test('a designer straightens tilted jaws automatically, finds them straightened 
   await settle(page);
   await page.screenshot({ path: 'test-results/straighten-front.png' });
   expect(difference(scannedFront, await pixels(page))).toBeGreaterThan(0.03);
+  // Fine adjustment: drag the green ring (rotation about y, facing the front view) a little way
+  // round. The models turn, the camera stays, and one undo puts them back.
+  const adjusted = await pixels(page);
+  const green = await handlePixels(page, (r, g, b) => g > r + 50 && g > b + 50);
+  expect(green.length).toBeGreaterThan(20);
+  const xs = green.map((p) => p.x), ys = green.map((p) => p.y);
+  const c = { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
+  const top = green.reduce((best, p) => (p.y < best.y ? p : best));
+  const radius = c.y - top.y;
+  const box = (await page.locator('[data-testid="viewport"] canvas').boundingBox())!;
+  await page.mouse.move(box.x + top.x, box.y + top.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 8; k++) {
+    const angle = -Math.PI / 2 + (k * 0.3) / 8;
+    await page.mouse.move(box.x + c.x + radius * Math.cos(angle), box.y + c.y + radius * Math.sin(angle));
+  }
+  await page.mouse.up();
+  await page.mouse.move(box.x + 5, box.y + 5); // no handle lit under the pointer
+  await settle(page);
+  await page.screenshot({ path: 'test-results/straighten-dragged.png' });
+  expect(difference(adjusted, await pixels(page))).toBeGreaterThan(0.01);
+  await page.keyboard.press('Control+z');
+  await settle(page);
+  expect(difference(adjusted, await pixels(page))).toBeLessThan(0.005);
+  await expect(page.getByTestId('straighten-state')).toHaveAttribute('data-straightened', 'true');
+
   // Leave the tool (its handles would spoil the silhouette), look from above.
   await page.keyboard.press('t');
   await expect(viewport).toHaveAttribute('data-tool', '');

@@ -1297,7 +1297,7 @@ export class EditorEngine {
     this.overlayNodes.clear();
     this.previewLabel?.remove();
     this.straightening.cancel();
-    this.straightenHandles?.clear();
+    this.straightenHandles?.dispose();
     this.base.dispose();
     this.analysis.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);

@@ -3,7 +3,8 @@
 // models. Hit testing is in canvas pixels (projected polylines), so the tool needs no Babylon
 // picking and runs the same in a headless test.
 import type { Scene } from '@babylonjs/core/scene';
-import type { Mesh } from '@babylonjs/core/Meshes/mesh';
+import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
+import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { CreateLines } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
@@ -50,42 +51,62 @@ export function arrowPoints(layout: HandleLayout, axis: Axis): [Xyz, Xyz] {
   return [at(ARROW_FROM), at(ARROW_TO)];
 }
 
-/** Draws the handles; show(null) hides them. */
+/**
+ * Draws the handles; show(null) hides them. Built once at unit size under one node that is moved
+ * and scaled to the layout: disposing line meshes disposes their shader's effect, and lines
+ * recreated in the same moment would not be drawn.
+ */
 export class StraightenHandles {
-  private meshes: Mesh[] = [];
+  private root: TransformNode | null = null;
+  private readonly lines = new Map<HandleId, LinesMesh>();
 
   constructor(private readonly scene: Scene) {}
 
-  show(layout: HandleLayout | null, hot: HandleId | null): void {
-    this.clear();
-    if (!layout) return;
+  private build(): TransformNode {
+    const root = new TransformNode('straighten-handles', this.scene);
+    const unit: HandleLayout = { center: [0, 0, 0], radius: 1 };
     const toV = (p: Xyz): Vector3 => new Vector3(p[0], p[1], p[2]);
     for (const axis of [0, 1, 2] as const) {
-      const ring = CreateLines(`straighten-ring-${axis}`, { points: ringPoints(layout, axis).map(toV) }, this.scene);
-      ring.color = hot === `rotate-${axis}` ? HOT_COLOR : AXIS_COLORS[axis]!;
-      const [from, to] = arrowPoints(layout, axis);
+      const ring = CreateLines(`straighten-ring-${axis}`, { points: ringPoints(unit, axis).map(toV) }, this.scene);
+      const [from, to] = arrowPoints(unit, axis);
       // Shaft and a small head (two strokes back from the tip).
-      const head = layout.radius * 0.08;
       const side = (axis + 1) % 3;
       const tipBack = (sign: number): Vector3 => {
-        const p = toV(to);
-        p.addInPlaceFromFloats(axis === 0 ? -head : 0, axis === 1 ? -head : 0, axis === 2 ? -head : 0);
-        const offset = [0, 0, 0];
-        offset[side] = sign * head * 0.6;
-        return p.addInPlaceFromFloats(offset[0]!, offset[1]!, offset[2]!);
+        const p = [to[0], to[1], to[2]];
+        p[axis] = p[axis]! - 0.08;
+        p[side] = p[side]! + sign * 0.05;
+        return new Vector3(p[0], p[1], p[2]);
       };
       const arrow = CreateLines(`straighten-arrow-${axis}`, { points: [toV(from), toV(to), tipBack(1), toV(to), tipBack(-1)] }, this.scene);
-      arrow.color = hot === `move-${axis}` ? HOT_COLOR : AXIS_COLORS[axis]!;
-      for (const m of [ring, arrow]) {
+      for (const [id, m] of [[`rotate-${axis}`, ring], [`move-${axis}`, arrow]] as const) {
         m.renderingGroupId = 1;
         m.isPickable = false;
-        this.meshes.push(m);
+        m.parent = root;
+        this.lines.set(id, m);
       }
     }
+    return root;
+  }
+
+  show(layout: HandleLayout | null, hot: HandleId | null): void {
+    if (!layout) {
+      this.root?.setEnabled(false);
+      return;
+    }
+    this.root ??= this.build();
+    this.root.position.set(layout.center[0], layout.center[1], layout.center[2]);
+    this.root.scaling.setAll(layout.radius);
+    for (const [id, m] of this.lines) m.color = id === hot ? HOT_COLOR : AXIS_COLORS[Number(id.slice(-1))]!;
+    this.root.setEnabled(true);
   }
 
   clear(): void {
-    for (const m of this.meshes) m.dispose();
-    this.meshes = [];
+    this.root?.setEnabled(false);
+  }
+
+  dispose(): void {
+    this.root?.dispose();
+    this.root = null;
+    this.lines.clear();
   }
 }
