@@ -552,6 +552,28 @@ const api = {
     );
   },
 
+  /**
+   * Writes positions (and normals) of listed vertices, xyz each in list order: the smoothing
+   * brush's undo and redo put back what a stroke changed. Refits the BVH like smoothDab.
+   */
+  setVertices(handle: MeshHandle, vertices: Uint32Array, positions: Float32Array, normals?: Float32Array): Promise<WorkerResult<null>> {
+    return job('setVertices', undefined, undefined, () =>
+      withMesh(handle, (m) => {
+        if (positions.length !== vertices.length * 3 || (normals && normals.length !== positions.length)) throw new KernelError('BAD_INPUT', 'three numbers per listed vertex');
+        const views = meshViews(m.mesh);
+        const count = m.mesh.vertexCount;
+        for (const v of vertices) if (v >= count) throw new KernelError('BAD_INPUT', `vertex ${v} is out of range (${count} vertices)`);
+        for (let i = 0; i < vertices.length; i++) {
+          const o = vertices[i]! * 3;
+          views.positions.set(positions.subarray(i * 3, i * 3 + 3), o);
+          if (normals && views.normals) views.normals.set(normals.subarray(i * 3, i * 3 + 3), o);
+        }
+        verticesMoved(m, vertices);
+        return null;
+      }),
+    );
+  },
+
   /** Taubin smoothing of a vertex set (or the whole mesh). Changes the kept mesh. */
   smoothRegion(handle: MeshHandle, region: RegionOptions, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<SmoothResult>> {
     return job('smoothRegion', jobId, onProgress, (options) =>

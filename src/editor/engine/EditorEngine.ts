@@ -38,6 +38,8 @@ import { CommandStack, type Command } from './commands.ts';
 import { emptyDocument, MODEL_ROLES, type DesignDocument, type Measurement, type ModelRole } from './document.ts';
 import { BaseFeature } from './baseFeature.ts';
 import { BaseTool } from './tools/base.ts';
+import { SmoothFeature, type SmoothGeometry } from './smoothing.ts';
+import { SmoothTool } from './tools/smooth.ts';
 import { MeasureTool } from './tools/measure.ts';
 import { AnalysisController, type AnalysisGeometry } from './analysis.ts';
 import { DirectionTool } from './tools/direction.ts';
@@ -195,6 +197,8 @@ export class EditorEngine {
   readonly straightening: StraighteningController;
   /** The acrylic base: outline, generation, export (baseFeature.ts). */
   readonly base: BaseFeature;
+  /** The smoothing brush's strokes and "Smooth all" (smoothing.ts). */
+  readonly smoothing: SmoothFeature;
   /** Insertion direction and heatmaps (analysis.ts). */
   readonly analysis: AnalysisController;
 
@@ -277,6 +281,17 @@ export class EditorEngine {
         requestRender: () => this.requestRender(),
       },
       this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
+    );
+    this.smoothing = new SmoothFeature(
+      {
+        scene: () => this.scene,
+        modelMesh: (role) => this.models.get(role)?.mesh ?? null,
+        handleOf: (role) => this.handleOf(role),
+        document: () => this.state.document,
+        changeWith: (label, next, effect) => this.changeDocumentWith(label, next, effect),
+        requestRender: () => this.requestRender(),
+      },
+      this.geometry as Partial<SmoothGeometry>,
     );
     this.analysis = new AnalysisController({
       geometry: this.geometry as unknown as AnalysisGeometry,
@@ -544,6 +559,7 @@ export class EditorEngine {
     entry.view = { ...entry.view, status: 'ready', progress: null, triangles: mesh.triangleCount, vertices: mesh.vertexCount };
     this.syncOverlays();
     this.base.sync();
+    void this.smoothing.replay(entry.role);
     this.analysis.modelsChanged();
     this.onModelChanged.notifyObservers(entry.info);
   }
@@ -598,7 +614,7 @@ export class EditorEngine {
     data.positions = buffers.positions;
     data.normals = buffers.normals;
     data.indices = buffers.indices;
-    data.applyToMesh(mesh, false);
+    data.applyToMesh(mesh, true); // updatable: the smoothing brush uploads the vertices it moved
     const material = new StandardMaterial(`${entry.role}-material`, scene);
     material.diffuseColor = COLORS[entry.role];
     material.specularColor = new Color3(0.22, 0.22, 0.2);
@@ -633,6 +649,7 @@ export class EditorEngine {
     if (!entry) return;
     entry.mesh?.dispose();
     entry.material?.dispose();
+    this.smoothing.forget(role);
     if (entry.handle !== null) void this.geometry.release(entry.handle).catch(() => {});
     this.models.delete(role);
     this.onModelChanged.notifyObservers(null);
@@ -1012,7 +1029,12 @@ export class EditorEngine {
     this.tool =
       id === 'measure'
         ? new MeasureTool(this.toolContext())
-        : id === 'base'
+        : id === 'smooth'
+          ? new SmoothTool(this.toolContext(), {
+              feature: this.smoothing,
+              holdCamera: (on) => (on ? this.camera?.detachControl() : this.canvas && this.camera?.attachControl()),
+            })
+          : id === 'base'
           ? new BaseTool(this.toolContext(), { project: (jaw, p) => this.projectModelPoint(jaw, p) })
           : id === 'direction'
             ? new DirectionTool(this.toolContext(), this.analysis)
@@ -1299,6 +1321,7 @@ export class EditorEngine {
     this.straightening.cancel();
     this.straightenHandles?.dispose();
     this.base.dispose();
+    this.smoothing.dispose();
     this.analysis.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;

@@ -13,6 +13,7 @@ export type ActionId =
   | 'clip.toggle'
   | 'tool.measure'
   | 'tool.base'
+  | 'tool.smooth'
   | 'tool.direction'
   | 'heatmap.undercut'
   | 'tool.straighten'
@@ -123,6 +124,13 @@ export function createActions(engine: EditorEngine): ActionRegistry {
     run: () => engine.setTool(s().tool === 'base' ? null : 'base'),
     enabled: () => s().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready'),
     active: () => s().tool === 'base',
+  });
+  registry.register({
+    id: 'tool.smooth',
+    keys: ['s'],
+    run: () => engine.setTool(s().tool === 'smooth' ? null : 'smooth'),
+    enabled: hasModel,
+    active: () => s().tool === 'smooth',
   });
   // Analysis (analysis.ts): aim the insertion direction along the view; undercut heatmap on/off.
   const hasJaw = () => s().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready');

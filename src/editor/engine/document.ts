@@ -30,6 +30,16 @@ export interface Measurement {
   path: number[];
 }
 
+/** One smoothing operation, replayed in order on reopening: a brush stroke (its dabs) or the whole model. */
+export interface SmoothOp {
+  model: ModelRole;
+  radius: Millimetres;
+  strength: number;
+  /** x, y, z, triangle per dab (model frame); absent for "Smooth all". */
+  dabs?: number[];
+  all?: boolean;
+}
+
 /** The acrylic base: its outline (model frame of its jaw) and settings; the mesh is regenerated from them. */
 export interface BaseDesign {
   jaw: 'upper' | 'lower';
@@ -46,6 +56,8 @@ export interface DesignDocument {
   schemaVersion: typeof DESIGN_SCHEMA_VERSION;
   measurements: Measurement[];
   base?: BaseDesign;
+  /** The smoothing brush's operations on the models, in order. */
+  smoothing?: SmoothOp[];
   straightening?: Straightening;
   /** Insertion direction (unit, canonical frame, from the model towards the appliance); absent: the jaw's default (±z). Helper "analysis". */
   insertionDirection?: [number, number, number];
@@ -85,6 +97,8 @@ export function parseDocument(data: unknown): DesignDocument {
   }
   const base = parseBase(raw.base);
   if (base) doc.base = base;
+  const smoothing = (data as { smoothing?: unknown }).smoothing;
+  if (Array.isArray(smoothing)) doc.smoothing = smoothing.filter(isSmoothOp);
   const straightening = parseStraightening((data as { straightening?: unknown }).straightening);
   if (straightening) doc.straightening = straightening;
   const analysis = parseAnalysis(data as { insertionDirection?: unknown; heatmap?: unknown });
@@ -103,6 +117,17 @@ function parseAnalysis(raw: { insertionDirection?: unknown; heatmap?: unknown })
     out.heatmap = { mode: h.mode as HeatmapMode, model: h.model };
   }
   return out;
+}
+
+function isSmoothOp(o: unknown): o is SmoothOp {
+  const v = o as SmoothOp | null;
+  return (
+    !!v &&
+    (v.model === 'upper' || v.model === 'lower' || v.model === 'occlusion') &&
+    Number.isFinite(v.radius) &&
+    Number.isFinite(v.strength) &&
+    (v.all === true || (Array.isArray(v.dabs) && v.dabs.length % 4 === 0 && v.dabs.every(Number.isFinite)))
+  );
 }
 
 function parseBase(b: unknown): BaseDesign | null {

@@ -190,6 +190,11 @@ export class GeometryClient {
     return this.call((api) => api.smoothDab(handle, dab));
   }
 
+  /** Writes positions (and normals) of listed vertices of a kept mesh (the smoothing brush's undo). */
+  setVertices(handle: MeshHandle, vertices: Uint32Array, positions: Float32Array, normals?: Float32Array): Promise<void> {
+    return this.call((api) => api.setVertices(handle, vertices, positions, normals)).then(() => undefined);
+  }
+
   /** Smooths a vertex set (or the whole kept mesh). */
   smoothRegion(handle: MeshHandle, region: RegionOptions = {}, options: JobCallOptions = {}): Promise<SmoothResult> {
     return this.job(options, (api, jobId, progress) => api.smoothRegion(handle, region, jobId, progress));

@@ -9,6 +9,7 @@ import type { EditorEngine, EditorState, LoadStage, ModelView } from '../engine/
 import { errorMessage } from './errors.ts';
 import { EditorIcon } from './icons.tsx';
 import { BasePanel } from './BasePanel.tsx';
+import { SmoothPanel } from './SmoothPanel.tsx';
 import { AnalysisPanel } from './AnalysisPanel.tsx';
 import { StraightenPanel } from './StraightenPanel.tsx';
 
@@ -161,6 +162,7 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
       <StraightenPanel engine={engine} state={state} />
       <AnalysisPanel engine={engine} state={state} />
       <BasePanel engine={engine} state={state} caseNo={caseNo} />
+      <SmoothPanel engine={engine} state={state} />
       <Section title={t`Measurements`} testId="measurements">
         {measurements.length === 0 ? (
           <p className="text-xs text-slate-500">{t`Choose the measure tool (M), then click two points on a model.`}</p>

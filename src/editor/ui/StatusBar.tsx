@@ -15,6 +15,10 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
         return t`Measure: click the second point on the same model (Esc cancels).`;
       case 'measure.busy':
         return t`Measuring along the surface…`;
+      case 'smooth.idle':
+        return t`Smoothing brush: drag over a model to smooth it; drag beside the models to turn the view.`;
+      case 'smooth.stroke':
+        return t`Smoothing…`;
       case 'base.first':
         return t`Base: click the first point of the outline on a jaw.`;
       case 'base.next':

@@ -105,6 +105,7 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
         <Group label={t`Design`}>
           {action('tool.straighten')}
           {action('tool.base')}
+          {action('tool.smooth')}
           {LATER_TOOLS.map((tool) => (
             <ToolButton key={tool.id} label={`${t(tool.label)} · ${t`coming soon`}`} icon={tool.icon} disabled />
           ))}

@@ -19,6 +19,7 @@ export const ACTION_LABELS: Record<ActionId, { label: MessageDescriptor; icon: E
   'clip.toggle': { label: msg`Clipping plane`, icon: 'clip' },
   'tool.measure': { label: msg`Measure distance`, icon: 'measure' },
   'tool.base': { label: msg`Draw and generate the base`, icon: 'base' },
+  'tool.smooth': { label: msg`Smoothing brush`, icon: 'smooth' },
   'tool.direction': { label: msg`Aim the insertion direction along the view (click a model)`, icon: 'undercut' },
   'heatmap.undercut': { label: msg`Undercut heatmap`, icon: 'heatmap' },
   'tool.straighten': { label: msg`Straighten the models`, icon: 'straighten' },
@@ -27,7 +28,6 @@ export const ACTION_LABELS: Record<ActionId, { label: MessageDescriptor; icon: E
 
 /** Tools of later work: shown disabled so that the toolbar's layout is final. */
 export const LATER_TOOLS: { id: string; label: MessageDescriptor; icon: EditorIconName }[] = [
-  { id: 'smooth', label: msg`Smoothing brush`, icon: 'smooth' },
   { id: 'wire', label: msg`Wires`, icon: 'wire' },
   { id: 'export', label: msg`Export STL`, icon: 'export' },
 ];
