@@ -32,9 +32,40 @@ export function meshVertexAreas(positions: usize, indices: usize, triCount: u32,
 }
 
 /**
+ * Sets the ray of vertex v for insertion direction d: its origin moved eps along d, and, when
+ * the vertex faces along d or across it (n.d > -TANGENT), also nEps out along its normal. A ray
+ * from a vertex on a wall parallel to d would otherwise run along the wall's own edges and hit
+ * them: vertical walls would read as deep undercuts. Vertices facing away from d keep the plain
+ * origin so the ray still crosses the model behind them (their depth).
+ */
+@inline function setVertexRay(positions: usize, normals: usize, v: u32, dx: f32, dy: f32, dz: f32, eps: f32, nEps: f32): void {
+  const p = positions + <usize>v * 12;
+  let ox = load<f32>(p) + dx * eps;
+  let oy = load<f32>(p, 4) + dy * eps;
+  let oz = load<f32>(p, 8) + dz * eps;
+  if (normals) {
+    const q = normals + <usize>v * 12;
+    const nx = load<f32>(q);
+    const ny = load<f32>(q, 4);
+    const nz = load<f32>(q, 8);
+    if (nx * dx + ny * dy + nz * dz > -TANGENT) {
+      ox += nx * nEps;
+      oy += ny * nEps;
+      oz += nz * nEps;
+    }
+  }
+  setRay(ox, oy, oz, dx, dy, dz);
+}
+
+/** |n.d| below this counts as a wall parallel to d (about 1.1 degrees). */
+const TANGENT: f32 = 0.02;
+
+/**
  * Undercut of vertices [start, end) for the insertion direction d (unit):
  * a vertex is in undercut when the ray from it (origin moved eps along d, so
- * its own triangles are behind it) towards +d hits the model. Writes the
+ * its own triangles are behind it, and for vertices not facing away from d
+ * nEps along the unit vertex normal at `normals`, when not 0: see
+ * setVertexRay) towards +d hits the model. Writes the
  * depth (distance from the vertex to the blocking surface along d; 0 when
  * free) as f32 at `depthOut` and the flag (1/0) as u8 at `flagsOut`, both
  * indexed by vertex. Returns the summed `weights` (f32 per vertex, e.g.
@@ -43,6 +74,7 @@ export function meshVertexAreas(positions: usize, indices: usize, triCount: u32,
 export function undercutMap(
   bvh: usize,
   positions: usize,
+  normals: usize,
   weights: usize,
   start: u32,
   end: u32,
@@ -50,13 +82,13 @@ export function undercutMap(
   dy: f32,
   dz: f32,
   eps: f32,
+  nEps: f32,
   depthOut: usize,
   flagsOut: usize,
 ): f64 {
   let area: f64 = 0;
   for (let v = start; v < end; v++) {
-    const p = positions + <usize>v * 12;
-    setRay(load<f32>(p) + dx * eps, load<f32>(p, 4) + dy * eps, load<f32>(p, 8) + dz * eps, dx, dy, dz);
+    setVertexRay(positions, normals, v, dx, dy, dz, eps, nEps);
     if (castFirst(bvh, 0, Infinity)) {
       store<f32>(depthOut + <usize>v * 4, lastHitT() + eps);
       store<u8>(flagsOut + <usize>v, 1);
@@ -79,6 +111,7 @@ export function undercutMap(
 export function undercutScore(
   bvh: usize,
   positions: usize,
+  normals: usize,
   ids: usize,
   sampleWeights: usize,
   start: u32,
@@ -87,12 +120,12 @@ export function undercutScore(
   dy: f32,
   dz: f32,
   eps: f32,
+  nEps: f32,
 ): f64 {
   let area: f64 = 0;
   for (let i = start; i < end; i++) {
     const v = ids ? load<u32>(ids + <usize>i * 4) : i;
-    const p = positions + <usize>v * 12;
-    setRay(load<f32>(p) + dx * eps, load<f32>(p, 4) + dy * eps, load<f32>(p, 8) + dz * eps, dx, dy, dz);
+    setVertexRay(positions, normals, v, dx, dy, dz, eps, nEps);
     if (castAny(bvh, 0, Infinity)) area += <f64>load<f32>(sampleWeights + <usize>i * 4);
   }
   return area;

@@ -5,6 +5,7 @@ import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { RAMP_NO_VALUE, RAMP_STOPS, rampColor, rampColors } from '../../workers/kernels/ramp.ts';
 import { bestInsertionDirection, capDirections, undercutMap } from '../../workers/kernels/undercut.ts';
 import { rotate, rotateMesh, stumpMesh, uvSphereMesh, type IndexedMesh, type Vec3 } from '../fixtures/meshes.ts';
+import { vertexNormals } from '../fixtures/mesh.ts';
 import { loadKernels } from './kernels.ts';
 
 async function setUp(m: IndexedMesh) {
@@ -61,6 +62,23 @@ describe('undercut map', () => {
     const deep = Array.from(r.colors!.subarray(south * 4, south * 4 + 4));
     expect(deep[0]).toBeGreaterThan(0.95); // the deepest: red
     expect(deep[1]).toBeLessThan(0.05);
+  });
+
+  it('walls parallel to the insertion direction are not undercut (rays along a wall do not count)', async () => {
+    // A straight cylinder (no draft) seen from +z, like the vertical walls of a model's plinth:
+    // each wall vertex's ray runs exactly along its own wall's edge.
+    const wall = stumpMesh({ bottomRadius: 5, topRadius: 5, height: 8 });
+    for (const withNormals of [false, true]) {
+      const k = await loadKernels();
+      const mesh = meshFromArrays(k, wall.positions, wall.indices, withNormals ? vertexNormals(wall.positions, wall.indices) : undefined);
+      const r = await undercutMap(mesh, buildBvh(mesh), [0, 0, 1]);
+      expect(r.count, withNormals ? 'with normals' : 'normals computed').toBe(0);
+    }
+    // ...while a real overhang still is: the same wall tilted 5 degrees outwards at the top.
+    const flare = stumpMesh({ bottomRadius: 5, topRadius: 5.7, height: 8 });
+    const { mesh, bvh } = await setUp(flare);
+    const r = await undercutMap(mesh, bvh, [0, 0, 1]);
+    expect(r.count).toBeGreaterThan(0);
   });
 
   it('a stump with draft has no undercut along its axis', async () => {

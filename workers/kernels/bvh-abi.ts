@@ -49,6 +49,7 @@ export interface BvhExports {
   undercutMap(
     bvh: number,
     positionsPtr: number,
+    normalsPtr: number,
     weightsPtr: number,
     start: number,
     end: number,
@@ -56,6 +57,7 @@ export interface BvhExports {
     dy: number,
     dz: number,
     eps: number,
+    normalEps: number,
     depthOutPtr: number,
     flagsOutPtr: number,
   ): number;
@@ -63,6 +65,7 @@ export interface BvhExports {
   undercutScore(
     bvh: number,
     positionsPtr: number,
+    normalsPtr: number,
     idsPtr: number,
     weightsPtr: number,
     start: number,
@@ -71,6 +74,7 @@ export interface BvhExports {
     dy: number,
     dz: number,
     eps: number,
+    normalEps: number,
   ): number;
   /** Points [start, end): signed distance f32 (NaN beyond maxDistance), triangle i32 when triOutPtr != 0. Returns found. */
   distanceMap(bvh: number, pointsPtr: number, start: number, end: number, maxDistance: number, outPtr: number, triOutPtr: number): number;

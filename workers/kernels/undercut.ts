@@ -4,18 +4,22 @@
 //
 // A vertex is in undercut when the ray from it towards +d hits the model (the
 // origin is moved eps along d first, so the vertex's own triangles lie behind
-// it). Its depth is the distance from the vertex to that blocking surface
+// it; a vertex not facing away from d is also moved normalEps out along its
+// normal, so that on a wall parallel to d the ray does not run along the
+// wall's own edges). Its depth is the distance from the vertex to that blocking surface
 // along d; free vertices have depth 0. The undercut area is the sum over
 // undercut vertices of a third of the area of their triangles.
 
 import { bvhDiagonal, type Bvh, type Vec3 } from './bvh.ts';
 import { KernelError, runChunked, type JobOptions } from './job.ts';
-import type { MeshRef } from './mesh.ts';
+import { meshViews, type MeshRef } from './mesh.ts';
 import { rampColors, type RampRange } from './ramp.ts';
 
 export interface UndercutOptions extends JobOptions {
   /** Origin offset along d in model units. Default 1e-5 of the model's bounding-box diagonal. */
   eps?: number;
+  /** Origin offset along the vertex normal (walls parallel to d). Default 1e-3 of the diagonal (0.05-0.1 mm on a jaw). */
+  normalEps?: number;
   /** Vertices per kernel call. Default 4096. */
   chunk?: number;
 }
@@ -62,6 +66,33 @@ function checkPair(mesh: MeshRef, bvh: Bvh): void {
 }
 
 /** Allocates scratch for a job and drops it afterwards (even when cancelled). */
+/** The mesh's vertex normals, or area-weighted ones computed into scratch when it has none. */
+function vertexNormalsPtr(mesh: MeshRef, alloc: (bytes: number) => number): number {
+  if (mesh.normalsPtr) return mesh.normalsPtr;
+  const { positions: p, indices } = meshViews(mesh);
+  const n = new Float32Array(mesh.vertexCount * 3);
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
+    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
+    const fx = uy * vz - uz * vy, fy = uz * vx - ux * vz, fz = ux * vy - uy * vx; // twice the area, outward
+    for (const i of [a, b, c]) {
+      n[i] = n[i]! + fx;
+      n[i + 1] = n[i + 1]! + fy;
+      n[i + 2] = n[i + 2]! + fz;
+    }
+  }
+  for (let i = 0; i < n.length; i += 3) {
+    const len = Math.hypot(n[i]!, n[i + 1]!, n[i + 2]!) || 1;
+    n[i] = n[i]! / len;
+    n[i + 1] = n[i + 1]! / len;
+    n[i + 2] = n[i + 2]! / len;
+  }
+  const ptr = alloc(n.byteLength);
+  new Float32Array(mesh.k.memory.buffer, ptr, n.length).set(n);
+  return ptr;
+}
+
 async function withJobScratch<T>(mesh: MeshRef, body: (alloc: (bytes: number) => number) => Promise<T>): Promise<T> {
   const { k } = mesh;
   const mark = k.arenaMark() >>> 0;
@@ -88,10 +119,12 @@ export async function undercutMap(mesh: MeshRef, bvh: Bvh, direction: Vec3, opti
   checkPair(mesh, bvh);
   const d = unit(direction);
   const eps = options.eps ?? bvhDiagonal(bvh) * 1e-5;
+  const normalEps = options.normalEps ?? bvhDiagonal(bvh) * 1e-3;
   const { k } = mesh;
   const n = mesh.vertexCount;
   return withJobScratch(mesh, async (alloc) => {
     const [weights, totalArea] = vertexWeights(mesh, alloc);
+    const normals = vertexNormalsPtr(mesh, alloc);
     const depthPtr = alloc(n * 4);
     const flagsPtr = alloc(n);
     let area = 0;
@@ -99,7 +132,7 @@ export async function undercutMap(mesh: MeshRef, bvh: Bvh, direction: Vec3, opti
       n,
       options.chunk ?? 4096,
       (start, end) => {
-        area += k.undercutMap(bvh.ptr, mesh.positionsPtr, weights, start, end, d[0], d[1], d[2], eps, depthPtr, flagsPtr);
+        area += k.undercutMap(bvh.ptr, mesh.positionsPtr, normals, weights, start, end, d[0], d[1], d[2], eps, normalEps, depthPtr, flagsPtr);
       },
       options,
     );
@@ -262,6 +295,7 @@ export async function bestInsertionDirection(
   const rounds = Math.max(0, Math.floor(options.refineRounds ?? 3));
   const refineSamples = Math.max(1, Math.floor(options.refineSamples ?? 8));
   const eps = options.eps ?? bvhDiagonal(bvh) * 1e-5;
+  const normalEps = options.normalEps ?? bvhDiagonal(bvh) * 1e-3;
   const chunk = options.chunk ?? 4096;
   const { k } = mesh;
   const n = mesh.vertexCount;
@@ -269,6 +303,7 @@ export async function bestInsertionDirection(
 
   return withJobScratch(mesh, async (alloc) => {
     const [weights, totalArea] = vertexWeights(mesh, alloc);
+    const normals = vertexNormalsPtr(mesh, alloc);
     const all: Samples = { ids: 0, weights, count: n };
     const sample = n > maxSamples ? pickSamples(mesh, weights, totalArea, maxSamples, alloc) : all;
     // Progress: in units of one sampled score; the two exact areas at the end weigh n / samples each.
@@ -281,7 +316,7 @@ export async function bestInsertionDirection(
         set.count,
         chunk,
         (start, end) => {
-          sum += k.undercutScore(bvh.ptr, mesh.positionsPtr, set.ids, set.weights, start, end, d[0], d[1], d[2], eps);
+          sum += k.undercutScore(bvh.ptr, mesh.positionsPtr, normals, set.ids, set.weights, start, end, d[0], d[1], d[2], eps, normalEps);
         },
         {
           ...options,

@@ -39,6 +39,7 @@ import { distanceMap } from '../../../workers/kernels/distance.ts';
 import { meshFromArrays, meshViews, type MeshRef } from '../../../workers/kernels/mesh.ts';
 import { parseStl } from '../../../workers/kernels/stl.ts';
 import { undercutMap } from '../../../workers/kernels/undercut.ts';
+import { vertexNormals } from '../../fixtures/mesh.ts';
 import { uvSphereMesh } from '../../fixtures/meshes.ts';
 import { loadKernels } from '../../kernels/kernels.ts';
 import { fixturesDir, type InputSpec } from '../inputs.ts';
@@ -213,7 +214,14 @@ function jsVertexAreas(m: Model): Float32Array {
 }
 
 /** The undercut algorithm of undercut.ts, in JS on three-mesh-bvh. */
-function peerUndercut(m: Model, bvh: MeshBVH, d: V3, eps: number): { flags: Uint8Array; depth: Float32Array; area: number } {
+function peerUndercut(
+  m: Model,
+  bvh: MeshBVH,
+  d: V3,
+  eps: number,
+  normals: Float32Array,
+  normalEps: number,
+): { flags: Uint8Array; depth: Float32Array; area: number } {
   const weights = jsVertexAreas(m);
   const n = m.positions.length / 3;
   const flags = new Uint8Array(n);
@@ -223,6 +231,9 @@ function peerUndercut(m: Model, bvh: MeshBVH, d: V3, eps: number): { flags: Uint
   let area = 0;
   for (let v = 0; v < n; v++) {
     ray.origin.set(p[v * 3]! + d[0] * eps, p[v * 3 + 1]! + d[1] * eps, p[v * 3 + 2]! + d[2] * eps);
+    // Not facing away from d: also out along the normal (walls parallel to d), as the kernel does.
+    const nx = normals[v * 3]!, ny = normals[v * 3 + 1]!, nz = normals[v * 3 + 2]!;
+    if (nx * d[0] + ny * d[1] + nz * d[2] > -0.02) ray.origin.set(ray.origin.x + nx * normalEps, ray.origin.y + ny * normalEps, ray.origin.z + nz * normalEps);
     const hit = bvh.raycastFirst(ray, DoubleSide);
     if (hit) {
       flags[v] = 1;
@@ -344,6 +355,9 @@ async function rowsFor(ctx: BenchContext, spec: InputSpec): Promise<BenchRow[]> 
   const d: V3 = realUpper ? unit(sub(centroid(partner), centroid(model))) : [0, 0, 1];
   const { min, max } = bounds(model);
   const eps = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) * 1e-5;
+  const normalEps = eps * 100;
+  // Both sides start from the same vertex normals (ours has them from parsing), outside the clock.
+  const normals = meshViews(o.mesh).normals ?? vertexNormals(model.positions, model.indices);
   let oursFlags = new Uint8Array(0);
   let oursArea = 0;
   let peerU: { flags: Uint8Array; depth: Float32Array; area: number } = { flags: new Uint8Array(0), depth: new Float32Array(0), area: 0 };
@@ -351,12 +365,12 @@ async function rowsFor(ctx: BenchContext, spec: InputSpec): Promise<BenchRow[]> 
     ctx,
     'undercut',
     async () => {
-      const r = await undercutMap(o.mesh, o.bvh, d, { eps });
+      const r = await undercutMap(o.mesh, o.bvh, d, { eps, normalEps });
       oursFlags = r.undercut;
       oursArea = r.area;
     },
     () => {
-      peerU = peerUndercut(model, peerBvh, d, eps);
+      peerU = peerUndercut(model, peerBvh, d, eps, normals, normalEps);
     },
   );
   let flagDiff = 0;
