@@ -6,8 +6,8 @@ const port = Number(process.env.E2E_PORT ?? 18787);
 // on different ports do not share state.
 const dataDir = `test/.tmp/e2e-data-${port}`;
 const staticDir = process.env.E2E_DIST ?? '';
-/** The slot worker's test page is served by a second server on the next port. */
-const slotPort = port + 1;
+/** The slot worker's test page is served by a second server, 1000 ports up (clear of parallel runs on nearby ports). */
+const slotPort = port + 1000;
 const slotDataDir = `test/.tmp/e2e-data-${slotPort}`;
 const slotDist = `test/.tmp/dist-slot-${slotPort}`;
 
