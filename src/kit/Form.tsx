@@ -37,6 +37,13 @@ export interface KitFormProps {
 
 export const LABEL_WIDTH = 100;
 
+/**
+ * 24 columns have 23 gaps: a fixed 1rem gap alone needs 368 px, wider than the 30 % search drawer
+ * at 1280 px (344 px inside), which pushed the controls out past its right edge. The gap shrinks
+ * with narrow forms instead.
+ */
+const GRID = 'grid grid-cols-24 gap-x-[min(1rem,2.5%)] gap-y-4';
+
 /** The tab of an item; items without a (known) tab go to the first; fields in a group follow it. */
 function tabOf(item: FormItem, tabs: FormTab[] | undefined): string | undefined {
   if (!tabs?.length) return undefined;
@@ -159,7 +166,7 @@ export function KitForm({ items, tabs, mode, value, onChange, ref, labelWidth = 
                 {item.label}
               </button>
             </legend>
-            <div id={groupId} hidden={isFolded} className="grid grid-cols-24 gap-x-4 gap-y-4 px-3 pt-1 pb-3">
+            <div id={groupId} hidden={isFolded} className={`${GRID} px-3 pt-1 pb-3`}>
               {renderItems(item.children ?? [])}
             </div>
           </fieldset>
@@ -213,7 +220,7 @@ export function KitForm({ items, tabs, mode, value, onChange, ref, labelWidth = 
       );
     });
 
-  const grid = 'grid grid-cols-24 gap-x-4 gap-y-4';
+  const grid = GRID;
   if (!tabs?.length) return <div className={grid}>{renderItems(items)}</div>;
 
   return (

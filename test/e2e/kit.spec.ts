@@ -71,9 +71,10 @@ test('list state lives in the URL and survives a reload; drawer, sizes, dialog f
   await page.getByRole('button', { name: 'Advanced search' }).click();
   const drawer = page.getByRole('dialog', { name: 'Advanced search' });
   await expect(drawer).toBeVisible();
+  // Measured once its slide-in has ended.
+  await expect.poll(async () => drawer.evaluate((el) => Math.round(el.getBoundingClientRect().right))).toBe(1280);
   const box = (await drawer.boundingBox())!;
   expect(Math.round(box.width)).toBe(Math.round(1280 * 0.3));
-  expect(Math.round(box.x + box.width)).toBe(1280);
   await drawer.getByLabel('Method').selectOption('POST');
   await page.screenshot({ path: `${SHOTS}/log-drawer-1280.png` });
   await drawer.getByRole('button', { name: 'Search' }).click();
@@ -227,4 +228,29 @@ test('the personal centre uploads an avatar that the top bar shows', async ({ pa
     return (await (await fetch('/admin/base/comm/person', { headers: { Authorization: token } })).json()).data.headImg as string;
   });
   expect(person).toMatch(/^\/admin\/base\/(comm|open)\/file\/\d+/);
+});
+
+test('German at 1280 px: drawer controls inside the drawer, long labels readable, wide tables scroll beside the fixed column', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, 'de');
+
+  // Advanced search of the log: every control ends inside the 30 % drawer.
+  await page.goto('/sys/log');
+  await page.getByRole('button', { name: 'Erweiterte Suche' }).click();
+  const drawer = page.getByTestId('kit-search-drawer');
+  await expect(drawer.locator('select').first()).toBeVisible();
+  await expect.poll(async () => drawer.evaluate((el) => Math.round(el.getBoundingClientRect().right))).toBe(1280);
+  const box = (await drawer.boundingBox())!;
+  for (const control of await drawer.locator('form input:not([type=hidden]):visible, form select:visible').all()) {
+    const c = (await control.boundingBox())!;
+    expect(c.x + c.width).toBeLessThanOrEqual(box.x + box.width - 16);
+  }
+  await page.keyboard.press('Escape');
+
+});
+  await expect(nav.getByText('Berechtigungsverwaltung', { exact: true })).toBeVisible();
+  await expect(nav.getByText('Schnittstellenkonfiguration', { exact: true })).toBeVisible();
+  const clipped = await nav.locator('span[title]').evaluateAll((els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+  expect(clipped).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/de-1280-sidebar.png` });
 });
