@@ -1,7 +1,7 @@
 /**
  * The kit's form: items on a 24-column grid with 100 px labels, optional tabs (lazy, first active)
  * and collapsible groups, required-field validation (skipped in info mode). Tabs switch freely;
- * a failed submit opens the tab of the first failing field and focuses it. `submit()` returns the data to send (hooks applied, hidden items dropped,
+ * a failed submit opens the tab of the first failing field and focuses it. Long labels wrap. `submit()` returns the data to send (hooks applied, hidden items dropped,
  * dotted props nested), or null when invalid.
  */
 import { useEffect, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
@@ -189,13 +189,17 @@ export function KitForm({ items, tabs, mode, value, onChange, ref, labelWidth = 
           className={`min-w-0 max-md:!col-span-24 ${stacked ? 'flex flex-col' : 'grid items-start gap-x-3'}`}
           data-prop={item.prop}
         >
-          <label htmlFor={id} className={`text-sm text-slate-600 ${stacked ? 'mb-1.5 font-medium' : 'flex min-h-10 items-center justify-end text-right leading-tight'}`}>
-            {item.required && mode !== 'info' && (
-              <span className="mr-0.5 text-red-500" aria-hidden="true">
-                *
-              </span>
-            )}
-            {label}
+          <label htmlFor={id} className={`text-sm text-slate-600 ${stacked ? 'mb-1.5 font-medium' : 'flex min-h-10 min-w-0 items-center justify-end text-right leading-tight'}`}>
+            {/* One wrapping box: long (German) labels break onto more lines, hyphenated, instead of
+                overflowing the label column to the left with their asterisk. */}
+            <span className="min-w-0 hyphens-auto [overflow-wrap:anywhere]" data-label>
+              {item.required && mode !== 'info' && (
+                <span className="mr-0.5 text-red-500" aria-hidden="true">
+                  *
+                </span>
+              )}
+              {label}
+            </span>
           </label>
           <div className="min-w-0">
             <Field

@@ -247,6 +247,18 @@ test('German at 1280 px: drawer controls inside the drawer, long labels readable
   }
   await page.keyboard.press('Escape');
 
+  // A long required label ("*Drahtdurchmesser (mm)") wraps inside its 100 px column, asterisk included.
+  await page.goto('/device/list');
+  await page.getByRole('button', { name: 'Hinzufügen' }).click();
+  const dialog = page.getByRole('dialog');
+  const label = dialog.locator('label', { hasText: 'Drahtdurchmesser' }).locator('[data-label]');
+  await expect(label).toContainText('*');
+  const dialogBox = (await dialog.boundingBox())!;
+  const labelBox = (await label.boundingBox())!;
+  expect(labelBox.x).toBeGreaterThanOrEqual(dialogBox.x);
+  expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.parentElement!.scrollWidth <= el.parentElement!.clientWidth + 1)).toBe(true);
+  await page.keyboard.press('Escape');
+
 });
   await expect(nav.getByText('Berechtigungsverwaltung', { exact: true })).toBeVisible();
   await expect(nav.getByText('Schnittstellenkonfiguration', { exact: true })).toBeVisible();
