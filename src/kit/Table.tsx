@@ -5,7 +5,7 @@
  * ascending, sort descending) that also opens from the keyboard (context-menu key or Shift+F10 on
  * a focused row; Space checks it, Enter opens its details), empty and loading states.
  */
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ContextMenu } from 'radix-ui';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState } from '@tanstack/react-table';
 import { useLingui } from '@lingui/react/macro';
@@ -156,7 +156,27 @@ export function KitTable(props: KitTableProps) {
     </button>
   );
   const sticky = !mini;
-  const opCell = `w-[160px] min-w-[160px] ${sticky ? 'sticky right-0 shadow-[-6px_0_8px_-6px_rgba(15,23,42,0.12)]' : ''}`;
+  // The fixed operation column casts a clear shadow while columns are hidden under it (until the
+  // table is scrolled to its end), so the user sees there is more to the right.
+  const opCell = `w-[160px] min-w-[160px] ${sticky ? 'sticky right-0 z-[1] before:pointer-events-none before:absolute before:inset-y-0 before:-left-3 before:w-3 before:bg-linear-to-l before:from-slate-900/15 before:to-transparent before:opacity-0 before:transition-opacity group-data-[covered=true]/table:before:opacity-100' : ''}`;
+
+  // Is something hidden to the right (under the fixed column)? Checked on scroll and resize.
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [covered, setCovered] = useState(false);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const update = () => setCovered(el.scrollLeft + el.clientWidth < el.scrollWidth - 1);
+    update();
+    el.addEventListener('scroll', update, { passive: true });
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update);
+    ro?.observe(el);
+    if (el.firstElementChild) ro?.observe(el.firstElementChild);
+    return () => {
+      el.removeEventListener('scroll', update);
+      ro?.disconnect();
+    };
+  }, [rows, columns]);
 
   const menuColumn = menuAt?.prop ? columns.find((c) => c.prop === menuAt.prop) : undefined;
   const menuRowSelected = menuAt ? selected.some((id) => String(id) === String(idOf(menuAt.row))) : false;
@@ -223,7 +243,14 @@ export function KitTable(props: KitTableProps) {
   );
 
   return (
-    <div className="relative min-h-48 overflow-x-auto rounded-md border border-slate-200" aria-busy={loading}>
+    <div
+      ref={scrollRef}
+      data-covered={covered}
+      data-testid="kit-table-scroll"
+      // An always-visible horizontal scrollbar (overlay scrollbars hide that the table scrolls).
+      className="group/table relative min-h-48 overflow-x-auto rounded-md border border-slate-200 [&::-webkit-scrollbar]:h-2.5 [&::-webkit-scrollbar-thumb]:rounded-full [&::-webkit-scrollbar-thumb]:bg-slate-300 hover:[&::-webkit-scrollbar-thumb]:bg-slate-400 [&::-webkit-scrollbar-track]:bg-slate-100"
+      aria-busy={loading}
+    >
       <table className="w-full border-collapse bg-white">
         <thead className="bg-slate-50">
           {table.getHeaderGroups().map((hg) => (
@@ -236,11 +263,13 @@ export function KitTable(props: KitTableProps) {
                     key={header.id}
                     scope="col"
                     aria-sort={meta?.sortable ? (active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : 'none') : undefined}
-                    className={`h-11 px-3 text-left text-[13px] font-semibold whitespace-nowrap text-slate-600 ${header.column.id === '__select' ? 'w-11 text-center' : ''}`}
+                    // The whole cell sorts (the button inside keeps it reachable by keyboard; its click bubbles here).
+                    onClick={meta?.sortable ? () => toggleSort(meta.prop) : undefined}
+                    className={`h-11 px-3 text-left text-[13px] font-semibold whitespace-nowrap text-slate-600 ${meta?.sortable ? 'cursor-pointer select-none hover:bg-slate-100' : ''} ${header.column.id === '__select' ? 'w-11 text-center' : ''}`}
                     style={meta ? { textAlign: meta.align ?? 'left', minWidth: meta.minWidth, width: meta.width } : undefined}
                   >
                     {meta?.sortable ? (
-                      <button type="button" onClick={() => toggleSort(meta.prop)} className="inline-flex items-center gap-1 rounded outline-none hover:text-primary focus-visible:ring-2 focus-visible:ring-primary-light-5">
+                      <button type="button" className="inline-flex items-center gap-1 rounded outline-none hover:text-primary focus-visible:ring-2 focus-visible:ring-primary-light-5">
                         {flexRender(header.column.columnDef.header, header.getContext())}
                         <SortMark dir={active} />
                       </button>

@@ -259,6 +259,20 @@ test('German at 1280 px: drawer controls inside the drawer, long labels readable
   expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.parentElement!.scrollWidth <= el.parentElement!.clientWidth + 1)).toBe(true);
   await page.keyboard.press('Escape');
 
+  // The task list is wider than the screen: "Nächste Ausführung" starts under the fixed column,
+  // which casts its shadow; scrolling to the end shows the last column beside it, not under it.
+  await page.goto('/task/list');
+  const scroll = page.getByTestId('kit-table-scroll');
+  const op = page.getByRole('columnheader', { name: 'Aktionen' });
+  const next = (await page.getByRole('columnheader', { name: 'Nächste Ausführung' }).boundingBox())!;
+  expect(next.x + next.width).toBeGreaterThan((await op.boundingBox())!.x);
+  await expect(scroll).toHaveAttribute('data-covered', 'true');
+  await scroll.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+  await expect(scroll).toHaveAttribute('data-covered', 'false');
+  const last = (await page.locator('thead th').nth(-2).boundingBox())!;
+  expect(last.x + last.width).toBeLessThanOrEqual((await op.boundingBox())!.x + 1);
+  await page.screenshot({ path: `${SHOTS}/de-1280-task-scrolled.png` });
+
 });
   await expect(nav.getByText('Berechtigungsverwaltung', { exact: true })).toBeVisible();
   await expect(nav.getByText('Schnittstellenkonfiguration', { exact: true })).toBeVisible();
