@@ -51,7 +51,7 @@ export function Sidebar({ tree, activePath, collapsed, mini, onNavigate }: Sideb
         className={[
           'flex shrink-0 flex-col bg-sidebar text-slate-300 transition-[width] duration-200',
           mini ? 'fixed inset-y-0 left-0 z-40 shadow-xl' : 'relative',
-          hidden ? 'w-0 overflow-hidden' : rail ? 'w-16' : 'w-64',
+          hidden ? 'w-0 overflow-hidden' : rail ? 'w-16' : 'w-72',
         ].join(' ')}
         aria-hidden={hidden || undefined}
         inert={hidden || undefined}
@@ -122,6 +122,13 @@ interface TreeItemProps {
   i18n: I18n;
 }
 
+/**
+ * Menu names wrap onto a second line (hyphenated where the browser knows the language), longer
+ * ones are clamped at two lines and the title shows the full name. The sidebar is 18rem wide so
+ * that German compounds such as "Schnittstellenkonfiguration" fit on one line.
+ */
+const LABEL = 'min-w-0 line-clamp-2 hyphens-auto leading-tight [overflow-wrap:anywhere]';
+
 function TreeItem({ node: raw, depth, activePath, open, onToggle, onNavigate, i18n }: TreeItemProps) {
   const node = display(raw);
   const label = menuLabel(i18n, node.name);
@@ -138,12 +145,12 @@ function TreeItem({ node: raw, depth, activePath, open, onToggle, onNavigate, i1
           aria-current={active ? 'page' : undefined}
           style={indent}
           className={[
-            'flex h-10 items-center gap-3 rounded-md pr-3 text-sm transition-colors outline-none focus-visible:ring-2 focus-visible:ring-primary-light-5',
+            'flex min-h-10 items-center gap-3 rounded-md py-1.5 pr-3 text-sm transition-colors outline-none focus-visible:ring-2 focus-visible:ring-primary-light-5',
             active ? 'bg-primary font-medium text-white shadow-sm' : 'hover:bg-sidebar-hover hover:text-white',
           ].join(' ')}
         >
           {icon ?? <span className="size-1.5 shrink-0 rounded-full bg-current opacity-50" aria-hidden="true" />}
-          <span className="truncate" title={label}>
+          <span className={LABEL} title={label}>
             {label}
           </span>
         </Link>
@@ -163,12 +170,12 @@ function TreeItem({ node: raw, depth, activePath, open, onToggle, onNavigate, i1
         onClick={() => onToggle(node.id)}
         style={indent}
         className={[
-          'flex h-10 w-full items-center gap-3 rounded-md pr-3 text-left text-sm transition-colors outline-none hover:bg-sidebar-hover hover:text-white focus-visible:ring-2 focus-visible:ring-primary-light-5',
+          'flex min-h-10 w-full items-center gap-3 rounded-md py-1.5 pr-3 text-left text-sm transition-colors outline-none hover:bg-sidebar-hover hover:text-white focus-visible:ring-2 focus-visible:ring-primary-light-5',
           holdsActive ? 'text-white' : '',
         ].join(' ')}
       >
         {icon}
-        <span className="min-w-0 flex-1 truncate" title={label}>
+        <span className={`flex-1 ${LABEL}`} title={label}>
           {label}
         </span>
         <Icon name="chevronDown" className={`size-3.5 shrink-0 opacity-60 transition-transform ${expanded ? '' : '-rotate-90'}`} />

@@ -202,11 +202,11 @@ test('theme presets recolour the UI and persist; the menu folds on mini screens'
 
   // Fold: a button on wide screens, automatic under 768 px.
   const sidebar = page.locator('aside');
-  await expect(sidebar).toHaveCSS('width', '256px');
+  await expect(sidebar).toHaveCSS('width', '288px');
   await page.getByRole('button', { name: 'Collapse menu' }).click();
   await expect(sidebar).toHaveCSS('width', '64px');
   await page.getByRole('button', { name: 'Expand menu' }).click();
-  await expect(sidebar).toHaveCSS('width', '256px');
+  await expect(sidebar).toHaveCSS('width', '288px');
   await page.setViewportSize({ width: 600, height: 900 });
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeHidden();
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -273,7 +273,8 @@ test('German at 1280 px: drawer controls inside the drawer, long labels readable
   expect(last.x + last.width).toBeLessThanOrEqual((await op.boundingBox())!.x + 1);
   await page.screenshot({ path: `${SHOTS}/de-1280-task-scrolled.png` });
 
-});
+  // Sidebar: every German menu name shown is whole, on up to two lines.
+  const nav = page.getByRole('navigation', { name: 'Hauptmenü' });
   await expect(nav.getByText('Berechtigungsverwaltung', { exact: true })).toBeVisible();
   await expect(nav.getByText('Schnittstellenkonfiguration', { exact: true })).toBeVisible();
   const clipped = await nav.locator('span[title]').evaluateAll((els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
