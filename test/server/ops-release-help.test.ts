@@ -39,6 +39,11 @@ describe('releases', () => {
     expect(anonymous).toMatchObject({ version: '1.1.0', title: 'Second', content: '* more', forceUpdate: true, releaseTime: '2025-12-20 10:00:00' });
     expect(anonymous).not.toHaveProperty('readed');
 
+    // Brand-new accounts (created at 2026-01-01 08:00, after 1.1.0 came out) are not shown old notes.
+    expect((await t.call('GET', '/admin/base/open/release', { token: plain })).body.data.readed).toBe(true);
+    expect((await t.call('GET', '/admin/base/open/release', { token: admin })).body.data.readed).toBe(true);
+    // Accounts older than the release see them until they close them.
+    await t.ctx.db.updateTable('base_sys_user').set({ createTime: '2025-06-01 00:00:00' }).where('username', 'in', ['plain', 'admin']).execute();
     expect((await t.call('GET', '/admin/base/open/release', { token: plain })).body.data.readed).toBe(false);
     expect((await t.call('GET', '/admin/base/sys/release/toReaded', { token: plain })).body.code).toBe(1000);
     expect((await t.call('GET', '/admin/base/sys/release/toReaded', { token: plain })).body.code).toBe(1000);

@@ -112,7 +112,7 @@ export function createReleaseResource(ctx: AppContext) {
   return resource;
 }
 
-export const releaseOpenApi = [{ method: 'get', path: '/release', summary: 'Latest release notes (readed: whether the caller read them)' }] as const;
+export const releaseOpenApi = [{ method: 'get', path: '/release', summary: 'Latest release notes (readed: whether the caller read them, or joined after they were released)' }] as const;
 
 /** Mounted under /admin/base/open. */
 export function releaseOpenRoutes(ctx: AppContext) {
@@ -125,12 +125,17 @@ export function releaseOpenRoutes(ctx: AppContext) {
       // The token is optional here: an invalid one just leaves `readed` out.
       const auth = await verifyAccessToken(ctx, token).catch(() => undefined);
       if (auth) {
-        readed = !!(await ctx.db
-          .selectFrom('base_sys_release_read')
-          .select('id')
-          .where('userId', '=', auth.userId)
-          .where('releaseId', '=', release.id)
-          .executeTakeFirst());
+        // Notes of a release published before the account existed are not news to its user:
+        // they count as read, so brand-new users are not greeted with old notes.
+        const user = await ctx.db.selectFrom('base_sys_user').select('createTime').where('id', '=', auth.userId).executeTakeFirst();
+        readed =
+          (!!user?.createTime && String(user.createTime) >= String(release.releaseTime)) ||
+          !!(await ctx.db
+            .selectFrom('base_sys_release_read')
+            .select('id')
+            .where('userId', '=', auth.userId)
+            .where('releaseId', '=', release.id)
+            .executeTakeFirst());
       }
     }
     return ok(c, { ...release, forceUpdate: release.forceUpdate === 1, ...(readed === undefined ? {} : { readed }) });
