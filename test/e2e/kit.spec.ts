@@ -178,6 +178,50 @@ test('the data board: periods in the URL, figures and charts', async ({ page }) 
   await page.screenshot({ path: `${SHOTS}/board-600.png`, fullPage: true });
 });
 
+test('the board for users without a department or without the board: no failing calls, no "not found"', async ({ page, browser }) => {
+  await signIn(page);
+  await page.goto('/');
+  const admin = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
+  const headers = { Authorization: admin };
+  const { menus } = (await (await page.request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
+    menus: { id: number; parentId: number | null; router: string | null }[];
+  };
+  const grant = (router: string) => {
+    const m = menus.find((x) => x.router === router)!;
+    return [m.parentId!, m.id, ...menus.filter((x) => x.parentId === m.id).map((x) => x.id)];
+  };
+  for (const [name, granted] of [['boardonly', grant('/dashboard')], ['noboard', grant('/order/list')]] as const) {
+    const role = await (await page.request.post('/admin/base/sys/role/add', { headers, data: { name, label: name, menuIdList: granted, relevance: 1 } })).json();
+    expect(role.code).toBe(1000);
+    const user = await page.request.post('/admin/base/sys/user/add', { headers, data: { username: name, password: `${name}-pass1`, name, status: 1, roleIdList: [role.data.id] } });
+    expect((await user.json()).code).toBe(1000);
+  }
+  for (const name of ['boardonly', 'noboard']) {
+    const context = await browser.newContext({ locale: 'de-DE' });
+    const user = await context.newPage();
+    const failures: string[] = [];
+    user.on('console', (m) => m.type() === 'error' && failures.push(m.text()));
+    user.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
+    await user.addInitScript(() => localStorage.setItem('aw.lang', 'de'));
+    const login = await (await user.request.post('/admin/base/open/login', { data: { username: name, password: `${name}-pass1`, captchaId: '', verifyCode: '' } })).json();
+    const { token, expire, refreshToken, refreshExpire } = login.data;
+    const now = Date.now();
+    await user.addInitScript((s) => localStorage.setItem('aw.session', JSON.stringify(s)), { token, refreshToken, expiresAt: now + expire * 1000, refreshExpiresAt: now + refreshExpire * 1000 });
+    const departments = name === 'boardonly' ? user.waitForResponse((r) => r.url().endsWith('/admin/dashboard/info/departmentInfo')) : undefined;
+    await user.goto('/');
+    if (departments) {
+      // No department: an empty ranking, not an error.
+      expect((await (await departments).json()).data).toEqual([]);
+      await expect(user.getByRole('region', { name: 'Hersteller-Rangliste' })).toContainText('Keine Daten');
+    } else {
+      await expect(user.getByRole('navigation', { name: 'Hauptmenü' }).getByText('Auftragsliste')).toBeVisible();
+    }
+    await expect(user.getByText('Nicht gefunden')).toHaveCount(0);
+    expect(failures).toEqual([]);
+    await context.close();
+  }
+});
+
 test('theme presets recolour the UI and persist; the menu folds on mini screens', async ({ page }) => {
   await signIn(page);
   await page.goto('/sys/log');
