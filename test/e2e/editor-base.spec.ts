@@ -207,4 +207,27 @@ test('a designer straightens, draws a base outline, generates, undoes and redoes
   if (!parsed.ok) return;
   expect(parsed.mesh.triangleCount).toBeGreaterThan(100);
   expect(edgeReport(parsed.mesh.indices)).toEqual({ open: 0, nonManifold: 0, misoriented: 0 });
+
+  // The smoothing brush: a drag over the jaw is one undoable stroke, saved with the design.
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.locator('[data-testid="viewport"] canvas').focus();
+  await page.keyboard.press('s');
+  await expect(viewport).toHaveAttribute('data-tool', 'smooth');
+  await expect(page.getByTestId('smooth-panel')).toBeVisible();
+  const undo = page.getByRole('button', { name: 'Undo' });
+  await expect(undo).toBeDisabled(); // a reload started the history over
+  await page.mouse.move(box.x + cx - r, box.y + cy + r * 1.6);
+  await page.mouse.down();
+  await page.mouse.move(box.x + cx + r, box.y + cy + r * 1.6, { steps: 12 });
+  await page.mouse.up();
+  await expect(undo).toBeEnabled();
+  await expect(viewport).toHaveAttribute('data-tool-phase', 'idle');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
+  await settle(page);
+  await page.screenshot({ path: 'test-results/editor-base-smoothed.png' });
+  await page.keyboard.press('Control+Z');
+  await expect(undo).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Redo' })).toBeEnabled();
+  expect(errors).toEqual([]);
 });

@@ -59,6 +59,7 @@ export class BaseFeature {
   private state: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
   private base: { handle: MeshHandle; mesh: Mesh | null; key: string } | null = null;
   private material: StandardMaterial | null = null;
+  private lineMaterial: StandardMaterial | null = null;
   private outlineNodes: Mesh[] = [];
   private outlineVersion = 0;
   private generation: { abort: AbortController; key: string } | null = null;
@@ -242,8 +243,14 @@ export class BaseFeature {
       for (const p of base.outline) points.push(new Vector3(p.point[0], p.point[1], p.point[2]));
     }
     if (points.length >= 2) {
-      const line = CreateLines('base-outline', { points }, scene);
-      line.color = OUTLINE_COLOR;
+      // One material for every redraw: a line disposing its own material takes the shared
+      // colour effect with it, and the line drawn in its place would stay invisible.
+      if (!this.lineMaterial) {
+        this.lineMaterial = new StandardMaterial('base-outline-material', scene);
+        this.lineMaterial.emissiveColor = OUTLINE_COLOR;
+        this.lineMaterial.disableLighting = true;
+      }
+      const line = CreateLines('base-outline', { points, material: this.lineMaterial }, scene);
       line.renderingGroupId = 1;
       line.isPickable = false;
       line.parent = parent;
@@ -308,6 +315,7 @@ export class BaseFeature {
     this.generation?.abort.abort();
     for (const n of this.outlineNodes) n.dispose();
     this.dropBase();
+    this.lineMaterial?.dispose();
     this.onChanged.clear();
   }
 }
