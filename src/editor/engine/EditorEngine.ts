@@ -558,8 +558,8 @@ export class EditorEngine {
     this.buildMesh(entry, mesh);
     entry.view = { ...entry.view, status: 'ready', progress: null, triangles: mesh.triangleCount, vertices: mesh.vertexCount };
     this.syncOverlays();
-    this.base.sync();
-    void this.smoothing.replay(entry.role);
+    // The saved smoothing first: a base regenerated on reopening must follow the smoothed surface.
+    void this.smoothing.replay(entry.role).finally(() => !this.disposed && this.base.sync());
     this.analysis.modelsChanged();
     this.onModelChanged.notifyObservers(entry.info);
   }
