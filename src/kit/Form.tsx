@@ -27,7 +27,7 @@ export interface KitFormProps {
   value: Form;
   onChange: (next: Form) => void;
   ref?: Ref<FormHandle>;
-  /** Override of the 100 px label width. */
+  /** Override of the 100 px label width (grown for labels with a wider word). */
   labelWidth?: number;
   /** Labels above the controls (search drawer). */
   stacked?: boolean;
@@ -43,6 +43,35 @@ export const LABEL_WIDTH = 100;
  * with narrow forms instead.
  */
 const GRID = 'grid grid-cols-24 gap-x-[min(1rem,2.5%)] gap-y-4';
+
+/** Widest word of each label already measured, in px at the labels' 14 px. */
+const wordWidths = new Map<string, number>();
+let measureCtx: OffscreenCanvasRenderingContext2D | null | undefined;
+
+function widestWord(label: string): number {
+  const known = wordWidths.get(label);
+  if (known !== undefined) return known;
+  if (measureCtx === undefined) {
+    // Without a canvas (jsdom) labels only wrap.
+    measureCtx = typeof OffscreenCanvas === 'undefined' ? null : new OffscreenCanvas(1, 1).getContext('2d');
+  }
+  if (!measureCtx) return 0;
+  measureCtx.font = `14px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
+  const width = Math.max(0, ...label.split(/\s+/).map((w) => measureCtx!.measureText(w).width));
+  wordWidths.set(label, width);
+  return width;
+}
+
+/**
+ * The label column: the given width (100 px by default), grown up to 1.6 times when a single word
+ * of a label is wider (German compounds such as "Drahtdurchmesser"), so that labels wrap between
+ * words and are not broken inside one. One width for the whole form keeps the controls aligned.
+ */
+function labelColumn(items: readonly FormItem[], base: number): number {
+  let widest = 0;
+  for (const item of fieldItems(items)) if (item.label) widest = Math.max(widest, widestWord(item.label) + (item.required ? 10 : 0));
+  return Math.round(Math.min(base * 1.6, Math.max(base, widest + 2)));
+}
 
 /** The tab of an item; items without a (known) tab go to the first; fields in a group follow it. */
 function tabOf(item: FormItem, tabs: FormTab[] | undefined): string | undefined {
@@ -71,6 +100,7 @@ export function KitForm({ items, tabs, mode, value, onChange, ref, labelWidth = 
   const groupKey = new Map(groups.map((g, i) => [g, `g${i}`]));
   const [folded, setFolded] = useState<ReadonlySet<string>>(() => new Set(groups.flatMap((g, i) => (g.collapsed ? [`g${i}`] : []))));
   const tabsOfFields = fieldTabs(items, tabs);
+  const labelPx = stacked ? labelWidth : labelColumn(items, labelWidth);
   const [focusProp, setFocusProp] = useState<string | null>(null);
   const valueRef = useRef(value);
   valueRef.current = value;
@@ -185,7 +215,7 @@ export function KitForm({ items, tabs, mode, value, onChange, ref, labelWidth = 
       return (
         <div
           key={item.prop}
-          style={{ ...style, ...(stacked ? {} : { gridTemplateColumns: `${labelWidth}px minmax(0, 1fr)` }) }}
+          style={{ ...style, ...(stacked ? {} : { gridTemplateColumns: `${labelPx}px minmax(0, 1fr)` }) }}
           className={`min-w-0 max-md:!col-span-24 ${stacked ? 'flex flex-col' : 'grid items-start gap-x-3'}`}
           data-prop={item.prop}
         >

@@ -301,6 +301,17 @@ test('German at 1280 px: drawer controls inside the drawer, long labels readable
   const labelBox = (await label.boundingBox())!;
   expect(labelBox.x).toBeGreaterThanOrEqual(dialogBox.x);
   expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.parentElement!.scrollWidth <= el.parentElement!.clientWidth + 1)).toBe(true);
+  // The column grows for the long word instead of breaking it: "Drahtdurchmesser" sits on one line.
+  const wordLines = await label.evaluate((el) => {
+    const text = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.includes('Drahtdurchmesser'))!;
+    const range = document.createRange();
+    const at = text.textContent!.indexOf('Drahtdurchmesser');
+    range.setStart(text, at);
+    range.setEnd(text, at + 'Drahtdurchmesser'.length);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
+  expect(wordLines).toBe(1);
+  await page.screenshot({ path: `${SHOTS}/de-1280-device-dialog.png` });
   await page.keyboard.press('Escape');
 
   // The task list is wider than the screen: "Nächste Ausführung" starts under the fixed column,
