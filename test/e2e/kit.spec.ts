@@ -150,7 +150,7 @@ test('the data board: periods in the URL, figures and charts', async ({ page }) 
   await page.goto('/dashboard');
   // Two machines, one online: the device figures count them.
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
-  for (const [name, status] of [['Bender A', 1], ['Bender B', 0]] as const) {
+  for (const [name, status] of [['Board bender A', 1], ['Board bender B', 0]] as const) {
     const res = await page.request.post('/admin/device/info/add', { headers: { Authorization: token }, data: { devicename: name, status, diameters: [0.8], memory: 1000 } });
     expect((await res.json()).code).toBe(1000);
   }

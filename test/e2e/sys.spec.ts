@@ -60,7 +60,7 @@ test('a role grants only its menus and buttons to the users holding it', async (
   await page.keyboard.press('Escape');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
-  const row = page.getByRole('row').filter({ hasText: 'dana' });
+  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'dana', exact: true }) });
   await expect(row).toContainText('Designer');
   // The admin sees every button.
   await expect(row.getByRole('button', { name: 'Delete' })).toBeVisible();
