@@ -2,81 +2,18 @@
 // shows the undercut heatmap (the model's pixels change colour, the legend shows millimetres),
 // tilts the insertion direction (one undo step, the map follows), shows the occlusal distance
 // map, and turns the heatmap off (the normal shading is back).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { jawMesh, rigidMatrix, transformPositions, type IndexedMesh } from '../fixtures/jaw.ts';
-import { binaryStl } from '../fixtures/stl.ts';
+import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
+import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
 
-// Matches the webServer env in playwright.config.ts.
-const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 test.use({ locale: 'en-US' });
-
-async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
-  const res = await request.post('/admin/base/open/login', { data: { username, password, captchaId: '', verifyCode: '' } });
-  const body = await res.json();
-  expect(body.code, JSON.stringify(body)).toBe(1000);
-  return body.data.token as string;
-}
-
-async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
-}
-
-function soup(mesh: IndexedMesh): Float32Array {
-  const out = new Float32Array(mesh.indices.length * 3);
-  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
-  return out;
-}
 
 /** A designer (order list + design rights) and an order of hers with generated upper and lower jaws. */
 async function designerWithOrder(request: APIRequestContext, username: string): Promise<number> {
-  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
-  const headers = { Authorization: admin };
-  const { menus } = (await (await request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
-    menus: { id: number; parentId: number | null; router: string | null; perms: string | null }[];
-  };
-  const list = menus.find((m) => m.router === '/order/list')!;
-  const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
-  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: username, label: username, menuIdList: granted, relevance: 1 } })).json();
-  expect(role.code, JSON.stringify(role)).toBe(1000);
-  const add = await request.post('/admin/base/sys/user/add', {
-    headers,
-    data: { username, password: `${username}-pass`, name: 'Ana', nickName: 'Ana', status: 1, roleIdList: [role.data.id] },
-  });
-  expect((await add.json()).code).toBe(1000);
-
-  const token = await apiLogin(request, username, `${username}-pass`);
   const lower = jawMesh();
   // The upper jaw: the lower one turned over (teeth down) and lifted so that the cusps meet.
   const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-analysis-'));
-  const ids: Record<string, number> = {};
-  for (const [name, mesh] of [['upper.stl', upper], ['lower.stl', lower]] as const) {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, binaryStl(soup(mesh)));
-    const res = await request.post('/admin/base/comm/upload', {
-      headers: { Authorization: token },
-      multipart: { kind: 'model', file: { name, mimeType: 'model/stl', buffer: fs.readFileSync(file) } },
-    });
-    const body = await res.json();
-    expect(body.code, JSON.stringify(body)).toBe(1000);
-    ids[name] = body.data[0].id;
-  }
-  const order = await (
-    await request.post('/admin/order/info/add', {
-      headers: { Authorization: token },
-      data: { patientName: 'Lena Analyse', upperFileId: ids['upper.stl'], lowerFileId: ids['lower.stl'] },
-    })
-  ).json();
-  expect(order.code, JSON.stringify(order)).toBe(1000);
-  return order.data.id as number;
+  return (await createDesignerOrder(request, { username, name: 'Ana', patientName: 'Lena Analyse', upper, lower })).id;
 }
 
 /** The canvas pixels (RGBA) as drawn (preserveDrawingBuffer), at a quarter of the CSS size. */

@@ -4,84 +4,21 @@
 // and finds outline and base again, and exports the base: the downloaded STL parses with our
 // own parser into a closed mesh.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { parseStl } from '../../workers/kernels/stl.ts';
 import { palateJaw } from '../fixtures/base-models.ts';
-import type { IndexedMesh } from '../fixtures/mesh.ts';
-import { binaryStl } from '../fixtures/stl.ts';
 import { loadKernels } from '../kernels/kernels.ts';
 import { edgeReport } from '../kernels/mesh-checks.ts';
+import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
 
-const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 test.use({ locale: 'en-US' });
 
-async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
-  const res = await request.post('/admin/base/open/login', { data: { username, password, captchaId: '', verifyCode: '' } });
-  const body = await res.json();
-  expect(body.code, JSON.stringify(body)).toBe(1000);
-  return body.data.token as string;
-}
-
-async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
-}
-
-function soup(mesh: IndexedMesh): Float32Array {
-  const out = new Float32Array(mesh.indices.length * 3);
-  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
-  return out;
-}
-
 /** A designer and an order of hers with generated jaws on palates; returns the order id, case number and her token. */
-async function designerWithOrder(request: APIRequestContext): Promise<{ id: number; caseNo: string; token: string }> {
-  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
-  const headers = { Authorization: admin };
-  const { menus } = (await (await request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
-    menus: { id: number; parentId: number | null; router: string | null; perms: string | null }[];
-  };
-  const list = menus.find((m) => m.router === '/order/list')!;
-  const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
-  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: 'base-designer', label: 'base-designer', menuIdList: granted, relevance: 1 } })).json();
-  expect(role.code, JSON.stringify(role)).toBe(1000);
-  const add = await request.post('/admin/base/sys/user/add', {
-    headers,
-    data: { username: 'base-designer', password: 'base-designer-pass', name: 'Bea', nickName: 'Bea', status: 1, roleIdList: [role.data.id] },
-  });
-  expect((await add.json()).code).toBe(1000);
-
-  const token = await apiLogin(request, 'base-designer', 'base-designer-pass');
+function designerWithOrder(request: APIRequestContext): Promise<{ id: number; caseNo: string; token: string }> {
   const lower = palateJaw();
   const upper = palateJaw({ upper: true });
   for (let i = 2; i < upper.positions.length; i += 3) upper.positions[i]! += 0.5; // cusps meeting
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-base-'));
-  const ids: Record<string, number> = {};
-  for (const [name, mesh] of [['upper.stl', upper], ['lower.stl', lower]] as const) {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, binaryStl(soup(mesh)));
-    const res = await request.post('/admin/base/comm/upload', {
-      headers: { Authorization: token },
-      multipart: { kind: 'model', file: { name, mimeType: 'model/stl', buffer: fs.readFileSync(file) } },
-    });
-    const body = await res.json();
-    expect(body.code, JSON.stringify(body)).toBe(1000);
-    ids[name] = body.data[0].id;
-  }
-  const order = await (
-    await request.post('/admin/order/info/add', {
-      headers: { Authorization: token },
-      data: { patientName: 'Bruno Basis', upperFileId: ids['upper.stl'], lowerFileId: ids['lower.stl'] },
-    })
-  ).json();
-  expect(order.code, JSON.stringify(order)).toBe(1000);
-  const info = await (await request.get(`/admin/order/info/info?id=${order.data.id}`, { headers: { Authorization: token } })).json();
-  return { id: order.data.id as number, caseNo: info.data.caseNo as string, token };
+  return createDesignerOrder(request, { username: 'base-designer', name: 'Bea', patientName: 'Bruno Basis', upper, lower });
 }
 
 /** Canvas CSS pixels of the model: pixels whose colour is far from the background's. */

@@ -1,0 +1,96 @@
+// Shared set-up of the browser tests: signing in (API and UI) and a designer with an order of
+// generated jaw models, made through the API as an admin would.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { binaryStl } from '../fixtures/stl.ts';
+
+/** Matches the webServer env in playwright.config.ts. */
+export const ADMIN_PASSWORD = 'e2e-Admin-pass1';
+
+export async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
+  const res = await request.post('/admin/base/open/login', { data: { username, password, captchaId: '', verifyCode: '' } });
+  const body = await res.json();
+  expect(body.code, JSON.stringify(body)).toBe(1000);
+  return body.data.token as string;
+}
+
+/** Signs in through the login page (the test server does not check the captcha). */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+}
+
+interface Mesh {
+  positions: Float32Array;
+  indices: Uint32Array;
+}
+
+/** Three corners per triangle, as a binary STL lists them. */
+export function soup(mesh: Mesh): Float32Array {
+  const out = new Float32Array(mesh.indices.length * 3);
+  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
+  return out;
+}
+
+export interface DesignerOrderSpec {
+  /** Also the role's name; the password is `<username>-pass`. */
+  username: string;
+  /** The designer's full name and nickname. */
+  name: string;
+  patientName: string;
+  upper: Mesh;
+  lower: Mesh;
+}
+
+/**
+ * A designer (a role with the order list and its entries, design rights included, but not "All
+ * orders") and an order of hers with the given upper and lower jaws uploaded as binary STL.
+ */
+export async function designerWithOrder(request: APIRequestContext, spec: DesignerOrderSpec): Promise<{ id: number; caseNo: string; token: string }> {
+  const { username } = spec;
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const headers = { Authorization: admin };
+  const { menus } = (await (await request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
+    menus: { id: number; parentId: number | null; router: string | null; perms: string | null }[];
+  };
+  const list = menus.find((m) => m.router === '/order/list')!;
+  const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
+  expect(menus.some((m) => m.parentId === list.id && m.perms?.includes('design:save'))).toBe(true);
+  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: username, label: username, menuIdList: granted, relevance: 1 } })).json();
+  expect(role.code, JSON.stringify(role)).toBe(1000);
+  const add = await request.post('/admin/base/sys/user/add', {
+    headers,
+    data: { username, password: `${username}-pass`, name: spec.name, nickName: spec.name, status: 1, roleIdList: [role.data.id] },
+  });
+  expect((await add.json()).code).toBe(1000);
+
+  const token = await apiLogin(request, username, `${username}-pass`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `aw-${username}-`));
+  const ids: Record<string, number> = {};
+  for (const [name, mesh] of [['upper.stl', spec.upper], ['lower.stl', spec.lower]] as const) {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, binaryStl(soup(mesh)));
+    const res = await request.post('/admin/base/comm/upload', {
+      headers: { Authorization: token },
+      multipart: { kind: 'model', file: { name, mimeType: 'model/stl', buffer: fs.readFileSync(file) } },
+    });
+    const body = await res.json();
+    expect(body.code, JSON.stringify(body)).toBe(1000);
+    ids[name] = body.data[0].id;
+  }
+  const order = await (
+    await request.post('/admin/order/info/add', {
+      headers: { Authorization: token },
+      data: { patientName: spec.patientName, upperFileId: ids['upper.stl'], lowerFileId: ids['lower.stl'] },
+    })
+  ).json();
+  expect(order.code, JSON.stringify(order)).toBe(1000);
+  const info = await (await request.get(`/admin/order/info/info?id=${order.data.id}`, { headers: { Authorization: token } })).json();
+  return { id: order.data.id as number, caseNo: info.data.caseNo as string, token };
+}
