@@ -13,3 +13,10 @@ export function idColumn(db: Kysely<any>) {
       ? table.addColumn('id', 'serial', (c) => c.primaryKey())
       : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
+
+/** The `createTime` and `updateTime` columns every resource table has ('YYYY-MM-DD HH:mm:ss'). */
+export function timeColumns<T extends string>(table: CreateTableBuilder<T, never>) {
+  return table
+    .addColumn('createTime', 'varchar(19)', (c) => c.notNull())
+    .addColumn('updateTime', 'varchar(19)', (c) => c.notNull());
+}

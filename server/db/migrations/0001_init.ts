@@ -1,13 +1,9 @@
 // Users, roles, menus, the request log, sessions and login throttling.
-import type { CreateTableBuilder, Kysely } from 'kysely';
-import { idColumn } from '../dialect.ts';
+import type { Kysely } from 'kysely';
+import { idColumn, timeColumns } from '../dialect.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   const id = idColumn(db);
-  const times = <T extends string>(t: CreateTableBuilder<T, never>) =>
-    t
-      .addColumn('createTime', 'varchar(19)', (c) => c.notNull())
-      .addColumn('updateTime', 'varchar(19)', (c) => c.notNull());
 
   await db.schema
     .createTable('base_sys_user')
@@ -23,7 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('remark', 'varchar(1024)')
     .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('departmentId', 'integer')
-    .$call(times)
+    .$call(timeColumns)
     .execute();
 
   await db.schema
@@ -33,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('label', 'varchar(100)', (c) => c.notNull())
     .addColumn('remark', 'varchar(1024)')
     .addColumn('relevance', 'integer', (c) => c.notNull().defaultTo(1))
-    .$call(times)
+    .$call(timeColumns)
     .execute();
 
   await db.schema
@@ -58,7 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('viewPath', 'varchar(255)')
     .addColumn('keepAlive', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('isShow', 'integer', (c) => c.notNull().defaultTo(1))
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema.createIndex('base_sys_menu_parent').on('base_sys_menu').column('parentId').execute();
 

@@ -1,15 +1,11 @@
 // Params, a small key-value store for settings (log keep days), dictionaries, tasks and their
 // run log, releases and who read them, help articles and their categories.
-import { type CreateTableBuilder, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { formatTime } from '../../core/clock.ts';
-import { idColumn } from '../dialect.ts';
+import { idColumn, timeColumns } from '../dialect.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   const id = idColumn(db);
-  const times = <T extends string>(t: CreateTableBuilder<T, never>) =>
-    t
-      .addColumn('createTime', 'varchar(19)', (c) => c.notNull())
-      .addColumn('updateTime', 'varchar(19)', (c) => c.notNull());
 
   await db.schema
     .createTable('base_sys_param')
@@ -19,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('data', 'text')
     .addColumn('dataType', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('remark', 'varchar(1024)')
-    .$call(times)
+    .$call(timeColumns)
     .execute();
 
   await db.schema
@@ -33,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .$call(id)
     .addColumn('name', 'varchar(255)', (c) => c.notNull())
     .addColumn('key', 'varchar(255)', (c) => c.notNull().unique())
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema
     .createTable('dict_info')
@@ -44,7 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('parentId', 'integer', (c) => c.references('dict_info.id').onDelete('cascade'))
     .addColumn('orderNum', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('remark', 'varchar(1024)')
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema.createIndex('dict_info_type').on('dict_info').column('typeId').execute();
   await db.schema.createIndex('dict_info_parent').on('dict_info').column('parentId').execute();
@@ -67,7 +63,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('startDate', 'varchar(19)')
     .addColumn('endDate', 'varchar(19)')
     .addColumn('remark', 'varchar(1024)')
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema
     .createTable('task_log')
@@ -89,7 +85,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('content', 'text')
     .addColumn('forceUpdate', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('releaseTime', 'varchar(19)', (c) => c.notNull())
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema
     .createTable('base_sys_release_read')
@@ -106,7 +102,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'varchar(255)', (c) => c.notNull())
     .addColumn('parentId', 'integer', (c) => c.references('base_sys_article_category.id').onDelete('cascade'))
     .addColumn('orderNum', 'integer', (c) => c.notNull().defaultTo(0))
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema
     .createTable('base_sys_article')
@@ -116,7 +112,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('content', 'text')
     .addColumn('orderNum', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema.createIndex('base_sys_article_category_idx').on('base_sys_article').column('categoryId').execute();
 

@@ -1,13 +1,9 @@
 // File space, orders, devices (with their users, calibration) and the per-department API settings.
-import type { CreateTableBuilder, Kysely } from 'kysely';
-import { idColumn } from '../dialect.ts';
+import type { Kysely } from 'kysely';
+import { idColumn, timeColumns } from '../dialect.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   const id = idColumn(db);
-  const times = <T extends string>(t: CreateTableBuilder<T, never>) =>
-    t
-      .addColumn('createTime', 'varchar(19)', (c) => c.notNull())
-      .addColumn('updateTime', 'varchar(19)', (c) => c.notNull());
 
   await db.schema
     .createTable('space_type')
@@ -15,7 +11,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'varchar(255)', (c) => c.notNull())
     .addColumn('parentId', 'integer')
     .addColumn('userId', 'integer', (c) => c.notNull())
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema.createIndex('space_type_user').on('space_type').column('userId').execute();
 
@@ -33,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('userId', 'integer', (c) => c.notNull())
     // Set only for files the STL kernel read successfully.
     .addColumn('triangleCount', 'integer')
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema.createIndex('space_info_user').on('space_info').column('userId').execute();
   await db.schema.createIndex('space_info_key').on('space_info').column('key').execute();
@@ -60,7 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('designEndTime', 'varchar(19)')
     .addColumn('processStartTime', 'varchar(19)')
     .addColumn('processEndTime', 'varchar(19)')
-    .$call(times)
+    .$call(timeColumns)
     .execute();
   await db.schema.createIndex('order_info_designer').on('order_info').column('designerId').execute();
 
@@ -77,7 +73,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     // sha256 of the device key; the key itself is shown once and never stored.
     .addColumn('keyHash', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('keyHint', 'varchar(16)', (c) => c.notNull())
-    .$call(times)
+    .$call(timeColumns)
     .execute();
 
   await db.schema
@@ -97,7 +93,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('springback', 'text', (c) => c.notNull())
     .addColumn('remark', 'varchar(1024)')
     .addUniqueConstraint('device_config_pair', ['deviceId', 'diameter'])
-    .$call(times)
+    .$call(timeColumns)
     .execute();
 
   await db.schema
@@ -109,7 +105,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('departmentId', 'integer')
     .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('remark', 'varchar(1024)')
-    .$call(times)
+    .$call(timeColumns)
     .execute();
 }
 
