@@ -3,8 +3,8 @@
 // between two points on the surface, undoes and redoes, reloads and finds the measurement saved.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
-import { binaryStl } from '../fixtures/stl.ts';
-import { ADMIN_PASSWORD, apiLogin, designerWithOrder as createDesignerOrder, signIn, soup } from './helpers.ts';
+import { binaryStl, soupOf } from '../fixtures/stl.ts';
+import { ADMIN_PASSWORD, apiLogin, designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -200,7 +200,7 @@ test('a model that cannot be downloaded fails on its own with a clear message; a
   const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
   const upload = await request.post('/admin/base/comm/upload', {
     headers: { Authorization: admin },
-    multipart: { kind: 'model', file: { name: 'upper.stl', mimeType: 'model/stl', buffer: Buffer.from(binaryStl(soup(jawMesh({ detail: 0.3 })))) } },
+    multipart: { kind: 'model', file: { name: 'upper.stl', mimeType: 'model/stl', buffer: Buffer.from(binaryStl(soupOf(jawMesh({ detail: 0.3 })))) } },
   });
   const file = (await upload.json()).data[0];
   const order = await (await request.post('/admin/order/info/add', { headers: { Authorization: admin }, data: { patientName: 'Only Upper', upperFileId: file.id } })).json();

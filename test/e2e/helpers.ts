@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { binaryStl } from '../fixtures/stl.ts';
+import { binaryStl, soupOf } from '../fixtures/stl.ts';
 
 /** Matches the webServer env in playwright.config.ts. */
 export const ADMIN_PASSWORD = 'e2e-Admin-pass1';
@@ -31,12 +31,6 @@ interface Mesh {
   indices: Uint32Array;
 }
 
-/** Three corners per triangle, as a binary STL lists them. */
-export function soup(mesh: Mesh): Float32Array {
-  const out = new Float32Array(mesh.indices.length * 3);
-  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
-  return out;
-}
 
 export interface DesignerOrderSpec {
   /** Also the role's name; the password is `<username>-pass`. */
@@ -75,7 +69,7 @@ export async function designerWithOrder(request: APIRequestContext, spec: Design
   const ids: Record<string, number> = {};
   for (const [name, mesh] of [['upper.stl', spec.upper], ['lower.stl', spec.lower]] as const) {
     const file = path.join(dir, name);
-    fs.writeFileSync(file, binaryStl(soup(mesh)));
+    fs.writeFileSync(file, binaryStl(soupOf(mesh)));
     const res = await request.post('/admin/base/comm/upload', {
       headers: { Authorization: token },
       multipart: { kind: 'model', file: { name, mimeType: 'model/stl', buffer: fs.readFileSync(file) } },

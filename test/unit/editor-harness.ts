@@ -6,8 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
 import { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import { GeometryClient } from '../../src/editor/geometry/client.ts';
-import { jawMesh, rigidMatrix, transformPositions, type IndexedMesh } from '../fixtures/jaw.ts';
-import { binaryStl } from '../fixtures/stl.ts';
+import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
+import { binaryStl, soupOf } from '../fixtures/stl.ts';
 
 type Listener = (event: MessageEvent) => void;
 const g = globalThis as unknown as Record<string, unknown>;
@@ -74,17 +74,12 @@ export async function headlessEditor(): Promise<Headless> {
   };
 }
 
-function soup(mesh: IndexedMesh): Float32Array {
-  const out = new Float32Array(mesh.indices.length * 3);
-  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
-  return out;
-}
 
 /** Generated jaws as STL bytes: the lower one and the upper one (turned over, cusps meeting). */
 export function jawStls(detail = 0.5): { upper: ArrayBuffer; lower: ArrayBuffer } {
   const lower = jawMesh({ detail });
   const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
-  return { upper: binaryStl(soup(upper)).buffer, lower: binaryStl(soup(lower)).buffer };
+  return { upper: binaryStl(soupOf(upper)).buffer, lower: binaryStl(soupOf(lower)).buffer };
 }
 
 /** Opens both jaws as an order's models (the bytes are the "download"). */

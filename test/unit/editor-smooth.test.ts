@@ -7,8 +7,7 @@ import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { SmoothTool } from '../../src/editor/engine/tools/smooth.ts';
 import { palateJaw } from '../fixtures/base-models.ts';
-import type { IndexedMesh } from '../fixtures/mesh.ts';
-import { binaryStl } from '../fixtures/stl.ts';
+import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { headlessEditor, type Headless } from './editor-harness.ts';
 
 let h: Headless;
@@ -20,12 +19,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.dispose());
 
-function soup(mesh: IndexedMesh): Float32Array {
-  const out = new Float32Array(mesh.indices.length * 3);
-  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
-  return out;
-}
-const jawStl = binaryStl(soup(palateJaw())).buffer as ArrayBuffer;
+const jawStl = binaryStl(soupOf(palateJaw())).buffer as ArrayBuffer;
 
 async function openJaw(e: EditorEngine): Promise<void> {
   const bytes = jawStl.slice(0);

@@ -9,8 +9,8 @@ import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import { invertRigid, multiply, rotationDegrees, transformPoint } from '../../src/editor/engine/pose.ts';
 import type { StraightenTool } from '../../src/editor/engine/tools/straighten.ts';
 import { parseDocument } from '../../src/editor/engine/document.ts';
-import { jawMesh, rigidMatrix, transformPositions, type IndexedMesh } from '../fixtures/jaw.ts';
-import { binaryStl } from '../fixtures/stl.ts';
+import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
+import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { headlessEditor, type Headless } from './editor-harness.ts';
 
 let h: Headless;
@@ -25,16 +25,11 @@ afterEach(() => h.dispose());
 /** The tilt applied to both generated jaws (as a scanner might have left them). */
 const TILT = rigidMatrix([1, 0.4, -0.2], 18, [6, -4, 9]);
 
-function soup(mesh: IndexedMesh): Float32Array {
-  const out = new Float32Array(mesh.indices.length * 3);
-  for (let i = 0; i < mesh.indices.length; i++) out.set(mesh.positions.subarray(mesh.indices[i]! * 3, mesh.indices[i]! * 3 + 3), i * 3);
-  return out;
-}
 
 async function openTiltedJaws(): Promise<void> {
   const lower = jawMesh({ detail: 0.5 });
   const upright = transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5]));
-  const stl = (positions: Float32Array) => binaryStl(soup({ positions: transformPositions(positions, TILT), indices: lower.indices })).buffer;
+  const stl = (positions: Float32Array) => binaryStl(soupOf({ positions: transformPositions(positions, TILT), indices: lower.indices })).buffer;
   const bytes = { upper: stl(upright), lower: stl(lower.positions) };
   await editor.openModels(
     (['upper', 'lower'] as const).map((role) => ({ role, name: `${role}.stl`, source: async (_s: AbortSignal, p: (f: number) => void) => (p(1), bytes[role]) })),
