@@ -21,6 +21,8 @@ import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobRe
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
 import { BaseError, generateBase, outlinePath, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePathOptions, type OutlinePoint } from './kernels/base.ts';
 import { writeBinaryStl } from './kernels/stl-write.ts';
+import { bendStates, type BendStep, type SimulateOptions, type WireState } from './kernels/bend.ts';
+import { checkBend, type BendCheckInput, type BendCheckResult } from './kernels/bend-checks.ts';
 import {
   buildBvh,
   closestPoints,
@@ -181,6 +183,22 @@ function returnParser(k: KernelExports): void {
   idleTimer = setTimeout(() => {
     idleParser = undefined;
   }, PARSER_IDLE_MS);
+}
+
+// Wires have tens of corners: their kernels (bending programs, checks, forward kinematics)
+// share one small instance, one call at a time (they release their arena memory).
+let scratch: Promise<KernelExports> | undefined;
+let scratchQueue: Promise<unknown> = Promise.resolve();
+
+function withScratch<T>(work: (k: KernelExports) => T): Promise<T> {
+  scratch ??= newInstance().catch((e: unknown) => {
+    scratch = undefined;
+    throw e;
+  });
+  const instance = scratch;
+  const run = scratchQueue.then(async () => work(await instance));
+  scratchQueue = run.catch(() => {});
+  return run;
 }
 
 // ---------------------------------------------------------------- mesh store
@@ -699,6 +717,20 @@ const api = {
         return new Uint8Array(writeBinaryStl(positions, indices, header));
       }),
     );
+  },
+
+  /**
+   * A wire's bending program and every check of it (spec rules, the device's diameters and
+   * memory, machine limits, the collision sweep unless `skipCollision`). Issues are findings,
+   * not failures: the call fails only for a wire the kernel cannot read.
+   */
+  bendCheck(input: BendCheckInput): Promise<WorkerResult<BendCheckResult>> {
+    return job('bendCheck', undefined, undefined, () => withScratch((k) => checkBend(k, input)));
+  },
+
+  /** The wire in the bending head's frame after each step of a program (for the simulation view). */
+  bendStates(steps: BendStep[], options: SimulateOptions): Promise<WorkerResult<WireState[]>> {
+    return job('bendStates', undefined, undefined, () => withScratch((k) => bendStates(k, steps, options)));
   },
 
   /** Drops a kept mesh and its kernel instance. False when there was none. Jobs already running on it finish. */

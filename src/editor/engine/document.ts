@@ -52,6 +52,43 @@ export interface BaseDesign {
   generated: boolean;
 }
 
+/** The four wire types of the specification (same keys as the bend kernels and the slot worker). */
+export type WireType = 'labialBow' | 'singleArmClasp' | 'arrowClasp' | 'wraparoundBow';
+export const WIRE_TYPES: readonly WireType[] = ['labialBow', 'singleArmClasp', 'arrowClasp', 'wraparoundBow'];
+
+/** A corner of a wire's centreline, in the model frame of the wire's jaw. */
+export interface WirePoint {
+  point: ModelPoint;
+  /**
+   * The surface point this corner is kept off (by the wire's radius plus its clearance, along the
+   * surface normal); absent for a free corner (a tag inside the base, a loop in the air).
+   */
+  surface?: SurfacePick;
+}
+
+/** A designed wire: its corners from the end the machine feeds first to the last. */
+export interface WireDesign {
+  id: string;
+  type: WireType;
+  jaw: 'upper' | 'lower';
+  diameter: Millimetres;
+  /** Gap between the wire's surface and the model's (mm). */
+  clearance: Millimetres;
+  points: WirePoint[];
+  /** The designer's clicks on the teeth the template was placed on (model frame). */
+  anchors: SurfacePick[];
+  /** Corner indices [from, to] (inclusive) of the tag held in the base: what slotting cuts. */
+  tag?: [number, number];
+}
+
+/** A slot cut into the base for a wire's tag (applied in order after every base generation). */
+export interface SlotDesign {
+  wireId: string;
+  /** 0: a closed tunnel round the tag; > 0: a channel this deep, open along the insertion direction. */
+  depth: Millimetres;
+  clearance: Millimetres;
+}
+
 export interface DesignDocument {
   schemaVersion: typeof DESIGN_SCHEMA_VERSION;
   measurements: Measurement[];
@@ -63,6 +100,10 @@ export interface DesignDocument {
   insertionDirection?: [number, number, number];
   /** The heatmap chosen in the analysis panel; absent: off. */
   heatmap?: HeatmapSettings;
+  /** The appliance's wires, in the order they were made. */
+  wires?: WireDesign[];
+  /** Slots cut into the base, in order; reset removes them all. */
+  slots?: SlotDesign[];
 }
 
 /** The analysis heatmap shown: which map, and the jaw analysed for undercuts. */
@@ -103,7 +144,42 @@ export function parseDocument(data: unknown): DesignDocument {
   if (straightening) doc.straightening = straightening;
   const analysis = parseAnalysis(data as { insertionDirection?: unknown; heatmap?: unknown });
   Object.assign(doc, analysis);
+  const wires = (data as { wires?: unknown }).wires;
+  if (Array.isArray(wires)) doc.wires = wires.map(parseWire).filter((w): w is WireDesign => w !== null);
+  const slots = (data as { slots?: unknown }).slots;
+  if (Array.isArray(slots)) doc.slots = slots.filter(isSlot).map((v) => ({ wireId: v.wireId, depth: v.depth, clearance: v.clearance }));
   return doc;
+}
+
+const pickOf = (p: SurfacePick): SurfacePick => ({ point: [...p.point] as unknown as ModelPoint, triangle: p.triangle });
+
+function parseWire(w: unknown): WireDesign | null {
+  const v = w as Partial<WireDesign> | null;
+  if (!v || typeof v !== 'object' || typeof v.id !== 'string' || !WIRE_TYPES.includes(v.type as WireType)) return null;
+  if ((v.jaw !== 'upper' && v.jaw !== 'lower') || !Array.isArray(v.points)) return null;
+  if (!(Number.isFinite(v.diameter) && (v.diameter as number) > 0)) return null;
+  const points = v.points.filter((p): p is WirePoint => isPoint((p as WirePoint | null)?.point) && (p.surface === undefined || isPick(p.surface)));
+  const out: WireDesign = {
+    id: v.id,
+    type: v.type as WireType,
+    jaw: v.jaw,
+    diameter: v.diameter as Millimetres,
+    clearance: (Number.isFinite(v.clearance) && (v.clearance as number) >= 0 ? v.clearance : 0) as Millimetres,
+    points: points.map((p) => (p.surface ? { point: [...p.point] as unknown as ModelPoint, surface: pickOf(p.surface) } : { point: [...p.point] as unknown as ModelPoint })),
+    anchors: Array.isArray(v.anchors) ? v.anchors.filter(isPick).map(pickOf) : [],
+  };
+  const t = v.tag;
+  if (Array.isArray(t) && t.length === 2 && t.every((i) => Number.isInteger(i) && i >= 0 && i < points.length) && t[0] <= t[1]) out.tag = [t[0], t[1]];
+  return out;
+}
+
+function isSlot(s: unknown): s is SlotDesign {
+  const v = s as SlotDesign | null;
+  return !!v && typeof v.wireId === 'string' && Number.isFinite(v.depth) && v.depth >= 0 && Number.isFinite(v.clearance) && v.clearance >= 0;
+}
+
+function isPoint(p: unknown): boolean {
+  return Array.isArray(p) && p.length === 3 && p.every(Number.isFinite);
 }
 
 function parseAnalysis(raw: { insertionDirection?: unknown; heatmap?: unknown }): Pick<DesignDocument, 'insertionDirection' | 'heatmap'> {
@@ -152,7 +228,7 @@ function parseStraightening(v: unknown): Straightening | null {
 
 function isPick(p: unknown): p is SurfacePick {
   const v = p as SurfacePick | null;
-  return !!v && Array.isArray(v.point) && v.point.length === 3 && v.point.every(Number.isFinite) && Number.isInteger(v.triangle);
+  return !!v && isPoint(v.point) && Number.isInteger(v.triangle);
 }
 
 function isMeasurement(m: unknown): m is Measurement {

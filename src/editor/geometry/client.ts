@@ -38,6 +38,8 @@ import type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/k
 import type { StraightenJaw, StraightenResult } from '../../../workers/kernels/straighten.ts';
 import type { StlMesh, StlStage } from '../../../workers/kernels/stl.ts';
 import type { MeshHealth } from '../../../workers/kernels/topology.ts';
+import type { BendStep, SimulateOptions, WireState } from '../../../workers/kernels/bend.ts';
+import type { BendCheckInput, BendCheckResult } from '../../../workers/kernels/bend-checks.ts';
 import { GeometryError } from './errors.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
@@ -49,6 +51,9 @@ export type { StraightenJaw, StraightenResult } from '../../../workers/kernels/s
 export type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
 export type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
 export type { MeshHealth } from '../../../workers/kernels/topology.ts';
+export type { BendProgram, BendStep, HeadBox, ProgramOptions, ProgramStep, SimulateOptions, WireState } from '../../../workers/kernels/bend.ts';
+export type { BendCheckInput, BendCheckResult, BendIssue, BendIssueCode, MachineLimits, WireType } from '../../../workers/kernels/bend-checks.ts';
+export { BEND_MESSAGES, WIRE_END_MAX, WIRE_END_MIN, WRAPAROUND_FIRST_MAX } from '../../../workers/kernels/bend-checks.ts';
 export type { BaseOutcome, GeneratedBase } from '../../../workers/geometry.worker.ts';
 export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
 
@@ -251,6 +256,16 @@ export class GeometryClient {
   /** A kept mesh as binary STL bytes. */
   exportStl(handle: MeshHandle, header?: string): Promise<Uint8Array> {
     return this.call((api) => api.exportStl(handle, header));
+  }
+
+  /** A wire's bending program and its checks (rules, device, limits, collision); issues are in the result. */
+  bendCheck(input: BendCheckInput): Promise<BendCheckResult> {
+    return this.call((api) => api.bendCheck(input));
+  }
+
+  /** The wire in the head's frame after each step of a program (simulation view). */
+  bendStates(steps: BendStep[], options: SimulateOptions): Promise<WireState[]> {
+    return this.call((api) => api.bendStates(steps, options));
   }
 
   /** What the worker holds (diagnostics). */
