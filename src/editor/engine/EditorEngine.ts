@@ -371,6 +371,10 @@ export class EditorEngine {
     this.headlight = headlight;
 
     scene.onBeforeRenderObservable.add(() => this.beforeRender());
+    // Arrow keys orbit the camera, except where the tool uses them (straightening nudges).
+    scene.onPreKeyboardObservable.add((info) => {
+      if (this.toolTakesArrows(info.event.key)) info.skipOnKeyboardObservable = true;
+    });
     scene.onAfterRenderObservable.add(() => this.placeLabels());
     camera.onViewMatrixChangedObservable.add(() => this.requestRender());
     engine.runRenderLoop(() => {
@@ -1261,6 +1265,11 @@ export class EditorEngine {
     }
   }
 
+  /** The straightening tool nudges with the arrow keys (tools/straighten.ts). */
+  private toolTakesArrows(key: string): boolean {
+    return this.tool?.id === 'straighten' && key.startsWith('Arrow');
+  }
+
   private listen(canvas: HTMLCanvasElement): void {
     const on = <K extends keyof HTMLElementEventMap>(type: K, fn: (e: HTMLElementEventMap[K]) => void): void => {
       canvas.addEventListener(type, fn);
@@ -1290,7 +1299,7 @@ export class EditorEngine {
 
     const onKey = (e: KeyboardEvent): void => {
       if (isEditableTarget(e.target)) return;
-      if ((e.key === 'Escape' || this.tool?.id === 'base') && this.tool?.key(e.key)) {
+      if ((e.key === 'Escape' || this.tool?.id === 'base' || this.toolTakesArrows(e.key)) && this.tool?.key(e.key, e)) {
         e.preventDefault();
         return;
       }

@@ -23,6 +23,13 @@ export interface ToolPointerEvent {
   altKey?: boolean;
 }
 
+export interface KeyModifiers {
+  shiftKey?: boolean;
+  ctrlKey?: boolean;
+  altKey?: boolean;
+  metaKey?: boolean;
+}
+
 export interface ModelHit {
   model: ModelRole;
   pick: SurfacePick;
@@ -61,8 +68,8 @@ export interface Tool {
   pointerMove(e: ToolPointerEvent): void;
   /** Resolves when the tool has finished reacting (picking and computing in the worker). */
   pointerUp(e: ToolPointerEvent): Promise<void>;
-  /** Escape and friends; true when the key was used. */
-  key(key: string): boolean;
+  /** Escape and friends (KeyboardEvent.key and its modifiers); true when the key was used. */
+  key(key: string, modifiers?: KeyModifiers): boolean;
   /** Back to idle, forgetting unfinished work. */
   cancel(): void;
 }
