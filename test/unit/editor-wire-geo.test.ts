@@ -1,0 +1,64 @@
+// Wire geometry (src/editor/engine/wires/surface.ts, templates.ts, fit.ts) on the generated jaws
+// of test/fixtures/jaw.ts through the real geometry worker: corners kept off the teeth, templates
+// shaped like appliances that the bending program accepts, auto-fit of the single-arm clasp.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keepOff, offsetPoints, surfaceDistances, surfaceQuery, type SurfaceQuery } from '../../src/editor/engine/wires/surface.ts';
+import type { WirePoint } from '../../src/editor/engine/document.ts';
+import { modelPoint } from '../../src/editor/engine/units.ts';
+import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
+
+/** Centre and outward direction of tooth n (0: the right last molar .. 13: the left one) of jawMesh() (canonical lower frame). */
+function tooth(n: number): { x: number; y: number; out: [number, number] } {
+  const PHI = (100 * Math.PI) / 180, halfWidth = 25, depth = 30;
+  const phi = (-0.93 + (1.86 * (n + 0.5)) / 14) * PHI;
+  const a = halfWidth / Math.sin(PHI), b = depth / (1 - Math.cos(PHI));
+  const tx = a * Math.cos(phi), ty = b * Math.sin(phi), l = Math.hypot(tx, ty);
+  return { x: a * Math.sin(phi), y: -b * Math.cos(phi) + b / 2, out: [ty / l, -tx / l] };
+}
+
+let h: Headless;
+let lower: SurfaceQuery;
+let upper: SurfaceQuery;
+
+beforeAll(async () => {
+  h = await headlessEditor();
+  await openJaws(h.editor);
+  lower = surfaceQuery(h.geometry, h.editor.handleOf('lower')!);
+  upper = surfaceQuery(h.geometry, h.editor.handleOf('upper')!);
+});
+afterAll(() => h?.dispose());
+
+describe('surface queries and keeping off the surface', () => {
+  it('finds the closest point with the outward normal of the tooth', async () => {
+    const t = tooth(0);
+    // 3 mm outside the buccal face of the right last molar, 4 mm below the cusp tips.
+    const p = new Float32Array([t.x + t.out[0] * 8, t.y + t.out[1] * 8, -4]);
+    const r = await lower.closest(p);
+    expect(r.triangle[0]).toBeGreaterThanOrEqual(0);
+    const n = [r.normal[0]!, r.normal[1]!, r.normal[2]!];
+    expect(Math.hypot(n[0]!, n[1]!, n[2]!)).toBeCloseTo(1, 4);
+    // Outward: along the buccal direction, and towards the query point.
+    expect(n[0]! * t.out[0] + n[1]! * t.out[1]).toBeGreaterThan(0.8);
+    const toQuery = [p[0]! - r.point[0]!, p[1]! - r.point[1]!, p[2]! - r.point[2]!];
+    expect(toQuery[0]! * n[0]! + toQuery[1]! * n[1]! + toQuery[2]! * n[2]!).toBeGreaterThan(0);
+  });
+
+  it('keeps corners with a surface pick off the surface by the offset, on both jaws, and leaves free corners', async () => {
+    const t = tooth(4);
+    const offset = 0.5;
+    const points: WirePoint[] = [
+      // Outside, inside the tooth, and on the surface: all end 0.5 mm off.
+      { point: modelPoint(t.x + t.out[0] * 6, t.y + t.out[1] * 6, -3), surface: { point: modelPoint(0, 0, 0), triangle: 0 } },
+      { point: modelPoint(t.x + t.out[0] * 2, t.y + t.out[1] * 2, -3), surface: { point: modelPoint(0, 0, 0), triangle: 0 } },
+      { point: modelPoint(t.x, t.y, 6) },
+    ];
+    const kept = await keepOff(points, offset, lower);
+    const d = await surfaceDistances(new Float32Array(kept.slice(0, 2).flatMap((p) => [...p.point])), lower);
+    for (const v of d) expect(v).toBeCloseTo(offset, 2);
+    expect(kept[0]!.surface!.triangle).toBeGreaterThanOrEqual(0);
+    expect(kept[2]).toEqual(points[2]);
+    // The upper jaw is the lower one turned over (x and z mirrored, 0.5 mm up).
+    const up = await offsetPoints(new Float32Array([-(t.x + t.out[0] * 6), t.y + t.out[1] * 6, 3.5]), offset, upper);
+    expect((await surfaceDistances(up.point, upper))[0]).toBeCloseTo(offset, 2);
+  });
+});
