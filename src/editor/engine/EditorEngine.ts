@@ -50,6 +50,7 @@ import { IDLE_STRAIGHTEN, StraighteningController, type StraightenStatus } from 
 import { StraightenHandles } from './straightenHandles.ts';
 import { StraightenTool } from './tools/straighten.ts';
 import { IDENTITY, modelToWorldMatrix, rayToModel, transformPoint, type Matrix4 } from './pose.ts';
+import { buildPickingBvhs, perfMark, PERF_MARKS } from './openTiming.ts';
 
 export interface MeshBuffers {
   positions: Float32Array;
@@ -470,20 +471,29 @@ export class EditorEngine {
   /**
    * Opens the order's models: each source downloads its bytes (with progress), the worker parses
    * and keeps them; each model fails on its own (state.models[].error). Resolves when all are
-   * settled and the first frame with them is drawn.
+   * settled, the first frame with them is drawn and their BVHs are built (picking is instant).
    */
   async openModels(sources: { role: ModelRole; name: string; source: ModelSource }[]): Promise<void> {
     if (!this.scene) return;
     this.loadAbort?.abort();
     const abort = new AbortController();
     this.loadAbort = abort;
+    // The worker starts and compiles its kernels while the files download.
+    void (this.geometry as Partial<Pick<GeometryClient, 'warmUp'>>).warmUp?.().catch(() => {});
     await Promise.all(sources.map(({ role, name, source }) => this.loadModel(role, name, source, abort.signal)));
     if (abort.signal.aborted || this.disposed) return;
     this.updateClippingRange();
     this.fitToView();
     await this.whenRendered();
-    if (this.loadAbort === abort) this.loadAbort = null;
     this.publishModels();
+    // Shown; then the BVHs, so that the first pick answers at once (openTiming.ts).
+    perfMark(PERF_MARKS.shown);
+    const handles = [...this.models.values()].flatMap((e) => (e.handle !== null && e.view.status === 'ready' ? [e.handle] : []));
+    if (await buildPickingBvhs(this.geometry as Parameters<typeof buildPickingBvhs>[0], handles, abort.signal)) {
+      await this.whenRendered();
+      if (!abort.signal.aborted && !this.disposed) perfMark(PERF_MARKS.interactive);
+    }
+    if (this.loadAbort === abort) this.loadAbort = null;
   }
 
   /** Removes every model (and releases it in the worker). */
