@@ -38,6 +38,8 @@ import { CommandStack, type Command } from './commands.ts';
 import { emptyDocument, MODEL_ROLES, type DesignDocument, type Measurement, type ModelRole } from './document.ts';
 import { BaseFeature } from './baseFeature.ts';
 import { BaseTool } from './tools/base.ts';
+import { SlotFeature, type SlotGeometry, type SlotPort } from './slots.ts';
+import { getSlotClient } from '../geometry/slot-client.ts';
 import { SmoothFeature, type SmoothGeometry } from './smoothing.ts';
 import { SmoothTool } from './tools/smooth.ts';
 import { MeasureTool } from './tools/measure.ts';
@@ -130,6 +132,8 @@ export interface EditorEngineOptions {
   engine?: AbstractEngine;
   /** Element over the canvas where measurement labels are placed (plain DOM). */
   overlay?: HTMLElement | null;
+  /** Slot worker client (slots.ts). Default: the page's getSlotClient(), started on the first cut. */
+  slots?: SlotPort;
 }
 
 /** How far the lower jaw moves down when the bite is opened. */
@@ -200,6 +204,8 @@ export class EditorEngine {
   readonly base: BaseFeature;
   /** The smoothing brush's strokes and "Smooth all" (smoothing.ts). */
   readonly smoothing: SmoothFeature;
+  /** Slots for the wires' tags cut into the base (slots.ts). */
+  readonly slots: SlotFeature;
   /** Insertion direction and heatmaps (analysis.ts). */
   readonly analysis: AnalysisController;
 
@@ -282,6 +288,16 @@ export class EditorEngine {
         requestRender: () => this.requestRender(),
       },
       this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
+    );
+    this.slots = new SlotFeature(
+      {
+        document: () => this.state.document,
+        change: (label, next) => this.changeDocument(label, next),
+        selectedWireId: () => (this as { wires?: { selectedId?: string | null } }).wires?.selectedId ?? null,
+      },
+      this.base,
+      this.geometry as Partial<SlotGeometry>,
+      () => options.slots ?? getSlotClient(),
     );
     this.smoothing = new SmoothFeature(
       {
@@ -1011,6 +1027,7 @@ export class EditorEngine {
     this.setPose(doc.straightening?.matrix ?? null);
     this.syncOverlays();
     this.base.sync();
+    this.slots.sync();
     this.analysis.sync();
   }
 
@@ -1339,6 +1356,7 @@ export class EditorEngine {
     this.previewLabel?.remove();
     this.straightening.cancel();
     this.straightenHandles?.dispose();
+    this.slots.dispose();
     this.base.dispose();
     this.smoothing.dispose();
     this.analysis.dispose();

@@ -17,6 +17,7 @@ export type ActionId =
   | 'tool.direction'
   | 'heatmap.undercut'
   | 'tool.straighten'
+  | 'slot.cut'
   | 'tool.cancel';
 
 export interface Action {
@@ -155,6 +156,8 @@ export function createActions(engine: EditorEngine): ActionRegistry {
     enabled: () => s().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready'),
     active: () => s().tool === 'straighten',
   });
+  // Slotting (slots.ts): cut the selected wire's tag into the base; the rules answer in the panel.
+  registry.register({ id: 'slot.cut', keys: ['l'], run: () => void engine.slots.cut(), enabled: hasJaw });
   registry.register({ id: 'tool.cancel', keys: ['escape'], run: () => engine.setTool(null), enabled: () => s().tool !== null });
   return registry;
 }

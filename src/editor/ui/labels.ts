@@ -23,6 +23,7 @@ export const ACTION_LABELS: Record<ActionId, { label: MessageDescriptor; icon: E
   'tool.direction': { label: msg`Aim the insertion direction along the view (click a model)`, icon: 'undercut' },
   'heatmap.undercut': { label: msg`Undercut heatmap`, icon: 'heatmap' },
   'tool.straighten': { label: msg`Straighten the models`, icon: 'straighten' },
+  'slot.cut': { label: msg`Slot the selected wire into the base`, icon: 'slot' },
   'tool.cancel': { label: msg`Cancel the tool`, icon: 'x' },
 };
 
