@@ -64,6 +64,8 @@ export function SlotPanel({ engine, state }: { engine: EditorEngine | null; stat
   const busy = view.status !== 'idle';
   const percent = Math.round((view.progress ?? 0) * 100);
   const { applied, skipped } = view;
+  // "Select a wire first" is answered once a wire is selected.
+  const problem = view.problem && !(view.problem.code === 'NO_WIRE' && wire) ? view.problem : null;
   return (
     <section className="border-b border-slate-200 px-3 py-3" data-testid="slot-panel" aria-label={t`Slotting`}>
       <h2 className="mb-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">{t`Slotting`}</h2>
@@ -107,10 +109,10 @@ export function SlotPanel({ engine, state }: { engine: EditorEngine | null; stat
           <p className="mt-1 text-xs text-slate-500 tabular-nums">{view.status === 'cutting' ? t`Cutting the slot… ${percent}%` : t`Cutting the design's slots into the base…`}</p>
         </div>
       )}
-      {view.problem && (
-        <p role="alert" className="mt-2 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-700" data-testid="slot-problem" data-code={view.problem.code}>
-          {t(slotProblemMessage(view.problem.code))}
-          {view.problem.code === 'SLOTTING_FAILED' && view.problem.detail ? `: ${view.problem.detail}` : ''}
+      {problem && (
+        <p role="alert" className="mt-2 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-700" data-testid="slot-problem" data-code={problem.code}>
+          {t(slotProblemMessage(problem.code))}
+          {problem.code === 'SLOTTING_FAILED' && problem.detail ? `: ${problem.detail}` : ''}
         </p>
       )}
       {slots.length > 0 && (
