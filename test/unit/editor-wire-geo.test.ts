@@ -62,3 +62,53 @@ describe('surface queries and keeping off the surface', () => {
     expect((await surfaceDistances(up.point, upper))[0]).toBeCloseTo(offset, 2);
   });
 });
+
+// ---------------------------------------------------------------- templates
+
+import { placeTemplate, TEMPLATE_CLICKS, type PlacedWire } from '../../src/editor/engine/wires/templates.ts';
+import type { SurfacePick, WireType } from '../../src/editor/engine/document.ts';
+
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+const WIRE = { diameter: 0.8, clearance: 0.1 };
+const OFFSET = WIRE.diameter / 2 + WIRE.clearance;
+
+/** A click on the buccal face of tooth n (or between teeth n and n + 1 with `between`), `below` mm under the cusp tips; mirrored for the upper jaw. */
+async function clickTooth(jaw: 'upper' | 'lower', n: number, below = 4, between = false): Promise<SurfacePick> {
+  const a = tooth(n);
+  const b = between ? tooth(n + 1) : a;
+  const c = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  const out = [(a.out[0] + b.out[0]) / 2, (a.out[1] + b.out[1]) / 2];
+  const mirror = jaw === 'upper' ? -1 : 1;
+  const origin: [number, number, number] = [mirror * (c.x + out[0]! * 15), c.y + out[1]! * 15, jaw === 'upper' ? below + 0.5 : -below];
+  const hit = await h.geometry.pick(h.editor.handleOf(jaw)!, origin, [-mirror * out[0]!, -out[1]!, 0]);
+  if (!hit) throw new Error(`no tooth ${n} there`);
+  return { point: modelPoint(hit.point[0], hit.point[1], hit.point[2]), triangle: hit.triangle };
+}
+
+const ANCHORS: Record<WireType, () => Promise<[number, boolean][]>> = {
+  singleArmClasp: async () => [[1, false]],
+  arrowClasp: async () => [[2, true]],
+  labialBow: async () => [[4, false], [9, false]],
+  wraparoundBow: async () => [[0, false], [13, false]],
+};
+
+async function place(type: WireType, jaw: 'upper' | 'lower'): Promise<PlacedWire> {
+  const anchors: SurfacePick[] = [];
+  for (const [n, between] of await ANCHORS[type]()) anchors.push(await clickTooth(jaw, n, 4, between));
+  expect(anchors).toHaveLength(TEMPLATE_CLICKS[type]);
+  return placeTemplate(type, anchors, { matrix: IDENTITY, jaw }, jaw === 'upper' ? upper : lower, WIRE);
+}
+
+describe('templates on the generated jaws', () => {
+  for (const jaw of ['lower', 'upper'] as const) {
+    for (const type of ['singleArmClasp', 'arrowClasp', 'labialBow', 'wraparoundBow'] as const) {
+      it(`${type} on the ${jaw} jaw`, async () => {
+        const wire = await place(type, jaw);
+        const pts = wire.points.map((p) => [...p.point] as [number, number, number]);
+        const check = await h.geometry.bendCheck({ points: pts, wire: { type, diameter: WIRE.diameter }, program: { radius: 1 }, skipCollision: true });
+        if (process.env.WIRE_DUMP) (await import('node:fs')).appendFileSync(process.env.WIRE_DUMP, JSON.stringify({ type, jaw, pts, on: wire.points.map((p) => !!p.surface), tag: wire.tag, issues: check.issues.map((i) => i.message) }) + '\n');
+        expect(check.issues.filter((i) => i.severity === 'error')).toEqual([]);
+      });
+    }
+  }
+});
