@@ -44,6 +44,7 @@ import { SmoothFeature, type SmoothGeometry } from './smoothing.ts';
 import { SmoothTool } from './tools/smooth.ts';
 import { MeasureTool } from './tools/measure.ts';
 import { AnalysisController, type AnalysisGeometry } from './analysis.ts';
+import { DeviceController, type DeviceGeometry } from '../device/DeviceController.ts';
 import { DirectionTool } from './tools/direction.ts';
 import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
 import { distance, mm, type Millimetres, type Xyz } from './units.ts';
@@ -208,6 +209,8 @@ export class EditorEngine {
   readonly slots: SlotFeature;
   /** Insertion direction and heatmaps (analysis.ts). */
   readonly analysis: AnalysisController;
+  /** Bending machines: devices, queue, Bend and the simulation (device/DeviceController.ts). */
+  readonly devices: DeviceController;
 
   private state: EditorState;
   private readonly canvas: HTMLCanvasElement | null;
@@ -332,6 +335,11 @@ export class EditorEngine {
       requestRender: () => this.requestRender(),
     });
     this.base.onChanged.add(() => this.analysis.sync());
+    this.devices = new DeviceController({
+      geometry: this.geometry as unknown as DeviceGeometry,
+      // engine.wires (helper "wire") owns the selection.
+      selectedWire: () => (this as unknown as { wires?: { selected(): import('./document.ts').WireDesign | null } }).wires?.selected() ?? null,
+    });
 
     let engine: AbstractEngine;
     try {
@@ -1360,6 +1368,7 @@ export class EditorEngine {
     this.base.dispose();
     this.smoothing.dispose();
     this.analysis.dispose();
+    this.devices.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;
     if (this.ownsGeometry) this.geometry.dispose?.();

@@ -18,7 +18,8 @@ export type ActionId =
   | 'heatmap.undercut'
   | 'tool.straighten'
   | 'slot.cut'
-  | 'tool.cancel';
+  | 'tool.cancel'
+  | 'devices.toggle';
 
 export interface Action {
   id: ActionId;
@@ -158,6 +159,8 @@ export function createActions(engine: EditorEngine): ActionRegistry {
   });
   // Slotting (slots.ts): cut the selected wire's tag into the base; the rules answer in the panel.
   registry.register({ id: 'slot.cut', keys: ['l'], run: () => void engine.slots.cut(), enabled: hasJaw });
+  // The bending machines' panel (device/DeviceController.ts): devices, queue, Bend, simulation.
+  registry.register({ id: 'devices.toggle', keys: ['d'], run: () => engine.devices.toggle(), active: () => engine.devices.getState().open });
   registry.register({ id: 'tool.cancel', keys: ['escape'], run: () => engine.setTool(null), enabled: () => s().tool !== null });
   return registry;
 }

@@ -111,6 +111,7 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
             <ToolButton key={tool.id} label={`${t(tool.label)} · ${t`coming soon`}`} icon={tool.icon} disabled />
           ))}
         </Group>
+        <Group label={t`Bending`}>{action('devices.toggle')}</Group>
       </div>
     </Tooltip.Provider>
   );

@@ -31,6 +31,12 @@ const PATHS = {
   alert: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zM12 8v4M12 16h.01',
   cloud: 'M7 18a5 5 0 0 1-.6-10A6 6 0 0 1 18 9a4.5 4.5 0 0 1-.5 9z',
   x: 'M18 6L6 18M6 6l12 12',
+  device: 'M3 15h18v5H3zM6 15V9h8v6M14 11h4a3 3 0 0 1 3 3v1M9 9V5M7 17.5h.01M17 17.5h2',
+  play: 'M7 4l13 8-13 8z',
+  pause: 'M7 4h3v16H7zM14 4h3v16h-3z',
+  step: 'M5 4l10 8-10 8zM18 4v16',
+  restart: 'M4 12a8 8 0 1 0 3-6.2M4 4v5h5',
+  send: 'M4 12l16-8-6 16-3-7z',
 } as const;
 
 export type EditorIconName = keyof typeof PATHS;
