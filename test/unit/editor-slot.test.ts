@@ -4,7 +4,7 @@
 // the base: the volume drops in the scene and in the exported STL; undo, redo, reset, the rules'
 // codes, and reopening re-applies the slots.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DesignDocument, WireDesign, WireType } from '../../src/editor/engine/document.ts';
+import { parseDocument, type DesignDocument, type WireDesign, type WireType } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { SlotPort } from '../../src/editor/engine/slots.ts';
 import type { BaseTool } from '../../src/editor/engine/tools/base.ts';
@@ -72,24 +72,27 @@ async function surfaceZ(x: number, y: number): Promise<number> {
 
 const P = (x: number, y: number, z: number) => ({ point: [x, y, z] as unknown as ModelPoint });
 
+/** Corners 1 mm above the palate (inside the 2 mm base) along y from x0 - 4 to x0 + 4. */
+async function inBase(x0: number, y: number): Promise<ReturnType<typeof P>[]> {
+  return Promise.all([-4, 0, 4].map(async (dx) => P(x0 + dx, y, (await surfaceZ(x0 + dx, y)) + 1)));
+}
+
 /**
- * A wire whose tag runs 1 mm above the palate (inside the 2 mm base) from x = -4 to 4 along y,
- * then leaves the base through its top; two free corners before it over the teeth.
+ * A wire over the teeth (two corners) whose tag (corners 2..4) runs inside the base, and whose
+ * last corner is above the base: the slot takes in the segment to it, where the wire leaves.
  */
 async function wire(id: string, type: WireType, y: number, options: { tag?: boolean; x?: number } = {}): Promise<WireDesign> {
   const x0 = options.x ?? 0;
-  const tag = await Promise.all([-4, 0, 4].map(async (dx) => P(x0 + dx, y, (await surfaceZ(x0 + dx, y)) + 1)));
-  tag.push(P(x0 + 6, y, (await surfaceZ(x0 + 6, y)) + 4));
   const w: WireDesign = {
     id,
     type,
     jaw: 'lower',
     diameter: 0.9 as never,
     clearance: 0.1 as never,
-    points: [P(24, y, 2), P(10, y, -4), ...tag],
+    points: [P(24, y, 2), P(10, y, -4), ...(await inBase(x0, y)), P(x0 + 6, y, (await surfaceZ(x0 + 6, y)) + 4)],
     anchors: [],
   };
-  if (options.tag !== false) w.tag = [2, 5];
+  if (options.tag !== false) w.tag = [2, 4];
   return w;
 }
 
@@ -225,6 +228,59 @@ describe('slotting (headless)', () => {
     expect(editor.slots.view.problem?.detail).toMatch(/does not meet the base/);
     expect(revision()).toBeUndefined();
     expect(editor.base.view.volume).toBe(volume);
+  });
+
+  it('a tag sealed inside the base fails with the reason; a bow with a tag at each end has both cut, saved and reopened', async () => {
+    await generateBase(editor);
+    const before = editor.base.view.volume;
+    const sealed: WireDesign = { id: 'sealed', type: 'singleArmClasp', jaw: 'lower', diameter: 0.9 as never, clearance: 0.1 as never, points: await inBase(0, 5), anchors: [], tag: [0, 2] };
+    // Two runs in the base joined over the top of it (a loop in the air), one tag each.
+    const bow: WireDesign = {
+      id: 'bow',
+      type: 'labialBow',
+      jaw: 'lower',
+      diameter: 0.9 as never,
+      clearance: 0.1 as never,
+      points: [...(await inBase(0, 1)), P(6, 5, 0), ...(await inBase(0, 9))],
+      anchors: [],
+      tag: [0, 2],
+      tags: [
+        [0, 2],
+        [4, 6],
+      ],
+    };
+    addWires(editor, sealed, { ...bow, id: 'bow-one', tags: undefined } as WireDesign, bow);
+    expect(await editor.slots.cut('sealed')).toBe(false);
+    expect(editor.slots.view.problem).toMatchObject({ code: 'SLOTTING_FAILED' });
+    expect(editor.slots.view.problem?.detail).toMatch(/sealed/);
+
+    expect(await editor.slots.cut('bow-one')).toBe(true); // `tag` alone: the first run
+    const one = before - editor.base.view.volume;
+    editor.undo();
+    await editor.slots.settled();
+    expect(await editor.slots.cut('bow')).toBe(true);
+    const both = before - editor.base.view.volume;
+    expect(both).toBeGreaterThan(one * 1.6);
+    expect((await exported(editor)).closed).toBe(true);
+
+    const saved = parseDocument(JSON.parse(JSON.stringify(editor.getState().document)));
+    expect(saved.wires!.find((w) => w.id === 'bow')!.tags).toEqual(bow.tags);
+    const again = await headlessEditor({ slots: slotPort });
+    try {
+      again.editor.loadDocument(saved);
+      await openPalate(again.editor);
+      await vi.waitFor(
+        async () => {
+          await again.editor.base.settled();
+          await again.editor.slots.settled();
+          expect(again.editor.slots.view.applied).toBe(1);
+        },
+        { timeout: 30_000, interval: 100 },
+      );
+      expect(again.editor.base.view.volume).toBeCloseTo(before - both, 1);
+    } finally {
+      again.dispose();
+    }
   });
 
   it('the thickness heatmap follows the slotted base', async () => {

@@ -74,10 +74,10 @@ export const DEFAULT_SLOT_CLEARANCE = 0.1;
 export const MAX_SLOT_DEPTH = 20;
 export const MAX_SLOT_CLEARANCE = 1;
 
-/** One slot of the document as it will be cut: `key` changes whenever its cut would. */
+/** One slot of the document as it will be cut (one path per tag): `key` changes whenever its cut would. */
 interface Planned {
   key: string;
-  wire: SlotWire;
+  wires: SlotWire[];
 }
 
 /** The base after the first n slots of a plan (entries[0]: as generated). */
@@ -87,20 +87,29 @@ interface Entry extends BaseMeshArrays {
   failed?: SlotProblem;
 }
 
-/** The tag's corners (model frame), or null when the wire has no tag of two distinct corners. */
-export function tagPath(wire: WireDesign): Float32Array | null {
-  const tag = wire.tag;
-  if (!tag) return null;
-  const points = wire.points.slice(tag[0], tag[1] + 1).map((p) => p.point);
-  const distinct = points.filter((p, i) => i === 0 || Math.hypot(p[0] - points[i - 1]![0], p[1] - points[i - 1]![1], p[2] - points[i - 1]![2]) > 1e-3);
-  if (distinct.length < 2) return null;
-  return new Float32Array(distinct.flatMap((p) => [p[0], p[1], p[2]]));
+/**
+ * The paths a wire's slot follows (model frame, xyz per corner), one per tag (`tags`, else
+ * `tag`): the tag's corners and the corner before and after it, so the cut takes in the segments
+ * where the wire enters the acrylic. A tag wholly inside the base would otherwise be a sealed
+ * cavity the wire could never reach (the kernel refuses it), and the wire does pass there. Tags
+ * without two distinct corners are left out; an empty list: nothing to slot.
+ */
+export function slotPaths(wire: WireDesign): Float32Array[] {
+  const tags = wire.tags ?? (wire.tag ? [wire.tag] : []);
+  const out: Float32Array[] = [];
+  for (const [from, to] of tags) {
+    if (to <= from) continue;
+    const points = wire.points.slice(Math.max(0, from - 1), Math.min(wire.points.length, to + 2)).map((p) => p.point);
+    const distinct = points.filter((p, i) => i === 0 || Math.hypot(p[0] - points[i - 1]![0], p[1] - points[i - 1]![1], p[2] - points[i - 1]![2]) > 1e-3);
+    if (distinct.length >= 2) out.push(new Float32Array(distinct.flatMap((p) => [p[0], p[1], p[2]])));
+  }
+  return out;
 }
 
 /** The first rule the wire breaks for being slotted into the base of `doc`, or null. */
 function wireProblem(doc: DesignDocument, wire: WireDesign): SlotProblem | null {
   if (!SLOTTABLE_WIRE_TYPES.includes(wire.type)) return { code: 'SLOT_WIRE_TYPE' };
-  if (!tagPath(wire)) return { code: 'NO_TAG' };
+  if (slotPaths(wire).length === 0) return { code: 'NO_TAG' };
   if (doc.base && wire.jaw !== doc.base.jaw) return { code: 'WRONG_JAW' };
   return null;
 }
@@ -108,10 +117,10 @@ function wireProblem(doc: DesignDocument, wire: WireDesign): SlotProblem | null 
 function planSlot(doc: DesignDocument, slot: SlotDesign): Planned | null {
   const wire = doc.wires?.find((w) => w.id === slot.wireId);
   if (!wire || !doc.base || wireProblem(doc, wire)) return null;
-  const path = tagPath(wire)!;
+  const paths = slotPaths(wire);
   const openDirection = insertionInModelFrame(doc, doc.base.jaw);
-  const sw: SlotWire = { type: wire.type, path, diameter: wire.diameter, clearance: slot.clearance, depth: slot.depth, openDirection };
-  return { key: JSON.stringify([slot.wireId, wire.type, wire.diameter, slot.clearance, slot.depth, Array.from(path), openDirection]), wire: sw };
+  const wires = paths.map((path): SlotWire => ({ type: wire.type, path, diameter: wire.diameter, clearance: slot.clearance, depth: slot.depth, openDirection }));
+  return { key: JSON.stringify([slot.wireId, wire.type, wire.diameter, slot.clearance, slot.depth, paths.map((p) => Array.from(p)), openDirection]), wires };
 }
 
 function planOf(doc: DesignDocument): { planned: Planned[]; skipped: number } {
@@ -340,12 +349,16 @@ export class SlotFeature {
       const last = i === plan.length - 1;
       let entry: Entry;
       try {
-        const r = await this.port().cutSlot(
-          { positions: from.positions, indices: from.indices },
-          step.wire,
-          { signal, onProgress: onProgress && last ? onProgress : undefined },
-        );
-        entry = { key: step.key, positions: r.positions, normals: r.normals, indices: r.indices, triangles: r.triangleCount, volume: r.volumeAfter };
+        // One cut per tag (a bow has two), each on the result of the one before.
+        let base: BaseMeshArrays = from;
+        for (const [k, wire] of step.wires.entries()) {
+          const n = step.wires.length;
+          const progress = onProgress && last ? (f: number) => onProgress((k + f) / n) : undefined;
+          const r = await this.port().cutSlot({ positions: base.positions, indices: base.indices }, wire, { signal, onProgress: progress });
+          check();
+          base = { positions: r.positions, normals: r.normals, indices: r.indices, triangles: r.triangleCount, volume: r.volumeAfter };
+        }
+        entry = { ...base, key: step.key };
       } catch (e) {
         check();
         if (aborted(e)) throw e;
