@@ -112,3 +112,69 @@ describe('templates on the generated jaws', () => {
     }
   }
 });
+
+// ---------------------------------------------------------------- auto-fit
+
+import { autoFit } from '../../src/editor/engine/wires/fit.ts';
+import type { WireDesign } from '../../src/editor/engine/document.ts';
+import { mm } from '../../src/editor/engine/units.ts';
+
+/** The largest distance from a corner of `a` to the centreline of `b`. */
+function polylineGap(a: readonly WirePoint[], b: readonly WirePoint[]): number {
+  let worst = 0;
+  for (const p of a) {
+    let best = Infinity;
+    for (let i = 0; i + 1 < b.length; i++) {
+      const s = b[i]!.point, e = b[i + 1]!.point;
+      const d = [e[0] - s[0], e[1] - s[1], e[2] - s[2]];
+      const l2 = d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2;
+      const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.point[0] - s[0]) * d[0]! + (p.point[1] - s[1]) * d[1]! + (p.point[2] - s[2]) * d[2]!) / l2)) : 0;
+      best = Math.min(best, Math.hypot(s[0] + d[0]! * t - p.point[0], s[1] + d[1]! * t - p.point[1], s[2] + d[2]! * t - p.point[2]));
+    }
+    worst = Math.max(worst, best);
+  }
+  return worst;
+}
+
+function design(type: WireType, jaw: 'upper' | 'lower', placed: PlacedWire, anchors: SurfacePick[]): WireDesign {
+  return { id: 'w', type, jaw, diameter: mm(WIRE.diameter), clearance: mm(WIRE.clearance), points: placed.points, anchors, tag: placed.tag };
+}
+
+describe('auto-fit', () => {
+  it('puts a displaced single-arm clasp back on its tooth, keeps its tag, and a second fit changes little', async () => {
+    const anchors = [await clickTooth('lower', 1, 5)];
+    const placed = await placeTemplate('singleArmClasp', anchors, { matrix: IDENTITY, jaw: 'lower' }, lower, WIRE);
+    const [from] = placed.tag;
+    // The arm pushed 1.2 mm out and 0.6 mm down, every other corner into the tooth by 0.4 mm.
+    const displaced = placed.points.map((p, i) =>
+      i < from ? { ...p, point: modelPoint(p.point[0] - 1.2 + (i % 2) * 1.6, p.point[1] + 0.3, p.point[2] - 0.6) } : p,
+    );
+    const before = await surfaceDistances(new Float32Array(displaced.filter((p) => p.surface).flatMap((p) => [...p.point])), lower);
+    expect(Math.max(...before.map((d) => Math.abs(d - OFFSET)))).toBeGreaterThan(0.3);
+
+    const wire = design('singleArmClasp', 'lower', { ...placed, points: displaced }, anchors);
+    const fitted = await autoFit(wire, { matrix: IDENTITY, jaw: 'lower' }, lower);
+    const on = fitted.points.filter((p) => p.surface);
+    const after = await surfaceDistances(new Float32Array(on.flatMap((p) => [...p.point])), lower);
+    for (const d of after) expect(Math.abs(d - OFFSET)).toBeLessThan(0.05);
+    // The tag is where it was.
+    const [a, b] = fitted.tag!;
+    expect(fitted.points.slice(a, b + 1).map((p) => p.point)).toEqual(placed.points.slice(placed.tag[0], placed.tag[1] + 1).map((p) => p.point));
+    const check = await h.geometry.bendCheck({ points: fitted.points.map((p) => [...p.point] as [number, number, number]), wire: { type: 'singleArmClasp', diameter: WIRE.diameter }, program: { radius: 1 }, skipCollision: true });
+    expect(check.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    // A second fit changes little: every corner of either lies within 0.4 mm of the other's centreline.
+    const again = await autoFit({ ...wire, points: fitted.points, tag: fitted.tag! }, { matrix: IDENTITY, jaw: 'lower' }, lower);
+    expect(polylineGap(again.points, fitted.points)).toBeLessThan(0.4);
+    expect(polylineGap(fitted.points, again.points)).toBeLessThan(0.4);
+  });
+
+  it('refuses the other wire types', async () => {
+    for (const type of ['labialBow', 'arrowClasp', 'wraparoundBow'] as const) {
+      const placed = await place(type, 'lower');
+      await expect(autoFit(design(type, 'lower', placed, []), { matrix: IDENTITY, jaw: 'lower' }, lower)).rejects.toMatchObject({
+        code: 'AUTO_FIT_UNSUPPORTED',
+        message: 'Auto-fit supports only the single-arm clasp',
+      });
+    }
+  });
+});

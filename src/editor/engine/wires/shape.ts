@@ -295,3 +295,15 @@ export async function clearChords(surface: SurfaceQuery, corners: Corner[], offs
   }
   return c;
 }
+
+/** clearChords then bendable, repeated while the first still finds a chord to fix (at most 3 times). */
+export async function finish(surface: SurfaceQuery, corners: Corner[], offset: number, tol = 0.15): Promise<Corner[]> {
+  let c = corners;
+  for (let round = 0; round < 3; round++) {
+    const cleared = await clearChords(surface, c, offset, tol);
+    const same = cleared.length === c.length && cleared.every((k, i) => k.p === c[i]!.p);
+    c = bendable(cleared);
+    if (same) break;
+  }
+  return c;
+}

@@ -9,11 +9,10 @@ import type { SurfacePick, WirePoint, WireType } from '../document.ts';
 import { keepOff, type SurfaceQuery } from './surface.ts';
 import { LocalSurface, add, at, dist, dot, flat, norm, scale, sub, type Vec, type WireFrame } from './local.ts';
 import {
-  bendable,
   clamp,
-  clearChords,
   contactAlong,
   envelope,
+  finish,
   heightsAt,
   placeFree,
   placeOff,
@@ -102,13 +101,17 @@ export async function placeTemplate(type: WireType, anchors: SurfacePick[], fram
 /** Local corners → the design's points (model frame), surface corners kept off once more there. */
 export async function toModel(local: LocalSurface, corners: Corner[], offset: number, surface: SurfaceQuery): Promise<PlacedWire> {
   if (corners.length < 2) throw new TemplateError('TEMPLATE_FAILED', 'the template found no teeth there');
+  const tags = tagRanges(corners);
+  if (tags.length === 0) throw new TemplateError('TEMPLATE_FAILED', 'the template has no tag');
+  return { points: await cornersToPoints(local, corners, offset, surface), tag: tags[0]!, tags };
+}
+
+/** Local corners → wire points in the model frame; corners on the surface are kept off it there. */
+export async function cornersToPoints(local: LocalSurface, corners: Corner[], offset: number, surface: SurfaceQuery): Promise<WirePoint[]> {
   const points: WirePoint[] = corners.map((c) =>
     c.on && c.s ? { point: local.modelPoint(c.p), surface: { point: local.modelPoint(c.s), triangle: c.triangle ?? 0 } } : { point: local.modelPoint(c.p) },
   );
-  const kept = await keepOff(points, offset, surface);
-  const tags = tagRanges(corners);
-  if (tags.length === 0) throw new TemplateError('TEMPLATE_FAILED', 'the template has no tag');
-  return { points: kept, tag: tags[0]!, tags };
+  return keepOff(points, offset, surface);
 }
 
 function tagRanges(corners: Corner[]): [number, number][] {
@@ -169,8 +172,7 @@ async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number): Pro
   const tip: Corner = { p: arm[0]!.p, on: false };
   const tag = await tagFrom(ls, t, m, cross.s, -7.5, offset);
   let corners: Corner[] = [tip, ...arm.slice(1), ...cross.corners, ...tag];
-  corners = await clearChords(ls, corners, offset, 0.15);
-  return bendable(corners);
+  return finish(ls, corners, offset);
 }
 
 async function arrowClasp(ls: LocalSurface, click: Vec, offset: number): Promise<Corner[]> {
@@ -211,7 +213,7 @@ async function arrowClasp(ls: LocalSurface, click: Vec, offset: number): Promise
   const [endHit] = await rayHits(ls, [{ o: at(k, m, 8.5, t.buccal, 10, hc - 3), d: scale(t.buccal, -1) }], 20);
   const [end] = await placeOff(ls, [add(endHit ?? at(k, m, 8.5, t.buccal, out(0), hc - 3), scale(t.buccal, offset))], offset);
   const corners: Corner[] = [...tag, lq!, over!, b!, d1!, t1!, t2!, d2!, { ...end!, on: false }];
-  return bendable(await clearChords(ls, corners, offset, 0.15));
+  return finish(ls, corners, offset);
 }
 
 /** Front of the arch: the labial face of the central incisors seen from in front of the midpoint of two clicks. */
@@ -281,7 +283,7 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Pr
   const r = await side(right);
   const l = (await side(left)).reverse();
   const corners = [...r, ...front, ...l];
-  return bendable(await clearChords(ls, corners, offset, 0.15));
+  return finish(ls, corners, offset);
 }
 
 async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Promise<Corner[]> {
@@ -312,6 +314,6 @@ async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number)
   const r = await wrap(right);
   const l = (await wrap(left)).reverse();
   const corners = [...r, ...buccal.map((c) => ({ ...c, soft: true })), ...l];
-  return bendable(await clearChords(ls, corners, offset, 0.15));
+  return finish(ls, corners, offset);
 }
 
