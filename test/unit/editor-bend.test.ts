@@ -160,6 +160,35 @@ describe('Bend', () => {
     c.dispose();
   });
 
+  it('a wire whose path collides with the head is stopped, and the simulation marks that step', async () => {
+    const d = await addDevice(h, { devicename: 'Bender D', diameters: [0.8], memory: 20 });
+    const c = controller(() => 'curl');
+    c.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null });
+    // Legs 30 mm, 2.2 mm apart: the second bend swings the first leg back into the feed tube housing.
+    withWires(wireOf('curl', [[0, 0, 0], [30, 0, 0], [30, 2.2, 0], [0, 2.2, 0]]));
+    await c.refresh();
+    c.selectDevice(d.id);
+    const outcome = await c.bend();
+    expect(outcome.kind === 'invalid' && outcome.issues.map((i) => [i.code, i.step, i.messageKey])).toEqual([
+      ['COLLISION', 1, 'the bending path collided with the machine and was skipped'],
+    ]);
+    const sim = await c.simulate();
+    expect(sim).toMatchObject({ wireId: 'curl', collisionStep: 1, radius: 1, diameter: 0.8 });
+    expect(sim!.steps).toHaveLength(3);
+    expect(sim!.states).toHaveLength(3);
+    expect(c.getState().simulation.status).toBe('ready');
+    c.closeSimulation();
+    expect(c.getState().simulation.status).toBe('none');
+    c.dispose();
+  });
+
+  it('simulating without a selected wire says so', async () => {
+    const c = controller(() => null);
+    expect(await c.simulate()).toBeNull();
+    expect(c.getState().simulation).toMatchObject({ status: 'failed', problem: 'noWire' });
+    c.dispose();
+  });
+
   it('shows the server refusal as worded: a remembered device that is not bound to the designer', async () => {
     const d = await addDevice(h, { devicename: 'Not yours', diameters: [0.8], memory: 20 });
     const bob = await addDesigner(h, 'bob-bend');
