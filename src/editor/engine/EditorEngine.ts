@@ -46,6 +46,9 @@ import { MeasureTool } from './tools/measure.ts';
 import { AnalysisController, type AnalysisGeometry } from './analysis.ts';
 import { DeviceController, type DeviceGeometry } from '../device/DeviceController.ts';
 import { DirectionTool } from './tools/direction.ts';
+import { WireFeature } from './wires/feature.ts';
+import { wireKit, type WireKitGeometry } from './wires/kit.ts';
+import { WireTool } from './tools/wire.ts';
 import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
 import { distance, mm, type Millimetres, type Xyz } from './units.ts';
 import { presetAngles, type ViewPreset } from './views.ts';
@@ -121,6 +124,8 @@ export interface EditorState {
   measurePreview: Millimetres | null;
   /** The automatic straightening: running, or why it failed (straightening.ts). */
   straighten: StraightenStatus;
+  /** The selected wire (engine.wires, wires/feature.ts). */
+  wires: { selectedId: string | null };
 }
 
 /** What the engine needs of the geometry worker (GeometryClient, or an in-process stand-in in tests). */
@@ -209,6 +214,8 @@ export class EditorEngine {
   readonly slots: SlotFeature;
   /** Insertion direction and heatmaps (analysis.ts). */
   readonly analysis: AnalysisController;
+  /** The wires: selection, placing, editing, tubes and live checks (wires/feature.ts). */
+  readonly wires: WireFeature;
   /** Bending machines: devices, queue, Bend and the simulation (device/DeviceController.ts). */
   readonly devices: DeviceController;
 
@@ -262,6 +269,7 @@ export class EditorEngine {
       revision: 0,
       measurePreview: null,
       straighten: IDLE_STRAIGHTEN,
+      wires: { selectedId: null },
     };
     this.commands.onChanged.add(() => this.setState({ canUndo: this.commands.canUndo, canRedo: this.commands.canRedo }));
     this.straightening = new StraighteningController({
@@ -335,6 +343,22 @@ export class EditorEngine {
       requestRender: () => this.requestRender(),
     });
     this.base.onChanged.add(() => this.analysis.sync());
+    this.wires = new WireFeature(
+      {
+        scene: () => this.scene,
+        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
+        modelVisible: (jaw) => this.models.get(jaw)?.view.visible ?? false,
+        document: () => this.state.document,
+        change: (label, next) => this.changeDocument(label, next),
+        project: (jaw, p) => this.projectModelPoint(jaw, p),
+        rayAt: (jaw, x, y) => this.modelRayAt(jaw, x, y),
+        selectionChanged: (selectedId) => this.setState({ wires: { selectedId } }),
+        requestRender: () => this.requestRender(),
+      },
+      this.geometry as unknown as WireKitGeometry,
+      wireKit(this.geometry as unknown as WireKitGeometry, { handleOf: (jaw) => this.handleOf(jaw), document: () => this.state.document }),
+    );
+    this.wires.subscribe(() => this.tool?.id === 'wire' && this.publishTool());
     this.devices = new DeviceController({
       geometry: this.geometry as unknown as DeviceGeometry,
       // engine.wires (helper "wire") owns the selection.
@@ -599,6 +623,7 @@ export class EditorEngine {
     // The saved smoothing first: a base regenerated on reopening must follow the smoothed surface.
     void this.smoothing.replay(entry.role).finally(() => !this.disposed && this.base.sync());
     this.analysis.modelsChanged();
+    this.wires.sync();
     this.onModelChanged.notifyObservers(entry.info);
   }
 
@@ -970,6 +995,15 @@ export class EditorEngine {
     return { x: projected.x, y: projected.y };
   }
 
+  /** The viewing ray under a canvas pixel in a model's frame (straightening and bite undone), or null. */
+  modelRayAt(model: ModelRole, x: number, y: number): { origin: Xyz; direction: Xyz } | null {
+    const { scene, camera } = this;
+    const entry = this.models.get(model);
+    if (!scene || !camera || !entry) return null;
+    const ray = scene.createPickingRay(x, y, Matrix.Identity(), camera);
+    return rayToModel(this.pose, entry.offset, [ray.origin.x, ray.origin.y, ray.origin.z], [ray.direction.x, ray.direction.y, ray.direction.z]);
+  }
+
   private async geodesicOf(model: ModelRole, a: ModelHit['pick'], b: ModelHit['pick']): Promise<SurfacePath | null> {
     const handle = this.handleOf(model);
     if (handle === null) return null;
@@ -1037,6 +1071,7 @@ export class EditorEngine {
     this.base.sync();
     this.slots.sync();
     this.analysis.sync();
+    this.wires.sync();
   }
 
   undo(): void {
@@ -1077,7 +1112,12 @@ export class EditorEngine {
           ? new BaseTool(this.toolContext(), { project: (jaw, p) => this.projectModelPoint(jaw, p) })
           : id === 'direction'
             ? new DirectionTool(this.toolContext(), this.analysis)
-            : null;
+            : id === 'wire'
+              ? new WireTool(this.toolContext(), {
+                  feature: this.wires,
+                  holdCamera: (on) => (on ? this.camera?.detachControl() : this.canvas && this.camera?.attachControl()),
+                })
+              : null;
     this.publishTool();
   }
 
@@ -1329,12 +1369,12 @@ export class EditorEngine {
       if (e.buttons !== 0) this.requestRender();
       if (this.tool) void this.pointer('move', local(e));
     });
-    on('dblclick', () => this.tool?.id !== 'base' && this.fitToView()); // the base tool closes its outline
+    on('dblclick', () => this.tool?.id !== 'base' && this.tool?.id !== 'wire' && this.fitToView()); // the base tool closes its outline, the wire tool inserts a corner
     on('contextmenu', (e) => e.preventDefault());
 
     const onKey = (e: KeyboardEvent): void => {
       if (isEditableTarget(e.target)) return;
-      if ((e.key === 'Escape' || this.tool?.id === 'base' || this.toolTakesArrows(e.key)) && this.tool?.key(e.key, e)) {
+      if ((e.key === 'Escape' || this.tool?.id === 'base' || this.tool?.id === 'wire' || this.toolTakesArrows(e.key)) && this.tool?.key(e.key, e)) {
         e.preventDefault();
         return;
       }
@@ -1368,6 +1408,7 @@ export class EditorEngine {
     this.base.dispose();
     this.smoothing.dispose();
     this.analysis.dispose();
+    this.wires.dispose();
     this.devices.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;

@@ -18,6 +18,7 @@ export type ActionId =
   | 'heatmap.undercut'
   | 'tool.straighten'
   | 'slot.cut'
+  | 'tool.wire'
   | 'tool.cancel'
   | 'devices.toggle';
 
@@ -161,6 +162,13 @@ export function createActions(engine: EditorEngine): ActionRegistry {
   registry.register({ id: 'slot.cut', keys: ['l'], run: () => void engine.slots.cut(), enabled: hasJaw });
   // The bending machines' panel (device/DeviceController.ts): devices, queue, Bend, simulation.
   registry.register({ id: 'devices.toggle', keys: ['d'], run: () => engine.devices.toggle(), active: () => engine.devices.getState().open });
+  registry.register({
+    id: 'tool.wire',
+    keys: ['w'],
+    run: () => engine.setTool(s().tool === 'wire' ? null : 'wire'),
+    enabled: hasJaw,
+    active: () => s().tool === 'wire',
+  });
   registry.register({ id: 'tool.cancel', keys: ['escape'], run: () => engine.setTool(null), enabled: () => s().tool !== null });
   return registry;
 }

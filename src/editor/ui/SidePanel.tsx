@@ -11,6 +11,7 @@ import { EditorIcon } from './icons.tsx';
 import { BasePanel } from './BasePanel.tsx';
 import { SlotPanel } from './SlotPanel.tsx';
 import { SmoothPanel } from './SmoothPanel.tsx';
+import { WirePanel } from './WirePanel.tsx';
 import { AnalysisPanel } from './AnalysisPanel.tsx';
 import { StraightenPanel } from './StraightenPanel.tsx';
 
@@ -165,6 +166,7 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
       <BasePanel engine={engine} state={state} caseNo={caseNo} />
       <SlotPanel engine={engine} state={state} />
       <SmoothPanel engine={engine} state={state} />
+      <WirePanel engine={engine} state={state} />
       <Section title={t`Measurements`} testId="measurements">
         {measurements.length === 0 ? (
           <p className="text-xs text-slate-500">{t`Choose the measure tool (M), then click two points on a model.`}</p>

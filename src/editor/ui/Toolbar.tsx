@@ -107,6 +107,7 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
           {action('tool.base')}
           {action('tool.smooth')}
           {action('slot.cut')}
+          {action('tool.wire')}
           {LATER_TOOLS.map((tool) => (
             <ToolButton key={tool.id} label={`${t(tool.label)} · ${t`coming soon`}`} icon={tool.icon} disabled />
           ))}
