@@ -56,7 +56,7 @@ import { IDLE_STRAIGHTEN, StraighteningController, type StraightenStatus } from 
 import { StraightenHandles } from './straightenHandles.ts';
 import { StraightenTool } from './tools/straighten.ts';
 import { IDENTITY, modelToWorldMatrix, rayToModel, transformPoint, type Matrix4 } from './pose.ts';
-import { buildPickingBvhs, perfMark, PERF_MARKS } from './openTiming.ts';
+import { buildPickingBvhs, perfMark, PERF_MARKS, whenDrawn } from './openTiming.ts';
 
 export interface MeshBuffers {
   positions: Float32Array;
@@ -532,15 +532,13 @@ export class EditorEngine {
     if (abort.signal.aborted || this.disposed) return;
     this.updateClippingRange();
     this.fitToView();
-    await this.whenRendered();
-    this.publishModels();
-    // Shown; then the BVHs, so that the first pick answers at once (openTiming.ts).
-    perfMark(PERF_MARKS.shown);
+    // The worker builds the BVHs (instant picking) while the first frame is drawn (openTiming.ts).
     const handles = [...this.models.values()].flatMap((e) => (e.handle !== null && e.view.status === 'ready' ? [e.handle] : []));
-    if (await buildPickingBvhs(this.geometry as Parameters<typeof buildPickingBvhs>[0], handles, abort.signal)) {
-      await this.whenRendered();
-      if (!abort.signal.aborted && !this.disposed) perfMark(PERF_MARKS.interactive);
-    }
+    const picking = buildPickingBvhs(this.geometry as Parameters<typeof buildPickingBvhs>[0], handles, abort.signal);
+    await whenDrawn(this.scene, () => this.requestRender());
+    this.publishModels();
+    perfMark(PERF_MARKS.shown);
+    if ((await picking) && !this.disposed) perfMark(PERF_MARKS.interactive);
     if (this.loadAbort === abort) this.loadAbort = null;
   }
 

@@ -21,7 +21,7 @@ import type { GeometryClient, MeshHandle } from '../geometry/client.ts';
 import { isAbortError } from '../geometry/errors.ts';
 import type { DesignDocument, HeatmapMode, HeatmapSettings } from './document.ts';
 import type { Xyz } from './units.ts';
-import { perfMark, PERF_MARKS } from './openTiming.ts';
+import { markAfterNextFrame, perfMark, PERF_MARKS } from './openTiming.ts';
 
 export type { HeatmapMode, HeatmapSettings } from './document.ts';
 export type AnalysisJaw = 'upper' | 'lower';
@@ -423,7 +423,7 @@ export class AnalysisController {
     if (mesh.isVerticesDataPresent(VertexBuffer.ColorKind)) mesh.updateVerticesData(VertexBuffer.ColorKind, colors);
     else mesh.setVerticesData(VertexBuffer.ColorKind, colors, true, 4);
     mesh.useVertexColors = true;
-    mesh.getScene().onAfterRenderObservable.addOnce(() => perfMark(PERF_MARKS.painted));
+    markAfterNextFrame(mesh.getScene(), PERF_MARKS.painted);
     if (!this.painted.has(id)) {
       const material = mesh.material instanceof StandardMaterial ? mesh.material : null;
       const diffuse = material ? material.diffuseColor.clone() : null;
