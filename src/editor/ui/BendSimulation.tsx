@@ -12,6 +12,7 @@ import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
 import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
 import { CreateTube } from '@babylonjs/core/Meshes/Builders/tubeBuilder';
@@ -55,6 +56,9 @@ class HeadScene {
   private readonly scene: Scene;
   private wire: Mesh | null = null;
   private readonly pin: Mesh;
+  /** The head frame (z = the die's axis) turned so that the die's axis is the view's up. */
+  private readonly root: TransformNode;
+  private readonly camera: ArcRotateCamera;
   private readonly wireMat: StandardMaterial;
   private readonly hitMat: StandardMaterial;
   private dirty = true;
@@ -68,8 +72,10 @@ class HeadScene {
     this.scene = scene;
     scene.useRightHandedSystem = true;
     scene.clearColor = new Color4(0.96, 0.97, 0.98, 1);
-    const camera = new ArcRotateCamera('sim-camera', Math.PI / 2 + 0.5, 0.9, 90, new Vector3(12, 6, 0), scene);
-    camera.upVector = new Vector3(0, 0, 1);
+    this.root = new TransformNode('sim-head-frame', scene);
+    this.root.rotation.x = -Math.PI / 2; // head z -> up; seen from above, the bend plane is the screen
+    const camera = new ArcRotateCamera('sim-camera', Math.PI / 2, 0.55, 60, Vector3.Zero(), scene);
+    this.camera = camera;
     camera.attachControl(true);
     camera.wheelPrecision = 8;
     camera.lowerRadiusLimit = 15;
@@ -92,14 +98,17 @@ class HeadScene {
       const box = CreateBox(`sim-head-${i}`, { width: max[0]! - min[0]!, height: max[1]! - min[1]!, depth: max[2]! - min[2]! }, scene);
       box.position = new Vector3((min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
       box.material = headMat;
+      box.parent = this.root;
     });
     const die = CreateCylinder('sim-die', { diameter: Math.max(0.2, 2 * radius - diameter), height: 6, tessellation: 32 }, scene);
     die.rotation.x = Math.PI / 2; // axis along Z
     die.position = new Vector3(0, radius, 0);
     die.material = mat('sim-die', new Color3(0.35, 0.4, 0.48));
+    die.parent = this.root;
     this.pin = CreateCylinder('sim-pin', { diameter: 1.2, height: 6, tessellation: 16 }, scene);
     this.pin.rotation.x = Math.PI / 2;
     this.pin.material = mat('sim-pin', new Color3(0.85, 0.55, 0.2));
+    this.pin.parent = this.root;
     this.wireMat = mat('sim-wire', new Color3(0.78, 0.8, 0.84));
     this.wireMat.specularColor = new Color3(0.9, 0.9, 0.9);
     this.hitMat = mat('sim-hit', new Color3(0.9, 0.15, 0.15));
@@ -136,7 +145,28 @@ class HeadScene {
     if (path.length >= 2) {
       this.wire = CreateTube('sim-wire', { path, radius: this.diameter / 2, tessellation: 12, cap: 3 }, this.scene);
       this.wire.material = hit ? this.hitMat : this.wireMat;
+      this.wire.parent = this.root;
     }
+    this.dirty = true;
+  }
+
+  /** Aims the camera at the die and every state of the wire (head frame points). */
+  frame(states: Float64Array[]): void {
+    const min = [-4, -4, -4];
+    const max = [4, 4, 4];
+    for (const p of states) {
+      for (let i = 0; i < p.length; i += 3) {
+        for (let k = 0; k < 3; k++) {
+          min[k] = Math.min(min[k]!, p[i + k]!);
+          max[k] = Math.max(max[k]!, p[i + k]!);
+        }
+      }
+    }
+    const c = [(min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2];
+    const extent = Math.max(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!);
+    // Head (x, y, z) is drawn at (x, z, -y).
+    this.camera.target = new Vector3(c[0]!, c[2]!, -c[1]!);
+    this.camera.radius = Math.max(25, extent * 1.7);
     this.dirty = true;
   }
 
@@ -175,6 +205,7 @@ export function BendSimulation({ devices }: { devices: DeviceController }) {
       return undefined; // no WebGL: the step table still shows the program
     }
     sceneRef.current = scene;
+    scene.frame(data.states.map((s) => s.points));
     const resize = new ResizeObserver(() => scene.resize());
     resize.observe(canvas);
     timeRef.current = 0;
