@@ -165,6 +165,46 @@ describe('wire tool (headless)', () => {
     expect(wires()[0]).toEqual(moved);
   });
 
+  it('drags a tag corner in the view plane (it has no surface to follow)', async () => {
+    await openLower(editor);
+    const wire = await placeClasp();
+    expect(wire.tag).toBeDefined();
+    const index = wire.tag![0];
+    const corner = wire.points[index]!;
+    expect(corner.surface).toBeUndefined();
+    const from = at(corner.point);
+    await press(from);
+    await editor.pointer('move', { x: from.x + 40, y: from.y, button: 0, buttons: 1 });
+    await release({ x: from.x + 40, y: from.y });
+    const moved = wires()[0]!.points[index]!;
+    expect(moved.surface).toBeUndefined();
+    // Seen from the top: it moved sideways on the screen, at the same depth (z).
+    expect(moved.point[0] - corner.point[0]).toBeGreaterThan(1);
+    expect(Math.abs(moved.point[1] - corner.point[1])).toBeLessThan(0.2);
+    expect(moved.point[2]).toBeCloseTo(corner.point[2], 1);
+    editor.undo();
+    expect(wires()[0]).toEqual(wire);
+  });
+
+  it('changes the selected wire\'s diameter (its corners keep their distance) and deletes the wire, each undoable', async () => {
+    await openLower(editor);
+    const wire = await placeClasp();
+    await editor.wires.setDiameter(1);
+    const thick = wires()[0]!;
+    expect(thick.diameter).toBe(1);
+    for (const d of await surfaceDistance(thick.points.filter((q) => q.surface).map((q) => q.point))) expect(d).toBeCloseTo(0.6, 1);
+    expect((editor.wires.tubeOf(wire.id)!.metadata as { radius: number }).radius).toBe(0.5);
+    editor.undo();
+    expect(wires()[0]).toEqual(wire);
+
+    editor.wires.remove(wire.id);
+    expect(wires()).toHaveLength(0);
+    expect(editor.wires.tubeOf(wire.id)).toBeNull();
+    expect(editor.wires.selectedId).toBeNull();
+    editor.undo();
+    expect(wires()).toEqual([wire]);
+  });
+
   it('inserts a corner by a double click on a segment and deletes the selected corner, never below two', async () => {
     await openLower(editor);
     const wire = await placeClasp();
@@ -201,12 +241,20 @@ describe('wire tool (headless)', () => {
     await openLower(editor);
     const wire = await placeClasp();
     expect(editor.wires.canAutoFit()).toBe(true);
+    // An arm corner pushed 1.5 mm away from the tooth; auto-fit puts the arm back on it.
+    const k = wire.points.findIndex((p, i) => p.surface && i > 0 && i < wire.points.length - 1);
+    const p = wire.points[k]!;
+    const away = p.point.map((v, a) => v + ((v - p.surface!.point[a]!) / 0.5) * 1.5);
+    editor.wires.moveCorner(wire.id, k, { point: away as unknown as typeof p.point, surface: p.surface! });
+    const moved = wires()[0]!;
+    expect((await surfaceDistance([moved.points[k]!.point]))[0]).toBeGreaterThan(1.5);
     expect(await editor.wires.autoFit(wire.id)).toBe(true);
     const fitted = wires()[0]!;
     expect(fitted.type).toBe('singleArmClasp');
-    expect(fitted.points.length).toBeGreaterThanOrEqual(2);
+    expect(fitted.tag).toBeDefined();
+    for (const d of await surfaceDistance(fitted.points.filter((q) => q.surface).map((q) => q.point))) expect(d).toBeCloseTo(0.5, 1);
     editor.undo();
-    expect(wires()[0]).toEqual(wire);
+    expect(wires()[0]).toEqual(moved);
     editor.redo();
     expect(wires()[0]).toEqual(fitted);
 

@@ -352,6 +352,13 @@ export class EditorEngine {
         change: (label, next) => this.changeDocument(label, next),
         project: (jaw, p) => this.projectModelPoint(jaw, p),
         rayAt: (jaw, x, y) => this.modelRayAt(jaw, x, y),
+        viewAxis: (jaw) => {
+          const { camera } = this;
+          const entry = this.models.get(jaw);
+          if (!camera || !entry) return null;
+          const p = camera.position, d = camera.target.subtract(camera.position);
+          return rayToModel(this.pose, entry.offset, [p.x, p.y, p.z], [d.x, d.y, d.z]).direction;
+        },
         selectionChanged: (selectedId) => this.setState({ wires: { selectedId } }),
         requestRender: () => this.requestRender(),
       },

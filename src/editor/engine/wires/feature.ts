@@ -58,6 +58,8 @@ export interface WireHost {
   project(jaw: 'upper' | 'lower', p: Xyz): { x: number; y: number } | null;
   /** The viewing ray under a canvas pixel in the jaw's model frame. */
   rayAt(jaw: 'upper' | 'lower', x: number, y: number): { origin: Xyz; direction: Xyz } | null;
+  /** The camera's viewing direction in the jaw's model frame. */
+  viewAxis(jaw: 'upper' | 'lower'): Xyz | null;
   /** The selection changed (the engine's state carries it). */
   selectionChanged(id: string | null): void;
   requestRender(): void;
@@ -395,12 +397,11 @@ export class WireFeature {
     return true;
   }
 
-  /** Deletes a wire (one command) and any slot cut for it. */
+  /** Deletes a wire (one command). Its slot stays in the document, skipped (slots.ts), so undo brings both back. */
   remove(id: string): void {
     const doc = this.host.document();
     if (!doc.wires?.some((w) => w.id === id)) return;
     const next: DesignDocument = { ...doc, wires: doc.wires.filter((w) => w.id !== id) };
-    if (doc.slots?.some((s) => s.wireId === id)) next.slots = doc.slots.filter((s) => s.wireId !== id);
     if (this.view.selectedId === id) this.set({ selectedId: null, corner: null });
     this.host.change('wire.delete', next);
   }
@@ -475,12 +476,13 @@ export class WireFeature {
     const p = wire?.points[index];
     if (!wire || !p) return null;
     const ray = this.host.rayAt(wire.jaw, x, y);
-    if (!ray) return null;
+    const n = this.host.viewAxis(wire.jaw);
+    if (!ray || !n) return null;
+    // The plane through the corner facing the camera (normal: the viewing direction).
     const d = ray.direction;
-    const dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    if (dd === 0) return null;
-    // The plane through the corner facing the viewer: the point of the ray at the corner's depth.
-    const t = ((p.point[0] - ray.origin[0]) * d[0] + (p.point[1] - ray.origin[1]) * d[1] + (p.point[2] - ray.origin[2]) * d[2]) / dd;
+    const dn = d[0] * n[0] + d[1] * n[1] + d[2] * n[2];
+    if (Math.abs(dn) < 1e-9) return null;
+    const t = ((p.point[0] - ray.origin[0]) * n[0] + (p.point[1] - ray.origin[1]) * n[1] + (p.point[2] - ray.origin[2]) * n[2]) / dn;
     return { point: [ray.origin[0] + t * d[0], ray.origin[1] + t * d[1], ray.origin[2] + t * d[2]] as unknown as WirePoint['point'] };
   }
 

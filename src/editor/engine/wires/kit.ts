@@ -8,6 +8,7 @@ import type { WireFrame } from './local.ts';
 import type { WireGeometry, WireKit } from './feature.ts';
 import { keepOff, surfaceQuery, xyzAt, type SurfaceGeometry, type SurfaceQuery } from './surface.ts';
 import { placeTemplate, TEMPLATE_CLICKS } from './templates.ts';
+import { autoFit } from './fit.ts';
 
 export type WireKitGeometry = SurfaceGeometry & WireGeometry;
 
@@ -38,9 +39,8 @@ export function wireKit(geometry: WireKitGeometry, host: WireKitHost): WireKit {
       return hits.triangle[0]! >= 0 ? { point: xyzAt(hits.point, 0), triangle: hits.triangle[0]! } : null;
     },
     async autoFit(wire: WireDesign): Promise<{ points: WirePoint[]; tag?: [number, number] | undefined }> {
-      // Until fit.ts lands: the corners on the surface kept off it again.
-      const points = await keepOff(wire.points, offsetOf(wire), surfaceOf(wire.jaw));
-      return { points, tag: wire.tag };
+      const fitted = await autoFit(wire, frameOf(host.document(), wire.jaw), surfaceOf(wire.jaw));
+      return { points: fitted.points, tag: fitted.tag };
     },
   };
 }
