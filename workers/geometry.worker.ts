@@ -39,6 +39,7 @@ import {
   type RayHits,
   type RayOptions,
 } from './kernels/bvh.ts';
+import { closestWithNormals, type ClosestNormalOptions, type ClosestWithNormals } from './kernels/closest-normals.ts';
 import { distanceMap, signedDistances, type DistanceOptions, type DistanceResult } from './kernels/distance.ts';
 import { geodesicDistance, type GeodesicResult, type SurfacePoint } from './kernels/geodesic.ts';
 import { simplify } from './kernels/simplify.ts';
@@ -492,6 +493,14 @@ const api = {
   /** Closest surface point to each query point (xyz per point). */
   closestPoints(handle: MeshHandle, points: Float32Array, options: { maxDistance?: number } = {}): Promise<WorkerResult<ClosestPoints>> {
     return job('closestPoints', undefined, undefined, () => withMesh(handle, (m) => closestPoints(ensureBvh(m), points, options)));
+  },
+
+  /**
+   * Closest surface point to each query point (xyz per point) with the outward normal there
+   * (the closest triangle's, or the interpolated vertex normals with `smooth`): wires kept off teeth.
+   */
+  closestWithNormals(handle: MeshHandle, points: Float32Array, options: ClosestNormalOptions = {}): Promise<WorkerResult<ClosestWithNormals>> {
+    return job('closestWithNormals', undefined, undefined, () => withMesh(handle, (m) => closestWithNormals(m.mesh, ensureBvh(m), points, options)));
   },
 
   /** Undercut depth per vertex for an insertion direction (and heatmap colours when asked). */

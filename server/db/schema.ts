@@ -1,6 +1,9 @@
 // Table types for Kysely. Times: createTime/updateTime are "YYYY-MM-DD HH:mm:ss" (UTC) text;
 // internal instants (expiry, attempts) are epoch milliseconds.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** A nullable column that inserts may leave out (added to a table that already had inserts). */
+type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 export interface BaseSysUserTable {
   id: Generated<number>;
@@ -83,6 +86,10 @@ export interface BaseSysDepartmentTable {
   name: string;
   parentId: number | null;
   orderNum: Generated<number>;
+  /** Location for the dashboard map (migration 0080): city, and degrees latitude -90..90, longitude -180..180. */
+  city: Optional<string>;
+  latitude: Optional<number>;
+  longitude: Optional<number>;
   createTime: string;
   updateTime: string;
 }
@@ -205,6 +212,10 @@ export interface DeviceInfoTable {
   memory: number;
   keyHash: string;
   keyHint: string;
+  /** Location for the dashboard map (migration 0080): city, and degrees latitude -90..90, longitude -180..180. */
+  city: Optional<string>;
+  latitude: Optional<number>;
+  longitude: Optional<number>;
   createTime: string;
   updateTime: string;
 }

@@ -74,7 +74,7 @@ export function errorMessage(err: unknown): string {
       case 'network':
         return t`Network error, please check your connection`;
       case 'http':
-        return t`Request failed (HTTP ${status})`;
+        return status === 403 ? t`You do not have permission for this` : t`Request failed (HTTP ${status})`;
       default:
         return err.message;
     }

@@ -29,6 +29,13 @@ export interface RequestOptions {
   auth?: boolean;
   /** Do not show an error toast when the call fails (the caller handles it). */
   silent?: boolean;
+  /**
+   * What an HTTP 403 does. `'page'`: the whole window goes to /403 (the spec's rule), for the call
+   * that loads what the page is about (a list screen's page/list). `'toast'` (the default): the
+   * call rejects with the server's message as an error toast (none if `silent`) and the user stays
+   * on the page: dictionaries, option lists, dashboard cards, button actions.
+   */
+  onForbidden?: 'page' | 'toast';
   timeout?: number;
   signal?: AbortSignal;
 }

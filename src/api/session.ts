@@ -8,7 +8,8 @@
  *   both expired ──▶ logout('expired')        (message "Login status has expired...")
  *   refresh fails ──▶ logout('refresh-failed') (session cleared, back to login)
  *   HTTP 401 ──▶ logout('elsewhere')           (message "This account has been logged in elsewhere")
- *   HTTP 403 / 500 / 502 ──▶ redirect to /403, /500, /502
+ *   HTTP 403 / 500 / 502 ──▶ redirect to /403, /500, /502 (403 only for calls that load the
+ *     page's own content, `onForbidden: 'page'`; other calls reject with the server's message)
  *
  * The module emits events; the application turns them into messages and navigation.
  */
@@ -246,6 +247,8 @@ export function createSession(deps: SessionDeps): Session {
       if (data?.token === token) end('elsewhere');
       throw new ApiError('Unauthorized', { kind: 'http', status: 401, handled: true });
     }
+    // A side call the user may not make (an option list, a card) must not take the page away.
+    if (reply.status === 403 && opts.onForbidden !== 'page') return unwrap<T>(reply);
     const errorPage = ERROR_PAGES[reply.status];
     if (errorPage) {
       emit({ type: 'redirect', to: errorPage });

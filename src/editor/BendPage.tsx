@@ -9,6 +9,8 @@ import { errorMessage } from './ui/errors.ts';
 import { EditorIcon } from './ui/icons.tsx';
 import { SidePanel } from './ui/SidePanel.tsx';
 import { HeatmapLegend } from './ui/HeatmapLegend.tsx';
+import { DevicePanel, useDevicePanelOpen } from './ui/DevicePanel.tsx';
+import { BendSimulation } from './ui/BendSimulation.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { Toolbar, ToolButton } from './ui/Toolbar.tsx';
 
@@ -33,6 +35,7 @@ export default function BendPage() {
   const { loading, error, model } = state;
   const number = (n: number): string => new Intl.NumberFormat(i18n.locale || undefined).format(n);
   const local = orderId === null;
+  useDevicePanelOpen(engine); // the toolbar's machines button follows the dock
 
   const open = (file: File | undefined): void => {
     if (file && engine && local) void engine.openStl(file);
@@ -148,6 +151,7 @@ export default function BendPage() {
           />
           <div ref={overlayRef} className="editor-overlay pointer-events-none absolute inset-0 overflow-hidden" aria-live="polite" />
           {engine && <HeatmapLegend analysis={engine.analysis} />}
+          {engine && <BendSimulation devices={engine.devices} />}
           {loading && (
             <div className="absolute top-3 left-1/2 flex -translate-x-1/2 items-center gap-2 rounded-lg bg-white/95 px-3 py-2 text-sm text-slate-600 shadow">
               <div
@@ -181,6 +185,7 @@ export default function BendPage() {
             </p>
           )}
         </div>
+        <DevicePanel engine={engine} state={state} orderId={orderId} />
         <SidePanel engine={engine} state={state} caseNo={caseNo} />
       </div>
       <StatusBar state={state} save={save} saving={!local && order.status === 'ready'} onRetry={saveNow} />

@@ -25,6 +25,7 @@ const BEFORE_MOUNT: EditorState = {
   revision: 0,
   measurePreview: null,
   straighten: IDLE_STRAIGHTEN,
+  wires: { selectedId: null },
 };
 const NO_SAVE: AutosaveState = { status: 'idle', version: 0, message: null, savedAt: null };
 const getBeforeMount = (): EditorState => BEFORE_MOUNT;

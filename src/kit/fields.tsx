@@ -243,7 +243,7 @@ function useTree(source: FormItem['tree']): { nodes: TreeNode[]; loading: boolea
   const labelKey = source && !Array.isArray(source) ? source.labelKey : undefined;
   useEffect(() => {
     if (!service) return;
-    // Without the permission the call would answer 403, which leaves the page for /403.
+    // Without the permission the call would only answer 403 (an error toast): do not ask.
     if (!hasPerm(`${permPrefix(service)}:list`)) {
       setLoaded([]);
       return;

@@ -29,13 +29,17 @@ export function permsFor(prefix: string | undefined, userPerms: readonly string[
   return { ...flags, ...override };
 }
 
-/** A service calling `<prefix>/page|list|info|add|update|delete` through the API client. */
+/**
+ * A service calling `<prefix>/page|list|info|add|update|delete` through the API client. `page` and
+ * `list` load what a list screen shows, so their 403 goes to /403; the others (a record, a button's
+ * action) show the refusal as a toast and the screen stays.
+ */
 export function createService<R = Row>(prefix: string): CrudService<R> & { prefix: string } {
   const url = (action: string) => `${prefix.replace(/\/+$/, '')}/${action}`;
   return {
     prefix,
-    page: (query: Query) => request<PageReply<R> | R[]>({ url: url('page'), method: 'POST', data: query }),
-    list: (query: Query) => request<R[]>({ url: url('list'), method: 'POST', data: query }),
+    page: (query: Query) => request<PageReply<R> | R[]>({ url: url('page'), method: 'POST', data: query, onForbidden: 'page' }),
+    list: (query: Query) => request<R[]>({ url: url('list'), method: 'POST', data: query, onForbidden: 'page' }),
     info: ({ id }) => request<R>({ url: url('info'), params: { id } }),
     add: (data) => request<unknown>({ url: url('add'), method: 'POST', data }),
     update: (data) => request<unknown>({ url: url('update'), method: 'POST', data }),

@@ -16,14 +16,26 @@ export async function apiLogin(request: APIRequestContext, username: string, pas
   return body.data.token as string;
 }
 
-/** Signs in through the login page (the test server does not check the captcha). */
-export async function signIn(page: Page, username: string, password: string): Promise<void> {
+/** Fills and submits the login form (the test server does not check the captcha). */
+export async function submitLogin(page: Page, username = 'admin', password = ADMIN_PASSWORD): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Captcha', { exact: true }).fill('abcd');
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+}
+
+/** Signs in through the login page and waits for the shell (or a release notes dialog over it). */
+export async function signIn(page: Page, username = 'admin', password = ADMIN_PASSWORD): Promise<void> {
+  await submitLogin(page, username, password);
+  await expect(page).not.toHaveURL(/\/login/);
+  await expect(page.getByRole('button', { name: 'User menu' }).or(page.getByRole('dialog'))).toBeVisible();
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 }
 
 interface Mesh {

@@ -1,19 +1,7 @@
 import { test, expect, type Page, type APIRequestContext } from '@playwright/test';
-
-// Matches the webServer env in playwright.config.ts.
-const ADMIN_PASSWORD = 'e2e-Admin-pass1';
+import { ADMIN_PASSWORD, signIn } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
-
-async function signIn(page: Page, username = 'admin', password = ADMIN_PASSWORD): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  // Not the menu: a release notes dialog may cover it.
-  await expect(page).not.toHaveURL(/\/login/);
-}
 
 async function api(request: APIRequestContext, token: string, url: string, data?: unknown) {
   const res = data === undefined ? await request.get(url, { headers: { Authorization: token } }) : await request.post(url, { headers: { Authorization: token }, data });

@@ -2,30 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN_PASSWORD, apiLogin, signIn } from './helpers.ts';
 import { cubeStl, sphereStl } from '../fixtures/stl.ts';
 
 /** A 2 × 2 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGNwTL0ORAwQCgAnYgX1yCFt5wAAAABJRU5ErkJggg==', 'base64');
 
-// Matches the webServer env in playwright.config.ts.
-const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 test.use({ locale: 'en-US' });
-
-async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
-  const res = await request.post('/admin/base/open/login', { data: { username, password, captchaId: '', verifyCode: '' } });
-  const body = await res.json();
-  expect(body.code, JSON.stringify(body)).toBe(1000);
-  return body.data.token as string;
-}
-
-async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
-}
 
 /** A role granted the order list page and its Add/Delete/Update/Query entries, and two designers holding it. */
 async function createDesigners(request: APIRequestContext): Promise<void> {

@@ -1,28 +1,18 @@
 import { test, expect, type Page } from '@playwright/test';
-
-// Matches the webServer env in playwright.config.ts.
-const ADMIN_PASSWORD = 'e2e-Admin-pass1';
+import { ADMIN_PASSWORD, submitLogin } from './helpers.ts';
 
 // A browser that is neither Chinese nor German gets English (the detection rule).
 test.use({ locale: 'en-US' });
 
-async function signIn(page: Page, password = ADMIN_PASSWORD, username = 'admin'): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
-
 test('a wrong password shows the server message and stays on the login page', async ({ page }) => {
-  await signIn(page, 'not-the-password');
+  await submitLogin(page, 'admin', 'not-the-password');
   await expect(page.getByText('Account or Password incorrect', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 });
 
 test('menu pages open as tabs, unknown paths show 404, and a revoked session logs out', async ({ page }) => {
-  await signIn(page);
+  await submitLogin(page);
   const nav = page.getByRole('navigation', { name: 'Main menu' });
   await expect(nav).toBeVisible();
 
@@ -62,7 +52,7 @@ test('changing the password ends the session with a clear message; the new passw
   });
   expect((await add.json()).code).toBe(1000);
 
-  await signIn(page, 'first-pass-1', 'designer1');
+  await submitLogin(page, 'designer1', 'first-pass-1');
   await page.getByRole('button', { name: 'User menu' }).click();
   await page.getByRole('menuitem', { name: 'Personal center' }).click();
   await expect(page).toHaveURL(/\/my\/info$/);
@@ -75,7 +65,7 @@ test('changing the password ends the session with a clear message; the new passw
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText('This account has been logged in elsewhere', { exact: true })).toHaveCount(0);
 
-  await signIn(page, 'second-pass-2', 'designer1');
+  await submitLogin(page, 'designer1', 'second-pass-2');
   await expect(page).not.toHaveURL(/\/login$/);
   await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
 });

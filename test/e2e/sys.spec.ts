@@ -1,31 +1,11 @@
 import ExcelJS from 'exceljs';
 import { test, expect, type Page } from '@playwright/test';
+import { ADMIN_PASSWORD, apiLogin, signIn, signOut } from './helpers.ts';
 
 // Users, roles, menus, departments and the recycle bin, against the real server.
-const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 const SHOTS = process.env.SYS_SHOTS ?? 'test-results/sys';
 
 test.use({ locale: 'en-US' });
-
-async function signIn(page: Page, username = 'admin', password = ADMIN_PASSWORD): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Captcha', { exact: true }).fill('abcd');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
-}
-
-async function signOut(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'User menu' }).click();
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
-  await expect(page).toHaveURL(/\/login$/);
-}
-
-async function adminToken(page: Page): Promise<string> {
-  const login = await page.request.post('/admin/base/open/login', { data: { username: 'admin', password: ADMIN_PASSWORD, captchaId: '', verifyCode: '' } });
-  return ((await login.json()).data as { token: string }).token;
-}
 
 test('a role grants only its menus and buttons to the users holding it', async ({ page }) => {
   await signIn(page);
@@ -46,7 +26,7 @@ test('a role grants only its menus and buttons to the users holding it', async (
   await expect(page.getByRole('table').getByRole('cell', { name: 'Designer', exact: true })).toBeVisible();
 
   // ...and a user holding it, in a department (her role's data scope: her department's users).
-  const token0 = await adminToken(page);
+  const token0 = await apiLogin(page.request, 'admin', ADMIN_PASSWORD);
   await page.request.post('/admin/base/sys/department/add', { headers: { Authorization: token0 }, data: { name: 'Design' } });
   await page.goto('/sys/user');
   await page.getByRole('toolbar', { name: 'Table toolbar' }).getByRole('button', { name: 'Add' }).click();
@@ -111,7 +91,7 @@ test('a role grants only its menus and buttons to the users holding it', async (
 });
 
 test('departments hold users; a deleted user comes back from the recycle bin', async ({ page }) => {
-  const token = await adminToken(page);
+  const token = await apiLogin(page.request, 'admin', ADMIN_PASSWORD);
   const api = (url: string, data: unknown) => page.request.post(url, { headers: { Authorization: token }, data });
   const lab = (await (await api('/admin/base/sys/department/add', { name: 'Lab' })).json()).data.id;
   await api('/admin/base/sys/department/add', { name: 'Wire bending', parentId: lab });

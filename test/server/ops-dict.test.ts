@@ -1,16 +1,12 @@
 // Dictionaries: types with unique keys, entries in a tree, and the data call every user makes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRole, setup, type TestServer } from './helpers.ts';
-import { insertUser } from './ops-helpers.ts';
+import { createRole, type TestServer } from './helpers.ts';
+import { insertUser, opsServer } from './ops-helpers.ts';
 
 let t: TestServer;
 let admin: string;
 let plain: string;
-beforeAll(async () => {
-  t = await setup();
-  admin = (await t.login()).token;
-  plain = await insertUser(t, 'plain', 'plain-pass');
-});
+beforeAll(async () => ({ t, admin, plain } = await opsServer()));
 afterAll(() => t.close());
 
 const add = async (what: 'type' | 'info', body: Record<string, unknown>, token = admin) => {

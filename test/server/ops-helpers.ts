@@ -1,6 +1,6 @@
 // Users for the ops tests, written straight into the database: these tests are about params,
 // dictionaries, tasks, releases and help, not about the user API.
-import type { TestServer } from './helpers.ts';
+import { setup, type TestServer } from './helpers.ts';
 
 export async function insertUser(t: TestServer, username: string, password: string, roleIds: number[] = []): Promise<string> {
   const now = '2026-01-01 00:00:00';
@@ -13,4 +13,10 @@ export async function insertUser(t: TestServer, username: string, password: stri
     await t.ctx.db.insertInto('base_sys_user_role').values(roleIds.map((roleId) => ({ userId: user.id, roleId }))).execute();
   }
   return (await t.login(username, password)).token;
+}
+
+/** A server for one ops test file, the admin's token and the token of 'plain', a user without roles. */
+export async function opsServer(): Promise<{ t: TestServer; admin: string; plain: string }> {
+  const t = await setup();
+  return { t, admin: (await t.login()).token, plain: await insertUser(t, 'plain', 'plain-pass') };
 }

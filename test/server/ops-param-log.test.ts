@@ -1,17 +1,13 @@
 // Params (CRUD, unique key, the html page) and the request log's keep days, clear and purge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeRequestLog } from '../../server/modules/base/sys-log.ts';
-import { createRole, setup, type TestServer } from './helpers.ts';
-import { insertUser } from './ops-helpers.ts';
+import { createRole, type TestServer } from './helpers.ts';
+import { insertUser, opsServer } from './ops-helpers.ts';
 
 let t: TestServer;
 let admin: string;
 let plain: string;
-beforeAll(async () => {
-  t = await setup();
-  admin = (await t.login()).token;
-  plain = await insertUser(t, 'plain', 'plain-pass');
-});
+beforeAll(async () => ({ t, admin, plain } = await opsServer()));
 afterAll(() => t.close());
 
 async function html(key: string, token = admin, lang = 'en') {

@@ -2,17 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { AI_STATUS, ORDER_STATUS } from '../../server/modules/order/status.ts';
-import { createRole, setup, type TestServer } from './helpers.ts';
-import { insertUser } from './ops-helpers.ts';
+import { createRole, type TestServer } from './helpers.ts';
+import { insertUser, opsServer } from './ops-helpers.ts';
 
 let t: TestServer;
 let admin: string;
 let plain: string;
-beforeAll(async () => {
-  t = await setup();
-  admin = (await t.login()).token;
-  plain = await insertUser(t, 'plain', 'plain-pass');
-});
+beforeAll(async () => ({ t, admin, plain } = await opsServer()));
 afterAll(() => t.close());
 
 describe('releases', () => {

@@ -4,17 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTime } from '../../server/core/clock.ts';
 import { schedulerFor } from '../../server/modules/task/index.ts';
 import { nextRunTime } from '../../server/modules/task/schedule.ts';
-import { createRole, setup, type TestServer } from './helpers.ts';
-import { insertUser } from './ops-helpers.ts';
+import { createRole, type TestServer } from './helpers.ts';
+import { insertUser, opsServer } from './ops-helpers.ts';
 
 let t: TestServer;
 let admin: string;
 let plain: string;
-beforeAll(async () => {
-  t = await setup();
-  admin = (await t.login()).token;
-  plain = await insertUser(t, 'plain', 'plain-pass');
-});
+beforeAll(async () => ({ t, admin, plain } = await opsServer()));
 afterAll(() => t.close());
 
 const MIN = 60_000;

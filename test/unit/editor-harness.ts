@@ -4,7 +4,7 @@
 // and fetch() of a file: URL reads the file (the worker loads build/kernels.wasm by URL).
 import { readFile } from 'node:fs/promises';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
-import { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
+import { EditorEngine, type EditorEngineOptions } from '../../src/editor/engine/EditorEngine.ts';
 import { GeometryClient } from '../../src/editor/geometry/client.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
@@ -60,11 +60,12 @@ export interface Headless {
 // garbage collected, which would stop the one in-process worker under the next test.
 let client: GeometryClient | null = null;
 
-export async function headlessEditor(): Promise<Headless> {
+/** `options`: more engine options (a slot worker stand-in, editor-slot.test.ts). */
+export async function headlessEditor(options: Omit<EditorEngineOptions, 'engine' | 'geometry'> = {}): Promise<Headless> {
   await installWorker();
   const geometry = (client ??= new GeometryClient());
   const engine = new NullEngine({ renderWidth: 800, renderHeight: 600, textureSize: 256, deterministicLockstep: false, lockstepMaxSteps: 1 });
-  const editor = new EditorEngine(null, { engine, geometry });
+  const editor = new EditorEngine(null, { ...options, engine, geometry });
   return {
     editor,
     geometry,

@@ -6,7 +6,7 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import { invertRigid, multiply, rotationDegrees, transformPoint } from '../../src/editor/engine/pose.ts';
+import { invertRigid, multiply, rotateVector, rotationDegrees, transformPoint } from '../../src/editor/engine/pose.ts';
 import type { StraightenTool } from '../../src/editor/engine/tools/straighten.ts';
 import { parseDocument } from '../../src/editor/engine/document.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
@@ -139,6 +139,68 @@ describe('straightening (headless)', () => {
     // The models are as in their files again: a model point is drawn where the camera puts it without a pose.
     editor.undo();
     expect(pose()).toEqual(turned);
+  });
+
+  it('arrow keys nudge: turn about z and tilt about x, Shift moves along the screen; one undo step per press', async () => {
+    await openTiltedJaws();
+    await editor.straightening.auto();
+    const straightened = pose()!;
+    editor.setView('front');
+    editor.renderNow(); // the projection is the rendered one
+    editor.setTool('straighten');
+    const tool = editor.activeTool!;
+    const depth = editor.commands.depth;
+    const step = () => {
+      const before = pose()!;
+      return () => multiply(pose()!, invertRigid(before));
+    };
+
+    // Left: 0.5° counter-clockwise seen from above (x turns towards +y), z stays put.
+    let delta = step();
+    expect(tool.key('ArrowLeft')).toBe(true);
+    expect(editor.commands.depth).toBe(depth + 1);
+    expect(rotationDegrees(delta())).toBeCloseTo(0.5, 3);
+    expect(delta()[10]).toBeCloseTo(1, 9);
+    expect(delta()[1]).toBeGreaterThan(0);
+    // Up: 0.5° about x, the front (incisors towards -y) goes up.
+    delta = step();
+    expect(tool.key('ArrowUp')).toBe(true);
+    expect(rotationDegrees(delta())).toBeCloseTo(0.5, 3);
+    expect(delta()[0]).toBeCloseTo(1, 9);
+    expect(rotateVector(delta(), [0, -1, 0])[2]).toBeGreaterThan(0);
+    expect(editor.commands.depth).toBe(depth + 2);
+
+    // Shift: 0.1 mm, and the models move on screen the way the arrow points.
+    const bounds = editor.getState().model!.bounds;
+    const p: [number, number, number] = [0, 1, 2].map((a) => (bounds.min[a]! + bounds.max[a]!) / 2) as [number, number, number];
+    const shifted = (key: string, dx: number, dy: number): number[] => {
+      const a = editor.projectModelPoint('upper', p)!;
+      const d = step();
+      expect(tool.key(key, { shiftKey: true })).toBe(true);
+      const b = editor.projectModelPoint('upper', p)!;
+      expect((b.x - a.x) * dx + (b.y - a.y) * dy).toBeGreaterThan(0);
+      expect(rotationDegrees(d())).toBeLessThan(0.01);
+      expect(Math.hypot(d()[12]!, d()[13]!, d()[14]!)).toBeCloseTo(0.1, 6);
+      return [d()[12]!, d()[13]!, d()[14]!];
+    };
+    // Seen from the front: right is +x, up is +z.
+    expect(shifted('ArrowRight', 1, 0)[0]).toBeCloseTo(0.1, 6);
+    expect(shifted('ArrowUp', 0, -1)[2]).toBeCloseTo(0.1, 6);
+    shifted('ArrowLeft', -1, 0);
+    shifted('ArrowDown', 0, 1);
+    // Seen from above, up on screen is along y.
+    editor.setView('top');
+    editor.renderNow();
+    expect(Math.abs(shifted('ArrowUp', 0, -1)[1]!)).toBeCloseTo(0.1, 6);
+    expect(editor.commands.depth).toBe(depth + 7);
+
+    // Other chords and keys are left alone (Ctrl+arrows, letters).
+    expect(tool.key('ArrowLeft', { ctrlKey: true })).toBe(false);
+    expect(tool.key('x')).toBe(false);
+    expect(editor.commands.depth).toBe(depth + 7);
+
+    for (let i = 0; i < 7; i++) editor.undo();
+    expect(pose()).toEqual(straightened);
   });
 
   it('a worker failure is a clear status, not a crash', async () => {

@@ -261,12 +261,34 @@ describe('session: status codes', () => {
   ])('HTTP %i redirects to %s', async (status, to) => {
     const t = setup(() => ({ status, body: { code: 1001, message: 'x' } }));
     t.session.login(tokens(1));
-    await expect(t.session.request({ url: '/admin/base/sys/user/page', data: {} })).rejects.toMatchObject({
+    await expect(t.session.request({ url: '/admin/base/sys/user/page', data: {}, onForbidden: 'page' })).rejects.toMatchObject({
       status,
       handled: true,
     });
     expect(t.events).toContainEqual({ type: 'redirect', to });
     expect(t.session.hasToken()).toBe(true);
+  });
+
+  it('HTTP 403 of a side call (no onForbidden, or toast) rejects with the server message and stays on the page', async () => {
+    const t = setup(() => ({ status: 403, body: { code: 1001, message: 'Keine Berechtigung' } }));
+    t.session.login(tokens(1));
+    for (const onForbidden of [undefined, 'toast'] as const) {
+      const call = t.session.request({ url: '/admin/base/sys/role/list', data: {}, ...(onForbidden ? { onForbidden } : {}) });
+      await expect(call).rejects.toMatchObject({ kind: 'api', status: 403, message: 'Keine Berechtigung', handled: false });
+    }
+    expect(t.events.filter((e) => e.type === 'redirect')).toEqual([]);
+    expect(t.session.hasToken()).toBe(true);
+  });
+
+  it('HTTP 403 without an envelope on a side call is an unhandled http error; 500 still goes to its page', async () => {
+    let status = 403;
+    const t = setup(() => ({ status, body: null }));
+    t.session.login(tokens(1));
+    await expect(t.session.request({ url: '/admin/dict/info/data', data: {} })).rejects.toMatchObject({ kind: 'http', status: 403, handled: false });
+    status = 500;
+    await expect(t.session.request({ url: '/admin/dict/info/data', data: {} })).rejects.toMatchObject({ status: 500, handled: true });
+    expect(t.events).toContainEqual({ type: 'redirect', to: '/500' });
+    expect(t.events).not.toContainEqual({ type: 'redirect', to: '/403' });
   });
 
   it('a user logout always emits, and clears', () => {

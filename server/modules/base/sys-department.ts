@@ -10,6 +10,7 @@ import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail, invalidField } from '../../core/errors.ts';
 import { departmentScope } from '../../core/perms.ts';
+import { locationColumns, locationFields } from '../../core/location.ts';
 import { validate } from '../../core/validate.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -17,12 +18,13 @@ const name = z.string().trim().min(1).max(255);
 const parentId = z.coerce.number().int().positive().nullable().optional();
 const orderNum = z.coerce.number().int().min(-1_000_000).max(1_000_000);
 
-export const departmentAddSchema = z.object({ name, parentId, orderNum: orderNum.default(0) });
+export const departmentAddSchema = z.object({ name, parentId, orderNum: orderNum.default(0), ...locationFields });
 export const departmentUpdateSchema = z.object({
   id: z.coerce.number().int().positive(),
   name: name.optional(),
   parentId,
   orderNum: orderNum.optional(),
+  ...locationFields,
 });
 const orderItem = z.object({ id: z.coerce.number().int().positive(), parentId, orderNum });
 /** `POST order`: an array of `{ id, parentId, orderNum }`, or `{ list: [...] }`. */
@@ -41,6 +43,7 @@ export const departmentResource = {
     name: { type: 'string', comment: 'Name' },
     parentId: { type: 'number', comment: 'Parent department ID', nullable: true },
     orderNum: { type: 'number', comment: 'Order among siblings' },
+    ...locationColumns,
     createTime: { type: 'datetime', comment: 'Created', readonly: true },
     updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
   },
@@ -87,7 +90,7 @@ export function createDepartmentResource(ctx: AppContext) {
           const parent = await trx.selectFrom('base_sys_department').select('id').where('id', '=', data.parentId).executeTakeFirst();
           if (!parent) throw invalidField('parentId');
         }
-        return { name: data.name, parentId: data.parentId ?? null, orderNum: data.orderNum };
+        return { name: data.name, parentId: data.parentId ?? null, orderNum: data.orderNum, city: data.city ?? null, latitude: data.latitude ?? null, longitude: data.longitude ?? null };
       },
       async beforeUpdate(data, { trx }) {
         if (data.parentId != null) {

@@ -2,18 +2,19 @@
 // takes { period: day|week|month|year|all } (default week). Non-admins count only their own
 // orders (as the order list shows them) and the devices they own or are bound to; user counts
 // need the user list permission. A table that does not exist (a module not installed) counts 0.
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { addEps, type Eps } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
-import { invalidField } from '../../core/errors.ts';
-import { loadAccess } from '../../core/perms.ts';
 import type { Db } from '../../db/index.ts';
-import { visibleDeviceIds } from '../device/scope.ts';
-import { authOf, SEE_ALL } from '../space/access.ts';
-import { bucketKeys, isPeriod, KEY_LENGTH, rangeOf, type Range } from './periods.ts';
+import { authOf } from '../space/access.ts';
+import { guard, readPeriod, scopeOf, type Scope } from './common.ts';
+import { bucketKeys, KEY_LENGTH, type Range } from './periods.ts';
+import { places } from './places.ts';
+import { deviceTimes, wireCounts } from './production.ts';
+import { rankings } from './rankings.ts';
 
 export const DASHBOARD_PREFIX = '/admin/dashboard/info';
 
@@ -24,54 +25,11 @@ const api = [
   { method: 'post', path: '/designerProcessInfo', summary: 'Orders of a period per designer (top 10)' },
   { method: 'post', path: '/departmentInfo', summary: 'Orders of a period per department of their designer (top 10)' },
   { method: 'post', path: '/deviceWorkInfo', summary: 'Devices online and offline' },
+  { method: 'get', path: '/deviceAddressInfo', summary: 'Located manufacturers (departments) and devices for the map, with orders and wires of a period (also POST)' },
+  { method: 'post', path: '/deviceProcessTime', summary: 'Per device: bending, online and standby time of a period' },
+  { method: 'post', path: '/processTypeInfo', summary: 'Wires bent (done, failed) per bucket and per wire type, with average bend time' },
+  { method: 'post', path: '/processBaseInfo', summary: 'Designers and departments ranked by bases designed and wires processed (top 10)' },
 ] as const;
-
-/** What a caller may count. `undefined` ids mean all. */
-interface Scope {
-  designerId: number | undefined;
-  deviceIds: number[] | undefined;
-  users: boolean;
-}
-
-async function scopeOf(db: Db, userId: number): Promise<Scope> {
-  const access = await loadAccess(db, userId);
-  const allOrders = access.isSuper || access.perms.has(SEE_ALL.orders);
-  return {
-    designerId: allOrders ? undefined : userId,
-    deviceIds: await guard(() => visibleDeviceIds(db, userId), []),
-    users: access.isSuper || access.perms.has('base:sys:user:page'),
-  };
-}
-
-/** A missing table (module not installed) counts as empty instead of failing the dashboard. */
-async function guard<T>(run: () => Promise<T>, empty: T): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof Error && /no such table|does not exist/i.test(err.message)) return empty;
-    throw err;
-  }
-}
-
-async function readPeriod(c: Context<AppEnv>, now: number): Promise<Range> {
-  let body: Record<string, unknown> = {};
-  if (c.req.method === 'POST') {
-    const text = await c.req.text();
-    if (text) {
-      try {
-        const parsed: unknown = JSON.parse(text);
-        if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
-      } catch {
-        throw invalidField('body');
-      }
-    }
-  } else {
-    body = c.req.query();
-  }
-  const period = body.period ?? 'week';
-  if (!isPeriod(period)) throw invalidField('period');
-  return rangeOf(period, now);
-}
 
 type Counted = 'order_info' | 'base_sys_user' | 'device_info';
 
@@ -232,6 +190,25 @@ export function dashboardModule(ctx: AppContext, eps: Eps) {
       const online = rows.filter((r) => Number(r.status) === 1).reduce((a, r) => a + Number(r.n), 0);
       const total = rows.reduce((a, r) => a + Number(r.n), 0);
       return ok(c, { online, offline: total - online, total });
+    })
+    .on(['GET', 'POST'], '/deviceAddressInfo', async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      const userId = authOf(c).userId;
+      return ok(c, await places(db, range, await scopeOf(db, userId), userId));
+    })
+    .post('/deviceProcessTime', async (c) => {
+      const now = ctx.clock.now();
+      const range = await readPeriod(c, now);
+      return ok(c, await deviceTimes(db, range, await scopeOf(db, authOf(c).userId), now));
+    })
+    .post('/processTypeInfo', async (c) => {
+      const now = ctx.clock.now();
+      const range = await readPeriod(c, now);
+      return ok(c, await wireCounts(db, range, await scopeOf(db, authOf(c).userId), now));
+    })
+    .post('/processBaseInfo', async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      return ok(c, await rankings(db, range, await scopeOf(db, authOf(c).userId)));
     });
 
   return new Hono<AppEnv>().route(DASHBOARD_PREFIX, routes);

@@ -146,6 +146,12 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
             .execute()
         : [];
       const count = new Map(pending.map((p) => [p.deviceId, Number(p.n)]));
+      // The calibration the editor compensates bends with (device config, per wire diameter).
+      const configs = rows.length
+        ? await ctx.db.selectFrom('device_config').select(['deviceId', 'diameter', 'springback']).where('deviceId', 'in', rows.map((r) => r.id)).orderBy('diameter').execute()
+        : [];
+      const springback = (id: number) =>
+        configs.filter((k) => k.deviceId === id).map((k) => ({ diameter: k.diameter, table: JSON.parse(String(k.springback)) as [number, number][] }));
       return ok(
         c,
         rows.map((r) => ({
@@ -154,6 +160,7 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
           state: r.status === 1 ? (r.state ?? 'idle') : 'offline',
           diameterList: r.diameters.split(',').map(Number),
           pending: count.get(r.id) ?? 0,
+          springback: springback(r.id),
         })),
       );
     })

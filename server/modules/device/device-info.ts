@@ -7,6 +7,7 @@ import { formatTime } from '../../core/clock.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail, invalidField } from '../../core/errors.ts';
+import { locationColumns, locationFields } from '../../core/location.ts';
 import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
 import { authOf } from '../space/access.ts';
@@ -30,6 +31,7 @@ const fields = {
   diameters: diametersSchema,
   /** Program memory: the most bend steps one program may hold. */
   memory: z.coerce.number().int().min(1).max(10_000_000),
+  ...locationFields,
 };
 const addSchema = z.object(fields);
 const updateSchema = z.object({
@@ -58,6 +60,7 @@ export const deviceResource = {
     memory: { type: 'number', comment: 'Program memory: most bend steps per program' },
     keyHash: { type: 'string', comment: 'sha256 of the device key', select: false, readonly: true },
     keyHint: { type: 'string', comment: 'Key hint (prefix and last 4 characters)', readonly: true },
+    ...locationColumns,
     createTime: { type: 'datetime', comment: 'Created', readonly: true },
     updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
   },
@@ -128,6 +131,9 @@ export function createDeviceResource(ctx: AppContext) {
           enableAI: data.enableAI ?? 0,
           diameters: data.diameters,
           memory: data.memory,
+          city: data.city ?? null,
+          latitude: data.latitude ?? null,
+          longitude: data.longitude ?? null,
           keyHash,
           keyHint,
           createTime: now,

@@ -38,11 +38,17 @@ import { CommandStack, type Command } from './commands.ts';
 import { emptyDocument, MODEL_ROLES, type DesignDocument, type Measurement, type ModelRole } from './document.ts';
 import { BaseFeature } from './baseFeature.ts';
 import { BaseTool } from './tools/base.ts';
+import { SlotFeature, type SlotGeometry, type SlotPort } from './slots.ts';
+import { getSlotClient } from '../geometry/slot-client.ts';
 import { SmoothFeature, type SmoothGeometry } from './smoothing.ts';
 import { SmoothTool } from './tools/smooth.ts';
 import { MeasureTool } from './tools/measure.ts';
 import { AnalysisController, type AnalysisGeometry } from './analysis.ts';
+import { DeviceController, type DeviceGeometry } from '../device/DeviceController.ts';
 import { DirectionTool } from './tools/direction.ts';
+import { WireFeature } from './wires/feature.ts';
+import { wireKit, type WireKitGeometry } from './wires/kit.ts';
+import { WireTool } from './tools/wire.ts';
 import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
 import { distance, mm, type Millimetres, type Xyz } from './units.ts';
 import { presetAngles, type ViewPreset } from './views.ts';
@@ -50,6 +56,7 @@ import { IDLE_STRAIGHTEN, StraighteningController, type StraightenStatus } from 
 import { StraightenHandles } from './straightenHandles.ts';
 import { StraightenTool } from './tools/straighten.ts';
 import { IDENTITY, modelToWorldMatrix, rayToModel, transformPoint, type Matrix4 } from './pose.ts';
+import { buildPickingBvhs, perfMark, PERF_MARKS, whenDrawn } from './openTiming.ts';
 
 export interface MeshBuffers {
   positions: Float32Array;
@@ -117,6 +124,8 @@ export interface EditorState {
   measurePreview: Millimetres | null;
   /** The automatic straightening: running, or why it failed (straightening.ts). */
   straighten: StraightenStatus;
+  /** The selected wire (engine.wires, wires/feature.ts). */
+  wires: { selectedId: string | null };
 }
 
 /** What the engine needs of the geometry worker (GeometryClient, or an in-process stand-in in tests). */
@@ -129,6 +138,8 @@ export interface EditorEngineOptions {
   engine?: AbstractEngine;
   /** Element over the canvas where measurement labels are placed (plain DOM). */
   overlay?: HTMLElement | null;
+  /** Slot worker client (slots.ts). Default: the page's getSlotClient(), started on the first cut. */
+  slots?: SlotPort;
 }
 
 /** How far the lower jaw moves down when the bite is opened. */
@@ -199,8 +210,14 @@ export class EditorEngine {
   readonly base: BaseFeature;
   /** The smoothing brush's strokes and "Smooth all" (smoothing.ts). */
   readonly smoothing: SmoothFeature;
+  /** Slots for the wires' tags cut into the base (slots.ts). */
+  readonly slots: SlotFeature;
   /** Insertion direction and heatmaps (analysis.ts). */
   readonly analysis: AnalysisController;
+  /** The wires: selection, placing, editing, tubes and live checks (wires/feature.ts). */
+  readonly wires: WireFeature;
+  /** Bending machines: devices, queue, Bend and the simulation (device/DeviceController.ts). */
+  readonly devices: DeviceController;
 
   private state: EditorState;
   private readonly canvas: HTMLCanvasElement | null;
@@ -252,6 +269,7 @@ export class EditorEngine {
       revision: 0,
       measurePreview: null,
       straighten: IDLE_STRAIGHTEN,
+      wires: { selectedId: null },
     };
     this.commands.onChanged.add(() => this.setState({ canUndo: this.commands.canUndo, canRedo: this.commands.canRedo }));
     this.straightening = new StraighteningController({
@@ -281,6 +299,16 @@ export class EditorEngine {
         requestRender: () => this.requestRender(),
       },
       this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
+    );
+    this.slots = new SlotFeature(
+      {
+        document: () => this.state.document,
+        change: (label, next) => this.changeDocument(label, next),
+        selectedWireId: () => (this as { wires?: { selectedId?: string | null } }).wires?.selectedId ?? null,
+      },
+      this.base,
+      this.geometry as Partial<SlotGeometry>,
+      () => options.slots ?? getSlotClient(),
     );
     this.smoothing = new SmoothFeature(
       {
@@ -315,6 +343,34 @@ export class EditorEngine {
       requestRender: () => this.requestRender(),
     });
     this.base.onChanged.add(() => this.analysis.sync());
+    this.wires = new WireFeature(
+      {
+        scene: () => this.scene,
+        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
+        modelVisible: (jaw) => this.models.get(jaw)?.view.visible ?? false,
+        document: () => this.state.document,
+        change: (label, next) => this.changeDocument(label, next),
+        project: (jaw, p) => this.projectModelPoint(jaw, p),
+        rayAt: (jaw, x, y) => this.modelRayAt(jaw, x, y),
+        viewAxis: (jaw) => {
+          const { camera } = this;
+          const entry = this.models.get(jaw);
+          if (!camera || !entry) return null;
+          const p = camera.position, d = camera.target.subtract(camera.position);
+          return rayToModel(this.pose, entry.offset, [p.x, p.y, p.z], [d.x, d.y, d.z]).direction;
+        },
+        selectionChanged: (selectedId) => this.setState({ wires: { selectedId } }),
+        requestRender: () => this.requestRender(),
+      },
+      this.geometry as unknown as WireKitGeometry,
+      wireKit(this.geometry as unknown as WireKitGeometry, { handleOf: (jaw) => this.handleOf(jaw), document: () => this.state.document }),
+    );
+    this.wires.subscribe(() => this.tool?.id === 'wire' && this.publishTool());
+    this.devices = new DeviceController({
+      geometry: this.geometry as unknown as DeviceGeometry,
+      // engine.wires (helper "wire") owns the selection.
+      selectedWire: () => (this as unknown as { wires?: { selected(): import('./document.ts').WireDesign | null } }).wires?.selected() ?? null,
+    });
 
     let engine: AbstractEngine;
     try {
@@ -371,6 +427,10 @@ export class EditorEngine {
     this.headlight = headlight;
 
     scene.onBeforeRenderObservable.add(() => this.beforeRender());
+    // Arrow keys orbit the camera, except where the tool uses them (straightening nudges).
+    scene.onPreKeyboardObservable.add((info) => {
+      if (this.toolTakesArrows(info.event.key)) info.skipOnKeyboardObservable = true;
+    });
     scene.onAfterRenderObservable.add(() => this.placeLabels());
     camera.onViewMatrixChangedObservable.add(() => this.requestRender());
     engine.runRenderLoop(() => {
@@ -466,20 +526,27 @@ export class EditorEngine {
   /**
    * Opens the order's models: each source downloads its bytes (with progress), the worker parses
    * and keeps them; each model fails on its own (state.models[].error). Resolves when all are
-   * settled and the first frame with them is drawn.
+   * settled, the first frame with them is drawn and their BVHs are built (picking is instant).
    */
   async openModels(sources: { role: ModelRole; name: string; source: ModelSource }[]): Promise<void> {
     if (!this.scene) return;
     this.loadAbort?.abort();
     const abort = new AbortController();
     this.loadAbort = abort;
+    // The worker starts and compiles its kernels while the files download.
+    void (this.geometry as Partial<Pick<GeometryClient, 'warmUp'>>).warmUp?.().catch(() => {});
     await Promise.all(sources.map(({ role, name, source }) => this.loadModel(role, name, source, abort.signal)));
     if (abort.signal.aborted || this.disposed) return;
     this.updateClippingRange();
     this.fitToView();
-    await this.whenRendered();
-    if (this.loadAbort === abort) this.loadAbort = null;
+    // The worker builds the BVHs (instant picking) while the first frame is drawn (openTiming.ts).
+    const handles = [...this.models.values()].flatMap((e) => (e.handle !== null && e.view.status === 'ready' ? [e.handle] : []));
+    const picking = buildPickingBvhs(this.geometry as Parameters<typeof buildPickingBvhs>[0], handles, abort.signal);
+    await whenDrawn(this.scene, () => this.requestRender());
     this.publishModels();
+    perfMark(PERF_MARKS.shown);
+    if ((await picking) && !this.disposed) perfMark(PERF_MARKS.interactive);
+    if (this.loadAbort === abort) this.loadAbort = null;
   }
 
   /** Removes every model (and releases it in the worker). */
@@ -561,6 +628,7 @@ export class EditorEngine {
     // The saved smoothing first: a base regenerated on reopening must follow the smoothed surface.
     void this.smoothing.replay(entry.role).finally(() => !this.disposed && this.base.sync());
     this.analysis.modelsChanged();
+    this.wires.sync();
     this.onModelChanged.notifyObservers(entry.info);
   }
 
@@ -932,6 +1000,15 @@ export class EditorEngine {
     return { x: projected.x, y: projected.y };
   }
 
+  /** The viewing ray under a canvas pixel in a model's frame (straightening and bite undone), or null. */
+  modelRayAt(model: ModelRole, x: number, y: number): { origin: Xyz; direction: Xyz } | null {
+    const { scene, camera } = this;
+    const entry = this.models.get(model);
+    if (!scene || !camera || !entry) return null;
+    const ray = scene.createPickingRay(x, y, Matrix.Identity(), camera);
+    return rayToModel(this.pose, entry.offset, [ray.origin.x, ray.origin.y, ray.origin.z], [ray.direction.x, ray.direction.y, ray.direction.z]);
+  }
+
   private async geodesicOf(model: ModelRole, a: ModelHit['pick'], b: ModelHit['pick']): Promise<SurfacePath | null> {
     const handle = this.handleOf(model);
     if (handle === null) return null;
@@ -997,7 +1074,9 @@ export class EditorEngine {
     this.setPose(doc.straightening?.matrix ?? null);
     this.syncOverlays();
     this.base.sync();
+    this.slots.sync();
     this.analysis.sync();
+    this.wires.sync();
   }
 
   undo(): void {
@@ -1038,7 +1117,12 @@ export class EditorEngine {
           ? new BaseTool(this.toolContext(), { project: (jaw, p) => this.projectModelPoint(jaw, p) })
           : id === 'direction'
             ? new DirectionTool(this.toolContext(), this.analysis)
-            : null;
+            : id === 'wire'
+              ? new WireTool(this.toolContext(), {
+                  feature: this.wires,
+                  holdCamera: (on) => (on ? this.camera?.detachControl() : this.canvas && this.camera?.attachControl()),
+                })
+              : null;
     this.publishTool();
   }
 
@@ -1261,6 +1345,11 @@ export class EditorEngine {
     }
   }
 
+  /** The straightening tool nudges with the arrow keys (tools/straighten.ts). */
+  private toolTakesArrows(key: string): boolean {
+    return this.tool?.id === 'straighten' && key.startsWith('Arrow');
+  }
+
   private listen(canvas: HTMLCanvasElement): void {
     const on = <K extends keyof HTMLElementEventMap>(type: K, fn: (e: HTMLElementEventMap[K]) => void): void => {
       canvas.addEventListener(type, fn);
@@ -1285,12 +1374,12 @@ export class EditorEngine {
       if (e.buttons !== 0) this.requestRender();
       if (this.tool) void this.pointer('move', local(e));
     });
-    on('dblclick', () => this.tool?.id !== 'base' && this.fitToView()); // the base tool closes its outline
+    on('dblclick', () => this.tool?.id !== 'base' && this.tool?.id !== 'wire' && this.fitToView()); // the base tool closes its outline, the wire tool inserts a corner
     on('contextmenu', (e) => e.preventDefault());
 
     const onKey = (e: KeyboardEvent): void => {
       if (isEditableTarget(e.target)) return;
-      if ((e.key === 'Escape' || this.tool?.id === 'base') && this.tool?.key(e.key)) {
+      if ((e.key === 'Escape' || this.tool?.id === 'base' || this.tool?.id === 'wire' || this.toolTakesArrows(e.key)) && this.tool?.key(e.key, e)) {
         e.preventDefault();
         return;
       }
@@ -1320,9 +1409,12 @@ export class EditorEngine {
     this.previewLabel?.remove();
     this.straightening.cancel();
     this.straightenHandles?.dispose();
+    this.slots.dispose();
     this.base.dispose();
     this.smoothing.dispose();
     this.analysis.dispose();
+    this.wires.dispose();
+    this.devices.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;
     if (this.ownsGeometry) this.geometry.dispose?.();

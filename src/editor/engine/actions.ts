@@ -17,7 +17,10 @@ export type ActionId =
   | 'tool.direction'
   | 'heatmap.undercut'
   | 'tool.straighten'
-  | 'tool.cancel';
+  | 'slot.cut'
+  | 'tool.wire'
+  | 'tool.cancel'
+  | 'devices.toggle';
 
 export interface Action {
   id: ActionId;
@@ -154,6 +157,17 @@ export function createActions(engine: EditorEngine): ActionRegistry {
     run: () => engine.setTool(s().tool === 'straighten' ? null : 'straighten'),
     enabled: () => s().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready'),
     active: () => s().tool === 'straighten',
+  });
+  // Slotting (slots.ts): cut the selected wire's tag into the base; the rules answer in the panel.
+  registry.register({ id: 'slot.cut', keys: ['l'], run: () => void engine.slots.cut(), enabled: hasJaw });
+  // The bending machines' panel (device/DeviceController.ts): devices, queue, Bend, simulation.
+  registry.register({ id: 'devices.toggle', keys: ['d'], run: () => engine.devices.toggle(), active: () => engine.devices.getState().open });
+  registry.register({
+    id: 'tool.wire',
+    keys: ['w'],
+    run: () => engine.setTool(s().tool === 'wire' ? null : 'wire'),
+    enabled: hasJaw,
+    active: () => s().tool === 'wire',
   });
   registry.register({ id: 'tool.cancel', keys: ['escape'], run: () => engine.setTool(null), enabled: () => s().tool !== null });
   return registry;

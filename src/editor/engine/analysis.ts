@@ -21,6 +21,7 @@ import type { GeometryClient, MeshHandle } from '../geometry/client.ts';
 import { isAbortError } from '../geometry/errors.ts';
 import type { DesignDocument, HeatmapMode, HeatmapSettings } from './document.ts';
 import type { Xyz } from './units.ts';
+import { markAfterNextFrame, perfMark, PERF_MARKS } from './openTiming.ts';
 
 export type { HeatmapMode, HeatmapSettings } from './document.ts';
 export type AnalysisJaw = 'upper' | 'lower';
@@ -211,6 +212,7 @@ export class AnalysisController {
     const next: [number, number, number] = [round(d[0]), round(d[1]), round(d[2])];
     const old = doc.insertionDirection;
     if (old && old.every((v, i) => Math.abs(v - next[i]!) < 1e-6)) return;
+    perfMark(PERF_MARKS.direction);
     this.host.change('analysis.direction', { ...doc, insertionDirection: next });
   }
 
@@ -421,6 +423,7 @@ export class AnalysisController {
     if (mesh.isVerticesDataPresent(VertexBuffer.ColorKind)) mesh.updateVerticesData(VertexBuffer.ColorKind, colors);
     else mesh.setVerticesData(VertexBuffer.ColorKind, colors, true, 4);
     mesh.useVertexColors = true;
+    markAfterNextFrame(mesh.getScene(), PERF_MARKS.painted);
     if (!this.painted.has(id)) {
       const material = mesh.material instanceof StandardMaterial ? mesh.material : null;
       const diffuse = material ? material.diffuseColor.clone() : null;

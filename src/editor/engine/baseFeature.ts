@@ -43,6 +43,16 @@ export interface BaseView {
   transparent: boolean;
 }
 
+/** A base's arrays as shown: the generated one (slotting starts from it) or a slotted one. */
+export interface BaseMeshArrays {
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+  triangles: number;
+  /** mm³ */
+  volume: number;
+}
+
 const OUTLINE_COLOR = new Color3(0.1, 0.55, 0.25);
 const BASE_COLOR = new Color3(0.95, 0.55, 0.65);
 
@@ -56,8 +66,10 @@ function keyOf(doc: DesignDocument): string {
 
 export class BaseFeature {
   readonly onChanged = new Observable<BaseView>();
+  /** A freshly generated base is shown (its arrays as the worker made them), or the base went (null): slotting starts over. */
+  readonly onGenerated = new Observable<BaseMeshArrays | null>();
   private state: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
-  private base: { handle: MeshHandle; mesh: Mesh | null; key: string } | null = null;
+  private base: { handle: MeshHandle; mesh: Mesh | null; key: string; jaw: 'upper' | 'lower' } | null = null;
   private material: StandardMaterial | null = null;
   private lineMaterial: StandardMaterial | null = null;
   private outlineNodes: Mesh[] = [];
@@ -176,8 +188,9 @@ export class BaseFeature {
       }
       this.dropBase();
       const b = outcome.base;
-      this.base = { handle: b.handle, mesh: this.buildMesh(base.jaw, b.positions, b.normals, b.indices), key };
+      this.base = { handle: b.handle, mesh: this.buildMesh(base.jaw, b.positions, b.normals, b.indices), key, jaw: base.jaw };
       this.set({ status: 'ready', progress: null, triangles: b.triangleCount, volume: b.volume });
+      this.onGenerated.notifyObservers({ positions: b.positions, normals: b.normals, indices: b.indices, triangles: b.triangleCount, volume: b.volume });
       return true;
     } catch (e) {
       if (this.generation?.abort !== abort) return false;
@@ -187,6 +200,24 @@ export class BaseFeature {
       this.set({ status: this.base ? 'ready' : 'none', progress: null, problem: aborted ? null : { code: 'INIT_FAILED' } });
       return false;
     }
+  }
+
+  /**
+   * Shows other arrays for the same base (slotted, or back to as generated), kept in the worker
+   * under `handle` (export and the thickness map use it); the handle shown before is released.
+   * False, and `handle` released, when no base is shown any more.
+   */
+  replaceMesh(handle: MeshHandle, mesh: BaseMeshArrays): boolean {
+    const b = this.base;
+    if (!b || this.disposed) {
+      void this.geometry.release?.(handle);
+      return false;
+    }
+    b.mesh?.dispose();
+    void this.geometry.release?.(b.handle);
+    this.base = { ...b, handle, mesh: this.buildMesh(b.jaw, mesh.positions, mesh.normals, mesh.indices) };
+    this.set({ triangles: mesh.triangles, volume: mesh.volume });
+    return true;
   }
 
   /** STL bytes of the shown base, or null. */
@@ -307,6 +338,7 @@ export class BaseFeature {
     this.base.mesh?.dispose();
     void this.geometry.release?.(this.base.handle);
     this.base = null;
+    this.onGenerated.notifyObservers(null);
     this.host.requestRender();
   }
 
@@ -317,5 +349,6 @@ export class BaseFeature {
     this.dropBase();
     this.lineMaterial?.dispose();
     this.onChanged.clear();
+    this.onGenerated.clear();
   }
 }

@@ -79,6 +79,8 @@ export interface WireDesign {
   anchors: SurfacePick[];
   /** Corner indices [from, to] (inclusive) of the tag held in the base: what slotting cuts. */
   tag?: [number, number];
+  /** Every tag, when the wire has more than one (the bows: one at each end); slotting cuts them all. Absent: `tag` alone. */
+  tags?: [number, number][];
 }
 
 /** A slot cut into the base for a wire's tag (applied in order after every base generation). */
@@ -169,7 +171,13 @@ function parseWire(w: unknown): WireDesign | null {
     anchors: Array.isArray(v.anchors) ? v.anchors.filter(isPick).map(pickOf) : [],
   };
   const t = v.tag;
-  if (Array.isArray(t) && t.length === 2 && t.every((i) => Number.isInteger(i) && i >= 0 && i < points.length) && t[0] <= t[1]) out.tag = [t[0], t[1]];
+  const isTag = (g: unknown): g is [number, number] =>
+    Array.isArray(g) && g.length === 2 && g.every((i) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < points.length) && (g[0] as number) <= (g[1] as number);
+  if (isTag(t)) out.tag = [t[0], t[1]];
+  if (Array.isArray(v.tags)) {
+    const tags = v.tags.filter(isTag).map((g): [number, number] => [g[0], g[1]]);
+    if (tags.length > 0) out.tags = tags;
+  }
   return out;
 }
 

@@ -31,6 +31,7 @@ import type {
 import type { BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
 import type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions, Vec3 as BvhVec3 } from '../../../workers/kernels/bvh.ts';
 import type { DistanceOptions, DistanceResult } from '../../../workers/kernels/distance.ts';
+import type { ClosestNormalOptions, ClosestWithNormals } from '../../../workers/kernels/closest-normals.ts';
 import type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
 import type { JobOptions } from '../../../workers/kernels/job.ts';
 import type { BestDirectionOptions, BestDirectionResult, UndercutMapOptions, UndercutResult } from '../../../workers/kernels/undercut.ts';
@@ -41,11 +42,13 @@ import type { MeshHealth } from '../../../workers/kernels/topology.ts';
 import type { BendStep, SimulateOptions, WireState } from '../../../workers/kernels/bend.ts';
 import type { BendCheckInput, BendCheckResult } from '../../../workers/kernels/bend-checks.ts';
 import { GeometryError } from './errors.ts';
+import { abortReason, WorkerConnection } from './worker-connection.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
 export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, SimplifiedMesh, StlSettings, WorkerStats } from '../../../workers/geometry.worker.ts';
 export type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions } from '../../../workers/kernels/bvh.ts';
 export type { DistanceOptions, DistanceResult } from '../../../workers/kernels/distance.ts';
+export type { ClosestNormalOptions, ClosestWithNormals } from '../../../workers/kernels/closest-normals.ts';
 export type { BestDirectionOptions, BestDirectionResult, UndercutMapOptions, UndercutResult } from '../../../workers/kernels/undercut.ts';
 export type { StraightenJaw, StraightenResult } from '../../../workers/kernels/straighten.ts';
 export type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
@@ -72,10 +75,6 @@ export interface LoadOptions {
   weldTolerance?: number | undefined;
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-}
-
 type Remote = Comlink.Remote<GeometryApi>;
 
 function stlProgress(onProgress: LoadOptions['onProgress']): JobCallOptions['onProgress'] {
@@ -83,22 +82,15 @@ function stlProgress(onProgress: LoadOptions['onProgress']): JobCallOptions['onP
 }
 
 export class GeometryClient {
-  private worker: Worker | undefined;
-  private remote: Remote | undefined;
+  private readonly connection = new WorkerConnection<GeometryApi>(
+    () => new Worker(new URL('../../../workers/geometry.worker.ts', import.meta.url), { type: 'module', name: 'geometry' }),
+    (detail) => new GeometryError('WORKER_FAILED', detail),
+    'geometry',
+  );
   private nextJob = 1;
-  private readonly pending = new Set<(e: unknown) => void>();
 
   private api(): Remote {
-    if (!this.remote) {
-      const worker = new Worker(new URL('../../../workers/geometry.worker.ts', import.meta.url), { type: 'module', name: 'geometry' });
-      worker.addEventListener('error', (event) => {
-        event.preventDefault();
-        this.fail(new GeometryError('WORKER_FAILED', event.message || 'the geometry worker failed to start'));
-      });
-      this.worker = worker;
-      this.remote = Comlink.wrap<GeometryApi>(worker);
-    }
-    return this.remote;
+    return this.connection.api();
   }
 
   /** Starts the worker and compiles kernels.wasm ahead of the first file. */
@@ -162,6 +154,11 @@ export class GeometryClient {
 
   closestPoints(handle: MeshHandle, points: Float32Array, options: { maxDistance?: number } = {}): Promise<ClosestPoints> {
     return this.call((api) => api.closestPoints(handle, points, options));
+  }
+
+  /** Closest surface point to each query point with the outward normal there (wires kept off teeth). */
+  closestWithNormals(handle: MeshHandle, points: Float32Array, options: ClosestNormalOptions = {}): Promise<ClosestWithNormals> {
+    return this.call((api) => api.closestWithNormals(handle, points, options));
   }
 
   /** Undercut depth per vertex for an insertion direction. */
@@ -290,10 +287,11 @@ export class GeometryClient {
     const jobId = this.nextJob++;
     return new Promise<T>((resolve, reject) => {
       let settled = false;
+      let unwatch = (): void => {};
       const settle = (): boolean => {
         if (settled) return false;
         settled = true;
-        this.pending.delete(onWorkerFailure);
+        unwatch();
         signal?.removeEventListener('abort', onAbort);
         return true;
       };
@@ -305,7 +303,7 @@ export class GeometryClient {
         api.cancel(jobId).catch(() => {});
         reject(abortReason(signal!));
       };
-      this.pending.add(onWorkerFailure);
+      unwatch = this.connection.watch(onWorkerFailure);
       signal?.addEventListener('abort', onAbort, { once: true });
 
       const progress = onProgress
@@ -339,35 +337,12 @@ export class GeometryClient {
 
   /** A short call that cannot fail in the worker: only a dead worker rejects it. */
   private plain<T>(start: (api: Remote) => Promise<T>): Promise<T> {
-    const api = this.api();
-    return new Promise<T>((resolve, reject) => {
-      const onWorkerFailure = (e: unknown): void => reject(e);
-      this.pending.add(onWorkerFailure);
-      start(api).then(
-        (value) => {
-          this.pending.delete(onWorkerFailure);
-          resolve(value);
-        },
-        (e: unknown) => {
-          this.pending.delete(onWorkerFailure);
-          reject(new GeometryError('WORKER_FAILED', e instanceof Error ? e.message : String(e)));
-        },
-      );
-    });
-  }
-
-  private fail(error: GeometryError): void {
-    for (const reject of [...this.pending]) reject(error);
-    this.pending.clear();
-    this.dispose();
+    return this.connection.run(start);
   }
 
   /** Terminates the worker (and every mesh it keeps); the next call starts a fresh one. */
   dispose(): void {
-    this.remote?.[Comlink.releaseProxy]();
-    this.worker?.terminate();
-    this.remote = undefined;
-    this.worker = undefined;
+    this.connection.dispose();
   }
 }
 

@@ -14,6 +14,7 @@
 import * as Comlink from 'comlink';
 import type { SlotApi, SlotWorkerErrorCode, SlotWorkerFailure, SlotWorkerResult, SlotWorkerStats } from '../../../workers/slot.worker.ts';
 import type { SlotBase, SlotResult, SlotWire } from '../../../workers/kernels/slot.ts';
+import { abortReason, WorkerConnection } from './worker-connection.ts';
 
 export type { SlotBase, SlotResult, SlotWire } from '../../../workers/kernels/slot.ts';
 export type { SlotErrorCode, WireType } from '../../../workers/kernels/slot-messages.ts';
@@ -43,30 +44,15 @@ export interface SlotCallOptions {
   onProgress?: ((fraction: number) => void) | undefined;
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-}
-
 type Remote = Comlink.Remote<SlotApi>;
 
 export class SlotClient {
-  private worker: Worker | undefined;
-  private remote: Remote | undefined;
+  private readonly connection = new WorkerConnection<SlotApi>(
+    () => new Worker(new URL('../../../workers/slot.worker.ts', import.meta.url), { type: 'module', name: 'slot' }),
+    (detail) => new SlotClientError('WORKER_FAILED', detail),
+    'slot',
+  );
   private nextJob = 1;
-  private readonly pending = new Set<(e: unknown) => void>();
-
-  private api(): Remote {
-    if (!this.remote) {
-      const worker = new Worker(new URL('../../../workers/slot.worker.ts', import.meta.url), { type: 'module', name: 'slot' });
-      worker.addEventListener('error', (event) => {
-        event.preventDefault();
-        this.fail(new SlotClientError('WORKER_FAILED', event.message || 'the slot worker failed to start'));
-      });
-      this.worker = worker;
-      this.remote = Comlink.wrap<SlotApi>(worker);
-    }
-    return this.remote;
-  }
 
   /** Starts the worker and instantiates manifold.wasm ahead of the first cut. */
   warmUp(): Promise<void> {
@@ -92,7 +78,7 @@ export class SlotClient {
     const aborted = new Promise<never>((_, reject) => {
       onAbort = (): void => {
         settled = true;
-        this.remote?.cancel(jobId).catch(() => {});
+        this.connection.current()?.cancel(jobId).catch(() => {});
         reject(abortReason(signal!));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -111,37 +97,16 @@ export class SlotClient {
   }
 
   /** Runs a call that resolves a SlotWorkerResult; rejects with its failure or WORKER_FAILED. */
-  private run<T>(start: (api: Remote) => Promise<SlotWorkerResult<T>>): Promise<T> {
-    const api = this.api();
-    return new Promise<T>((resolve, reject) => {
-      const onWorkerFailure = (e: unknown): void => reject(e);
-      this.pending.add(onWorkerFailure);
-      start(api).then(
-        (result) => {
-          this.pending.delete(onWorkerFailure);
-          if (result.ok) resolve(result.value);
-          else reject(SlotClientError.from(result.error));
-        },
-        (e: unknown) => {
-          this.pending.delete(onWorkerFailure);
-          reject(new SlotClientError('WORKER_FAILED', e instanceof Error ? e.message : String(e)));
-        },
-      );
+  private run<T>(start: (api: Comlink.Remote<SlotApi>) => Promise<SlotWorkerResult<T>>): Promise<T> {
+    return this.connection.run(start).then((result) => {
+      if (result.ok) return result.value;
+      throw SlotClientError.from(result.error);
     });
-  }
-
-  private fail(error: SlotClientError): void {
-    for (const reject of [...this.pending]) reject(error);
-    this.pending.clear();
-    this.dispose();
   }
 
   /** Terminates the worker; the next call starts a fresh one. */
   dispose(): void {
-    this.remote?.[Comlink.releaseProxy]();
-    this.worker?.terminate();
-    this.remote = undefined;
-    this.worker = undefined;
+    this.connection.dispose();
   }
 }
 

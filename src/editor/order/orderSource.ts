@@ -32,7 +32,8 @@ export interface SavedDesign {
 export const MAX_MODEL_BYTES = 512 * 1024 * 1024;
 
 export function orderInfo(id: number, signal?: AbortSignal): Promise<OrderInfo> {
-  return request<OrderInfo>({ url: '/admin/order/info/info', params: { id }, silent: true, ...(signal ? { signal } : {}) });
+  // The editor's own content: a refusal leaves for /403 like a list screen's.
+  return request<OrderInfo>({ url: '/admin/order/info/info', params: { id }, silent: true, onForbidden: 'page', ...(signal ? { signal } : {}) });
 }
 
 export function orderModels(order: OrderInfo): { role: ModelRole; file: OrderFile | null }[] {

@@ -9,7 +9,9 @@ import type { EditorEngine, EditorState, LoadStage, ModelView } from '../engine/
 import { errorMessage } from './errors.ts';
 import { EditorIcon } from './icons.tsx';
 import { BasePanel } from './BasePanel.tsx';
+import { SlotPanel } from './SlotPanel.tsx';
 import { SmoothPanel } from './SmoothPanel.tsx';
+import { WirePanel } from './WirePanel.tsx';
 import { AnalysisPanel } from './AnalysisPanel.tsx';
 import { StraightenPanel } from './StraightenPanel.tsx';
 
@@ -162,7 +164,9 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
       <StraightenPanel engine={engine} state={state} />
       <AnalysisPanel engine={engine} state={state} />
       <BasePanel engine={engine} state={state} caseNo={caseNo} />
+      <SlotPanel engine={engine} state={state} />
       <SmoothPanel engine={engine} state={state} />
+      <WirePanel engine={engine} state={state} />
       <Section title={t`Measurements`} testId="measurements">
         {measurements.length === 0 ? (
           <p className="text-xs text-slate-500">{t`Choose the measure tool (M), then click two points on a model.`}</p>

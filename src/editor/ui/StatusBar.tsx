@@ -4,6 +4,7 @@ import { useLingui } from '@lingui/react/macro';
 import type { AutosaveState } from '../engine/autosave.ts';
 import type { EditorState } from '../engine/EditorEngine.ts';
 import { EditorIcon } from './icons.tsx';
+import { wirePlaceHint } from './wireMessages.ts';
 
 export function StatusBar({ state, save, saving, onRetry }: { state: EditorState; save: AutosaveState; saving: boolean; onRetry: () => void }) {
   const { t, i18n } = useLingui();
@@ -35,7 +36,12 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
         return t`Straighten: moving the models (Esc cancels).`;
       case 'straighten.busy':
         return t`Straightening the models…`;
+      case 'wire.edit':
+        return t`Wire: drag a corner to move it, double-click a segment to insert a corner, Delete removes the selected corner; click beside the wire or press Esc to place a new one.`;
+      case 'wire.drag':
+        return t`Wire: moving the corner; release to place it (Esc cancels).`;
       default:
+        if (state.toolHint?.startsWith('wire.place.')) return t(wirePlaceHint(state.toolHint));
         return t`Left drag: rotate · Right drag or Shift+drag: pan · Wheel: zoom · F or double-click: fit all · 1–6: views`;
     }
   })();

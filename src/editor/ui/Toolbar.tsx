@@ -106,10 +106,13 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
           {action('tool.straighten')}
           {action('tool.base')}
           {action('tool.smooth')}
+          {action('slot.cut')}
+          {action('tool.wire')}
           {LATER_TOOLS.map((tool) => (
             <ToolButton key={tool.id} label={`${t(tool.label)} · ${t`coming soon`}`} icon={tool.icon} disabled />
           ))}
         </Group>
+        <Group label={t`Bending`}>{action('devices.toggle')}</Group>
       </div>
     </Tooltip.Provider>
   );

@@ -21,6 +21,7 @@ const PATHS = {
   smooth: 'M3 17c3-6 6 2 9-4s6 2 9-4M9 21h6',
   base: 'M4 15c2-6 14-6 16 0v3H4zM8 12V9M12 11V8M16 12V9',
   wire: 'M3 14c3-6 6-6 9 0s6 6 9 0M3 14h2M19 14h2',
+  slot: 'M3 15c2-5 16-5 18 0v4H3zM7 13.5l1 3h8l1-3M5 8h14',
   export: 'M12 3v12M7 10l5 5 5-5M4 21h16',
   eye: 'M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12zM12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6z',
   eyeOff: 'M3 3l18 18M10.6 6.1A10 10 0 0 1 12 6c6 0 10 6 10 6a17 17 0 0 1-3 3.4M6.6 6.6C3.8 8.4 2 12 2 12s4 7 10 7a9.6 9.6 0 0 0 4.4-1M9.9 9.9a3 3 0 0 0 4.2 4.2',
@@ -30,6 +31,12 @@ const PATHS = {
   alert: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zM12 8v4M12 16h.01',
   cloud: 'M7 18a5 5 0 0 1-.6-10A6 6 0 0 1 18 9a4.5 4.5 0 0 1-.5 9z',
   x: 'M18 6L6 18M6 6l12 12',
+  device: 'M3 15h18v5H3zM6 15V9h8v6M14 11h4a3 3 0 0 1 3 3v1M9 9V5M7 17.5h.01M17 17.5h2',
+  play: 'M7 4l13 8-13 8z',
+  pause: 'M7 4h3v16H7zM14 4h3v16h-3z',
+  step: 'M5 4l10 8-10 8zM18 4v16',
+  restart: 'M4 12a8 8 0 1 0 3-6.2M4 4v5h5',
+  send: 'M4 12l16-8-6 16-3-7z',
 } as const;
 
 export type EditorIconName = keyof typeof PATHS;

@@ -23,12 +23,14 @@ export const ACTION_LABELS: Record<ActionId, { label: MessageDescriptor; icon: E
   'tool.direction': { label: msg`Aim the insertion direction along the view (click a model)`, icon: 'undercut' },
   'heatmap.undercut': { label: msg`Undercut heatmap`, icon: 'heatmap' },
   'tool.straighten': { label: msg`Straighten the models`, icon: 'straighten' },
+  'slot.cut': { label: msg`Slot the selected wire into the base`, icon: 'slot' },
   'tool.cancel': { label: msg`Cancel the tool`, icon: 'x' },
+  'tool.wire': { label: msg`Design wires`, icon: 'wire' },
+  'devices.toggle': { label: msg`Bending machines and queue`, icon: 'device' },
 };
 
 /** Tools of later work: shown disabled so that the toolbar's layout is final. */
 export const LATER_TOOLS: { id: string; label: MessageDescriptor; icon: EditorIconName }[] = [
-  { id: 'wire', label: msg`Wires`, icon: 'wire' },
   { id: 'export', label: msg`Export STL`, icon: 'export' },
 ];
 

@@ -22,6 +22,7 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'all orders': msg`All orders`,
   'all devices': msg`All devices`,
   'all files': msg`All files`,
+  'device time': msg`Device time`,
   // Orders, devices, interface configuration and file space.
   'retry ai': msg`Retry AI`,
   design: msg`Design`,

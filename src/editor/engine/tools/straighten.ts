@@ -3,11 +3,11 @@
 // live (a preview pose) and the release makes one command, so a drag is one undo step.
 // Pressing anywhere else leaves the press to the camera (orbit, pan). The automatic
 // straightening, the nudges and the reset are in the side panel (StraighteningController).
-import type { Axis, StraighteningController } from '../straightening.ts';
+import { MOVE_STEP_MM, ROTATE_STEP_DEGREES, type Axis, type StraighteningController } from '../straightening.ts';
 import { ARROW_FROM, ARROW_TO, arrowPoints, ringPoints, type HandleId, type HandleLayout } from '../straightenHandles.ts';
 import type { Matrix4 } from '../pose.ts';
 import type { Xyz } from '../units.ts';
-import type { Tool, ToolContext, ToolPhase, ToolPointerEvent } from './tool.ts';
+import type { KeyModifiers, Tool, ToolContext, ToolPhase, ToolPointerEvent } from './tool.ts';
 
 /** A press closer than this many pixels to a handle grabs it. */
 export const HANDLE_GRAB_PX = 8;
@@ -40,6 +40,14 @@ interface Drag {
   startAngle: number;
   current: Matrix4 | null;
 }
+
+/** Arrow keys as screen directions (y down, as canvas pixels). */
+const ARROWS: Record<string, Screen> = {
+  ArrowLeft: { x: -1, y: 0 },
+  ArrowRight: { x: 1, y: 0 },
+  ArrowUp: { x: 0, y: -1 },
+  ArrowDown: { x: 0, y: 1 },
+};
 
 function segmentDistance(p: Screen, a: Screen, b: Screen): number {
   const dx = b.x - a.x, dy = b.y - a.y;
@@ -182,12 +190,47 @@ export class StraightenTool implements Tool {
     this.ctx.notify();
   }
 
-  key(key: string): boolean {
+  /**
+   * Escape cancels a drag. Arrow keys nudge, one command per press: Left/Right turn about z by
+   * 0.5° (Left counter-clockwise seen from above), Up/Down tilt about x (Up lifts the front);
+   * with Shift they move by 0.1 mm along the world axis that runs most nearly that way on screen.
+   */
+  key(key: string, modifiers: KeyModifiers = {}): boolean {
     if (key === 'Escape' && this.drag) {
       this.cancel();
       return true;
     }
-    return false;
+    const arrow = ARROWS[key];
+    const controller = this.host.controller;
+    if (!arrow || this.drag || controller.busy || modifiers.ctrlKey || modifiers.altKey || modifiers.metaKey) return false;
+    if (!modifiers.shiftKey) {
+      if (arrow.x !== 0) controller.rotate(2, -arrow.x * ROTATE_STEP_DEGREES);
+      else controller.rotate(0, arrow.y * ROTATE_STEP_DEGREES);
+      return true;
+    }
+    const along = this.screenAxis(arrow);
+    if (!along) return false;
+    controller.move(along.axis, along.sign * MOVE_STEP_MM);
+    return true;
+  }
+
+  /** The world axis whose screen image runs most nearly along a screen direction, and which way. */
+  private screenAxis(direction: Screen): { axis: Axis; sign: number } | null {
+    const layout = this.host.layout();
+    const center = layout ? this.host.project(layout.center) : null;
+    if (!layout || !center) return null;
+    let best: { axis: Axis; sign: number; score: number } | null = null;
+    for (const axis of [0, 1, 2] as const) {
+      const c = layout.center;
+      const tip = this.host.project([c[0] + (axis === 0 ? layout.radius : 0), c[1] + (axis === 1 ? layout.radius : 0), c[2] + (axis === 2 ? layout.radius : 0)]);
+      if (!tip) continue;
+      const dx = tip.x - center.x, dy = tip.y - center.y;
+      const length = Math.hypot(dx, dy);
+      if (length < 1) continue; // the axis points at the viewer
+      const cos = (dx * direction.x + dy * direction.y) / length;
+      if (!best || Math.abs(cos) > best.score) best = { axis, sign: Math.sign(cos), score: Math.abs(cos) };
+    }
+    return best && best.score > 0.3 ? { axis: best.axis, sign: best.sign } : null;
   }
 
   cancel(): void {

@@ -6,7 +6,7 @@ import type { Command } from '../commands.ts';
 import type { DesignDocument, ModelRole, SurfacePick } from '../document.ts';
 import type { Millimetres } from '../units.ts';
 
-export type ToolId = 'measure' | 'base' | 'smooth' | 'direction' | 'straighten';
+export type ToolId = 'measure' | 'base' | 'smooth' | 'direction' | 'straighten' | 'wire';
 
 /** Where a tool is: idle (nothing started), pointing (collecting points), dragging, busy (waiting for the worker). */
 export type ToolPhase = 'idle' | 'pointing' | 'dragging' | 'busy';
@@ -21,6 +21,13 @@ export interface ToolPointerEvent {
   shiftKey?: boolean;
   ctrlKey?: boolean;
   altKey?: boolean;
+}
+
+export interface KeyModifiers {
+  shiftKey?: boolean;
+  ctrlKey?: boolean;
+  altKey?: boolean;
+  metaKey?: boolean;
 }
 
 export interface ModelHit {
@@ -61,8 +68,8 @@ export interface Tool {
   pointerMove(e: ToolPointerEvent): void;
   /** Resolves when the tool has finished reacting (picking and computing in the worker). */
   pointerUp(e: ToolPointerEvent): Promise<void>;
-  /** Escape and friends; true when the key was used. */
-  key(key: string): boolean;
+  /** Escape and friends (KeyboardEvent.key and its modifiers); true when the key was used. */
+  key(key: string, modifiers?: KeyModifiers): boolean;
   /** Back to idle, forgetting unfinished work. */
   cancel(): void;
 }

@@ -50,7 +50,7 @@ export default function HelpDocs() {
   const [loading, setLoading] = useState(false);
 
   useEffect(() => {
-    request<{ categories: Category[]; articles: ArticleTitle[] }>({ url: '/admin/base/sys/article/docs' }).then(
+    request<{ categories: Category[]; articles: ArticleTitle[] }>({ url: '/admin/base/sys/article/docs', onForbidden: 'page' }).then(
       (d) => {
         setDocs(d);
         setOpenId((cur) => cur ?? d.articles[0]?.id ?? null);

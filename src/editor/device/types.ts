@@ -1,0 +1,49 @@
+// What the editor reads of the device hub (docs/device-bridge.md, "HTTP calls"): the devices the
+// user may bend on and the bend queue. Field names are the server's.
+
+/** A device state as userDeviceList reports it ('offline' when not connected). */
+export type DeviceState = 'offline' | 'idle' | 'bending' | 'error' | 'maintenance';
+
+export interface UserDevice {
+  id: number;
+  devicename: string;
+  online: boolean;
+  state: DeviceState | string;
+  detail: string | null;
+  diameterList: number[];
+  memory: number;
+  /** Jobs not finished (queued, sent, acked, bending). */
+  pending: number;
+  /** Springback tables per wire diameter (device config), when the server sends them. */
+  springback?: { diameter: number; table: [number, number][] }[];
+}
+
+export type JobStatus = 'queued' | 'sent' | 'acked' | 'bending' | 'done' | 'failed' | 'cancelled';
+export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'sent', 'acked', 'bending', 'done', 'failed', 'cancelled'];
+/** States in which a job may still be cancelled (not started). */
+export const CANCELLABLE: readonly JobStatus[] = ['queued', 'sent', 'acked'];
+
+export interface QueueJob {
+  jobId: string;
+  deviceId: number;
+  deviceName: string | null;
+  orderId: number | null;
+  userId: number;
+  userName: string | null;
+  status: JobStatus;
+  /** Steps done while bending. */
+  step: number | null;
+  steps: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  bendMs: number | null;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface BendBody {
+  deviceId: number | null;
+  orderId?: number | null;
+  wire: { type: string; diameter: number } | null;
+  steps: { feed: number; rotate: number; bend: number }[];
+}

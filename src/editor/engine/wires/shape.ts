@@ -1,0 +1,309 @@
+// Building blocks of the wire templates and of auto-fit, in the local frame of local.ts (teeth
+// up, incisors towards -y): probing a tooth (its centre, buccal and mesial directions, top, the
+// contact with its neighbour), placing corners off the surface, the convex envelope of the teeth
+// along an arch, and the clean-up that makes a corner list bendable (straights longer than the
+// die's tangent lengths, end straights of at least 5 mm, no chord cutting into a tooth).
+import { offsetPoints, type SurfaceQuery } from './surface.ts';
+import { add, at, cross, dist, dot, flat, len, norm, scale, sub, tangentLength, type Vec } from './local.ts';
+
+/** A corner being designed: `on` corners are kept off the surface (their surface point is `s`). */
+export interface Corner {
+  p: Vec;
+  on: boolean;
+  s?: Vec;
+  triangle?: number;
+  /** May be dropped to make the wire bendable (arm corners; not the crossings, loops or tags). */
+  soft?: boolean;
+  /** Part of a tag held in the base. */
+  tag?: boolean;
+}
+
+export const UP: Vec = [0, 0, 1];
+/** Bending die radius the templates make room for (mm). */
+export const DIE_RADIUS = 1;
+/** Start and end straights are made at least this long (the rule is 5 mm). */
+export const END_STRAIGHT = 5.6;
+/** How far a tag's corners sit off the model, inside the base (mm): at least the wire's radius plus 0.7. */
+export const tagOffset = (offset: number): number => Math.max(offset + 0.6, 1.1);
+
+export const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
+
+/** Corners at `offset` off the surface from first guesses (batch). */
+export async function placeOff(surface: SurfaceQuery, guesses: Vec[], offset: number, extra: Partial<Corner> = {}): Promise<Corner[]> {
+  if (guesses.length === 0) return [];
+  const r = await offsetPoints(new Float32Array(guesses.flat()), offset, surface);
+  return guesses.map((g, i) => {
+    const tri = r.triangle[i]!;
+    if (tri < 0) return { p: g, on: false, ...extra };
+    const p: Vec = [r.point[i * 3]!, r.point[i * 3 + 1]!, r.point[i * 3 + 2]!];
+    return { p, on: true, s: [r.surface[i * 3]!, r.surface[i * 3 + 1]!, r.surface[i * 3 + 2]!], triangle: tri, ...extra };
+  });
+}
+
+/** Free corners (tags inside the base) at `offset` off the surface. */
+export async function placeFree(surface: SurfaceQuery, guesses: Vec[], offset: number): Promise<Corner[]> {
+  const c = await placeOff(surface, guesses, offset);
+  return c.map((k) => ({ p: k.p, on: false, tag: true }));
+}
+
+/** Heights of the surface seen from above at horizontal positions (NaN where nothing is below). */
+export async function heightsAt(surface: SurfaceQuery, xy: Vec[], from: number): Promise<number[]> {
+  const rays = new Float32Array(xy.length * 6);
+  xy.forEach((p, i) => rays.set([p[0], p[1], from, 0, 0, -1], i * 6));
+  const r = await surface.raycast(rays);
+  return xy.map((_, i) => (Number.isFinite(r.t[i]!) ? r.point[i * 3 + 2]! : NaN));
+}
+
+/** First hits of horizontal rays (NaN vector on a miss beyond `maxT`). */
+export async function rayHits(surface: SurfaceQuery, rays: { o: Vec; d: Vec }[], maxT: number): Promise<(Vec | null)[]> {
+  const buf = new Float32Array(rays.length * 6);
+  rays.forEach((r, i) => buf.set([...r.o, ...norm(r.d)], i * 6));
+  const h = await surface.raycast(buf);
+  return rays.map((_, i) => (h.t[i]! <= maxT ? [h.point[i * 3]!, h.point[i * 3 + 1]!, h.point[i * 3 + 2]!] : null));
+}
+
+export interface ToothProbe {
+  /** Centre of the crown (horizontal position) at the anchor's height. */
+  centre: Vec;
+  /** Outward (buccal or labial), horizontal. */
+  buccal: Vec;
+  /** Along the arch towards the midline (mesial), horizontal. */
+  mesial: Vec;
+  /** Buccolingual width at the anchor's height. */
+  width: number;
+  /** Highest point of the crown (cusp tips or incisal edge). */
+  top: number;
+}
+
+/** Mesial of the two horizontal tangents at a point of the arch (incisors towards -y, midline near x = 0). */
+export function mesialOf(buccal: Vec, position: Vec): Vec {
+  let m = norm(cross(UP, buccal));
+  const front: Vec = flat([-position[0], -Math.max(Math.abs(position[0]), 10), 0]);
+  if (dot(m, front) < 0) m = scale(m, -1);
+  return m;
+}
+
+/** The tooth under a click on its buccal (or labial) face. */
+export async function probeTooth(surface: SurfaceQuery, anchor: Vec, buccalHint?: Vec): Promise<ToothProbe> {
+  const buccal = buccalHint ?? (await openSide(surface, anchor));
+  // The lingual face straight across, at the anchor's height.
+  const reach = 16;
+  const [lingual] = await rayHits(surface, [{ o: sub(anchor, scale(buccal, reach)), d: buccal }], reach - 0.5);
+  let width = 8;
+  if (lingual && dist(lingual, anchor) > 2.5) width = Math.hypot(anchor[0] - lingual[0], anchor[1] - lingual[1]);
+  width = clamp(width, 4, 13);
+  const centre = at(anchor, buccal, -width / 2, buccal, 0, anchor[2]);
+  const [top] = await heightsAt(surface, [centre], anchor[2] + 40);
+  return { centre, buccal, mesial: mesialOf(buccal, centre), width, top: Number.isFinite(top) ? top! : anchor[2] + 5 };
+}
+
+/**
+ * The horizontal direction a point on the surface is open to: the mean of the directions from
+ * which a horizontal ray reaches it unobstructed (36 of them). On a convex face that is its
+ * normal; in an embrasure, the bisector of the notch, where a surface normal would be either
+ * tooth's. Falls back to the surface normal.
+ */
+export async function openSide(surface: SurfaceQuery, p: Vec): Promise<Vec> {
+  const rays: { o: Vec; d: Vec }[] = [];
+  const dirs: Vec[] = [];
+  const R = 10;
+  for (let k = 0; k < 36; k++) {
+    const a = (k * Math.PI) / 18;
+    const d: Vec = [Math.cos(a), Math.sin(a), 0];
+    dirs.push(d);
+    // Aim 0.3 mm above the surface point's height so that grazing the face it sits on does not count.
+    rays.push({ o: add(p, scale(d, R)), d: scale(d, -1) });
+  }
+  const hits = await rayHits(surface, rays, Infinity);
+  let sum: Vec = [0, 0, 0];
+  hits.forEach((h, k) => {
+    if (!h || dist(h, p) < 0.6) sum = add(sum, dirs[k]!);
+  });
+  if (len(sum) > 0.5) return flat(sum);
+  return outwardAt(surface, p);
+}
+
+/**
+ * Horizontal outward direction at a point near the surface: the surface normal's horizontal part
+ * (or `also` added, to average two), falling back to the direction away from the arch's middle.
+ */
+export async function outwardAt(surface: SurfaceQuery, p: Vec, also?: Vec): Promise<Vec> {
+  const r = await surface.closest(new Float32Array(p));
+  const n: Vec = [r.normal[0]!, r.normal[1]!, 0];
+  const sum = also ? add(norm(n), also) : n;
+  if (len(sum) > 0.3) return flat(sum);
+  return flat([p[0], p[1] + 15, 0]);
+}
+
+/**
+ * The contact with the neighbour along `dir` from a tooth's centre: where the crown's height
+ * profile has its first dip (the marginal ridges meeting), or where the crown ends without a
+ * neighbour. `s` along dir, `h` the height there.
+ */
+export async function contactAlong(surface: SurfaceQuery, centre: Vec, dir: Vec, top: number): Promise<{ s: number; h: number; neighbour: boolean }> {
+  const steps: number[] = [];
+  for (let s = 0.5; s <= 12; s += 0.25) steps.push(s);
+  const h = await heightsAt(surface, steps.map((s) => add(centre, scale(dir, s))), top + 20);
+  for (let i = 2; i < steps.length - 1; i++) {
+    const v = h[i]!;
+    if (!Number.isFinite(v) || v < top - 5.5) return { s: steps[Math.max(0, i - 2)]!, h: Math.max(top - 3, Number.isFinite(h[i - 2]!) ? h[i - 2]! : top - 3), neighbour: false };
+    if (v < top - 0.4 && v <= h[i - 1]! && v < h[i + 1]! - 0.02) return { s: steps[i]!, h: v, neighbour: true };
+  }
+  return { s: 4, h: top - 1.5, neighbour: false };
+}
+
+/**
+ * The outer (buccal) envelope of the teeth along a path: horizontal rays from outside towards
+ * the path at each sample, the hits moved `offset` off the surface, then only the points on the
+ * convex outer side kept (a wire bridges the embrasures instead of dipping into them), then
+ * simplified so that no dropped point lies more than `tol` outside its chord.
+ */
+export async function envelope(surface: SurfaceQuery, samples: { p: Vec; out: Vec }[], offset: number, tol: number): Promise<Corner[]> {
+  const hits = await rayHits(surface, samples.map((s) => ({ o: add(s.p, scale(s.out, 8)), d: scale(s.out, -1) })), 16);
+  const guesses: Vec[] = [];
+  const outs: Vec[] = [];
+  hits.forEach((h, i) => {
+    if (!h) return;
+    guesses.push(add(h, scale(samples[i]!.out, offset)));
+    outs.push(samples[i]!.out);
+  });
+  const placed = (await placeOff(surface, guesses, offset)).filter((c) => c.on);
+  if (placed.length < 2) return placed;
+  // Which side is outside, seen from above, for this direction of travel.
+  const mid = Math.floor(placed.length / 2);
+  const travel = sub(placed[Math.min(placed.length - 1, mid + 1)]!.p, placed[Math.max(0, mid - 1)]!.p);
+  const sign = Math.sign(cross(travel, outs[Math.floor(outs.length / 2)]!)[2]) || 1;
+  const hull: Corner[] = [];
+  for (const c of placed) {
+    while (hull.length >= 2) {
+      const a = hull[hull.length - 2]!, b = hull[hull.length - 1]!;
+      // b is inside the chord a → c (towards the teeth): drop it.
+      const z = cross(sub(c.p, a.p), sub(b.p, a.p))[2];
+      if (z * sign <= 0) hull.pop();
+      else break;
+    }
+    hull.push(c);
+  }
+  return simplify(hull, tol);
+}
+
+/** Douglas-Peucker on corners (3D distance of dropped corners to their chord). */
+export function simplify(pts: Corner[], tol: number): Corner[] {
+  if (pts.length <= 2) return pts;
+  const keep = new Uint8Array(pts.length);
+  keep[0] = keep[pts.length - 1] = 1;
+  const stack: [number, number][] = [[0, pts.length - 1]];
+  while (stack.length) {
+    const [i, j] = stack.pop()!;
+    let worst = -1, wd = tol;
+    for (let k = i + 1; k < j; k++) {
+      const d = distToSegment(pts[k]!.p, pts[i]!.p, pts[j]!.p);
+      if (d > wd) {
+        wd = d;
+        worst = k;
+      }
+    }
+    if (worst >= 0) {
+      keep[worst] = 1;
+      stack.push([i, worst], [worst, j]);
+    }
+  }
+  return pts.filter((_, i) => keep[i]);
+}
+
+export function distToSegment(p: Vec, a: Vec, b: Vec): number {
+  const ab = sub(b, a);
+  const l2 = dot(ab, ab);
+  const t = l2 > 0 ? clamp(dot(sub(p, a), ab) / l2, 0, 1) : 0;
+  return dist(p, add(a, scale(ab, t)));
+}
+
+/**
+ * Makes a corner list bendable with a die of `radius`: drops soft corners that leave no straight
+ * between two arcs (or sit closer than `minGap` to a neighbour), then lengthens the first and the last straight to
+ * END_STRAIGHT (a free end grows along its segment; an end on the surface gets a free tip).
+ */
+export function bendable(corners: Corner[], radius = DIE_RADIUS, minGap = 0.3): Corner[] {
+  let c = corners.slice();
+  for (let pass = 0; pass < 20; pass++) {
+    let bad = -1;
+    for (let i = 0; i + 1 < c.length && bad < 0; i++) {
+      const tA = i > 0 ? tangentLength(c[i - 1]!.p, c[i]!.p, c[i + 1]!.p, radius) : 0;
+      const tB = i + 2 < c.length ? tangentLength(c[i]!.p, c[i + 1]!.p, c[i + 2]!.p, radius) : 0;
+      if (dist(c[i]!.p, c[i + 1]!.p) < tA + tB + minGap) {
+        // Drop the softer of the two (never an end).
+        const cands = [i, i + 1].filter((k) => k > 0 && k < c.length - 1 && c[k]!.soft);
+        bad = cands.length ? cands.reduce((a, b) => (tangentAt(c, a, radius) <= tangentAt(c, b, radius) ? a : b)) : -2;
+      }
+    }
+    if (bad === -1) break;
+    if (bad === -2) break;
+    c.splice(bad, 1);
+  }
+  c = stretchEnd(c, radius);
+  c = stretchEnd(c.reverse(), radius).reverse();
+  return c;
+}
+
+function tangentAt(c: Corner[], i: number, radius: number): number {
+  return tangentLength(c[i - 1]!.p, c[i]!.p, c[i + 1]!.p, radius);
+}
+
+/** Lengthens the straight at the start of `c` to END_STRAIGHT beyond the first arc's tangent. */
+function stretchEnd(c: Corner[], radius: number): Corner[] {
+  if (c.length < 2) return c;
+  const t = c.length > 2 ? tangentLength(c[0]!.p, c[1]!.p, c[2]!.p, radius) : 0;
+  const want = END_STRAIGHT + t;
+  const l = dist(c[0]!.p, c[1]!.p);
+  if (l >= want) return c;
+  const dir = norm(sub(c[0]!.p, c[1]!.p));
+  const tip: Corner = { p: add(c[1]!.p, scale(dir, want)), on: false, ...(c[0]!.tag ? { tag: true } : {}) };
+  return [tip, ...c.slice(1)];
+}
+
+/**
+ * Straights must not cut into the teeth: a chord between two corners on a convex tooth passes
+ * closer than its ends. Where a chord's middle comes closer than `offset - tol`, a corner is put
+ * there (kept off); a free end corner is moved out instead. Two passes.
+ */
+export async function clearChords(surface: SurfaceQuery, corners: Corner[], offset: number, tol: number): Promise<Corner[]> {
+  let c = corners.slice();
+  for (let pass = 0; pass < 2; pass++) {
+    const segs: number[] = [];
+    for (let i = 0; i + 1 < c.length; i++) if ((c[i]!.on || c[i + 1]!.on) && !c[i]!.tag && !c[i + 1]!.tag) segs.push(i);
+    if (segs.length === 0) break;
+    const mids = segs.map((i) => scale(add(c[i]!.p, c[i + 1]!.p), 0.5));
+    const r = await surface.closest(new Float32Array(mids.flat()));
+    const inserts: { at: number; corner: Vec }[] = [];
+    const moved = new Map<number, Vec>();
+    segs.forEach((i, k) => {
+      const s: Vec = [r.point[k * 3]!, r.point[k * 3 + 1]!, r.point[k * 3 + 2]!];
+      const normal: Vec = [r.normal[k * 3]!, r.normal[k * 3 + 1]!, r.normal[k * 3 + 2]!];
+      const away = sub(mids[k]!, s);
+      // Signed: a chord's middle inside the tooth is a negative distance.
+      const d = dot(away, normal) < 0 ? -len(away) : len(away);
+      if (r.triangle[k]! < 0 || d >= offset - tol) return;
+      const n: Vec = d > 1e-4 ? norm(away) : normal;
+      const endIdx = i === 0 && !c[0]!.on ? 0 : i + 1 === c.length - 1 && !c[i + 1]!.on ? i + 1 : -1;
+      if (endIdx >= 0) moved.set(endIdx, add(c[endIdx]!.p, scale(n, 2 * (offset - d))));
+      else if (dist(c[i]!.p, c[i + 1]!.p) > 2.4) inserts.push({ at: i + 1, corner: add(s, scale(n, offset)) });
+    });
+    if (inserts.length === 0 && moved.size === 0) break;
+    for (const [i, p] of moved) c[i] = { ...c[i]!, p };
+    const placed = await placeOff(surface, inserts.map((x) => x.corner), offset, { soft: true });
+    for (let k = inserts.length - 1; k >= 0; k--) c.splice(inserts[k]!.at, 0, placed[k]!);
+  }
+  return c;
+}
+
+/** clearChords then bendable, repeated while the first still finds a chord to fix (at most 3 times). */
+export async function finish(surface: SurfaceQuery, corners: Corner[], offset: number, tol = 0.15): Promise<Corner[]> {
+  let c = corners;
+  for (let round = 0; round < 3; round++) {
+    const cleared = await clearChords(surface, c, offset, tol);
+    const same = cleared.length === c.length && cleared.every((k, i) => k.p === c[i]!.p);
+    c = bendable(cleared);
+    if (same) break;
+  }
+  return c;
+}

@@ -1,0 +1,151 @@
+// The wire tool in the browser: a designer opens an order with generated jaws, chooses the wire
+// tool (W), clicks the buccal side of a lower molar and gets a single-arm clasp drawn as a blue
+// tube (the selected wire), auto-fits it, undoes and redoes, reloads and finds it again; the
+// Chinese panel has no English left.
+import { test, expect, type Page } from '@playwright/test';
+import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
+import { designerWithOrder, signIn } from './helpers.ts';
+
+test.use({ locale: 'en-US' });
+
+const settle = (page: Page) => page.waitForTimeout(900); // rendering is on demand
+
+/** Canvas pixels (every 2nd) of one colour class: the selected wire's blue, or anything not background (classified in the page). */
+async function pixels(page: Page, kind: 'blue' | 'model'): Promise<{ x: number; y: number }[]> {
+  return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement, kind) => {
+    const copy = document.createElement('canvas');
+    copy.width = Math.round(canvas.clientWidth / 2);
+    copy.height = Math.round(canvas.clientHeight / 2);
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
+    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+    const bg = [data[0]!, data[1]!, data[2]!];
+    const found: { x: number; y: number }[] = [];
+    for (let y = 0; y < copy.height; y++) {
+      for (let x = 0; x < copy.width; x++) {
+        const i = (y * copy.width + x) * 4;
+        const r = data[i]!, g = data[i + 1]!, b = data[i + 2]!;
+        const hit = kind === 'blue' ? b > 120 && b - r > 70 && b - g > 20 : Math.abs(r - bg[0]!) + Math.abs(g - bg[1]!) + Math.abs(b - bg[2]!) > 60;
+        if (hit) found.push({ x: x * 2, y: y * 2 });
+      }
+    }
+    return found;
+  }, kind);
+}
+
+async function openOrder(page: Page, id: number): Promise<void> {
+  await page.goto(`/bend?orderId=${id}`);
+  await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(page.getByTestId('model-lower')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+}
+
+test('a designer places a single-arm clasp on a molar, sees its tube, auto-fits, undoes and redoes, and finds it after a reload', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const lower = jawMesh({ detail: 0.5 });
+  const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
+  const order = await designerWithOrder(request, { username: 'wire-designer', name: 'Wendy', patientName: 'Walter Wire', upper, lower });
+  await signIn(page, 'wire-designer', 'wire-designer-pass');
+  await openOrder(page, order.id);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+
+  // The lower jaw alone, from the top (incisors at the bottom, the patient's right on the left).
+  await page.getByRole('button', { name: 'Hide Upper jaw' }).click();
+  const canvas = page.locator('[data-testid="viewport"] canvas');
+  await canvas.focus();
+  await page.keyboard.press('5');
+  await settle(page);
+  const model = await pixels(page, 'model');
+  const xs = model.map((p) => p.x), ys = model.map((p) => p.y);
+  // Screen position of a model point (x, y) from the silhouette's box and the model's.
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (let i = 0; i < lower.positions.length; i += 3) {
+    minX = Math.min(minX, lower.positions[i]!);
+    maxX = Math.max(maxX, lower.positions[i]!);
+    minY = Math.min(minY, lower.positions[i + 1]!);
+    maxY = Math.max(maxY, lower.positions[i + 1]!);
+  }
+  const box = (await canvas.boundingBox())!;
+  const screen = (x: number, y: number) => ({
+    x: box.x + Math.min(...xs) + ((x - minX) / (maxX - minX)) * (Math.max(...xs) - Math.min(...xs)),
+    y: box.y + Math.min(...ys) + ((maxY - y) / (maxY - minY)) * (Math.max(...ys) - Math.min(...ys)),
+  });
+  expect(await pixels(page, 'blue')).toHaveLength(0);
+
+  // Wire tool: the single-arm clasp is the default type; the status bar says where to click.
+  await page.keyboard.press('w');
+  await expect(page.getByTestId('viewport')).toHaveAttribute('data-tool', 'wire');
+  await expect(page.getByTestId('wire-type')).toHaveValue('singleArmClasp');
+  await expect(page.getByTestId('wire-diameter')).toHaveValue('0.8');
+  await expect(page.getByTestId('tool-hint')).toHaveText('Single-arm clasp: click the buccal face of the tooth to clasp.');
+  // The buccal side of the right first molar's crown (test/fixtures/jaw.ts: tooth 1).
+  const PHI = (100 * Math.PI) / 180, phi = (-0.93 + 1.86 * (1.5 / 14)) * PHI;
+  const a = 25 / Math.sin(PHI), b = 30 / (1 - Math.cos(PHI));
+  const cx = a * Math.sin(phi), cy = -b * Math.cos(phi) + (b * (1 + Math.cos(PHI))) / 2 - (b * Math.cos(PHI)) / 2;
+  const tx = a * Math.cos(phi), ty = b * Math.sin(phi), tl = Math.hypot(tx, ty);
+  const at = screen(cx + (3.5 * ty) / tl, cy - (3.5 * tx) / tl);
+  await page.mouse.click(at.x, at.y);
+
+  const items = page.getByTestId('wire-item');
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toHaveAttribute('data-selected', 'true');
+  await expect(items.first()).toContainText('Single-arm clasp');
+  await expect(items.first()).toContainText('Ø 0.8 mm');
+  await expect(items.first()).toHaveAttribute('data-status', /ok|warnings/);
+  await expect(page.getByTestId('tool-hint')).toContainText('drag a corner to move it');
+  await settle(page);
+  const blue = await pixels(page, 'blue');
+  expect(blue.length).toBeGreaterThan(30);
+  // The tube lies round the clicked molar (about 11 mm wide: some 120 px here).
+  const near = blue.filter((p) => Math.hypot(box.x + p.x - at.x, box.y + p.y - at.y) < 160);
+  expect(near.length).toBeGreaterThan(blue.length * 0.9);
+  await page.screenshot({ path: 'test-results/editor-wire-placed.png' });
+
+  // Auto-fit (the clasp only): one command.
+  await expect(page.getByTestId('wire-autofit')).toBeEnabled();
+  await page.getByTestId('wire-autofit').click();
+  await expect(page.getByTestId('wire-problem')).toHaveCount(0);
+  await expect(items.first()).toHaveAttribute('data-status', /ok|warnings/);
+  await settle(page);
+  await page.screenshot({ path: 'test-results/editor-wire-fitted.png' });
+
+  // Undo the fit, then the placing: the wire and its tube go; redo brings both back.
+  await canvas.focus();
+  await page.keyboard.press('Control+Z');
+  await expect(items).toHaveCount(1);
+  await page.keyboard.press('Control+Z');
+  await expect(items).toHaveCount(0);
+  await settle(page);
+  expect(await pixels(page, 'blue')).toHaveLength(0);
+  await page.keyboard.press('Control+Shift+Z');
+  await page.keyboard.press('Control+Shift+Z');
+  await expect(items).toHaveCount(1);
+  const length = (await items.first().textContent())!.match(/length ([\d.]+) mm/)![1]!;
+  expect(errors).toEqual([]);
+
+  // Saved; a reload (in Chinese) finds the wire (not selected: grey); selecting it in the list draws it blue.
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
+  await page.evaluate(() => localStorage.setItem('aw.lang', 'zh'));
+  await openOrder(page, order.id);
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText(`长度 ${length} mm`);
+  await expect(items.first()).toHaveAttribute('data-selected', 'false');
+  await page.getByRole('button', { name: '隐藏上颌' }).click();
+  await canvas.focus();
+  await page.keyboard.press('5');
+  await page.keyboard.press('w');
+  await items.first().getByRole('button', { name: /单臂卡环/ }).click();
+  await expect(items.first()).toHaveAttribute('data-selected', 'true');
+  await settle(page);
+  expect((await pixels(page, 'blue')).length).toBeGreaterThan(30);
+
+  // The Chinese wire panel and hint have no English left (units, numbers and key names aside).
+  const panel = page.getByTestId('wire-panel');
+  await expect(panel.getByTestId('wire-selected')).toBeVisible();
+  const words = ((await panel.innerText()).match(/[A-Za-z]{2,}/g) ?? []).filter((w) => w !== 'mm');
+  expect(words).toEqual([]);
+  const hint = await page.getByTestId('tool-hint').innerText();
+  expect((hint.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => w !== 'Delete' && w !== 'Esc')).toEqual([]);
+  await page.screenshot({ path: 'test-results/editor-wire-zh.png' });
+  expect(errors).toEqual([]);
+});

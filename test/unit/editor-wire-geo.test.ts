@@ -1,0 +1,180 @@
+// Wire geometry (src/editor/engine/wires/surface.ts, templates.ts, fit.ts) on the generated jaws
+// of test/fixtures/jaw.ts through the real geometry worker: corners kept off the teeth, templates
+// shaped like appliances that the bending program accepts, auto-fit of the single-arm clasp.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keepOff, offsetPoints, surfaceDistances, surfaceQuery, type SurfaceQuery } from '../../src/editor/engine/wires/surface.ts';
+import type { WirePoint } from '../../src/editor/engine/document.ts';
+import { modelPoint } from '../../src/editor/engine/units.ts';
+import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
+
+/** Centre and outward direction of tooth n (0: the right last molar .. 13: the left one) of jawMesh() (canonical lower frame). */
+function tooth(n: number): { x: number; y: number; out: [number, number] } {
+  const PHI = (100 * Math.PI) / 180, halfWidth = 25, depth = 30;
+  const phi = (-0.93 + (1.86 * (n + 0.5)) / 14) * PHI;
+  const a = halfWidth / Math.sin(PHI), b = depth / (1 - Math.cos(PHI));
+  const tx = a * Math.cos(phi), ty = b * Math.sin(phi), l = Math.hypot(tx, ty);
+  return { x: a * Math.sin(phi), y: -b * Math.cos(phi) + b / 2, out: [ty / l, -tx / l] };
+}
+
+let h: Headless;
+let lower: SurfaceQuery;
+let upper: SurfaceQuery;
+
+beforeAll(async () => {
+  h = await headlessEditor();
+  await openJaws(h.editor);
+  lower = surfaceQuery(h.geometry, h.editor.handleOf('lower')!);
+  upper = surfaceQuery(h.geometry, h.editor.handleOf('upper')!);
+});
+afterAll(() => h?.dispose());
+
+describe('surface queries and keeping off the surface', () => {
+  it('finds the closest point with the outward normal of the tooth', async () => {
+    const t = tooth(0);
+    // 3 mm outside the buccal face of the right last molar, 4 mm below the cusp tips.
+    const p = new Float32Array([t.x + t.out[0] * 8, t.y + t.out[1] * 8, -4]);
+    const r = await lower.closest(p);
+    expect(r.triangle[0]).toBeGreaterThanOrEqual(0);
+    const n = [r.normal[0]!, r.normal[1]!, r.normal[2]!];
+    expect(Math.hypot(n[0]!, n[1]!, n[2]!)).toBeCloseTo(1, 4);
+    // Outward: along the buccal direction, and towards the query point.
+    expect(n[0]! * t.out[0] + n[1]! * t.out[1]).toBeGreaterThan(0.8);
+    const toQuery = [p[0]! - r.point[0]!, p[1]! - r.point[1]!, p[2]! - r.point[2]!];
+    expect(toQuery[0]! * n[0]! + toQuery[1]! * n[1]! + toQuery[2]! * n[2]!).toBeGreaterThan(0);
+  });
+
+  it('keeps corners with a surface pick off the surface by the offset, on both jaws, and leaves free corners', async () => {
+    const t = tooth(4);
+    const offset = 0.5;
+    const points: WirePoint[] = [
+      // Outside, inside the tooth, and on the surface: all end 0.5 mm off.
+      { point: modelPoint(t.x + t.out[0] * 6, t.y + t.out[1] * 6, -3), surface: { point: modelPoint(0, 0, 0), triangle: 0 } },
+      { point: modelPoint(t.x + t.out[0] * 2, t.y + t.out[1] * 2, -3), surface: { point: modelPoint(0, 0, 0), triangle: 0 } },
+      { point: modelPoint(t.x, t.y, 6) },
+    ];
+    const kept = await keepOff(points, offset, lower);
+    const d = await surfaceDistances(new Float32Array(kept.slice(0, 2).flatMap((p) => [...p.point])), lower);
+    for (const v of d) expect(v).toBeCloseTo(offset, 2);
+    expect(kept[0]!.surface!.triangle).toBeGreaterThanOrEqual(0);
+    expect(kept[2]).toEqual(points[2]);
+    // The upper jaw is the lower one turned over (x and z mirrored, 0.5 mm up).
+    const up = await offsetPoints(new Float32Array([-(t.x + t.out[0] * 6), t.y + t.out[1] * 6, 3.5]), offset, upper);
+    expect((await surfaceDistances(up.point, upper))[0]).toBeCloseTo(offset, 2);
+  });
+});
+
+// ---------------------------------------------------------------- templates
+
+import { placeTemplate, TEMPLATE_CLICKS, type PlacedWire } from '../../src/editor/engine/wires/templates.ts';
+import type { SurfacePick, WireType } from '../../src/editor/engine/document.ts';
+
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+const WIRE = { diameter: 0.8, clearance: 0.1 };
+const OFFSET = WIRE.diameter / 2 + WIRE.clearance;
+
+/** A click on the buccal face of tooth n (or between teeth n and n + 1 with `between`), `below` mm under the cusp tips; mirrored for the upper jaw. */
+async function clickTooth(jaw: 'upper' | 'lower', n: number, below = 4, between = false): Promise<SurfacePick> {
+  const a = tooth(n);
+  const b = between ? tooth(n + 1) : a;
+  const c = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  const out = [(a.out[0] + b.out[0]) / 2, (a.out[1] + b.out[1]) / 2];
+  const mirror = jaw === 'upper' ? -1 : 1;
+  const origin: [number, number, number] = [mirror * (c.x + out[0]! * 15), c.y + out[1]! * 15, jaw === 'upper' ? below + 0.5 : -below];
+  const hit = await h.geometry.pick(h.editor.handleOf(jaw)!, origin, [-mirror * out[0]!, -out[1]!, 0]);
+  if (!hit) throw new Error(`no tooth ${n} there`);
+  return { point: modelPoint(hit.point[0], hit.point[1], hit.point[2]), triangle: hit.triangle };
+}
+
+const ANCHORS: Record<WireType, () => Promise<[number, boolean][]>> = {
+  singleArmClasp: async () => [[1, false]],
+  arrowClasp: async () => [[2, true]],
+  labialBow: async () => [[4, false], [9, false]],
+  wraparoundBow: async () => [[0, false], [13, false]],
+};
+
+async function place(type: WireType, jaw: 'upper' | 'lower'): Promise<PlacedWire> {
+  const anchors: SurfacePick[] = [];
+  for (const [n, between] of await ANCHORS[type]()) anchors.push(await clickTooth(jaw, n, 4, between));
+  expect(anchors).toHaveLength(TEMPLATE_CLICKS[type]);
+  return placeTemplate(type, anchors, { matrix: IDENTITY, jaw }, jaw === 'upper' ? upper : lower, WIRE);
+}
+
+describe('templates on the generated jaws', () => {
+  for (const jaw of ['lower', 'upper'] as const) {
+    for (const type of ['singleArmClasp', 'arrowClasp', 'labialBow', 'wraparoundBow'] as const) {
+      it(`${type} on the ${jaw} jaw`, async () => {
+        const wire = await place(type, jaw);
+        const pts = wire.points.map((p) => [...p.point] as [number, number, number]);
+        const check = await h.geometry.bendCheck({ points: pts, wire: { type, diameter: WIRE.diameter }, program: { radius: 1 }, skipCollision: true });
+        if (process.env.WIRE_DUMP) (await import('node:fs')).appendFileSync(process.env.WIRE_DUMP, JSON.stringify({ type, jaw, pts, on: wire.points.map((p) => !!p.surface), tag: wire.tag, issues: check.issues.map((i) => i.message) }) + '\n');
+        expect(check.issues.filter((i) => i.severity === 'error')).toEqual([]);
+      });
+    }
+  }
+});
+
+// ---------------------------------------------------------------- auto-fit
+
+import { autoFit } from '../../src/editor/engine/wires/fit.ts';
+import type { WireDesign } from '../../src/editor/engine/document.ts';
+import { mm } from '../../src/editor/engine/units.ts';
+
+/** The largest distance from a corner of `a` to the centreline of `b`. */
+function polylineGap(a: readonly WirePoint[], b: readonly WirePoint[]): number {
+  let worst = 0;
+  for (const p of a) {
+    let best = Infinity;
+    for (let i = 0; i + 1 < b.length; i++) {
+      const s = b[i]!.point, e = b[i + 1]!.point;
+      const d = [e[0] - s[0], e[1] - s[1], e[2] - s[2]];
+      const l2 = d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2;
+      const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.point[0] - s[0]) * d[0]! + (p.point[1] - s[1]) * d[1]! + (p.point[2] - s[2]) * d[2]!) / l2)) : 0;
+      best = Math.min(best, Math.hypot(s[0] + d[0]! * t - p.point[0], s[1] + d[1]! * t - p.point[1], s[2] + d[2]! * t - p.point[2]));
+    }
+    worst = Math.max(worst, best);
+  }
+  return worst;
+}
+
+function design(type: WireType, jaw: 'upper' | 'lower', placed: PlacedWire, anchors: SurfacePick[]): WireDesign {
+  return { id: 'w', type, jaw, diameter: mm(WIRE.diameter), clearance: mm(WIRE.clearance), points: placed.points, anchors, tag: placed.tag };
+}
+
+describe('auto-fit', () => {
+  it('puts a displaced single-arm clasp back on its tooth, keeps its tag, and a second fit changes little', async () => {
+    const anchors = [await clickTooth('lower', 1, 5)];
+    const placed = await placeTemplate('singleArmClasp', anchors, { matrix: IDENTITY, jaw: 'lower' }, lower, WIRE);
+    const [from] = placed.tag;
+    // The arm pushed 1.2 mm out and 0.6 mm down, every other corner into the tooth by 0.4 mm.
+    const displaced = placed.points.map((p, i) =>
+      i < from ? { ...p, point: modelPoint(p.point[0] - 1.2 + (i % 2) * 1.6, p.point[1] + 0.3, p.point[2] - 0.6) } : p,
+    );
+    const before = await surfaceDistances(new Float32Array(displaced.filter((p) => p.surface).flatMap((p) => [...p.point])), lower);
+    expect(Math.max(...before.map((d) => Math.abs(d - OFFSET)))).toBeGreaterThan(0.3);
+
+    const wire = design('singleArmClasp', 'lower', { ...placed, points: displaced }, anchors);
+    const fitted = await autoFit(wire, { matrix: IDENTITY, jaw: 'lower' }, lower);
+    const on = fitted.points.filter((p) => p.surface);
+    const after = await surfaceDistances(new Float32Array(on.flatMap((p) => [...p.point])), lower);
+    for (const d of after) expect(Math.abs(d - OFFSET)).toBeLessThan(0.05);
+    // The tag is where it was.
+    const [a, b] = fitted.tag!;
+    expect(fitted.points.slice(a, b + 1).map((p) => p.point)).toEqual(placed.points.slice(placed.tag[0], placed.tag[1] + 1).map((p) => p.point));
+    const check = await h.geometry.bendCheck({ points: fitted.points.map((p) => [...p.point] as [number, number, number]), wire: { type: 'singleArmClasp', diameter: WIRE.diameter }, program: { radius: 1 }, skipCollision: true });
+    expect(check.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    // A second fit changes little: every corner of either lies within 0.4 mm of the other's centreline.
+    const again = await autoFit({ ...wire, points: fitted.points, tag: fitted.tag! }, { matrix: IDENTITY, jaw: 'lower' }, lower);
+    expect(polylineGap(again.points, fitted.points)).toBeLessThan(0.4);
+    expect(polylineGap(fitted.points, again.points)).toBeLessThan(0.4);
+  });
+
+  it('refuses the other wire types', async () => {
+    for (const type of ['labialBow', 'arrowClasp', 'wraparoundBow'] as const) {
+      const placed = await place(type, 'lower');
+      await expect(autoFit(design(type, 'lower', placed, []), { matrix: IDENTITY, jaw: 'lower' }, lower)).rejects.toMatchObject({
+        code: 'AUTO_FIT_UNSUPPORTED',
+        message: 'Auto-fit supports only the single-arm clasp',
+      });
+    }
+  });
+});
