@@ -66,7 +66,7 @@ function meshOutput(mesh: AbstractMesh): Output {
 /**
  * Ours: `parseStl` over build/kernels.wasm (exactly what the geometry worker
  * runs: copy in, sliced kernel steps, copy out), then the mesh built the way
- * EditorEngine.setModel builds it.
+ * EditorEngine.buildMesh builds it.
  */
 export class ArchwrightContender implements Contender {
   readonly name = 'Archwright parseStl (wasm) + Mesh';
@@ -85,7 +85,7 @@ export class ArchwrightContender implements Contender {
     data.positions = r.mesh.positions;
     data.normals = r.mesh.normals;
     data.indices = r.mesh.indices;
-    data.applyToMesh(mesh, false);
+    data.applyToMesh(mesh, true); // updatable, as EditorEngine.buildMesh makes it for the smoothing brush
     // parseStl's own timings: bytes into wasm memory; kernel steps (with the
     // worker's event-loop yields every 30 ms); copying the arrays out.
     const { readMs, parseMs, copyOutMs } = r.mesh.timings;
