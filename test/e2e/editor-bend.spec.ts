@@ -1,0 +1,175 @@
+// Devices, queue and bending in the editor: an administrator adds a wire-bending machine and binds
+// it to a designer; a simulated machine (SimDevice, real WebSocket) connects from this process. The
+// designer opens her order (a wire in its saved design) on /bend, opens the machines' dock (D),
+// is told "no device selected" and "no bow wire was selected" as the specification words them,
+// chooses the machine, selects the wire and sends it while the machine is away (the job waits,
+// queued), the machine comes back and the job goes from queued to done; the simulation plays the
+// program step by step; the chosen machine is remembered after a reload.
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
+import { SimDevice } from '../device-sim.ts';
+import { ADMIN_PASSWORD, apiLogin, designerWithOrder, signIn } from './helpers.ts';
+
+test.use({ locale: 'en-US' });
+
+const PORT = Number(process.env.E2E_PORT ?? 18787);
+const WS_URL = `ws://127.0.0.1:${PORT}/ws/device`;
+
+/** A single-arm clasp's corners (mm): straights 9, 4 and 9 between two 90° bends (docs: the worked U). */
+const CLASP = [[-4, -20, 6], [6, -20, 6], [6, -14, 6], [-4, -14, 6]];
+
+/** A machine added by the administrator and bound to the designer (whose token is given); its id and key. */
+async function machineFor(request: APIRequestContext, designerToken: string): Promise<{ id: number; key: string }> {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const headers = { Authorization: admin };
+  const add = await (await request.post('/admin/device/info/add', { headers, data: { devicename: 'Bender 1', diameters: [0.7, 0.8], memory: 100 } })).json();
+  expect(add.code, JSON.stringify(add)).toBe(1000);
+  const userId = (await (await request.get('/admin/base/comm/person', { headers: { Authorization: designerToken } })).json()).data.id as number;
+  const bind = await (await request.post('/admin/device/info/bind', { headers, data: { id: add.data.id, userIds: [userId] } })).json();
+  expect(bind.code, JSON.stringify(bind)).toBe(1000);
+  return { id: add.data.id, key: add.data.deviceKey };
+}
+
+async function openOrder(page: Page, id: number): Promise<void> {
+  await page.goto(`/bend?orderId=${id}`);
+  await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+}
+
+test('a designer sends a wire to a bound machine, sees the job go from queued to done and the bending simulated', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const lower = jawMesh();
+  const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
+  const order = await designerWithOrder(request, { username: 'bend-designer', name: 'Bodo', patientName: 'Berta Biege', upper, lower });
+  const saved = await (
+    await request.post('/admin/design/save', {
+      headers: { Authorization: order.token },
+      data: {
+        orderId: order.id,
+        baseVersion: 0,
+        data: {
+          schemaVersion: 1,
+          measurements: [],
+          wires: [{ id: 'clasp-1', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: CLASP.map((point) => ({ point })), anchors: [] }],
+        },
+      },
+    })
+  ).json();
+  expect(saved.code, JSON.stringify(saved)).toBe(1000);
+  const device = await machineFor(request, order.token);
+  const machine = new SimDevice({ url: WS_URL, key: device.key, stepMs: 600 });
+  try {
+    await machine.start();
+    expect(machine.connected).toBe(true);
+
+    await signIn(page, 'bend-designer', 'bend-designer-pass');
+    await openOrder(page, order.id);
+    await page.locator('[data-testid="viewport"] canvas').focus();
+    await page.keyboard.press('d');
+    const panel = page.getByTestId('device-panel');
+    await expect(panel).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Bending machines and queue' })).toHaveAttribute('aria-pressed', 'true');
+    const row = panel.getByTestId('device-row');
+    await expect(row).toHaveCount(1);
+    await expect(row).toHaveAttribute('data-online', 'true');
+    await expect(row.getByTestId('device-state')).toHaveText('Online · Idle');
+    await expect(row).toContainText('Wire 0.7 / 0.8 mm');
+    // A designer sees only her own jobs.
+    await expect(panel.getByTestId('queue-mine')).toBeChecked();
+    await expect(panel.getByTestId('queue-mine')).toBeDisabled();
+
+    // The specification's client messages.
+    const send = panel.getByTestId('bend-send');
+    const outcome = panel.getByTestId('bend-outcome');
+    const message = panel.getByTestId('bend-message');
+    await send.click();
+    await expect(message).toHaveText('Add failed, no device selected');
+    await row.getByRole('radio').check();
+    await send.click();
+    await expect(message).toHaveText('Bending failed, no bow wire was selected');
+
+    // The wire of the saved design, selected in the wire list.
+    await page.getByTestId('wire-item').first().getByRole('button').first().click();
+    await expect(panel.getByTestId('bend-wire')).toHaveText('Selected wire: Single-arm clasp, 0.8 mm');
+
+    // The machine goes away: the job is stored and waits, queued.
+    await machine.stop();
+    await expect(row).toHaveAttribute('data-online', 'false', { timeout: 15_000 });
+    await send.click();
+    await expect(outcome).toHaveAttribute('data-kind', 'sent');
+    await expect(message).toHaveText('Sent to the device: 3 steps queued.');
+    const job = panel.getByTestId('queue-job').first();
+    await expect(job).toHaveAttribute('data-status', 'queued');
+    await expect(job.getByTestId('job-status')).toHaveText('Queued');
+    await expect(row).toContainText('1 pending');
+    await page.screenshot({ path: test.info().outputPath('bend-queued.png') });
+
+    // It comes back: the job is sent, bent step by step, and done.
+    await machine.start();
+    await expect(job.getByTestId('job-status')).toContainText(/Bending step \d\/3|Done/, { timeout: 20_000 });
+    await expect(job).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+    await expect(job.getByTestId('job-status')).toHaveText('Done');
+    expect(machine.bent).toHaveLength(1);
+    await expect(row).toContainText('0 pending');
+
+    // The simulation plays the program: feed, rotate, bend, step after step.
+    await panel.getByTestId('bend-simulate').click();
+    const sim = page.getByTestId('bend-simulation');
+    await expect(sim).toBeVisible();
+    await expect(sim.getByTestId('sim-step-row')).toHaveCount(3);
+    await expect(sim.getByTestId('sim-step-row').first()).toContainText('10.57');
+    await expect(sim).toHaveAttribute('data-step', '2', { timeout: 15_000 });
+    await page.screenshot({ path: test.info().outputPath('bend-simulation.png') });
+    await expect(sim).toHaveAttribute('data-playing', 'false', { timeout: 20_000 });
+    await expect(sim.getByTestId('sim-progress')).toHaveText('Step 3 of 3');
+    // Restart, pause and step by hand.
+    await sim.getByTestId('sim-restart').click();
+    await sim.getByTestId('sim-play').click();
+    await expect(sim).toHaveAttribute('data-playing', 'false');
+    // One step: to the end of the step under way, then the next whole step.
+    await sim.getByTestId('sim-step').click();
+    await expect(sim).toHaveAttribute('data-phase', '');
+    const before = Number(await sim.getAttribute('data-step'));
+    await sim.getByTestId('sim-step').click();
+    await expect(sim).toHaveAttribute('data-step', String(before + 1));
+    await expect(sim).toHaveAttribute('data-phase', '');
+    // The simulation canvas shows something besides its background.
+    const colours = await sim.getByTestId('bend-simulation-canvas').evaluate((canvas: HTMLCanvasElement) => {
+      const copy = document.createElement('canvas');
+      copy.width = 64;
+      copy.height = 48;
+      const ctx = copy.getContext('2d')!;
+      ctx.drawImage(canvas, 0, 0, 64, 48);
+      const data = ctx.getImageData(0, 0, 64, 48).data;
+      const seen = new Set<string>();
+      for (let i = 0; i < data.length; i += 4) seen.add(`${data[i]! >> 4},${data[i + 1]! >> 4},${data[i + 2]! >> 4}`);
+      return seen.size;
+    });
+    expect(colours).toBeGreaterThan(4);
+    await page.getByRole('button', { name: 'Close the simulation' }).click();
+    await expect(sim).toHaveCount(0);
+
+    // The chosen machine is remembered.
+    await openOrder(page, order.id);
+    await page.locator('[data-testid="viewport"] canvas').focus();
+    await page.keyboard.press('d');
+    await expect(page.getByTestId('device-row').getByRole('radio')).toBeChecked();
+    await expect(page.getByTestId('queue-job').first()).toHaveAttribute('data-status', 'done');
+
+    // In German and Chinese.
+    for (const [lang, title, done, mine] of [
+      ['de', 'Biegemaschinen', 'Fertig', 'Nur meine Aufträge'],
+      ['zh', '折弯机', '已完成', '仅我的任务'],
+    ] as const) {
+      await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
+      await openOrder(page, order.id);
+      await page.locator('[data-testid="viewport"] canvas').focus();
+      await page.keyboard.press('d');
+      await expect(page.getByTestId('device-panel').getByRole('heading', { level: 2 })).toHaveText(title);
+      await expect(page.getByTestId('queue-job').first().getByTestId('job-status')).toHaveText(done);
+      await expect(page.getByTestId('device-panel')).toContainText(mine);
+      await page.screenshot({ path: test.info().outputPath(`bend-${lang}.png`) });
+    }
+  } finally {
+    await machine.stop();
+  }
+});
