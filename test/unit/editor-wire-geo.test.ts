@@ -178,3 +178,56 @@ describe('auto-fit', () => {
     }
   });
 });
+
+// ---------------------------------------------------------------- real study models
+
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { invertRigid, rotateVector, transformPoint } from '../../src/editor/engine/pose.ts';
+
+const fixtures = process.env.ARCHWRIGHT_FIXTURES ?? resolve(fileURLToPath(new URL('../..', import.meta.url)), '../shared/fixtures');
+const upperModel = resolve(fixtures, 'study-models/upper-model.stl');
+const realTitle = existsSync(upperModel)
+  ? `templates on the real upper study model (${upperModel})`
+  : `templates on the real upper study model: SKIPPED, ${upperModel} not found (set ARCHWRIGHT_FIXTURES to the shared fixtures folder)`;
+if (!existsSync(upperModel)) console.warn(realTitle);
+
+describe.skipIf(!existsSync(upperModel))(realTitle, () => {
+  let handle: number;
+  let surface: SurfaceQuery;
+  let matrix: number[];
+  /** A click from outside at a canonical point (upper jaw: teeth towards -z), along a canonical direction. */
+  let clickAt: (origin: [number, number, number], dir: [number, number, number]) => Promise<SurfacePick>;
+
+  beforeAll(async () => {
+    const bytes = readFileSync(upperModel);
+    const opened = await h.geometry.openStl(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    handle = opened.handle;
+    surface = surfaceQuery(h.geometry, handle);
+    matrix = Array.from((await h.geometry.straighten(handle, 'upper')).matrix);
+    const toModel = invertRigid(matrix);
+    clickAt = async (origin, dir) => {
+      const hit = await h.geometry.pick(handle, transformPoint(toModel, origin), rotateVector(toModel, dir));
+      if (!hit) throw new Error(`nothing at ${origin}`);
+      return { point: modelPoint(hit.point[0], hit.point[1], hit.point[2]), triangle: hit.triangle };
+    };
+  }, 60_000);
+  afterAll(() => void h.geometry.release(handle));
+
+  it('a single-arm clasp on a molar click passes the bending checks, its arm kept off the crown', async () => {
+    // Canonical upper frame: occlusal plane z = 0, crowns above it, incisors towards -y. The
+    // labial face of the incisors at the midline, then the right first molar about 27 mm behind.
+    const front = await clickAt([0, -80, 4], [0, 1, 0]);
+    const frontY = transformPoint(matrix, front.point)[1];
+    const anchors = [await clickAt([-80, frontY + 27, 4], [1, 0, 0])];
+    const wire = await placeTemplate('singleArmClasp', anchors, { matrix, jaw: 'upper' }, surface, WIRE);
+    const pts = wire.points.map((p) => [...p.point] as [number, number, number]);
+    if (process.env.WIRE_DUMP) (await import('node:fs')).appendFileSync(process.env.WIRE_DUMP, JSON.stringify({ type: 'singleArmClasp', jaw: 'real', pts, on: wire.points.map((p) => !!p.surface), tag: wire.tag, issues: [], matrix, stl: upperModel }) + '\n');
+    const check = await h.geometry.bendCheck({ points: pts, wire: { type: 'singleArmClasp', diameter: WIRE.diameter }, program: { radius: 1 }, skipCollision: true });
+    expect(check.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    const on = wire.points.filter((p) => p.surface);
+    expect(on.length).toBeGreaterThanOrEqual(4);
+    for (const d of await surfaceDistances(new Float32Array(on.flatMap((p) => [...p.point])), surface)) expect(Math.abs(d - OFFSET)).toBeLessThan(0.05);
+  });
+});
