@@ -111,6 +111,35 @@ describe('wire tool (headless)', () => {
     expect(editor.wires.tubeOf(wire.id)).not.toBeNull();
   });
 
+  it('places a labial bow by two clicks on the canines; the hint asks for the second; Esc forgets the first', async () => {
+    await openLower(editor);
+    editor.actions.run('tool.wire');
+    editor.wires.setType('labialBow');
+    expect(editor.getState().toolHint).toBe('wire.place.labialBow.0.2');
+    const canine = (n: number) => {
+      const t = tooth(n);
+      return at([t.x + 2.5 * t.out[0], t.y + 2.5 * t.out[1], -1]);
+    };
+    await click(canine(4));
+    expect(editor.getState().toolHint).toBe('wire.place.labialBow.1.2');
+    expect(editor.getState().toolPhase).toBe('pointing');
+    expect(wires()).toHaveLength(0);
+    const tool = editor.activeTool as WireTool;
+    expect(tool.key('Escape')).toBe(true);
+    expect(editor.getState().toolHint).toBe('wire.place.labialBow.0.2');
+    await click(canine(4));
+    await click(canine(9));
+    expect(wires()).toHaveLength(1);
+    const bow = wires()[0]!;
+    expect(bow.type).toBe('labialBow');
+    expect(bow.anchors).toHaveLength(2);
+    expect(editor.wires.selectedId).toBe(bow.id);
+    expect(editor.getState().toolHint).toBe('wire.edit');
+    expect(editor.wires.canAutoFit()).toBe(false);
+    await editor.wires.settled();
+    expect(editor.wires.check(bow.id)?.program).not.toBeNull();
+  });
+
   it('selects a wire by a click on it, and lets it go by a click beside it', async () => {
     await openLower(editor);
     const wire = await placeClasp();
@@ -186,7 +215,7 @@ describe('wire tool (headless)', () => {
     expect(wires()[0]).toEqual(wire);
   });
 
-  it('changes the selected wire\'s diameter (its corners keep their distance) and deletes the wire, each undoable', async () => {
+  it('changes the selected wire\'s diameter and clearance (its corners move to the new distance) and deletes the wire, each undoable', async () => {
     await openLower(editor);
     const wire = await placeClasp();
     await editor.wires.setDiameter(1);
@@ -194,6 +223,11 @@ describe('wire tool (headless)', () => {
     expect(thick.diameter).toBe(1);
     for (const d of await surfaceDistance(thick.points.filter((q) => q.surface).map((q) => q.point))) expect(d).toBeCloseTo(0.6, 1);
     expect((editor.wires.tubeOf(wire.id)!.metadata as { radius: number }).radius).toBe(0.5);
+    editor.undo();
+    expect(wires()[0]).toEqual(wire);
+    await editor.wires.setClearance(0.3);
+    expect(wires()[0]!.clearance).toBe(0.3);
+    for (const d of await surfaceDistance(wires()[0]!.points.filter((q) => q.surface).map((q) => q.point))) expect(d).toBeCloseTo(0.7, 1);
     editor.undo();
     expect(wires()[0]).toEqual(wire);
 

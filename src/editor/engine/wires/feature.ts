@@ -241,9 +241,14 @@ export class WireFeature {
     this.set({ type, needed: this.kit.clicks(type), anchors: 0, anchorJaw: null, problem: null });
   }
 
-  setClearance(clearance: number): void {
-    if (!(clearance >= 0)) return;
+  /** The next wire's clearance, and the selected wire's (one command; its surface corners move to the new distance). */
+  async setClearance(clearance: number): Promise<void> {
+    if (!(clearance >= 0 && clearance <= 1)) return;
     this.set({ clearance });
+    const wire = this.selected();
+    if (!wire || wire.clearance === clearance) return;
+    const moved = await this.reoffset(wire, { diameter: wire.diameter, clearance });
+    if (moved) this.commit('wire.clearance', { ...wire, clearance: mm(clearance), points: moved });
   }
 
   /** The next wire's diameter, and the selected wire's (one command; its surface corners keep their distance). */
