@@ -78,7 +78,7 @@ test('the board shows the map, device times, wires bent and the rankings from re
   await signIn(page);
   await page.evaluate(() => localStorage.setItem('aw.lang', 'zh'));
   await page.goto('/dashboard?period=day');
-  const map = page.getByRole('region', { name: '厂家与设备分布' });
+  const map = page.getByRole('region', { name: '制造商与设备分布' });
   await expect(map.locator('[data-marker="device"]')).not.toHaveCount(0);
   await expect(map.locator('[data-marker="manufacturer"]')).not.toHaveCount(0);
   // Names on hover.
@@ -142,4 +142,31 @@ test('a card whose permission the role lost answers 403: a message, the card goe
   await expect(page.getByRole('region', { name: 'Arch wires bent' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Manufacturer and device locations' })).toBeVisible();
   await shoot(page, 'board-403-en');
+});
+
+test('a location entered in the device form is checked and then shows on the map', async ({ page }) => {
+  const name = `Bender Oslo ${stamp}`;
+  await signIn(page);
+  await page.goto('/device/list');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Device name').fill(name);
+  await dialog.getByLabel('City').fill('Oslo');
+  await dialog.getByLabel('Latitude').fill('95');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Latitude is a number from -90 to 90')).toBeVisible();
+  await dialog.getByLabel('Latitude').fill('59.91');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Enter both latitude and longitude, or neither').first()).toBeVisible();
+  await dialog.getByLabel('Longitude').fill('10.75');
+  await shoot(page, 'device-form-en');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  // The key is shown once; then the device is on the map.
+  const key = page.getByRole('dialog', { name: 'Device key' });
+  await expect(key).toBeVisible();
+  await key.getByRole('button', { name: 'Done' }).click();
+  await page.goto('/dashboard?period=all');
+  const map = page.getByRole('region', { name: 'Manufacturer and device locations' });
+  await map.getByRole('img', { name: new RegExp(name) }).focus();
+  await expect(page.getByRole('tooltip')).toContainText('Oslo');
 });

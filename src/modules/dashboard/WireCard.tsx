@@ -44,7 +44,8 @@ export function WireCard({ wires }: { wires: WireCounts }) {
             <tr className="border-b border-slate-100 text-left text-xs text-slate-500">
               <th className="py-1.5 pr-3 font-medium">{t`Wire type`}</th>
               <th className="py-1.5 pr-3 text-right font-medium">{t`Done`}</th>
-              <th className="py-1.5 pr-3 text-right font-medium">{t`Failed`}</th>
+              {/* On a phone the failed count stays in the figures above: the table keeps its width. */}
+              <th className="hidden py-1.5 pr-3 text-right font-medium min-[480px]:table-cell">{t`Failed`}</th>
               <th className="py-1.5 text-right font-medium">{t`Average bend time`}</th>
             </tr>
           </thead>
@@ -53,10 +54,10 @@ export function WireCard({ wires }: { wires: WireCounts }) {
               <tr key={`${w.type}|${w.diameter}`} className="border-b border-slate-50 text-slate-700 last:border-0">
                 <td className="py-1.5 pr-3">
                   {typeName(w.type)}
-                  {w.diameter !== null && <span className="ml-1.5 text-xs whitespace-nowrap text-slate-400">Ø {w.diameter} mm</span>}
+                  {w.diameter !== null && <span className="block text-xs whitespace-nowrap text-slate-400 sm:ml-1.5 sm:inline">Ø {w.diameter} mm</span>}
                 </td>
                 <td className="py-1.5 pr-3 text-right tabular-nums">{w.done}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{w.failed}</td>
+                <td className="hidden py-1.5 pr-3 text-right tabular-nums min-[480px]:table-cell">{w.failed}</td>
                 <td className="py-1.5 text-right whitespace-nowrap tabular-nums">{time(w.avgMs)}</td>
               </tr>
             ))}
