@@ -25,10 +25,8 @@ const IDLE: WireView = {
 };
 
 function useWireView(engine: EditorEngine | null): WireView {
-  return useSyncExternalStore(
-    (notify) => (engine ? engine.wires.subscribe(notify) : () => {}),
-    () => engine?.wires.getState() ?? IDLE,
-  );
+  const get = () => engine?.wires.getState() ?? IDLE;
+  return useSyncExternalStore((notify) => (engine ? engine.wires.subscribe(notify) : () => {}), get, get);
 }
 
 const BUTTON = 'inline-flex h-7 items-center rounded-md border px-2.5 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
