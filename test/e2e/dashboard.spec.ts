@@ -170,3 +170,24 @@ test('a location entered in the device form is checked and then shows on the map
   await map.getByRole('img', { name: new RegExp(name) }).focus();
   await expect(page.getByRole('tooltip')).toContainText('Oslo');
 });
+
+test('a manufacturer (department) gets its location in the department dialog of the user list', async ({ page, request }) => {
+  const name = `Lab Lisbon ${stamp}`;
+  await signIn(page);
+  await page.goto('/sys/user');
+  await page.getByRole('complementary', { name: 'Departments' }).getByRole('button', { name: 'Add' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add department' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('City').fill('Lisboa');
+  await dialog.getByLabel('Latitude').fill('38.72');
+  await dialog.getByLabel('Longitude').fill('-190');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Longitude is a number from -180 to 180')).toBeVisible();
+  await dialog.getByLabel('Longitude').fill('-9.14');
+  await shoot(page, 'department-form-en');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const places = await call<{ manufacturers: { name: string; city: string; latitude: number; longitude: number }[] }>(request, admin, '/admin/dashboard/info/deviceAddressInfo', { period: 'all' });
+  expect(places.manufacturers).toContainEqual(expect.objectContaining({ name, city: 'Lisboa', latitude: 38.72, longitude: -9.14 }));
+});
