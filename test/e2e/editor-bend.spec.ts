@@ -20,6 +20,8 @@ const WS_URL = `ws://127.0.0.1:${PORT}/ws/device`;
 
 /** A single-arm clasp's corners (mm): straights 9, 4 and 9 between two 90° bends (docs: the worked U). */
 const CLASP = [[-4, -20, 6], [6, -20, 6], [6, -14, 6], [-4, -14, 6]];
+/** Legs 30 mm, 2.2 mm apart: the second bend swings the first leg back into the feed tube housing. */
+const CURL = [[-15, 0, 6], [15, 0, 6], [15, 2.2, 6], [-15, 2.2, 6]];
 
 /** A machine added by the administrator and bound to the designer (whose token is given); its id and key. */
 async function machineFor(request: APIRequestContext, designerToken: string): Promise<{ id: number; key: string }> {
@@ -90,7 +92,10 @@ test('a designer sends a wire to a bound machine, sees the job go from queued to
         data: {
           schemaVersion: 1,
           measurements: [],
-          wires: [{ id: 'clasp-1', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: CLASP.map((point) => ({ point })), anchors: [] }],
+          wires: [
+            { id: 'clasp-1', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: CLASP.map((point) => ({ point })), anchors: [] },
+            { id: 'curl-1', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: CURL.map((point) => ({ point })), anchors: [] },
+          ],
         },
       },
     })
@@ -129,7 +134,7 @@ test('a designer sends a wire to a bound machine, sees the job go from queued to
     await expect(message).toHaveText('Bending failed, no bow wire was selected');
 
     // The wire of the saved design, selected in the wire list.
-    await page.getByTestId('wire-item').first().getByRole('button').first().click();
+    await page.locator('[data-testid="wire-item"][data-wire="clasp-1"] button').first().click();
     await expect(panel.getByTestId('bend-wire')).toHaveText('Selected wire: Single-arm clasp, 0.8 mm');
 
     // The machine goes away: the job is stored and waits, queued.
@@ -188,6 +193,20 @@ test('a designer sends a wire to a bound machine, sees the job go from queued to
     expect(colours).toBeGreaterThan(4);
     await page.getByRole('button', { name: 'Close the simulation' }).click();
     await expect(sim).toHaveCount(0);
+
+    // A wire whose bending would hit the machine is not sent; the simulation marks the step.
+    await page.locator('[data-testid="wire-item"][data-wire="curl-1"] button').first().click();
+    await send.click();
+    await expect(outcome).toHaveAttribute('data-kind', 'invalid');
+    await expect(message).toHaveText('Step 2: the bending path collided with the machine and was skipped');
+    await panel.getByTestId('bend-simulate').click();
+    await expect(sim.getByTestId('sim-collision')).toHaveText('Step 2: the bending path collided with the machine and was skipped');
+    await expect(sim.locator('[data-testid="sim-step-row"][data-collision="true"]')).toHaveCount(1);
+    await expect(sim.getByTestId('sim-step-row').nth(1)).toHaveAttribute('data-collision', 'true');
+    await expect(sim).toHaveAttribute('data-step', '2', { timeout: 15_000 });
+    await page.screenshot({ path: test.info().outputPath('bend-collision.png') });
+    await page.getByRole('button', { name: 'Close the simulation' }).click();
+    expect(machine.bent).toHaveLength(1);
 
     // The chosen machine is remembered.
     await openOrder(page, order.id);
