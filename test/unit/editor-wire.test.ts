@@ -140,6 +140,26 @@ describe('wire tool (headless)', () => {
     expect(editor.wires.check(bow.id)?.program).not.toBeNull();
   });
 
+  it('places a clasp on the upper jaw too (seen from below): in the upper jaw\'s frame, drawn on it', async () => {
+    await openJaws(editor);
+    editor.setVisible('lower', false);
+    editor.setView('bottom');
+    editor.renderNow();
+    editor.actions.run('tool.wire');
+    // The upper jaw is the lower one turned about y: its right first molar is at x +24.3.
+    const t = tooth(1);
+    const p = editor.projectModelPoint('upper', [-(t.x + 3.5 * t.out[0]), t.y + 3.5 * t.out[1], 1.5])!;
+    await click(p);
+    expect(wires()).toHaveLength(1);
+    const wire = wires()[0]!;
+    expect(wire.jaw).toBe('upper');
+    expect(editor.wires.tubeOf(wire.id)!.parent?.name).toBe('upper');
+    const handle = editor.handleOf('upper')!;
+    const on = wire.points.filter((q) => q.surface).map((q) => q.point);
+    const r = await h.geometry.closestPoints(handle, Float32Array.from(on.flatMap((q) => [q[0], q[1], q[2]])));
+    for (const d of r.distance) expect(d).toBeCloseTo(0.5, 1);
+  });
+
   it('selects a wire by a click on it, and lets it go by a click beside it', async () => {
     await openLower(editor);
     const wire = await placeClasp();
@@ -149,8 +169,15 @@ describe('wire tool (headless)', () => {
     // No corner handles (rule marks only).
     expect(editor.wires.handlesOf(wire.id).filter((m) => !(m.metadata as { mark: string | null }).mark)).toHaveLength(0);
     const a = wire.points[1]!.point, b = wire.points[2]!.point;
-    await click(at([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2]));
+    const mid = at([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2]);
+    // Hovering shows it lighter.
+    await editor.pointer('move', { x: mid.x, y: mid.y, button: 0, buttons: 0 });
+    expect(editor.wires.tubeOf(wire.id)!.material?.name).toBe('wire-hover-material');
+    await editor.pointer('move', { x: mid.x + 200, y: mid.y, button: 0, buttons: 0 });
+    expect(editor.wires.tubeOf(wire.id)!.material?.name).toBe('wire-material');
+    await click(mid);
     expect(editor.wires.selectedId).toBe(wire.id);
+    expect(editor.wires.tubeOf(wire.id)!.material?.name).toBe('wire-selected-material');
     await click(at([0, 0, -14]));
     expect(editor.wires.selectedId).toBeNull();
     expect(wires()).toHaveLength(1); // the click beside let it go, it placed nothing

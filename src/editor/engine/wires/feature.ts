@@ -155,6 +155,8 @@ export class WireFeature {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
   private preview: { id: string; points: WirePoint[] } | null = null;
+  /** The wire (and corner) under the pointer, shown lighter (a hovered handle orange). */
+  private hover: WireHit | null = null;
   private materials: WireMaterials | null = null;
   private disposed = false;
 
@@ -528,6 +530,14 @@ export class WireFeature {
     return hit ? { id: hit.id, corner: null, segment: hit.segment } : null;
   }
 
+  /** What the pointer is over (the tool's hover); null: nothing. */
+  setHover(hit: WireHit | null): void {
+    const same = (a: WireHit | null, b: WireHit | null) => a?.id === b?.id && (a?.corner ?? null) === (b?.corner ?? null);
+    if (same(hit, this.hover)) return;
+    this.hover = hit;
+    this.sync();
+  }
+
   // ---------------------------------------------------------------- scene
 
   /** Makes the scene match the document (tubes, handles, issue marks) and queues the checks. */
@@ -557,7 +567,8 @@ export class WireFeature {
     const parent = this.host.modelMesh(w.jaw);
     const selected = w.id === this.view.selectedId;
     const marks = this.marks(w, points.length);
-    const key = JSON.stringify([points.map((p) => p.point), w.diameter, selected, selected ? this.view.corner : null, marks, !!parent]);
+    const hover = this.hover?.id === w.id ? (this.hover.corner ?? -1) : null;
+    const key = JSON.stringify([points.map((p) => p.point), w.diameter, selected, selected ? this.view.corner : null, marks, !!parent, hover]);
     const old = this.drawn.get(w.id);
     if (old?.key === key) return;
     for (const n of old?.nodes ?? []) n.dispose();
@@ -569,7 +580,7 @@ export class WireFeature {
     const nodes: Mesh[] = [];
     const tube = buildTube(scene, `wire-${w.id}`, corners, w.diameter);
     if (tube) {
-      tube.material = selected ? m.selected : m.wire;
+      tube.material = selected ? m.selected : hover !== null ? m.hover : m.wire;
       tube.sideOrientation = Material.CounterClockWiseSideOrientation;
       tube.metadata = { wireId: w.id, radius: w.diameter / 2 };
       tube.parent = parent;
@@ -580,7 +591,7 @@ export class WireFeature {
       const mark = marks[i];
       if (!selected && !mark) return;
       const dot = buildHandle(scene, `wire-${w.id}-corner-${i}`, c, mark ? size * 1.25 : size);
-      dot.material = mark === 'error' ? m.issue : mark === 'warning' ? m.warning : selected && i === this.view.corner ? m.activeHandle : m.handle;
+      dot.material = mark === 'error' ? m.issue : mark === 'warning' ? m.warning : selected && (i === this.view.corner || i === hover) ? m.activeHandle : m.handle;
       dot.metadata = { wireId: w.id, corner: i, mark: mark ?? null };
       dot.parent = parent;
       nodes.push(dot);
