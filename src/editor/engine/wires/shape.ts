@@ -332,30 +332,44 @@ function stretchEnd(c: Corner[], radius: number): Corner[] {
 
 /**
  * Straights must not cut into the teeth: a chord between two corners on a convex tooth passes
- * closer than its ends. Where a chord's middle comes closer than `offset - tol`, a corner is put
- * there (kept off); a free end corner is moved out instead. Two passes.
+ * closer than its ends. Where a chord comes closer than `offset - tol` (sampled at a quarter, half
+ * and three quarters), a corner is put at its worst point (kept off); a free end corner is moved
+ * out instead, far enough for that point. Three passes.
  */
 export async function clearChords(surface: SurfaceQuery, corners: Corner[], offset: number, tol: number): Promise<Corner[]> {
+  const FRACTIONS = [0.25, 0.5, 0.75];
   let c = corners.slice();
-  for (let pass = 0; pass < 2; pass++) {
+  for (let pass = 0; pass < 3; pass++) {
     const segs: number[] = [];
-    for (let i = 0; i + 1 < c.length; i++) if ((c[i]!.on || c[i + 1]!.on) && !c[i]!.tag && !c[i + 1]!.tag) segs.push(i);
+    // Every straight with a corner on the surface (a tag's straights in the base are the base's business).
+    for (let i = 0; i + 1 < c.length; i++) if ((c[i]!.on || c[i + 1]!.on) && !(c[i]!.tag && c[i + 1]!.tag)) segs.push(i);
     if (segs.length === 0) break;
-    const mids = segs.map((i) => scale(add(c[i]!.p, c[i + 1]!.p), 0.5));
-    const r = await surface.closest(new Float32Array(mids.flat()));
+    const samples = segs.flatMap((i) => FRACTIONS.map((f) => add(c[i]!.p, scale(sub(c[i + 1]!.p, c[i]!.p), f))));
+    const r = await surface.closest(new Float32Array(samples.flat()));
     const inserts: { at: number; corner: Vec }[] = [];
     const moved = new Map<number, Vec>();
     segs.forEach((i, k) => {
-      const s: Vec = [r.point[k * 3]!, r.point[k * 3 + 1]!, r.point[k * 3 + 2]!];
-      const normal: Vec = [r.normal[k * 3]!, r.normal[k * 3 + 1]!, r.normal[k * 3 + 2]!];
-      const away = sub(mids[k]!, s);
-      // Signed: a chord's middle inside the tooth is a negative distance.
-      const d = dot(away, normal) < 0 ? -len(away) : len(away);
-      if (r.triangle[k]! < 0 || d >= offset - tol) return;
-      const n: Vec = d > 1e-4 ? norm(away) : normal;
-      const endIdx = i === 0 && !c[0]!.on ? 0 : i + 1 === c.length - 1 && !c[i + 1]!.on ? i + 1 : -1;
-      if (endIdx >= 0) moved.set(endIdx, add(c[endIdx]!.p, scale(n, 2 * (offset - d))));
-      else if (dist(c[i]!.p, c[i + 1]!.p) > 2.4) inserts.push({ at: i + 1, corner: add(s, scale(n, offset)) });
+      // The worst of the segment's samples (signed: inside the tooth is negative).
+      let worst = -1, wd = offset - tol, wn: Vec = [0, 0, 0], ws: Vec = [0, 0, 0];
+      FRACTIONS.forEach((_, f) => {
+        const q = k * FRACTIONS.length + f;
+        if (r.triangle[q]! < 0) return;
+        const sp: Vec = [r.point[q * 3]!, r.point[q * 3 + 1]!, r.point[q * 3 + 2]!];
+        const normal: Vec = [r.normal[q * 3]!, r.normal[q * 3 + 1]!, r.normal[q * 3 + 2]!];
+        const away = sub(samples[q]!, sp);
+        const d = dot(away, normal) < 0 ? -len(away) : len(away);
+        if (d < wd) {
+          wd = d;
+          worst = f;
+          wn = d > 1e-4 ? norm(away) : normal;
+          ws = sp;
+        }
+      });
+      if (worst < 0) return;
+      const frac = FRACTIONS[worst]!;
+      if (i === 0 && !c[0]!.on && !c[0]!.tag) moved.set(0, add(c[0]!.p, scale(wn, (offset - wd) / (1 - frac))));
+      else if (i + 1 === c.length - 1 && !c[i + 1]!.on && !c[i + 1]!.tag) moved.set(i + 1, add(c[i + 1]!.p, scale(wn, (offset - wd) / frac)));
+      else if (dist(c[i]!.p, c[i + 1]!.p) > 1) inserts.push({ at: i + 1, corner: add(ws, scale(wn, offset)) });
     });
     if (inserts.length === 0 && moved.size === 0) break;
     for (const [i, p] of moved) c[i] = { ...c[i]!, p };
@@ -366,7 +380,7 @@ export async function clearChords(surface: SurfaceQuery, corners: Corner[], offs
 }
 
 /** clearChords then bendable, repeated while the first still finds a chord to fix (at most 3 times). */
-export async function finish(surface: SurfaceQuery, corners: Corner[], offset: number, tol = 0.15): Promise<Corner[]> {
+export async function finish(surface: SurfaceQuery, corners: Corner[], offset: number, tol: number): Promise<Corner[]> {
   let c = corners;
   for (let round = 0; round < 3; round++) {
     const cleared = await clearChords(surface, c, offset, tol);

@@ -59,8 +59,11 @@ export class TemplateError extends Error {
   }
 }
 
-/** How far a dropped envelope point may lie outside its chord (mm). */
-const ENVELOPE_TOL = 0.12;
+/**
+ * How much closer than the offset a straight may pass the surface between its corners (mm): most
+ * of the clearance (at most 0.15 mm), so that the wire itself never enters a tooth.
+ */
+export const tolerance = (clearance: number): number => Math.max(0.02, Math.min(0.15, clearance * 0.9));
 
 /**
  * Places a template on the clicked teeth:
@@ -83,20 +86,21 @@ export async function placeTemplate(type: WireType, anchors: SurfacePick[], fram
   if (anchors.length < need) throw new TemplateError('TEMPLATE_CLICKS', `the ${type} template needs ${need} clicks on the teeth`);
   const local = new LocalSurface(surface, frame);
   const offset = wire.diameter / 2 + wire.clearance;
+  const tol = tolerance(wire.clearance);
   const clicks = anchors.slice(0, need).map((a) => local.local(a.point));
   let corners: Corner[];
   switch (type) {
     case 'singleArmClasp':
-      corners = await singleArmClasp(local, clicks[0]!, offset);
+      corners = await singleArmClasp(local, clicks[0]!, offset, tol);
       break;
     case 'arrowClasp':
-      corners = await arrowClasp(local, clicks[0]!, offset);
+      corners = await arrowClasp(local, clicks[0]!, offset, tol);
       break;
     case 'labialBow':
-      corners = await labialBow(local, clicks[0]!, clicks[1]!, offset);
+      corners = await labialBow(local, clicks[0]!, clicks[1]!, offset, tol);
       break;
     case 'wraparoundBow':
-      corners = await wraparoundBow(local, clicks[0]!, clicks[1]!, offset);
+      corners = await wraparoundBow(local, clicks[0]!, clicks[1]!, offset, tol);
       break;
   }
   return toModel(local, corners, offset, surface);
@@ -141,14 +145,20 @@ async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'dista
   return { corners: [b!, over!, l!], s, h, dir };
 }
 
-/** The tag: down the lingual from the crossing at `s` along `dir`, then along the arch by `run` (signed, along dir), inside the base. */
+/**
+ * The tag: down the lingual from the crossing at `s` along `dir`, then `run` mm (signed, along
+ * dir) along the arch, turned 30° towards the palate or tongue (the arch curves inwards; a
+ * straight run along the tangent would leave it), both corners inside the base.
+ */
 async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Vec, s: number, run: number, offset: number): Promise<Corner[]> {
   const half = t.width / 2;
   const z = t.top - 7;
-  return placeFree(ls, [at(t.centre, dir, s - 0.3 * Math.sign(run || 1), t.buccal, -(half + 1), z), at(t.centre, dir, s + run, t.buccal, -(half + 1), z)], tagOffset(offset));
+  const start = at(t.centre, dir, s - 0.3 * Math.sign(run || 1), t.buccal, -(half + 1), z);
+  const along = norm(add(scale(dir, Math.sign(run || 1) * Math.cos(Math.PI / 6)), scale(t.buccal, -Math.sin(Math.PI / 6))));
+  return placeFree(ls, [start, add(start, scale(along, Math.abs(run)))], tagOffset(offset));
 }
 
-async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number): Promise<Corner[]> {
+async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number, tol: number): Promise<Corner[]> {
   const t = await probeTooth(ls, click);
   const r = t.width / 2 + offset;
   const z = t.top - clamp(t.top - click[2], 4.5, 6);
@@ -177,10 +187,10 @@ async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number): Pro
   const tip: Corner = { p: arm[0]!.p, on: false };
   const tag = await tagFrom(ls, t, m, cross.s, -7.5, offset);
   let corners: Corner[] = [tip, ...arm.slice(1), ...cross.corners, ...tag];
-  return finish(ls, corners, offset);
+  return finish(ls, corners, offset, tol);
 }
 
-async function arrowClasp(ls: LocalSurface, click: Vec, offset: number): Promise<Corner[]> {
+async function arrowClasp(ls: LocalSurface, click: Vec, offset: number, tol: number): Promise<Corner[]> {
   // The click is in the buccal embrasure: its direction, the notch nearest to it along the arch
   // (the deepest point of the buccal face), the height over the contact there.
   const buccal = await openSide(ls, click);
@@ -242,7 +252,7 @@ async function arrowClasp(ls: LocalSurface, click: Vec, offset: number): Promise
   }
   const [d1, t1, t2, d2, end] = head;
   const corners: Corner[] = [...tag, lq!, over!, d1!, t1!, t2!, d2!, { ...end!, on: false }];
-  return finish(ls, corners, offset);
+  return finish(ls, corners, offset, tol);
 }
 
 /** Front of the arch: the labial face of the central incisors seen from in front of the midpoint of two clicks. */
@@ -282,7 +292,7 @@ function archSamples(a: Vec, b: Vec, front: Vec, forward: Vec, step: number, z: 
   return out;
 }
 
-async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Promise<Corner[]> {
+async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number): Promise<Corner[]> {
   // Feed from the canine with the smaller x.
   const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
   const arch = await archFront(ls, ra, la);
@@ -295,7 +305,7 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Pr
   const loopTop = zMid - 3;
   // Only the part of the envelope mesial of both loops.
   const mesialOfLoop = (c: Corner, t: ToothProbe): boolean => dot(sub(c.p, t.centre), t.mesial) > 2.6;
-  const front = (await envelope(ls, samples, offset, ENVELOPE_TOL)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
+  const front = (await envelope(ls, samples, offset, tol)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
   const side = async (t: ToothProbe): Promise<Corner[]> => {
     const cr = await crossing(ls, t, 'distal', offset);
     const distal = cr.dir;
@@ -312,10 +322,10 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Pr
   const r = await side(right);
   const l = (await side(left)).reverse();
   const corners = [...r, ...front, ...l];
-  return finish(ls, corners, offset);
+  return finish(ls, corners, offset, tol);
 }
 
-async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Promise<Corner[]> {
+async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number): Promise<Corner[]> {
   const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
   const arch = await archFront(ls, ra, la);
   const right = await probeTooth(ls, ra);
@@ -324,7 +334,7 @@ async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number)
   const zFront = arch.top - 4.5;
   const buccalOf = (t: ToothProbe): Vec => at(t.centre, t.buccal, t.width / 2, t.mesial, 0, zMolar);
   const samples = archSamples(buccalOf(right), buccalOf(left), arch.front, arch.forward, 0.8, (f) => zMolar + (zFront - zMolar) * f);
-  const buccal = await envelope(ls, samples, offset, ENVELOPE_TOL);
+  const buccal = await envelope(ls, samples, offset, tol);
   const wrap = async (t: ToothProbe): Promise<Corner[]> => {
     const distal = scale(t.mesial, -1);
     const z = t.top - 4.5;
@@ -343,6 +353,6 @@ async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number)
   const r = await wrap(right);
   const l = (await wrap(left)).reverse();
   const corners = [...r, ...buccal.map((c) => ({ ...c, soft: true })), ...l];
-  return finish(ls, corners, offset);
+  return finish(ls, corners, offset, tol);
 }
 
