@@ -138,6 +138,13 @@ describe('wire tool (headless)', () => {
     expect(editor.wires.canAutoFit()).toBe(false);
     await editor.wires.settled();
     expect(editor.wires.check(bow.id)?.program).not.toBeNull();
+    // Both tags (one at each end) are kept, and follow an inserted corner.
+    expect(bow.tags).toHaveLength(2);
+    expect(bow.tag).toEqual(bow.tags![0]);
+    expect(await editor.wires.insertCorner(bow.id, 0)).toBe(true);
+    const shift = ([a, b]: [number, number]): [number, number] => [a >= 1 ? a + 1 : a, b >= 1 ? b + 1 : b];
+    expect(wires()[0]!.tags).toEqual(bow.tags!.map(shift));
+    expect(wires()[0]!.tag).toEqual(shift(bow.tag!));
   });
 
   it('places a clasp on the upper jaw too (seen from below): in the upper jaw\'s frame, drawn on it', async () => {

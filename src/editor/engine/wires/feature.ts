@@ -29,18 +29,21 @@ export const WIRE_PICK_PX = 8;
 /** Why the last wire action was refused or failed (the panel shows a sentence). */
 export type WireProblemCode = 'AUTOFIT_ONLY_CLASP' | 'MIN_CORNERS' | 'PLACE_FAILED' | 'FIT_FAILED';
 
+/** A wire's corners with its tag (the first-fed) and every tag (the bows have two). */
+export type Shaped = { points: WirePoint[]; tag?: [number, number] | undefined; tags?: [number, number][] | undefined };
+
 /** What the geometry helpers do for the feature (templates.ts, surface.ts, fit.ts behind it). */
 export interface WireKit {
   /** Clicks on the teeth the type's template needs. */
   clicks(type: WireType): number;
-  /** The template on the clicked teeth: corners (model frame) and the tag held in the base. */
-  place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[], opts: { diameter: number; clearance: number }): Promise<{ points: WirePoint[]; tag?: [number, number] | undefined }>;
+  /** The template on the clicked teeth: corners (model frame) and the tag(s) held in the base. */
+  place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[], opts: { diameter: number; clearance: number }): Promise<Shaped>;
   /** A corner kept off the surface at `pick` by the wire's radius plus its clearance. */
   keepOff(jaw: 'upper' | 'lower', pick: SurfacePick, opts: { diameter: number; clearance: number }): Promise<WirePoint>;
   /** The surface point nearest to a model point, or null. */
   nearest(jaw: 'upper' | 'lower', p: Xyz): Promise<SurfacePick | null>;
   /** The single-arm clasp fitted to its tooth. */
-  autoFit(wire: WireDesign): Promise<{ points: WirePoint[]; tag?: [number, number] | undefined }>;
+  autoFit(wire: WireDesign): Promise<Shaped>;
 }
 
 export interface WireGeometry {
@@ -109,6 +112,16 @@ export function issueCorners(issue: BendIssue, result: BendCheckResult, count: n
   if (issue.code === 'END_LENGTH') return [count - 1, detail.length > 1 ? detail[detail.length - 2]!.corner : 0];
   if (issue.step !== undefined && detail[issue.step]) return [detail[issue.step]!.corner];
   return [];
+}
+
+/** The wire with new corners and tags (absent ones dropped). */
+function reshaped(wire: WireDesign, points: WirePoint[], tag: [number, number] | undefined, tags: [number, number][] | undefined): WireDesign {
+  const next: WireDesign = { ...wire, points };
+  if (tag) next.tag = tag;
+  else delete next.tag;
+  if (tags && tags.length > 0) next.tags = tags;
+  else delete next.tags;
+  return next;
 }
 
 /** Shifts a tag for a corner inserted at `at` (the new corner's index). */
@@ -307,7 +320,7 @@ export class WireFeature {
   async place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[]): Promise<string | null> {
     const { diameter, clearance } = this.view;
     this.set({ busy: true, problem: null });
-    let placed: { points: WirePoint[]; tag?: [number, number] | undefined };
+    let placed: Shaped;
     try {
       placed = await this.kit.place(jaw, type, anchors, { diameter, clearance });
     } catch (e) {
@@ -329,6 +342,7 @@ export class WireFeature {
       points: placed.points,
       anchors: anchors.map((a) => ({ point: a.point, triangle: a.triangle })),
       ...(placed.tag ? { tag: placed.tag } : {}),
+      ...(placed.tags && placed.tags.length > 1 ? { tags: placed.tags } : {}),
     };
     const doc = this.host.document();
     this.set({ selectedId: wire.id, corner: null });
@@ -378,10 +392,7 @@ export class WireFeature {
     if (!now || now.points.length !== wire.points.length) return false;
     const at = segment + 1;
     const points = [...now.points.slice(0, at), corner, ...now.points.slice(at)];
-    const tag = tagAfterInsert(now.tag, at);
-    const next: WireDesign = { ...now, points };
-    if (tag) next.tag = tag;
-    else delete next.tag;
+    const next = reshaped(now, points, tagAfterInsert(now.tag, at), now.tags?.map((g) => tagAfterInsert(g, at)!));
     this.set({ corner: at });
     this.commit('wire.insert', next);
     return true;
@@ -395,10 +406,8 @@ export class WireFeature {
       this.set({ problem: 'MIN_CORNERS' });
       return false;
     }
-    const tag = tagAfterDelete(wire.tag, index);
-    const next: WireDesign = { ...wire, points: wire.points.filter((_, i) => i !== index) };
-    if (tag) next.tag = tag;
-    else delete next.tag;
+    const tags = wire.tags?.map((g) => tagAfterDelete(g, index)).filter((g): g is [number, number] => !!g);
+    const next = reshaped(wire, wire.points.filter((_, i) => i !== index), tagAfterDelete(wire.tag, index), tags);
     this.set({ corner: null, problem: null });
     this.commit('wire.deleteCorner', next);
     return true;
@@ -431,9 +440,7 @@ export class WireFeature {
       const fitted = await this.kit.autoFit(wire);
       const now = this.wire(wire.id);
       if (!now || this.disposed) return false;
-      const next: WireDesign = { ...now, points: fitted.points };
-      if (fitted.tag) next.tag = fitted.tag;
-      else delete next.tag;
+      const next = reshaped(now, fitted.points, fitted.tag, fitted.tags ?? (now.tags && fitted.tag ? [fitted.tag] : undefined));
       this.set({ corner: null });
       this.commit('wire.autofit', next);
       return true;
