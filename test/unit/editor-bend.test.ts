@@ -6,7 +6,8 @@
 // between the kernel's states.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceController, type KeyValue } from '../../src/editor/device/DeviceController.ts';
-import { CLIENT_MESSAGES } from '../../src/editor/device/messages.ts';
+import { setupI18n } from '@lingui/core';
+import { CLIENT_MESSAGES, outcomeMessage } from '../../src/editor/device/messages.ts';
 import { devicePort, type DevicePort } from '../../src/editor/device/port.ts';
 import { positionAt, timeline, wireDuring } from '../../src/editor/device/simulation.ts';
 import type { DesignDocument, WireDesign } from '../../src/editor/engine/document.ts';
@@ -46,6 +47,9 @@ function fetchPort(base: string, token: string): DevicePort {
     return res.json();
   });
 }
+
+/** English: the source catalog's messages are the ids' own text. */
+const i18n = setupI18n({ locale: 'en', messages: { en: {} } });
 
 let h: HubServer;
 let editor: Headless;
@@ -188,6 +192,26 @@ describe('Bend', () => {
     editor.editor.wires.select(null);
     expect(await c.simulate()).toBeNull();
     expect(c.getState().simulation).toMatchObject({ status: 'failed', problem: 'noWire' });
+    c.dispose();
+  });
+
+  it('refuses a springback table whose compensated angle falls, before bending or simulating', async () => {
+    const d = await addDevice(h, { devicename: 'Bender T', diameters: [0.8], memory: 20 });
+    // Angles rise (the back office accepts it) but 90 + 10 > 100 - 5: bending more would keep less.
+    const config = await h.post('/admin/device/config/add', { deviceId: d.id, diameter: 0.8, springback: [[0, 0], [90, 10], [100, -5]] }, h.adminToken);
+    expect(config.code, JSON.stringify(config)).toBe(1000);
+    const c = controller();
+    c.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null });
+    withWires('w1', wireOf('w1', U));
+    await c.refresh();
+    c.selectDevice(d.id);
+    expect(await c.bend()).toEqual({ kind: 'badTable', diameter: 0.8 });
+    expect(outcomeMessage(i18n, { kind: 'badTable', diameter: 0.8 })).toBe(
+      "The device's springback table for 0.8 mm wire cannot be used (the compensated angle must rise with the angle); please correct it in the device settings.",
+    );
+    expect(await c.simulate()).toBeNull();
+    expect(c.getState().simulation.problem).toBe('badTable');
+    expect(await h.server.ctx.db.selectFrom('device_job').select('id').where('deviceId', '=', d.id).execute()).toEqual([]);
     c.dispose();
   });
 
