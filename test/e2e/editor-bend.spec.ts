@@ -103,6 +103,8 @@ test('a designer sends a wire to a bound machine, sees the job go from queued to
   expect(saved.code, JSON.stringify(saved)).toBe(1000);
   const device = await machineFor(request, order.token);
   const machine = new SimDevice({ url: WS_URL, key: device.key, stepMs: 600 });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
   try {
     await machine.start();
     expect(machine.connected).toBe(true);
@@ -206,7 +208,10 @@ test('a designer sends a wire to a bound machine, sees the job go from queued to
     await expect(sim).toHaveAttribute('data-step', '2', { timeout: 15_000 });
     await page.screenshot({ path: test.info().outputPath('bend-collision.png') });
     await page.getByRole('button', { name: 'Close the simulation' }).click();
+    await expect(sim).toHaveCount(0);
     expect(machine.bent).toHaveLength(1);
+    // Two simulation scenes made and disposed: nothing went wrong in the page.
+    expect(errors).toEqual([]);
 
     // The chosen machine is remembered.
     await openOrder(page, order.id);
