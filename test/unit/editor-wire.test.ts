@@ -128,7 +128,15 @@ describe('wire tool (headless)', () => {
     expect(tool.key('Escape')).toBe(true);
     expect(editor.getState().toolHint).toBe('wire.place.labialBow.0.2');
     await click(canine(4));
-    await click(canine(9));
+    // While the template is fitted in the worker the status bar says so.
+    const placing = click(canine(9));
+    let busy = false;
+    for (let i = 0; i < 200 && !busy; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      busy = editor.getState().toolHint === 'wire.busy';
+    }
+    await placing;
+    expect(busy).toBe(true);
     expect(wires()).toHaveLength(1);
     const bow = wires()[0]!;
     expect(bow.type).toBe('labialBow');

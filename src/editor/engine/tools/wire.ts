@@ -48,6 +48,7 @@ export class WireTool implements Tool {
   get hint(): string {
     if (this.drag?.moved) return 'wire.drag';
     const s = this.feature.getState();
+    if (s.busy) return 'wire.busy';
     if (s.selectedId && s.anchors === 0) return 'wire.edit';
     return `wire.place.${s.type}.${s.anchors}.${s.needed}`;
   }
