@@ -212,3 +212,26 @@ test('a designer slots the selected clasp into the base: undo, redo, reset, expo
   expect(Math.abs((await exportBase(page)) - volumeSlotted)).toBeLessThan(0.5);
   expect(errors).toEqual([]);
 });
+
+test('the slotting panel in German and Chinese', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const order = await designerWithOrder(request, { username: 'slot-i18n', name: 'Sol', patientName: 'Sina Schlitz', upper: palateJaw({ upper: true }), lower });
+  const saved = await (
+    await request.post('/admin/design/save', { headers: { Authorization: order.token }, data: { orderId: order.id, baseVersion: 0, data: design() } })
+  ).json();
+  expect(saved.code, JSON.stringify(saved)).toBe(1000);
+  await signIn(page, 'slot-i18n', 'slot-i18n-pass');
+  for (const [lang, title, select] of [
+    ['de', 'Schlitzen', 'Wählen Sie zuerst einen Draht aus und schlitzen Sie ihn dann.'],
+    ['zh', '开槽', '请先选择钢丝，再开槽。'],
+  ] as const) {
+    await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
+    await openOrder(page, order.id);
+    const panel = page.getByTestId('slot-panel');
+    await expect(panel.getByRole('heading', { name: title })).toBeVisible();
+    await page.getByTestId('slot-cut').click();
+    await expect(page.getByTestId('slot-problem')).toHaveText(select);
+    await panel.scrollIntoViewIfNeeded();
+    await panel.screenshot({ path: `test-results/editor-slot-panel-${lang}.png` });
+  }
+});

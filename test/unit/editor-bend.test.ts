@@ -6,7 +6,8 @@
 // between the kernel's states.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceController, type KeyValue } from '../../src/editor/device/DeviceController.ts';
-import { CLIENT_MESSAGES } from '../../src/editor/device/messages.ts';
+import { setupI18n } from '@lingui/core';
+import { CLIENT_MESSAGES, outcomeMessage } from '../../src/editor/device/messages.ts';
 import { devicePort, type DevicePort } from '../../src/editor/device/port.ts';
 import { positionAt, timeline, wireDuring } from '../../src/editor/device/simulation.ts';
 import type { DesignDocument, WireDesign } from '../../src/editor/engine/document.ts';
@@ -47,6 +48,9 @@ function fetchPort(base: string, token: string): DevicePort {
   });
 }
 
+/** English: the source catalog's messages are the ids' own text. */
+const i18n = setupI18n({ locale: 'en', messages: { en: {} } });
+
 let h: HubServer;
 let editor: Headless;
 beforeAll(async () => {
@@ -57,17 +61,19 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A controller on the headless editor's geometry, reading the wire selected in its document. */
-function controller(selected: () => string | null): DeviceController {
-  return new DeviceController({
-    geometry: editor.geometry,
-    selectedWire: () => editor.editor.document.wires?.find((w) => w.id === selected()) ?? null,
-  });
+/**
+ * Another editor session's devices (a second tab or user) on the same engine's geometry and
+ * wire selection; the engine's own is `editor.editor.devices`.
+ */
+function controller(): DeviceController {
+  return new DeviceController({ geometry: editor.geometry, selectedWire: () => editor.editor.wires.selected() });
 }
 
-function withWires(...wires: WireDesign[]): void {
+/** Wires written into the document (one command), `selected` selected in engine.wires. */
+function withWires(selected: string | null, ...wires: WireDesign[]): void {
   const doc: DesignDocument = { ...editor.editor.document, wires };
   editor.editor.changeDocument('wire.add', doc);
+  editor.editor.wires.select(selected);
 }
 
 describe('Bend', () => {
@@ -77,22 +83,21 @@ describe('Bend', () => {
   });
 
   it('says "no device selected", then "no bow wire was selected", before calling the server', async () => {
-    let selected: string | null = null;
-    const c = controller(() => selected);
+    const c = editor.editor.devices;
     c.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null, storage: memoryStore() });
-    withWires(wireOf('w1', U));
-    selected = 'w1';
+    withWires('w1', wireOf('w1', U));
+    expect(editor.editor.wires.selected()?.id).toBe('w1');
     expect(await c.bend()).toEqual({ kind: 'noDevice' });
     expect(CLIENT_MESSAGES.noDevice.message).toBe('Add failed, no device selected');
     const d = await addDevice(h, { devicename: 'Bender A', diameters: [0.8], memory: 20 });
     await c.refresh();
     c.selectDevice(d.id);
-    selected = null;
+    editor.editor.wires.select(null);
     expect(await c.bend()).toEqual({ kind: 'noWire' });
     expect(c.getState().outcome).toEqual({ kind: 'noWire' });
     expect(CLIENT_MESSAGES.noWire.message).toBe('Bending failed, no bow wire was selected');
     expect(await h.server.ctx.db.selectFrom('device_job').select('id').where('deviceId', '=', d.id).execute()).toEqual([]);
-    c.dispose();
+    c.disconnect();
   });
 
   it('sends the selected wire, compensated by the device table; the job goes from queued to done on the machine', async () => {
@@ -101,9 +106,9 @@ describe('Bend', () => {
     const config = await h.post('/admin/device/config/add', { deviceId: d.id, diameter: 0.8, springback: [[0, 0], [90, 4], [180, 8]] }, h.adminToken);
     expect(config.code, JSON.stringify(config)).toBe(1000);
     const storage = memoryStore();
-    const c = controller(() => 'w1');
+    const c = editor.editor.devices;
     c.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null, storage });
-    withWires(wireOf('w1', U));
+    withWires('w1', wireOf('w1', U));
     await c.refresh();
     expect(c.getState().devices.find((x) => x.id === d.id)).toMatchObject({ online: false, state: 'offline', pending: 0, springback: [{ diameter: 0.8, table: [[0, 0], [90, 4], [180, 8]] }] });
 
@@ -137,19 +142,19 @@ describe('Bend', () => {
     expect(['idle', 'bending']).toContain(device?.state);
 
     // Remembered for this user: a new session of the editor chooses it again.
-    const again = controller(() => 'w1');
+    const again = controller();
     again.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null, storage });
     expect(again.getState().deviceId).toBe(d.id);
     again.dispose();
-    c.dispose();
+    c.disconnect();
   });
 
   it('stops on the checks (errors), sending nothing', async () => {
     const d = await addDevice(h, { devicename: 'Bender C', diameters: [0.8], memory: 2 });
-    const c = controller(() => 'short');
+    const c = controller();
     c.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null });
     // A 3 mm start and a U of 3 steps on a device that holds 2.
-    withWires(wireOf('short', [[0, 0, 0], [4, 0, 0], [4, 6, 0], [-6, 6, 0]]));
+    withWires('short', wireOf('short', [[0, 0, 0], [4, 0, 0], [4, 6, 0], [-6, 6, 0]]));
     await c.refresh();
     c.selectDevice(d.id);
     const outcome = await c.bend();
@@ -162,10 +167,10 @@ describe('Bend', () => {
 
   it('a wire whose path collides with the head is stopped, and the simulation marks that step', async () => {
     const d = await addDevice(h, { devicename: 'Bender D', diameters: [0.8], memory: 20 });
-    const c = controller(() => 'curl');
+    const c = controller();
     c.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null });
     // Legs 30 mm, 2.2 mm apart: the second bend swings the first leg back into the feed tube housing.
-    withWires(wireOf('curl', [[0, 0, 0], [30, 0, 0], [30, 2.2, 0], [0, 2.2, 0]]));
+    withWires('curl', wireOf('curl', [[0, 0, 0], [30, 0, 0], [30, 2.2, 0], [0, 2.2, 0]]));
     await c.refresh();
     c.selectDevice(d.id);
     const outcome = await c.bend();
@@ -183,9 +188,30 @@ describe('Bend', () => {
   });
 
   it('simulating without a selected wire says so', async () => {
-    const c = controller(() => null);
+    const c = controller();
+    editor.editor.wires.select(null);
     expect(await c.simulate()).toBeNull();
     expect(c.getState().simulation).toMatchObject({ status: 'failed', problem: 'noWire' });
+    c.dispose();
+  });
+
+  it('refuses a springback table whose compensated angle falls, before bending or simulating', async () => {
+    const d = await addDevice(h, { devicename: 'Bender T', diameters: [0.8], memory: 20 });
+    // Angles rise (the back office accepts it) but 90 + 10 > 100 - 5: bending more would keep less.
+    const config = await h.post('/admin/device/config/add', { deviceId: d.id, diameter: 0.8, springback: [[0, 0], [90, 10], [100, -5]] }, h.adminToken);
+    expect(config.code, JSON.stringify(config)).toBe(1000);
+    const c = controller();
+    c.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null });
+    withWires('w1', wireOf('w1', U));
+    await c.refresh();
+    c.selectDevice(d.id);
+    expect(await c.bend()).toEqual({ kind: 'badTable', diameter: 0.8 });
+    expect(outcomeMessage(i18n, { kind: 'badTable', diameter: 0.8 })).toBe(
+      "The device's springback table for 0.8 mm wire cannot be used (the compensated angle must rise with the angle); please correct it in the device settings.",
+    );
+    expect(await c.simulate()).toBeNull();
+    expect(c.getState().simulation.problem).toBe('badTable');
+    expect(await h.server.ctx.db.selectFrom('device_job').select('id').where('deviceId', '=', d.id).execute()).toEqual([]);
     c.dispose();
   });
 
@@ -194,9 +220,9 @@ describe('Bend', () => {
     const bob = await addDesigner(h, 'bob-bend');
     const storage = memoryStore();
     storage.setItem(`aw.bend.device.${bob.id}`, String(d.id));
-    const c = controller(() => 'w1');
+    const c = controller();
     c.connect({ port: fetchPort(h.server.url, bob.token), userId: bob.id, admin: false, orderId: null, storage });
-    withWires(wireOf('w1', U));
+    withWires('w1', wireOf('w1', U));
     await c.refresh();
     expect(c.getState().devices).toEqual([]);
     expect(c.getState().mine).toBe(true);
@@ -206,7 +232,7 @@ describe('Bend', () => {
 
   it('a call that fails is "Network exception, failed to send data."', async () => {
     const d = await addDevice(h, { devicename: 'Far away', diameters: [0.8], memory: 20 });
-    const c = controller(() => 'w1');
+    const c = controller();
     const live = fetchPort(h.server.url, h.adminToken);
     // The same calls to a port where nothing listens any more.
     const gone = await startHubServer();
@@ -220,7 +246,7 @@ describe('Bend', () => {
       bend: (body) => (dead ? fetchPort(deadUrl, h.adminToken) : live).bend(body),
     };
     c.connect({ port, userId: 1, admin: true, orderId: null });
-    withWires(wireOf('w1', U));
+    withWires('w1', wireOf('w1', U));
     await c.refresh();
     c.selectDevice(d.id);
     dead = true;
@@ -233,15 +259,15 @@ describe('Bend', () => {
     const d = await addDevice(h, { devicename: 'Shared', diameters: [0.8], memory: 20 });
     const eve = await addDesigner(h, 'eve-bend');
     expect((await h.post('/admin/device/info/bind', { id: d.id, userIds: [eve.id] }, h.adminToken)).code).toBe(1000);
-    withWires(wireOf('w1', U));
-    const ofEve = controller(() => 'w1');
+    withWires('w1', wireOf('w1', U));
+    const ofEve = controller();
     ofEve.connect({ port: fetchPort(h.server.url, eve.token), userId: eve.id, admin: false, orderId: null });
     await ofEve.refresh();
     expect(ofEve.getState().devices.map((x) => x.devicename)).toEqual(['Shared']);
     ofEve.selectDevice(d.id);
     const mine = await ofEve.bend();
     expect(mine.kind).toBe('sent');
-    const admin = controller(() => 'w1');
+    const admin = controller();
     admin.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null });
     admin.selectDevice(d.id);
     await admin.refresh();
@@ -270,7 +296,7 @@ describe('Bend', () => {
   it('polls while the panel is open and stops when it closes', async () => {
     let calls = 0;
     const live = fetchPort(h.server.url, h.adminToken);
-    const c = controller(() => null);
+    const c = controller();
     c.connect({ port: { ...live, devices: () => (calls++, live.devices()) }, userId: 1, admin: true, orderId: null, pollMs: 30 });
     await new Promise((r) => setTimeout(r, 120));
     expect(calls).toBe(0);

@@ -283,6 +283,52 @@ describe('slotting (headless)', () => {
     }
   });
 
+  it('a single-arm clasp placed by the wire tool on a molar beside the base is slotted with the defaults by the key L', async () => {
+    await openPalate(editor);
+    // An outline on the lingual side of the right molars (from above: palate, ridge and teeth).
+    const handle = editor.handleOf('lower')!;
+    const outline = [];
+    for (let i = 0; i < 14; i++) {
+      const a = (2 * Math.PI * i) / 14;
+      const hit = (await h.geometry.pick(handle, [-12 + 9 * Math.cos(a), 3 + 9 * Math.sin(a), 50], [0, 0, -1]))!;
+      outline.push({ point: hit.point as unknown as ModelPoint, triangle: hit.triangle });
+    }
+    const doc = editor.getState().document;
+    editor.changeDocument('base', {
+      ...doc,
+      straightening: { matrix: IDENTITY, jaw: 'lower' },
+      base: { jaw: 'lower', outline, closed: true, thickness: 2 as never, height: 2 as never, generated: false },
+    });
+    expect(await editor.base.generate()).toBe(true);
+    const before = editor.base.view.volume;
+
+    // The clasp by a click on the buccal side of the lower right first molar (tooth 1 of the generated jaw).
+    expect(editor.actions.run('tool.wire')).toBe(true);
+    const PHI = (100 * Math.PI) / 180, phi = (-0.93 + (1.86 * 1.5) / 14) * PHI;
+    const a = 25 / Math.sin(PHI), b = 30 / (1 - Math.cos(PHI));
+    const tx = a * Math.cos(phi), ty = b * Math.sin(phi), l = Math.hypot(tx, ty);
+    const centre = [a * Math.sin(phi), -b * Math.cos(phi) + (b * (1 + Math.cos(PHI))) / 2 - (b * Math.cos(PHI)) / 2];
+    const p = editor.projectModelPoint('lower', [centre[0]! + (3.5 * ty) / l, centre[1]! - (3.5 * tx) / l, -1])!;
+    await editor.pointer('down', { ...p, button: 0 });
+    await editor.pointer('up', { ...p, button: 0 });
+    await editor.wires.settled();
+    const clasp = editor.getState().document.wires![0]!;
+    expect(clasp.type).toBe('singleArmClasp');
+    expect(clasp.tag).toBeDefined();
+    expect(editor.wires.selectedId).toBe(clasp.id);
+    editor.setTool(null);
+
+    expect(editor.actions.run('slot.cut')).toBe(true);
+    await vi.waitFor(() => expect(editor.getState().document.slots).toHaveLength(1), { timeout: 30_000 });
+    await editor.slots.settled();
+    expect(editor.getState().document.slots).toEqual([{ wireId: clasp.id, depth: 0, clearance: 0.1 }]);
+    expect(editor.slots.view).toMatchObject({ problem: null, applied: 1 });
+    expect(before - editor.base.view.volume).toBeGreaterThan(2);
+    const stl = await exported(editor);
+    expect(stl.closed).toBe(true);
+    expect(stl.volume).toBeCloseTo(editor.base.view.volume, 0);
+  });
+
   it('the thickness heatmap follows the slotted base', async () => {
     await generateBase(editor);
     addWires(editor, await wire('w1', 'singleArmClasp', 5));

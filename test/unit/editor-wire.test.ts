@@ -111,6 +111,70 @@ describe('wire tool (headless)', () => {
     expect(editor.wires.tubeOf(wire.id)).not.toBeNull();
   });
 
+  it('places a labial bow by two clicks on the canines; the hint asks for the second; Esc forgets the first', async () => {
+    await openLower(editor);
+    editor.actions.run('tool.wire');
+    editor.wires.setType('labialBow');
+    expect(editor.getState().toolHint).toBe('wire.place.labialBow.0.2');
+    const canine = (n: number) => {
+      const t = tooth(n);
+      return at([t.x + 2.5 * t.out[0], t.y + 2.5 * t.out[1], -1]);
+    };
+    await click(canine(4));
+    expect(editor.getState().toolHint).toBe('wire.place.labialBow.1.2');
+    expect(editor.getState().toolPhase).toBe('pointing');
+    expect(wires()).toHaveLength(0);
+    const tool = editor.activeTool as WireTool;
+    expect(tool.key('Escape')).toBe(true);
+    expect(editor.getState().toolHint).toBe('wire.place.labialBow.0.2');
+    await click(canine(4));
+    // While the template is fitted in the worker the status bar says so.
+    const placing = click(canine(9));
+    let busy = false;
+    for (let i = 0; i < 200 && !busy; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      busy = editor.getState().toolHint === 'wire.busy';
+    }
+    await placing;
+    expect(busy).toBe(true);
+    expect(wires()).toHaveLength(1);
+    const bow = wires()[0]!;
+    expect(bow.type).toBe('labialBow');
+    expect(bow.anchors).toHaveLength(2);
+    expect(editor.wires.selectedId).toBe(bow.id);
+    expect(editor.getState().toolHint).toBe('wire.edit');
+    expect(editor.wires.canAutoFit()).toBe(false);
+    await editor.wires.settled();
+    expect(editor.wires.check(bow.id)?.program).not.toBeNull();
+    // Both tags (one at each end) are kept, and follow an inserted corner.
+    expect(bow.tags).toHaveLength(2);
+    expect(bow.tag).toEqual(bow.tags![0]);
+    expect(await editor.wires.insertCorner(bow.id, 0)).toBe(true);
+    const shift = ([a, b]: [number, number]): [number, number] => [a >= 1 ? a + 1 : a, b >= 1 ? b + 1 : b];
+    expect(wires()[0]!.tags).toEqual(bow.tags!.map(shift));
+    expect(wires()[0]!.tag).toEqual(shift(bow.tag!));
+  });
+
+  it('places a clasp on the upper jaw too (seen from below): in the upper jaw\'s frame, drawn on it', async () => {
+    await openJaws(editor);
+    editor.setVisible('lower', false);
+    editor.setView('bottom');
+    editor.renderNow();
+    editor.actions.run('tool.wire');
+    // The upper jaw is the lower one turned about y: its right first molar is at x +24.3.
+    const t = tooth(1);
+    const p = editor.projectModelPoint('upper', [-(t.x + 3.5 * t.out[0]), t.y + 3.5 * t.out[1], 1.5])!;
+    await click(p);
+    expect(wires()).toHaveLength(1);
+    const wire = wires()[0]!;
+    expect(wire.jaw).toBe('upper');
+    expect(editor.wires.tubeOf(wire.id)!.parent?.name).toBe('upper');
+    const handle = editor.handleOf('upper')!;
+    const on = wire.points.filter((q) => q.surface).map((q) => q.point);
+    const r = await h.geometry.closestPoints(handle, Float32Array.from(on.flatMap((q) => [q[0], q[1], q[2]])));
+    for (const d of r.distance) expect(d).toBeCloseTo(0.5, 1);
+  });
+
   it('selects a wire by a click on it, and lets it go by a click beside it', async () => {
     await openLower(editor);
     const wire = await placeClasp();
@@ -120,8 +184,15 @@ describe('wire tool (headless)', () => {
     // No corner handles (rule marks only).
     expect(editor.wires.handlesOf(wire.id).filter((m) => !(m.metadata as { mark: string | null }).mark)).toHaveLength(0);
     const a = wire.points[1]!.point, b = wire.points[2]!.point;
-    await click(at([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2]));
+    const mid = at([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2]);
+    // Hovering shows it lighter.
+    await editor.pointer('move', { x: mid.x, y: mid.y, button: 0, buttons: 0 });
+    expect(editor.wires.tubeOf(wire.id)!.material?.name).toBe('wire-hover-material');
+    await editor.pointer('move', { x: mid.x + 200, y: mid.y, button: 0, buttons: 0 });
+    expect(editor.wires.tubeOf(wire.id)!.material?.name).toBe('wire-material');
+    await click(mid);
     expect(editor.wires.selectedId).toBe(wire.id);
+    expect(editor.wires.tubeOf(wire.id)!.material?.name).toBe('wire-selected-material');
     await click(at([0, 0, -14]));
     expect(editor.wires.selectedId).toBeNull();
     expect(wires()).toHaveLength(1); // the click beside let it go, it placed nothing
@@ -186,7 +257,7 @@ describe('wire tool (headless)', () => {
     expect(wires()[0]).toEqual(wire);
   });
 
-  it('changes the selected wire\'s diameter (its corners keep their distance) and deletes the wire, each undoable', async () => {
+  it('changes the selected wire\'s diameter and clearance (its corners move to the new distance) and deletes the wire, each undoable', async () => {
     await openLower(editor);
     const wire = await placeClasp();
     await editor.wires.setDiameter(1);
@@ -194,6 +265,11 @@ describe('wire tool (headless)', () => {
     expect(thick.diameter).toBe(1);
     for (const d of await surfaceDistance(thick.points.filter((q) => q.surface).map((q) => q.point))) expect(d).toBeCloseTo(0.6, 1);
     expect((editor.wires.tubeOf(wire.id)!.metadata as { radius: number }).radius).toBe(0.5);
+    editor.undo();
+    expect(wires()[0]).toEqual(wire);
+    await editor.wires.setClearance(0.3);
+    expect(wires()[0]!.clearance).toBe(0.3);
+    for (const d of await surfaceDistance(wires()[0]!.points.filter((q) => q.surface).map((q) => q.point))) expect(d).toBeCloseTo(0.7, 1);
     editor.undo();
     expect(wires()[0]).toEqual(wire);
 

@@ -5,6 +5,7 @@
 // controller that is not connected only answers "no device".
 import type { BendCheckInput, BendCheckResult, BendIssue, BendStep, ProgramStep, SimulateOptions, WireState } from '../geometry/client.ts';
 import type { WireDesign } from '../engine/document.ts';
+import { springbackTableProblem } from '../../../workers/kernels/bend-springback.ts';
 import { bendWire, checkInput, DIE_RADIUS_MM, springbackFor, type BendOutcome } from './bendFlow.ts';
 import { DeviceNetworkError, type DevicePort } from './port.ts';
 import type { QueueJob, UserDevice } from './types.ts';
@@ -67,7 +68,7 @@ export interface DeviceView {
   outcome: BendOutcome | null;
   /** Cancel refused by the server (its message), or a failed call. */
   cancelError: { jobId: string; message: string | null } | null;
-  simulation: { status: 'none' | 'computing' | 'ready' | 'failed'; data: SimulationData | null; problem: 'noWire' | 'invalid' | null; issues: BendIssue[] };
+  simulation: { status: 'none' | 'computing' | 'ready' | 'failed'; data: SimulationData | null; problem: 'noWire' | 'invalid' | 'badTable' | null; issues: BendIssue[] };
 }
 
 const INITIAL: DeviceView = {
@@ -157,7 +158,9 @@ export class DeviceController {
     this.timer = null;
     if (!this.conn || !this.view.open) return;
     void this.refresh();
-    this.timer = setInterval(() => void this.refresh(), this.conn.pollMs ?? 3000);
+    // Not while the tab is in the background (the dock is not seen there).
+    const hidden = (): boolean => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+    this.timer = setInterval(() => void (hidden() || this.refresh()), this.conn.pollMs ?? 3000);
   }
 
   /** Reloads the devices and the queue (one at a time; a call during one waits for it). */
@@ -249,8 +252,13 @@ export class DeviceController {
       this.set({ simulation: { status: 'failed', data: null, problem: 'noWire', issues: [] } });
       return null;
     }
-    this.set({ simulation: { ...this.view.simulation, status: 'computing', problem: null } });
     const device = this.selectedDevice();
+    const springback = springbackFor(device, wire.diameter);
+    if (springback && springbackTableProblem(springback)) {
+      this.set({ simulation: { status: 'failed', data: null, problem: 'badTable', issues: [] } });
+      return null;
+    }
+    this.set({ simulation: { ...this.view.simulation, status: 'computing', problem: null } });
     try {
       const input = checkInput(wire, device);
       // The simulation shows the program whatever the device: its diameter or memory do not matter here.
@@ -259,7 +267,6 @@ export class DeviceController {
         this.set({ simulation: { status: 'failed', data: null, problem: 'invalid', issues: check.issues } });
         return null;
       }
-      const springback = springbackFor(device, wire.diameter);
       const states = await this.host.geometry.bendStates(check.program.steps, { radius: DIE_RADIUS_MM, ...(springback ? { springback } : {}) });
       const collision = check.issues.find((i) => i.code === 'COLLISION');
       const data: SimulationData = {

@@ -6,6 +6,7 @@
 // exception, failed to send data.".
 import type { BendCheckInput, BendCheckResult, BendIssue } from '../geometry/client.ts';
 import type { WireDesign } from '../engine/document.ts';
+import { springbackTableProblem } from '../../../workers/kernels/bend-springback.ts';
 import { DeviceRefusal, type DevicePort } from './port.ts';
 import type { UserDevice } from './types.ts';
 
@@ -20,6 +21,8 @@ export type BendOutcome =
   | { kind: 'sent'; jobId: string; warnings: BendIssue[]; steps: number }
   | { kind: 'noDevice' }
   | { kind: 'noWire' }
+  /** The device's springback table for the wire's diameter does not rise (the back office accepts it). */
+  | { kind: 'badTable'; diameter: number }
   | { kind: 'invalid'; issues: BendIssue[]; steps: number | null }
   | { kind: 'refused'; message: string }
   | { kind: 'network' };
@@ -55,6 +58,8 @@ export async function bendWire(req: BendRequest, deps: BendDeps): Promise<BendOu
   const { wire, device } = req;
   if (!device) return { kind: 'noDevice' };
   if (!wire) return { kind: 'noWire' };
+  const table = springbackFor(device, wire.diameter);
+  if (table && springbackTableProblem(table)) return { kind: 'badTable', diameter: wire.diameter };
   const check = await deps.bendCheck(checkInput(wire, device));
   if (!check.ok || !check.program) return { kind: 'invalid', issues: check.issues.filter((i) => i.severity === 'error'), steps: check.program?.steps.length ?? null };
   const steps = check.program.steps;

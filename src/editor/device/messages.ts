@@ -87,7 +87,7 @@ export function issueMessage(i18n: I18n, issue: BendIssue, context: { device?: U
 }
 
 /** The sentence of a Bend outcome that is not a success. */
-export function outcomeMessage(i18n: I18n, outcome: Extract<BendOutcome, { kind: 'noDevice' | 'noWire' | 'network' | 'refused' }>): string {
+export function outcomeMessage(i18n: I18n, outcome: Extract<BendOutcome, { kind: 'noDevice' | 'noWire' | 'network' | 'refused' | 'badTable' }>): string {
   switch (outcome.kind) {
     case 'noDevice':
       return i18n._(CLIENT_MESSAGES.noDevice);
@@ -97,5 +97,9 @@ export function outcomeMessage(i18n: I18n, outcome: Extract<BendOutcome, { kind:
       return i18n._(CLIENT_MESSAGES.network);
     case 'refused':
       return outcome.message;
+    case 'badTable': {
+      const diameter = outcome.diameter;
+      return i18n._(msg`The device's springback table for ${diameter} mm wire cannot be used (the compensated angle must rise with the angle); please correct it in the device settings.`);
+    }
   }
 }

@@ -1121,6 +1121,7 @@ export class EditorEngine {
               ? new WireTool(this.toolContext(), {
                   feature: this.wires,
                   holdCamera: (on) => (on ? this.camera?.detachControl() : this.canvas && this.camera?.attachControl()),
+                  setCursor: (cursor) => this.canvas && (this.canvas.style.cursor = cursor),
                 })
               : null;
     this.publishTool();

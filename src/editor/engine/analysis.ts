@@ -368,6 +368,7 @@ export class AnalysisController {
         const d = toModelFrame(doc, this.state.direction);
         const result = await this.host.geometry.undercut(handle, [d[0], d[1], d[2]], { colors: { ...UNDERCUT_RANGE } }, { signal, onProgress });
         if (signal.aborted) return;
+        perfMark(PERF_MARKS.computed);
         this.show([[model, result.colors!]]);
         this.finish(key, { mode, ...UNDERCUT_RANGE }, { undercutArea: result.area, totalArea: result.totalArea, maxValue: result.maxDepth });
       } else if (mode === 'occlusal') {

@@ -4,6 +4,7 @@
 //                         shaders compiled, nothing skipped; its pixels read back, see finishFrame)
 //   editor:interactive    ... and every model's BVH exists in the worker, so a pick answers at once
 //   analysis:direction    an insertion direction change was committed (analysis.ts)
+//   analysis:computed     the worker's undercut map of that direction arrived (analysis.ts)
 //   analysis:painted      the frame with a heatmap's new colours is done (analysis.ts)
 // The BVHs are built in the worker while the first frame is drawn, never before it: the models
 // show as soon as they are parsed, and a pick issued meanwhile waits in the worker behind its
@@ -15,6 +16,7 @@ export const PERF_MARKS = {
   shown: 'editor:models-shown',
   interactive: 'editor:interactive',
   direction: 'analysis:direction',
+  computed: 'analysis:computed',
   painted: 'analysis:painted',
 } as const;
 

@@ -248,10 +248,18 @@ export function DevicePanel({ engine, state, orderId }: { engine: EditorEngine |
           </button>
         </div>
         {view.outcome && <Outcome outcome={view.outcome} device={device} wire={wire} onDismiss={() => devices!.dismissOutcome()} />}
-        {view.simulation.problem === 'noWire' && (
-          <p role="alert" className="mt-2 text-xs text-red-700" data-testid="simulate-problem">
-            {t`Bending failed, no bow wire was selected`}
-          </p>
+        {view.simulation.problem && (
+          <div role="alert" className="mt-2 text-xs text-red-700" data-testid="simulate-problem">
+            {view.simulation.problem === 'noWire' ? (
+              <p>{outcomeMessage(i18n, { kind: 'noWire' })}</p>
+            ) : view.simulation.problem === 'badTable' ? (
+              <p>{outcomeMessage(i18n, { kind: 'badTable', diameter: wire?.diameter ?? 0 })}</p>
+            ) : (
+              view.simulation.issues
+                .filter((i) => i.severity === 'error')
+                .map((i, k) => <p key={k}>{issueMessage(i18n, i, { device, diameter: wire?.diameter ?? 0 })}</p>)
+            )}
+          </div>
         )}
       </section>
 

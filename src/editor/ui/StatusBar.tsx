@@ -40,6 +40,8 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
         return t`Wire: drag a corner to move it, double-click a segment to insert a corner, Delete removes the selected corner; click beside the wire or press Esc to place a new one.`;
       case 'wire.drag':
         return t`Wire: moving the corner; release to place it (Esc cancels).`;
+      case 'wire.busy':
+        return t`Wire: fitting the wire to the teeth…`;
       default:
         if (state.toolHint?.startsWith('wire.place.')) return t(wirePlaceHint(state.toolHint));
         return t`Left drag: rotate · Right drag or Shift+drag: pan · Wheel: zoom · F or double-click: fit all · 1–6: views`;

@@ -25,10 +25,8 @@ const IDLE: WireView = {
 };
 
 function useWireView(engine: EditorEngine | null): WireView {
-  return useSyncExternalStore(
-    (notify) => (engine ? engine.wires.subscribe(notify) : () => {}),
-    () => engine?.wires.getState() ?? IDLE,
-  );
+  const get = () => engine?.wires.getState() ?? IDLE;
+  return useSyncExternalStore((notify) => (engine ? engine.wires.subscribe(notify) : () => {}), get, get);
 }
 
 const BUTTON = 'inline-flex h-7 items-center rounded-md border px-2.5 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
@@ -94,14 +92,18 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
               min={0}
               max={1}
               step={0.05}
-              value={view.clearance}
-              onChange={(e) => Number.isFinite(e.target.valueAsNumber) && engine?.wires.setClearance(e.target.valueAsNumber)}
+              value={selected?.clearance ?? view.clearance}
+              onChange={(e) => Number.isFinite(e.target.valueAsNumber) && void engine?.wires.setClearance(e.target.valueAsNumber)}
               className={`${FIELD} tabular-nums`}
               data-testid="wire-clearance"
             />
           </label>
           <p className="col-span-2 text-xs text-slate-500" data-testid="wire-clicks" data-anchors={view.anchors} data-needed={view.needed}>
-            {view.needed === 1 ? t`Click the tooth to place the wire on.` : t`Click the teeth to place the wire on: ${clicked} of ${needed}.`}
+            {selected && clicked === 0
+              ? t`Diameter and clearance apply to the selected wire. Click beside it (or press Esc) to place a new one.`
+              : view.needed === 1
+                ? t`Click the tooth to place the wire on.`
+                : t`Click the teeth to place the wire on: ${clicked} of ${needed}.`}
           </p>
         </div>
       )}

@@ -9,6 +9,7 @@ import { request } from '../../api/client';
 import { hasPerm } from '../../app/store';
 import { Icon } from '../../ui/icons';
 import { toast } from '../../ui/toast';
+import { locationItems, withLocation } from '../dashboard/location';
 import { childrenOf, type TreeRow } from './tree';
 
 export const DEPARTMENT = '/admin/base/sys/department';
@@ -22,7 +23,7 @@ export interface DepartmentPanelProps {
 }
 
 export function DepartmentPanel({ rows, current, onPick, onChanged }: DepartmentPanelProps) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [target, setTarget] = useState<UpsertTarget | null>(null);
   const [closed, setClosed] = useState<Set<number>>(() => new Set());
   const [confirm, confirmDialog] = useConfirm();
@@ -34,6 +35,7 @@ export function DepartmentPanel({ rows, current, onPick, onChanged }: Department
   const items: FormItem[] = [
     { prop: 'name', label: t({ message: 'Name', context: 'object' }), required: true },
     { prop: 'orderNum', label: t`Sort order`, type: 'number', value: 0 },
+    ...locationItems(i18n),
   ];
 
   async function remove(row: TreeRow) {
@@ -145,7 +147,7 @@ export function DepartmentPanel({ rows, current, onPick, onChanged }: Department
         width="420px"
         title={(mode) => (mode === 'add' ? t`Add department` : t`Edit department`)}
         onSubmit={(data, mode) =>
-          mode === 'add' ? service.add!({ ...data, parentId: (target as { prefill?: Row } | null)?.prefill?.parentId ?? null }) : service.update!(data)
+          mode === 'add' ? service.add!({ ...withLocation(data), parentId: (target as { prefill?: Row } | null)?.prefill?.parentId ?? null }) : service.update!(withLocation(data))
         }
       />
       {confirmDialog}

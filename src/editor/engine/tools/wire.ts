@@ -17,6 +17,8 @@ export interface WireToolHost {
   feature: WireFeature;
   /** Stops (true) or restores (false) the camera's pointer navigation. */
   holdCamera(on: boolean): void;
+  /** The canvas's mouse cursor ('' for the default). */
+  setCursor?(cursor: string): void;
 }
 
 export class WireTool implements Tool {
@@ -46,6 +48,7 @@ export class WireTool implements Tool {
   get hint(): string {
     if (this.drag?.moved) return 'wire.drag';
     const s = this.feature.getState();
+    if (s.busy) return 'wire.busy';
     if (s.selectedId && s.anchors === 0) return 'wire.edit';
     return `wire.place.${s.type}.${s.anchors}.${s.needed}`;
   }
@@ -60,11 +63,19 @@ export class WireTool implements Tool {
     if (!wire || !point) return;
     this.drag = { id: wire.id, corner: hit.corner, surface: !!point.surface, moved: false };
     this.host.holdCamera(true);
+    this.host.setCursor?.('grabbing');
   }
 
   pointerMove(e: ToolPointerEvent): void {
     const drag = this.drag;
-    if (!drag) return;
+    if (!drag) {
+      if (e.buttons) return;
+      // Hover: the wire under the pointer shows lighter, a corner of the selected one orange.
+      const hit = this.feature.hitTest(e.x, e.y);
+      this.feature.setHover(hit);
+      this.host.setCursor?.(hit?.corner !== null && hit?.corner !== undefined ? 'grab' : hit ? 'pointer' : '');
+      return;
+    }
     if (!drag.moved) {
       if (!this.clicks.move(e)) return;
       drag.moved = true;
@@ -114,6 +125,7 @@ export class WireTool implements Tool {
       if (this.drag !== drag) return; // cancelled meanwhile
       this.drag = null;
       this.host.holdCamera(false);
+      this.host.setCursor?.('grab');
       if (drag.moved) this.feature.commitPreview();
       else this.feature.select(drag.id, drag.corner);
       this.ctx.notify();
@@ -214,6 +226,8 @@ export class WireTool implements Tool {
 
   cancel(): void {
     this.cancelDrag();
+    this.feature.setHover(null);
+    this.host.setCursor?.('');
     this.lastClick = null;
     this.feature.clearAnchors();
     this.ctx.showPending([]);

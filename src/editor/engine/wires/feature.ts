@@ -29,18 +29,21 @@ export const WIRE_PICK_PX = 8;
 /** Why the last wire action was refused or failed (the panel shows a sentence). */
 export type WireProblemCode = 'AUTOFIT_ONLY_CLASP' | 'MIN_CORNERS' | 'PLACE_FAILED' | 'FIT_FAILED';
 
+/** A wire's corners with its tag (the first-fed) and every tag (the bows have two). */
+export type Shaped = { points: WirePoint[]; tag?: [number, number] | undefined; tags?: [number, number][] | undefined };
+
 /** What the geometry helpers do for the feature (templates.ts, surface.ts, fit.ts behind it). */
 export interface WireKit {
   /** Clicks on the teeth the type's template needs. */
   clicks(type: WireType): number;
-  /** The template on the clicked teeth: corners (model frame) and the tag held in the base. */
-  place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[], opts: { diameter: number; clearance: number }): Promise<{ points: WirePoint[]; tag?: [number, number] | undefined }>;
+  /** The template on the clicked teeth: corners (model frame) and the tag(s) held in the base. */
+  place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[], opts: { diameter: number; clearance: number }): Promise<Shaped>;
   /** A corner kept off the surface at `pick` by the wire's radius plus its clearance. */
   keepOff(jaw: 'upper' | 'lower', pick: SurfacePick, opts: { diameter: number; clearance: number }): Promise<WirePoint>;
   /** The surface point nearest to a model point, or null. */
   nearest(jaw: 'upper' | 'lower', p: Xyz): Promise<SurfacePick | null>;
   /** The single-arm clasp fitted to its tooth. */
-  autoFit(wire: WireDesign): Promise<{ points: WirePoint[]; tag?: [number, number] | undefined }>;
+  autoFit(wire: WireDesign): Promise<Shaped>;
 }
 
 export interface WireGeometry {
@@ -111,6 +114,16 @@ export function issueCorners(issue: BendIssue, result: BendCheckResult, count: n
   return [];
 }
 
+/** The wire with new corners and tags (absent ones dropped). */
+function reshaped(wire: WireDesign, points: WirePoint[], tag: [number, number] | undefined, tags: [number, number][] | undefined): WireDesign {
+  const next: WireDesign = { ...wire, points };
+  if (tag) next.tag = tag;
+  else delete next.tag;
+  if (tags && tags.length > 0) next.tags = tags;
+  else delete next.tags;
+  return next;
+}
+
 /** Shifts a tag for a corner inserted at `at` (the new corner's index). */
 function tagAfterInsert(tag: [number, number] | undefined, at: number): [number, number] | undefined {
   if (!tag) return undefined;
@@ -155,6 +168,8 @@ export class WireFeature {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
   private preview: { id: string; points: WirePoint[] } | null = null;
+  /** The wire (and corner) under the pointer, shown lighter (a hovered handle orange). */
+  private hover: WireHit | null = null;
   private materials: WireMaterials | null = null;
   private disposed = false;
 
@@ -241,9 +256,14 @@ export class WireFeature {
     this.set({ type, needed: this.kit.clicks(type), anchors: 0, anchorJaw: null, problem: null });
   }
 
-  setClearance(clearance: number): void {
-    if (!(clearance >= 0)) return;
+  /** The next wire's clearance, and the selected wire's (one command; its surface corners move to the new distance). */
+  async setClearance(clearance: number): Promise<void> {
+    if (!(clearance >= 0 && clearance <= 1)) return;
     this.set({ clearance });
+    const wire = this.selected();
+    if (!wire || wire.clearance === clearance) return;
+    const moved = await this.reoffset(wire, { diameter: wire.diameter, clearance });
+    if (moved) this.commit('wire.clearance', { ...wire, clearance: mm(clearance), points: moved });
   }
 
   /** The next wire's diameter, and the selected wire's (one command; its surface corners keep their distance). */
@@ -300,7 +320,7 @@ export class WireFeature {
   async place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[]): Promise<string | null> {
     const { diameter, clearance } = this.view;
     this.set({ busy: true, problem: null });
-    let placed: { points: WirePoint[]; tag?: [number, number] | undefined };
+    let placed: Shaped;
     try {
       placed = await this.kit.place(jaw, type, anchors, { diameter, clearance });
     } catch (e) {
@@ -322,6 +342,7 @@ export class WireFeature {
       points: placed.points,
       anchors: anchors.map((a) => ({ point: a.point, triangle: a.triangle })),
       ...(placed.tag ? { tag: placed.tag } : {}),
+      ...(placed.tags && placed.tags.length > 1 ? { tags: placed.tags } : {}),
     };
     const doc = this.host.document();
     this.set({ selectedId: wire.id, corner: null });
@@ -371,10 +392,7 @@ export class WireFeature {
     if (!now || now.points.length !== wire.points.length) return false;
     const at = segment + 1;
     const points = [...now.points.slice(0, at), corner, ...now.points.slice(at)];
-    const tag = tagAfterInsert(now.tag, at);
-    const next: WireDesign = { ...now, points };
-    if (tag) next.tag = tag;
-    else delete next.tag;
+    const next = reshaped(now, points, tagAfterInsert(now.tag, at), now.tags?.map((g) => tagAfterInsert(g, at)!));
     this.set({ corner: at });
     this.commit('wire.insert', next);
     return true;
@@ -388,10 +406,8 @@ export class WireFeature {
       this.set({ problem: 'MIN_CORNERS' });
       return false;
     }
-    const tag = tagAfterDelete(wire.tag, index);
-    const next: WireDesign = { ...wire, points: wire.points.filter((_, i) => i !== index) };
-    if (tag) next.tag = tag;
-    else delete next.tag;
+    const tags = wire.tags?.map((g) => tagAfterDelete(g, index)).filter((g): g is [number, number] => !!g);
+    const next = reshaped(wire, wire.points.filter((_, i) => i !== index), tagAfterDelete(wire.tag, index), tags);
     this.set({ corner: null, problem: null });
     this.commit('wire.deleteCorner', next);
     return true;
@@ -424,9 +440,7 @@ export class WireFeature {
       const fitted = await this.kit.autoFit(wire);
       const now = this.wire(wire.id);
       if (!now || this.disposed) return false;
-      const next: WireDesign = { ...now, points: fitted.points };
-      if (fitted.tag) next.tag = fitted.tag;
-      else delete next.tag;
+      const next = reshaped(now, fitted.points, fitted.tag, fitted.tags ?? (now.tags && fitted.tag ? [fitted.tag] : undefined));
       this.set({ corner: null });
       this.commit('wire.autofit', next);
       return true;
@@ -523,6 +537,14 @@ export class WireFeature {
     return hit ? { id: hit.id, corner: null, segment: hit.segment } : null;
   }
 
+  /** What the pointer is over (the tool's hover); null: nothing. */
+  setHover(hit: WireHit | null): void {
+    const same = (a: WireHit | null, b: WireHit | null) => a?.id === b?.id && (a?.corner ?? null) === (b?.corner ?? null);
+    if (same(hit, this.hover)) return;
+    this.hover = hit;
+    this.sync();
+  }
+
   // ---------------------------------------------------------------- scene
 
   /** Makes the scene match the document (tubes, handles, issue marks) and queues the checks. */
@@ -552,7 +574,8 @@ export class WireFeature {
     const parent = this.host.modelMesh(w.jaw);
     const selected = w.id === this.view.selectedId;
     const marks = this.marks(w, points.length);
-    const key = JSON.stringify([points.map((p) => p.point), w.diameter, selected, selected ? this.view.corner : null, marks, !!parent]);
+    const hover = this.hover?.id === w.id ? (this.hover.corner ?? -1) : null;
+    const key = JSON.stringify([points.map((p) => p.point), w.diameter, selected, selected ? this.view.corner : null, marks, !!parent, hover]);
     const old = this.drawn.get(w.id);
     if (old?.key === key) return;
     for (const n of old?.nodes ?? []) n.dispose();
@@ -564,7 +587,7 @@ export class WireFeature {
     const nodes: Mesh[] = [];
     const tube = buildTube(scene, `wire-${w.id}`, corners, w.diameter);
     if (tube) {
-      tube.material = selected ? m.selected : m.wire;
+      tube.material = selected ? m.selected : hover !== null ? m.hover : m.wire;
       tube.sideOrientation = Material.CounterClockWiseSideOrientation;
       tube.metadata = { wireId: w.id, radius: w.diameter / 2 };
       tube.parent = parent;
@@ -575,7 +598,7 @@ export class WireFeature {
       const mark = marks[i];
       if (!selected && !mark) return;
       const dot = buildHandle(scene, `wire-${w.id}-corner-${i}`, c, mark ? size * 1.25 : size);
-      dot.material = mark === 'error' ? m.issue : mark === 'warning' ? m.warning : selected && i === this.view.corner ? m.activeHandle : m.handle;
+      dot.material = mark === 'error' ? m.issue : mark === 'warning' ? m.warning : selected && (i === this.view.corner || i === hover) ? m.activeHandle : m.handle;
       dot.metadata = { wireId: w.id, corner: i, mark: mark ?? null };
       dot.parent = parent;
       nodes.push(dot);

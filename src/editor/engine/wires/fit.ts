@@ -5,7 +5,7 @@ import type { WireDesign, WirePoint } from '../document.ts';
 import { LocalSurface, add, dot, scale, sub, type Vec, type WireFrame } from './local.ts';
 import { clamp, finish, placeOff, probeTooth, type Corner } from './shape.ts';
 import type { SurfaceQuery } from './surface.ts';
-import { cornersToPoints } from './templates.ts';
+import { cornersToPoints, tolerance } from './templates.ts';
 
 export class AutoFitError extends Error {
   readonly code = 'AUTO_FIT_UNSUPPORTED';
@@ -100,7 +100,7 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
   // The crossing and the lingual corners: back off the surface.
   corners = await reproject(local, corners, arm, offset, last + 1);
   corners[0] = { ...corners[0]!, on: false, soft: false };
-  corners = await finish(local, corners, offset);
+  corners = await finish(local, corners, offset, tolerance(wire.clearance));
   const points = await cornersToPoints(local, corners, offset, surface);
   // Tag corners are written back exactly as they were.
   const tagStart = corners.findIndex((c) => c.tag);

@@ -5,7 +5,7 @@ import type { DesignDocument, SurfacePick, WireDesign, WirePoint, WireType } fro
 import type { Xyz } from '../units.ts';
 import { IDENTITY } from '../pose.ts';
 import type { WireFrame } from './local.ts';
-import type { WireGeometry, WireKit } from './feature.ts';
+import type { Shaped, WireGeometry, WireKit } from './feature.ts';
 import { keepOff, surfaceQuery, xyzAt, type SurfaceGeometry, type SurfaceQuery } from './surface.ts';
 import { placeTemplate, TEMPLATE_CLICKS } from './templates.ts';
 import { autoFit } from './fit.ts';
@@ -28,7 +28,7 @@ export function wireKit(geometry: WireKitGeometry, host: WireKitHost): WireKit {
     clicks: (type: WireType) => TEMPLATE_CLICKS[type],
     async place(jaw, type, anchors, opts) {
       const placed = await placeTemplate(type, anchors, frameOf(host.document(), jaw), surfaceOf(jaw), opts);
-      return { points: placed.points, tag: placed.tag };
+      return { points: placed.points, tag: placed.tag, tags: placed.tags };
     },
     async keepOff(jaw, pick, opts) {
       const [p] = await keepOff([{ point: pick.point, surface: pick }], offsetOf(opts), surfaceOf(jaw));
@@ -38,7 +38,7 @@ export function wireKit(geometry: WireKitGeometry, host: WireKitHost): WireKit {
       const hits = await surfaceOf(jaw).closest(Float32Array.from(p));
       return hits.triangle[0]! >= 0 ? { point: xyzAt(hits.point, 0), triangle: hits.triangle[0]! } : null;
     },
-    async autoFit(wire: WireDesign): Promise<{ points: WirePoint[]; tag?: [number, number] | undefined }> {
+    async autoFit(wire: WireDesign): Promise<Shaped> {
       const fitted = await autoFit(wire, frameOf(host.document(), wire.jaw), surfaceOf(wire.jaw));
       return { points: fitted.points, tag: fitted.tag };
     },

@@ -62,17 +62,29 @@ export async function rayHits(surface: SurfaceQuery, rays: { o: Vec; d: Vec }[],
   return rays.map((_, i) => (h.t[i]! <= maxT ? [h.point[i * 3]!, h.point[i * 3 + 1]!, h.point[i * 3 + 2]!] : null));
 }
 
+export interface Contact {
+  /** Distance from the tooth's centre along the direction (mm). */
+  s: number;
+  /** Height of the highest point across the contact (marginal ridges, the contact itself): what a wire crosses over. */
+  h: number;
+  /** A neighbour is there (else the crown just ends: a last molar's distal, a gap). */
+  neighbour: boolean;
+}
+
 export interface ToothProbe {
-  /** Centre of the crown (horizontal position) at the anchor's height. */
+  /** Centre of the crown (horizontal position; z the probe height). */
   centre: Vec;
   /** Outward (buccal or labial), horizontal. */
   buccal: Vec;
   /** Along the arch towards the midline (mesial), horizontal. */
   mesial: Vec;
-  /** Buccolingual width at the anchor's height. */
+  /** Buccolingual width at the probe height. */
   width: number;
   /** Highest point of the crown (cusp tips or incisal edge). */
   top: number;
+  /** The contacts with the mesial and the distal neighbour. */
+  mesialContact: Contact;
+  distalContact: Contact;
 }
 
 /** Mesial of the two horizontal tangents at a point of the arch (incisors towards -y, midline near x = 0). */
@@ -83,18 +95,92 @@ export function mesialOf(buccal: Vec, position: Vec): Vec {
   return m;
 }
 
-/** The tooth under a click on its buccal (or labial) face. */
+/** Highest surface point over a small disc (the occlusal surface has fossae). */
+async function crownTop(surface: SurfaceQuery, centre: Vec, radius: number, from: number): Promise<number> {
+  const pts: Vec[] = [centre];
+  for (let k = 0; k < 8; k++) pts.push(add(centre, [Math.cos((k * Math.PI) / 4) * radius, Math.sin((k * Math.PI) / 4) * radius, 0]));
+  const h = (await heightsAt(surface, pts, from)).filter(Number.isFinite);
+  return h.length ? Math.max(...h) : NaN;
+}
+
+/**
+ * Depth of the buccal face along the arch: horizontal rays from outside towards the arch at
+ * each s along `dir`. Between two crowns the ray goes deeper (the embrasure): a notch.
+ */
+export async function buccalProfile(surface: SurfaceQuery, centre: Vec, buccal: Vec, dir: Vec, z: number, steps: number[]): Promise<number[]> {
+  const reach = 20;
+  const hits = await rayHits(
+    surface,
+    steps.map((s) => ({ o: at(centre, dir, s, buccal, reach, z), d: scale(buccal, -1) })),
+    reach * 2,
+  );
+  // Depth measured from the outside: larger is deeper in.
+  return hits.map((h, i) => (h ? reach - dot(sub(h, at(centre, dir, steps[i]!, buccal, 0, z)), buccal) : Infinity));
+}
+
+/** The first notch (local maximum of depth) of a profile beyond index `from` going up; -1 when none. */
+function firstNotch(depth: number[], from: number, baseline: number): number {
+  for (let i = from + 1; i + 1 < depth.length; i++) {
+    const d = depth[i]!;
+    // The crown ended: nothing there, or the face falls away far behind (no neighbour).
+    if (!Number.isFinite(d) || d > baseline + 5) return -(i + 2);
+    if (d > depth[i - 1]! + 1e-3 && d >= depth[i + 1]! && d > baseline + 0.4) return i;
+  }
+  return -1;
+}
+
+/** The tooth under a click on its buccal (or labial) face: centre, directions, top, both contacts. */
 export async function probeTooth(surface: SurfaceQuery, anchor: Vec, buccalHint?: Vec): Promise<ToothProbe> {
   const buccal = buccalHint ?? (await openSide(surface, anchor));
-  // The lingual face straight across, at the anchor's height.
+  const width = await widthAt(surface, anchor, buccal);
+  let centre = at(anchor, buccal, -width / 2, buccal, 0, anchor[2]);
+  const mesial = mesialOf(buccal, centre);
+  let top = await crownTop(surface, centre, 1.8, anchor[2] + 40);
+  if (!Number.isFinite(top)) top = anchor[2] + 5;
+  // Along the buccal face at the height of contour: the notches either side are the embrasures.
+  const z = Math.min(anchor[2], top - 2.5);
+  const STEP = 0.25, RANGE = 9;
+  const steps: number[] = [];
+  for (let s = -RANGE; s <= RANGE + 1e-9; s += STEP) steps.push(s);
+  const depth = await buccalProfile(surface, centre, buccal, mesial, z, steps);
+  const zero = Math.round(RANGE / STEP);
+  const base = depth[zero]!;
+  const notchM = firstNotch(depth, zero, Number.isFinite(base) ? base : 0);
+  const notchD = firstNotch(depth.slice().reverse(), zero, Number.isFinite(base) ? base : 0);
+  const sOf = (i: number, reversed: boolean): { s: number; neighbour: boolean } => {
+    if (i >= 0) return { s: Math.abs(steps[reversed ? depth.length - 1 - i : i]!), neighbour: true };
+    if (i < -1) return { s: Math.max(2, Math.abs(steps[reversed ? depth.length - 1 - (-i - 2) : -i - 2]!) - 0.5), neighbour: false };
+    return { s: 4.5, neighbour: false };
+  };
+  const m = sOf(notchM, false), d = sOf(notchD, true);
+  // Centre between the two embrasures.
+  const shift = (m.s - d.s) / 2;
+  centre = add(centre, scale(mesial, shift));
+  const half = (m.s + d.s) / 2;
+  const contact = async (dir: Vec, n: { neighbour: boolean }): Promise<Contact> => {
+    const across = [-0.35, -0.2, -0.1, 0, 0.1, 0.2, 0.35].map((k) => at(centre, dir, half, buccal, k * width, 0));
+    const h = (await heightsAt(surface, across, top + 20)).filter(Number.isFinite);
+    return { s: half, h: h.length ? Math.min(top - 0.3, Math.max(...h)) : top - 2, neighbour: n.neighbour };
+  };
+  const finalTop = await crownTop(surface, centre, Math.min(2.5, half * 0.5), anchor[2] + 40);
+  return {
+    centre,
+    buccal,
+    mesial,
+    width,
+    top: Number.isFinite(finalTop) ? finalTop : top,
+    mesialContact: await contact(mesial, m),
+    distalContact: await contact(scale(mesial, -1), d),
+  };
+}
+
+/** Buccolingual width of the crown at a buccal point: the lingual face straight across. */
+export async function widthAt(surface: SurfaceQuery, anchor: Vec, buccal: Vec): Promise<number> {
   const reach = 16;
   const [lingual] = await rayHits(surface, [{ o: sub(anchor, scale(buccal, reach)), d: buccal }], reach - 0.5);
   let width = 8;
   if (lingual && dist(lingual, anchor) > 2.5) width = Math.hypot(anchor[0] - lingual[0], anchor[1] - lingual[1]);
-  width = clamp(width, 4, 13);
-  const centre = at(anchor, buccal, -width / 2, buccal, 0, anchor[2]);
-  const [top] = await heightsAt(surface, [centre], anchor[2] + 40);
-  return { centre, buccal, mesial: mesialOf(buccal, centre), width, top: Number.isFinite(top) ? top! : anchor[2] + 5 };
+  return clamp(width, 4, 13);
 }
 
 /**
@@ -133,23 +219,6 @@ export async function outwardAt(surface: SurfaceQuery, p: Vec, also?: Vec): Prom
   const sum = also ? add(norm(n), also) : n;
   if (len(sum) > 0.3) return flat(sum);
   return flat([p[0], p[1] + 15, 0]);
-}
-
-/**
- * The contact with the neighbour along `dir` from a tooth's centre: where the crown's height
- * profile has its first dip (the marginal ridges meeting), or where the crown ends without a
- * neighbour. `s` along dir, `h` the height there.
- */
-export async function contactAlong(surface: SurfaceQuery, centre: Vec, dir: Vec, top: number): Promise<{ s: number; h: number; neighbour: boolean }> {
-  const steps: number[] = [];
-  for (let s = 0.5; s <= 12; s += 0.25) steps.push(s);
-  const h = await heightsAt(surface, steps.map((s) => add(centre, scale(dir, s))), top + 20);
-  for (let i = 2; i < steps.length - 1; i++) {
-    const v = h[i]!;
-    if (!Number.isFinite(v) || v < top - 5.5) return { s: steps[Math.max(0, i - 2)]!, h: Math.max(top - 3, Number.isFinite(h[i - 2]!) ? h[i - 2]! : top - 3), neighbour: false };
-    if (v < top - 0.4 && v <= h[i - 1]! && v < h[i + 1]! - 0.02) return { s: steps[i]!, h: v, neighbour: true };
-  }
-  return { s: 4, h: top - 1.5, neighbour: false };
 }
 
 /**
@@ -263,30 +332,44 @@ function stretchEnd(c: Corner[], radius: number): Corner[] {
 
 /**
  * Straights must not cut into the teeth: a chord between two corners on a convex tooth passes
- * closer than its ends. Where a chord's middle comes closer than `offset - tol`, a corner is put
- * there (kept off); a free end corner is moved out instead. Two passes.
+ * closer than its ends. Where a chord comes closer than `offset - tol` (sampled at a quarter, half
+ * and three quarters), a corner is put at its worst point (kept off); a free end corner is moved
+ * out instead, far enough for that point. Three passes.
  */
 export async function clearChords(surface: SurfaceQuery, corners: Corner[], offset: number, tol: number): Promise<Corner[]> {
+  const FRACTIONS = [0.25, 0.5, 0.75];
   let c = corners.slice();
-  for (let pass = 0; pass < 2; pass++) {
+  for (let pass = 0; pass < 3; pass++) {
     const segs: number[] = [];
-    for (let i = 0; i + 1 < c.length; i++) if ((c[i]!.on || c[i + 1]!.on) && !c[i]!.tag && !c[i + 1]!.tag) segs.push(i);
+    // Every straight with a corner on the surface (a tag's straights in the base are the base's business).
+    for (let i = 0; i + 1 < c.length; i++) if ((c[i]!.on || c[i + 1]!.on) && !(c[i]!.tag && c[i + 1]!.tag)) segs.push(i);
     if (segs.length === 0) break;
-    const mids = segs.map((i) => scale(add(c[i]!.p, c[i + 1]!.p), 0.5));
-    const r = await surface.closest(new Float32Array(mids.flat()));
+    const samples = segs.flatMap((i) => FRACTIONS.map((f) => add(c[i]!.p, scale(sub(c[i + 1]!.p, c[i]!.p), f))));
+    const r = await surface.closest(new Float32Array(samples.flat()));
     const inserts: { at: number; corner: Vec }[] = [];
     const moved = new Map<number, Vec>();
     segs.forEach((i, k) => {
-      const s: Vec = [r.point[k * 3]!, r.point[k * 3 + 1]!, r.point[k * 3 + 2]!];
-      const normal: Vec = [r.normal[k * 3]!, r.normal[k * 3 + 1]!, r.normal[k * 3 + 2]!];
-      const away = sub(mids[k]!, s);
-      // Signed: a chord's middle inside the tooth is a negative distance.
-      const d = dot(away, normal) < 0 ? -len(away) : len(away);
-      if (r.triangle[k]! < 0 || d >= offset - tol) return;
-      const n: Vec = d > 1e-4 ? norm(away) : normal;
-      const endIdx = i === 0 && !c[0]!.on ? 0 : i + 1 === c.length - 1 && !c[i + 1]!.on ? i + 1 : -1;
-      if (endIdx >= 0) moved.set(endIdx, add(c[endIdx]!.p, scale(n, 2 * (offset - d))));
-      else if (dist(c[i]!.p, c[i + 1]!.p) > 2.4) inserts.push({ at: i + 1, corner: add(s, scale(n, offset)) });
+      // The worst of the segment's samples (signed: inside the tooth is negative).
+      let worst = -1, wd = offset - tol, wn: Vec = [0, 0, 0], ws: Vec = [0, 0, 0];
+      FRACTIONS.forEach((_, f) => {
+        const q = k * FRACTIONS.length + f;
+        if (r.triangle[q]! < 0) return;
+        const sp: Vec = [r.point[q * 3]!, r.point[q * 3 + 1]!, r.point[q * 3 + 2]!];
+        const normal: Vec = [r.normal[q * 3]!, r.normal[q * 3 + 1]!, r.normal[q * 3 + 2]!];
+        const away = sub(samples[q]!, sp);
+        const d = dot(away, normal) < 0 ? -len(away) : len(away);
+        if (d < wd) {
+          wd = d;
+          worst = f;
+          wn = d > 1e-4 ? norm(away) : normal;
+          ws = sp;
+        }
+      });
+      if (worst < 0) return;
+      const frac = FRACTIONS[worst]!;
+      if (i === 0 && !c[0]!.on && !c[0]!.tag) moved.set(0, add(c[0]!.p, scale(wn, (offset - wd) / (1 - frac))));
+      else if (i + 1 === c.length - 1 && !c[i + 1]!.on && !c[i + 1]!.tag) moved.set(i + 1, add(c[i + 1]!.p, scale(wn, (offset - wd) / frac)));
+      else if (dist(c[i]!.p, c[i + 1]!.p) > 1) inserts.push({ at: i + 1, corner: add(ws, scale(wn, offset)) });
     });
     if (inserts.length === 0 && moved.size === 0) break;
     for (const [i, p] of moved) c[i] = { ...c[i]!, p };
@@ -297,7 +380,7 @@ export async function clearChords(surface: SurfaceQuery, corners: Corner[], offs
 }
 
 /** clearChords then bendable, repeated while the first still finds a chord to fix (at most 3 times). */
-export async function finish(surface: SurfaceQuery, corners: Corner[], offset: number, tol = 0.15): Promise<Corner[]> {
+export async function finish(surface: SurfaceQuery, corners: Corner[], offset: number, tol: number): Promise<Corner[]> {
   let c = corners;
   for (let round = 0; round < 3; round++) {
     const cleared = await clearChords(surface, c, offset, tol);

@@ -67,10 +67,10 @@ export interface OffsetResult {
  * Moves every point to `offset` off the surface: to its closest surface point plus the
  * direction from there to the point (or the outward normal when the point is on or inside the
  * surface) times the offset. Repeated until nothing moves by more than 0.002 mm (at most
- * `iterations` times), so it settles on curved and concave surfaces where the closest point
- * changes as the point moves.
+ * `iterations` times; after three, half steps), so it settles on curved and concave surfaces
+ * where the closest point changes as the point moves.
  */
-export async function offsetPoints(points: Float32Array, offset: number, surface: SurfaceQuery, iterations = 6): Promise<OffsetResult> {
+export async function offsetPoints(points: Float32Array, offset: number, surface: SurfaceQuery, iterations = 16): Promise<OffsetResult> {
   const n = points.length / 3;
   const p = Float32Array.from(points);
   let hits: SurfaceHits = await surface.closest(p);
@@ -86,7 +86,12 @@ export async function offsetPoints(points: Float32Array, offset: number, surface
       // exact at edges and vertices; on or inside the surface: the normal.
       const outside = d > 1e-4 && dx * nx + dy * ny + dz * nz > 0;
       const ux = outside ? dx / d : nx, uy = outside ? dy / d : ny, uz = outside ? dz / d : nz;
-      const x = hits.point[o]! + ux * offset, y = hits.point[o + 1]! + uy * offset, z = hits.point[o + 2]! + uz * offset;
+      // Full steps first; then half steps, which settle between two facing surfaces (an embrasure)
+      // where full steps would jump from one to the other.
+      const k = it < 3 ? 1 : 0.5;
+      const x = p[o]! + k * (hits.point[o]! + ux * offset - p[o]!);
+      const y = p[o + 1]! + k * (hits.point[o + 1]! + uy * offset - p[o + 1]!);
+      const z = p[o + 2]! + k * (hits.point[o + 2]! + uz * offset - p[o + 2]!);
       moved = Math.max(moved, Math.hypot(x - p[o]!, y - p[o + 1]!, z - p[o + 2]!));
       p[o] = x;
       p[o + 1] = y;

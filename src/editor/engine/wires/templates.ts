@@ -7,18 +7,22 @@
 // turns under 160°), so it passes the bending checks as placed.
 import type { SurfacePick, WirePoint, WireType } from '../document.ts';
 import { keepOff, type SurfaceQuery } from './surface.ts';
-import { LocalSurface, add, at, dist, dot, flat, norm, scale, sub, type Vec, type WireFrame } from './local.ts';
+import { LocalSurface, add, at, dist, dot, flat, norm, scale, sub, tangentLength, type Vec, type WireFrame } from './local.ts';
 import {
   clamp,
-  contactAlong,
+  DIE_RADIUS,
+  buccalProfile,
   envelope,
   finish,
   heightsAt,
+  mesialOf,
+  openSide,
   placeFree,
   placeOff,
   probeTooth,
   rayHits,
   tagOffset,
+  widthAt,
   type Corner,
   type ToothProbe,
 } from './shape.ts';
@@ -55,8 +59,11 @@ export class TemplateError extends Error {
   }
 }
 
-/** How far a dropped envelope point may lie outside its chord (mm). */
-const ENVELOPE_TOL = 0.12;
+/**
+ * How much closer than the offset a straight may pass the surface between its corners (mm): most
+ * of the clearance (at most 0.15 mm), so that the wire itself never enters a tooth.
+ */
+export const tolerance = (clearance: number): number => Math.max(0.02, Math.min(0.15, clearance * 0.9));
 
 /**
  * Places a template on the clicked teeth:
@@ -79,20 +86,21 @@ export async function placeTemplate(type: WireType, anchors: SurfacePick[], fram
   if (anchors.length < need) throw new TemplateError('TEMPLATE_CLICKS', `the ${type} template needs ${need} clicks on the teeth`);
   const local = new LocalSurface(surface, frame);
   const offset = wire.diameter / 2 + wire.clearance;
+  const tol = tolerance(wire.clearance);
   const clicks = anchors.slice(0, need).map((a) => local.local(a.point));
   let corners: Corner[];
   switch (type) {
     case 'singleArmClasp':
-      corners = await singleArmClasp(local, clicks[0]!, offset);
+      corners = await singleArmClasp(local, clicks[0]!, offset, tol);
       break;
     case 'arrowClasp':
-      corners = await arrowClasp(local, clicks[0]!, offset);
+      corners = await arrowClasp(local, clicks[0]!, offset, tol);
       break;
     case 'labialBow':
-      corners = await labialBow(local, clicks[0]!, clicks[1]!, offset);
+      corners = await labialBow(local, clicks[0]!, clicks[1]!, offset, tol);
       break;
     case 'wraparoundBow':
-      corners = await wraparoundBow(local, clicks[0]!, clicks[1]!, offset);
+      corners = await wraparoundBow(local, clicks[0]!, clicks[1]!, offset, tol);
       break;
   }
   return toModel(local, corners, offset, surface);
@@ -128,27 +136,34 @@ function tagRanges(corners: Corner[]): [number, number][] {
 
 // ---------------------------------------------------------------- the templates
 
-/** The crossing over the contact of a tooth with its neighbour along `dir`: buccal, over, lingual. */
-async function crossing(ls: LocalSurface, t: ToothProbe, dir: Vec, offset: number): Promise<{ corners: Corner[]; s: number; h: number }> {
-  const { s, h } = await contactAlong(ls, t.centre, dir, t.top);
+/** The crossing over the contact of a tooth with its mesial or distal neighbour: buccal, over, lingual. */
+async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'distal', offset: number): Promise<{ corners: Corner[]; s: number; h: number; dir: Vec }> {
+  const { s, h } = side === 'mesial' ? t.mesialContact : t.distalContact;
+  const dir = side === 'mesial' ? t.mesial : scale(t.mesial, -1);
   const half = t.width / 2;
   const [b, over, l] = await placeOff(ls, [at(t.centre, dir, s, t.buccal, half + offset, h - 1.4), at(t.centre, dir, s, t.buccal, 0, h + 1), at(t.centre, dir, s, t.buccal, -(half + offset), h - 1.4)], offset);
-  return { corners: [b!, over!, l!], s, h };
+  return { corners: [b!, over!, l!], s, h, dir };
 }
 
-/** The tag: down the lingual from the crossing at `s` along `dir`, then along the arch by `run` (signed, along dir), inside the base. */
+/**
+ * The tag: down the lingual from the crossing at `s` along `dir`, then `run` mm (signed, along
+ * dir) along the arch, turned 30° towards the palate or tongue (the arch curves inwards; a
+ * straight run along the tangent would leave it), both corners inside the base.
+ */
 async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Vec, s: number, run: number, offset: number): Promise<Corner[]> {
   const half = t.width / 2;
   const z = t.top - 7;
-  return placeFree(ls, [at(t.centre, dir, s - 0.3 * Math.sign(run || 1), t.buccal, -(half + 1), z), at(t.centre, dir, s + run, t.buccal, -(half + 1), z)], tagOffset(offset));
+  const start = at(t.centre, dir, s - 0.3 * Math.sign(run || 1), t.buccal, -(half + 1), z);
+  const along = norm(add(scale(dir, Math.sign(run || 1) * Math.cos(Math.PI / 6)), scale(t.buccal, -Math.sin(Math.PI / 6))));
+  return placeFree(ls, [start, add(start, scale(along, Math.abs(run)))], tagOffset(offset));
 }
 
-async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number): Promise<Corner[]> {
+async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number, tol: number): Promise<Corner[]> {
   const t = await probeTooth(ls, click);
   const r = t.width / 2 + offset;
   const z = t.top - clamp(t.top - click[2], 4.5, 6);
   const m = t.mesial;
-  const cross = await crossing(ls, t, m, offset);
+  const cross = await crossing(ls, t, 'mesial', offset);
   // Angles round the tooth from its buccal towards mesial: the tip at the distobuccal line angle
   // (deepest in the undercut), the first corner a start straight's length away, the last short of
   // the contact, the corners between about 20° apart, rising towards the contact.
@@ -172,48 +187,72 @@ async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number): Pro
   const tip: Corner = { p: arm[0]!.p, on: false };
   const tag = await tagFrom(ls, t, m, cross.s, -7.5, offset);
   let corners: Corner[] = [tip, ...arm.slice(1), ...cross.corners, ...tag];
-  return finish(ls, corners, offset);
+  return finish(ls, corners, offset, tol);
 }
 
-async function arrowClasp(ls: LocalSurface, click: Vec, offset: number): Promise<Corner[]> {
-  // The click is in the buccal embrasure: the tooth probe there finds the contact's centre line.
-  const t = await probeTooth(ls, click);
-  const m = t.mesial;
-  // Centre the contact: the height profile's lowest point across it.
-  const steps = [-2.5, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5];
-  const inner = at(t.centre, m, 0, t.buccal, 0, t.centre[2]);
-  const h = await heightsAt(ls, steps.map((s) => at(inner, m, s, t.buccal, 0, 0)), t.top + 20);
-  let best = 5;
-  steps.forEach((_, i) => {
-    if (Number.isFinite(h[i]!) && h[i]! < (h[best] ?? Infinity)) best = i;
+async function arrowClasp(ls: LocalSurface, click: Vec, offset: number, tol: number): Promise<Corner[]> {
+  // The click is in the buccal embrasure: its direction, the notch nearest to it along the arch
+  // (the deepest point of the buccal face), the height over the contact there.
+  const buccal = await openSide(ls, click);
+  const m = mesialOf(buccal, click);
+  const steps: number[] = [];
+  for (let s = -3; s <= 3 + 1e-9; s += 0.25) steps.push(s);
+  const depth = await buccalProfile(ls, click, buccal, m, click[2], steps);
+  let best = Math.floor(steps.length / 2);
+  depth.forEach((d, i) => {
+    if (Number.isFinite(d) && d > depth[best]! + 1e-3 && Math.abs(steps[i]!) <= 2.5) best = i;
   });
-  const k = at(inner, m, steps[best]!, t.buccal, 0, inner[2]);
-  const hc = Number.isFinite(h[best]!) ? h[best]! : t.top - 1.5;
-  const top = Math.max(...h.filter(Number.isFinite), hc + 1);
+  const notch = at(click, m, steps[best]!, buccal, 0, click[2]);
+  // The contact's centre line: half way to the lingual embrasure straight across.
+  const width = await widthAt(ls, notch, buccal);
+  const k = at(notch, buccal, -width / 2, buccal, 0, click[2]);
+  const across = [-0.35, -0.2, -0.1, 0, 0.1, 0.2, 0.35].map((s) => at(k, buccal, s * width, m, 0, 0));
+  const heights = (await heightsAt(ls, across, click[2] + 40)).filter(Number.isFinite);
+  const around = (await heightsAt(ls, [-3.5, -2.5, 2.5, 3.5].map((s) => at(k, m, s, buccal, 0, 0)), click[2] + 40)).filter(Number.isFinite);
+  const hc = heights.length ? Math.max(...heights) : click[2] + 3;
+  const top = around.length ? Math.max(hc + 0.5, ...around) : hc + 1.5;
+  const t = { buccal, width };
   const half = t.width / 2;
   const out = (d: number): number => half + offset + d;
   // Feed order: the tag first (the start straight in the base), over the contact, the arrowhead, the end arm.
   const tag = await placeFree(ls, [at(k, m, -7, t.buccal, -(half + 1), top - 7), at(k, m, -0.3, t.buccal, -(half + 1), top - 7)], tagOffset(offset));
-  const za = hc - 4.5;
-  const [lq, over, b] = await placeOff(ls, [at(k, m, 0, t.buccal, -out(0), hc - 1.4), at(k, m, 0, t.buccal, 0, hc + 1), at(k, m, 0, t.buccal, out(0), hc - 1.4)], offset);
-  // The arrowhead, found from outside with rays (the embrasure's walls): legs down each side,
-  // the tip (two corners a double bend apart) deeper in, moved out until they are far enough apart.
-  const legs: [number, number][] = [[-1.9, hc - 2.6], [-1.1, za], [1.1, za], [1.9, hc - 2.6]];
+  const [lq, over] = await placeOff(ls, [at(k, m, 0, t.buccal, -out(0), hc - 1.4), at(k, m, 0, t.buccal, 0, hc + 1)], offset);
+  // The arrowhead, found from outside with rays (the embrasure's walls): a leg down each side of
+  // the embrasure, the tip (two corners a double bend apart) deeper in and lower, in the undercut
+  // below the contact. Widened until every straight has room for the die's arcs.
+  const legs: [number, number][] = [[-2.2, hc - 1.8], [-1.25, hc - 4], [1.25, hc - 4], [2.2, hc - 1.8]];
+  const endAt: [number, number] = [8.5, hc - 3];
   let head: Corner[] = [];
-  for (let push = 0; push < 10; push++) {
-    const hits = await rayHits(ls, legs.map(([s, z]) => ({ o: at(k, m, s, t.buccal, 10, z), d: scale(t.buccal, -1) })), 20);
-    const guesses = hits.map((h, i) => add(h ?? at(k, m, legs[i]![0], t.buccal, out(0), legs[i]![1]), scale(t.buccal, offset + (i === 1 || i === 2 ? push * 0.3 : 0))));
+  for (let round = 0; round < 12; round++) {
+    const spots = [...legs, endAt];
+    const hits = await rayHits(ls, spots.map(([s, z]) => ({ o: at(k, m, s, t.buccal, 10, z), d: scale(t.buccal, -1) })), 20);
+    const guesses = hits.map((h, i) => add(h ?? at(k, m, spots[i]![0], t.buccal, out(0), spots[i]![1]), scale(t.buccal, offset)));
     head = await placeOff(ls, guesses, offset);
-    if (dist(head[1]!.p, head[2]!.p) >= 2.3 && dist(head[0]!.p, head[1]!.p) >= 2 && dist(head[2]!.p, head[3]!.p) >= 2) break;
-    legs[0]![0] -= 0.2;
-    legs[3]![0] += 0.2;
+    const path = [over!, ...head].map((c) => c.p);
+    const room = (i: number): boolean => {
+      const tA = i > 0 ? tangentLength(path[i - 1]!, path[i]!, path[i + 1]!, DIE_RADIUS) : 0;
+      const tB = i + 2 < path.length ? tangentLength(path[i]!, path[i + 1]!, path[i + 2]!, DIE_RADIUS) : 0;
+      return dist(path[i]!, path[i + 1]!) >= tA + tB + 0.3;
+    };
+    const legsOk = room(1) && room(3) && room(0);
+    const tipOk = room(2) && dist(path[2]!, path[3]!) - tangentLength(path[1]!, path[2]!, path[3]!, DIE_RADIUS) - tangentLength(path[2]!, path[3]!, path[4]!, DIE_RADIUS) <= 1.9;
+    if (legsOk && tipOk) break;
+    if (!room(2)) {
+      legs[1]![0] -= 0.15;
+      legs[2]![0] += 0.15;
+    }
+    if (!legsOk) {
+      legs[0]![0] -= 0.2;
+      legs[3]![0] += 0.2;
+      legs[0]![1] += 0.15;
+      legs[3]![1] += 0.15;
+      legs[1]![1] -= 0.15;
+      legs[2]![1] -= 0.15;
+    }
   }
-  const [d1, t1, t2, d2] = head;
-  // The end rests on the next tooth's buccal face.
-  const [endHit] = await rayHits(ls, [{ o: at(k, m, 8.5, t.buccal, 10, hc - 3), d: scale(t.buccal, -1) }], 20);
-  const [end] = await placeOff(ls, [add(endHit ?? at(k, m, 8.5, t.buccal, out(0), hc - 3), scale(t.buccal, offset))], offset);
-  const corners: Corner[] = [...tag, lq!, over!, b!, d1!, t1!, t2!, d2!, { ...end!, on: false }];
-  return finish(ls, corners, offset);
+  const [d1, t1, t2, d2, end] = head;
+  const corners: Corner[] = [...tag, lq!, over!, d1!, t1!, t2!, d2!, { ...end!, on: false }];
+  return finish(ls, corners, offset, tol);
 }
 
 /** Front of the arch: the labial face of the central incisors seen from in front of the midpoint of two clicks. */
@@ -253,7 +292,7 @@ function archSamples(a: Vec, b: Vec, front: Vec, forward: Vec, step: number, z: 
   return out;
 }
 
-async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Promise<Corner[]> {
+async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number): Promise<Corner[]> {
   // Feed from the canine with the smaller x.
   const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
   const arch = await archFront(ls, ra, la);
@@ -266,10 +305,10 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Pr
   const loopTop = zMid - 3;
   // Only the part of the envelope mesial of both loops.
   const mesialOfLoop = (c: Corner, t: ToothProbe): boolean => dot(sub(c.p, t.centre), t.mesial) > 2.6;
-  const front = (await envelope(ls, samples, offset, ENVELOPE_TOL)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
+  const front = (await envelope(ls, samples, offset, tol)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
   const side = async (t: ToothProbe): Promise<Corner[]> => {
-    const distal = scale(t.mesial, -1);
-    const cr = await crossing(ls, t, distal, offset);
+    const cr = await crossing(ls, t, 'distal', offset);
+    const distal = cr.dir;
     // The U-loop: up the distal third (towards the gum), across, down the mesial third to mid-crown.
     const [ld, lm, lb] = await placeOff(
       ls,
@@ -283,10 +322,10 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Pr
   const r = await side(right);
   const l = (await side(left)).reverse();
   const corners = [...r, ...front, ...l];
-  return finish(ls, corners, offset);
+  return finish(ls, corners, offset, tol);
 }
 
-async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number): Promise<Corner[]> {
+async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number): Promise<Corner[]> {
   const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
   const arch = await archFront(ls, ra, la);
   const right = await probeTooth(ls, ra);
@@ -295,7 +334,7 @@ async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number)
   const zFront = arch.top - 4.5;
   const buccalOf = (t: ToothProbe): Vec => at(t.centre, t.buccal, t.width / 2, t.mesial, 0, zMolar);
   const samples = archSamples(buccalOf(right), buccalOf(left), arch.front, arch.forward, 0.8, (f) => zMolar + (zFront - zMolar) * f);
-  const buccal = await envelope(ls, samples, offset, ENVELOPE_TOL);
+  const buccal = await envelope(ls, samples, offset, tol);
   const wrap = async (t: ToothProbe): Promise<Corner[]> => {
     const distal = scale(t.mesial, -1);
     const z = t.top - 4.5;
@@ -314,6 +353,6 @@ async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number)
   const r = await wrap(right);
   const l = (await wrap(left)).reverse();
   const corners = [...r, ...buccal.map((c) => ({ ...c, soft: true })), ...l];
-  return finish(ls, corners, offset);
+  return finish(ls, corners, offset, tol);
 }
 

@@ -129,6 +129,7 @@ export function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES)
 
 const WIRE_COLOR = new Color3(0.62, 0.66, 0.72);
 const SELECTED_COLOR = new Color3(0.1, 0.45, 0.95);
+const HOVER_COLOR = new Color3(0.5, 0.68, 0.95);
 const HANDLE_COLOR = new Color3(1, 1, 1);
 const ACTIVE_HANDLE_COLOR = new Color3(1, 0.65, 0.1);
 const ISSUE_COLOR = new Color3(0.92, 0.15, 0.2);
@@ -138,6 +139,7 @@ const WARNING_COLOR = new Color3(0.95, 0.6, 0.05);
 export class WireMaterials {
   readonly wire: StandardMaterial;
   readonly selected: StandardMaterial;
+  readonly hover: StandardMaterial;
   readonly handle: StandardMaterial;
   readonly activeHandle: StandardMaterial;
   readonly issue: StandardMaterial;
@@ -163,6 +165,7 @@ export class WireMaterials {
     this.wire = lit('wire-material', WIRE_COLOR);
     this.selected = lit('wire-selected-material', SELECTED_COLOR);
     this.selected.emissiveColor = new Color3(0.05, 0.15, 0.35);
+    this.hover = lit('wire-hover-material', HOVER_COLOR);
     this.handle = flat('wire-handle-material', HANDLE_COLOR);
     this.activeHandle = flat('wire-handle-active-material', ACTIVE_HANDLE_COLOR);
     this.issue = flat('wire-issue-material', ISSUE_COLOR);
@@ -170,7 +173,7 @@ export class WireMaterials {
   }
 
   dispose(): void {
-    for (const m of [this.wire, this.selected, this.handle, this.activeHandle, this.issue, this.warning]) m.dispose();
+    for (const m of [this.wire, this.selected, this.hover, this.handle, this.activeHandle, this.issue, this.warning]) m.dispose();
   }
 }
 

@@ -8,11 +8,12 @@ import { toast } from '../../../ui/toast';
 import { KeyDialog } from '../KeyDialog';
 import { BindDialog } from '../BindDialog';
 import { CalibrationDialog } from '../CalibrationDialog';
+import { locationItems, withLocation } from '../../dashboard/location';
 
 const PREFIX = '/admin/device/info';
 
 export default function DeviceList() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const crud = useRef<CrudHandle>(null);
   const [deviceKey, setDeviceKey] = useState<string | null>(null);
   const [bindOf, setBindOf] = useState<Row | null>(null);
@@ -66,10 +67,12 @@ export default function DeviceList() {
     { prop: 'personnelId', label: t`Owner`, type: 'select', options: users, span: 12, hidden: () => users.length === 0 },
     { prop: 'enableAI', label: t`AI equipment`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
+    ...locationItems(i18n),
   ];
   const search: FormItem[] = [{ prop: 'status', label: t`Status`, type: 'select', options: status }];
 
-  const onSubmit = async (data: Row, mode: string) => {
+  const onSubmit = async (form: Row, mode: string) => {
+    const data = withLocation(form);
     if (mode === 'add') {
       const reply = await request<{ id: number; deviceKey: string }>({ url: `${PREFIX}/add`, method: 'POST', data });
       setDeviceKey(reply.deviceKey);
