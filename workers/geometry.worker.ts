@@ -157,10 +157,10 @@ async function newInstance(): Promise<KernelExports> {
 }
 
 // Parsing needs room for the file's bytes and a hash table; the mesh kept
-// afterwards needs neither (upper.stl: 52 MiB against 11 MiB). So a file is
+// afterwards needs neither (upper.stl: 47 MiB against 11 MiB). So a file is
 // parsed in a parser instance and the welded mesh copied into a fresh
 // instance of its own size (5 ms for upper.stl; compacting in place would be
-// 1 ms but would keep all 52 MiB per mesh, as wasm memory never shrinks).
+// 1 ms but would keep all 47 MiB per mesh, as wasm memory never shrinks).
 // One idle parser is kept for the next file, since parsing in a fresh
 // instance costs page faults for its growing memory (upper.stl 55 ms instead
 // of 37 ms); it is dropped after PARSER_IDLE_MS. A second parse running at
