@@ -98,6 +98,9 @@ describe('devices', () => {
     expect(unsupported.body).toEqual({ code: 1001, message: 'The device does not support a wire diameter of 1.5 mm' });
     const falling = await t.call('POST', '/admin/device/config/add', { token: admin, lang: 'en', body: { deviceId: id, diameter: 0.7, springback: [[90, 1], [45, 1]] } });
     expect(falling.body).toEqual({ code: 1002, message: 'springback is invalid' });
+    // 45° bends to 55°, 90° would bend to 50°: the machine could not tell them apart.
+    const folding = await t.call('POST', '/admin/device/config/add', { token: admin, lang: 'en', body: { deviceId: id, diameter: 0.7, springback: [[0, 0], [45, 10], [90, -40]] } });
+    expect(folding.body).toEqual({ code: 1002, message: 'springback is invalid' });
     const page = await t.call('POST', '/admin/device/config/page', { token: admin, body: { deviceId: id } });
     expect(page.body.data.list[0].springback).toEqual(rows);
     // Dora is not bound to this device: neither its tables nor adding one.
