@@ -277,6 +277,12 @@ describe('auto-fit', () => {
     expect(fitted.points.slice(a, b + 1).map((p) => p.point)).toEqual(placed.points.slice(placed.tag[0], placed.tag[1] + 1).map((p) => p.point));
     const check = await h.geometry.bendCheck({ points: fitted.points.map((p) => [...p.point] as [number, number, number]), wire: { type: 'singleArmClasp', diameter: WIRE.diameter }, program: { radius: 1 }, skipCollision: true });
     expect(check.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    // The buccal arm hugs the tooth evenly: after the tip's straight, its corners are on the
+    // buccal side and spaced alike, however unevenly the displaced ones were.
+    const arm = fitted.points.slice(1, 4).map((p) => canonical('lower', p.point));
+    for (const c of arm) expect(buccalOf(c)).toBeGreaterThan(1.5);
+    const gaps = arm.slice(1).map((c, i) => Math.hypot(c[0] - arm[i]![0], c[1] - arm[i]![1], c[2] - arm[i]![2]));
+    expect(Math.max(...gaps) / Math.min(...gaps)).toBeLessThan(1.25);
     // A second fit changes little: every corner of either lies within 0.4 mm of the other's centreline.
     const again = await autoFit({ ...wire, points: fitted.points, tag: fitted.tag! }, { matrix: IDENTITY, jaw: 'lower' }, lower);
     expect(polylineGap(again.points, fitted.points)).toBeLessThan(0.4);

@@ -43,7 +43,7 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
     return { p: local.local(p.point), on: !!p.surface, tag: inTag(i) };
   });
   const armEnd = corners.findIndex((c) => c.tag);
-  const arm = armEnd < 0 ? corners.length : armEnd;
+  let arm = armEnd < 0 ? corners.length : armEnd;
   if (arm < 3) return { points: wire.points.map((p) => ({ ...p })), ...(tag ? { tag } : {}) };
 
   // The tooth: from the designer's click when there is one, else from the arm's middle.
@@ -71,9 +71,11 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
     const tipAngle = firstAngle - chord;
     const zEnd = clamp(corners[last]!.p[2], tooth.top - 6.5, tooth.top - 1.8);
     const zFirst = clamp(corners[1]!.p[2], tooth.top - 6.5, zEnd);
-    const targets = Array.from({ length: last + 1 }, (_, i) => ({
-      angle: i === 0 ? tipAngle : last === 1 ? endAngle : firstAngle + ((endAngle - firstAngle) * (i - 1)) / (last - 1),
-      z: i === 0 ? zFirst - 0.3 : last === 1 ? zEnd : zFirst + ((zEnd - zFirst) * (i - 1)) / (last - 1),
+    // About 20° between corners (as the template), however many the arm had.
+    const count = Math.max(1, Math.round((endAngle - firstAngle) / 20) + 1);
+    const targets = Array.from({ length: count + 1 }, (_, i) => ({
+      angle: i === 0 ? tipAngle : count === 1 ? endAngle : firstAngle + ((endAngle - firstAngle) * (i - 1)) / (count - 1),
+      z: i === 0 ? zFirst - 0.3 : count === 1 ? zEnd : zFirst + ((zEnd - zFirst) * (i - 1)) / (count - 1),
     }));
     // Placing a corner off the surface moves it a little round the tooth and in height: aim so
     // that it lands on its target (then a second fit finds the same targets and changes nothing).
@@ -95,7 +97,9 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
       });
       if (worst < 0.2) break;
     }
-    placed.forEach((c, i) => (corners[i] = c));
+    corners.splice(0, last + 1, ...placed);
+    arm += placed.length - (last + 1);
+    last = placed.length - 1;
   }
   // The crossing and the lingual corners: back off the surface.
   corners = await reproject(local, corners, arm, offset, last + 1);
