@@ -109,6 +109,18 @@ describe('devices', () => {
     expect(foreign.body).toEqual({ code: 1002, message: 'deviceId is invalid' });
   });
 
+  it('die radius: 1 mm unless set, bounded, and given to the editor with the device', async () => {
+    const plain = (await t.call('POST', '/admin/device/info/add', { token: admin, body: { ...device, devicename: 'Die default' } })).body.data.id;
+    const wide = (await t.call('POST', '/admin/device/info/add', { token: admin, body: { ...device, devicename: 'Die 2.5', dieRadius: 2.5 } })).body.data.id;
+    const tiny = await t.call('POST', '/admin/device/info/add', { token: admin, lang: 'en', body: { ...device, devicename: 'Die 0', dieRadius: 0 } });
+    expect(tiny.body).toEqual({ code: 1002, message: 'dieRadius is invalid' });
+    expect((await t.call('GET', `/admin/device/info/info?id=${plain}`, { token: admin })).body.data.dieRadius).toBe(1);
+    await t.call('POST', '/admin/device/info/update', { token: admin, body: { id: plain, dieRadius: 1.2 } });
+    const usable = (await t.call('POST', '/admin/design/userDeviceList', { token: admin, body: {} })).body.data as { id: number; dieRadius: number }[];
+    expect(usable.find((d) => d.id === plain)?.dieRadius).toBe(1.2);
+    expect(usable.find((d) => d.id === wide)?.dieRadius).toBe(2.5);
+  });
+
   it('api config: the key is written but never read back in full', async () => {
     const add = await t.call('POST', '/admin/device/apiConfig/add', { token: admin, body: { name: 'AI', url: 'https://ai.example.com/v1', key: 'sk-very-secret-1234' } });
     expect(add.body.code).toBe(1000);
