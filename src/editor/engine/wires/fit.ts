@@ -1,6 +1,6 @@
 // Auto-fit of the single-arm clasp (spec: "Auto-fit supports only the single-arm clasp"): the
 // arm is put back round its tooth, evenly spaced, so that it hugs the tooth; the tag in the base
-// stays where it is. Deterministic, and a second fit changes little (within 0.4 mm in the tests).
+// stays where it is. Deterministic, and a second fit changes little (within 0.1 mm in the tests).
 import type { WireDesign, WirePoint } from '../document.ts';
 import { LocalSurface, add, dot, scale, sub, type Vec, type WireFrame } from './local.ts';
 import { clamp, finish, placeOff, probeTooth, type Corner } from './shape.ts';
