@@ -202,6 +202,18 @@ describe('templates on the generated jaws', () => {
   }
 });
 
+describe('templates for a larger bending die', () => {
+  it('leave room for a 1.5 mm die when the device has one', async () => {
+    for (const type of ['singleArmClasp', 'arrowClasp', 'labialBow', 'wraparoundBow'] as const) {
+      const anchors: SurfacePick[] = [];
+      for (const [n, between] of await ANCHORS[type]()) anchors.push(await clickTooth('lower', n, 4, between));
+      const wire = await placeTemplate(type, anchors, { matrix: IDENTITY, jaw: 'lower' }, lower, { ...WIRE, dieRadius: 1.5 });
+      const check = await h.geometry.bendCheck({ points: wire.points.map((p) => [...p.point] as [number, number, number]), wire: { type, diameter: WIRE.diameter }, program: { radius: 1.5 }, skipCollision: true });
+      expect(check.issues).toEqual([]);
+    }
+  });
+});
+
 describe('templates on a straightened model', () => {
   it('a jaw scanned tilted and straightened gets the same wire, in its own frame', async () => {
     // The lower jaw as scanned 14° off and shifted; the straightening (model → canonical) undoes it.
@@ -274,6 +286,7 @@ describe('auto-fit', () => {
     for (const d of after) expect(Math.abs(d - OFFSET)).toBeLessThan(0.05);
     // The tag is where it was.
     const [a, b] = fitted.tag!;
+    expect(fitted.tags).toEqual([fitted.tag]);
     expect(fitted.points.slice(a, b + 1).map((p) => p.point)).toEqual(placed.points.slice(placed.tag[0], placed.tag[1] + 1).map((p) => p.point));
     const check = await h.geometry.bendCheck({ points: fitted.points.map((p) => [...p.point] as [number, number, number]), wire: { type: 'singleArmClasp', diameter: WIRE.diameter }, program: { radius: 1 }, skipCollision: true });
     expect(check.issues.filter((i) => i.severity === 'error')).toEqual([]);

@@ -3,7 +3,7 @@
 // stays where it is. Deterministic, and a second fit changes little (within 0.1 mm in the tests).
 import type { WireDesign, WirePoint } from '../document.ts';
 import { LocalSurface, add, dot, scale, sub, type Vec, type WireFrame } from './local.ts';
-import { clamp, finish, placeOff, probeTooth, type Corner } from './shape.ts';
+import { clamp, DIE_RADIUS, finish, placeOff, probeTooth, type Corner } from './shape.ts';
 import type { SurfaceQuery } from './surface.ts';
 import { cornersToPoints, tolerance } from './templates.ts';
 
@@ -18,6 +18,8 @@ export interface FittedWire {
   points: WirePoint[];
   /** The tag's corner indices after the fit (the tag's corners themselves are unchanged). */
   tag?: [number, number];
+  /** The same as the design's `tags` (a clasp has one tag). */
+  tags?: [number, number][];
 }
 
 /**
@@ -29,7 +31,7 @@ export interface FittedWire {
  * templates; the tag's corners are kept as they are (`tag` re-indexed when the corner count
  * changed). Other wire types: AutoFitError (`code` AUTO_FIT_UNSUPPORTED).
  */
-export async function autoFit(wire: WireDesign, frame: WireFrame, surface: SurfaceQuery): Promise<FittedWire> {
+export async function autoFit(wire: WireDesign, frame: WireFrame, surface: SurfaceQuery, options: { dieRadius?: number } = {}): Promise<FittedWire> {
   if (wire.type !== 'singleArmClasp') throw new AutoFitError();
   const offset = wire.diameter / 2 + wire.clearance;
   const local = new LocalSurface(surface, { matrix: frame.matrix, jaw: wire.jaw });
@@ -104,7 +106,7 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
   // The crossing and the lingual corners: back off the surface.
   corners = await reproject(local, corners, arm, offset, last + 1);
   corners[0] = { ...corners[0]!, on: false, soft: false };
-  corners = await finish(local, corners, offset, tolerance(wire.clearance));
+  corners = await finish(local, corners, offset, tolerance(wire.clearance), options.dieRadius ?? DIE_RADIUS);
   const points = await cornersToPoints(local, corners, offset, surface);
   // Tag corners are written back exactly as they were.
   const tagStart = corners.findIndex((c) => c.tag);
@@ -116,7 +118,7 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
   const out = reversed ? points.reverse() : points;
   const tagLength = tag ? tag[1] - tag[0] : 0;
   const newTag: [number, number] | undefined = tag ? (reversed ? [0, tagLength] : [out.length - 1 - tagLength, out.length - 1]) : undefined;
-  return { points: out, ...(newTag ? { tag: newTag } : {}) };
+  return { points: out, ...(newTag ? { tag: newTag, tags: [newTag] } : {}) };
 }
 
 /** Puts the surface corners from index `from` up to (not including) `arm` back off the surface. */
