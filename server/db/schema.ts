@@ -210,6 +210,8 @@ export interface DeviceInfoTable {
   /** Comma-separated wire diameters in mm, e.g. "0.7,0.8". */
   diameters: string;
   memory: number;
+  /** Radius of the bend arcs' centreline, mm (migration 0090, default 1). */
+  dieRadius: Generated<number>;
   keyHash: string;
   keyHint: string;
   /** Location for the dashboard map (migration 0080): city, and degrees latitude -90..90, longitude -180..180. */

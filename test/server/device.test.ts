@@ -98,12 +98,27 @@ describe('devices', () => {
     expect(unsupported.body).toEqual({ code: 1001, message: 'The device does not support a wire diameter of 1.5 mm' });
     const falling = await t.call('POST', '/admin/device/config/add', { token: admin, lang: 'en', body: { deviceId: id, diameter: 0.7, springback: [[90, 1], [45, 1]] } });
     expect(falling.body).toEqual({ code: 1002, message: 'springback is invalid' });
+    // 45° bends to 55°, 90° would bend to 50°: the machine could not tell them apart.
+    const folding = await t.call('POST', '/admin/device/config/add', { token: admin, lang: 'en', body: { deviceId: id, diameter: 0.7, springback: [[0, 0], [45, 10], [90, -40]] } });
+    expect(folding.body).toEqual({ code: 1002, message: 'springback is invalid' });
     const page = await t.call('POST', '/admin/device/config/page', { token: admin, body: { deviceId: id } });
     expect(page.body.data.list[0].springback).toEqual(rows);
     // Dora is not bound to this device: neither its tables nor adding one.
     expect((await t.call('POST', '/admin/device/config/page', { token: dora, body: { deviceId: id } })).body.data.list).toEqual([]);
     const foreign = await t.call('POST', '/admin/device/config/add', { token: dora, lang: 'en', body: { deviceId: id, diameter: 0.9, springback: rows } });
     expect(foreign.body).toEqual({ code: 1002, message: 'deviceId is invalid' });
+  });
+
+  it('die radius: 1 mm unless set, bounded, and given to the editor with the device', async () => {
+    const plain = (await t.call('POST', '/admin/device/info/add', { token: admin, body: { ...device, devicename: 'Die default' } })).body.data.id;
+    const wide = (await t.call('POST', '/admin/device/info/add', { token: admin, body: { ...device, devicename: 'Die 2.5', dieRadius: 2.5 } })).body.data.id;
+    const tiny = await t.call('POST', '/admin/device/info/add', { token: admin, lang: 'en', body: { ...device, devicename: 'Die 0', dieRadius: 0 } });
+    expect(tiny.body).toEqual({ code: 1002, message: 'dieRadius is invalid' });
+    expect((await t.call('GET', `/admin/device/info/info?id=${plain}`, { token: admin })).body.data.dieRadius).toBe(1);
+    await t.call('POST', '/admin/device/info/update', { token: admin, body: { id: plain, dieRadius: 1.2 } });
+    const usable = (await t.call('POST', '/admin/design/userDeviceList', { token: admin, body: {} })).body.data as { id: number; dieRadius: number }[];
+    expect(usable.find((d) => d.id === plain)?.dieRadius).toBe(1.2);
+    expect(usable.find((d) => d.id === wide)?.dieRadius).toBe(2.5);
   });
 
   it('api config: the key is written but never read back in full', async () => {

@@ -127,7 +127,8 @@ describe('base tool (headless)', () => {
     expect(await editor.base.generate()).toBe(false);
     expect(editor.base.view.problem?.code).toBe('HEIGHT_TOO_LOW');
     editor.base.setSettings({ height: 2 as never });
-    editor.changeDocument('wire', { ...editor.getState().document, wires: [{ id: 'w1' }] } as DesignDocument);
+    const wire = { id: 'w1', type: 'singleArmClasp', jaw: 'lower', diameter: 0.8, clearance: 0.1, points: [{ point: [0, 0, 0] }, { point: [20, 0, 0] }], anchors: [] };
+    editor.changeDocument('wire', { ...editor.getState().document, wires: [wire] } as unknown as DesignDocument);
     expect(await editor.base.generate()).toBe(false);
     expect(editor.base.view.problem?.code).toBe('WIRE_EXISTS');
     expect(editor.base.view.status).toBe('none');

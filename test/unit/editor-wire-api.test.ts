@@ -1,7 +1,9 @@
 // The shared pieces the wire tools build on: the wire and slot parts of the design document,
 // and the geometry worker's bending calls (the real worker module, in process).
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseDocument } from '../../src/editor/engine/document.ts';
+import { checkInput } from '../../src/editor/device/bendFlow.ts';
+import { parseDocument, type WireDesign } from '../../src/editor/engine/document.ts';
+import type { UserDevice } from '../../src/editor/device/types.ts';
 import { headlessEditor, type Headless } from './editor-harness.ts';
 
 const pick = (x: number, y: number, z: number, triangle = 3) => ({ point: [x, y, z], triangle });
@@ -66,6 +68,24 @@ describe('bending calls of the geometry worker', () => {
     expect(d(0, 1)).toBeCloseTo(10, 3);
     expect(d(1, 2)).toBeCloseTo(6, 3);
     expect(d(2, 3)).toBeCloseTo(10, 3);
+  });
+
+  it("computes a device's programs for its own die radius (1 mm when it names none)", async () => {
+    const wire = {
+      id: 'u',
+      type: 'singleArmClasp',
+      jaw: 'upper',
+      diameter: 0.8,
+      clearance: 0.1,
+      points: [[0, 0, 0], [10, 0, 0], [10, 6, 0], [0, 6, 0]].map((p) => ({ point: p })),
+      anchors: [],
+    } as unknown as WireDesign;
+    const device: UserDevice = { id: 1, devicename: 'B', online: true, state: 'idle', detail: null, diameterList: [0.8], memory: 100, pending: 0, dieRadius: 2 };
+    const feeds = async (d: UserDevice) => (await h.geometry.bendCheck(checkInput(wire, d))).program!.steps.map((s) => Math.round(s.feed * 1e4) / 1e4);
+    // R = 2: tangent lengths 2, straights 8, 2, 8, arcs of π mm.
+    expect(await feeds(device)).toEqual([11.1416, 5.1416, 8]);
+    const { dieRadius: _, ...older } = device;
+    expect(await feeds(older)).toEqual([10.5708, 5.5708, 9]);
   });
 
   it('fails a wire the kernel cannot read with a code', async () => {

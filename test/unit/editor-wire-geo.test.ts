@@ -202,6 +202,18 @@ describe('templates on the generated jaws', () => {
   }
 });
 
+describe('templates for a larger bending die', () => {
+  it('leave room for a 1.5 mm die when the device has one', async () => {
+    for (const type of ['singleArmClasp', 'arrowClasp', 'labialBow', 'wraparoundBow'] as const) {
+      const anchors: SurfacePick[] = [];
+      for (const [n, between] of await ANCHORS[type]()) anchors.push(await clickTooth('lower', n, 4, between));
+      const wire = await placeTemplate(type, anchors, { matrix: IDENTITY, jaw: 'lower' }, lower, { ...WIRE, dieRadius: 1.5 });
+      const check = await h.geometry.bendCheck({ points: wire.points.map((p) => [...p.point] as [number, number, number]), wire: { type, diameter: WIRE.diameter }, program: { radius: 1.5 }, skipCollision: true });
+      expect(check.issues).toEqual([]);
+    }
+  });
+});
+
 describe('templates on a straightened model', () => {
   it('a jaw scanned tilted and straightened gets the same wire, in its own frame', async () => {
     // The lower jaw as scanned 14° off and shifted; the straightening (model → canonical) undoes it.
@@ -274,13 +286,20 @@ describe('auto-fit', () => {
     for (const d of after) expect(Math.abs(d - OFFSET)).toBeLessThan(0.05);
     // The tag is where it was.
     const [a, b] = fitted.tag!;
+    expect(fitted.tags).toEqual([fitted.tag]);
     expect(fitted.points.slice(a, b + 1).map((p) => p.point)).toEqual(placed.points.slice(placed.tag[0], placed.tag[1] + 1).map((p) => p.point));
     const check = await h.geometry.bendCheck({ points: fitted.points.map((p) => [...p.point] as [number, number, number]), wire: { type: 'singleArmClasp', diameter: WIRE.diameter }, program: { radius: 1 }, skipCollision: true });
     expect(check.issues.filter((i) => i.severity === 'error')).toEqual([]);
-    // A second fit changes little: every corner of either lies within 0.4 mm of the other's centreline.
+    // The buccal arm hugs the tooth evenly: after the tip's straight, its corners are on the
+    // buccal side and spaced alike, however unevenly the displaced ones were.
+    const arm = fitted.points.slice(1, 4).map((p) => canonical('lower', p.point));
+    for (const c of arm) expect(buccalOf(c)).toBeGreaterThan(1.5);
+    const gaps = arm.slice(1).map((c, i) => Math.hypot(c[0] - arm[i]![0], c[1] - arm[i]![1], c[2] - arm[i]![2]));
+    expect(Math.max(...gaps) / Math.min(...gaps)).toBeLessThan(1.25);
+    // A second fit changes little: every corner of either lies within 0.1 mm of the other's centreline.
     const again = await autoFit({ ...wire, points: fitted.points, tag: fitted.tag! }, { matrix: IDENTITY, jaw: 'lower' }, lower);
-    expect(polylineGap(again.points, fitted.points)).toBeLessThan(0.4);
-    expect(polylineGap(fitted.points, again.points)).toBeLessThan(0.4);
+    expect(polylineGap(again.points, fitted.points)).toBeLessThan(0.1);
+    expect(polylineGap(fitted.points, again.points)).toBeLessThan(0.1);
   });
 
   it('refuses the other wire types', async () => {
@@ -343,9 +362,18 @@ describe.skipIf(!existsSync(upperModel))(realTitle, () => {
     return transformPoint(matrix, front.point)[1];
   }
 
-  it('a single-arm clasp on a molar click passes the bending checks, its arm kept off the crown', async () => {
+  it('a single-arm clasp on a molar click passes the bending checks, its arm kept off the crown, and auto-fits back when pushed off', async () => {
     // The right first molar about 27 mm behind the labial face of the incisors.
-    await placeReal('singleArmClasp', [await clickAt([-80, (await frontY()) + 27, 4], [1, 0, 0])]);
+    const anchors = [await clickAt([-80, (await frontY()) + 27, 4], [1, 0, 0])];
+    const placed = await placeReal('singleArmClasp', anchors);
+    // Auto-fit of the arm pushed 1 mm out: back on the crown, still bendable.
+    const out = placed.points.map((p, i) => (i < placed.tag[0] ? { ...p, point: modelPoint(p.point[0] + 0.6, p.point[1] - 0.5, p.point[2] + 0.6) } : p));
+    const wire: WireDesign = { id: 'r', type: 'singleArmClasp', jaw: 'upper', diameter: mm(WIRE.diameter), clearance: mm(WIRE.clearance), points: out, anchors, tag: placed.tag };
+    const fitted = await autoFit(wire, { matrix, jaw: 'upper' }, surface);
+    const on = fitted.points.filter((p) => p.surface);
+    for (const d of await surfaceDistances(new Float32Array(on.flatMap((p) => [...p.point])), surface)) expect(Math.abs(d - OFFSET)).toBeLessThan(0.05);
+    const check = await h.geometry.bendCheck({ points: fitted.points.map((p) => [...p.point] as [number, number, number]), wire: { type: 'singleArmClasp', diameter: WIRE.diameter }, program: { radius: 1 } });
+    expect(check.issues).toEqual([]);
   });
 
   it('the other templates on the real crowns', async () => {

@@ -132,7 +132,7 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
       let q = ctx.db
         .selectFrom('device_info as d')
         .leftJoin('device_link as l', 'l.deviceId', 'd.id')
-        .select(['d.id', 'd.devicename', 'd.status', 'd.diameters', 'd.memory', 'l.state', 'l.detail', 'l.statusTime', 'l.serial', 'l.firmware'])
+        .select(['d.id', 'd.devicename', 'd.status', 'd.diameters', 'd.memory', 'd.dieRadius', 'l.state', 'l.detail', 'l.statusTime', 'l.serial', 'l.firmware'])
         .orderBy('d.id');
       if (usable) q = usable.length ? q.where('d.id', 'in', usable) : q.where('d.id', '=', -1);
       const rows = await q.execute();

@@ -1,5 +1,5 @@
 // /admin/device/config: calibration per device and wire diameter, a springback table of
-// [angle, springback] rows in degrees (angles rising from 0 to 180).
+// [angle, springback] rows in degrees (angles, and angles plus springback, rising from 0 to 180).
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
@@ -22,7 +22,10 @@ export const springbackSchema = z
       .array(z.tuple([z.number().min(0).max(180), z.number().min(-90).max(90)]))
       .min(1)
       .max(361)
-      .refine((rows) => rows.every((r, i) => i === 0 || r[0] > rows[i - 1]![0]), 'angles must rise'),
+      .refine((rows) => rows.every((r, i) => i === 0 || r[0] > rows[i - 1]![0]), 'angles must rise')
+      // The editor bends to angle + springback: that must rise too, or two targets share one bend
+      // (springbackTableProblem in workers/kernels/bend-springback.ts refuses such a table).
+      .refine((rows) => rows.every((r, i) => i === 0 || r[0] + r[1] > rows[i - 1]![0] + rows[i - 1]![1]), 'compensated angles must rise'),
   )
   .transform((rows) => JSON.stringify(rows));
 

@@ -31,6 +31,8 @@ const fields = {
   diameters: diametersSchema,
   /** Program memory: the most bend steps one program may hold. */
   memory: z.coerce.number().int().min(1).max(10_000_000),
+  /** Radius of the bend arcs' centreline (mm): the programs are computed for it. */
+  dieRadius: z.coerce.number().min(0.2).max(20).optional(),
   ...locationFields,
 };
 const addSchema = z.object(fields);
@@ -58,6 +60,7 @@ export const deviceResource = {
     enableAI: { type: 'number', comment: 'AI equipment: 0 no, 1 yes' },
     diameters: { type: 'string', comment: 'Supported wire diameters, mm, comma-separated' },
     memory: { type: 'number', comment: 'Program memory: most bend steps per program' },
+    dieRadius: { type: 'number', comment: 'Bend die radius (centreline of the arcs), mm' },
     keyHash: { type: 'string', comment: 'sha256 of the device key', select: false, readonly: true },
     keyHint: { type: 'string', comment: 'Key hint (prefix and last 4 characters)', readonly: true },
     ...locationColumns,
@@ -131,6 +134,7 @@ export function createDeviceResource(ctx: AppContext) {
           enableAI: data.enableAI ?? 0,
           diameters: data.diameters,
           memory: data.memory,
+          dieRadius: data.dieRadius ?? 1,
           city: data.city ?? null,
           latitude: data.latitude ?? null,
           longitude: data.longitude ?? null,

@@ -6,7 +6,7 @@
 import type { BendCheckInput, BendCheckResult, BendIssue, BendStep, ProgramStep, SimulateOptions, WireState } from '../geometry/client.ts';
 import type { WireDesign } from '../engine/document.ts';
 import { springbackTableProblem } from '../../../workers/kernels/bend-springback.ts';
-import { bendWire, checkInput, DIE_RADIUS_MM, springbackFor, type BendOutcome } from './bendFlow.ts';
+import { bendWire, checkInput, springbackFor, type BendOutcome } from './bendFlow.ts';
 import { DeviceNetworkError, type DevicePort } from './port.ts';
 import type { QueueJob, UserDevice } from './types.ts';
 
@@ -267,13 +267,14 @@ export class DeviceController {
         this.set({ simulation: { status: 'failed', data: null, problem: 'invalid', issues: check.issues } });
         return null;
       }
-      const states = await this.host.geometry.bendStates(check.program.steps, { radius: DIE_RADIUS_MM, ...(springback ? { springback } : {}) });
+      const radius = input.program.radius;
+      const states = await this.host.geometry.bendStates(check.program.steps, { radius, ...(springback ? { springback } : {}) });
       const collision = check.issues.find((i) => i.code === 'COLLISION');
       const data: SimulationData = {
         wireId: wire.id,
         steps: check.program.detail,
         states,
-        radius: DIE_RADIUS_MM,
+        radius,
         diameter: wire.diameter,
         collisionStep: collision?.step ?? null,
         issues: check.issues,

@@ -11,11 +11,15 @@ import { DeviceRefusal, type DevicePort } from './port.ts';
 import type { UserDevice } from './types.ts';
 
 /**
- * Radius of the bend arcs' centreline (mm) the programs are computed for. Devices do not carry a
- * die radius yet (device_info has none); the job does not carry it either (device-protocol.md),
- * so every machine of this installation is assumed to have this die.
+ * Radius of the bend arcs' centreline (mm) when the device names none (the job does not carry it,
+ * device-protocol.md: the program is computed for the device's die, set in the back office).
  */
 export const DIE_RADIUS_MM = 1;
+
+/** The die radius a device's programs are computed for. */
+export function dieRadiusOf(device: UserDevice | null): number {
+  return device?.dieRadius && device.dieRadius > 0 ? device.dieRadius : DIE_RADIUS_MM;
+}
 
 export type BendOutcome =
   | { kind: 'sent'; jobId: string; warnings: BendIssue[]; steps: number }
@@ -49,7 +53,7 @@ export function checkInput(wire: WireDesign, device: UserDevice | null): BendChe
   return {
     points: wire.points.map((p) => [p.point[0], p.point[1], p.point[2]] as [number, number, number]),
     wire: { type: wire.type, diameter: wire.diameter },
-    program: { radius: DIE_RADIUS_MM, ...(springback ? { springback } : {}) },
+    program: { radius: dieRadiusOf(device), ...(springback ? { springback } : {}) },
     ...(device ? { device: { diameters: device.diameterList, memory: device.memory } } : {}),
   };
 }

@@ -12,6 +12,8 @@ export interface UserDevice {
   detail: string | null;
   diameterList: number[];
   memory: number;
+  /** Radius of the bend arcs' centreline (mm) the device's programs are computed for; older servers: absent. */
+  dieRadius?: number;
   /** Jobs not finished (queued, sent, acked, bending). */
   pending: number;
   /** Springback tables per wire diameter (device config), when the server sends them. */

@@ -231,6 +231,8 @@ export class EditorEngine {
   private readonly models = new Map<ModelRole, ModelEntry>();
   private loadAbort: AbortController | null = null;
   private renderUntil = 0;
+  /** Size of the last frame drawn with an empty scene ('' after a frame with meshes). */
+  private emptyFrame = '';
   private frames = 0;
   private readonly cleanups: (() => void)[] = [];
   private disposed = false;
@@ -434,10 +436,15 @@ export class EditorEngine {
     scene.onAfterRenderObservable.add(() => this.placeLabels());
     camera.onViewMatrixChangedObservable.add(() => this.requestRender());
     engine.runRenderLoop(() => {
-      if (performance.now() < this.renderUntil || !scene.isReady()) {
-        scene.render();
-        this.frames++;
-      }
+      if (!(performance.now() < this.renderUntil || !scene.isReady())) return;
+      // Nothing in the scene yet (the models downloading): one frame of background per canvas size
+      // is enough. More would spend, with a software renderer, the CPU the downloads and the
+      // worker need (browser bench: about a second later on screen with 30 such frames).
+      const empty = scene.meshes.length === 0 ? `${engine.getRenderWidth()}x${engine.getRenderHeight()}` : '';
+      if (empty && empty === this.emptyFrame) return;
+      this.emptyFrame = empty;
+      scene.render();
+      this.frames++;
     });
 
     if (canvas) this.listen(canvas);

@@ -68,6 +68,8 @@ export class BaseFeature {
   readonly onChanged = new Observable<BaseView>();
   /** A freshly generated base is shown (its arrays as the worker made them), or the base went (null): slotting starts over. */
   readonly onGenerated = new Observable<BaseMeshArrays | null>();
+  /** Awaited before an export (slotting: the document's slots are all cut into the shown base). */
+  beforeExport: (() => Promise<void>) | null = null;
   private state: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
   private base: { handle: MeshHandle; mesh: Mesh | null; key: string; jaw: 'upper' | 'lower' } | null = null;
   private material: StandardMaterial | null = null;
@@ -222,6 +224,7 @@ export class BaseFeature {
 
   /** STL bytes of the shown base, or null. */
   async exportStl(): Promise<Uint8Array | null> {
+    await this.beforeExport?.();
     if (!this.base || !this.geometry.exportStl) return null;
     return this.geometry.exportStl(this.base.handle, 'Archwright base');
   }

@@ -173,6 +173,8 @@ export class SlotFeature {
     private readonly port: () => SlotPort,
   ) {
     base.onGenerated.add((arrays) => this.baseChanged(arrays));
+    // An export right after a reopening or an undo waits for the slots to be in the base.
+    base.beforeExport = () => this.settled();
   }
 
   get view(): SlotView {

@@ -101,13 +101,18 @@ export function SlotPanel({ engine, state }: { engine: EditorEngine | null; stat
         </label>
       </div>
       <p className="mt-1 text-[11px] text-slate-500">{view.depth > 0 ? t`A channel open towards the insertion direction.` : t`Depth 0: a closed tunnel around the wire.`}</p>
-      {busy && (
+      {view.status === 'cutting' && (
         <div className="mt-2">
           <div role="progressbar" aria-label={t`Slotting`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-1.5 overflow-hidden rounded-full bg-slate-200">
             <div className="h-full rounded-full bg-primary transition-[width] duration-100" style={{ width: `${percent}%` }} />
           </div>
-          <p className="mt-1 text-xs text-slate-500 tabular-nums">{view.status === 'cutting' ? t`Cutting the slot… ${percent}%` : t`Cutting the design's slots into the base…`}</p>
+          <p className="mt-1 text-xs text-slate-500 tabular-nums">{t`Cutting the slot… ${percent}%`}</p>
         </div>
+      )}
+      {view.status === 'applying' && (
+        <p className="mt-2 text-xs text-slate-500" role="status" data-testid="slot-applying">
+          {t`Cutting the design's slots into the base…`}
+        </p>
       )}
       {problem && (
         <p role="alert" className="mt-2 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-700" data-testid="slot-problem" data-code={problem.code}>

@@ -19,7 +19,7 @@ export interface Corner {
 }
 
 export const UP: Vec = [0, 0, 1];
-/** Bending die radius the templates make room for (mm). */
+/** Bending die radius the templates make room for unless told another (mm). */
 export const DIE_RADIUS = 1;
 /** Start and end straights are made at least this long (the rule is 5 mm). */
 export const END_STRAIGHT = 5.6;
@@ -379,13 +379,13 @@ export async function clearChords(surface: SurfaceQuery, corners: Corner[], offs
   return c;
 }
 
-/** clearChords then bendable, repeated while the first still finds a chord to fix (at most 3 times). */
-export async function finish(surface: SurfaceQuery, corners: Corner[], offset: number, tol: number): Promise<Corner[]> {
+/** clearChords then bendable (for a die of `radius`), repeated while the first still finds a chord to fix (at most 3 times). */
+export async function finish(surface: SurfaceQuery, corners: Corner[], offset: number, tol: number, radius = DIE_RADIUS): Promise<Corner[]> {
   let c = corners;
   for (let round = 0; round < 3; round++) {
     const cleared = await clearChords(surface, c, offset, tol);
     const same = cleared.length === c.length && cleared.every((k, i) => k.p === c[i]!.p);
-    c = bendable(cleared);
+    c = bendable(cleared, radius);
     if (same) break;
   }
   return c;

@@ -40,6 +40,8 @@ export const TEMPLATE_CLICKS: Record<WireType, number> = {
 export interface WireOptions {
   diameter: number;
   clearance: number;
+  /** The bending die's radius the corners make room for (the device's; default 1 mm). */
+  dieRadius?: number;
 }
 
 export interface PlacedWire {
@@ -87,20 +89,21 @@ export async function placeTemplate(type: WireType, anchors: SurfacePick[], fram
   const local = new LocalSurface(surface, frame);
   const offset = wire.diameter / 2 + wire.clearance;
   const tol = tolerance(wire.clearance);
+  const R = wire.dieRadius ?? DIE_RADIUS;
   const clicks = anchors.slice(0, need).map((a) => local.local(a.point));
   let corners: Corner[];
   switch (type) {
     case 'singleArmClasp':
-      corners = await singleArmClasp(local, clicks[0]!, offset, tol);
+      corners = await singleArmClasp(local, clicks[0]!, offset, tol, R);
       break;
     case 'arrowClasp':
-      corners = await arrowClasp(local, clicks[0]!, offset, tol);
+      corners = await arrowClasp(local, clicks[0]!, offset, tol, R);
       break;
     case 'labialBow':
-      corners = await labialBow(local, clicks[0]!, clicks[1]!, offset, tol);
+      corners = await labialBow(local, clicks[0]!, clicks[1]!, offset, tol, R);
       break;
     case 'wraparoundBow':
-      corners = await wraparoundBow(local, clicks[0]!, clicks[1]!, offset, tol);
+      corners = await wraparoundBow(local, clicks[0]!, clicks[1]!, offset, tol, R);
       break;
   }
   return toModel(local, corners, offset, surface);
@@ -158,7 +161,7 @@ async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Vec, s: number, run
   return placeFree(ls, [start, add(start, scale(along, Math.abs(run)))], tagOffset(offset));
 }
 
-async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number, tol: number): Promise<Corner[]> {
+async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number, tol: number, R: number): Promise<Corner[]> {
   const t = await probeTooth(ls, click);
   const r = t.width / 2 + offset;
   const z = t.top - clamp(t.top - click[2], 4.5, 6);
@@ -187,10 +190,10 @@ async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number, tol:
   const tip: Corner = { p: arm[0]!.p, on: false };
   const tag = await tagFrom(ls, t, m, cross.s, -7.5, offset);
   let corners: Corner[] = [tip, ...arm.slice(1), ...cross.corners, ...tag];
-  return finish(ls, corners, offset, tol);
+  return finish(ls, corners, offset, tol, R);
 }
 
-async function arrowClasp(ls: LocalSurface, click: Vec, offset: number, tol: number): Promise<Corner[]> {
+async function arrowClasp(ls: LocalSurface, click: Vec, offset: number, tol: number, R: number): Promise<Corner[]> {
   // The click is in the buccal embrasure: its direction, the notch nearest to it along the arch
   // (the deepest point of the buccal face), the height over the contact there.
   const buccal = await openSide(ls, click);
@@ -230,12 +233,12 @@ async function arrowClasp(ls: LocalSurface, click: Vec, offset: number, tol: num
     head = await placeOff(ls, guesses, offset);
     const path = [over!, ...head].map((c) => c.p);
     const room = (i: number): boolean => {
-      const tA = i > 0 ? tangentLength(path[i - 1]!, path[i]!, path[i + 1]!, DIE_RADIUS) : 0;
-      const tB = i + 2 < path.length ? tangentLength(path[i]!, path[i + 1]!, path[i + 2]!, DIE_RADIUS) : 0;
+      const tA = i > 0 ? tangentLength(path[i - 1]!, path[i]!, path[i + 1]!, R) : 0;
+      const tB = i + 2 < path.length ? tangentLength(path[i]!, path[i + 1]!, path[i + 2]!, R) : 0;
       return dist(path[i]!, path[i + 1]!) >= tA + tB + 0.3;
     };
     const legsOk = room(1) && room(3) && room(0);
-    const tipOk = room(2) && dist(path[2]!, path[3]!) - tangentLength(path[1]!, path[2]!, path[3]!, DIE_RADIUS) - tangentLength(path[2]!, path[3]!, path[4]!, DIE_RADIUS) <= 1.9;
+    const tipOk = room(2) && dist(path[2]!, path[3]!) - tangentLength(path[1]!, path[2]!, path[3]!, R) - tangentLength(path[2]!, path[3]!, path[4]!, R) <= 1.9;
     if (legsOk && tipOk) break;
     if (!room(2)) {
       legs[1]![0] -= 0.15;
@@ -252,7 +255,7 @@ async function arrowClasp(ls: LocalSurface, click: Vec, offset: number, tol: num
   }
   const [d1, t1, t2, d2, end] = head;
   const corners: Corner[] = [...tag, lq!, over!, d1!, t1!, t2!, d2!, { ...end!, on: false }];
-  return finish(ls, corners, offset, tol);
+  return finish(ls, corners, offset, tol, R);
 }
 
 /** Front of the arch: the labial face of the central incisors seen from in front of the midpoint of two clicks. */
@@ -292,7 +295,7 @@ function archSamples(a: Vec, b: Vec, front: Vec, forward: Vec, step: number, z: 
   return out;
 }
 
-async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number): Promise<Corner[]> {
+async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number, R: number): Promise<Corner[]> {
   // Feed from the canine with the smaller x.
   const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
   const arch = await archFront(ls, ra, la);
@@ -302,9 +305,11 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol
   // The incisor part: from each canine's mesial third, round the labial faces.
   const mesialThird = (t: ToothProbe): Vec => at(t.centre, t.mesial, 1.4, t.buccal, t.width / 2, zMid);
   const samples = archSamples(mesialThird(right), mesialThird(left), arch.front, arch.forward, 0.8, () => zMid);
-  const loopTop = zMid - 3;
+  // The U-loop's size leaves room for the die: legs 2R + 1.2 mm apart, 2R + 1 mm high.
+  const loopTop = zMid - (2 * R + 1);
+  const legM = R + 0.4, legD = -(R + 0.8);
   // Only the part of the envelope mesial of both loops.
-  const mesialOfLoop = (c: Corner, t: ToothProbe): boolean => dot(sub(c.p, t.centre), t.mesial) > 2.6;
+  const mesialOfLoop = (c: Corner, t: ToothProbe): boolean => dot(sub(c.p, t.centre), t.mesial) > legM + 1.2;
   const front = (await envelope(ls, samples, offset, tol)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
   const side = async (t: ToothProbe): Promise<Corner[]> => {
     const cr = await crossing(ls, t, 'distal', offset);
@@ -312,7 +317,7 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol
     // The U-loop: up the distal third (towards the gum), across, down the mesial third to mid-crown.
     const [ld, lm, lb] = await placeOff(
       ls,
-      [at(t.centre, t.mesial, -1.8, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, 1.4, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, 1.4, t.buccal, t.width / 2 + offset, zMid)],
+      [at(t.centre, t.mesial, legD, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, zMid)],
       offset,
     );
     const tag = await tagFrom(ls, t, distal, cr.s, 7, offset);
@@ -322,10 +327,10 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol
   const r = await side(right);
   const l = (await side(left)).reverse();
   const corners = [...r, ...front, ...l];
-  return finish(ls, corners, offset, tol);
+  return finish(ls, corners, offset, tol, R);
 }
 
-async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number): Promise<Corner[]> {
+async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number, R: number): Promise<Corner[]> {
   const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
   const arch = await archFront(ls, ra, la);
   const right = await probeTooth(ls, ra);
@@ -353,6 +358,6 @@ async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number,
   const r = await wrap(right);
   const l = (await wrap(left)).reverse();
   const corners = [...r, ...buccal.map((c) => ({ ...c, soft: true })), ...l];
-  return finish(ls, corners, offset, tol);
+  return finish(ls, corners, offset, tol, R);
 }
 
