@@ -5,6 +5,7 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { canvasPixels as pixels, pixelDifference as difference, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -16,27 +17,6 @@ async function designerWithOrder(request: APIRequestContext, username: string): 
   return (await createDesignerOrder(request, { username, name: 'Ana', patientName: 'Lena Analyse', upper, lower })).id;
 }
 
-/** The canvas pixels (RGBA) as drawn (preserveDrawingBuffer), at a quarter of the CSS size. */
-async function pixels(page: Page): Promise<{ data: number[] }> {
-  return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement) => {
-    const copy = document.createElement('canvas');
-    copy.width = Math.round(canvas.clientWidth / 4);
-    copy.height = Math.round(canvas.clientHeight / 4);
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
-    return { data: Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data) };
-  });
-}
-
-/** Share of pixels whose colour changed noticeably. */
-function difference(a: { data: number[] }, b: { data: number[] }): number {
-  let changed = 0;
-  for (let i = 0; i < a.data.length; i += 4) {
-    if (Math.abs(a.data[i]! - b.data[i]!) + Math.abs(a.data[i + 1]! - b.data[i + 1]!) + Math.abs(a.data[i + 2]! - b.data[i + 2]!) > 30) changed++;
-  }
-  return changed / (a.data.length / 4);
-}
-
 /** Share of strongly coloured pixels (the ramp's blue, green, red; the models are beige and grey). */
 function saturated(a: { data: number[] }): number {
   let n = 0;
@@ -45,11 +25,6 @@ function saturated(a: { data: number[] }): number {
     if (Math.max(r, g, b) - Math.min(r, g, b) > 90) n++;
   }
   return n / (a.data.length / 4);
-}
-
-async function settle(page: Page): Promise<void> {
-  // Rendering is on demand: wait for the frames of a change to be drawn.
-  await page.waitForTimeout(900);
 }
 
 test('a designer shows the undercut heatmap, tilts the insertion direction, shows occlusal distances and turns the heatmap off', async ({ page, request }) => {

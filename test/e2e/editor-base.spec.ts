@@ -10,6 +10,7 @@ import { palateJaw } from '../fixtures/base-models.ts';
 import { loadKernels } from '../kernels/kernels.ts';
 import { edgeReport } from '../kernels/mesh-checks.ts';
 import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { modelPixels, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -20,29 +21,6 @@ function designerWithOrder(request: APIRequestContext): Promise<{ id: number; ca
   for (let i = 2; i < upper.positions.length; i += 3) upper.positions[i]! += 0.5; // cusps meeting
   return createDesignerOrder(request, { username: 'base-designer', name: 'Bea', patientName: 'Bruno Basis', upper, lower });
 }
-
-/** Canvas CSS pixels of the model: pixels whose colour is far from the background's. */
-async function modelPixels(page: Page): Promise<{ x: number; y: number }[]> {
-  const shot = await page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement) => {
-    const copy = document.createElement('canvas');
-    copy.width = Math.round(canvas.clientWidth / 4);
-    copy.height = Math.round(canvas.clientHeight / 4);
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
-    return { width: copy.width, height: copy.height, data: Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data) };
-  });
-  const bg = [shot.data[0]!, shot.data[1]!, shot.data[2]!];
-  const found: { x: number; y: number }[] = [];
-  for (let y = 0; y < shot.height; y++) {
-    for (let x = 0; x < shot.width; x++) {
-      const i = (y * shot.width + x) * 4;
-      if (Math.abs(shot.data[i]! - bg[0]!) + Math.abs(shot.data[i + 1]! - bg[1]!) + Math.abs(shot.data[i + 2]! - bg[2]!) > 60) found.push({ x: x * 4, y: y * 4 });
-    }
-  }
-  return found;
-}
-
-const settle = (page: Page) => page.waitForTimeout(900); // rendering is on demand
 
 async function openOrder(page: Page, id: number): Promise<void> {
   await page.goto(`/bend?orderId=${id}`);

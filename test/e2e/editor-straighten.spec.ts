@@ -5,6 +5,7 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { canvasPixels as pixels, pixelDifference as difference, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -25,26 +26,6 @@ async function designerWithOrder(request: APIRequestContext): Promise<number> {
   const lower = { positions: transformPositions(upright.positions, TILT), indices: upright.indices };
   const upper = { positions: transformPositions(transformPositions(upright.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), TILT), indices: upright.indices };
   return (await createDesignerOrder(request, { username: 'straighten-designer', name: 'Dana', patientName: 'Stella Gerade', upper, lower })).id;
-}
-
-/** The canvas pixels (RGBA) as drawn (preserveDrawingBuffer), at a quarter of the CSS size. */
-async function pixels(page: Page, divisor = 4): Promise<{ width: number; height: number; data: number[] }> {
-  return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement, divisor: number) => {
-    const copy = document.createElement('canvas');
-    copy.width = Math.round(canvas.clientWidth / divisor);
-    copy.height = Math.round(canvas.clientHeight / divisor);
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
-    return { width: copy.width, height: copy.height, data: Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data) };
-  }, divisor);
-}
-
-function difference(a: { data: number[] }, b: { data: number[] }): number {
-  let changed = 0;
-  for (let i = 0; i < a.data.length; i += 4) {
-    if (Math.abs(a.data[i]! - b.data[i]!) + Math.abs(a.data[i + 1]! - b.data[i + 1]!) + Math.abs(a.data[i + 2]! - b.data[i + 2]!) > 30) changed++;
-  }
-  return changed / (a.data.length / 4);
 }
 
 /**
@@ -83,11 +64,6 @@ async function handlePixels(page: Page, test: (r: number, g: number, b: number) 
       if (test(shot.data[i]!, shot.data[i + 1]!, shot.data[i + 2]!)) found.push({ x: (x + 0.5) / scale, y: (y + 0.5) / scale });
     }
   return found;
-}
-
-async function settle(page: Page): Promise<void> {
-  // Rendering is on demand: wait for the frames of a change to be drawn.
-  await page.waitForTimeout(900);
 }
 
 async function openOrder(page: Page, orderId: number): Promise<void> {

@@ -5,6 +5,7 @@ import { test, expect, type APIRequestContext, type Page } from '@playwright/tes
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { ADMIN_PASSWORD, apiLogin, designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { canvasPixels as pixels, modelPixels, pixelDifference as difference, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -14,47 +15,6 @@ async function designerWithOrder(request: APIRequestContext): Promise<number> {
   // The upper jaw: the lower one turned over (teeth down) and lifted so that the cusps meet.
   const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
   return (await createDesignerOrder(request, { username: 'editor-designer', name: 'Dana', patientName: 'Erika Muster', upper, lower })).id;
-}
-
-/** The canvas pixels (RGBA) as drawn (preserveDrawingBuffer), at a quarter of the CSS size. */
-async function pixels(page: Page): Promise<{ width: number; height: number; data: number[] }> {
-  return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement) => {
-    const copy = document.createElement('canvas');
-    copy.width = Math.round(canvas.clientWidth / 4);
-    copy.height = Math.round(canvas.clientHeight / 4);
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
-    return { width: copy.width, height: copy.height, data: Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data) };
-  });
-}
-
-function difference(a: { data: number[] }, b: { data: number[] }): number {
-  let changed = 0;
-  for (let i = 0; i < a.data.length; i += 4) {
-    if (Math.abs(a.data[i]! - b.data[i]!) + Math.abs(a.data[i + 1]! - b.data[i + 1]!) + Math.abs(a.data[i + 2]! - b.data[i + 2]!) > 30) changed++;
-  }
-  return changed / (a.data.length / 4);
-}
-
-/** Canvas CSS pixels of the model: pixels whose colour is far from the background's. */
-async function modelPixels(page: Page): Promise<{ x: number; y: number }[]> {
-  const shot = await pixels(page);
-  const box = (await page.locator('[data-testid="viewport"] canvas').boundingBox())!;
-  const scale = shot.width / box.width;
-  const bg = [shot.data[0]!, shot.data[1]!, shot.data[2]!];
-  const found: { x: number; y: number }[] = [];
-  for (let y = 0; y < shot.height; y++) {
-    for (let x = 0; x < shot.width; x++) {
-      const i = (y * shot.width + x) * 4;
-      if (Math.abs(shot.data[i]! - bg[0]!) + Math.abs(shot.data[i + 1]! - bg[1]!) + Math.abs(shot.data[i + 2]! - bg[2]!) > 60) found.push({ x: x / scale, y: y / scale });
-    }
-  }
-  return found;
-}
-
-async function settle(page: Page): Promise<void> {
-  // Rendering is on demand: wait for the frames of a change to be drawn.
-  await page.waitForTimeout(900);
 }
 
 test('a designer opens an order, changes views, measures, undoes and redoes, and finds the design saved after a reload', async ({ page, request }) => {

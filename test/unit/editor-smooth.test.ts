@@ -74,6 +74,12 @@ describe('smoothing brush (headless)', () => {
     const surface = (await editor.pickAt(p.x, p.y))!.pick.point;
     for (let a = 0; a < 3; a++) expect(cursor.point[a]).toBeCloseTo(surface[a]!, 3);
     expect(cursor.point[2]).toBeLessThan(-7.9); // on the palate, not the aimed plane
+    // The pointer leaves the viewport: the ring goes, even with a pick still under way.
+    await editor.pointer('move', { ...p, x: p.x + 3, button: -1, buttons: 0 });
+    (editor.activeTool as SmoothTool).pointerLeave();
+    await (editor.activeTool as SmoothTool).settled();
+    await Promise.resolve();
+    expect(editor.smoothing.cursor).toBeNull();
   });
 
   it('a stroke moves vertices in the worker and the buffers; undo restores both exactly, redo and reopening bring it back', async () => {

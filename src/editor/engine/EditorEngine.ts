@@ -1376,6 +1376,7 @@ export class EditorEngine {
       wake();
       void this.pointer('up', local(e));
     });
+    on('pointerleave', () => this.tool?.pointerLeave?.());
     on('wheel', wake);
     on('keydown', wake);
     on('pointermove', (e) => {

@@ -20,6 +20,8 @@ export class SmoothTool implements Tool {
   private finishing = false;
   /** Picks run one at a time, for the latest pointer position. */
   private latest: { x: number; y: number; drag: boolean } | null = null;
+  /** The pointer left the viewport (no ring until it comes back). */
+  private outside = false;
   private picking: Promise<void> | null = null;
   private starting: Promise<void> | null = null;
 
@@ -50,6 +52,7 @@ export class SmoothTool implements Tool {
   }
 
   pointerMove(e: ToolPointerEvent): void {
+    this.outside = false;
     this.latest = { x: e.x, y: e.y, drag: this.down };
     this.picking ??= this.follow();
   }
@@ -66,6 +69,14 @@ export class SmoothTool implements Tool {
     } finally {
       this.picking = null;
     }
+  }
+
+  /** The ring goes with the pointer, once a pick still under way has landed (a stroke keeps it). */
+  pointerLeave(): void {
+    if (this.down || this.stroking) return;
+    this.outside = true;
+    this.latest = null;
+    void this.settled().then(() => this.outside && this.host.feature.showCursor(null));
   }
 
   /** Resolves when the hover ring has caught up with the pointer (tests). */

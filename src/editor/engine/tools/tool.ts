@@ -72,6 +72,8 @@ export interface Tool {
   key(key: string, modifiers?: KeyModifiers): boolean;
   /** Back to idle, forgetting unfinished work. */
   cancel(): void;
+  /** The pointer left the viewport: drop hover feedback (a cursor ring, a highlight). */
+  pointerLeave?(): void;
 }
 
 /** A press and release closer than this many pixels is a click, not a camera drag. */
