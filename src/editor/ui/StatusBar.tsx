@@ -29,7 +29,7 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
       case 'direction.aim':
         return t`Insertion direction: turn the view to look along it, then click the model (Esc leaves).`;
       case 'straighten.idle':
-        return t`Straighten: drag a ring to turn the models, an arrow to move them; or use the buttons in the side panel.`;
+        return t`Straighten: drag a ring to turn the models, an arrow to move them; or use the buttons in the side panel, or the arrow keys (Shift: move).`;
       case 'straighten.rotating':
         return t`Straighten: turning the models (Esc cancels).`;
       case 'straighten.moving':
