@@ -197,9 +197,13 @@ describe('Bend', () => {
 
   it('refuses a springback table whose compensated angle falls, before bending or simulating', async () => {
     const d = await addDevice(h, { devicename: 'Bender T', diameters: [0.8], memory: 20 });
-    // Angles rise (the back office accepts it) but 90 + 10 > 100 - 5: bending more would keep less.
-    const config = await h.post('/admin/device/config/add', { deviceId: d.id, diameter: 0.8, springback: [[0, 0], [90, 10], [100, -5]] }, h.adminToken);
-    expect(config.code, JSON.stringify(config)).toBe(1000);
+    // Angles rise but 90 + 10 > 100 - 5: bending more would keep less. The back office refuses
+    // such a table now; one stored before that (written here straight into the table) remains.
+    const table = [[0, 0], [90, 10], [100, -5]];
+    const refused = await h.post('/admin/device/config/add', { deviceId: d.id, diameter: 0.8, springback: table }, h.adminToken);
+    expect(refused.code).toBe(1002);
+    const now = '2026-01-01 00:00:00';
+    await h.server.ctx.db.insertInto('device_config').values({ deviceId: d.id, diameter: 0.8, springback: JSON.stringify(table), remark: null, createTime: now, updateTime: now }).execute();
     const c = controller();
     c.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null });
     withWires('w1', wireOf('w1', U));
