@@ -52,3 +52,15 @@ export async function modelPixels(page: Page): Promise<{ x: number; y: number }[
 export async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(900);
 }
+
+/** The canvas once it has stopped changing (two reads 0.5 s apart alike), for a before/after pair. */
+export async function stablePixels(page: Page, timeoutMs = 30_000): Promise<Pixels> {
+  const end = Date.now() + timeoutMs;
+  let last = await canvasPixels(page);
+  for (;;) {
+    await page.waitForTimeout(500);
+    const now = await canvasPixels(page);
+    if (pixelDifference(last, now) === 0 || Date.now() > end) return now;
+    last = now;
+  }
+}

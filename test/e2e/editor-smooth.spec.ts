@@ -4,7 +4,7 @@
 // from the saved design). The brush's ring leaves with the pointer.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
-import { canvasPixels, modelPixels, pixelDifference, settle } from './canvas.ts';
+import { canvasPixels, modelPixels, pixelDifference, settle, stablePixels } from './canvas.ts';
 import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
@@ -59,14 +59,13 @@ test('a designer smooths cusps with the brush, undoes and redoes it, and finds i
   await expect(panel).toBeVisible();
   await panel.getByLabel('Radius').fill('4');
   await panel.getByLabel('Strength').fill('1');
-  const before = await canvasPixels(page);
+  const before = await stablePixels(page);
 
   await stroke(page, path);
   await expect(page.getByRole('button', { name: 'Undo' })).toBeEnabled({ timeout: 30_000 });
   // The brush's cursor ring follows the pointer over the model: take the pointer away first.
   await panel.hover();
-  await settle(page);
-  const smoothed = await canvasPixels(page);
+  const smoothed = await stablePixels(page);
   await expect(page.getByTestId('smooth-panel')).toBeVisible();
   // The shading under the stroke changed; the view did not move (the rest of the canvas is the same).
   const changed = pixelDifference(before, smoothed);
@@ -74,12 +73,12 @@ test('a designer smooths cusps with the brush, undoes and redoes it, and finds i
   expect(changed).toBeLessThan(0.1);
   await page.screenshot({ path: test.info().outputPath('smoothed.png') });
 
+  // Undo and redo write the vertices back through the worker, then a frame is drawn (about a
+  // second of software rendering on a busy machine): wait for the pixels, not a fixed time.
   await page.getByRole('button', { name: 'Undo' }).click();
-  await settle(page);
-  expect(pixelDifference(before, await canvasPixels(page))).toBeLessThan(0.0005);
+  await expect.poll(async () => pixelDifference(before, await canvasPixels(page)), { timeout: 30_000 }).toBeLessThan(0.0005);
   await page.getByRole('button', { name: 'Redo' }).click();
-  await settle(page);
-  expect(pixelDifference(smoothed, await canvasPixels(page))).toBeLessThan(0.0005);
+  await expect.poll(async () => pixelDifference(smoothed, await canvasPixels(page)), { timeout: 30_000 }).toBeLessThan(0.0005);
 
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved', { timeout: 30_000 });
   await page.reload();
