@@ -6,26 +6,12 @@ import { useLingui } from '@lingui/react/macro';
 import type { BendCheckResult } from '../geometry/client.ts';
 import { WIRE_TYPES, type WireDesign } from '../engine/document.ts';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
-import { DEFAULT_CLEARANCE, DEFAULT_DIAMETER, WIRE_DIAMETERS, type WireView } from '../engine/wires/feature.ts';
+import { INITIAL_WIRE_VIEW, WIRE_DIAMETERS, type WireView } from '../engine/wires/feature.ts';
 import { EditorIcon } from './icons.tsx';
 import { bendIssueMessage, WIRE_TYPE_NAMES, wireProblemMessage } from './wireMessages.ts';
 
-const IDLE: WireView = {
-  selectedId: null,
-  corner: null,
-  type: 'singleArmClasp',
-  diameter: DEFAULT_DIAMETER,
-  clearance: DEFAULT_CLEARANCE,
-  anchors: 0,
-  needed: 1,
-  anchorJaw: null,
-  problem: null,
-  busy: false,
-  checks: 0,
-};
-
 function useWireView(engine: EditorEngine | null): WireView {
-  const get = () => engine?.wires.getState() ?? IDLE;
+  const get = () => engine?.wires.getState() ?? INITIAL_WIRE_VIEW;
   return useSyncExternalStore((notify) => (engine ? engine.wires.subscribe(notify) : () => {}), get, get);
 }
 

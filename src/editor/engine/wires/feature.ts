@@ -146,20 +146,23 @@ interface Drawn {
   nodes: Mesh[];
 }
 
+/** The wire view before anything is chosen (also what the panel shows without an engine). */
+export const INITIAL_WIRE_VIEW: WireView = {
+  selectedId: null,
+  corner: null,
+  type: 'singleArmClasp',
+  diameter: DEFAULT_DIAMETER,
+  clearance: DEFAULT_CLEARANCE,
+  anchors: 0,
+  needed: 1,
+  anchorJaw: null,
+  problem: null,
+  busy: false,
+  checks: 0,
+};
+
 export class WireFeature {
-  private view: WireView = {
-    selectedId: null,
-    corner: null,
-    type: 'singleArmClasp',
-    diameter: DEFAULT_DIAMETER,
-    clearance: DEFAULT_CLEARANCE,
-    anchors: 0,
-    needed: 1,
-    anchorJaw: null,
-    problem: null,
-    busy: false,
-    checks: 0,
-  };
+  private view: WireView = INITIAL_WIRE_VIEW;
   private readonly listeners = new Set<() => void>();
   private pending: SurfacePick[] = [];
   private readonly drawn = new Map<string, Drawn>();
