@@ -12,6 +12,7 @@ import { palateJaw } from '../fixtures/base-models.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { SimDevice } from '../device-sim.ts';
 import { ADMIN_PASSWORD, apiLogin, designerWithOrder, signIn } from './helpers.ts';
+import { topSurfaceAt } from '../fixtures/mesh.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -35,23 +36,6 @@ async function machineFor(request: APIRequestContext, designerToken: string): Pr
   return { id: add.data.id, key: add.data.deviceKey };
 }
 
-/** The topmost surface of a mesh over (x, y), and its triangle (a vertical ray, brute force). */
-function surfaceAt(mesh: { positions: Float32Array; indices: Uint32Array }, x: number, y: number): { z: number; triangle: number } {
-  const p = mesh.positions, ix = mesh.indices;
-  let best = { z: -Infinity, triangle: -1 };
-  for (let t = 0; t < ix.length; t += 3) {
-    const a = ix[t]! * 3, b = ix[t + 1]! * 3, c = ix[t + 2]! * 3;
-    const d = (p[b + 1]! - p[c + 1]!) * (p[a]! - p[c]!) + (p[c]! - p[b]!) * (p[a + 1]! - p[c + 1]!);
-    if (Math.abs(d) < 1e-12) continue;
-    const u = ((p[b + 1]! - p[c + 1]!) * (x - p[c]!) + (p[c]! - p[b]!) * (y - p[c + 1]!)) / d;
-    const v = ((p[c + 1]! - p[a + 1]!) * (x - p[c]!) + (p[a]! - p[c]!) * (y - p[c + 1]!)) / d;
-    const w = 1 - u - v;
-    if (u < -1e-9 || v < -1e-9 || w < -1e-9) continue;
-    const z = u * p[a + 2]! + v * p[b + 2]! + w * p[c + 2]!;
-    if (z > best.z) best = { z, triangle: t / 3 };
-  }
-  return best;
-}
 
 /** Canvas pixels (every 2nd, CSS px) that are not the background. */
 async function modelPixels(page: Page): Promise<{ x: number; y: number }[]> {
@@ -249,7 +233,7 @@ test('the issue\'s flow: a designer places a single-arm clasp, auto-fits it, slo
   const outline = Array.from({ length: 14 }, (_, i) => {
     const a = (2 * Math.PI * i) / 14;
     const x = -15 + 10 * Math.cos(a), y = 4 + 10 * Math.sin(a);
-    const hit = surfaceAt(lower, x, y);
+    const hit = topSurfaceAt(lower, x, y);
     return { point: [x, y, hit.z], triangle: hit.triangle };
   });
   const saved = await (

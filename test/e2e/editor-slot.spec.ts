@@ -11,28 +11,13 @@ import { palateJaw } from '../fixtures/base-models.ts';
 import { loadKernels } from '../kernels/kernels.ts';
 import { edgeReport } from '../kernels/mesh-checks.ts';
 import { designerWithOrder, signIn } from './helpers.ts';
+import { topSurfaceAt } from '../fixtures/mesh.ts';
 
 test.use({ locale: 'en-US' });
 
 const lower = palateJaw();
 
-/** The topmost surface of the lower jaw over (x, y), and its triangle (a vertical ray, brute force). */
-function surfaceAt(x: number, y: number): { z: number; triangle: number } {
-  const p = lower.positions, ix = lower.indices;
-  let best = { z: -Infinity, triangle: -1 };
-  for (let t = 0; t < ix.length; t += 3) {
-    const a = ix[t]! * 3, b = ix[t + 1]! * 3, c = ix[t + 2]! * 3;
-    const d = (p[b + 1]! - p[c + 1]!) * (p[a]! - p[c]!) + (p[c]! - p[b]!) * (p[a + 1]! - p[c + 1]!);
-    if (Math.abs(d) < 1e-12) continue;
-    const u = ((p[b + 1]! - p[c + 1]!) * (x - p[c]!) + (p[c]! - p[b]!) * (y - p[c + 1]!)) / d;
-    const v = ((p[c + 1]! - p[a + 1]!) * (x - p[c]!) + (p[a]! - p[c]!) * (y - p[c + 1]!)) / d;
-    const w = 1 - u - v;
-    if (u < -1e-9 || v < -1e-9 || w < -1e-9) continue;
-    const z = u * p[a + 2]! + v * p[b + 2]! + w * p[c + 2]!;
-    if (z > best.z) best = { z, triangle: t / 3 };
-  }
-  return best;
-}
+const surfaceAt = (x: number, y: number) => topSurfaceAt(lower, x, y);
 
 /** Straightened (identity), a generated base inside a ring on the palate, and a single-arm clasp with its tag in the base. */
 function design(): unknown {
