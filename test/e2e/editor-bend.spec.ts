@@ -9,7 +9,7 @@
 // tool, auto-fits it, slots the base for its tag, sends it, and the job goes from queued to done.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { palateJaw } from '../fixtures/base-models.ts';
-import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
+import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { SimDevice } from '../device-sim.ts';
 import { ADMIN_PASSWORD, apiLogin, designerWithOrder, signIn } from './helpers.ts';
 import { topSurfaceAt } from '../fixtures/mesh.ts';
@@ -286,13 +286,10 @@ test('the issue\'s flow: a designer places a single-arm clasp, auto-fits it, slo
     // The wire tool places a single-arm clasp on the buccal side of the right first molar (tooth 1 of the generated jaw).
     await page.keyboard.press('w');
     await expect(page.getByTestId('wire-type')).toHaveValue('singleArmClasp');
-    const PHI = (100 * Math.PI) / 180, phi = (-0.93 + 1.86 * (1.5 / 14)) * PHI;
-    const a = 25 / Math.sin(PHI), b = 30 / (1 - Math.cos(PHI));
-    const cx = a * Math.sin(phi), cy = -b * Math.cos(phi) + (b * (1 + Math.cos(PHI))) / 2 - (b * Math.cos(PHI)) / 2;
-    const tx = a * Math.cos(phi), ty = b * Math.sin(phi), tl = Math.hypot(tx, ty);
+    const molar = toothOnArch(1);
     // 6 mm out from the crown's centre: the view is a perspective one and the mapping is the
     // silhouette's (the palate block's rim, below the crowns), so nearer points land lingually.
-    const at = screen(cx + (6 * ty) / tl, cy - (6 * tx) / tl);
+    const at = screen(molar.x + 6 * molar.ty, molar.y - 6 * molar.tx);
     await page.mouse.click(at.x, at.y);
     const item = page.getByTestId('wire-item');
     await expect(item).toHaveCount(1);

@@ -3,7 +3,7 @@
 // tube (the selected wire), auto-fits it, undoes and redoes, reloads and finds it again; the
 // Chinese panel has no English left.
 import { test, expect, type Page } from '@playwright/test';
-import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
+import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { designerWithOrder, signIn } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
@@ -84,11 +84,8 @@ test('a designer places a single-arm clasp on a molar, sees its tube, auto-fits,
   await expect(page.getByTestId('wire-diameter')).toHaveValue('0.8');
   await expect(page.getByTestId('tool-hint')).toHaveText('Single-arm clasp: click the buccal face of the tooth to clasp.');
   // The buccal side of the right first molar's crown (test/fixtures/jaw.ts: tooth 1).
-  const PHI = (100 * Math.PI) / 180, phi = (-0.93 + 1.86 * (1.5 / 14)) * PHI;
-  const a = 25 / Math.sin(PHI), b = 30 / (1 - Math.cos(PHI));
-  const cx = a * Math.sin(phi), cy = -b * Math.cos(phi) + (b * (1 + Math.cos(PHI))) / 2 - (b * Math.cos(PHI)) / 2;
-  const tx = a * Math.cos(phi), ty = b * Math.sin(phi), tl = Math.hypot(tx, ty);
-  const at = screen(cx + (3.5 * ty) / tl, cy - (3.5 * tx) / tl);
+  const molar = toothOnArch(1);
+  const at = screen(molar.x + 3.5 * molar.ty, molar.y - 3.5 * molar.tx);
   await page.mouse.click(at.x, at.y);
 
   const items = page.getByTestId('wire-item');

@@ -14,6 +14,7 @@ import { cutSlot, loadManifold } from '../../workers/kernels/slot.ts';
 import { palateJaw } from '../fixtures/base-models.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { headlessEditor, type Headless } from './editor-harness.ts';
+import { toothOnArch } from '../fixtures/jaw.ts';
 
 /** The slot worker's job, in process: the kernel the worker runs, with its cancel and progress. */
 const slotPort: SlotPort = {
@@ -304,11 +305,8 @@ describe('slotting (headless)', () => {
 
     // The clasp by a click on the buccal side of the lower right first molar (tooth 1 of the generated jaw).
     expect(editor.actions.run('tool.wire')).toBe(true);
-    const PHI = (100 * Math.PI) / 180, phi = (-0.93 + (1.86 * 1.5) / 14) * PHI;
-    const a = 25 / Math.sin(PHI), b = 30 / (1 - Math.cos(PHI));
-    const tx = a * Math.cos(phi), ty = b * Math.sin(phi), l = Math.hypot(tx, ty);
-    const centre = [a * Math.sin(phi), -b * Math.cos(phi) + (b * (1 + Math.cos(PHI))) / 2 - (b * Math.cos(PHI)) / 2];
-    const p = editor.projectModelPoint('lower', [centre[0]! + (3.5 * ty) / l, centre[1]! - (3.5 * tx) / l, -1])!;
+    const molar = toothOnArch(1);
+    const p = editor.projectModelPoint('lower', [molar.x + 3.5 * molar.ty, molar.y - 3.5 * molar.tx, -1])!;
     await editor.pointer('down', { ...p, button: 0 });
     await editor.pointer('up', { ...p, button: 0 });
     await editor.wires.settled();

@@ -9,18 +9,15 @@ import { mm, modelPoint } from '../../src/editor/engine/units.ts';
 import type { SurfacePick, WireDesign, WirePoint, WireType } from '../../src/editor/engine/document.ts';
 import { keepOff, offsetPoints, surfaceDistances, surfaceQuery, type SurfaceQuery } from '../../src/editor/engine/wires/surface.ts';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
-import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
+import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { placeTemplate, TEMPLATE_CLICKS, type PlacedWire } from '../../src/editor/engine/wires/templates.ts';
 import { autoFit } from '../../src/editor/engine/wires/fit.ts';
 import { invertRigid, rotateVector, transformPoint } from '../../src/editor/engine/pose.ts';
 
 /** Centre and outward direction of tooth n (0: the right last molar .. 13: the left one) of jawMesh() (canonical lower frame). */
 function tooth(n: number): { x: number; y: number; out: [number, number] } {
-  const PHI = (100 * Math.PI) / 180, halfWidth = 25, depth = 30;
-  const phi = (-0.93 + (1.86 * (n + 0.5)) / 14) * PHI;
-  const a = halfWidth / Math.sin(PHI), b = depth / (1 - Math.cos(PHI));
-  const tx = a * Math.cos(phi), ty = b * Math.sin(phi), l = Math.hypot(tx, ty);
-  return { x: a * Math.sin(phi), y: -b * Math.cos(phi) + b / 2, out: [ty / l, -tx / l] };
+  const c = toothOnArch(n);
+  return { x: c.x, y: c.y, out: [c.ty, -c.tx] };
 }
 
 let h: Headless;

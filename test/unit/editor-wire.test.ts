@@ -10,6 +10,7 @@ import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { WireTool } from '../../src/editor/engine/tools/wire.ts';
 import { centreline } from '../../src/editor/engine/wires/tube.ts';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
+import { toothOnArch } from '../fixtures/jaw.ts';
 
 let h: Headless;
 let editor: EditorEngine;
@@ -22,13 +23,8 @@ afterEach(() => h.dispose());
 
 /** Centre of tooth n (0..13, right second molar first) of the generated jaw (test/fixtures/jaw.ts) and its outward (buccal) direction. */
 function tooth(n: number): { x: number; y: number; out: [number, number] } {
-  const PHI = (100 * Math.PI) / 180;
-  const phi = (-0.93 + (1.86 * (n + 0.5)) / 14) * PHI;
-  const a = 25 / Math.sin(PHI);
-  const b = 30 / (1 - Math.cos(PHI));
-  const tx = a * Math.cos(phi), ty = b * Math.sin(phi);
-  const l = Math.hypot(tx, ty);
-  return { x: a * Math.sin(phi), y: -b * Math.cos(phi) + (b * (1 + Math.cos(PHI))) / 2 - (b * Math.cos(PHI)) / 2, out: [ty / l, -tx / l] };
+  const c = toothOnArch(n);
+  return { x: c.x, y: c.y, out: [c.ty, -c.tx] };
 }
 
 /** The lower jaw alone, seen from the top (occlusal), projection rendered. */
