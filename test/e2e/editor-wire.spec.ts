@@ -110,6 +110,7 @@ test('a designer places a single-arm clasp on a molar, sees its tube, auto-fits,
   const grip = handles.filter((p) => Math.hypot(p.x - handles[0]!.x, p.y - handles[0]!.y) < 8);
   const hx = box.x + grip.reduce((a, p) => a + p.x, 0) / grip.length, hy = box.y + grip.reduce((a, p) => a + p.y, 0) / grip.length;
   // The list's length comes from the checks, which run 200 ms after a change: read it once settled.
+  await expect(items.first()).not.toHaveAttribute('data-status', 'checking', { timeout: 30_000 });
   let placed = (await items.first().textContent())!;
   for (let previous = ''; previous !== placed; ) {
     previous = placed;

@@ -125,13 +125,12 @@ describe('wire tool (headless)', () => {
     expect(editor.getState().toolHint).toBe('wire.place.labialBow.0.2');
     await click(canine(4));
     // While the template is fitted in the worker the status bar says so.
-    const placing = click(canine(9));
     let busy = false;
-    for (let i = 0; i < 200 && !busy; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      busy = editor.getState().toolHint === 'wire.busy';
-    }
-    await placing;
+    const off = editor.subscribe(() => {
+      if (editor.getState().toolHint === 'wire.busy') busy = true;
+    });
+    await click(canine(9));
+    off();
     expect(busy).toBe(true);
     expect(wires()).toHaveLength(1);
     const bow = wires()[0]!;
@@ -349,8 +348,12 @@ describe('wire tool (headless)', () => {
     const l = dist(a, b);
     // The last corner moved to 2 mm from the one before it, along the same line.
     const p = [a[0] + ((b[0] - a[0]) * 2) / l, a[1] + ((b[1] - a[1]) * 2) / l, a[2] + ((b[2] - a[2]) * 2) / l];
+    expect(editor.wires.checkIsCurrent(wire.id)).toBe(true);
     editor.wires.moveCorner(wire.id, n - 1, { point: p as unknown as WireDesign['points'][number]['point'] });
+    // Until the new check lands, the last result is of the old shape: the panel says "Checking…".
+    expect(editor.wires.checkIsCurrent(wire.id)).toBe(false);
     await editor.wires.settled();
+    expect(editor.wires.checkIsCurrent(wire.id)).toBe(true);
     const result = editor.wires.check(wire.id)!;
     const issue = result.issues.find((i) => i.code === 'END_LENGTH')!;
     expect(issue).toMatchObject({ severity: 'error', messageKey: 'valid number from 5 to 100' });
@@ -360,6 +363,22 @@ describe('wire tool (headless)', () => {
     editor.undo();
     await editor.wires.settled();
     expect(editor.wires.check(wire.id)!.issues.some((i) => i.code === 'END_LENGTH')).toBe(false);
+  });
+
+  it('checks the wire again after an undo, so its status is of the shape shown', async () => {
+    await openLower(editor);
+    const wire = await placeClasp();
+    await editor.wires.settled();
+    const placedLength = editor.wires.check(wire.id)!.program!.length;
+    const p = wire.points[0]!;
+    editor.wires.previewCorner(wire.id, 0, { ...p, point: [p.point[0] + 1.5, p.point[1] - 1, p.point[2]] as unknown as typeof p.point });
+    expect(editor.wires.commitPreview()).toBe(true);
+    await editor.wires.settled();
+    expect(editor.wires.check(wire.id)!.program!.length).not.toBeCloseTo(placedLength, 3);
+    editor.undo();
+    await editor.wires.settled();
+    expect(editor.wires.checkIsCurrent(wire.id)).toBe(true);
+    expect(editor.wires.check(wire.id)!.program!.length).toBeCloseTo(placedLength, 6);
   });
 
   it('reopens a saved document with its wires', async () => {

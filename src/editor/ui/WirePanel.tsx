@@ -102,7 +102,8 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
         <ol className="mt-2 space-y-1.5" data-testid="wire-list">
           {wires.map((w, i) => {
             const result = engine?.wires.check(w.id) ?? null;
-            const status = statusOf(result);
+            // A result of an earlier shape still gives the length, but not the status.
+            const status = engine?.wires.checkIsCurrent(w.id) ? statusOf(result) : 'checking';
             const length = result?.program ? result.program.length.toFixed(1) : '–';
             const name = t(WIRE_TYPE_NAMES[w.type]);
             const n = i + 1;

@@ -236,13 +236,21 @@ export class WireFeature {
     return this.results.get(id)?.result ?? null;
   }
 
+  /** The last check is of the wire as it is shown now (false while a newer one waits or runs). */
+  checkIsCurrent(id: string): boolean {
+    const wire = this.wire(id);
+    const last = this.results.get(id);
+    if (!wire || !last) return false;
+    return last.key === keyOf(wire, this.preview?.id === id ? this.preview.points : wire.points);
+  }
+
   /** Resolves when no check is waiting or running (tests, the bend panel). */
   async settled(): Promise<void> {
     while (this.timer || this.running) {
       if (this.timer) {
         clearTimeout(this.timer);
         this.timer = null;
-        this.running ??= this.runChecks();
+        this.startChecks();
       }
       await this.running;
     }
@@ -645,8 +653,18 @@ export class WireFeature {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.running ??= this.runChecks();
+      this.startChecks();
     }, this.checkDelayMs);
+  }
+
+  /**
+   * Runs the queued checks unless a run is under way (it takes them too). Not with an empty queue:
+   * runChecks would then end at once and `running` would keep its settled promise, so no check
+   * would ever start again (seen in the browser: "Checking…" forever after an undo).
+   */
+  private startChecks(): void {
+    if (this.running || this.queue.size === 0) return;
+    this.running = this.runChecks();
   }
 
   private async runChecks(): Promise<void> {
