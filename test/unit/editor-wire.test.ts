@@ -248,6 +248,15 @@ describe('wire tool (headless)', () => {
     expect(moved.point[0] - corner.point[0]).toBeGreaterThan(1);
     expect(Math.abs(moved.point[1] - corner.point[1])).toBeLessThan(0.2);
     expect(moved.point[2]).toBeCloseTo(corner.point[2], 1);
+    // A second drag follows the pointer too (the first one's follow has no await to end on).
+    const again = at(moved.point);
+    await press(again);
+    await editor.pointer('move', { x: again.x, y: again.y + 40, button: 0, buttons: 1 });
+    await editor.pointer('move', { x: again.x, y: again.y + 60, button: 0, buttons: 1 });
+    await release({ x: again.x, y: again.y + 60 });
+    const second = wires()[0]!.points[index]!;
+    expect(Math.hypot(second.point[0] - moved.point[0], second.point[1] - moved.point[1])).toBeGreaterThan(1);
+    editor.undo();
     editor.undo();
     expect(wires()[0]).toEqual(wire);
   });

@@ -82,11 +82,11 @@ export class WireTool implements Tool {
       this.ctx.notify();
     }
     this.latest = { x: e.x, y: e.y };
-    this.following ??= this.follow();
+    void this.follow();
   }
 
   /** Moves the dragged corner to the latest pointer position, one pick at a time. */
-  private async follow(): Promise<void> {
+  private async followLoop(): Promise<void> {
     try {
       while (this.latest && this.drag) {
         const { x, y } = this.latest;
@@ -103,9 +103,24 @@ export class WireTool implements Tool {
           if (point) this.feature.previewCorner(drag.id, drag.corner, point);
         }
       }
-    } finally {
-      this.following = null;
+    } catch (e) {
+      console.error('Dragging a wire corner failed', e);
     }
+  }
+
+  /**
+   * Follows the pointer unless already following. Cleared in a `finally` callback (always
+   * asynchronous): a free corner's loop has no await, so clearing inside it would run before the
+   * assignment and leave a settled promise behind, and the next drag would never follow.
+   */
+  private follow(): Promise<void> {
+    if (!this.following) {
+      const run: Promise<void> = this.followLoop().finally(() => {
+        if (this.following === run) this.following = null;
+      });
+      this.following = run;
+    }
+    return this.following;
   }
 
   /** Resolves when the dragged corner has caught up with the pointer (tests). */
@@ -119,8 +134,8 @@ export class WireTool implements Tool {
     if (drag) {
       if (drag.moved) {
         this.latest = { x: e.x, y: e.y };
-        this.following ??= this.follow();
-        await this.following;
+        // A run that is just ending may not take this position: run again until it is taken.
+        while (this.latest && this.drag === drag) await this.follow();
       }
       if (this.drag !== drag) return; // cancelled meanwhile
       this.drag = null;
