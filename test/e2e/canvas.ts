@@ -33,8 +33,8 @@ export function pixelDifference(a: { data: number[] }, b: { data: number[] }): n
 }
 
 /** Canvas CSS pixels of the models: pixels whose colour is far from the background's (the top-left corner). */
-export async function modelPixels(page: Page): Promise<{ x: number; y: number }[]> {
-  const shot = await canvasPixels(page);
+export async function modelPixels(page: Page, divisor = 4): Promise<{ x: number; y: number }[]> {
+  const shot = await canvasPixels(page, divisor);
   const box = (await page.locator(VIEWPORT_CANVAS).boundingBox())!;
   const scale = shot.width / box.width;
   const bg = [shot.data[0]!, shot.data[1]!, shot.data[2]!];
@@ -63,4 +63,25 @@ export async function stablePixels(page: Page, timeoutMs = 30_000): Promise<Pixe
     if (pixelDifference(last, now) === 0 || Date.now() > end) return now;
     last = now;
   }
+}
+
+/**
+ * Page coordinates of a model point (x, y) seen from the top (view 5), from the model's silhouette
+ * on the canvas (CSS pixels) and the model's own extent: good enough to click a tooth.
+ */
+export async function topViewMapping(page: Page, mesh: { positions: Float32Array }, silhouette: { x: number; y: number }[]): Promise<(x: number, y: number) => { x: number; y: number }> {
+  const xs = silhouette.map((p) => p.x), ys = silhouette.map((p) => p.y);
+  const [sx0, sx1, sy0, sy1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (let i = 0; i < mesh.positions.length; i += 3) {
+    minX = Math.min(minX, mesh.positions[i]!);
+    maxX = Math.max(maxX, mesh.positions[i]!);
+    minY = Math.min(minY, mesh.positions[i + 1]!);
+    maxY = Math.max(maxY, mesh.positions[i + 1]!);
+  }
+  const box = (await page.locator(VIEWPORT_CANVAS).boundingBox())!;
+  return (x, y) => ({
+    x: box.x + sx0 + ((x - minX) / (maxX - minX)) * (sx1 - sx0),
+    y: box.y + sy0 + ((maxY - y) / (maxY - minY)) * (sy1 - sy0),
+  });
 }

@@ -13,6 +13,7 @@ import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtur
 import { SimDevice } from '../device-sim.ts';
 import { ADMIN_PASSWORD, apiLogin, designerWithOrder, signIn } from './helpers.ts';
 import { topSurfaceAt } from '../fixtures/mesh.ts';
+import { modelPixels, topViewMapping } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -34,27 +35,6 @@ async function machineFor(request: APIRequestContext, designerToken: string): Pr
   const bind = await (await request.post('/admin/device/info/bind', { headers, data: { id: add.data.id, userIds: [userId] } })).json();
   expect(bind.code, JSON.stringify(bind)).toBe(1000);
   return { id: add.data.id, key: add.data.deviceKey };
-}
-
-
-/** Canvas pixels (every 2nd, CSS px) that are not the background. */
-async function modelPixels(page: Page): Promise<{ x: number; y: number }[]> {
-  return page.locator('[data-testid="viewport"] canvas').evaluate((canvas: HTMLCanvasElement) => {
-    const copy = document.createElement('canvas');
-    copy.width = Math.round(canvas.clientWidth / 2);
-    copy.height = Math.round(canvas.clientHeight / 2);
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(canvas, 0, 0, copy.width, copy.height);
-    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
-    const found: { x: number; y: number }[] = [];
-    for (let y = 0; y < copy.height; y++) {
-      for (let x = 0; x < copy.width; x++) {
-        const i = (y * copy.width + x) * 4;
-        if (Math.abs(data[i]! - data[0]!) + Math.abs(data[i + 1]! - data[1]!) + Math.abs(data[i + 2]! - data[2]!) > 60) found.push({ x: x * 2, y: y * 2 });
-      }
-    }
-    return found;
-  });
 }
 
 async function openOrder(page: Page, id: number): Promise<void> {
@@ -268,20 +248,7 @@ test('the issue\'s flow: a designer places a single-arm clasp, auto-fits it, slo
     await canvas.focus();
     await page.keyboard.press('5');
     await page.waitForTimeout(900);
-    const model = await modelPixels(page);
-    const xs = model.map((p) => p.x), ys = model.map((p) => p.y);
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-    for (let i = 0; i < lower.positions.length; i += 3) {
-      minX = Math.min(minX, lower.positions[i]!);
-      maxX = Math.max(maxX, lower.positions[i]!);
-      minY = Math.min(minY, lower.positions[i + 1]!);
-      maxY = Math.max(maxY, lower.positions[i + 1]!);
-    }
-    const box = (await canvas.boundingBox())!;
-    const screen = (x: number, y: number) => ({
-      x: box.x + Math.min(...xs) + ((x - minX) / (maxX - minX)) * (Math.max(...xs) - Math.min(...xs)),
-      y: box.y + Math.min(...ys) + ((maxY - y) / (maxY - minY)) * (Math.max(...ys) - Math.min(...ys)),
-    });
+    const screen = await topViewMapping(page, lower, await modelPixels(page, 2));
 
     // The wire tool places a single-arm clasp on the buccal side of the right first molar (tooth 1 of the generated jaw).
     await page.keyboard.press('w');

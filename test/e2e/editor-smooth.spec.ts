@@ -3,14 +3,15 @@
 // undo puts it back exactly, redo smooths again, and the stroke is there after a reload (replayed
 // from the saved design). The brush's ring leaves with the pointer.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
-import { canvasPixels, modelPixels, pixelDifference, settle, stablePixels } from './canvas.ts';
+import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
+import { canvasPixels, modelPixels, pixelDifference, settle, stablePixels, topViewMapping } from './canvas.ts';
 import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
 
+const lower = jawMesh();
+
 async function designerWithOrder(request: APIRequestContext): Promise<number> {
-  const lower = jawMesh();
   const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
   return (await createDesignerOrder(request, { username: 'smooth-designer', name: 'Sam', patientName: 'Susi Glatt', upper, lower })).id;
 }
@@ -25,13 +26,17 @@ async function openOrder(page: Page, orderId: number): Promise<void> {
   await settle(page);
 }
 
-/** One brush stroke across the left half of the arch (canvas CSS pixels → page coordinates). */
+/**
+ * One brush stroke through page coordinates. It moves once the stroke has begun: the camera is
+ * held only when the worker's pick under the press has answered, so a drag started before that
+ * turns the view a little first (known, see the issue note).
+ */
 async function stroke(page: Page, points: { x: number; y: number }[]): Promise<void> {
-  const box = (await page.getByTestId('viewport').locator('canvas').boundingBox())!;
   const [first, ...rest] = points;
-  await page.mouse.move(box.x + first!.x, box.y + first!.y);
+  await page.mouse.move(first!.x, first!.y);
   await page.mouse.down();
-  for (const p of rest) await page.mouse.move(box.x + p.x, box.y + p.y, { steps: 12 });
+  await expect(page.getByTestId('viewport')).toHaveAttribute('data-tool-phase', 'dragging', { timeout: 30_000 });
+  for (const p of rest) await page.mouse.move(p.x, p.y, { steps: 12 });
   await page.mouse.up();
 }
 
@@ -42,16 +47,10 @@ test('a designer smooths cusps with the brush, undoes and redoes it, and finds i
   await openOrder(page, orderId);
   const model = await modelPixels(page);
   expect(model.length).toBeGreaterThan(100);
-  const xs = model.map((p) => p.x).sort((a, b) => a - b);
-  const ys = model.map((p) => p.y).sort((a, b) => a - b);
-  const minX = xs[0]!, maxX = xs[xs.length - 1]!, minY = ys[0]!, maxY = ys[ys.length - 1]!;
-  // The arch seen from above: strokes back and forth over the fissures of the two left molars.
-  const onModel = (fx: number, fy: number) => {
-    const want = { x: minX + fx * (maxX - minX), y: minY + fy * (maxY - minY) };
-    return model.reduce((best, p) => (Math.hypot(p.x - want.x, p.y - want.y) < Math.hypot(best.x - want.x, best.y - want.y) ? p : best));
-  };
-  // (A press beside the model would turn the view instead: start on the first molar's centre.)
-  const there = [onModel(0.085, 0.17), onModel(0.1, 0.33)];
+  // Strokes back and forth between the crown centres of the two right molars (teeth 0 and 1 of
+  // the generated jaw): a press beside the model would turn the view instead.
+  const screen = await topViewMapping(page, lower, model);
+  const there = [toothOnArch(0), toothOnArch(1)].map((c) => screen(c.x, c.y));
   const path = [there[0]!, ...Array.from({ length: 4 }, (_, i) => there[(i + 1) % 2]!)];
 
   await page.getByRole('button', { name: 'Smoothing brush' }).click();

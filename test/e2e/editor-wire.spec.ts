@@ -5,10 +5,10 @@
 import { test, expect, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { designerWithOrder, signIn } from './helpers.ts';
+import { settle, topViewMapping } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
 
-const settle = (page: Page) => page.waitForTimeout(900); // rendering is on demand
 
 /** Canvas pixels (every 2nd) of one colour class: the selected wire's blue, its white corner handles, or anything not background (classified in the page). */
 async function pixels(page: Page, kind: 'blue' | 'model' | 'white'): Promise<{ x: number; y: number }[]> {
@@ -62,19 +62,8 @@ test('a designer places a single-arm clasp on a molar, sees its tube, auto-fits,
   await settle(page);
   const model = await pixels(page, 'model');
   const xs = model.map((p) => p.x), ys = model.map((p) => p.y);
-  // Screen position of a model point (x, y) from the silhouette's box and the model's.
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-  for (let i = 0; i < lower.positions.length; i += 3) {
-    minX = Math.min(minX, lower.positions[i]!);
-    maxX = Math.max(maxX, lower.positions[i]!);
-    minY = Math.min(minY, lower.positions[i + 1]!);
-    maxY = Math.max(maxY, lower.positions[i + 1]!);
-  }
+  const screen = await topViewMapping(page, lower, model);
   const box = (await canvas.boundingBox())!;
-  const screen = (x: number, y: number) => ({
-    x: box.x + Math.min(...xs) + ((x - minX) / (maxX - minX)) * (Math.max(...xs) - Math.min(...xs)),
-    y: box.y + Math.min(...ys) + ((maxY - y) / (maxY - minY)) * (Math.max(...ys) - Math.min(...ys)),
-  });
   expect(await pixels(page, 'blue')).toHaveLength(0);
 
   // Wire tool: the single-arm clasp is the default type; the status bar says where to click.
