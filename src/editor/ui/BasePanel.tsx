@@ -6,6 +6,7 @@ import type { BaseView } from '../engine/baseFeature.ts';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import { mm } from '../engine/units.ts';
 import { baseProblemMessage } from './baseMessages.ts';
+import { MmField } from './MmField.tsx';
 
 const NONE: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
 
@@ -60,32 +61,8 @@ export function BasePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
       </p>
       {base && (
         <div className="mt-2 grid grid-cols-2 gap-2">
-          <label className="text-xs text-slate-600">
-            {t`Thickness (mm)`}
-            <input
-              type="number"
-              min={0.5}
-              max={6}
-              step={0.1}
-              value={base.thickness}
-              onChange={(e) => Number.isFinite(e.target.valueAsNumber) && engine?.base.setSettings({ thickness: mm(e.target.valueAsNumber) })}
-              className="mt-0.5 h-7 w-full rounded border border-slate-300 bg-white px-1.5 text-sm tabular-nums"
-              data-testid="base-thickness"
-            />
-          </label>
-          <label className="text-xs text-slate-600">
-            {t`Height (mm)`}
-            <input
-              type="number"
-              min={0}
-              max={10}
-              step={0.1}
-              value={base.height}
-              onChange={(e) => Number.isFinite(e.target.valueAsNumber) && engine?.base.setSettings({ height: mm(e.target.valueAsNumber) })}
-              className="mt-0.5 h-7 w-full rounded border border-slate-300 bg-white px-1.5 text-sm tabular-nums"
-              data-testid="base-height"
-            />
-          </label>
+          <MmField label={t`Thickness (mm)`} min={0.5} max={6} step={0.1} value={base.thickness} onValue={(v) => engine?.base.setSettings({ thickness: mm(v) })} testId="base-thickness" />
+          <MmField label={t`Height (mm)`} min={0} max={10} step={0.1} value={base.height} onValue={(v) => engine?.base.setSettings({ height: mm(v) })} testId="base-height" />
         </div>
       )}
       {generating && (

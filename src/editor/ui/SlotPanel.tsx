@@ -7,6 +7,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import type { WireType } from '../engine/document.ts';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import { DEFAULT_SLOT_CLEARANCE, DEFAULT_SLOT_DEPTH, MAX_SLOT_CLEARANCE, MAX_SLOT_DEPTH, type SlotProblemCode, type SlotView } from '../engine/slots.ts';
+import { MmField } from './MmField.tsx';
 
 const NONE: SlotView = { status: 'idle', progress: null, problem: null, applied: 0, skipped: 0, depth: DEFAULT_SLOT_DEPTH, clearance: DEFAULT_SLOT_CLEARANCE };
 
@@ -49,7 +50,6 @@ function useSlotView(engine: EditorEngine | null): SlotView {
 }
 
 const BUTTON = 'inline-flex h-7 items-center rounded-md border px-2.5 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
-const INPUT = 'mt-0.5 h-7 w-full rounded border border-slate-300 bg-white px-1.5 text-sm tabular-nums';
 
 export function SlotPanel({ engine, state }: { engine: EditorEngine | null; state: EditorState }) {
   const { t } = useLingui();
@@ -73,32 +73,8 @@ export function SlotPanel({ engine, state }: { engine: EditorEngine | null; stat
         {wireName ? (slotted ? t`Selected: ${wireName} (slotted; slot it again to replace its slot).` : t`Selected: ${wireName}.`) : t`No wire selected.`}
       </p>
       <div className="mt-2 grid grid-cols-2 gap-2">
-        <label className="text-xs text-slate-600">
-          {t`Depth (mm)`}
-          <input
-            type="number"
-            min={0}
-            max={MAX_SLOT_DEPTH}
-            step={0.5}
-            value={view.depth}
-            onChange={(e) => Number.isFinite(e.target.valueAsNumber) && engine?.slots.setSettings({ depth: e.target.valueAsNumber })}
-            className={INPUT}
-            data-testid="slot-depth"
-          />
-        </label>
-        <label className="text-xs text-slate-600">
-          {t`Clearance (mm)`}
-          <input
-            type="number"
-            min={0}
-            max={MAX_SLOT_CLEARANCE}
-            step={0.05}
-            value={view.clearance}
-            onChange={(e) => Number.isFinite(e.target.valueAsNumber) && engine?.slots.setSettings({ clearance: e.target.valueAsNumber })}
-            className={INPUT}
-            data-testid="slot-clearance"
-          />
-        </label>
+        <MmField label={t`Depth (mm)`} min={0} max={MAX_SLOT_DEPTH} step={0.5} value={view.depth} onValue={(v) => engine?.slots.setSettings({ depth: v })} testId="slot-depth" />
+        <MmField label={t`Clearance (mm)`} min={0} max={MAX_SLOT_CLEARANCE} step={0.05} value={view.clearance} onValue={(v) => engine?.slots.setSettings({ clearance: v })} testId="slot-clearance" />
       </div>
       <p className="mt-1 text-[11px] text-slate-500">{view.depth > 0 ? t`A channel open towards the insertion direction.` : t`Depth 0: a closed tunnel around the wire.`}</p>
       {view.status === 'cutting' && (

@@ -9,6 +9,7 @@ import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import { INITIAL_WIRE_VIEW, WIRE_DIAMETERS, type WireView } from '../engine/wires/feature.ts';
 import { EditorIcon } from './icons.tsx';
 import { bendIssueMessage, WIRE_TYPE_NAMES, wireProblemMessage } from './wireMessages.ts';
+import { FIELD_CLASS, MmField } from './MmField.tsx';
 
 function useWireView(engine: EditorEngine | null): WireView {
   const get = () => engine?.wires.getState() ?? INITIAL_WIRE_VIEW;
@@ -16,7 +17,6 @@ function useWireView(engine: EditorEngine | null): WireView {
 }
 
 const BUTTON = 'inline-flex h-7 items-center rounded-md border px-2.5 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
-const FIELD = 'mt-0.5 h-7 w-full rounded border border-slate-300 bg-white px-1.5 text-sm';
 
 type Status = 'checking' | 'ok' | 'warnings' | 'errors';
 function statusOf(result: BendCheckResult | null): Status {
@@ -48,7 +48,7 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
         <div className="grid grid-cols-2 gap-2" data-testid="wire-options">
           <label className="col-span-2 text-xs text-slate-600">
             {t`Wire type`}
-            <select className={FIELD} value={view.type} onChange={(e) => engine?.wires.setType(e.target.value as WireDesign['type'])} data-testid="wire-type">
+            <select className={FIELD_CLASS} value={view.type} onChange={(e) => engine?.wires.setType(e.target.value as WireDesign['type'])} data-testid="wire-type">
               {WIRE_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {t(WIRE_TYPE_NAMES[type])}
@@ -59,7 +59,7 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
           <label className="text-xs text-slate-600">
             {t`Diameter (mm)`}
             <select
-              className={`${FIELD} tabular-nums`}
+              className={`${FIELD_CLASS} tabular-nums`}
               value={String(selected?.diameter ?? view.diameter)}
               onChange={(e) => void engine?.wires.setDiameter(Number(e.target.value))}
               data-testid="wire-diameter"
@@ -71,19 +71,7 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
               ))}
             </select>
           </label>
-          <label className="text-xs text-slate-600">
-            {t`Clearance (mm)`}
-            <input
-              type="number"
-              min={0}
-              max={1}
-              step={0.05}
-              value={selected?.clearance ?? view.clearance}
-              onChange={(e) => Number.isFinite(e.target.valueAsNumber) && void engine?.wires.setClearance(e.target.valueAsNumber)}
-              className={`${FIELD} tabular-nums`}
-              data-testid="wire-clearance"
-            />
-          </label>
+          <MmField label={t`Clearance (mm)`} min={0} max={1} step={0.05} value={selected?.clearance ?? view.clearance} onValue={(v) => void engine?.wires.setClearance(v)} testId="wire-clearance" />
           <p className="col-span-2 text-xs text-slate-500" data-testid="wire-clicks" data-anchors={view.anchors} data-needed={view.needed}>
             {selected && clicked === 0
               ? t`Diameter and clearance apply to the selected wire. Click beside it (or press Esc) to place a new one.`
