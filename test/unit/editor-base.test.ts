@@ -5,9 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { BaseTool } from '../../src/editor/engine/tools/base.ts';
-import { palateJaw } from '../fixtures/base-models.ts';
-import { binaryStl, soupOf } from '../fixtures/stl.ts';
-import { headlessEditor, type Headless } from './editor-harness.ts';
+import { headlessEditor, openPalateJaw, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
@@ -19,14 +17,6 @@ beforeEach(async () => {
 afterEach(() => h.dispose());
 
 
-const palateStl = binaryStl(soupOf(palateJaw())).buffer as ArrayBuffer;
-
-async function openPalate(e: EditorEngine): Promise<void> {
-  const bytes = palateStl.slice(0);
-  await e.openModels([{ role: 'lower', name: 'lower.stl', source: async (_signal, onProgress) => (onProgress(1), bytes) }]);
-  e.setView('top');
-  e.renderNow(); // the projection used to aim the clicks is the rendered one
-}
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 const straightened = (doc: DesignDocument): DesignDocument => ({ ...doc, straightening: { matrix: IDENTITY, jaw: 'lower' } }) as DesignDocument;
@@ -54,7 +44,7 @@ async function drawRing(n = 12): Promise<void> {
 
 describe('base tool (headless)', () => {
   it('draws the outline by clicks on the surface; Backspace, undo and redo; Enter closes', async () => {
-    await openPalate(editor);
+    await openPalateJaw(editor);
     await drawRing();
     const base = editor.getState().document.base!;
     expect(base.jaw).toBe('lower');
@@ -87,7 +77,7 @@ describe('base tool (headless)', () => {
   });
 
   it('a double click closes the outline', async () => {
-    await openPalate(editor);
+    await openPalateJaw(editor);
     await drawRing(5);
     const last = ring(editor, 5)[4]!;
     await click(last);
@@ -97,7 +87,7 @@ describe('base tool (headless)', () => {
   });
 
   it('dragging a point moves it along the surface in one undoable step', async () => {
-    await openPalate(editor);
+    await openPalateJaw(editor);
     await drawRing(6);
     const before = editor.getState().document.base!.outline;
     const from = editor.projectModelPoint('lower', before[0]!.point)!;
@@ -115,7 +105,7 @@ describe('base tool (headless)', () => {
   });
 
   it('refuses by the rules, each with its code', async () => {
-    await openPalate(editor);
+    await openPalateJaw(editor);
     await drawRing(3);
     expect(await editor.base.generate()).toBe(false);
     expect(editor.base.view.problem?.code).toBe('NOT_STRAIGHTENED');
@@ -135,7 +125,7 @@ describe('base tool (headless)', () => {
   });
 
   it('a self-crossing outline fails with SPLIT_FAILED from the worker', async () => {
-    await openPalate(editor);
+    await openPalateJaw(editor);
     editor.changeDocument('straighten', straightened(editor.getState().document));
     expect(editor.actions.run('tool.base')).toBe(true);
     const p = ring(editor, 4); // 0, 90, 180, 270 degrees: visiting 0, 180, 90, 270 crosses itself
@@ -145,7 +135,7 @@ describe('base tool (headless)', () => {
   });
 
   it('generates the base, exports it as a closed STL, undoes and redoes, and regenerates it on reopening', async () => {
-    await openPalate(editor);
+    await openPalateJaw(editor);
     editor.changeDocument('straighten', straightened(editor.getState().document));
     await drawRing();
     (editor.activeTool as BaseTool).key('Enter');
@@ -180,7 +170,7 @@ describe('base tool (headless)', () => {
     const again = await headlessEditor();
     try {
       again.editor.loadDocument(saved);
-      await openPalate(again.editor);
+      await openPalateJaw(again.editor);
       await again.editor.base.settled();
       expect(again.editor.base.view.status).toBe('ready');
       expect(again.editor.base.view.triangles).toBe(editor.base.view.triangles);

@@ -8,6 +8,7 @@ import { EditorEngine, type EditorEngineOptions } from '../../src/editor/engine/
 import { GeometryClient } from '../../src/editor/geometry/client.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
+import { palateJaw } from '../fixtures/base-models.ts';
 
 type Listener = (event: MessageEvent) => void;
 const g = globalThis as unknown as Record<string, unknown>;
@@ -90,4 +91,15 @@ export async function openJaws(editor: EditorEngine): Promise<void> {
     { role: 'upper', name: 'upper.stl', source: async (_signal, onProgress) => (onProgress(1), upper) },
     { role: 'lower', name: 'lower.stl', source: async (_signal, onProgress) => (onProgress(1), lower) },
   ]);
+}
+
+let palateStl: ArrayBuffer | undefined;
+
+/** Opens the generated palate jaw (test/fixtures/base-models.ts) as the lower model, seen from the top and rendered (clicks are aimed through that projection). */
+export async function openPalateJaw(editor: EditorEngine): Promise<void> {
+  palateStl ??= binaryStl(soupOf(palateJaw())).buffer as ArrayBuffer;
+  const bytes = palateStl.slice(0);
+  await editor.openModels([{ role: 'lower', name: 'lower.stl', source: async (_signal, onProgress) => (onProgress(1), bytes) }]);
+  editor.setView('top');
+  editor.renderNow();
 }

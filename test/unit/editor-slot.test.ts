@@ -11,9 +11,7 @@ import type { BaseTool } from '../../src/editor/engine/tools/base.ts';
 import type { ModelPoint } from '../../src/editor/engine/units.ts';
 import { KernelError } from '../../workers/kernels/job.ts';
 import { cutSlot, loadManifold } from '../../workers/kernels/slot.ts';
-import { palateJaw } from '../fixtures/base-models.ts';
-import { binaryStl, soupOf } from '../fixtures/stl.ts';
-import { headlessEditor, type Headless } from './editor-harness.ts';
+import { headlessEditor, openPalateJaw, type Headless } from './editor-harness.ts';
 import { toothOnArch } from '../fixtures/jaw.ts';
 
 /** The slot worker's job, in process: the kernel the worker runs, with its cancel and progress. */
@@ -38,20 +36,12 @@ beforeEach(async () => {
 });
 afterEach(() => h.dispose());
 
-const palateStl = binaryStl(soupOf(palateJaw())).buffer as ArrayBuffer;
-
-async function openPalate(e: EditorEngine): Promise<void> {
-  const bytes = palateStl.slice(0);
-  await e.openModels([{ role: 'lower', name: 'lower.stl', source: async (_signal, onProgress) => (onProgress(1), bytes) }]);
-  e.setView('top');
-  e.renderNow();
-}
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 /** Straightened, a ring outline (centre 0, 5; radius 12 mm) clicked on the palate, closed and generated. */
 async function generateBase(e: EditorEngine): Promise<void> {
-  await openPalate(e);
+  await openPalateJaw(e);
   e.changeDocument('straighten', { ...e.getState().document, straightening: { matrix: IDENTITY, jaw: 'lower' } });
   expect(e.actions.run('tool.base')).toBe(true);
   for (let i = 0; i < 12; i++) {
@@ -198,7 +188,7 @@ describe('slotting (headless)', () => {
   });
 
   it('refuses by the rules in order, each with its code; a cut that fails says why and changes nothing', async () => {
-    await openPalate(editor);
+    await openPalateJaw(editor);
     addWires(editor, await wire('w1', 'singleArmClasp', 5));
     expect(await editor.slots.cut('w1')).toBe(false);
     expect(editor.slots.view.problem?.code).toBe('NO_BASE');
@@ -269,7 +259,7 @@ describe('slotting (headless)', () => {
     const again = await headlessEditor({ slots: slotPort });
     try {
       again.editor.loadDocument(saved);
-      await openPalate(again.editor);
+      await openPalateJaw(again.editor);
       await vi.waitFor(
         async () => {
           await again.editor.base.settled();
@@ -285,7 +275,7 @@ describe('slotting (headless)', () => {
   });
 
   it('a single-arm clasp placed by the wire tool on a molar beside the base is slotted with the defaults by the key L', async () => {
-    await openPalate(editor);
+    await openPalateJaw(editor);
     // An outline on the lingual side of the right molars (from above: palate, ridge and teeth).
     const handle = editor.handleOf('lower')!;
     const outline = [];
@@ -383,7 +373,7 @@ describe('slotting (headless)', () => {
     const again = await headlessEditor({ slots: slotPort });
     try {
       again.editor.loadDocument(saved);
-      await openPalate(again.editor);
+      await openPalateJaw(again.editor);
       await vi.waitFor(() => expect(again.editor.base.view.status).toBe('ready'), { timeout: 30_000, interval: 20 });
       // Exported at once: the export waits for the slot to be cut into the regenerated base.
       const stl = await exported(again.editor, again.geometry);

@@ -6,9 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { SmoothTool } from '../../src/editor/engine/tools/smooth.ts';
-import { palateJaw } from '../fixtures/base-models.ts';
-import { binaryStl, soupOf } from '../fixtures/stl.ts';
-import { headlessEditor, type Headless } from './editor-harness.ts';
+import { headlessEditor, openPalateJaw, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
@@ -19,14 +17,6 @@ beforeEach(async () => {
 });
 afterEach(() => h.dispose());
 
-const jawStl = binaryStl(soupOf(palateJaw())).buffer as ArrayBuffer;
-
-async function openJaw(e: EditorEngine): Promise<void> {
-  const bytes = jawStl.slice(0);
-  await e.openModels([{ role: 'lower', name: 'lower.stl', source: async (_signal, onProgress) => (onProgress(1), bytes) }]);
-  e.setView('top');
-  e.renderNow();
-}
 
 /** The model's positions as the renderer has them (a copy). */
 function drawn(e: EditorEngine): Float32Array {
@@ -63,7 +53,7 @@ async function stroke(e: EditorEngine): Promise<void> {
 
 describe('smoothing brush (headless)', () => {
   it('shows the brush ring on the surface under the pointer, sized by the radius', async () => {
-    await openJaw(editor);
+    await openPalateJaw(editor);
     expect(editor.actions.run('tool.smooth')).toBe(true);
     editor.smoothing.setRadius(3);
     const p = editor.projectModelPoint('lower', [0, 5, -10])!;
@@ -83,7 +73,7 @@ describe('smoothing brush (headless)', () => {
   });
 
   it('a stroke moves vertices in the worker and the buffers; undo restores both exactly, redo and reopening bring it back', async () => {
-    await openJaw(editor);
+    await openPalateJaw(editor);
     const before = drawn(editor);
     const keptBefore = await kept(editor);
     editor.actions.run('tool.smooth');
@@ -116,7 +106,7 @@ describe('smoothing brush (headless)', () => {
     const again = await headlessEditor();
     try {
       again.editor.loadDocument(saved);
-      await openJaw(again.editor);
+      await openPalateJaw(again.editor);
       await again.editor.smoothing.settled();
       const replayed = drawn(again.editor);
       let far = 0;
@@ -128,7 +118,7 @@ describe('smoothing brush (headless)', () => {
   });
 
   it('"Smooth all" smooths the whole model with progress, in one undoable step', async () => {
-    await openJaw(editor);
+    await openPalateJaw(editor);
     const before = drawn(editor);
     const keptBefore = await kept(editor);
     const progress: number[] = [];
@@ -145,7 +135,7 @@ describe('smoothing brush (headless)', () => {
   });
 
   it('the worker writes listed vertices back (setVertices) and refuses ids out of range', async () => {
-    await openJaw(editor);
+    await openPalateJaw(editor);
     const handle = editor.handleOf('lower')!;
     const keptBefore = await kept(editor);
     const original = drawn(editor);
