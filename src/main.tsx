@@ -5,6 +5,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { setNavigator } from './api/client';
 import { activateLocale, i18n, initialLocale } from './i18n';
 import { router } from './router';
+import { prefetchBend } from './routes/bend';
 import './index.css';
 
 setNavigator((to) => {
@@ -12,6 +13,8 @@ setNavigator((to) => {
 });
 
 async function boot() {
+  // The editor's downloads need not wait for the language catalog and the first render.
+  if (window.location.pathname === '/bend') prefetchBend(window.location.search);
   try {
     await activateLocale(initialLocale());
   } catch {

@@ -45,7 +45,8 @@ import { geodesicDistance, type GeodesicResult, type SurfacePoint } from './kern
 import { simplify } from './kernels/simplify.ts';
 import { straighten, transformMesh, type StraightenJaw, type StraightenResult } from './kernels/straighten.ts';
 import { smoothDab, smoothRegion, type DabOptions, type RegionOptions, type SmoothResult } from './kernels/smooth.ts';
-import { parseStl, type StlErrorCode, type StlMesh, type StlSource, type Vec3 } from './kernels/stl.ts';
+import { DownloadFailure, isRemoteStl, startDownload, type RemoteStl } from './kernels/download.ts';
+import { parseStl, type StlErrorCode, type StlMesh, type StlSource as KernelStlSource, type Vec3 } from './kernels/stl.ts';
 import { analyzeMesh, ensureTopology, type MeshHealth } from './kernels/topology.ts';
 import {
   bestInsertionDirection,
@@ -57,7 +58,11 @@ import {
 } from './kernels/undercut.ts';
 
 /** Every code a worker call can fail with. */
-export type WorkerErrorCode = StlErrorCode | KernelErrorCode | 'NO_SUCH_MESH';
+export type WorkerErrorCode = StlErrorCode | KernelErrorCode | 'NO_SUCH_MESH' | 'DOWNLOAD_FAILED';
+
+export type { RemoteStl } from './kernels/download.ts';
+/** A File/Blob (read here), bytes (transferred), or a file on the back end that the worker downloads itself. */
+export type StlSource = Blob | ArrayBuffer | Uint8Array | RemoteStl;
 export type WorkerFailure = JobFailure<WorkerErrorCode>;
 export type WorkerResult<T> = JobResult<T, WorkerErrorCode>;
 
@@ -305,6 +310,7 @@ const RECENT_JOBS = 20;
 function failureOf(e: unknown): WorkerFailure {
   if (e instanceof NoSuchMesh) return { code: e.code, detail: e.message };
   if (e instanceof StlFailure) return e.failure;
+  if (e instanceof DownloadFailure) return { code: e.code, detail: e.message, status: e.status };
   return toJobFailure(e);
 }
 
@@ -364,13 +370,17 @@ async function parseInParser(
   options: JobOptions,
   progress: (fraction: number, stage?: string) => void,
 ): Promise<StlMesh> {
+  const remote = isRemoteStl(source);
+  const input: KernelStlSource = remote ? await startDownload(source, () => options.shouldCancel?.() ?? false) : source;
   const parser = await takeParser();
   try {
-    const r = await parseStl(parser, source, {
+    const r = await parseStl(parser, input, {
       weldTolerance: settings.weldTolerance ?? 0,
       shouldCancel: options.shouldCancel,
       onProgress: options.onProgress ? (fraction, stage) => progress(fraction, stage) : undefined,
     });
+    // A body cut off is the network's failure, not the file's.
+    if (!r.ok && remote && r.error.code === 'STL_READ_FAILED') throw new DownloadFailure(0);
     if (!r.ok) throw new StlFailure(r.error);
     return r.mesh;
   } finally {

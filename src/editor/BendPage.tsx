@@ -13,15 +13,10 @@ import { DevicePanel, useDevicePanelOpen } from './ui/DevicePanel.tsx';
 import { BendSimulation } from './ui/BendSimulation.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { Toolbar, ToolButton } from './ui/Toolbar.tsx';
+import { orderIdOf } from './order/orderId.ts';
 
 function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes('Files');
-}
-
-function orderIdOf(searchStr: string): number | null {
-  const raw = new URLSearchParams(searchStr).get('orderId');
-  const id = raw ? Number(raw) : NaN;
-  return Number.isInteger(id) && id > 0 ? id : null;
 }
 
 export default function BendPage() {

@@ -21,12 +21,22 @@ test('a designer opens an order, changes views, measures, undoes and redoes, and
   test.setTimeout(180_000);
   const orderId = await designerWithOrder(request);
   await signIn(page, 'editor-designer', 'editor-designer-pass');
+  // The order's requests start as the page loads, before the 3D engine: each still goes out once.
+  const requested: string[] = [];
+  page.on('request', (r) => {
+    if (/\/admin\/(base\/comm\/file\/|order\/info\/info|design\/getDesignData)/.test(r.url())) requested.push(new URL(r.url()).pathname);
+  });
   await page.goto(`/bend?orderId=${orderId}`);
 
   const upper = page.getByTestId('model-upper');
   const lower = page.getByTestId('model-lower');
   await expect(upper).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await expect(lower).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  const files = requested.filter((p) => p.includes('/comm/file/'));
+  expect(files).toHaveLength(2);
+  expect(new Set(files).size).toBe(2);
+  expect(requested.filter((p) => p.endsWith('/order/info/info'))).toHaveLength(1);
+  expect(requested.filter((p) => p.endsWith('/design/getDesignData'))).toHaveLength(1);
   await expect(upper).toContainText('upper.stl');
   await expect(lower).toContainText('lower.stl');
   await expect(page.getByTestId('order-title')).toContainText('Erika Muster');

@@ -77,6 +77,8 @@ export interface JobFailure<C extends string = string> {
   line?: number;
   /** Binary STL: 0-based index of the offending triangle. */
   triangle?: number;
+  /** DOWNLOAD_FAILED: the HTTP status (0: the network). */
+  status?: number;
 }
 
 export type JobResult<T, C extends string = string> = { ok: true; value: T } | { ok: false; error: JobFailure<C> };

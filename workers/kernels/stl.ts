@@ -99,7 +99,8 @@ export interface StlMesh {
 
 export type StlResult = { ok: true; mesh: StlMesh } | { ok: false; error: StlError };
 
-export type StlStage = 'read' | 'parse';
+/** 'download': a stream from the network (its own 0..1); 'read': a Blob (the first 20 %); 'parse'. */
+export type StlStage = 'download' | 'read' | 'parse';
 
 export interface ParseStlOptions {
   /** Called with an overall fraction 0..1, at most every `progressIntervalMs`, and once with 1 at the end. */
@@ -120,7 +121,17 @@ export interface ParseStlOptions {
   weldTolerance?: number;
 }
 
-export type StlSource = Blob | ArrayBuffer | Uint8Array;
+/** A download's body read straight into wasm memory: `size` bytes are expected. */
+export interface StlStream {
+  stream: ReadableStream<Uint8Array>;
+  size: number;
+}
+
+export type StlSource = Blob | ArrayBuffer | Uint8Array | StlStream;
+
+function isStream(source: StlSource): source is StlStream {
+  return typeof (source as Partial<StlStream>).stream === 'object' && typeof (source as Partial<StlStream>).size === 'number';
+}
 
 /** Share of the progress bar for reading a Blob (parsing gets the rest). */
 const READ_SHARE = 0.2;
@@ -167,9 +178,12 @@ async function parseUnqueued(k: KernelExports, source: StlSource, options: Parse
   const progressIntervalMs = options.progressIntervalMs ?? 50;
   const onProgress = options.onProgress;
   const blob = typeof Blob !== 'undefined' && source instanceof Blob ? source : undefined;
-  const bytes = blob ? undefined : source instanceof Uint8Array ? source : new Uint8Array(source as ArrayBuffer);
+  const download = blob ? undefined : isStream(source) ? source : undefined;
+  const bytes = blob || download ? undefined : source instanceof Uint8Array ? source : new Uint8Array(source as ArrayBuffer);
   const isBlob = blob !== undefined;
+  // A Blob's read is the first part of one bar; a download has a bar of its own, then parsing.
   const readShare = isBlob ? READ_SHARE : 0;
+  const readStage: StlStage = isBlob ? 'read' : 'download';
 
   let lastReport = -Infinity;
   const report = (fraction: number, stage: StlStage, force = false): void => {
@@ -185,16 +199,20 @@ async function parseUnqueued(k: KernelExports, source: StlSource, options: Parse
 
   // ---- bytes into wasm memory, once
   const t0 = performance.now();
-  const byteLength = blob ? blob.size : bytes!.byteLength;
+  const byteLength = blob ? blob.size : download ? download.size : bytes!.byteLength;
   k.arenaReset();
   const inPtr = k.arenaAlloc(byteLength) >>> 0;
-  if (inPtr === 0) return failure('STL_TOO_LARGE', `cannot hold ${byteLength} bytes in wasm memory`);
-  report(0, isBlob ? 'read' : 'parse', true);
+  if (inPtr === 0) {
+    if (download) void download.stream.cancel().catch(() => {});
+    return failure('STL_TOO_LARGE', `cannot hold ${byteLength} bytes in wasm memory`);
+  }
+  const stream = blob ? blob.stream() : download?.stream;
+  report(0, stream ? readStage : 'parse', true);
 
-  if (blob) {
+  if (stream) {
     let offset = 0;
     try {
-      const reader = blob.stream().getReader();
+      const reader = stream.getReader();
       try {
         for (;;) {
           const { done, value } = await reader.read();
@@ -206,7 +224,8 @@ async function parseUnqueued(k: KernelExports, source: StlSource, options: Parse
             await reader.cancel().catch(() => {});
             return aborted();
           }
-          report(readShare * (offset / Math.max(1, byteLength)), 'read');
+          const read = offset / Math.max(1, byteLength);
+          report(isBlob ? readShare * read : read, readStage);
         }
       } finally {
         reader.releaseLock();

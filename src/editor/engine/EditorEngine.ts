@@ -31,7 +31,7 @@ import { Observable } from '@babylonjs/core/Misc/observable';
 // Side effect: scene.createPickingRay (tools, zoom-to-mouse).
 import '@babylonjs/core/Culling/ray';
 
-import { GeometryClient, type MeshHandle, type OpenedMesh, type StlStage, type Vec3 } from '../geometry/client.ts';
+import { claimGeometryClient, GeometryClient, releaseGeometryClient, type MeshHandle, type OpenedMesh, type StlStage, type Vec3 } from '../geometry/client.ts';
 import { GeometryError, isAbortError, type GeometryErrorCode } from '../geometry/errors.ts';
 import { ActionRegistry, createActions } from './actions.ts';
 import { CommandStack, type Command } from './commands.ts';
@@ -57,6 +57,7 @@ import { StraightenHandles } from './straightenHandles.ts';
 import { StraightenTool } from './tools/straighten.ts';
 import { IDENTITY, modelToWorldMatrix, rayToModel, transformPoint, type Matrix4 } from './pose.ts';
 import { buildPickingBvhs, perfMark, PERF_MARKS, whenDrawn } from './openTiming.ts';
+import { isOpenedMesh, type ModelSource } from './modelSource.ts';
 
 export interface MeshBuffers {
   positions: Float32Array;
@@ -181,19 +182,12 @@ function errorOf(e: unknown, fileName: string): EditorError {
   const code: GeometryErrorCode = e instanceof GeometryError ? e.code : 'WORKER_FAILED';
   const error: EditorError = { code, fileName };
   if (e instanceof GeometryError && e.line !== undefined) error.line = e.line;
+  if (e instanceof GeometryError && e.status !== undefined) error.status = e.status;
   if (!(e instanceof GeometryError)) console.error('Loading a model failed', e);
   return error;
 }
 
-/** A download that failed, with the HTTP status (0 for the network). */
-export class DownloadError extends Error {
-  override readonly name = 'DownloadError';
-  constructor(readonly status: number) {
-    super(`download failed (${status})`);
-  }
-}
-
-export type ModelSource = (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<ArrayBuffer | Blob>;
+export type { ModelSource } from './modelSource.ts';
 
 export class EditorEngine {
   /** Fires after every state change (immutable snapshots). */
@@ -251,7 +245,7 @@ export class EditorEngine {
     this.canvas = canvas;
     this.overlay = options.overlay ?? null;
     this.ownsGeometry = !options.geometry;
-    this.geometry = options.geometry ?? new GeometryClient();
+    this.geometry = options.geometry ?? claimGeometryClient();
     this.actions = createActions(this);
     this.state = {
       viewportReady: false,
@@ -450,6 +444,7 @@ export class EditorEngine {
     if (canvas) this.listen(canvas);
     this.state = { ...this.state, viewportReady: true };
     this.requestRender();
+    perfMark(PERF_MARKS.engine);
   }
 
   // ---------------------------------------------------------------- state
@@ -537,11 +532,12 @@ export class EditorEngine {
    */
   async openModels(sources: { role: ModelRole; name: string; source: ModelSource }[]): Promise<void> {
     if (!this.scene) return;
+    perfMark(PERF_MARKS.opening);
     this.loadAbort?.abort();
     const abort = new AbortController();
     this.loadAbort = abort;
-    // The worker starts and compiles its kernels while the files download.
-    void (this.geometry as Partial<Pick<GeometryClient, 'warmUp'>>).warmUp?.().catch(() => {});
+    // The workers start and compile their kernels while the files download.
+    void (this.geometry as Partial<Pick<GeometryClient, 'warmUp'>>).warmUp?.({ parallel: sources.length > 1 }).catch(() => {});
     await Promise.all(sources.map(({ role, name, source }) => this.loadModel(role, name, source, abort.signal)));
     if (abort.signal.aborted || this.disposed) return;
     this.updateClippingRange();
@@ -554,6 +550,11 @@ export class EditorEngine {
     perfMark(PERF_MARKS.shown);
     if ((await picking) && !this.disposed) perfMark(PERF_MARKS.interactive);
     if (this.loadAbort === abort) this.loadAbort = null;
+  }
+
+  /** Whether meshes opened by `client` live in this engine's worker (prefetched ones, say). */
+  usesGeometry(client: unknown): boolean {
+    return this.geometry === client;
   }
 
   /** Removes every model (and releases it in the worker). */
@@ -607,19 +608,19 @@ export class EditorEngine {
       }
     };
     try {
-      const bytes = await source(signal, (f) => progress('download', f));
-      if (signal.aborted) return;
-      const mesh = await this.geometry.openStl(bytes, { signal, onProgress: (f, stage) => progress(stage, f) });
+      const got = await source(signal, (f, stage = 'download') => progress(stage, f));
+      const mesh = isOpenedMesh(got) ? got : await this.geometry.openStl(got, { signal, onProgress: (f, stage) => progress(stage, f) });
       if (signal.aborted || this.disposed || this.models.get(role) !== entry) {
         void this.geometry.release(mesh.handle).catch(() => {});
         return;
       }
+      perfMark(`editor:parsed:${role}`);
       this.installMesh(entry, mesh);
+      perfMark(`editor:built:${role}`);
     } catch (e) {
       if (signal.aborted || this.disposed || this.models.get(role) !== entry) return;
       let error: EditorError;
       if (isAbortError(e)) error = { code: 'ABORTED', fileName: name };
-      else if (e instanceof DownloadError) error = { code: 'DOWNLOAD_FAILED', fileName: name, status: e.status };
       else error = errorOf(e, name);
       entry.view = { ...entry.view, status: 'error', progress: null, error };
     }
@@ -1426,7 +1427,10 @@ export class EditorEngine {
     this.devices.dispose();
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.disposed = true;
-    if (this.ownsGeometry) this.geometry.dispose?.();
+    if (this.ownsGeometry) {
+      this.geometry.dispose?.();
+      releaseGeometryClient(this.geometry);
+    }
     this.engine?.stopRenderLoop();
     this.scene?.dispose();
     this.engine?.dispose();

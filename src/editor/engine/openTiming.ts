@@ -1,5 +1,6 @@
 // When an opened order becomes usable, as performance marks on the page's timeline (devtools'
 // Performance panel, and the browser bench test/bench/browser/editor-perf.ts reads them):
+//   editor:engine, editor:opening, editor:parsed:<role>, editor:built:<role>   steps on the way
 //   editor:models-shown   a frame that drew every model is done (it began with the scene ready:
 //                         shaders compiled, nothing skipped; its pixels read back, see finishFrame)
 //   editor:interactive    ... and every model's BVH exists in the worker, so a pick answers at once
@@ -13,6 +14,9 @@ import type { Scene } from '@babylonjs/core/scene';
 import type { MeshHandle, BvhInfo, BvhBuildOptions, JobCallOptions } from '../geometry/client.ts';
 
 export const PERF_MARKS = {
+  /** Steps on the way (for the bench's trace and devtools): the engine made, openModels called. */
+  engine: 'editor:engine',
+  opening: 'editor:opening',
   shown: 'editor:models-shown',
   interactive: 'editor:interactive',
   direction: 'analysis:direction',

@@ -24,6 +24,7 @@ import type {
   OpenedMesh,
   ProgressCallback,
   SimplifiedMesh,
+  StlSource,
   WorkerResult,
   WorkerStats,
   BaseOutcome,
@@ -45,7 +46,7 @@ import { GeometryError } from './errors.ts';
 import { abortReason, WorkerConnection } from './worker-connection.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
-export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, SimplifiedMesh, StlSettings, WorkerStats } from '../../../workers/geometry.worker.ts';
+export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, RemoteStl, SimplifiedMesh, StlSettings, StlSource, WorkerStats } from '../../../workers/geometry.worker.ts';
 export type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions } from '../../../workers/kernels/bvh.ts';
 export type { DistanceOptions, DistanceResult } from '../../../workers/kernels/distance.ts';
 export type { ClosestNormalOptions, ClosestWithNormals } from '../../../workers/kernels/closest-normals.ts';
@@ -67,7 +68,7 @@ export interface JobCallOptions {
   onProgress?: ((fraction: number, stage?: string) => void) | undefined;
 }
 
-/** Options of the STL calls: the stage is 'read' (a Blob, first 20 %) or 'parse'. */
+/** Options of the STL calls: the stage is 'download' (a RemoteStl, its own 0..1), 'read' (a Blob, first 20 %) or 'parse'. */
 export interface LoadOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((fraction: number, stage: StlStage) => void) | undefined;
@@ -78,7 +79,7 @@ export interface LoadOptions {
 type Remote = Comlink.Remote<GeometryApi>;
 
 function stlProgress(onProgress: LoadOptions['onProgress']): JobCallOptions['onProgress'] {
-  return onProgress ? (fraction, stage) => onProgress(fraction, stage === 'read' ? 'read' : 'parse') : undefined;
+  return onProgress ? (fraction, stage) => onProgress(fraction, stage === 'read' || stage === 'download' ? stage : 'parse') : undefined;
 }
 
 export class GeometryClient {
@@ -87,34 +88,73 @@ export class GeometryClient {
     (detail) => new GeometryError('WORKER_FAILED', detail),
     'geometry',
   );
+  /**
+   * A parse-only worker: a file that arrives while the main worker is parsing another is parsed
+   * here at the same time, and its mesh then kept in the main worker (createMesh copies the
+   * arrays: a few ms for a jaw, against a parse of 50-150 ms).
+   */
+  private readonly parser = new WorkerConnection<GeometryApi>(
+    () => new Worker(new URL('../../../workers/geometry.worker.ts', import.meta.url), { type: 'module', name: 'geometry-parser' }),
+    (detail) => new GeometryError('WORKER_FAILED', detail),
+    'geometry parser',
+  );
+  /** openStl calls under way in the main worker. */
+  private parsing = 0;
   private nextJob = 1;
 
   private api(): Remote {
     return this.connection.api();
   }
 
-  /** Starts the worker and compiles kernels.wasm ahead of the first file. */
-  warmUp(): Promise<void> {
-    return this.call((api) => api.warmUp()).then(() => undefined);
+  /**
+   * Starts the worker and compiles kernels.wasm ahead of the first file; with `parallel`, the
+   * parse-only worker too (several files are about to arrive).
+   */
+  warmUp(options: { parallel?: boolean } = {}): Promise<void> {
+    const main = this.call((api) => api.warmUp());
+    if (!options.parallel) return main.then(() => undefined);
+    const parser = this.parser.run((api) => api.warmUp() as Promise<unknown>).catch(() => null);
+    return Promise.all([main, parser]).then(() => undefined);
   }
 
   /**
-   * Parses an STL file in the worker and keeps the mesh there. The File is
-   * read in the worker, not here; an ArrayBuffer is transferred (detached).
+   * Parses an STL file in the worker and keeps the mesh there. A File is read
+   * and a RemoteStl downloaded in the worker, not here; an ArrayBuffer is
+   * transferred (detached). A failed download rejects with DOWNLOAD_FAILED and its status.
    * Resolves with the render arrays and the mesh's handle; release(handle)
    * when it is no longer needed.
    */
-  openStl(source: Blob | ArrayBuffer, options: LoadOptions = {}): Promise<OpenedMesh> {
+  openStl(source: StlSource, options: LoadOptions = {}): Promise<OpenedMesh> {
+    if (this.parsing > 0) return this.openInParser(source, options);
     const transfer = source instanceof ArrayBuffer ? [source] : [];
+    this.parsing++;
     return this.job(
       { signal: options.signal, onProgress: stlProgress(options.onProgress) },
       (api, jobId, progress) => api.openStl(Comlink.transfer(source, transfer), { weldTolerance: options.weldTolerance ?? 0 }, jobId, progress),
       (late) => void this.release(late.handle),
+    ).finally(() => this.parsing--);
+  }
+
+  /** openStl through the parse-only worker: the same result, the mesh kept in the main worker. */
+  private async openInParser(source: StlSource, options: LoadOptions): Promise<OpenedMesh> {
+    const { signal } = options;
+    const transfer = source instanceof ArrayBuffer ? [source] : [];
+    const mesh = await this.job(
+      { signal, onProgress: stlProgress(options.onProgress) },
+      (api, jobId, progress) => api.parseStl(Comlink.transfer(source, transfer), { weldTolerance: options.weldTolerance ?? 0 }, jobId, progress),
+      undefined,
+      this.parser,
     );
+    const handle = await this.createMesh(mesh.positions, mesh.indices, mesh.normals);
+    if (signal?.aborted) {
+      void this.release(handle).catch(() => {});
+      throw abortReason(signal);
+    }
+    return { ...mesh, handle };
   }
 
   /** Parses an STL file in the worker without keeping it (for callers that only draw it). */
-  loadStl(source: Blob | ArrayBuffer, options: LoadOptions = {}): Promise<StlMesh> {
+  loadStl(source: StlSource, options: LoadOptions = {}): Promise<StlMesh> {
     const transfer = source instanceof ArrayBuffer ? [source] : [];
     return this.job({ signal: options.signal, onProgress: stlProgress(options.onProgress) }, (api, jobId, progress) =>
       api.parseStl(Comlink.transfer(source, transfer), { weldTolerance: options.weldTolerance ?? 0 }, jobId, progress),
@@ -280,10 +320,11 @@ export class GeometryClient {
     options: JobCallOptions,
     start: (api: Remote, jobId: number, onProgress: ProgressCallback | undefined) => Promise<WorkerResult<T>>,
     onLate?: (value: T) => void,
+    connection: WorkerConnection<GeometryApi> = this.connection,
   ): Promise<T> {
     const { signal, onProgress } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const api = this.api();
+    const api = connection.api();
     const jobId = this.nextJob++;
     return new Promise<T>((resolve, reject) => {
       let settled = false;
@@ -303,7 +344,7 @@ export class GeometryClient {
         api.cancel(jobId).catch(() => {});
         reject(abortReason(signal!));
       };
-      unwatch = this.connection.watch(onWorkerFailure);
+      unwatch = connection.watch(onWorkerFailure);
       signal?.addEventListener('abort', onAbort, { once: true });
 
       const progress = onProgress
@@ -340,10 +381,41 @@ export class GeometryClient {
     return this.connection.run(start);
   }
 
-  /** Terminates the worker (and every mesh it keeps); the next call starts a fresh one. */
+  /** Terminates the workers (and every mesh they keep); the next call starts a fresh one. */
   dispose(): void {
     this.connection.dispose();
+    this.parser.dispose();
   }
+}
+
+// The editor's client: prepared (workers started, kernels compiling) as soon as /bend is entered,
+// so that an order's models can start opening in it before the editor's engine exists.
+let editorClient: { client: GeometryClient; claimed: boolean } | undefined;
+
+/** The live editor's client, or one prepared for the editor about to open. */
+export function editorGeometryClient(): GeometryClient {
+  if (!editorClient) {
+    const client = new GeometryClient();
+    client.warmUp({ parallel: true }).catch(() => {}); // a worker that fails shows it on the first real call
+    editorClient = { client, claimed: false };
+  }
+  return editorClient.client;
+}
+
+/** For a new editor engine, which owns (disposes) it: the prepared client if no editor has it yet, else a new one. */
+export function claimGeometryClient(): GeometryClient {
+  if (editorClient && !editorClient.claimed) {
+    editorClient.claimed = true;
+    return editorClient.client;
+  }
+  const client = new GeometryClient();
+  editorClient = { client, claimed: true };
+  return client;
+}
+
+/** The engine that claimed `client` disposed it. */
+export function releaseGeometryClient(client: unknown): void {
+  if (editorClient?.client === client) editorClient = undefined;
 }
 
 let shared: GeometryClient | undefined;

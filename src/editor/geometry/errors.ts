@@ -11,12 +11,19 @@ export class GeometryError extends Error {
   readonly line: number | undefined;
   /** Binary STL: 0-based index of the offending triangle. */
   readonly triangle: number | undefined;
+  /** DOWNLOAD_FAILED (a file the worker downloads): the HTTP status, 0 for the network. */
+  readonly status: number | undefined;
 
-  constructor(code: GeometryErrorCode, detail: string, where: { line?: number | undefined; triangle?: number | undefined } = {}) {
+  constructor(
+    code: GeometryErrorCode,
+    detail: string,
+    where: { line?: number | undefined; triangle?: number | undefined; status?: number | undefined } = {},
+  ) {
     super(`${code}: ${detail}`);
     this.code = code;
     this.line = where.line;
     this.triangle = where.triangle;
+    this.status = where.status;
   }
 
   /** The rejection for a worker's { ok: false, error }. */

@@ -1,10 +1,12 @@
 // Opening an order in the editor: its info, then its models (in parallel, each with its own
-// progress and error) and its saved design, then the autosave that keeps it on the server.
+// progress and error) and its saved design, then the autosave that keeps it on the server. What
+// prefetchOrder started when the route was entered is used rather than asked for again.
 import type { ApiError } from '../../api/http.ts';
 import { Autosave } from '../engine/autosave.ts';
 import { parseDocument } from '../engine/document.ts';
 import type { EditorEngine } from '../engine/EditorEngine.ts';
-import { designPort, downloadModel, loadDesign, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
+import { forgetPrefetch, prefetched } from './prefetch.ts';
+import { designPort, loadDesign, remoteStl, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
 
 export interface OpenedOrder {
   order: OrderInfo;
@@ -13,7 +15,11 @@ export interface OpenedOrder {
 
 /** Rejects (with the server's message) when the order cannot be read; model errors stay per model. */
 export async function openOrder(engine: EditorEngine, orderId: number, signal?: AbortSignal): Promise<OpenedOrder> {
-  const [order, saved] = await Promise.all([orderInfo(orderId), loadDesign(orderId)]);
+  const early = prefetched(orderId);
+  const [order, saved] = await Promise.all([early?.info ?? orderInfo(orderId), early?.design ?? loadDesign(orderId)]).catch((e: unknown) => {
+    forgetPrefetch(orderId); // the next try asks again
+    throw e;
+  });
   // Given up meanwhile (the page closed, or React re-ran its effect): leave the engine alone.
   signal?.throwIfAborted();
   const models = orderModels(order);
@@ -27,8 +33,9 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
       engine.markMissing(role, file.name, { code: 'STL_TOO_LARGE', fileName: file.name });
       return [];
     }
-    return [{ role, name: file.name, source: downloadModel(file) }];
+    return [{ role, name: file.name, source: early?.takeModel(file, (client) => engine.usesGeometry(client)) ?? (() => remoteStl(file)) }];
   });
+  forgetPrefetch(orderId);
   engine.loadDocument(parseDocument(saved?.data));
   const autosave = new Autosave(engine, designPort(orderId), saved?.version ?? 0);
   void engine.openModels(loads);

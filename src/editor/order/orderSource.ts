@@ -1,9 +1,9 @@
-// The back-end side of an order in the editor: its info, its model files (downloaded with the
-// session token, with progress) and its design document (design/getDesignData, design/save).
+// The back-end side of an order in the editor: its info, its model files (downloaded by the
+// geometry worker with the session token) and its design document (design/getDesignData, design/save).
 import { request, session } from '../../api/client.ts';
 import type { DesignPort } from '../engine/autosave.ts';
 import type { DesignDocument, ModelRole } from '../engine/document.ts';
-import { DownloadError, type ModelSource } from '../engine/EditorEngine.ts';
+import type { RemoteStl } from '../geometry/client.ts';
 
 export interface OrderFile {
   id: number;
@@ -44,44 +44,9 @@ export function orderModels(order: OrderInfo): { role: ModelRole; file: OrderFil
   ];
 }
 
-/** Downloads a model file with the session token, reporting the fraction received. */
-export function downloadModel(file: OrderFile): ModelSource {
-  return async (signal, onProgress) => {
-    const token = await session.validToken();
-    let response: Response;
-    try {
-      response = await fetch(file.url, { headers: { Authorization: token }, signal });
-    } catch (e) {
-      if (signal.aborted) throw e;
-      throw new DownloadError(0);
-    }
-    if (!response.ok || !response.body) throw new DownloadError(response.status);
-    const total = Number(response.headers.get('content-length')) || file.size || 0;
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let received = 0;
-    for (;;) {
-      let part: ReadableStreamReadResult<Uint8Array>;
-      try {
-        part = await reader.read();
-      } catch (e) {
-        if (signal.aborted) throw e;
-        throw new DownloadError(0);
-      }
-      if (part.done) break;
-      chunks.push(part.value);
-      received += part.value.length;
-      if (total) onProgress(Math.min(1, received / total));
-    }
-    onProgress(1);
-    const bytes = new Uint8Array(received);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return bytes.buffer;
-  };
+/** Where the editor's worker downloads a model file itself, with the session token. */
+export async function remoteStl(file: OrderFile): Promise<RemoteStl> {
+  return { url: file.url, headers: { Authorization: await session.validToken() }, size: file.size };
 }
 
 export function loadDesign(orderId: number): Promise<SavedDesign | null> {

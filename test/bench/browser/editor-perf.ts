@@ -211,18 +211,35 @@ async function marks(page: Page, names: string[]): Promise<Record<string, number
   }, names);
 }
 
-/** When the page's scripts and the model downloads (responses over 1 MB) started and ended. */
+/**
+ * When the page's scripts and the model downloads (responses over 1 MB) started and ended, in ms
+ * from the page's navigation start. The editor's workers download the models themselves: their
+ * timelines count from their own start, so their entries are shifted by it (timeOrigin).
+ */
 async function loadPhases(page: Page): Promise<{ scripts: number; downloadStart: number; downloadEnd: number }> {
-  return page.evaluate(() => {
-    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    const big = entries.filter((e) => e.initiatorType === 'fetch' && e.encodedBodySize > 1e6);
-    const scripts = entries.filter((e) => e.initiatorType === 'script' || e.name.endsWith('.js'));
-    return {
-      scripts: Math.max(0, ...scripts.map((e) => e.responseEnd)),
-      downloadStart: Math.min(...big.map((e) => e.startTime)),
-      downloadEnd: Math.max(...big.map((e) => e.responseEnd)),
-    };
+  type Timing = { origin: number; resources: { name: string; type: string; size: number; start: number; end: number }[] };
+  const timing = (): Timing => ({
+    origin: performance.timeOrigin,
+    resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({
+      name: e.name,
+      type: e.initiatorType,
+      size: e.encodedBodySize,
+      start: e.startTime,
+      end: e.responseEnd,
+    })),
   });
+  const own = await page.evaluate(timing);
+  const workers = await Promise.all(page.workers().map((w) => w.evaluate(timing).catch(() => null)));
+  const all = [own, ...workers.filter((w): w is Timing => w !== null)].flatMap((t) =>
+    t.resources.map((r) => ({ ...r, start: r.start + t.origin - own.origin, end: r.end + t.origin - own.origin })),
+  );
+  const big = all.filter((e) => e.type === 'fetch' && e.size > 1e6);
+  const scripts = own.resources.filter((e) => e.type === 'script' || e.name.endsWith('.js'));
+  return {
+    scripts: Math.max(0, ...scripts.map((e) => e.end)),
+    downloadStart: Math.min(...big.map((e) => e.start)),
+    downloadEnd: Math.max(...big.map((e) => e.end)),
+  };
 }
 
 async function waitForMark(page: Page, name: string, timeout = 180_000): Promise<void> {
@@ -289,11 +306,14 @@ async function renderer(page: Page): Promise<string> {
   });
 }
 
+/** The steps of an open, printed per run (src/editor/engine/openTiming.ts). */
+const TRACE_MARKS = ['editor:engine', 'editor:opening', 'editor:parsed:upper', 'editor:parsed:lower', 'editor:built:upper', 'editor:built:lower'];
+
 async function openEditor(page: Page, base: string, orderId: number): Promise<Record<string, number>> {
   // A fresh page each time: marks from one open only.
   await page.goto(`${base}/bend?orderId=${orderId}`, { waitUntil: 'commit' });
   await waitForMark(page, 'editor:interactive');
-  return { ...(await marks(page, ['editor:models-shown', 'editor:interactive'])), ...(await loadPhases(page)) };
+  return { ...(await marks(page, [...TRACE_MARKS, 'editor:models-shown', 'editor:interactive'])), ...(await loadPhases(page)) };
 }
 
 // ---------------------------------------------------------------- main
@@ -387,7 +407,7 @@ try {
       const lm: Record<string, number> = { ...(await marks(page, ['loader:downloaded', 'loader:parsed', 'loader:shown'])), ...(await loadPhases(page)) };
       if (i > 0) peer.push({ downloadStart: lm.downloadStart!, downloadEnd: lm.downloadEnd!, downloaded: lm['loader:downloaded']!, parsed: lm['loader:parsed']!, shown: lm['loader:shown']!, pickMs: state.pickMs });
       log(
-        `  run ${i === 0 ? 'warm-up' : i}: ours downloads ${ms(m.downloadStart!)}-${ms(m.downloadEnd!)}, shown ${ms(m['editor:models-shown']!)}, interactive ${ms(m['editor:interactive']!)} ms; ` +
+        `  run ${i === 0 ? 'warm-up' : i}: ours scripts ${ms(m.scripts!)}, ${TRACE_MARKS.filter((k) => m[k] !== undefined).map((k) => `${k.slice(7)} ${ms(m[k]!)}`).join(', ')}, downloads ${ms(m.downloadStart!)}-${ms(m.downloadEnd!)}, shown ${ms(m['editor:models-shown']!)}, interactive ${ms(m['editor:interactive']!)} ms; ` +
           `loader downloads ${ms(lm.downloadStart!)}-${ms(lm.downloadEnd!)}, parsed ${ms(lm['loader:parsed']!)}, shown ${ms(lm['loader:shown']!)} ms`,
       );
     }

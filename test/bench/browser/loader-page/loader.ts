@@ -46,7 +46,7 @@ function token(): string {
   return session.token;
 }
 
-/** As src/editor/order/orderSource.ts downloadModel: streamed, chunks joined into one buffer. */
+/** As a Babylon page would: on the main thread, streamed, the chunks joined into one buffer. */
 async function download(file: OrderFile, authorization: string): Promise<ArrayBuffer> {
   const response = await fetch(file.url, { headers: { Authorization: authorization } });
   if (!response.ok || !response.body) throw new Error(`download of ${file.name} failed: ${response.status}`);
