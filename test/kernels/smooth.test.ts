@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { meshFromArrays, type MeshRef, meshViews } from '../../workers/kernels/mesh.ts';
-import { nearestCorner, smoothDab, smoothRegion } from '../../workers/kernels/smooth.ts';
+import { FAIR_STEPS, nearestCorner, smoothDab, smoothRegion } from '../../workers/kernels/smooth.ts';
 import { ensureTopology, topologyViews } from '../../workers/kernels/topology.ts';
 import { gridPlane, type IndexedMesh, meshVolume, uvSphere, vertexNormals } from '../fixtures/mesh.ts';
 import { loadKernels } from './kernels.ts';
@@ -130,6 +130,76 @@ describe('brush dab', () => {
     const s = uvSphere(1, 8, 4);
     const m = meshFromArrays(await loadKernels(), s.positions, s.indices);
     expect(() => smoothDab(m, { center: [0, 0, 1], vertex: 0, radius: 1 })).toThrow(/ensureTopology/);
+  });
+});
+
+describe("brush dab: the 'fair' filter", () => {
+  const radiusRange = (p: Float32Array): [number, number] => {
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < p.length; i += 3) {
+      const r = Math.hypot(p[i]!, p[i + 1]!, p[i + 2]!);
+      lo = Math.min(lo, r);
+      hi = Math.max(hi, r);
+    }
+    return [lo, hi];
+  };
+
+  it('keeps a sphere round where as many plain Laplacian rounds shrink it', async () => {
+    const run = async (dab: Partial<Parameters<typeof smoothDab>[1]>) => {
+      const m = await load(uvSphere(5, 64, 32), true);
+      const seed = 1 + 15 * 64; // on the equator at (5, 0, 0)
+      for (let i = 0; i < 5; i++) smoothDab(m, { center: [5, 0, 0], vertex: seed, radius: 2, strength: 1, ...dab });
+      return radiusRange(meshViews(m).positions);
+    };
+    const [fairLo, fairHi] = await run({ filter: 'fair' });
+    expect(fairLo).toBeGreaterThan(4.98);
+    expect(fairHi).toBeLessThan(5.001);
+    const [laplaceLo] = await run({ iterations: FAIR_STEPS.length, mu: 0 });
+    expect(laplaceLo).toBeLessThan(4.9);
+  });
+
+  it('takes most of a narrow groove out in one dab, touching only the sphere of the radius', async () => {
+    const plane = gridPlane(40, 0.2);
+    for (let v = 0; v < plane.positions.length / 3; v++) {
+      const x = plane.positions[v * 3]! - 4;
+      plane.positions[v * 3 + 2] = -0.6 * Math.max(0, 1 - Math.abs(x) / 0.5);
+    }
+    const m = await load(plane, true);
+    const before = meshViews(m).positions.slice();
+    const centre = 20 * 41 + 20; // (4, 4), the groove's bottom
+    const taubin = await load(plane, true);
+    smoothDab(taubin, { center: [4, 4, -0.6], vertex: centre, radius: 2, strength: 1 });
+    const r = smoothDab(m, { center: [4, 4, -0.6], vertex: centre, radius: 2, strength: 1, filter: 'fair' });
+    const after = meshViews(m).positions;
+    expect(after[centre * 3 + 2]!).toBeGreaterThan(-0.3); // under half the depth
+    expect(meshViews(taubin).positions[centre * 3 + 2]!).toBeLessThan(-0.5); // the first brush hardly moves it
+    const inside = new Set<number>();
+    for (let v = 0; v < m.vertexCount; v++) if (Math.hypot(before[v * 3]! - 4, before[v * 3 + 1]! - 4, before[v * 3 + 2]! + 0.6) < 2) inside.add(v);
+    expect(new Set(r.vertices.subarray(0, r.moved))).toEqual(inside);
+    for (let v = 0; v < m.vertexCount; v++) if (!inside.has(v)) expect(after[v * 3 + 2]).toBe(before[v * 3 + 2]);
+    const fresh = vertexNormals(after, plane.indices);
+    r.vertices.forEach((v, i) => {
+      for (let a = 0; a < 3; a++) expect(r.normals![i * 3 + a]!).toBeCloseTo(fresh[v * 3 + a]!, 5);
+    });
+  });
+
+  it('stays bounded on a noisy surface and scales with strength', async () => {
+    const noisy = gridPlane(60, 0.2, { noise: 0.05, seed: 5 });
+    const rms = async (strength: number): Promise<number> => {
+      const m = await load(noisy);
+      smoothDab(m, { center: [6, 6, 0], vertex: 30 * 61 + 30, radius: 2, strength, filter: 'fair' });
+      const p = meshViews(m).positions;
+      let s = 0, n = 0;
+      for (let v = 0; v < m.vertexCount; v++) {
+        expect(Math.abs(p[v * 3 + 2]!)).toBeLessThanOrEqual(0.05);
+        if (Math.hypot(p[v * 3]! - 6, p[v * 3 + 1]! - 6) < 1) (s += p[v * 3 + 2]! ** 2), n++;
+      }
+      return Math.sqrt(s / n);
+    };
+    const none = await rms(0), subtle = await rms(0.1), full = await rms(1);
+    expect(full).toBeLessThan(none * 0.5);
+    expect(subtle).toBeLessThan(none);
+    expect(subtle).toBeGreaterThan(none * 0.85);
   });
 });
 

@@ -21,6 +21,12 @@ export interface TaubinOptions {
 }
 
 export interface DabOptions extends TaubinOptions {
+  /**
+   * 'taubin' (default): `iterations` λ/μ rounds, each step scaled by strength × falloff (the
+   * first brush: gentle, about a couple of edges). 'fair': the whole `FAIR_STEPS` filter on the
+   * vertices in the sphere, then blended in by strength × falloff (strong and shrink-free, below).
+   */
+  filter?: 'taubin' | 'fair';
   /** Brush centre, normally the picked surface point. */
   center: Point3;
   /** Model units; vertices closer than this to the centre (and connected to the seed through such vertices) move. */
@@ -46,6 +52,32 @@ export interface SmoothResult {
 }
 
 const DAB_DEFAULTS = { strength: 0.5, iterations: 3, lambda: 0.5, mu: -0.53 };
+
+/**
+ * The 'fair' dab's filter: steps x ← x − t·L(Lx) (uniform Laplacian L). A step is a Taubin pair
+ * (I − λL)(I + λL) with μ = −λ, λ = √t: its pass-band is 0, so no frequency is amplified and a
+ * surface of constant curvature (a sphere, a cylinder: L(Lx) = 0) keeps its size. The t are the
+ * inverses of the Chebyshev nodes of [cutoff², 4] (the range of (Lκ)²), so the product of the
+ * steps is the Chebyshev polynomial that stays below 1/T_n on [cutoff², 4]: wrinkles of a few
+ * edges (a fissure, a scan artefact; κ ≥ cutoff) are cut to about a quarter in one dab, where
+ * plain pairs of λ 0.5 would need hundreds of rounds. Large and small t alternate, ending with a
+ * small one, so intermediate results stay within about a hundred times the wrinkles (f64).
+ */
+export function fairSteps(pairs = 10, cutoff = 0.2): number[] {
+  const lo = cutoff * cutoff, hi = 4;
+  const t: number[] = [];
+  for (let j = 1; j <= pairs; j++) t.push(1 / ((hi + lo) / 2 - ((hi - lo) / 2) * Math.cos(((2 * j - 1) * Math.PI) / (2 * pairs))));
+  const order: number[] = [];
+  for (let a = 0, b = t.length - 1; a <= b; ) {
+    order.push(t[a++]!);
+    if (a <= b) order.push(t[b--]!);
+  }
+  return order;
+}
+export const FAIR_STEPS: readonly number[] = fairSteps();
+
+/** Per mesh: vertex → its slot in the current dab's list (stale entries are told by list[slot] !== v). */
+const slots = new WeakMap<MeshRef, Int32Array>();
 const REGION_DEFAULTS = { strength: 1, iterations: 10, lambda: 0.5, mu: -0.53 };
 
 function requireTopology(m: MeshRef): void {
@@ -114,12 +146,133 @@ export function smoothDab(m: MeshRef, dab: DabOptions): SmoothResult {
   const seed = dab.vertex ?? (dab.triangle !== undefined ? nearestCorner(m, dab.triangle, dab.center) : undefined);
   if (seed === undefined) throw new KernelError('BAD_INPUT', 'a dab needs a seed triangle or vertex');
   const [cx, cy, cz] = dab.center;
+  if (dab.filter === 'fair') return fairDab(m, seed, dab.center, dab.radius, Math.min(1, Math.max(0, o.strength)));
   const moved = check(
     m.k.smoothDab(seed, cx, cy, cz, o.radius, o.strength, Math.max(0, Math.round(o.iterations)), o.lambda, o.mu),
     'smoothDab',
   );
   return readList(m, moved);
 }
+
+/**
+ * The 'fair' dab: the kernel's walk finds the vertices in the sphere and their one-ring (zero
+ * rounds); the FAIR_STEPS filter then runs on them in f64 with the ring fixed, where L of a ring
+ * vertex is taken over its own neighbours (the natural boundary: with the ring's L taken as 0, a
+ * sphere's patch would be flattened towards its rim); last each vertex takes strength ×
+ * (1 − (d/r)²)² of its move. Vertices on open edges stay. Cost: the vertices touched × steps.
+ */
+function fairDab(m: MeshRef, seed: number, center: Point3, radius: number, strength: number): SmoothResult {
+  const k = m.k;
+  const [cx, cy, cz] = center;
+  const moved = check(k.smoothDab(seed, cx, cy, cz, radius, 1, 0, 0.5, -0.53), 'smoothDab');
+  const total = k.smoothTotalCount() >>> 0;
+  if (moved > 0) {
+    const V = m.vertexCount;
+    const buf = k.memory.buffer;
+    const list = new Uint32Array(buf, k.smoothListPtr() >>> 0, total);
+    const pos = new Float32Array(buf, m.positionsPtr, V * 3);
+    const offsets = new Uint32Array(buf, k.topoAdjacencyOffsetsPtr() >>> 0, V + 1);
+    const neighbours = new Uint32Array(buf, k.topoAdjacencyPtr() >>> 0, k.topoAdjacencyCount() >>> 0);
+    const flags = new Uint8Array(buf, k.topoVertexFlagsPtr() >>> 0, V);
+    let slot = slots.get(m);
+    if (!slot || slot.length !== V) slots.set(m, (slot = new Int32Array(V)));
+    const x = new Float64Array(total * 3);
+    for (let i = 0; i < total; i++) {
+      const v = list[i]!;
+      slot[v] = i;
+      x[i * 3] = pos[v * 3]!;
+      x[i * 3 + 1] = pos[v * 3 + 1]!;
+      x[i * 3 + 2] = pos[v * 3 + 2]!;
+    }
+    const x0 = x.slice(0, moved * 3);
+    // The falloff: each step moves a vertex by (1 − (d/r)²)² of its share (0 on open edges), so
+    // a vertex entering the sphere at its rim changes nothing abruptly.
+    const inv2 = 1 / (radius * radius);
+    const falloff = new Float64Array(moved);
+    for (let i = 0; i < moved; i++) {
+      const f = Math.max(0, 1 - ((x0[i * 3]! - cx) ** 2 + (x0[i * 3 + 1]! - cy) ** 2 + (x0[i * 3 + 2]! - cz) ** 2) * inv2);
+      falloff[i] = flags[list[i]!]! & VF_BOUNDARY ? 0 : f * f;
+    }
+    // Each listed vertex's neighbours: those in the list by slot, the fixed rest summed once.
+    const at = (v: number): number => {
+      const s = slot[v]!;
+      return s < total && list[s] === v ? s : -1;
+    };
+    const start = new Uint32Array(total + 1);
+    const inverseDegree = new Float64Array(total);
+    const fixed = new Float64Array(total * 3);
+    let links = 0;
+    for (let i = 0; i < total; i++) {
+      const v = list[i]!;
+      for (let p = offsets[v]!; p < offsets[v + 1]!; p++) if (at(neighbours[p]!) >= 0) links++;
+    }
+    const local = new Uint32Array(links);
+    links = 0;
+    for (let i = 0; i < total; i++) {
+      const v = list[i]!;
+      start[i] = links;
+      const a0 = offsets[v]!, a1 = offsets[v + 1]!;
+      inverseDegree[i] = a1 > a0 ? 1 / (a1 - a0) : 0;
+      for (let p = a0; p < a1; p++) {
+        const w = neighbours[p]!;
+        const s = at(w);
+        if (s >= 0) local[links++] = s;
+        else {
+          fixed[i * 3]! += pos[w * 3]!;
+          fixed[i * 3 + 1]! += pos[w * 3 + 1]!;
+          fixed[i * 3 + 2]! += pos[w * 3 + 2]!;
+        }
+      }
+    }
+    start[total] = links;
+    const y = new Float64Array(total * 3);
+    for (const t of FAIR_STEPS) {
+      // y = L x over the moved vertices and the ring (neighbours beyond the ring are fixed).
+      for (let i = 0; i < total; i++) {
+        const inv = inverseDegree[i]!;
+        if (inv === 0) continue;
+        let sx = fixed[i * 3]!, sy = fixed[i * 3 + 1]!, sz = fixed[i * 3 + 2]!;
+        for (let p = start[i]!; p < start[i + 1]!; p++) {
+          const s = local[p]! * 3;
+          sx += x[s]!;
+          sy += x[s + 1]!;
+          sz += x[s + 2]!;
+        }
+        y[i * 3] = x[i * 3]! - sx * inv;
+        y[i * 3 + 1] = x[i * 3 + 1]! - sy * inv;
+        y[i * 3 + 2] = x[i * 3 + 2]! - sz * inv;
+      }
+      // x -= t · falloff · L y on the moved vertices (their neighbours are all listed).
+      for (let i = 0; i < moved; i++) {
+        const w = t * falloff[i]!;
+        const inv = inverseDegree[i]!;
+        if (w === 0 || inv === 0) continue;
+        let sx = 0, sy = 0, sz = 0;
+        for (let p = start[i]!; p < start[i + 1]!; p++) {
+          const s = local[p]! * 3;
+          sx += y[s]!;
+          sy += y[s + 1]!;
+          sz += y[s + 2]!;
+        }
+        x[i * 3]! -= w * (y[i * 3]! - sx * inv);
+        x[i * 3 + 1]! -= w * (y[i * 3 + 1]! - sy * inv);
+        x[i * 3 + 2]! -= w * (y[i * 3 + 2]! - sz * inv);
+      }
+    }
+    // The strength: the share of the filtered move taken.
+    for (let i = 0; i < moved; i++) {
+      const v = list[i]!;
+      pos[v * 3] = x0[i * 3]! + strength * (x[i * 3]! - x0[i * 3]!);
+      pos[v * 3 + 1] = x0[i * 3 + 1]! + strength * (x[i * 3 + 1]! - x0[i * 3 + 1]!);
+      pos[v * 3 + 2] = x0[i * 3 + 2]! + strength * (x[i * 3 + 2]! - x0[i * 3 + 2]!);
+    }
+    k.smoothNormals(0, total);
+  }
+  return readList(m, moved);
+}
+
+/** Vertex flag of the topology tables: the vertex is on an open edge (assembly/topo-mesh.ts). */
+const VF_BOUNDARY = 2;
 
 export interface RegionOptions extends TaubinOptions {
   /** Vertex ids to smooth; the whole mesh when absent. */

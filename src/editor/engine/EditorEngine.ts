@@ -42,6 +42,7 @@ import { SlotFeature, type SlotGeometry, type SlotPort } from './slots.ts';
 import { getSlotClient } from '../geometry/slot-client.ts';
 import { SmoothFeature, type SmoothGeometry } from './smoothing.ts';
 import { SmoothTool } from './tools/smooth.ts';
+import { CameraHold, rayMeetsBox } from './cameraHold.ts';
 import { MeasureTool } from './tools/measure.ts';
 import { AnalysisController, type AnalysisGeometry } from './analysis.ts';
 import { DeviceController, type DeviceGeometry } from '../device/DeviceController.ts';
@@ -221,6 +222,8 @@ export class EditorEngine {
   private readonly engine: AbstractEngine | null = null;
   private readonly scene: Scene | null = null;
   private readonly camera: ArcRotateCamera | null = null;
+  /** The camera held during a tool's drag (cameraHold.ts). */
+  private readonly cameraHold: CameraHold | null = null;
   private readonly headlight: DirectionalLight | null = null;
   private readonly models = new Map<ModelRole, ModelEntry>();
   private loadAbort: AbortController | null = null;
@@ -411,6 +414,7 @@ export class EditorEngine {
       camera.attachControl(); // and preventDefault: the wheel must not scroll the page
     }
     this.camera = camera;
+    this.cameraHold = new CameraHold(scene, camera);
 
     const sky = new HemisphericLight('sky', new Vector3(0, 0, 1), scene);
     sky.intensity = 0.45;
@@ -776,11 +780,7 @@ export class EditorEngine {
         this.straightenHandles.show(layout, hot);
         this.requestRender();
       },
-      holdCamera: (on) => {
-        if (!this.canvas || !this.camera) return;
-        if (on) this.camera.detachControl();
-        else this.camera.attachControl();
-      },
+      holdCamera: (on) => (on ? this.cameraHold?.hold() : this.cameraHold?.release()),
     };
   }
 
@@ -1008,6 +1008,20 @@ export class EditorEngine {
     return { x: projected.x, y: projected.y };
   }
 
+  /**
+   * Whether the viewing ray under a canvas pixel meets a shown model's box (grown by 1 mm: a
+   * brush may have pushed the surface out a little). Synchronous and cheap (a slab test per
+   * model), so a press can hold the camera before the worker's pick answers.
+   */
+  mayHitModel(x: number, y: number): boolean {
+    for (const e of this.models.values()) {
+      if (!e.info || !e.view.visible || e.view.status !== 'ready') continue;
+      const ray = this.modelRayAt(e.role, x, y);
+      if (ray && rayMeetsBox(ray, e.info.bounds, 1)) return true;
+    }
+    return false;
+  }
+
   /** The viewing ray under a canvas pixel in a model's frame (straightening and bite undone), or null. */
   modelRayAt(model: ModelRole, x: number, y: number): { origin: Xyz; direction: Xyz } | null {
     const { scene, camera } = this;
@@ -1119,7 +1133,8 @@ export class EditorEngine {
         : id === 'smooth'
           ? new SmoothTool(this.toolContext(), {
               feature: this.smoothing,
-              holdCamera: (on) => (on ? this.camera?.detachControl() : this.canvas && this.camera?.attachControl()),
+              mayHitModel: (x, y) => this.mayHitModel(x, y),
+              camera: { hold: () => this.cameraHold?.hold(), release: (resume) => this.cameraHold?.release(resume) },
             })
           : id === 'base'
           ? new BaseTool(this.toolContext(), { project: (jaw, p) => this.projectModelPoint(jaw, p) })
@@ -1128,7 +1143,7 @@ export class EditorEngine {
             : id === 'wire'
               ? new WireTool(this.toolContext(), {
                   feature: this.wires,
-                  holdCamera: (on) => (on ? this.camera?.detachControl() : this.canvas && this.camera?.attachControl()),
+                  holdCamera: (on) => (on ? this.cameraHold?.hold() : this.cameraHold?.release()),
                   setCursor: (cursor) => this.canvas && (this.canvas.style.cursor = cursor),
                 })
               : null;
@@ -1422,6 +1437,7 @@ export class EditorEngine {
     this.slots.dispose();
     this.base.dispose();
     this.smoothing.dispose();
+    this.cameraHold?.dispose();
     this.analysis.dispose();
     this.wires.dispose();
     this.devices.dispose();

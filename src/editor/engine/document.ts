@@ -38,6 +38,8 @@ export interface SmoothOp {
   /** x, y, z, triangle per dab (model frame); absent for "Smooth all". */
   dabs?: number[];
   all?: boolean;
+  /** The brush version of the dabs (brush.ts); absent: 1, the brush of the first documents. */
+  brush?: 2;
 }
 
 /** The acrylic base: its outline (model frame of its jaw) and settings; the mesh is regenerated from them. */
@@ -210,6 +212,7 @@ function isSmoothOp(o: unknown): o is SmoothOp {
     (v.model === 'upper' || v.model === 'lower' || v.model === 'occlusion') &&
     Number.isFinite(v.radius) &&
     Number.isFinite(v.strength) &&
+    (v.brush === undefined || v.brush === 2) &&
     (v.all === true || (Array.isArray(v.dabs) && v.dabs.length % 4 === 0 && v.dabs.every(Number.isFinite)))
   );
 }

@@ -14,6 +14,7 @@ import { CreateTorus } from '@babylonjs/core/Meshes/Builders/torusBuilder';
 import type { Scene } from '@babylonjs/core/scene';
 import type { GeometryClient, MeshHandle, SmoothResult } from '../geometry/client.ts';
 import type { DesignDocument, ModelRole, SmoothOp } from './document.ts';
+import { BRUSH_VERSION, dabFilter } from './brush.ts';
 import { mm } from './units.ts';
 import type { ModelHit } from './tools/tool.ts';
 
@@ -144,7 +145,7 @@ export class SmoothFeature {
     stroke.dabs.push(round(p[0]), round(p[1]), round(p[2]), hit.pick.triangle);
     this.queue = this.queue.then(async () => {
       try {
-        const result = await this.geometry.smoothDab!(stroke.handle, { center: [p[0], p[1], p[2]], triangle: hit.pick.triangle, radius, strength });
+        const result = await this.geometry.smoothDab!(stroke.handle, { center: [p[0], p[1], p[2]], triangle: hit.pick.triangle, radius, ...dabFilter(BRUSH_VERSION, strength) });
         this.apply(stroke.model, result, stroke.touched);
       } catch (e) {
         console.error('Smoothing dab failed', e);
@@ -161,7 +162,7 @@ export class SmoothFeature {
     this.set({ stroking: false });
     if (stroke.dabs.length === 0 || stroke.touched.size === 0) return;
     const change = changeOf(stroke.model, stroke.touched);
-    const op: SmoothOp = { model: stroke.model, radius: mm(this.state.radius), strength: this.state.strength, dabs: stroke.dabs };
+    const op: SmoothOp = { model: stroke.model, radius: mm(this.state.radius), strength: this.state.strength, dabs: stroke.dabs, brush: BRUSH_VERSION };
     this.commit('smooth.stroke', op, change);
   }
 
@@ -297,8 +298,9 @@ export class SmoothFeature {
             continue;
           }
           const d = op.dabs ?? [];
+          const filter = dabFilter(op.brush ?? 1, op.strength);
           for (let i = 0; i + 3 < d.length; i += 4) {
-            const r = await this.geometry.smoothDab!(handle, { center: [d[i]!, d[i + 1]!, d[i + 2]!], triangle: d[i + 3]!, radius: op.radius, strength: op.strength });
+            const r = await this.geometry.smoothDab!(handle, { center: [d[i]!, d[i + 1]!, d[i + 2]!], triangle: d[i + 3]!, radius: op.radius, ...filter });
             this.apply(model, r, null);
           }
         }

@@ -3,14 +3,22 @@
 // Hovering shows the brush ring on the surface under the cursor. A press beside the models
 // still orbits the camera.
 //
-//   idle --press on a model--> dragging (dabs) --release--> busy (last dabs) --> idle
+// Whether a press is on a model is decided at once, before the pointer can move: a press whose
+// viewing ray misses every model's box orbits as usual; any other press holds the camera while
+// the worker's pick answers. A hit starts the stroke; a miss (between the teeth, inside the
+// arch) lets the camera go with the drag still under way, so the view turns from the press on.
+//
+//   idle --press near a model--> pending (camera held) --hit--> dragging (dabs) --release--> busy --> idle
+//                                        \--miss--> idle (camera back, the drag orbits)
 import type { SmoothFeature } from '../smoothing.ts';
 import type { Tool, ToolContext, ToolPhase, ToolPointerEvent } from './tool.ts';
 
 export interface SmoothToolHost {
   feature: SmoothFeature;
-  /** Stops (true) or restores (false) the camera's pointer navigation. */
-  holdCamera(on: boolean): void;
+  /** Whether a press at a canvas pixel may be on a model (synchronous and conservative: the worker's pick decides). */
+  mayHitModel(x: number, y: number): boolean;
+  /** The camera's pointer navigation: held, or released (`resumeDrag`: the button still down turns the view). */
+  camera: { hold(): void; release(resumeDrag?: boolean): void };
 }
 
 export class SmoothTool implements Tool {
@@ -39,15 +47,21 @@ export class SmoothTool implements Tool {
 
   pointerDown(e: ToolPointerEvent): void {
     if (e.button !== 0 || e.shiftKey || e.ctrlKey || e.altKey) return;
+    // Beside every model: an ordinary orbit, decided before the pointer can move.
+    if (!this.host.mayHitModel(e.x, e.y)) return;
     this.down = true;
+    this.host.camera.hold();
     this.starting = (async () => {
       const hit = await this.ctx.pickAt(e.x, e.y);
-      if (!hit || !this.down) return;
-      if (!this.host.feature.begin(hit)) return;
-      this.stroking = true;
-      this.host.holdCamera(true);
-      this.host.feature.showCursor(hit);
-      this.ctx.notify();
+      if (hit && this.down && this.host.feature.begin(hit)) {
+        this.stroking = true;
+        this.host.feature.showCursor(hit);
+        this.ctx.notify();
+        return;
+      }
+      // Not on a model after all: the camera takes the drag over (or the click is over).
+      this.host.camera.release(this.down);
+      this.down = false;
     })();
   }
 
@@ -64,6 +78,8 @@ export class SmoothTool implements Tool {
         this.latest = null;
         const hit = await this.ctx.pickAt(x, y);
         this.host.feature.showCursor(hit);
+        // A drag that began before the press was decided dabs once the stroke has started.
+        if (drag && hit) await this.starting;
         if (drag && hit && this.stroking) this.host.feature.dab(hit);
       }
     } finally {
@@ -79,9 +95,10 @@ export class SmoothTool implements Tool {
     void this.settled().then(() => this.outside && this.host.feature.showCursor(null));
   }
 
-  /** Resolves when the hover ring has caught up with the pointer (tests). */
-  settled(): Promise<void> {
-    return this.picking ?? Promise.resolve();
+  /** Resolves when the press has been decided and the hover ring has caught up with the pointer (tests). */
+  async settled(): Promise<void> {
+    await this.starting;
+    await this.picking;
   }
 
   async pointerUp(_e: ToolPointerEvent): Promise<void> {
@@ -96,7 +113,7 @@ export class SmoothTool implements Tool {
       await this.host.feature.end();
     } finally {
       this.finishing = false;
-      this.host.holdCamera(false);
+      this.host.camera.release();
       this.ctx.notify();
     }
   }
@@ -112,7 +129,10 @@ export class SmoothTool implements Tool {
       // A stroke cut short is still one command (its dabs are in the mesh already).
       this.stroking = false;
       this.down = false;
-      void this.host.feature.end().finally(() => this.host.holdCamera(false));
+      void this.host.feature.end().finally(() => this.host.camera.release());
+    } else if (this.down) {
+      this.down = false;
+      this.host.camera.release();
     }
   }
 }
