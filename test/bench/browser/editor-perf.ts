@@ -13,8 +13,9 @@
 //           each; generated jaws of the same size when the fixtures are absent): navigation start
 //           to the engine's marks editor:models-shown (first frame with both models) and
 //           editor:interactive (every model's BVH built in the worker, then the next frame: a pick
-//           answers at once), beside the loader page: the same bytes fetched the same way, parsed
-//           by Babylon's STLFileLoader, first frame drawn (loader:shown). Runs alternate.
+//           answers at once), beside the loader page: the same files fetched on the main thread,
+//           parsed by Babylon's STLFileLoader, first frame drawn (loader:shown), once drawn as the
+//           editor draws (both sides) and once with the loader's default material. Runs alternate.
 //   orbit   requestAnimationFrame intervals while left-dragging over a generated 1M-triangle jaw
 //   brush   the same while dragging the smoothing brush over it (dabs counted from the saved design)
 //   undercut  analysis:direction (a tilt committed) to analysis:painted (the frame with the new
@@ -386,11 +387,23 @@ try {
   log(`renderer: ${rendererName}`);
   row('renderer', '-', { renderer: rendererName });
 
-  // ---- open: ours and the loader, alternating, in fresh pages of one context (HTTP cache warm after the first)
+  // ---- open: ours and the loader (drawn as the editor draws, and with its own default material),
+  // alternating, in fresh pages of one context (HTTP cache warm after the first)
   if (only.has('open')) {
+    type Peer = { downloadStart: number; downloadEnd: number; downloaded: number; parsed: number; shown: number; pickMs: number };
     const ours: { downloadStart: number; downloadEnd: number; shown: number; interactive: number }[] = [];
-    const peer: { downloadStart: number; downloadEnd: number; downloaded: number; parsed: number; shown: number; pickMs: number }[] = [];
+    const peers: Record<'editor' | 'default', Peer[]> = { editor: [], default: [] };
     let size = { width: 0, height: 0 };
+    const openLoader = async (material: 'editor' | 'default'): Promise<Peer> => {
+      await page.close();
+      page = await context.newPage();
+      await page.goto(`${base}${loaderPath}?orderId=${jawOrder}&width=${size.width}&height=${size.height}&material=${material}`, { waitUntil: 'commit' });
+      await page.waitForFunction(() => (window as unknown as { benchLoader?: { done: boolean } }).benchLoader?.done, null, { polling: 100, timeout: 180_000 });
+      const state = await page.evaluate(() => (window as unknown as { benchLoader: { error: string | null; pickMs: number; triangles: number } }).benchLoader);
+      if (state.error) throw new Error(`loader page: ${state.error}`);
+      const lm: Record<string, number> = { ...(await marks(page, ['loader:downloaded', 'loader:parsed', 'loader:shown'])), ...(await loadPhases(page)) };
+      return { downloadStart: lm.downloadStart!, downloadEnd: lm.downloadEnd!, downloaded: lm['loader:downloaded']!, parsed: lm['loader:parsed']!, shown: lm['loader:shown']!, pickMs: state.pickMs };
+    };
     for (let i = 0; i <= runs; i++) {
       await page.close();
       page = await context.newPage();
@@ -398,17 +411,12 @@ try {
       const box = await canvasBox(page);
       size = { width: Math.round(box.width), height: Math.round(box.height) };
       if (i > 0) ours.push({ downloadStart: m.downloadStart!, downloadEnd: m.downloadEnd!, shown: m['editor:models-shown']!, interactive: m['editor:interactive']! });
-      await page.close();
-      page = await context.newPage();
-      await page.goto(`${base}${loaderPath}?orderId=${jawOrder}&width=${size.width}&height=${size.height}`, { waitUntil: 'commit' });
-      await page.waitForFunction(() => (window as unknown as { benchLoader?: { done: boolean } }).benchLoader?.done, null, { polling: 100, timeout: 180_000 });
-      const state = await page.evaluate(() => (window as unknown as { benchLoader: { error: string | null; pickMs: number; triangles: number } }).benchLoader);
-      if (state.error) throw new Error(`loader page: ${state.error}`);
-      const lm: Record<string, number> = { ...(await marks(page, ['loader:downloaded', 'loader:parsed', 'loader:shown'])), ...(await loadPhases(page)) };
-      if (i > 0) peer.push({ downloadStart: lm.downloadStart!, downloadEnd: lm.downloadEnd!, downloaded: lm['loader:downloaded']!, parsed: lm['loader:parsed']!, shown: lm['loader:shown']!, pickMs: state.pickMs });
+      const same = await openLoader('editor');
+      const culled = await openLoader('default');
+      if (i > 0) peers.editor.push(same), peers.default.push(culled);
       log(
         `  run ${i === 0 ? 'warm-up' : i}: ours scripts ${ms(m.scripts!)}, ${TRACE_MARKS.filter((k) => m[k] !== undefined).map((k) => `${k.slice(7)} ${ms(m[k]!)}`).join(', ')}, downloads ${ms(m.downloadStart!)}-${ms(m.downloadEnd!)}, shown ${ms(m['editor:models-shown']!)}, interactive ${ms(m['editor:interactive']!)} ms; ` +
-          `loader downloads ${ms(lm.downloadStart!)}-${ms(lm.downloadEnd!)}, parsed ${ms(lm['loader:parsed']!)}, shown ${ms(lm['loader:shown']!)} ms`,
+          `loader downloads ${ms(same.downloadStart)}-${ms(same.downloadEnd)}, parsed ${ms(same.parsed)}, shown ${ms(same.shown)} ms (default material: parsed ${ms(culled.parsed)}, shown ${ms(culled.shown)})`,
       );
     }
     const pick = <T>(list: T[], f: (v: T) => number): number[] => list.map(f);
@@ -421,16 +429,18 @@ try {
       interactive_min_ms: Math.min(...pick(ours, (r) => r.interactive)),
       runs: ours.length,
     });
-    row('open/babylon-loader', jawLabel, {
-      download_start_ms: median(pick(peer, (r) => r.downloadStart)),
-      download_end_ms: median(pick(peer, (r) => r.downloadEnd)),
-      downloaded_ms: median(pick(peer, (r) => r.downloaded)),
-      parsed_ms: median(pick(peer, (r) => r.parsed)),
-      shown_ms: median(pick(peer, (r) => r.shown)),
-      shown_min_ms: Math.min(...pick(peer, (r) => r.shown)),
-      first_pick_ms: median(pick(peer, (r) => r.pickMs)),
-      runs: peer.length,
-    });
+    for (const [name, peer] of [['open/babylon-loader', peers.editor], ['open/babylon-loader-culled', peers.default]] as const) {
+      row(name, jawLabel, {
+        download_start_ms: median(pick(peer, (r) => r.downloadStart)),
+        download_end_ms: median(pick(peer, (r) => r.downloadEnd)),
+        downloaded_ms: median(pick(peer, (r) => r.downloaded)),
+        parsed_ms: median(pick(peer, (r) => r.parsed)),
+        shown_ms: median(pick(peer, (r) => r.shown)),
+        shown_min_ms: Math.min(...pick(peer, (r) => r.shown)),
+        first_pick_ms: median(pick(peer, (r) => r.pickMs)),
+        runs: peer.length,
+      });
+    }
   }
 
   // ---- orbit and brush on the 1M jaw
