@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { PointerEventTypes, PointerInfo } from '@babylonjs/core/Events/pointerEvents';
 import type { Scene } from '@babylonjs/core/scene';
-import type { DesignDocument, SmoothOp } from '../../src/editor/engine/document.ts';
+import { parseDocument, type DesignDocument, type SmoothOp } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { SmoothTool } from '../../src/editor/engine/tools/smooth.ts';
 import { heightFieldSolid } from '../fixtures/base-models.ts';
@@ -88,6 +88,27 @@ describe('smoothing brush: the camera at the press', () => {
     await input.move({ x: 44, y: 24 });
     await input.up({ x: 44, y: 24 });
     expect(turned(start, frames(editor))).toBeGreaterThan(0.01);
+  });
+
+  it('a double click then a drag: the second press decides, the view holds, one stroke', async () => {
+    await openPalateJaw(editor);
+    editor.actions.run('tool.smooth');
+    const input = cameraInput(editor);
+    const start = frames(editor);
+    const a = editor.projectModelPoint('lower', [0, 5, -10])!;
+    const b = { x: a.x + 30, y: a.y + 30 };
+    await input.down(a);
+    const firstUp = input.up(a); // released before its pick answered (the page does not wait either)
+    await input.down(a);
+    await input.move(b);
+    await firstUp;
+    await (editor.activeTool as SmoothTool).settled();
+    await input.move({ x: b.x + 10, y: b.y });
+    await (editor.activeTool as SmoothTool).settled();
+    await input.up(b);
+    await editor.smoothing.settled();
+    expect(turned(start, frames(editor))).toBe(0);
+    expect(editor.getState().document.smoothing).toHaveLength(1);
   });
 
   it('a press beside the models orbits at once and smooths nothing', async () => {
@@ -277,5 +298,11 @@ describe('smoothing brush: strength', () => {
     for (let i = 0; i < live.length; i++) if (Math.abs(current.drawn[i]! - live[i]!) > 1e-3) far++;
     expect(far).toBe(0);
     expect(current.surface).not.toBe(old.surface);
+  });
+
+  it('a saved document keeps each stroke\'s brush; a stroke of an unknown brush is dropped, not replayed as another', () => {
+    const stroke = { model: 'lower', radius: 2, strength: 1, dabs: [0, 0, 0, 5] };
+    const doc = parseDocument({ schemaVersion: 1, measurements: [], smoothing: [stroke, { ...stroke, brush: 2 }, { ...stroke, brush: 3 }] });
+    expect(doc.smoothing).toEqual([stroke, { ...stroke, brush: 2 }]);
   });
 });

@@ -32,6 +32,8 @@ export class SmoothTool implements Tool {
   private outside = false;
   private picking: Promise<void> | null = null;
   private starting: Promise<void> | null = null;
+  /** Counts presses, so that only the latest one's pick decides. */
+  private presses = 0;
 
   constructor(
     private readonly ctx: ToolContext,
@@ -51,8 +53,10 @@ export class SmoothTool implements Tool {
     if (!this.host.mayHitModel(e.x, e.y)) return;
     this.down = true;
     this.host.camera.hold();
+    const press = ++this.presses;
     this.starting = (async () => {
       const hit = await this.ctx.pickAt(e.x, e.y);
+      if (press !== this.presses) return; // a newer press (a double click) decides instead
       if (hit && this.down && this.host.feature.begin(hit)) {
         this.stroking = true;
         this.host.feature.showCursor(hit);
