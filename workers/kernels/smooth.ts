@@ -259,12 +259,18 @@ function fairDab(m: MeshRef, seed: number, center: Point3, radius: number, stren
         x[i * 3 + 2]! -= w * (y[i * 3 + 2]! - sz * inv);
       }
     }
-    // The strength: the share of the filtered move taken.
+    // Each vertex's move: at most a quarter of the radius (where the mesh is far coarser than the
+    // brush, a plinth's 30 mm edges, the filter rounds at the edges' scale and would move
+    // vertices by millimetres), then the strength's share of it.
+    const limit = radius / 4;
     for (let i = 0; i < moved; i++) {
       const v = list[i]!;
-      pos[v * 3] = x0[i * 3]! + strength * (x[i * 3]! - x0[i * 3]!);
-      pos[v * 3 + 1] = x0[i * 3 + 1]! + strength * (x[i * 3 + 1]! - x0[i * 3 + 1]!);
-      pos[v * 3 + 2] = x0[i * 3 + 2]! + strength * (x[i * 3 + 2]! - x0[i * 3 + 2]!);
+      const dx = x[i * 3]! - x0[i * 3]!, dy = x[i * 3 + 1]! - x0[i * 3 + 1]!, dz = x[i * 3 + 2]! - x0[i * 3 + 2]!;
+      const length = Math.hypot(dx, dy, dz);
+      const share = length > limit ? (strength * limit) / length : strength;
+      pos[v * 3] = x0[i * 3]! + share * dx;
+      pos[v * 3 + 1] = x0[i * 3 + 1]! + share * dy;
+      pos[v * 3 + 2] = x0[i * 3 + 2]! + share * dz;
     }
     k.smoothNormals(0, total);
   }
