@@ -11,7 +11,8 @@
 //   idle --press near a model--> pending (camera held) --hit--> dragging (dabs) --release--> busy --> idle
 //                                        \--miss--> idle (camera back, the drag orbits)
 import type { SmoothFeature } from '../smoothing.ts';
-import type { Tool, ToolContext, ToolPhase, ToolPointerEvent } from './tool.ts';
+import { distance, type Xyz } from '../units.ts';
+import type { ModelHit, Tool, ToolContext, ToolPhase, ToolPointerEvent } from './tool.ts';
 
 export interface SmoothToolHost {
   feature: SmoothFeature;
@@ -20,6 +21,11 @@ export interface SmoothToolHost {
   /** The camera's pointer navigation: held, or released (`resumeDrag`: the button still down turns the view). */
   camera: { hold(): void; release(resumeDrag?: boolean): void };
 }
+
+/** Dabs at most this share of the radius apart: a fast drag gets dabs between its picks. */
+const DAB_SPACING = 0.5;
+/** At most this many dabs filled in between two picks (a jump across the view is not a stroke). */
+const MAX_FILL = 8;
 
 export class SmoothTool implements Tool {
   readonly id = 'smooth' as const;
@@ -34,6 +40,8 @@ export class SmoothTool implements Tool {
   private starting: Promise<void> | null = null;
   /** Counts presses, so that only the latest one's pick decides. */
   private presses = 0;
+  /** The stroke's last dab: its canvas pixel and its point on the model. */
+  private lastDab: { x: number; y: number; point: Xyz; model: ModelHit['model'] } | null = null;
 
   constructor(
     private readonly ctx: ToolContext,
@@ -59,6 +67,7 @@ export class SmoothTool implements Tool {
       if (press !== this.presses) return; // a newer press (a double click) decides instead
       if (hit && this.down && this.host.feature.begin(hit)) {
         this.stroking = true;
+        this.lastDab = { x: e.x, y: e.y, point: hit.pick.point, model: hit.model };
         this.host.feature.showCursor(hit);
         this.ctx.notify();
         return;
@@ -84,11 +93,30 @@ export class SmoothTool implements Tool {
         this.host.feature.showCursor(hit);
         // A drag that began before the press was decided dabs once the stroke has started.
         if (drag && hit) await this.starting;
-        if (drag && hit && this.stroking) this.host.feature.dab(hit);
+        if (drag && hit && this.stroking) await this.dabTo(x, y, hit);
       }
     } finally {
       this.picking = null;
     }
+  }
+
+  /**
+   * A dab at a pick, with dabs filled in along the way from the last one when the pointer moved
+   * farther than the spacing (picked at pixels in between, so they lie on the surface).
+   */
+  private async dabTo(x: number, y: number, hit: ModelHit): Promise<void> {
+    const last = this.lastDab;
+    if (!last || hit.model !== last.model) return; // the stroke stays on its model
+    const spacing = this.host.feature.view.radius * DAB_SPACING;
+    const fill = Math.min(MAX_FILL, Math.ceil(distance(last.point, hit.pick.point) / spacing) - 1);
+    for (let k = 1; k <= fill; k++) {
+      const f = k / (fill + 1);
+      const between = await this.ctx.pickAt(last.x + (x - last.x) * f, last.y + (y - last.y) * f);
+      if (!this.stroking) return;
+      if (between) this.host.feature.dab(between);
+    }
+    this.host.feature.dab(hit);
+    this.lastDab = { x, y, point: hit.pick.point, model: hit.model };
   }
 
   /** The ring goes with the pointer, once a pick still under way has landed (a stroke keeps it). */
