@@ -161,6 +161,8 @@ const BACKGROUND = new Color4(0.925, 0.933, 0.945, 1);
 const INERTIA = 0.6;
 /** How long rendering continues after the last input or change, ms. */
 const RENDER_TAIL_MS = 600;
+/** How long a model opened with others waits for them before it is drawn alone. */
+const MODEL_WAIT_MS = 1500;
 
 interface ModelEntry {
   role: ModelRole;
@@ -228,6 +230,12 @@ export class EditorEngine {
   private readonly models = new Map<ModelRole, ModelEntry>();
   private loadAbort: AbortController | null = null;
   private renderUntil = 0;
+  /**
+   * While an order's models load, no frame is drawn (until then): a frame of the first model
+   * alone, not yet framed, would take a software renderer about a second of the CPU the other
+   * model's parse needs. One model waits at most MODEL_WAIT_MS for the others.
+   */
+  private framesHeldUntil = 0;
   /** Size of the last frame drawn with an empty scene ('' after a frame with meshes). */
   private emptyFrame = '';
   private frames = 0;
@@ -434,6 +442,7 @@ export class EditorEngine {
     scene.onAfterRenderObservable.add(() => this.placeLabels());
     camera.onViewMatrixChangedObservable.add(() => this.requestRender());
     engine.runRenderLoop(() => {
+      if (performance.now() < this.framesHeldUntil) return;
       if (!(performance.now() < this.renderUntil || !scene.isReady())) return;
       // Nothing in the scene yet (the models downloading): one frame of background per canvas size
       // is enough. More would spend, with a software renderer, the CPU the downloads and the
@@ -542,14 +551,25 @@ export class EditorEngine {
     this.loadAbort = abort;
     // The workers start and compile their kernels while the files download.
     void (this.geometry as Partial<Pick<GeometryClient, 'warmUp'>>).warmUp?.({ parallel: sources.length > 1 }).catch(() => {});
-    await Promise.all(sources.map(({ role, name, source }) => this.loadModel(role, name, source, abort.signal)));
+    this.framesHeldUntil = Infinity;
+    try {
+      await Promise.all(
+        sources.map(({ role, name, source }) =>
+          this.loadModel(role, name, source, abort.signal).then(() => {
+            this.framesHeldUntil = Math.min(this.framesHeldUntil, performance.now() + MODEL_WAIT_MS);
+          }),
+        ),
+      );
+    } finally {
+      if (this.loadAbort === abort || this.loadAbort === null) this.framesHeldUntil = 0; // not a newer opening's hold
+    }
     if (abort.signal.aborted || this.disposed) return;
     this.updateClippingRange();
     this.fitToView();
-    // The worker builds the BVHs (instant picking) while the first frame is drawn (openTiming.ts).
+    // The worker builds the BVHs (instant picking) once the first frame is drawn (openTiming.ts).
     const handles = [...this.models.values()].flatMap((e) => (e.handle !== null && e.view.status === 'ready' ? [e.handle] : []));
-    const picking = buildPickingBvhs(this.geometry as Parameters<typeof buildPickingBvhs>[0], handles, abort.signal);
     await whenDrawn(this.scene, () => this.requestRender());
+    const picking = buildPickingBvhs(this.geometry as Parameters<typeof buildPickingBvhs>[0], handles, abort.signal);
     this.publishModels();
     perfMark(PERF_MARKS.shown);
     if ((await picking) && !this.disposed) perfMark(PERF_MARKS.interactive);
@@ -565,6 +585,7 @@ export class EditorEngine {
   clearModels(): void {
     this.loadAbort?.abort();
     this.loadAbort = null;
+    this.framesHeldUntil = 0;
     for (const role of [...this.models.keys()]) this.dropModel(role);
     this.publishModels();
   }
