@@ -8,7 +8,7 @@ import type { TreeRow } from './tree';
 export function useTreeRows(prefix: string): [TreeRow[], () => void] {
   const [rows, setRows] = useState<TreeRow[]>([]);
   const load = useCallback(() => {
-    // Without the permission the call would answer 403 and leave the page.
+    // Without the permission the call would only be refused (an error toast): do not ask.
     if (!hasPerm(`${permPrefix(prefix)}:list`)) return;
     request<TreeRow[]>({ url: `${prefix}/list`, method: 'POST', data: {} }).then(setRows, () => undefined);
   }, [prefix]);

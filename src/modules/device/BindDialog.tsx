@@ -30,7 +30,7 @@ export function BindDialog({ device, onClose }: { device: Row | null; onClose: (
     setChoice('');
     if (id === undefined) return;
     load();
-    // Binding picks from the user list, a permission of its own (a 403 would mean the error page).
+    // Binding picks from the user list, a permission of its own (without it, a refusal toast).
     if (hasPerm('base:sys:user:list')) request<UserRow[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(setUsers, () => setUsers([]));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- reload per device
   }, [id]);

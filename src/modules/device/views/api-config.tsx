@@ -9,7 +9,7 @@ export default function ApiConfigList() {
   const { t } = useLingui();
   const [departments, setDepartments] = useState<Row[]>([]);
   useEffect(() => {
-    // A permission of its own; asking without it would be a 403, i.e. the error page.
+    // A permission of its own; asking without it would only be refused (an error toast).
     if (!hasPerm('device:apiConfig:departmentList')) return;
     request<Row[]>({ url: '/admin/device/apiConfig/departmentList', silent: true }).then(setDepartments, () => setDepartments([]));
   }, []);

@@ -22,7 +22,7 @@ export default function DeviceList() {
   const [users, setUsers] = useState<Option[]>([]);
   useEffect(() => {
     // The owner picker needs the user list; without that permission the field stays hidden (asking
-    // anyway would be a 403, which sends the whole screen to the error page).
+    // anyway would only be refused).
     if (!hasPerm('base:sys:user:list')) return;
     request<{ id: number; username: string; nickName?: string | null }[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
       (list) => setUsers(list.map((u) => ({ label: u.nickName ? `${u.nickName} (${u.username})` : u.username, value: u.id }))),

@@ -79,7 +79,7 @@ export default function ArticleList() {
   const crud = useRef<CrudHandle>(null);
 
   const loadCategories = useCallback(() => {
-    // Categories are their own permission; asking without it would be a 403, i.e. the error page.
+    // Categories are their own permission; asking without it would only be refused (an error toast).
     if (!hasPerm('base:sys:articleCategory:list')) return;
     categoryService.list!({ order: 'orderNum', sort: 'asc' }).then(setCategories, () => undefined);
   }, []);

@@ -23,7 +23,7 @@ export default function OrderList() {
   const canAssign = hasPerm('order:info:all');
   const [designers, setDesigners] = useState<Option[]>([]);
   useEffect(() => {
-    // Without the user list (a 403 would replace the screen by the error page) there is no one to pick.
+    // Without the user list (its call would be refused with an error toast) there is no one to pick.
     if (!canAssign || !hasPerm('base:sys:user:list')) return;
     request<{ id: number; username: string; nickName?: string | null }[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
       (list) => setDesigners(list.map((u) => ({ label: u.nickName && u.nickName !== u.username ? `${u.nickName} (${u.username})` : u.username, value: u.id }))),

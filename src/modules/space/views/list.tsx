@@ -25,7 +25,7 @@ export default function SpaceList() {
   const [progress, setProgress] = useState<number | null>(null);
 
   const loadFolders = () => {
-    // Folders are their own permission; asking without it would be a 403, i.e. the error page.
+    // Folders are their own permission; asking without it would only be refused (an error toast).
     if (!hasPerm('space:type:list')) return;
     request<Folder[]>({ url: '/admin/space/type/list', method: 'POST', data: {}, silent: true }).then(setFolders, () => setFolders([]));
   };
