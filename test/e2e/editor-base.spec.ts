@@ -9,7 +9,7 @@ import { parseStl } from '../../workers/kernels/stl.ts';
 import { palateJaw } from '../fixtures/base-models.ts';
 import { loadKernels } from '../kernels/kernels.ts';
 import { edgeReport } from '../kernels/mesh-checks.ts';
-import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { designerWithOrder as createDesignerOrder, saveDesign, signIn } from './helpers.ts';
 import { modelPixels, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
@@ -42,13 +42,7 @@ test('a designer straightens, draws a base outline, generates, undoes and redoes
   await expect(page.getByTestId('base-problem')).toHaveText('Please straighten the models first.');
 
   // Straightened: the models of these generated jaws are already in the canonical frame.
-  const saved = await (
-    await request.post('/admin/design/save', {
-      headers: { Authorization: order.token },
-      data: { orderId: order.id, baseVersion: 0, data: { schemaVersion: 1, measurements: [], straightening: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], jaw: 'lower' } } },
-    })
-  ).json();
-  expect(saved.code, JSON.stringify(saved)).toBe(1000);
+  await saveDesign(request, order, { schemaVersion: 1, measurements: [], straightening: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], jaw: 'lower' } });
   await openOrder(page, order.id);
 
   // The lower jaw alone, seen from the top; the outline is a ring of clicks over its palate.

@@ -11,7 +11,7 @@ import { test, expect, type APIRequestContext, type Page } from '@playwright/tes
 import { palateJaw } from '../fixtures/base-models.ts';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { SimDevice } from '../device-sim.ts';
-import { ADMIN_PASSWORD, apiLogin, designerWithOrder, signIn } from './helpers.ts';
+import { ADMIN_PASSWORD, apiLogin, designerWithOrder, saveDesign, signIn } from './helpers.ts';
 import { topSurfaceAt } from '../fixtures/mesh.ts';
 import { modelPixels, topViewMapping } from './canvas.ts';
 
@@ -47,24 +47,14 @@ test('a designer sends a wire to a bound machine, sees the job go from queued to
   const lower = jawMesh();
   const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
   const order = await designerWithOrder(request, { username: 'bend-designer', name: 'Bodo', patientName: 'Berta Biege', upper, lower });
-  const saved = await (
-    await request.post('/admin/design/save', {
-      headers: { Authorization: order.token },
-      data: {
-        orderId: order.id,
-        baseVersion: 0,
-        data: {
-          schemaVersion: 1,
-          measurements: [],
-          wires: [
-            { id: 'clasp-1', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: CLASP.map((point) => ({ point })), anchors: [] },
-            { id: 'curl-1', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: CURL.map((point) => ({ point })), anchors: [] },
-          ],
-        },
-      },
-    })
-  ).json();
-  expect(saved.code, JSON.stringify(saved)).toBe(1000);
+  await saveDesign(request, order, {
+    schemaVersion: 1,
+    measurements: [],
+    wires: [
+      { id: 'clasp-1', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: CLASP.map((point) => ({ point })), anchors: [] },
+      { id: 'curl-1', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: CURL.map((point) => ({ point })), anchors: [] },
+    ],
+  });
   const device = await machineFor(request, order.token);
   const machine = new SimDevice({ url: WS_URL, key: device.key, stepMs: 600 });
   const errors: string[] = [];
@@ -216,22 +206,12 @@ test('the issue\'s flow: a designer places a single-arm clasp, auto-fits it, slo
     const hit = topSurfaceAt(lower, x, y);
     return { point: [x, y, hit.z], triangle: hit.triangle };
   });
-  const saved = await (
-    await request.post('/admin/design/save', {
-      headers: { Authorization: order.token },
-      data: {
-        orderId: order.id,
-        baseVersion: 0,
-        data: {
-          schemaVersion: 1,
-          measurements: [],
-          straightening: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], jaw: 'lower' },
-          base: { jaw: 'lower', outline, closed: true, thickness: 2, height: 2, generated: true },
-        },
-      },
-    })
-  ).json();
-  expect(saved.code, JSON.stringify(saved)).toBe(1000);
+  await saveDesign(request, order, {
+    schemaVersion: 1,
+    measurements: [],
+    straightening: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], jaw: 'lower' },
+    base: { jaw: 'lower', outline, closed: true, thickness: 2, height: 2, generated: true },
+  });
   const device = await machineFor(request, order.token);
   const machine = new SimDevice({ url: WS_URL, key: device.key, stepMs: 400 });
   const errors: string[] = [];

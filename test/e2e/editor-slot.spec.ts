@@ -10,7 +10,7 @@ import { parseStl } from '../../workers/kernels/stl.ts';
 import { palateJaw } from '../fixtures/base-models.ts';
 import { loadKernels } from '../kernels/kernels.ts';
 import { edgeReport } from '../kernels/mesh-checks.ts';
-import { designerWithOrder, signIn } from './helpers.ts';
+import { designerWithOrder, saveDesign, signIn } from './helpers.ts';
 import { topSurfaceAt } from '../fixtures/mesh.ts';
 
 test.use({ locale: 'en-US' });
@@ -116,10 +116,7 @@ test('a designer slots the selected clasp into the base: undo, redo, reset, expo
   test.setTimeout(240_000);
   const upper = palateJaw({ upper: true });
   const order = await designerWithOrder(request, { username: 'slot-designer', name: 'Sol', patientName: 'Sven Schlitz', upper, lower });
-  const saved = await (
-    await request.post('/admin/design/save', { headers: { Authorization: order.token }, data: { orderId: order.id, baseVersion: 0, data: design() } })
-  ).json();
-  expect(saved.code, JSON.stringify(saved)).toBe(1000);
+  await saveDesign(request, order, design());
 
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -201,10 +198,7 @@ test('a designer slots the selected clasp into the base: undo, redo, reset, expo
 test('the slotting panel in German and Chinese', async ({ page, request }) => {
   test.setTimeout(180_000);
   const order = await designerWithOrder(request, { username: 'slot-i18n', name: 'Sol', patientName: 'Sina Schlitz', upper: palateJaw({ upper: true }), lower });
-  const saved = await (
-    await request.post('/admin/design/save', { headers: { Authorization: order.token }, data: { orderId: order.id, baseVersion: 0, data: design() } })
-  ).json();
-  expect(saved.code, JSON.stringify(saved)).toBe(1000);
+  await saveDesign(request, order, design());
   await signIn(page, 'slot-i18n', 'slot-i18n-pass');
   for (const [lang, title, select] of [
     ['de', 'Schlitzen', 'Wählen Sie zuerst einen Draht aus und schlitzen Sie ihn dann.'],

@@ -100,3 +100,10 @@ export async function designerWithOrder(request: APIRequestContext, spec: Design
   const info = await (await request.get(`/admin/order/info/info?id=${order.data.id}`, { headers: { Authorization: token } })).json();
   return { id: order.data.id as number, caseNo: info.data.caseNo as string, token };
 }
+
+/** Saves a design document for the order as its designer would (the first version); fails the test if refused. */
+export async function saveDesign(request: APIRequestContext, order: { id: number; token: string }, data: unknown): Promise<void> {
+  const res = await request.post('/admin/design/save', { headers: { Authorization: order.token }, data: { orderId: order.id, baseVersion: 0, data } });
+  const body = await res.json();
+  expect(body.code, JSON.stringify(body)).toBe(1000);
+}
