@@ -134,6 +134,8 @@ describe('smoothing brush: the camera at the press', () => {
     const centre = editor.projectModelPoint('lower', [0, 5, 0])!;
     expect(editor.mayHitModel(centre.x, centre.y)).toBe(true);
     expect(await editor.pickAt(centre.x, centre.y)).toBeNull();
+    await editor.pickAt(4, 4); // the pointer did not hover there before the press: nothing known of the centre
+    expect(editor.mayHitModel(centre.x, centre.y)).toBe(true);
 
     // The same drag as a plain orbit, for comparison (its direction: frames apply it over time).
     const orbit = await headlessEditor();
@@ -164,6 +166,27 @@ describe('smoothing brush: the camera at the press', () => {
     await input.up({ x: centre.x + 50, y: centre.y + 20 });
     await editor.smoothing.settled();
     expect(editor.getState().document.smoothing ?? []).toEqual([]);
+  });
+
+  it('a press where the hovering brush has just found no surface orbits at once', async () => {
+    await openJaws(editor);
+    editor.setVisible('upper', false);
+    editor.setView('top');
+    editor.renderNow();
+    editor.actions.run('tool.smooth');
+    const centre = editor.projectModelPoint('lower', [0, 5, 0])!; // the arch's empty middle
+    await editor.pointer('move', { ...centre, button: -1, buttons: 0 });
+    await (editor.activeTool as SmoothTool).settled();
+    expect(editor.mayHitModel(centre.x, centre.y)).toBe(false);
+    const input = cameraInput(editor);
+    const start = frames(editor);
+    await input.down(centre);
+    await input.move({ x: centre.x + 40, y: centre.y + 20 }); // no pick answered since the press
+    expect(turned(start, frames(editor))).toBeGreaterThan(0.01);
+    await input.up({ x: centre.x + 40, y: centre.y + 20 });
+    // Another view: the hover's answer no longer holds, the boxes decide again (the jaw faces us).
+    editor.setView('front');
+    expect(editor.mayHitModel(centre.x, centre.y)).toBe(true);
   });
 });
 

@@ -43,6 +43,7 @@ import { getSlotClient } from '../geometry/slot-client.ts';
 import { SmoothFeature, type SmoothGeometry } from './smoothing.ts';
 import { SmoothTool } from './tools/smooth.ts';
 import { CameraHold, rayMeetsBox } from './cameraHold.ts';
+import { PickMemory } from './footprint.ts';
 import { MeasureTool } from './tools/measure.ts';
 import { AnalysisController, type AnalysisGeometry } from './analysis.ts';
 import { DeviceController, type DeviceGeometry } from '../device/DeviceController.ts';
@@ -226,6 +227,8 @@ export class EditorEngine {
   private readonly camera: ArcRotateCamera | null = null;
   /** The camera held during a tool's drag (cameraHold.ts). */
   private readonly cameraHold: CameraHold | null = null;
+  /** The last pick's answer, for a press at the same pixel in the same view (footprint.ts). */
+  private readonly lastPick = new PickMemory();
   private readonly headlight: DirectionalLight | null = null;
   private readonly models = new Map<ModelRole, ModelEntry>();
   private loadAbort: AbortController | null = null;
@@ -980,6 +983,7 @@ export class EditorEngine {
     const camera = this.camera;
     if (!scene || !camera) return null;
     const ray = scene.createPickingRay(x, y, Matrix.Identity(), camera);
+    const view = this.viewKey();
     const clip = this.state.clipping;
     let best: (ModelHit & { t: number }) | null = null;
     const picks = [...this.models.values()]
@@ -1010,7 +1014,16 @@ export class EditorEngine {
       });
     await Promise.all(picks);
     const found = best as (ModelHit & { t: number }) | null;
+    this.lastPick.note(x, y, view, found !== null);
     return found ? { model: found.model, pick: found.pick } : null;
+  }
+
+  /** What a pick at a pixel depends on besides the pixel: camera, canvas size, models' poses and visibility, clipping. */
+  private viewKey(): string {
+    const c = this.camera;
+    const models = [...this.models.values()].map((e) => `${e.role}:${e.handle}:${e.view.visible}:${e.view.status}:${e.offset}`);
+    const { enabled, offset } = this.state.clipping;
+    return c && this.engine ? [c.alpha, c.beta, c.radius, c.target, c.fov, this.engine.getRenderWidth(), this.engine.getRenderHeight(), this.pose, enabled && offset, ...models].join('|') : '';
   }
 
   /** Canvas CSS pixel of a point of a model (tests, labels), or null when behind the camera. */
@@ -1030,11 +1043,15 @@ export class EditorEngine {
   }
 
   /**
-   * Whether the viewing ray under a canvas pixel meets a shown model's box (grown by 1 mm: a
-   * brush may have pushed the surface out a little). Synchronous and cheap (a slab test per
-   * model), so a press can hold the camera before the worker's pick answers.
+   * Whether a press at a canvas pixel may be on a model, synchronous and cheap so that a press
+   * can hold the camera before the worker's pick answers: the last pick's answer when it was at
+   * this pixel in this view, else whether the pixel's ray meets a shown model's box (grown by
+   * 1 mm: a brush may have pushed the surface out a little; a slab test per model).
    */
   mayHitModel(x: number, y: number): boolean {
+    // The hover's pick at this pixel in this view knows exactly (the brush picks while hovering).
+    const known = this.lastPick.answer(x, y, this.viewKey());
+    if (known !== null) return known;
     for (const e of this.models.values()) {
       if (!e.info || !e.view.visible || e.view.status !== 'ready') continue;
       const ray = this.modelRayAt(e.role, x, y);
