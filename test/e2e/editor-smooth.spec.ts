@@ -95,4 +95,17 @@ test('a designer smooths cusps with the brush, undoes and redoes it, and finds i
   await openOrder(page, orderId);
   // Replayed on the fresh model: the same smoothed shading.
   await expect.poll(async () => pixelDifference(smoothed, await canvasPixels(page)), { timeout: 30_000 }).toBeLessThan(0.003);
+
+  // With the brush on, a drag from the arch's empty middle (inside the jaw's box, no surface)
+  // still turns the view.
+  await page.getByRole('button', { name: 'Smoothing brush' }).click();
+  const middle = screen(0, 8);
+  const held = await extent(page);
+  await page.mouse.move(middle.x, middle.y);
+  await page.mouse.down();
+  await page.mouse.move(middle.x + 120, middle.y + 30, { steps: 10 });
+  await page.mouse.up();
+  await settle(page);
+  expect(await extent(page)).not.toEqual(held);
+  await page.screenshot({ path: test.info().outputPath('turned.png') });
 });
