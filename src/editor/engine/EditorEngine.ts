@@ -1060,20 +1060,6 @@ export class EditorEngine {
     return false;
   }
 
-  /**
-   * Whether the viewing ray under a canvas pixel meets a shown model's box (grown by 1 mm: a
-   * brush may have pushed the surface out a little). Synchronous and cheap (a slab test per
-   * model), so a press can hold the camera before the worker's pick answers.
-   */
-  mayHitModel(x: number, y: number): boolean {
-    for (const e of this.models.values()) {
-      if (!e.info || !e.view.visible || e.view.status !== 'ready') continue;
-      const ray = this.modelRayAt(e.role, x, y);
-      if (ray && rayMeetsBox(ray, e.info.bounds, 1)) return true;
-    }
-    return false;
-  }
-
   /** The viewing ray under a canvas pixel in a model's frame (straightening and bite undone), or null. */
   modelRayAt(model: ModelRole, x: number, y: number): { origin: Xyz; direction: Xyz } | null {
     const { scene, camera } = this;
