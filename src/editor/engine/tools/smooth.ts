@@ -3,10 +3,11 @@
 // Hovering shows the brush ring on the surface under the cursor. A press beside the models
 // still orbits the camera.
 //
-// Whether a press is on a model is decided at once, before the pointer can move: a press whose
-// viewing ray misses every model's box orbits as usual; any other press holds the camera while
-// the worker's pick answers. A hit starts the stroke; a miss (between the teeth, inside the
-// arch) lets the camera go with the drag still under way, so the view turns from the press on.
+// Whether a press is on a model is decided at once, before the pointer can move (the host's
+// mayHitModel): a press where the hover's pick just found no surface, or whose viewing ray misses
+// every model's box, orbits as usual; any other press holds the camera while the worker's pick
+// answers. A hit starts the stroke; a miss (between the teeth, inside the arch) lets the camera
+// go with the drag still under way, so the view turns from the press on.
 //
 //   idle --press near a model--> pending (camera held) --hit--> dragging (dabs) --release--> busy --> idle
 //                                        \--miss--> idle (camera back, the drag orbits)
@@ -16,7 +17,7 @@ import type { ModelHit, Tool, ToolContext, ToolPhase, ToolPointerEvent } from '.
 
 export interface SmoothToolHost {
   feature: SmoothFeature;
-  /** Whether a press at a canvas pixel may be on a model (synchronous and conservative: the worker's pick decides). */
+  /** Whether a press at a canvas pixel may be on a model (synchronous; for a yes the worker's pick decides). */
   mayHitModel(x: number, y: number): boolean;
   /** The camera's pointer navigation: held, or released (`resumeDrag`: the button still down turns the view). */
   camera: { hold(): void; release(resumeDrag?: boolean): void };
