@@ -23,8 +23,9 @@ export interface TaubinOptions {
 export interface DabOptions extends TaubinOptions {
   /**
    * 'taubin' (default): `iterations` λ/μ rounds, each step scaled by strength × falloff (the
-   * first brush: gentle, about a couple of edges). 'fair': the whole `FAIR_STEPS` filter on the
-   * vertices in the sphere, then blended in by strength × falloff (strong and shrink-free, below).
+   * first brush: gentle, about a couple of edges). 'fair': the `FAIR_STEPS` filter on the
+   * vertices in the sphere (each step scaled by the falloff), each vertex's move capped at a
+   * quarter of the radius, then `strength` of it taken (strong and shrink-free, below).
    */
   filter?: 'taubin' | 'fair';
   /** Brush centre, normally the picked surface point. */
@@ -60,8 +61,8 @@ const DAB_DEFAULTS = { strength: 0.5, iterations: 3, lambda: 0.5, mu: -0.53 };
  * inverses of the Chebyshev nodes of [cutoff², 4] (the range of (Lκ)²), so the product of the
  * steps is the Chebyshev polynomial that stays below 1/T_n on [cutoff², 4]: wrinkles of a few
  * edges (a fissure, a scan artefact; κ ≥ cutoff) are cut to about a quarter in one dab, where
- * plain pairs of λ 0.5 would need hundreds of rounds. Large and small t alternate, ending with a
- * small one, so intermediate results stay within about a hundred times the wrinkles (f64).
+ * plain pairs of λ 0.5 would need hundreds of rounds. Large and small t alternate, so no partial
+ * product exceeds 127 on [0, 4] (f64 keeps the intermediate results exact enough).
  */
 export function fairSteps(pairs = 10, cutoff = 0.2): number[] {
   const lo = cutoff * cutoff, hi = 4;
