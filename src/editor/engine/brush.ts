@@ -7,9 +7,9 @@ import type { DabOptions } from '../geometry/client.ts';
 /**
  * 1: three Taubin rounds (λ 0.5, μ −0.53) with strength × falloff inside each step: gentle, a
  *    fissure hardly changes even at 100 %.
- * 2: the worker's 'fair' filter (Chebyshev-designed λ|−λ pairs, shrink-free) blended in by
- *    strength × falloff: at 100 % one pass takes a 1 mm fissure to under half its depth, at 10 %
- *    to about four fifths.
+ * 2: the worker's 'fair' filter (Chebyshev-designed λ|−λ pairs with the falloff in each step,
+ *    shrink-free, a move capped at a quarter of the radius), `strength` of it taken: at 100 % one
+ *    pass takes a 1 mm fissure to under half its depth, at 10 % to about four fifths.
  */
 export type BrushVersion = 1 | 2;
 export const BRUSH_VERSION = 2 satisfies BrushVersion;
