@@ -1,0 +1,76 @@
+// The canvas's and the window's input for the engine: pointer events to the active tool (in
+// canvas CSS pixels), keys to the tool or to the action registry (the shortcuts), and the
+// wake-ups of on-demand rendering. Returns what removes the listeners again.
+import type { ActionRegistry } from './actions.ts';
+import type { Tool, ToolPointerEvent } from './tools/tool.ts';
+
+/** What the input needs of the engine. */
+export interface InputHost {
+  tool(): Tool | null;
+  pointer(type: 'down' | 'move' | 'up', e: ToolPointerEvent): Promise<void>;
+  readonly actions: ActionRegistry;
+  fitToView(): void;
+  requestRender(): void;
+  /** The canvas changed size. */
+  resize(): void;
+}
+
+function isEditableTarget(target: EventTarget | null): boolean {
+  if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+}
+
+/** The straightening tool nudges with the arrow keys (tools/straighten.ts). */
+export function toolTakesArrows(tool: Tool | null, key: string): boolean {
+  return tool?.id === 'straighten' && key.startsWith('Arrow');
+}
+
+export function listenInput(canvas: HTMLCanvasElement, host: InputHost): (() => void)[] {
+  const cleanups: (() => void)[] = [];
+  const on = <K extends keyof HTMLElementEventMap>(type: K, fn: (e: HTMLElementEventMap[K]) => void): void => {
+    canvas.addEventListener(type, fn);
+    cleanups.push(() => canvas.removeEventListener(type, fn));
+  };
+  const wake = (): void => host.requestRender();
+  const local = (e: PointerEvent): ToolPointerEvent => {
+    const rect = canvas.getBoundingClientRect();
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top, button: e.button, buttons: e.buttons, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, altKey: e.altKey };
+  };
+  on('pointerdown', (e) => {
+    wake();
+    void host.pointer('down', local(e));
+  });
+  on('pointerup', (e) => {
+    wake();
+    void host.pointer('up', local(e));
+  });
+  on('pointerleave', () => host.tool()?.pointerLeave?.());
+  on('wheel', wake);
+  on('keydown', wake);
+  on('pointermove', (e) => {
+    if (e.buttons !== 0) host.requestRender();
+    if (host.tool()) void host.pointer('move', local(e));
+  });
+  on('dblclick', () => host.tool()?.id !== 'base' && host.tool()?.id !== 'wire' && host.fitToView()); // the base tool closes its outline, the wire tool inserts a corner
+  on('contextmenu', (e) => e.preventDefault());
+
+  const onKey = (e: KeyboardEvent): void => {
+    if (isEditableTarget(e.target)) return;
+    const tool = host.tool();
+    if ((e.key === 'Escape' || tool?.id === 'base' || tool?.id === 'wire' || toolTakesArrows(tool, e.key)) && tool?.key(e.key, e)) {
+      e.preventDefault();
+      return;
+    }
+    const action = host.actions.match(e);
+    if (!action || !host.actions.enabled(action.id)) return;
+    e.preventDefault();
+    host.actions.run(action.id);
+  };
+  window.addEventListener('keydown', onKey);
+  cleanups.push(() => window.removeEventListener('keydown', onKey));
+
+  const resize = new ResizeObserver(() => host.resize());
+  resize.observe(canvas);
+  cleanups.push(() => resize.disconnect());
+  return cleanups;
+}
