@@ -4,7 +4,7 @@
 // Framework-free: React reads it through useEditor() (src/editor/useEditor.ts), which
 // subscribes to onStateChanged; a headless test builds it on a NullEngine without a canvas.
 // This file is the facade: state, the public API and the wiring of the parts (models.ts,
-// navigation.ts, overlays.ts, picking.ts, input.ts, tools/create.ts and the features).
+// navigation.ts, overlays.ts, picking.ts, input.ts, viewport.ts, tools/create.ts and the features).
 //
 // Coordinates: right-handed, z up, millimetres, exactly as in the STL (a left-handed scene would
 // mirror the patient's left and right). Models only move by translation (the bite offset);
@@ -13,22 +13,20 @@
 // Rendering is on demand: frames are drawn while the camera moves, after a change, and for a
 // short tail after input, not 60 times a second forever.
 
-import { Engine } from '@babylonjs/core/Engines/engine';
 import type { AbstractEngine } from '@babylonjs/core/Engines/abstractEngine';
-import { Scene } from '@babylonjs/core/scene';
+import type { Scene } from '@babylonjs/core/scene';
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import type { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Plane } from '@babylonjs/core/Maths/math.plane';
-import { Color4 } from '@babylonjs/core/Maths/math.color';
 import { Observable } from '@babylonjs/core/Misc/observable';
 // Side effect: scene.createPickingRay (tools, zoom-to-mouse).
 import '@babylonjs/core/Culling/ray';
 
 import { claimGeometryClient, releaseGeometryClient, type MeshHandle } from '../geometry/client.ts';
 import { ActionRegistry, createActions } from './actions.ts';
-import { CommandStack, type Command } from './commands.ts';
-import { emptyDocument, type DesignDocument, type ModelRole } from './document.ts';
+import { CommandStack, snapshotCommand, type Command } from './commands.ts';
+import type { DesignDocument, ModelRole } from './document.ts';
 import { BaseFeature } from './baseFeature.ts';
 import { SlotFeature, type SlotGeometry, type SlotPort } from './slots.ts';
 import { getSlotClient } from '../geometry/slot-client.ts';
@@ -38,54 +36,28 @@ import { AnalysisController, type AnalysisGeometry } from './analysis.ts';
 import { DeviceController, type DeviceGeometry } from '../device/DeviceController.ts';
 import { WireFeature } from './wires/feature.ts';
 import { wireKit, type WireKitGeometry } from './wires/kit.ts';
-import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPhase, ToolPointerEvent } from './tools/tool.ts';
+import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPointerEvent } from './tools/tool.ts';
 import { createTool } from './tools/create.ts';
-import { mm, type Millimetres, type Xyz } from './units.ts';
+import { mm, type Xyz } from './units.ts';
 import type { ViewPreset } from './views.ts';
-import { IDLE_STRAIGHTEN, StraighteningController, type StraightenStatus } from './straightening.ts';
+import { StraighteningController } from './straightening.ts';
 import { StraightenHandles } from './straightenHandles.ts';
 import { StraightenTool } from './tools/straighten.ts';
 import type { Matrix4 } from './pose.ts';
 import { perfMark, PERF_MARKS } from './openTiming.ts';
 import type { ModelSource } from './modelSource.ts';
-import { ModelSlots, type EditorError, type GeometryPort, type LocalLoad, type ModelInfo, type ModelView } from './models.ts';
+import { ModelSlots, type EditorError, type GeometryPort, type ModelInfo } from './models.ts';
 import { aimCamera, BITE_ANIMATION_MS, BITE_OPENING, biteHeight, clipRange, createCamera, createLights, fitCamera, followCamera, type BiteAnimation } from './navigation.ts';
 import { Overlays } from './overlays.ts';
 import { Picking } from './picking.ts';
 import { listenInput, toolTakesArrows } from './input.ts';
+import { createRenderEngine, createScene, runFrames } from './viewport.ts';
+import { initialState, type EditorState } from './state.ts';
 
 export type { EditorError, EditorErrorCode, GeometryPort, LoadStage, MeshBuffers, ModelInfo, ModelView } from './models.ts';
 export type { ModelSource } from './modelSource.ts';
+export type { EditorState } from './state.ts';
 export { BITE_OPENING } from './navigation.ts';
-
-export interface EditorState {
-  /** False when WebGL could not start: the page shows why. */
-  viewportReady: boolean;
-  /** The local "Open STL" load in progress. */
-  loading: LocalLoad | null;
-  error: EditorError | null;
-  /** The model opened locally (or the first ready model of an order). */
-  model: ModelInfo | null;
-  /** Every model slot in use, in role order. */
-  models: ModelView[];
-  view: ViewPreset | null;
-  biteOpen: boolean;
-  clipping: { enabled: boolean; offset: Millimetres; min: Millimetres; max: Millimetres };
-  tool: ToolId | null;
-  toolPhase: ToolPhase;
-  toolHint: string | null;
-  canUndo: boolean;
-  canRedo: boolean;
-  document: DesignDocument;
-  /** Bumped by every design change (commands and loads): the autosave watches it. */
-  revision: number;
-  /** The measure tool's rubber band: straight distance to the surface under the cursor. */
-  measurePreview: Millimetres | null;
-  /** The automatic straightening: running, or why it failed (straightening.ts). */
-  straighten: StraightenStatus;
-  /** The selected wire (engine.wires, wires/feature.ts). */
-  wires: { selectedId: string | null };
-}
 
 export interface EditorEngineOptions {
   /** Geometry worker client. Default: the engine starts its own and terminates it on dispose(). */
@@ -98,7 +70,6 @@ export interface EditorEngineOptions {
   slots?: SlotPort;
 }
 
-const BACKGROUND = new Color4(0.925, 0.933, 0.945, 1);
 /** How long rendering continues after the last input or change, ms. */
 const RENDER_TAIL_MS = 600;
 
@@ -141,8 +112,6 @@ export class EditorEngine {
   private readonly picking: Picking;
   private readonly overlays: Overlays;
   private renderUntil = 0;
-  /** Size of the last frame drawn with an empty scene ('' after a frame with meshes). */
-  private emptyFrame = '';
   private frames = 0;
   private readonly cleanups: (() => void)[] = [];
   private disposed = false;
@@ -155,26 +124,7 @@ export class EditorEngine {
     this.ownsGeometry = !options.geometry;
     this.geometry = options.geometry ?? claimGeometryClient();
     this.actions = createActions(this);
-    this.state = {
-      viewportReady: false,
-      loading: null,
-      error: null,
-      model: null,
-      models: [],
-      view: 'front',
-      biteOpen: false,
-      clipping: { enabled: false, offset: mm(0), min: mm(-50), max: mm(50) },
-      tool: null,
-      toolPhase: 'idle',
-      toolHint: null,
-      canUndo: false,
-      canRedo: false,
-      document: emptyDocument(),
-      revision: 0,
-      measurePreview: null,
-      straighten: IDLE_STRAIGHTEN,
-      wires: { selectedId: null },
-    };
+    this.state = initialState();
     this.models = new ModelSlots(
       {
         scene: () => this.scene,
@@ -318,29 +268,13 @@ export class EditorEngine {
       selectedWire: () => (this as unknown as { wires?: { selected(): import('./document.ts').WireDesign | null } }).wires?.selected() ?? null,
     });
 
-    let engine: AbstractEngine;
-    try {
-      if (options.engine) engine = options.engine;
-      else if (canvas)
-        engine = new Engine(
-          canvas,
-          true,
-          { preserveDrawingBuffer: true, stencil: false, antialias: true, powerPreference: 'high-performance', doNotHandleContextLost: false },
-          true,
-        );
-      else throw new Error('no canvas');
-    } catch {
+    const engine = createRenderEngine(canvas, options.engine);
+    if (!engine) {
       this.state = { ...this.state, error: { code: 'WEBGL_UNAVAILABLE' } };
       return;
     }
     this.engine = engine;
-    const scene = new Scene(engine);
-    scene.useRightHandedSystem = true;
-    scene.clearColor = BACKGROUND;
-    // Picking goes through the worker's BVH: Babylon's CPU picking would walk big meshes.
-    scene.skipPointerMovePicking = true;
-    scene.skipPointerDownPicking = true;
-    scene.skipPointerUpPicking = true;
+    const scene = createScene(engine);
     this.scene = scene;
 
     const camera = createCamera(scene, canvas);
@@ -355,17 +289,10 @@ export class EditorEngine {
     });
     scene.onAfterRenderObservable.add(() => this.overlays.placeLabels());
     camera.onViewMatrixChangedObservable.add(() => this.requestRender());
-    engine.runRenderLoop(() => {
-      if (performance.now() < this.models.framesHeldUntil) return;
-      if (!(performance.now() < this.renderUntil || !scene.isReady())) return;
-      // Nothing in the scene yet (the models downloading): one frame of background per canvas size
-      // is enough. More would spend, with a software renderer, the CPU the downloads and the
-      // worker need (browser bench: about a second later on screen with 30 such frames).
-      const empty = scene.meshes.length === 0 ? `${engine.getRenderWidth()}x${engine.getRenderHeight()}` : '';
-      if (empty && empty === this.emptyFrame) return;
-      this.emptyFrame = empty;
-      scene.render();
-      this.frames++;
+    runFrames(engine, scene, {
+      heldUntil: () => this.models.framesHeldUntil,
+      renderUntil: () => this.renderUntil,
+      drawn: () => this.frames++,
     });
 
     if (canvas)
@@ -584,28 +511,12 @@ export class EditorEngine {
 
   /** An undoable change of the design document (before/after snapshots: documents are small). */
   changeDocument(label: string, next: DesignDocument): void {
-    const before = this.state.document;
-    this.execute({
-      label,
-      do: () => this.applyDocument(next),
-      undo: () => this.applyDocument(before),
-    });
+    this.execute(snapshotCommand(label, this.state.document, next, (doc) => this.applyDocument(doc)));
   }
 
   /** A document change together with effects outside it (the worker's mesh), undone together. */
   changeDocumentWith(label: string, next: DesignDocument, effect: { do(): void; undo(): void }): void {
-    const before = this.state.document;
-    this.execute({
-      label,
-      do: () => {
-        effect.do();
-        this.applyDocument(next);
-      },
-      undo: () => {
-        effect.undo();
-        this.applyDocument(before);
-      },
-    });
+    this.execute(snapshotCommand(label, this.state.document, next, (doc) => this.applyDocument(doc), effect));
   }
 
   /** Replaces the document without a command (a saved document opened): the history starts over. */

@@ -13,6 +13,24 @@ export interface Command {
 
 export type UndoMark = number;
 
+/**
+ * A change between two snapshots (documents are small): do applies `next`, undo `before`. An
+ * effect outside the snapshot (the worker's mesh) is done and undone with it, first.
+ */
+export function snapshotCommand<T>(label: string, before: T, next: T, apply: (value: T) => void, effect?: { do(): void; undo(): void }): Command {
+  return {
+    label,
+    do: () => {
+      effect?.do();
+      apply(next);
+    },
+    undo: () => {
+      effect?.undo();
+      apply(before);
+    },
+  };
+}
+
 export class CommandStack {
   /** After every execute, undo, redo, undoTo or clear. */
   readonly onChanged = new Observable<CommandStack>();

@@ -1,0 +1,60 @@
+// The editor's state as React sees it (engine.getState(), immutable snapshots; useEditor.ts), and
+// its value before anything is opened. EditorEngine.ts owns and changes it.
+import { emptyDocument, type DesignDocument } from './document.ts';
+import type { EditorError, LocalLoad, ModelInfo, ModelView } from './models.ts';
+import type { ToolId, ToolPhase } from './tools/tool.ts';
+import { mm, type Millimetres } from './units.ts';
+import type { ViewPreset } from './views.ts';
+import { IDLE_STRAIGHTEN, type StraightenStatus } from './straightening.ts';
+
+export interface EditorState {
+  /** False when WebGL could not start: the page shows why. */
+  viewportReady: boolean;
+  /** The local "Open STL" load in progress. */
+  loading: LocalLoad | null;
+  error: EditorError | null;
+  /** The model opened locally (or the first ready model of an order). */
+  model: ModelInfo | null;
+  /** Every model slot in use, in role order. */
+  models: ModelView[];
+  view: ViewPreset | null;
+  biteOpen: boolean;
+  clipping: { enabled: boolean; offset: Millimetres; min: Millimetres; max: Millimetres };
+  tool: ToolId | null;
+  toolPhase: ToolPhase;
+  toolHint: string | null;
+  canUndo: boolean;
+  canRedo: boolean;
+  document: DesignDocument;
+  /** Bumped by every design change (commands and loads): the autosave watches it. */
+  revision: number;
+  /** The measure tool's rubber band: straight distance to the surface under the cursor. */
+  measurePreview: Millimetres | null;
+  /** The automatic straightening: running, or why it failed (straightening.ts). */
+  straighten: StraightenStatus;
+  /** The selected wire (engine.wires, wires/feature.ts). */
+  wires: { selectedId: string | null };
+}
+
+export function initialState(): EditorState {
+  return {
+    viewportReady: false,
+    loading: null,
+    error: null,
+    model: null,
+    models: [],
+    view: 'front',
+    biteOpen: false,
+    clipping: { enabled: false, offset: mm(0), min: mm(-50), max: mm(50) },
+    tool: null,
+    toolPhase: 'idle',
+    toolHint: null,
+    canUndo: false,
+    canRedo: false,
+    document: emptyDocument(),
+    revision: 0,
+    measurePreview: null,
+    straighten: IDLE_STRAIGHTEN,
+    wires: { selectedId: null },
+  };
+}
