@@ -1,32 +1,13 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { AutosaveState } from './engine/autosave.ts';
-import { emptyDocument } from './engine/document.ts';
 import { EditorEngine, type EditorState } from './engine/EditorEngine.ts';
 import { mm } from './engine/units.ts';
-import { IDLE_STRAIGHTEN } from './engine/straightening.ts';
+import { initialState } from './engine/state.ts';
 import { openOrder, type OpenedOrder } from './order/openOrder.ts';
 import type { OrderInfo } from './order/orderSource.ts';
 
-const BEFORE_MOUNT: EditorState = {
-  viewportReady: false,
-  loading: null,
-  error: null,
-  model: null,
-  models: [],
-  view: null,
-  biteOpen: false,
-  clipping: { enabled: false, offset: mm(0), min: mm(0), max: mm(0) },
-  tool: null,
-  toolPhase: 'idle',
-  toolHint: null,
-  canUndo: false,
-  canRedo: false,
-  document: emptyDocument(),
-  revision: 0,
-  measurePreview: null,
-  straighten: IDLE_STRAIGHTEN,
-  wires: { selectedId: null },
-};
+// No view and no clipping range until the engine exists.
+const BEFORE_MOUNT: EditorState = { ...initialState(), view: null, clipping: { enabled: false, offset: mm(0), min: mm(0), max: mm(0) } };
 const NO_SAVE: AutosaveState = { status: 'idle', version: 0, message: null, savedAt: null };
 const getBeforeMount = (): EditorState => BEFORE_MOUNT;
 const getNoSave = (): AutosaveState => NO_SAVE;
