@@ -70,11 +70,25 @@ function drop(prefetch: Prefetch): void {
   if (current === prefetch) current = null;
 }
 
+/** The order info index.html asked for before the app's scripts ran, if it is this order's. */
+function earlyInfo(orderId: number): Promise<OrderInfo> | null {
+  const w = window as { __archwrightEarlyOrder?: { orderId: number; response: Promise<Response> } };
+  const early = w.__archwrightEarlyOrder;
+  delete w.__archwrightEarlyOrder;
+  if (early?.orderId !== orderId) return null;
+  return early.response.then(async (r) => {
+    const body = (await r.json()) as { code?: number; data?: OrderInfo };
+    if (!r.ok || body.code !== 1000 || !body.data) throw new Error('not usable');
+    return body.data;
+  });
+}
+
 /** Starts the order's info, design and model opens (once per order; a different order replaces it). */
 function prefetchOrder(orderId: number, client: GeometryClient): void {
   if (current?.orderId === orderId) return;
   if (current) drop(current);
-  const info = orderInfo(orderId);
+  // Any failure of the early request is left to the app's own, which reports it properly.
+  const info = earlyInfo(orderId)?.catch(() => orderInfo(orderId)) ?? orderInfo(orderId);
   const design = loadDesign(orderId);
   const prefetch: Prefetch = { orderId, info, design, opens: new Map(), timer: setTimeout(() => drop(prefetch), UNCLAIMED_MS) };
   current = prefetch;
