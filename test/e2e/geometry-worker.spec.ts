@@ -62,7 +62,7 @@ test('STL files go through the geometry worker with progress; Cancel aborts a la
   await expect(page.getByRole('button', { name: 'Open STL' })).toBeEnabled();
   const input = page.getByTestId('open-stl-input');
 
-  // The editor's workers start as /bend is entered (the main one, and one that only parses a
+  // The editor's worker starts as /bend is entered (with an order, also one that only parses a
   // second file while the first is parsed): the main one keeps the meshes.
   const named = async (name: string): Promise<Worker | undefined> => {
     for (const w of page.workers()) if ((await w.evaluate(() => self.name).catch(() => '')) === name) return w;

@@ -392,11 +392,11 @@ export class GeometryClient {
 // so that an order's models can start opening in it before the editor's engine exists.
 let editorClient: { client: GeometryClient; claimed: boolean } | undefined;
 
-/** The live editor's client, or one prepared for the editor about to open. */
-export function editorGeometryClient(): GeometryClient {
+/** The live editor's client, or one prepared for the editor about to open (`parallel`: several files are coming). */
+export function editorGeometryClient(options: { parallel?: boolean } = {}): GeometryClient {
   if (!editorClient) {
     const client = new GeometryClient();
-    client.warmUp({ parallel: true }).catch(() => {}); // a worker that fails shows it on the first real call
+    client.warmUp(options).catch(() => {}); // a worker that fails shows it on the first real call
     editorClient = { client, claimed: false };
   }
   return editorClient.client;

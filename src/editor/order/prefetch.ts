@@ -106,7 +106,7 @@ function prefetchOrder(orderId: number, client: GeometryClient): void {
 
 /** Entering the editor: its geometry workers start, and the order's requests if it has one. */
 export function prefetchEditor(orderId: number | null): void {
-  const client = editorGeometryClient();
+  const client = editorGeometryClient({ parallel: orderId !== null });
   if (orderId !== null) prefetchOrder(orderId, client);
 }
 
