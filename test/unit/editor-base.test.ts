@@ -1,20 +1,15 @@
 // The base tool headless: NullEngine + the real geometry worker in process. The outline is
 // drawn by pointer clicks on the generated palate jaw, the spec's rules refuse with their
 // codes, the base is generated through the worker and exported as STL that parses closed.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { BaseTool } from '../../src/editor/engine/tools/base.ts';
-import { headlessEditor, openPalateJaw, type Headless } from './editor-harness.ts';
+import { headlessEditor, headlessEditorEach, openPalateJaw, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
-
-beforeEach(async () => {
-  h = await headlessEditor();
-  editor = h.editor;
-});
-afterEach(() => h.dispose());
+headlessEditorEach((made) => ((h = made), (editor = made.editor)));
 
 
 

@@ -1,18 +1,13 @@
 // The editor engine headless: a NullEngine scene and the real geometry worker module in this
 // process; the measure tool is driven by pointer events like the canvas sends them.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { MeasureTool } from '../../src/editor/engine/tools/measure.ts';
-import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
+import { headlessEditorEach, openJaws, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
-
-beforeEach(async () => {
-  h = await headlessEditor();
-  editor = h.editor;
-});
-afterEach(() => h.dispose());
+headlessEditorEach((made) => ((h = made), (editor = made.editor)));
 
 /** Canvas pixels where the worker's BVH finds a model, on a coarse grid. */
 async function hits(model: 'upper' | 'lower'): Promise<{ x: number; y: number }[]> {

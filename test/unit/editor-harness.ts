@@ -2,6 +2,7 @@
 // worker module running in this process. Only the platform is stood in for: the worker's
 // global message endpoint is one side of a MessageChannel, `Worker` hands out the other side,
 // and fetch() of a file: URL reads the file (the worker loads build/kernels.wasm by URL).
+import { afterEach, beforeEach } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
 import { EditorEngine, type EditorEngineOptions } from '../../src/editor/engine/EditorEngine.ts';
@@ -76,6 +77,16 @@ export async function headlessEditor(options: Omit<EditorEngineOptions, 'engine'
   };
 }
 
+
+/** A fresh headless editor for every test of the calling file, made before it and disposed after it. */
+export function headlessEditorEach(use: (made: Headless) => void): void {
+  let made: Headless | null = null;
+  beforeEach(async () => {
+    made = await headlessEditor();
+    use(made);
+  });
+  afterEach(() => made?.dispose());
+}
 
 /** Generated jaws as STL bytes: the lower one and the upper one (turned over, cusps meeting). */
 export function jawStls(detail = 0.5): { upper: ArrayBuffer; lower: ArrayBuffer } {

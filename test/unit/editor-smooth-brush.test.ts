@@ -9,7 +9,7 @@
 // the scene's onPointerObservable (which the camera's pointer input observes), the tool through
 // engine.pointer(), in the page's order (Babylon's canvas listener first).
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { PointerEventTypes, PointerInfo } from '@babylonjs/core/Events/pointerEvents';
 import type { Scene } from '@babylonjs/core/scene';
@@ -18,15 +18,11 @@ import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { SmoothTool } from '../../src/editor/engine/tools/smooth.ts';
 import { heightFieldSolid } from '../fixtures/base-models.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
-import { headlessEditor, openJaws, openPalateJaw, type Headless } from './editor-harness.ts';
+import { headlessEditor, headlessEditorEach, openJaws, openPalateJaw, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
-beforeEach(async () => {
-  h = await headlessEditor();
-  editor = h.editor;
-});
-afterEach(() => h.dispose());
+headlessEditorEach((made) => ((h = made), (editor = made.editor)));
 
 /** The camera's pointer input, attached as the page attaches it, and pointer events as Babylon's input manager sends them. */
 function cameraInput(e: EditorEngine) {

@@ -2,20 +2,15 @@
 // dragged over the jaw moves vertices in the worker and in the vertex buffers, one undo puts
 // both back exactly (the worker's setVertices), redo and reopening bring the stroke back.
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { SmoothTool } from '../../src/editor/engine/tools/smooth.ts';
-import { headlessEditor, openPalateJaw, type Headless } from './editor-harness.ts';
+import { headlessEditor, headlessEditorEach, openPalateJaw, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
-
-beforeEach(async () => {
-  h = await headlessEditor();
-  editor = h.editor;
-});
-afterEach(() => h.dispose());
+headlessEditorEach((made) => ((h = made), (editor = made.editor)));
 
 
 /** The model's positions as the renderer has them (a copy). */

@@ -4,23 +4,18 @@
 // and the reset brings the models back as they were in their files.
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import { invertRigid, multiply, rotateVector, rotationDegrees, transformPoint } from '../../src/editor/engine/pose.ts';
 import type { StraightenTool } from '../../src/editor/engine/tools/straighten.ts';
 import { parseDocument } from '../../src/editor/engine/document.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
-import { headlessEditor, type Headless } from './editor-harness.ts';
+import { headlessEditorEach, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
-
-beforeEach(async () => {
-  h = await headlessEditor();
-  editor = h.editor;
-});
-afterEach(() => h.dispose());
+headlessEditorEach((made) => ((h = made), (editor = made.editor)));
 
 /** The tilt applied to both generated jaws (as a scanner might have left them). */
 const TILT = rigidMatrix([1, 0.4, -0.2], 18, [6, -4, 9]);

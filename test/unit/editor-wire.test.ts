@@ -3,23 +3,18 @@
 // selected by a click on it, edited corner by corner (drag over the surface, insert, delete),
 // each change one undoable command; auto-fit is for the clasp only; the live rules report a too
 // short end straight; a reopened document draws the same wire.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import { parseDocument, type WireDesign } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { WireTool } from '../../src/editor/engine/tools/wire.ts';
 import { centreline } from '../../src/editor/engine/wires/tube.ts';
-import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
+import { headlessEditor, headlessEditorEach, openJaws, type Headless } from './editor-harness.ts';
 import { toothOnArch } from '../fixtures/jaw.ts';
 
 let h: Headless;
 let editor: EditorEngine;
-
-beforeEach(async () => {
-  h = await headlessEditor();
-  editor = h.editor;
-});
-afterEach(() => h.dispose());
+headlessEditorEach((made) => ((h = made), (editor = made.editor)));
 
 /** Centre of tooth n (0..13, right second molar first) of the generated jaw (test/fixtures/jaw.ts) and its outward (buccal) direction. */
 function tooth(n: number): { x: number; y: number; out: [number, number] } {
