@@ -23,6 +23,12 @@ let rox: f32 = 0, roy: f32 = 0, roz: f32 = 0;
 let rdx: f32 = 0, rdy: f32 = 0, rdz: f32 = 0;
 let rayO: v128 = f32x4.splat(0);
 let rayInv: v128 = f32x4.splat(0);
+// The watertight triangle test's frame (Woop, Benthin, Wald 2013): kz the
+// direction's largest axis, kx and ky the other two (byte offsets), and the
+// shear that takes the direction to +z.
+let kxOff: usize = 0, kyOff: usize = 4, kzOff: usize = 8;
+let shx: f32 = 0, shy: f32 = 0, shz: f32 = 1;
+let orgX: f32 = 0, orgY: f32 = 0, orgZ: f32 = 0; // the origin on kx, ky, kz
 
 @inline function safeInv(d: f32): f32 {
   // Near-zero components get a huge finite inverse instead of infinity, so
@@ -46,6 +52,30 @@ let rayInv: v128 = f32x4.splat(0);
   inv = f32x4.replace_lane(inv, 1, safeInv(dy));
   inv = f32x4.replace_lane(inv, 2, safeInv(dz));
   rayInv = f32x4.replace_lane(inv, 3, 0);
+  const ax = Mathf.abs(dx), ay = Mathf.abs(dy), az = Mathf.abs(dz);
+  let kz: i32 = ax > ay ? (ax > az ? 0 : 2) : ay > az ? 1 : 2;
+  let kx = kz == 2 ? 0 : kz + 1;
+  let ky = kx == 2 ? 0 : kx + 1;
+  const d = kz == 0 ? dx : kz == 1 ? dy : dz;
+  // Keep the winding (the test is two-sided, but the signs of the edge
+  // functions then agree with the triangle's own orientation).
+  if (d < 0) {
+    const swap = kx;
+    kx = ky;
+    ky = swap;
+  }
+  kxOff = <usize>kx << 2;
+  kyOff = <usize>ky << 2;
+  kzOff = <usize>kz << 2;
+  orgX = kx == 0 ? ox : kx == 1 ? oy : oz;
+  orgY = ky == 0 ? ox : ky == 1 ? oy : oz;
+  orgZ = kz == 0 ? ox : kz == 1 ? oy : oz;
+  const dkx = kx == 0 ? dx : kx == 1 ? dy : dz;
+  const dky = ky == 0 ? dx : ky == 1 ? dy : dz;
+  // A zero direction gives non-finite shears; every triangle test then fails.
+  shx = dkx / d;
+  shy = dky / d;
+  shz = 1 / d;
 }
 
 /** Entry distance of the ray into the box at `p`, or Infinity when it misses [tmin, tmax]. */
@@ -90,30 +120,41 @@ let near1: f32 = 0;
 }
 
 /**
- * Möller-Trumbore, both sides. Returns the ray parameter of the hit (sets
- * triU, triV: weights of v1 and v2) or -Infinity when the ray misses.
+ * Watertight ray-triangle test, both sides (Woop, Benthin, Wald 2013): the
+ * vertices are moved into the ray's frame (origin at 0, direction +z) and
+ * the three edge functions are evaluated there. Two triangles sharing an
+ * edge compute its function from the same numbers with opposite signs, so
+ * a ray through the edge or a shared vertex hits at least one of them; a
+ * function that rounds to zero is redone in f64, where the products are
+ * exact. Returns the ray parameter of the hit (sets triU, triV: weights of
+ * v1 and v2) or -Infinity when the ray misses.
  */
 @inline function rayTri(t: usize): f32 {
-  const ax = load<f32>(t), ay = load<f32>(t, 4), az = load<f32>(t, 8);
-  const e1x = load<f32>(t, 16) - ax, e1y = load<f32>(t, 20) - ay, e1z = load<f32>(t, 24) - az;
-  const e2x = load<f32>(t, 32) - ax, e2y = load<f32>(t, 36) - ay, e2z = load<f32>(t, 40) - az;
-  const px = rdy * e2z - rdz * e2y;
-  const py = rdz * e2x - rdx * e2z;
-  const pz = rdx * e2y - rdy * e2x;
-  const det = e1x * px + e1y * py + e1z * pz;
+  const okx = orgX, oky = orgY, okz = orgZ;
+  const az = load<f32>(t + kzOff) - okz;
+  const bz = load<f32>(t + 16 + kzOff) - okz;
+  const cz = load<f32>(t + 32 + kzOff) - okz;
+  const ax = load<f32>(t + kxOff) - okx - shx * az;
+  const ay = load<f32>(t + kyOff) - oky - shy * az;
+  const bx = load<f32>(t + 16 + kxOff) - okx - shx * bz;
+  const by = load<f32>(t + 16 + kyOff) - oky - shy * bz;
+  const cx = load<f32>(t + 32 + kxOff) - okx - shx * cz;
+  const cy = load<f32>(t + 32 + kyOff) - oky - shy * cz;
+  let u = cx * by - cy * bx;
+  let v = ax * cy - ay * cx;
+  let w = bx * ay - by * ax;
+  if (u == 0 || v == 0 || w == 0) {
+    u = <f32>(<f64>cx * <f64>by - <f64>cy * <f64>bx);
+    v = <f32>(<f64>ax * <f64>cy - <f64>ay * <f64>cx);
+    w = <f32>(<f64>bx * <f64>ay - <f64>by * <f64>ax);
+  }
+  if ((u < 0 || v < 0 || w < 0) && (u > 0 || v > 0 || w > 0)) return -Infinity;
+  const det = u + v + w;
   if (det == 0) return -Infinity;
   const inv: f32 = 1 / det;
-  const sx = rox - ax, sy = roy - ay, sz = roz - az;
-  const u = (sx * px + sy * py + sz * pz) * inv;
-  if (!(u >= 0 && u <= 1)) return -Infinity;
-  const qx = sy * e1z - sz * e1y;
-  const qy = sz * e1x - sx * e1z;
-  const qz = sx * e1y - sy * e1x;
-  const v = (rdx * qx + rdy * qy + rdz * qz) * inv;
-  if (!(v >= 0 && u + v <= 1)) return -Infinity;
-  triU = u;
-  triV = v;
-  return (e2x * qx + e2y * qy + e2z * qz) * inv;
+  triU = v * inv;
+  triV = w * inv;
+  return (u * az + v * bz + w * cz) * shz * inv;
 }
 
 /** Closest hit with tmin < t < tmax of the ray set by setRay; result in hitT/hitIdx/hitU/hitV. */

@@ -19,7 +19,7 @@ import {
 } from '../../workers/kernels/bvh.ts';
 import { KernelError } from '../../workers/kernels/job.ts';
 import { meshFromArrays, meshViews, type MeshRef } from '../../workers/kernels/mesh.ts';
-import { bumpySphereMesh, jawLikeMesh, type IndexedMesh, type Vec3 } from '../fixtures/meshes.ts';
+import { bumpySphereMesh, jawLikeMesh, rotateMesh, type IndexedMesh, type Vec3 } from '../fixtures/meshes.ts';
 import { bruteClosest, bruteHits, pointAt, random, randomRays } from './bvh-brute.ts';
 import { loadKernels } from './kernels.ts';
 
@@ -159,6 +159,36 @@ describe('ray casts against brute force', () => {
     const r = raycastFirst(bvh, new Float32Array(rays));
     expect(rays.length / 6).toBe(160);
     expect(r.hits).toBe(160);
+  });
+
+  it('is watertight: rays from inside a closed mesh through its vertices and edges never slip out', async () => {
+    // Rays aimed exactly at a shared vertex or edge are where a per-triangle
+    // test that rounds differently on each side lets a ray pass between two
+    // triangles. From inside a closed surface every ray must hit.
+    for (const [name, shape] of [['blob', blob], ['tilted blob', rotateMesh(blob, [0.3, 1, 0.2], 0.7)]] as const) {
+      const { mesh } = await loaded(shape);
+      const bvh = buildBvh(mesh);
+      const p = shape.positions, ix = shape.indices;
+      const targets: number[] = [];
+      for (let v = 0; v < p.length / 3; v++) targets.push(p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!);
+      for (let t = 0; t < ix.length; t += 3) {
+        for (let e = 0; e < 3; e++) {
+          const a = ix[t + e]! * 3, b = ix[t + ((e + 1) % 3)]! * 3;
+          targets.push((p[a]! + p[b]!) / 2, (p[a + 1]! + p[b + 1]!) / 2, (p[a + 2]! + p[b + 2]!) / 2);
+        }
+      }
+      for (const origin of [[0, 0, 0], [0.37, -1.21, 0.83]]) {
+        const n = targets.length / 3;
+        const rays = new Float32Array(n * 6);
+        for (let i = 0; i < n; i++) {
+          rays.set([origin[0]!, origin[1]!, origin[2]!, targets[i * 3]! - origin[0]!, targets[i * 3 + 1]! - origin[1]!, targets[i * 3 + 2]! - origin[2]!], i * 6);
+        }
+        const r = raycastFirst(bvh, rays);
+        const any = raycastAny(bvh, rays);
+        const missed = [...r.triangle.keys()].filter((i) => r.triangle[i] === -1 || any[i] === 0);
+        expect(missed.length, `${name}, from ${origin.join(', ')}: ${missed.length} of ${n} rays slipped out`).toBe(0);
+      }
+    }
   });
 
   it('tMin and tMax bound the hits', async () => {

@@ -219,11 +219,10 @@ function fissureDepth(e: EditorEngine, ids: { bottom: number; left: number; righ
 }
 
 /**
- * The pixel over the fissure's bottom at y. A hair beside x = 0: a ray exactly along the
- * fissure's crease (an edge of the symmetric generated mesh) can slip between its triangles in
- * the worker's ray test and hit the block's bottom.
+ * The pixel over the fissure's bottom at y: exactly on its crease, an edge of the symmetric
+ * generated mesh, which the worker's watertight ray test must not let a ray slip through.
  */
-const overFissure = (e: EditorEngine, y: number) => e.projectModelPoint('lower', [0.013, y, -FISSURE_DEPTH])!;
+const overFissure = (e: EditorEngine, y: number) => e.projectModelPoint('lower', [0, y, -FISSURE_DEPTH])!;
 
 /** One pass along the fissure, y from -3 to 3 mm, the pointer moving half a millimetre at a time. */
 async function passAlongFissure(e: EditorEngine): Promise<void> {
