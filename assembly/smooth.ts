@@ -15,7 +15,7 @@
 // is [moved..., ring...]: the renderer updates those; the caller must refit
 // the BVH (the positions changed in place).
 
-import { arenaAlloc, arenaMark } from './arena';
+import { arenaAlloc, arenaMark, arenaRelease } from './arena';
 import {
   adjList,
   adjOff,
@@ -44,6 +44,7 @@ let list: usize = 0; // u32 × V: moved vertices, then the ring
 let weight: usize = 0; // f32 × V, by vertex id
 let temp: usize = 0; // f32 × 3V, by vertex id
 let stamp: usize = 0; // u32 × V
+let slotOf: usize = 0; // u32 × V: a listed vertex's place in the list (valid while its stamp is current)
 let clock: u32 = 0;
 let moved: u32 = 0;
 let total: u32 = 0;
@@ -59,7 +60,8 @@ export function smoothPrepare(): i32 {
   weight = arenaAlloc(v4);
   temp = arenaAlloc(v4 * 3);
   stamp = arenaAlloc(v4);
-  if (list == 0 || weight == 0 || temp == 0 || stamp == 0) {
+  slotOf = arenaAlloc(v4);
+  if (list == 0 || weight == 0 || temp == 0 || stamp == 0 || slotOf == 0) {
     list = 0;
     return TOPO_OUT_OF_MEMORY;
   }
@@ -265,6 +267,168 @@ export function smoothDab(
   closeList(ring);
   smoothNormals(0, total);
   return <i32>moved;
+}
+
+// ---- the 'fair' dab (brush version 2)
+
+const MAX_FAIR_STEPS: i32 = 64;
+const fairSteps = memory.data(MAX_FAIR_STEPS * 8, 8);
+let fairStepCount: i32 = 0;
+
+/** Sets step i of the fair filter (workers/kernels/smooth.ts designs them); n steps in all. */
+export function smoothSetFairStep(i: i32, t: f64, n: i32): i32 {
+  if (i < 0 || i >= MAX_FAIR_STEPS || n < 0 || n > MAX_FAIR_STEPS) return TOPO_BAD_INPUT;
+  store<f64>(fairSteps + (<usize>i << 3), t);
+  fairStepCount = n;
+  return TOPO_OK;
+}
+
+@inline function f64At(p: usize, i: u32): f64 {
+  return load<f64>(p + ((<usize>i) << 3));
+}
+
+@inline function setF64(p: usize, i: u32, v: f64): void {
+  store<f64>(p + ((<usize>i) << 3), v);
+}
+
+/**
+ * One 'fair' dab: the walk of smoothDab finds the vertices in the sphere and
+ * their one-ring; the steps x ← x − t·falloff·L(Lx) then run on them in f64
+ * with the ring fixed (L of a ring vertex over its own neighbours, the
+ * natural boundary: a ring taken as flat would flatten a sphere's patch);
+ * last each vertex moves strength × its move, capped at a quarter of the
+ * radius. Vertices on open edges stay. Cost: the vertices touched × steps.
+ * Returns the moved count or a negative status; the list as smoothDab.
+ */
+export function smoothFairDab(seed: u32, cx: f64, cy: f64, cz: f64, radius: f64, strength: f64): i32 {
+  const n = smoothDab(seed, <f32>cx, <f32>cy, <f32>cz, <f32>radius, 1, 0, 0.5, -0.53);
+  if (n <= 0) return n;
+  const mark = arenaMark();
+  const m = <u32>n;
+  const all = total;
+  const x = arenaAlloc((<usize>all) * 24);
+  const x0 = arenaAlloc((<usize>m) * 24);
+  const y = arenaAlloc((<usize>all) * 24);
+  const fixed = arenaAlloc((<usize>all) * 24);
+  const falloff = arenaAlloc((<usize>m) << 3);
+  const invDeg = arenaAlloc((<usize>all) << 3);
+  const start = arenaAlloc((<usize>all + 1) << 2);
+  if (x == 0 || x0 == 0 || y == 0 || fixed == 0 || falloff == 0 || invDeg == 0 || start == 0) {
+    arenaRelease(mark);
+    return TOPO_OUT_OF_MEMORY;
+  }
+  for (let i: u32 = 0; i < all; i++) {
+    const v = u32At(list, i);
+    setU32(slotOf, v, i);
+    const pv = meshPos + (<usize>v) * 12;
+    setF64(x, i * 3, <f64>load<f32>(pv));
+    setF64(x, i * 3 + 1, <f64>load<f32>(pv, 4));
+    setF64(x, i * 3 + 2, <f64>load<f32>(pv, 8));
+  }
+  memory.copy(x0, x, (<usize>m) * 24);
+  // The falloff: each step moves a vertex by (1 − (d/r)²)² of its share,
+  // so a vertex entering the sphere at its rim changes nothing abruptly.
+  const inv2 = 1 / (radius * radius);
+  for (let i: u32 = 0; i < m; i++) {
+    const dx = f64At(x0, i * 3) - cx, dy = f64At(x0, i * 3 + 1) - cy, dz = f64At(x0, i * 3 + 2) - cz;
+    const f = Math.max(0, 1 - (dx * dx + dy * dy + dz * dz) * inv2);
+    setF64(falloff, i, isPinned(u32At(list, i)) ? 0 : f * f);
+  }
+  // Each listed vertex's listed neighbours by slot (stamps: clock moved,
+  // clock + 1 ring), the others summed once into `fixed`.
+  const ringStamp = clock + 1;
+  let links: u32 = 0;
+  for (let i: u32 = 0; i < all; i++) {
+    const v = u32At(list, i);
+    const a1 = u32At(adjOff, v + 1);
+    for (let p = u32At(adjOff, v); p < a1; p++) {
+      const st = u32At(stamp, u32At(adjList, p));
+      if (st == clock || st == ringStamp) links++;
+    }
+  }
+  const local = arenaAlloc((<usize>links) << 2);
+  if (local == 0 && links > 0) {
+    arenaRelease(mark);
+    return TOPO_OUT_OF_MEMORY;
+  }
+  links = 0;
+  for (let i: u32 = 0; i < all; i++) {
+    const v = u32At(list, i);
+    setU32(start, i, links);
+    const a0 = u32At(adjOff, v), a1 = u32At(adjOff, v + 1);
+    setF64(invDeg, i, a1 > a0 ? 1 / <f64>(a1 - a0) : 0);
+    let fx: f64 = 0, fy: f64 = 0, fz: f64 = 0;
+    for (let p = a0; p < a1; p++) {
+      const w = u32At(adjList, p);
+      const st = u32At(stamp, w);
+      if (st == clock || st == ringStamp) {
+        setU32(local, links++, u32At(slotOf, w));
+      } else {
+        const pw = meshPos + (<usize>w) * 12;
+        fx += <f64>load<f32>(pw);
+        fy += <f64>load<f32>(pw, 4);
+        fz += <f64>load<f32>(pw, 8);
+      }
+    }
+    setF64(fixed, i * 3, fx);
+    setF64(fixed, i * 3 + 1, fy);
+    setF64(fixed, i * 3 + 2, fz);
+  }
+  setU32(start, all, links);
+  for (let st = 0; st < fairStepCount; st++) {
+    const t = load<f64>(fairSteps + (<usize>st << 3));
+    // y = L x over the moved vertices and the ring.
+    for (let i: u32 = 0; i < all; i++) {
+      const inv = f64At(invDeg, i);
+      if (inv == 0) continue;
+      let sx = f64At(fixed, i * 3), sy = f64At(fixed, i * 3 + 1), sz = f64At(fixed, i * 3 + 2);
+      const e = u32At(start, i + 1);
+      for (let p = u32At(start, i); p < e; p++) {
+        const j = u32At(local, p) * 3;
+        sx += f64At(x, j);
+        sy += f64At(x, j + 1);
+        sz += f64At(x, j + 2);
+      }
+      setF64(y, i * 3, f64At(x, i * 3) - sx * inv);
+      setF64(y, i * 3 + 1, f64At(x, i * 3 + 1) - sy * inv);
+      setF64(y, i * 3 + 2, f64At(x, i * 3 + 2) - sz * inv);
+    }
+    // x -= t · falloff · L y on the moved vertices (their neighbours are all listed).
+    for (let i: u32 = 0; i < m; i++) {
+      const w = t * f64At(falloff, i);
+      const inv = f64At(invDeg, i);
+      if (w == 0 || inv == 0) continue;
+      let sx: f64 = 0, sy: f64 = 0, sz: f64 = 0;
+      const e = u32At(start, i + 1);
+      for (let p = u32At(start, i); p < e; p++) {
+        const j = u32At(local, p) * 3;
+        sx += f64At(y, j);
+        sy += f64At(y, j + 1);
+        sz += f64At(y, j + 2);
+      }
+      setF64(x, i * 3, f64At(x, i * 3) - w * (f64At(y, i * 3) - sx * inv));
+      setF64(x, i * 3 + 1, f64At(x, i * 3 + 1) - w * (f64At(y, i * 3 + 1) - sy * inv));
+      setF64(x, i * 3 + 2, f64At(x, i * 3 + 2) - w * (f64At(y, i * 3 + 2) - sz * inv));
+    }
+  }
+  // Each vertex's move: at most a quarter of the radius (where the mesh is
+  // far coarser than the brush the filter rounds at the edges' scale and
+  // would move vertices by millimetres), then the strength's share of it.
+  const limit = radius / 4;
+  const s = Math.min(1, Math.max(0, strength));
+  for (let i: u32 = 0; i < m; i++) {
+    const ox = f64At(x0, i * 3), oy = f64At(x0, i * 3 + 1), oz = f64At(x0, i * 3 + 2);
+    const dx = f64At(x, i * 3) - ox, dy = f64At(x, i * 3 + 1) - oy, dz = f64At(x, i * 3 + 2) - oz;
+    const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const share = length > limit ? (s * limit) / length : s;
+    const pv = meshPos + (<usize>u32At(list, i)) * 12;
+    store<f32>(pv, <f32>(ox + share * dx));
+    store<f32>(pv, <f32>(oy + share * dy), 4);
+    store<f32>(pv, <f32>(oz + share * dz), 8);
+  }
+  arenaRelease(mark);
+  smoothNormals(0, all);
+  return n;
 }
 
 /**

@@ -42,6 +42,8 @@ export {
   smoothApply,
   smoothNormals,
   smoothDab,
+  smoothSetFairStep,
+  smoothFairDab,
   smoothRegionBegin,
   smoothRegionBeginAll,
   smoothMovedCount,

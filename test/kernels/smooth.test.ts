@@ -3,6 +3,7 @@ import { meshFromArrays, type MeshRef, meshViews } from '../../workers/kernels/m
 import { FAIR_STEPS, nearestCorner, smoothDab, smoothRegion } from '../../workers/kernels/smooth.ts';
 import { ensureTopology, topologyViews } from '../../workers/kernels/topology.ts';
 import { gridPlane, indexedCube, type IndexedMesh, meshVolume, uvSphere, vertexNormals } from '../fixtures/mesh.ts';
+import { fairDabReference } from './fair-reference.ts';
 import { loadKernels } from './kernels.ts';
 
 async function load(mesh: IndexedMesh, withNormals = false): Promise<MeshRef> {
@@ -195,6 +196,23 @@ describe("brush dab: the 'fair' filter", () => {
     const moved = Math.hypot(after[0]! - before[0]!, after[1]! - before[1]!, after[2]! - before[2]!);
     expect(moved).toBeGreaterThan(0.1); // the corner is rounded a little
     expect(moved).toBeLessThanOrEqual(0.5 + 1e-6);
+  });
+
+  it('gives bit for bit the positions of a plain f64 reference, so saved strokes replay exactly', async () => {
+    for (const shape of [uvSphere(5, 48, 24), gridPlane(40, 0.2, { noise: 0.05, seed: 3 })]) {
+      const kernel = await load(shape, true);
+      const reference = await load(shape, true);
+      const p = shape.positions;
+      for (let i = 0; i < 40; i++) {
+        const v = (i * 397) % kernel.vertexCount;
+        const centre: [number, number, number] = [p[v * 3]! + 0.013, p[v * 3 + 1]! - 0.007, p[v * 3 + 2]!];
+        const radius = 0.5 + (i % 5) * 0.6, strength = ((i % 4) + 1) / 4;
+        const r = smoothDab(kernel, { center: centre, vertex: v, radius, strength, filter: 'fair' });
+        expect(r.moved).toBe(fairDabReference(reference, v, centre, radius, strength));
+      }
+      expect(meshViews(kernel).positions).toEqual(meshViews(reference).positions);
+      expect(meshViews(kernel).positions).not.toEqual(p);
+    }
   });
 
   it('stays bounded on a noisy surface and scales with strength', async () => {

@@ -77,8 +77,6 @@ export function fairSteps(pairs = 10, cutoff = 0.2): number[] {
 }
 export const FAIR_STEPS: readonly number[] = fairSteps();
 
-/** Per mesh: vertex → its slot in the current dab's list (stale entries are told by list[slot] !== v). */
-const slots = new WeakMap<MeshRef, Int32Array>();
 const REGION_DEFAULTS = { strength: 1, iterations: 10, lambda: 0.5, mu: -0.53 };
 
 function requireTopology(m: MeshRef): void {
@@ -156,130 +154,16 @@ export function smoothDab(m: MeshRef, dab: DabOptions): SmoothResult {
 }
 
 /**
- * The 'fair' dab: the kernel's walk finds the vertices in the sphere and their one-ring (zero
- * rounds); the FAIR_STEPS filter then runs on them in f64 with the ring fixed, where L of a ring
- * vertex is taken over its own neighbours (the natural boundary: with the ring's L taken as 0, a
- * sphere's patch would be flattened towards its rim); last each vertex takes strength ×
- * (1 − (d/r)²)² of its move. Vertices on open edges stay. Cost: the vertices touched × steps.
+ * The 'fair' dab (assembly/smooth.ts smoothFairDab): the FAIR_STEPS filter in f64 on the vertices
+ * in the sphere with their one-ring fixed, each step scaled by the falloff; then each vertex
+ * takes strength × its move, capped at a quarter of the radius. Cost: the vertices touched × steps.
  */
 function fairDab(m: MeshRef, seed: number, center: Point3, radius: number, strength: number): SmoothResult {
   const k = m.k;
-  const [cx, cy, cz] = center;
-  const moved = check(k.smoothDab(seed, cx, cy, cz, radius, 1, 0, 0.5, -0.53), 'smoothDab');
-  const total = k.smoothTotalCount() >>> 0;
-  if (moved > 0) {
-    const V = m.vertexCount;
-    const buf = k.memory.buffer;
-    const list = new Uint32Array(buf, k.smoothListPtr() >>> 0, total);
-    const pos = new Float32Array(buf, m.positionsPtr, V * 3);
-    const offsets = new Uint32Array(buf, k.topoAdjacencyOffsetsPtr() >>> 0, V + 1);
-    const neighbours = new Uint32Array(buf, k.topoAdjacencyPtr() >>> 0, k.topoAdjacencyCount() >>> 0);
-    const flags = new Uint8Array(buf, k.topoVertexFlagsPtr() >>> 0, V);
-    let slot = slots.get(m);
-    if (!slot || slot.length !== V) slots.set(m, (slot = new Int32Array(V)));
-    const x = new Float64Array(total * 3);
-    for (let i = 0; i < total; i++) {
-      const v = list[i]!;
-      slot[v] = i;
-      x[i * 3] = pos[v * 3]!;
-      x[i * 3 + 1] = pos[v * 3 + 1]!;
-      x[i * 3 + 2] = pos[v * 3 + 2]!;
-    }
-    const x0 = x.slice(0, moved * 3);
-    // The falloff: each step moves a vertex by (1 − (d/r)²)² of its share (0 on open edges), so
-    // a vertex entering the sphere at its rim changes nothing abruptly.
-    const inv2 = 1 / (radius * radius);
-    const falloff = new Float64Array(moved);
-    for (let i = 0; i < moved; i++) {
-      const f = Math.max(0, 1 - ((x0[i * 3]! - cx) ** 2 + (x0[i * 3 + 1]! - cy) ** 2 + (x0[i * 3 + 2]! - cz) ** 2) * inv2);
-      falloff[i] = flags[list[i]!]! & VF_BOUNDARY ? 0 : f * f;
-    }
-    // Each listed vertex's neighbours: those in the list by slot, the fixed rest summed once.
-    const at = (v: number): number => {
-      const s = slot[v]!;
-      return s < total && list[s] === v ? s : -1;
-    };
-    const start = new Uint32Array(total + 1);
-    const inverseDegree = new Float64Array(total);
-    const fixed = new Float64Array(total * 3);
-    let links = 0;
-    for (let i = 0; i < total; i++) {
-      const v = list[i]!;
-      for (let p = offsets[v]!; p < offsets[v + 1]!; p++) if (at(neighbours[p]!) >= 0) links++;
-    }
-    const local = new Uint32Array(links);
-    links = 0;
-    for (let i = 0; i < total; i++) {
-      const v = list[i]!;
-      start[i] = links;
-      const a0 = offsets[v]!, a1 = offsets[v + 1]!;
-      inverseDegree[i] = a1 > a0 ? 1 / (a1 - a0) : 0;
-      for (let p = a0; p < a1; p++) {
-        const w = neighbours[p]!;
-        const s = at(w);
-        if (s >= 0) local[links++] = s;
-        else {
-          fixed[i * 3]! += pos[w * 3]!;
-          fixed[i * 3 + 1]! += pos[w * 3 + 1]!;
-          fixed[i * 3 + 2]! += pos[w * 3 + 2]!;
-        }
-      }
-    }
-    start[total] = links;
-    const y = new Float64Array(total * 3);
-    for (const t of FAIR_STEPS) {
-      // y = L x over the moved vertices and the ring (neighbours beyond the ring are fixed).
-      for (let i = 0; i < total; i++) {
-        const inv = inverseDegree[i]!;
-        if (inv === 0) continue;
-        let sx = fixed[i * 3]!, sy = fixed[i * 3 + 1]!, sz = fixed[i * 3 + 2]!;
-        for (let p = start[i]!; p < start[i + 1]!; p++) {
-          const s = local[p]! * 3;
-          sx += x[s]!;
-          sy += x[s + 1]!;
-          sz += x[s + 2]!;
-        }
-        y[i * 3] = x[i * 3]! - sx * inv;
-        y[i * 3 + 1] = x[i * 3 + 1]! - sy * inv;
-        y[i * 3 + 2] = x[i * 3 + 2]! - sz * inv;
-      }
-      // x -= t · falloff · L y on the moved vertices (their neighbours are all listed).
-      for (let i = 0; i < moved; i++) {
-        const w = t * falloff[i]!;
-        const inv = inverseDegree[i]!;
-        if (w === 0 || inv === 0) continue;
-        let sx = 0, sy = 0, sz = 0;
-        for (let p = start[i]!; p < start[i + 1]!; p++) {
-          const s = local[p]! * 3;
-          sx += y[s]!;
-          sy += y[s + 1]!;
-          sz += y[s + 2]!;
-        }
-        x[i * 3]! -= w * (y[i * 3]! - sx * inv);
-        x[i * 3 + 1]! -= w * (y[i * 3 + 1]! - sy * inv);
-        x[i * 3 + 2]! -= w * (y[i * 3 + 2]! - sz * inv);
-      }
-    }
-    // Each vertex's move: at most a quarter of the radius (where the mesh is far coarser than the
-    // brush, a plinth's 30 mm edges, the filter rounds at the edges' scale and would move
-    // vertices by millimetres), then the strength's share of it.
-    const limit = radius / 4;
-    for (let i = 0; i < moved; i++) {
-      const v = list[i]!;
-      const dx = x[i * 3]! - x0[i * 3]!, dy = x[i * 3 + 1]! - x0[i * 3 + 1]!, dz = x[i * 3 + 2]! - x0[i * 3 + 2]!;
-      const length = Math.hypot(dx, dy, dz);
-      const share = length > limit ? (strength * limit) / length : strength;
-      pos[v * 3] = x0[i * 3]! + share * dx;
-      pos[v * 3 + 1] = x0[i * 3 + 1]! + share * dy;
-      pos[v * 3 + 2] = x0[i * 3 + 2]! + share * dz;
-    }
-    k.smoothNormals(0, total);
-  }
+  FAIR_STEPS.forEach((t, i) => check(k.smoothSetFairStep(i, t, FAIR_STEPS.length), 'smoothSetFairStep'));
+  const moved = check(k.smoothFairDab(seed, center[0], center[1], center[2], radius, strength), 'smoothFairDab');
   return readList(m, moved);
 }
-
-/** Vertex flag of the topology tables: the vertex is on an open edge (assembly/topo-mesh.ts). */
-const VF_BOUNDARY = 2;
 
 export interface RegionOptions extends TaubinOptions {
   /** Vertex ids to smooth; the whole mesh when absent. */

@@ -54,6 +54,8 @@ export interface TopologyExports {
     lambda: number,
     mu: number,
   ): number;
+  smoothSetFairStep(i: number, t: number, count: number): number;
+  smoothFairDab(seed: number, cx: number, cy: number, cz: number, radius: number, strength: number): number;
   smoothRegionBegin(idsPtr: number, count: number, strength: number): number;
   smoothRegionBeginAll(strength: number): number;
   smoothMovedCount(): number;
