@@ -25,6 +25,7 @@ import { bendStates, type BendStep, type SimulateOptions, type WireState } from 
 import { checkBend, type BendCheckInput, type BendCheckResult } from './kernels/bend-checks.ts';
 import {
   buildBvh,
+  buildBvhAsync,
   closestPoints,
   raycastFirst,
   raycastOne,
@@ -256,9 +257,22 @@ function withMesh<T>(handle: MeshHandle, work: (m: StoredMesh) => Promise<T> | T
   return run;
 }
 
-/** The mesh's BVH, built now if it has none. */
+/**
+ * The mesh's BVH, built now in one call if it has none (short calls without a jobId: pick,
+ * raycast, closest points, outlinePath). The editor builds it with buildBvh right after opening,
+ * so these rarely build.
+ */
 function ensureBvh(m: StoredMesh): Bvh {
   m.bvh ??= buildBvh(m.mesh);
+  return m.bvh;
+}
+
+/**
+ * The same for long jobs: a missing BVH is built in time slices, so the job's cancel stops it
+ * (the arena is left as it was). Progress stays the job's own (its kernel reports 0..1 after).
+ */
+async function ensureBvhInJob(m: StoredMesh, options: JobOptions): Promise<Bvh> {
+  m.bvh ??= await buildBvhAsync(m.mesh, {}, { shouldCancel: options.shouldCancel });
   return m.bvh;
 }
 
@@ -479,11 +493,10 @@ const api = {
    */
   buildBvh(handle: MeshHandle, options: BvhBuildOptions, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<BvhInfo>> {
     return job('buildBvh', jobId, onProgress, (jobOptions) =>
-      withMesh(handle, (m) => {
-        if (jobOptions.shouldCancel?.()) throw new KernelError('ABORTED');
-        m.bvh = buildBvh(m.mesh, options);
+      withMesh(handle, async (m) => {
+        // In time slices with progress; a cancel keeps the BVH the mesh had (if any).
+        m.bvh = await buildBvhAsync(m.mesh, options, jobOptions);
         m.refitIndex = undefined;
-        jobOptions.onProgress?.(1);
         const { byteLength, nodeCount, depth, triangleCount } = m.bvh;
         return { byteLength, nodeCount, depth, triangleCount };
       }),
@@ -522,7 +535,7 @@ const api = {
     onProgress?: ProgressCallback,
   ): Promise<WorkerResult<UndercutResult>> {
     return job('undercut', jobId, onProgress, (jobOptions) =>
-      withMesh(handle, (m) => undercutMap(m.mesh, ensureBvh(m), direction, { ...options, ...jobOptions })),
+      withMesh(handle, async (m) => undercutMap(m.mesh, await ensureBvhInJob(m, jobOptions), direction, { ...options, ...jobOptions })),
     );
   },
 
@@ -535,7 +548,7 @@ const api = {
     onProgress?: ProgressCallback,
   ): Promise<WorkerResult<BestDirectionResult>> {
     return job('bestInsertionDirection', jobId, onProgress, (jobOptions) =>
-      withMesh(handle, (m) => bestInsertionDirection(m.mesh, ensureBvh(m), hint, { ...options, ...jobOptions })),
+      withMesh(handle, async (m) => bestInsertionDirection(m.mesh, await ensureBvhInJob(m, jobOptions), hint, { ...options, ...jobOptions })),
     );
   },
 
@@ -553,11 +566,11 @@ const api = {
   ): Promise<WorkerResult<DistanceResult>> {
     return job('distanceMap', jobId, onProgress, async (jobOptions) => {
       if (fromHandle === toHandle) {
-        return withMesh(toHandle, (m) => distanceMap(m.mesh, m.mesh, ensureBvh(m), { ...options, ...jobOptions }));
+        return withMesh(toHandle, async (m) => distanceMap(m.mesh, m.mesh, await ensureBvhInJob(m, jobOptions), { ...options, ...jobOptions }));
       }
       // A snapshot of from's positions, taken in turn with from's other jobs.
       const points = await withMesh(fromHandle, (m) => meshViews(m.mesh).positions.slice());
-      return withMesh(toHandle, (m) => signedDistances(ensureBvh(m), points, { ...options, ...jobOptions }));
+      return withMesh(toHandle, async (m) => signedDistances(await ensureBvhInJob(m, jobOptions), points, { ...options, ...jobOptions }));
     });
   },
 
@@ -705,7 +718,7 @@ const api = {
       withMesh(modelHandle, async (m): Promise<BaseOutcome> => {
         let base: BaseMesh;
         try {
-          base = await generateBase(m.mesh, ensureBvh(m), outline, { ...settings, ...jobOptions });
+          base = await generateBase(m.mesh, await ensureBvhInJob(m, jobOptions), outline, { ...settings, ...jobOptions });
         } catch (e) {
           if (e instanceof BaseError) return { ok: false, code: e.code, detail: e.detail };
           throw e;
