@@ -127,8 +127,10 @@ describe('Bend', () => {
       await c.refresh();
       const job = c.getState().queue.find((j) => j.jobId === jobId);
       if (job) seen.add(job.status);
-      return job?.status === 'done';
-    }, 'the job to be done', 15_000);
+      // The devices and the queue are two requests: one refresh may see the job done and the
+      // device still with it pending; the next one agrees.
+      return job?.status === 'done' && c.getState().devices.find((x) => x.id === d.id)?.pending === 0;
+    }, 'the job to be done and the device to have nothing pending', 15_000);
     expect(machine.bent).toEqual([jobId]);
     const sent = machine.messages.find((m) => m.type === 'job' && m.jobId === jobId) as { steps: { feed: number; rotate: number; bend: number }[] };
     expect(sent.steps.map((s) => [Math.round(s.feed * 1e4) / 1e4, s.rotate, s.bend])).toEqual([

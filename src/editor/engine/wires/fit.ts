@@ -53,6 +53,7 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
   const click = wire.anchors[0] ? local.local(wire.anchors[0].point) : corners[Math.floor(arm / 2)]!.p;
   const tooth = await probeTooth(local, click);
   const r = tooth.width / 2 + offset;
+  const tol = tolerance(wire.clearance);
   // The buccal arm: the tip and the corners after it that lie below the marginal ridges on the
   // buccal side; the crossing over the contact and the lingual part follow.
   const buccalArm = (c: Corner): boolean => c.p[2] < tooth.top - 1.8 && dot(sub(c.p, tooth.centre), tooth.buccal) > 0;
@@ -73,31 +74,47 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
     const tipAngle = firstAngle - chord;
     const zEnd = clamp(corners[last]!.p[2], tooth.top - 6.5, tooth.top - 1.8);
     const zFirst = clamp(corners[1]!.p[2], tooth.top - 6.5, zEnd);
-    // About 20° between corners (as the template), however many the arm had.
-    const count = Math.max(1, Math.round((endAngle - firstAngle) / 20) + 1);
-    const targets = Array.from({ length: count + 1 }, (_, i) => ({
-      angle: i === 0 ? tipAngle : count === 1 ? endAngle : firstAngle + ((endAngle - firstAngle) * (i - 1)) / (count - 1),
-      z: i === 0 ? zFirst - 0.3 : count === 1 ? zEnd : zFirst + ((zEnd - zFirst) * (i - 1)) / (count - 1),
-    }));
+    // Corners at most 20° apart (as the template), closer on a small tooth: a straight between
+    // two of them sags at most half the chord tolerance towards a round crown, so the clearing of
+    // straights (finish) has nothing to add, and a second fit finds the same arm.
+    const step = Math.min(20, (2 * Math.acos(1 - tol / 2 / r) * 180) / Math.PI);
+    const spread = (endAngle: number, zEnd: number): { angle: number; z: number }[] => {
+      const count = Math.max(1, Math.round((endAngle - firstAngle) / step) + 1);
+      return Array.from({ length: count + 1 }, (_, i) => ({
+        angle: i === 0 ? tipAngle : count === 1 ? endAngle : firstAngle + ((endAngle - firstAngle) * (i - 1)) / (count - 1),
+        z: i === 0 ? zFirst - 0.3 : count === 1 ? zEnd : zFirst + ((zEnd - zFirst) * (i - 1)) / (count - 1),
+      }));
+    };
     // Placing a corner off the surface moves it a little round the tooth and in height: aim so
     // that it lands on its target (then a second fit finds the same targets and changes nothing).
-    const aim = targets.map((t) => ({ ...t }));
-    let placed: Corner[] = [];
-    for (let round = 0; round < 4; round++) {
-      const guesses = aim.map(({ angle, z }): Vec => {
-        const rad = (angle * Math.PI) / 180;
-        const d = add(scale(tooth.buccal, Math.cos(rad)), scale(tooth.mesial, Math.sin(rad)));
-        return [tooth.centre[0] + d[0] * r, tooth.centre[1] + d[1] * r, z];
-      });
-      placed = await placeOff(local, guesses, offset, { soft: true });
+    const land = async (targets: { angle: number; z: number }[]): Promise<{ placed: Corner[]; worst: number }> => {
+      const aim = targets.map((t) => ({ ...t }));
+      let placed: Corner[] = [];
       let worst = 0;
-      placed.forEach((c, i) => {
-        const da = targets[i]!.angle - angleOf(c.p), dz = targets[i]!.z - c.p[2];
-        worst = Math.max(worst, Math.abs(da), Math.abs(dz) * 10);
-        aim[i]!.angle += da;
-        aim[i]!.z += dz;
-      });
-      if (worst < 0.2) break;
+      for (let round = 0; round < 4; round++) {
+        const guesses = aim.map(({ angle, z }): Vec => {
+          const rad = (angle * Math.PI) / 180;
+          const d = add(scale(tooth.buccal, Math.cos(rad)), scale(tooth.mesial, Math.sin(rad)));
+          return [tooth.centre[0] + d[0] * r, tooth.centre[1] + d[1] * r, z];
+        });
+        placed = await placeOff(local, guesses, offset, { soft: true });
+        worst = 0;
+        placed.forEach((c, i) => {
+          const da = targets[i]!.angle - angleOf(c.p), dz = targets[i]!.z - c.p[2];
+          worst = Math.max(worst, Math.abs(da), Math.abs(dz) * 10);
+          aim[i]!.angle += da;
+          aim[i]!.z += dz;
+        });
+        if (worst < 0.2) break;
+      }
+      return { placed, worst };
+    };
+    let { placed, worst } = await land(spread(endAngle, zEnd));
+    if (worst >= 0.2) {
+      // The last corner's target cannot be reached (the surface pushes it off, say towards the
+      // contact): spread the arm to where it did land instead, which a second fit would do.
+      const end = placed[placed.length - 1]!.p;
+      ({ placed } = await land(spread(Math.max(firstAngle, angleOf(end)), clamp(end[2], zFirst, tooth.top - 1.8))));
     }
     corners.splice(0, last + 1, ...placed);
     arm += placed.length - (last + 1);
@@ -106,7 +123,7 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
   // The crossing and the lingual corners: back off the surface.
   corners = await reproject(local, corners, arm, offset, last + 1);
   corners[0] = { ...corners[0]!, on: false, soft: false };
-  corners = await finish(local, corners, offset, tolerance(wire.clearance), options.dieRadius ?? DIE_RADIUS);
+  corners = await finish(local, corners, offset, tol, options.dieRadius ?? DIE_RADIUS);
   const points = await cornersToPoints(local, corners, offset, surface);
   // Tag corners are written back exactly as they were.
   const tagStart = corners.findIndex((c) => c.tag);

@@ -59,7 +59,8 @@ export async function rayHits(surface: SurfaceQuery, rays: { o: Vec; d: Vec }[],
   const buf = new Float32Array(rays.length * 6);
   rays.forEach((r, i) => buf.set([...r.o, ...norm(r.d)], i * 6));
   const h = await surface.raycast(buf);
-  return rays.map((_, i) => (h.t[i]! <= maxT ? [h.point[i * 3]!, h.point[i * 3 + 1]!, h.point[i * 3 + 2]!] : null));
+  // A miss is t = Infinity, which `<= maxT` alone would let through when maxT is Infinity.
+  return rays.map((_, i) => (Number.isFinite(h.t[i]!) && h.t[i]! <= maxT ? [h.point[i * 3]!, h.point[i * 3 + 1]!, h.point[i * 3 + 2]!] : null));
 }
 
 export interface Contact {
@@ -197,7 +198,8 @@ export async function openSide(surface: SurfaceQuery, p: Vec): Promise<Vec> {
     const a = (k * Math.PI) / 18;
     const d: Vec = [Math.cos(a), Math.sin(a), 0];
     dirs.push(d);
-    // Aim 0.3 mm above the surface point's height so that grazing the face it sits on does not count.
+    // Aimed at p itself: landing within 0.6 mm of p counts as reaching it; a miss passed p by a
+    // hair (p on the silhouette seen from there) and counts as open too.
     rays.push({ o: add(p, scale(d, R)), d: scale(d, -1) });
   }
   const hits = await rayHits(surface, rays, Infinity);
