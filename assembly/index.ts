@@ -17,6 +17,7 @@ export {
   stlErrorLine,
   stlErrorTriangle,
   stlSetWeldTolerance,
+  stlMergeTests,
 } from './stl';
 // One file per area; each exports only pointer/number functions.
 export * from './bvh';

@@ -95,13 +95,15 @@ let workCursor: u32 = 0; // merge / remap / normals / finish phases
 // exact welding only. With a tolerance, the exactly welded vertices are then
 // merged greedily in their order: a vertex within the tolerance of an earlier
 // kept vertex becomes that vertex (a grid of tolerance-sized cells, the 27
-// around a vertex searched).
+// around a vertex searched; see cellOf for coordinates far larger than the
+// tolerance).
 let weldTol: f32 = 0;
 let mergedCount: u32 = 0;
 let remapPtr: usize = 0; // old vertex -> new vertex
 let repNextPtr: usize = 0; // new vertex -> next kept vertex in its cell (+1), 0 ends
-let cellPtr: usize = 0; // cells: cx, cy, cz (i32), head (new vertex + 1)
+let cellPtr: usize = 0; // cells: cx, cy, cz (u32), head word (see HEAD_MASK)
 let cellMask: u32 = 0;
+let mergeTests: u64 = 0; // distance tests of the merge (its cost, for tests)
 
 // ---------------------------------------------------------------- helpers
 
@@ -400,6 +402,7 @@ export function stlBegin(ptr: usize, len: usize): i32 {
   vertCount = 0;
   degenerate = 0;
   workCursor = 0;
+  mergeTests = 0;
 
   if (len == 0) return fail(STL_EMPTY);
 
@@ -490,6 +493,7 @@ export function stlSetWeldTolerance(tolerance: f32): void {
 
 function beginMerge(): i32 {
   mergedCount = 0;
+  mergeTests = 0;
   remapPtr = arenaAlloc((<usize>vertCount) << 2);
   if (remapPtr == 0) return STL_TOO_LARGE;
   repNextPtr = arenaAlloc((<usize>vertCount) << 2);
@@ -503,21 +507,55 @@ function beginMerge(): i32 {
   return STL_OK;
 }
 
-/** Cell coordinate of `v` (grid of weldTol), clamped so that neighbours stay representable. */
-@inline function cellOf(v: f32): i32 {
-  const c = Math.floor(<f64>v / <f64>weldTol);
-  return c > 1e9 ? 1_000_000_000 : c < -1e9 ? -1_000_000_000 : <i32>c;
+/** |coordinate / tolerance| from which a coordinate is its own cell (see cellOf). */
+const EXACT_RATIO: f64 = 536870912.0; // 2^29: grid cells and their neighbours fit an i32
+/** Exact cells are EXACT + the coordinate's float bits: beyond every grid cell. */
+const EXACT: i64 = 0x1_0000_0000;
+/** A cell's head word: new vertex + 1 (below 2^28: see allocateMesh), and which coordinates are exact (bits 28-30). */
+const HEAD_MASK: u32 = (1 << 28) - 1;
+
+/**
+ * Cell coordinate of `v` along one axis: floor(v / weldTol) while that is
+ * below 2^29 in magnitude. Beyond, the float32 values next to `v` are at
+ * least 2^28 × 2^-23 = 32 tolerances away from it, so only `v` itself can be
+ * within the tolerance: the cell is then `v`'s exact value. Every cell thus
+ * spans at most one tolerance on each axis, and holds few kept vertices
+ * (they are more than a tolerance apart), so the merge's cost follows the
+ * vertices for any tolerance. (Clamping the grid instead put a whole model
+ * into a few cells when the tolerance was far below its coordinates, and each
+ * vertex was compared with all earlier ones: seconds per step.)
+ */
+@inline function cellOf(v: f32): i64 {
+  const r = <f64>v / <f64>weldTol;
+  if (Math.abs(r) < EXACT_RATIO) return <i64>Math.floor(r);
+  return EXACT + <i64>reinterpret<u32>(v);
 }
 
-/** The slot of cell (cx, cy, cz): its entry, or the empty slot where it would go. */
-function cellSlot(cx: i32, cy: i32, cz: i32): usize {
-  let slot = hash3(<u32>cx, <u32>cy, <u32>cz) & cellMask;
+@inline function isExactCell(c: i64): bool {
+  return c >= EXACT;
+}
+
+/** The slot of a cell (x, y, z: its coordinates' low 32 bits; flags: which are exact, as in the head word): its entry, or the empty slot where it would go. */
+function cellSlot(x: u32, y: u32, z: u32, flags: u32): usize {
+  let slot = hash3(x, y ^ flags, z) & cellMask;
   while (true) {
     const e = cellPtr + ((<usize>slot) << 4);
-    if (load<u32>(e, 12) == 0) return e;
-    if (load<i32>(e) == cx && load<i32>(e, 4) == cy && load<i32>(e, 8) == cz) return e;
+    const head = load<u32>(e, 12);
+    if (head == 0) return e;
+    if ((head & ~HEAD_MASK) == flags && load<u32>(e) == x && load<u32>(e, 4) == y && load<u32>(e, 8) == z) return e;
     slot = (slot + 1) & cellMask;
   }
+}
+
+/** Keeps vertex `v` (at x, y, z) as the next merged vertex; returns its new index. */
+@inline function keepVertex(v: u32, x: f32, y: f32, z: f32): u32 {
+  const n = mergedCount++;
+  const q = posPtr + (<usize>n) * 12;
+  store<f32>(q, x);
+  store<f32>(q, y, 4);
+  store<f32>(q, z, 8);
+  store<u32>(remapPtr + ((<usize>v) << 2), n);
+  return n;
 }
 
 /** Merges vertices [from, to) into the kept ones (compacting positions in place: new index <= old). */
@@ -527,16 +565,31 @@ function mergeVertices(from: u32, to: u32): void {
     const p = posPtr + (<usize>v) * 12;
     const x = load<f32>(p), y = load<f32>(p, 4), z = load<f32>(p, 8);
     const cx = cellOf(x), cy = cellOf(y), cz = cellOf(z);
+    // Along an axis where the cell is the exact value, no other cell can hold a vertex within
+    // the tolerance; exact on all three, only the same point could, which the exact weld has
+    // already made this vertex: it is kept without a search (nor a cell: no later vertex can
+    // find it either).
+    const ex = isExactCell(cx), ey = isExactCell(cy), ez = isExactCell(cz);
+    if (ex && ey && ez) {
+      keepVertex(v, x, y, z);
+      continue;
+    }
+    const flags = (<u32>ex | (<u32>ey << 1) | (<u32>ez << 2)) << 28;
+    const ux = <u32>cx, uy = <u32>cy, uz = <u32>cz;
     let found: u32 = 0; // kept vertex + 1
     for (let dz = -1; dz <= 1 && found == 0; dz++) {
+      if (ez && dz != 0) continue;
       for (let dy = -1; dy <= 1 && found == 0; dy++) {
+        if (ey && dy != 0) continue;
         for (let dx = -1; dx <= 1 && found == 0; dx++) {
-          const e = cellSlot(cx + dx, cy + dy, cz + dz);
-          let r = load<u32>(e, 12);
+          if (ex && dx != 0) continue;
+          const e = cellSlot(ux + <u32>dx, uy + <u32>dy, uz + <u32>dz, flags);
+          let r = load<u32>(e, 12) & HEAD_MASK;
           while (r != 0) {
             const q = posPtr + (<usize>(r - 1)) * 12;
-            const ex = <f64>load<f32>(q) - <f64>x, ey = <f64>load<f32>(q, 4) - <f64>y, ez = <f64>load<f32>(q, 8) - <f64>z;
-            if (ex * ex + ey * ey + ez * ez <= tol2) {
+            mergeTests++;
+            const qx = <f64>load<f32>(q) - <f64>x, qy = <f64>load<f32>(q, 4) - <f64>y, qz = <f64>load<f32>(q, 8) - <f64>z;
+            if (qx * qx + qy * qy + qz * qz <= tol2) {
               found = r;
               break;
             }
@@ -549,20 +602,16 @@ function mergeVertices(from: u32, to: u32): void {
       store<u32>(remapPtr + ((<usize>v) << 2), found - 1);
       continue;
     }
-    const n = mergedCount++;
-    const q = posPtr + (<usize>n) * 12;
-    store<f32>(q, x);
-    store<f32>(q, y, 4);
-    store<f32>(q, z, 8);
-    store<u32>(remapPtr + ((<usize>v) << 2), n);
-    const e = cellSlot(cx, cy, cz);
-    if (load<u32>(e, 12) == 0) {
-      store<i32>(e, cx);
-      store<i32>(e, cy, 4);
-      store<i32>(e, cz, 8);
+    const n = keepVertex(v, x, y, z);
+    const e = cellSlot(ux, uy, uz, flags);
+    const head = load<u32>(e, 12);
+    if (head == 0) {
+      store<u32>(e, ux);
+      store<u32>(e, uy, 4);
+      store<u32>(e, uz, 8);
     }
-    store<u32>(repNextPtr + ((<usize>n) << 2), load<u32>(e, 12));
-    store<u32>(e, n + 1, 12);
+    store<u32>(repNextPtr + ((<usize>n) << 2), head & HEAD_MASK);
+    store<u32>(e, (n + 1) | flags, 12);
   }
 }
 
@@ -1081,5 +1130,7 @@ export function stlNormalsPtr(): usize { return nrmPtr; }
 export function stlBoundsPtr(): usize { return boundsPtr; }
 /** ASCII: the 1-based line of a syntax error, else 0. */
 export function stlErrorLine(): i32 { return errLine; }
+/** Distance tests made by the last job's tolerance merge (its cost: tests assert it stays proportional to the vertices). */
+export function stlMergeTests(): f64 { return <f64>mergeTests; }
 /** Binary: the 0-based triangle of a non-finite coordinate, else -1. */
 export function stlErrorTriangle(): i32 { return errTriangle; }

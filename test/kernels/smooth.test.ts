@@ -13,6 +13,10 @@ async function load(mesh: IndexedMesh, withNormals = false): Promise<MeshRef> {
   return m;
 }
 
+/** Bit-for-bit equality of two typed arrays (toEqual is slow on large ones). */
+const sameBytes = (a: ArrayBufferView, b: ArrayBufferView): boolean =>
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
 const dist2D = (p: Float32Array, v: number, x: number, y: number): number => Math.hypot(p[v * 3]! - x, p[v * 3 + 1]! - y);
 
 function variance(values: number[]): number {
@@ -270,5 +274,62 @@ describe('region smoothing', () => {
     expect(changed).toBe(region.length);
     expect(variance([...region].map((v) => after[v * 3 + 2]!))).toBeLessThan(variance([...region].map((v) => before[v * 3 + 2]!)) * 0.5);
     expect(seen.at(-1)).toBe(1);
+  });
+
+  it('is one job across its passes: progress is throttled over the whole call, not per pass', async () => {
+    const m = await load(gridPlane(30, 1, { noise: 0.3, seed: 11 }), true);
+    const seen: number[] = [];
+    // A slice and an interval longer than the call: only the final 1 (a job per pass reported once each).
+    await smoothRegion(m, { iterations: 50 }, { sliceMs: 1e9, progressIntervalMs: 1e9, onProgress: (f) => seen.push(f) });
+    expect(seen).toEqual([1]);
+    // Every chunk of every pass reports when nothing throttles; the fractions rise to 1.
+    seen.length = 0;
+    await smoothRegion(m, { iterations: 50 }, { sliceMs: 0, progressIntervalMs: 0, onProgress: (f) => seen.push(f) });
+    expect(seen.length).toBe(50 * 4 + 1 + 1);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+    expect(seen.at(-1)).toBe(1);
+  });
+
+  it('cancelled or failing part way, it puts back every position and normal it changed', async () => {
+    // 300 × 300 cells: 90,601 vertices, so each pass runs in several chunks (of 32,768).
+    const plane = gridPlane(300, 1, { noise: 0.3, seed: 13 });
+    const m = await load(plane, true);
+    const positions = meshViews(m).positions.slice();
+    const normals = meshViews(m).normals!.slice();
+    const unchanged = (): boolean =>
+      sameBytes(meshViews(m).positions, positions) && sameBytes(meshViews(m).normals!, normals);
+    const disc = Uint32Array.from([...Array(m.vertexCount).keys()].filter((v) => dist2D(positions, v, 150, 150) < 148));
+    expect(disc.length).toBeGreaterThan(2 * 32_768);
+    // Two rounds of λ and μ: units of progress 0 λ, 1 apply, 2 μ, 3 apply, 4-7 the second
+    // round, 8 the normals. Stop just after the first chunk of each chosen unit.
+    const units = 9;
+    for (const vertices of [disc, undefined]) {
+      for (const unit of [0, 1, 3, 5, 8]) {
+        let last = 0;
+        const stopped = smoothRegion(
+          m,
+          { vertices, iterations: 2 },
+          { sliceMs: 0, progressIntervalMs: 0, onProgress: (f) => (last = f), shouldCancel: () => last > (unit + 0.2) / units },
+        );
+        await expect(stopped).rejects.toThrow(/ABORTED/);
+        expect(last).toBeLessThan((unit + 1) / units); // it did stop in that unit
+        expect(unchanged()).toBe(true);
+      }
+      // Any failure: here the progress listener throws half way through.
+      let reports = 0;
+      const failing = smoothRegion(m, { vertices, iterations: 2 }, {
+        sliceMs: 0,
+        progressIntervalMs: 0,
+        onProgress: () => {
+          if (++reports === 6) throw new Error('listener failed');
+        },
+      });
+      await expect(failing).rejects.toThrow(/listener failed/);
+      expect(unchanged()).toBe(true);
+    }
+    // Run to the end, the same call changes them.
+    await smoothRegion(m, { vertices: disc, iterations: 2 }, { sliceMs: 0 });
+    expect(sameBytes(meshViews(m).positions, positions)).toBe(false);
+    expect(sameBytes(meshViews(m).normals!, normals)).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 // The page's geometry client (src/editor/geometry/client.ts), unchanged,
 // over the real worker in a Node thread (GeometryWorkerShim stands in for the
-// browser's Worker class): promises that resolve values or reject with a
-// GeometryError carrying the worker's code, AbortSignal bridged to cancel(),
-// progress callbacks.
+// browser's Worker class; TransportShim below can hold its messages back):
+// promises that resolve values or reject with a GeometryError carrying the
+// worker's code, AbortSignal bridged to cancel(), progress callbacks.
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GeometryClient } from '../../src/editor/geometry/client.ts';
@@ -13,8 +13,39 @@ import { GeometryWorkerShim } from './stl-worker-thread.ts';
 let client: GeometryClient;
 const realWorker = globalThis.Worker;
 
+/** Messages from the worker still to hold back, and the delivery of those held. */
+let toHold = 0;
+const held: (() => void)[] = [];
+
+/**
+ * The worker shim whose transport can hold messages back on their way to the page, as a busy
+ * main thread or a slow message queue would: the client and the worker run unchanged.
+ */
+class TransportShim extends GeometryWorkerShim {
+  private readonly listeners = new Map<EventListenerOrEventListenerObject, EventListener>();
+
+  override addEventListener(type: string, handler: EventListenerOrEventListenerObject): void {
+    if (type !== 'message') return super.addEventListener(type, handler);
+    const listener = (event: Event): void => {
+      const deliver = (): void => (typeof handler === 'function' ? handler(event) : handler.handleEvent(event));
+      if (toHold > 0) {
+        toHold--;
+        held.push(deliver);
+      } else {
+        deliver();
+      }
+    };
+    this.listeners.set(handler, listener);
+    super.addEventListener(type, listener);
+  }
+
+  override removeEventListener(type: string, handler: EventListenerOrEventListenerObject): void {
+    super.removeEventListener(type, (type === 'message' && this.listeners.get(handler)) || handler);
+  }
+}
+
 beforeAll(() => {
-  (globalThis as { Worker: unknown }).Worker = GeometryWorkerShim;
+  (globalThis as { Worker: unknown }).Worker = TransportShim;
   client = new GeometryClient();
 });
 
@@ -83,16 +114,23 @@ describe('GeometryClient over the real worker', () => {
   it('a mesh opened by a call aborted too late to stop is released by the client', async () => {
     const before = await client.stats();
     const abort = new AbortController();
-    // A cube parses within the worker's first time slice: the cancel finds the job already done.
+    // The worker's answer to the open is held back on its way: the open ends in the worker (its
+    // mesh kept) before the call is aborted, and the mesh reaches the page only after the abort.
+    toHold = 1;
     const small = client.openStl(cubeStl().buffer, { signal: abort.signal });
+    await vi.waitFor(() => expect(held).toHaveLength(1), { timeout: 10_000 });
+    const ended = await client.stats();
+    expect(ended.runningJobs).toBe(0);
+    expect(ended.recentJobs.at(-1)).toMatchObject({ call: 'openStl', outcome: 'ok' });
+    const opened = ended.handles.filter((h) => !before.handles.includes(h));
+    expect(opened).toHaveLength(1);
+
     abort.abort();
     expect(isAbortError(await rejection(small))).toBe(true);
-    // The worker takes messages in order: once a stats() call finds no running job, the open has ended.
-    await expect.poll(async () => (await client.stats()).runningJobs, { timeout: 10_000 }).toBe(0);
-    const ended = (await client.stats()).recentJobs.at(-1);
-    // Almost always 'ok' (the case under test); ABORTED only if the thread was descheduled for a whole slice.
-    expect(ended).toMatchObject({ call: 'openStl', outcome: expect.stringMatching(/^(ok|ABORTED)$/) });
-    await expect.poll(async () => (await client.stats()).meshes, { timeout: 10_000 }).toBe(before.meshes);
+    held.shift()!();
+    // The client releases the mesh nobody will receive.
+    await expect.poll(async () => (await client.stats()).handles, { timeout: 10_000 }).not.toContain(opened[0]);
+    expect((await client.stats()).meshes).toBe(before.meshes);
   });
 
   it('an already aborted signal rejects without starting a job', async () => {

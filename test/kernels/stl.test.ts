@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KernelExports } from '../../workers/kernels/abi.ts';
-import { parseStl, type StlMesh, type StlResult, type StlSource } from '../../workers/kernels/stl.ts';
+import { parseStl, stlMergeTests, type StlMesh, type StlResult, type StlSource } from '../../workers/kernels/stl.ts';
 import {
   binaryStl,
   cubeStl,
@@ -262,6 +262,79 @@ describe('STL kernel: welding with a tolerance', () => {
     expect(r.mesh.degenerateTriangles).toBe(0);
     const soup = jitteredCube(1e-5);
     expect((await parseOk(toStl(soup))).vertexCount).toBe(36);
+  });
+
+  /** Bit-for-bit equality of two typed arrays (toEqual is slow on arrays of this size). */
+  function sameBytes(a: ArrayBufferView, b: ArrayBufferView): boolean {
+    return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  }
+
+  /**
+   * Drives the kernel by hand at a fixed budget per stlStep (as parseStl does) and returns the
+   * most distance tests the merge made in any one step: its work per step, independent of the
+   * machine's speed.
+   */
+  function mostTestsPerStep(bytes: Uint8Array, tolerance: number, budget: number): number {
+    k.arenaReset();
+    const ptr = k.arenaAlloc(bytes.byteLength) >>> 0;
+    new Uint8Array(k.memory.buffer, ptr, bytes.byteLength).set(bytes);
+    k.stlSetWeldTolerance(tolerance);
+    try {
+      expect(k.stlBegin(ptr, bytes.byteLength)).toBe(0);
+      let most = 0;
+      let last = stlMergeTests(k); // the previous job's; the merge starts again from 0
+      for (let status = 1; status > 0; ) {
+        status = k.stlStep(budget);
+        expect(status).toBeGreaterThanOrEqual(0);
+        const now = stlMergeTests(k);
+        most = Math.max(most, now - last);
+        last = now;
+      }
+      return most;
+    } finally {
+      k.stlSetWeldTolerance(0);
+    }
+  }
+
+  it('a tolerance far below the float spacing gives the exact weld, with work per step proportional to the budget', async () => {
+    // About 80,000 vertices around 10 units from the origin (float32 spacing there: about 1e-6),
+    // and the same sphere a million units away with a radius of a million.
+    const budget = 16384;
+    for (const options of [
+      { segments: 400, rings: 200, radius: 10 },
+      { segments: 400, rings: 200, radius: 1e6, center: [3e6, -2e6, 5e5] as const },
+    ]) {
+      const sphere = sphereStl(options);
+      const exact = await parseOk(sphere);
+      expect(exact.vertexCount).toBe(sphereCounts(400, 200).vertices);
+      for (const tolerance of [1e-12, 1e-30]) {
+        const r = await parseStl(k, sphere, { weldTolerance: tolerance });
+        if (!r.ok) throw new Error(r.error.detail);
+        expect(r.mesh.vertexCount).toBe(exact.vertexCount);
+        expect(sameBytes(r.mesh.indices, exact.indices)).toBe(true);
+        expect(sameBytes(r.mesh.positions, exact.positions)).toBe(true);
+        expect(sameBytes(r.mesh.normals, exact.normals)).toBe(true);
+        // Each vertex is compared with the few kept ones in the cells around it, never with all
+        // earlier ones (which took seconds per step when every vertex fell into a few cells).
+        expect(stlMergeTests(k)).toBeLessThanOrEqual(exact.vertexCount);
+        expect(mostTestsPerStep(sphere, tolerance, budget)).toBeLessThanOrEqual(budget);
+      }
+    }
+  });
+
+  it('a tiny tolerance still merges tiny distances: a cube of 1e-25 with corners moved by up to 1e-31', async () => {
+    const tris = cubeTriangles(1e-25);
+    let seed = 99;
+    for (let i = 0; i < tris.length; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      tris[i] = Math.fround(tris[i]! * (1 + (seed / 2 ** 32 - 0.5) * 4e-6)); // moves of up to 1e-31
+    }
+    expect((await parseOk(toStl(tris))).vertexCount).toBe(36);
+    const r = await parseStl(k, toStl(tris), { weldTolerance: 1e-30 });
+    if (!r.ok) throw new Error(r.error.detail);
+    expect(r.mesh.vertexCount).toBe(8); // (its triangles' areas underflow float32: counted as degenerate)
+    const apart = await parseStl(k, toStl(tris), { weldTolerance: 1e-35 });
+    expect(apart.ok && apart.mesh.vertexCount).toBe(36);
   });
 
   it('a tolerance larger than a triangle collapses it: it is kept and counted as degenerate', async () => {

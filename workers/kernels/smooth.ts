@@ -6,7 +6,7 @@
 // the renderer (the result carries their new positions and normals).
 
 import { type JobOptions, KernelError, runChunked } from './job.ts';
-import type { MeshRef } from './mesh.ts';
+import { type MeshRef, meshViews } from './mesh.ts';
 import { check, hasTopology, type Point3 } from './topology.ts';
 
 export interface TaubinOptions {
@@ -110,21 +110,8 @@ function readList(m: MeshRef, moved: number): SmoothResult {
   const buf = k.memory.buffer;
   const listPtr = k.smoothListPtr() >>> 0;
   const vertices = new Uint32Array(buf.slice(listPtr, listPtr + total * 4));
-  const pos = new Float32Array(buf, m.positionsPtr, m.vertexCount * 3);
-  const nrm = m.normalsPtr ? new Float32Array(buf, m.normalsPtr, m.vertexCount * 3) : undefined;
-  const positions = new Float32Array(total * 3);
-  const normals = nrm ? new Float32Array(total * 3) : undefined;
-  for (let i = 0; i < total; i++) {
-    const v = vertices[i]! * 3;
-    positions[i * 3] = pos[v]!;
-    positions[i * 3 + 1] = pos[v + 1]!;
-    positions[i * 3 + 2] = pos[v + 2]!;
-    if (normals && nrm) {
-      normals[i * 3] = nrm[v]!;
-      normals[i * 3 + 1] = nrm[v + 1]!;
-      normals[i * 3 + 2] = nrm[v + 2]!;
-    }
-  }
+  const views = meshViews(m);
+  const { positions, normals } = gather(vertices, views.positions, views.normals);
   return {
     moved,
     vertices,
@@ -175,6 +162,9 @@ const REGION_CHUNK = 1 << 15;
 /**
  * Taubin smoothing of a vertex set (or the whole mesh) with one uniform
  * weight, in chunks (progress, cancellation). Refit the BVH afterwards.
+ * All or nothing: cancelled (KernelError ABORTED) or failed part way, it puts
+ * the listed vertices' positions and normals back as they were before it
+ * rejects (a snapshot of the region and its ring, or of the whole mesh).
  */
 export async function smoothRegion(m: MeshRef, region: RegionOptions = {}, job: JobOptions = {}): Promise<SmoothResult> {
   requireTopology(m);
@@ -199,19 +189,101 @@ export async function smoothRegion(m: MeshRef, region: RegionOptions = {}, job: 
   const iterations = Math.max(0, Math.round(o.iterations));
   const steps = o.mu !== 0 ? [o.lambda, o.mu] : [o.lambda];
   // Two passes per half-step (compute, apply), then the normals.
-  const units = iterations * steps.length * 2 + 1;
-  let unit = 0;
-  const sub = (): JobOptions => {
-    const base = unit++;
-    return { ...job, onProgress: job.onProgress ? (f) => job.onProgress!(Math.min(0.999, (base + f) / units)) : undefined };
-  };
+  const passes: { count: number; run: (start: number, end: number) => void }[] = [];
   for (let it = 0; it < iterations; it++) {
     for (const factor of steps) {
-      await runChunked(moved, REGION_CHUNK, (s, e) => k.smoothPass(factor, s, e), sub());
-      await runChunked(moved, REGION_CHUNK, (s, e) => k.smoothApply(s, e), sub());
+      passes.push({ count: moved, run: (s, e) => k.smoothPass(factor, s, e) });
+      passes.push({ count: moved, run: (s, e) => k.smoothApply(s, e) });
     }
   }
-  await runChunked(total, REGION_CHUNK, (s, e) => k.smoothNormals(s, e), sub());
-  job.onProgress?.(1);
+  passes.push({ count: total, run: (s, e) => k.smoothNormals(s, e) });
+  // The chunks of every pass in one job: time slices, progress throttling and cancellation then
+  // span the passes. (A job per pass restarted its slice each pass, and a pass over a region of
+  // 90,000 vertices takes about a millisecond: 2,000 rounds ran without a yield, so no cancel got
+  // through, and each pass reported its progress.)
+  const chunks = (n: number): number => Math.ceil(n / REGION_CHUNK);
+  const totalChunks = passes.reduce((sum, p) => sum + chunks(p.count), 0);
+  let pass = 0;
+  let chunk = 0;
+  const before = snapshot(m, region.vertices === undefined);
+  try {
+    await runChunked(
+      totalChunks,
+      1,
+      () => {
+        while (chunk >= chunks(passes[pass]!.count)) {
+          pass++;
+          chunk = 0;
+        }
+        const p = passes[pass]!;
+        const start = chunk++ * REGION_CHUNK;
+        p.run(start, Math.min(p.count, start + REGION_CHUNK));
+      },
+      job,
+    );
+  } catch (e) {
+    // Cancelled (or failed) between passes: a half-smoothed region would no longer match what
+    // the page draws, and the caller gets no result to redraw with. Nothing happened, then.
+    restore(m, before);
+    throw e;
+  }
   return readList(m, moved);
+}
+
+/** Positions and normals of the kernel's list (the region and its ring), or of the whole mesh. */
+interface Snapshot {
+  /** The listed vertex ids; undefined: every vertex, in order. */
+  vertices: Uint32Array | undefined;
+  positions: Float32Array;
+  normals: Float32Array | undefined;
+}
+
+function snapshot(m: MeshRef, whole: boolean): Snapshot {
+  const { positions, normals } = meshViews(m);
+  if (whole) return { vertices: undefined, positions: positions.slice(), normals: normals?.slice() };
+  const k = m.k;
+  const total = k.smoothTotalCount() >>> 0;
+  const listPtr = k.smoothListPtr() >>> 0;
+  const vertices = new Uint32Array(k.memory.buffer.slice(listPtr, listPtr + total * 4));
+  return { vertices, ...gather(vertices, positions, normals) };
+}
+
+/** The positions and normals of the listed vertices, xyz each in list order. */
+function gather(vertices: Uint32Array, pos: Float32Array, nrm: Float32Array | undefined): { positions: Float32Array; normals: Float32Array | undefined } {
+  const positions = new Float32Array(vertices.length * 3);
+  const normals = nrm ? new Float32Array(vertices.length * 3) : undefined;
+  for (let i = 0; i < vertices.length; i++) {
+    const v = vertices[i]! * 3;
+    positions[i * 3] = pos[v]!;
+    positions[i * 3 + 1] = pos[v + 1]!;
+    positions[i * 3 + 2] = pos[v + 2]!;
+    if (normals && nrm) {
+      normals[i * 3] = nrm[v]!;
+      normals[i * 3 + 1] = nrm[v + 1]!;
+      normals[i * 3 + 2] = nrm[v + 2]!;
+    }
+  }
+  return { positions, normals };
+}
+
+function restore(m: MeshRef, before: Snapshot): void {
+  // Fresh views: memory may have grown since the snapshot.
+  const { positions, normals } = meshViews(m);
+  if (!before.vertices) {
+    positions.set(before.positions);
+    if (normals && before.normals) normals.set(before.normals);
+    return;
+  }
+  const { vertices, positions: p, normals: n } = before;
+  for (let i = 0; i < vertices.length; i++) {
+    const v = vertices[i]! * 3;
+    positions[v] = p[i * 3]!;
+    positions[v + 1] = p[i * 3 + 1]!;
+    positions[v + 2] = p[i * 3 + 2]!;
+    if (normals && n) {
+      normals[v] = n[i * 3]!;
+      normals[v + 1] = n[i * 3 + 1]!;
+      normals[v + 2] = n[i * 3 + 2]!;
+    }
+  }
 }

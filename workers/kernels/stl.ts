@@ -159,6 +159,17 @@ export function parseStl(k: KernelExports, source: StlSource, options: ParseStlO
   return job;
 }
 
+/**
+ * Distance tests made by the last job's tolerance merge on this instance (0
+ * without a tolerance): the merge's cost, which stays proportional to the
+ * vertices whatever the tolerance. For tests; a kernels.wasm without the
+ * export gives NaN.
+ */
+export function stlMergeTests(k: KernelExports): number {
+  const raw = k as KernelExports & { stlMergeTests?: () => number };
+  return raw.stlMergeTests ? raw.stlMergeTests() : NaN;
+}
+
 function failure(code: StlErrorCode, detail: string, extra: Partial<StlError> = {}): StlResult {
   return { ok: false, error: { code, detail, ...extra } };
 }
