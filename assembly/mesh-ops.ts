@@ -1,12 +1,16 @@
 // Whole-mesh passes over an indexed mesh that the worker used to run in JS:
 // area-weighted vertex normals, the binary STL writer's records and bounds.
 // A mesh is xyz f32 per vertex and three u32 indices per triangle (see
-// workers/kernels/mesh.ts). Positions and the normals' output buffer must be
-// followed by 4 addressable bytes (arena allocations are): whole-vector
-// loads of one vertex read the next vertex's x.
+// workers/kernels/mesh.ts). Positions must be followed by 4 addressable
+// bytes (arena allocations are): whole-vector loads of one vertex read the
+// next vertex's x.
+
+import { arenaAlloc, arenaMark, arenaRelease } from './arena';
 
 /** A triangle refers to a vertex that does not exist (meshOpsBadTriangle() tells which). */
 const MOPS_BAD_INDEX: i32 = -1;
+/** No room for the scratch. */
+const MOPS_NO_MEMORY: i32 = -2;
 
 let badTriangle: i32 = -1;
 /** Bounds: min x, y, z, max x, y, z (f32). */
@@ -34,23 +38,27 @@ export function meshOpsBadTriangle(): i32 {
  * Area-weighted unit vertex normals into `out` (xyz f32 per vertex, 12 bytes
  * each): per vertex the sum of the unnormalised face cross products of its
  * triangles, normalised; (0, 0, 1) for a vertex that only degenerate
- * triangles touch, or none (the definition of assembly/stl.ts). The sums are
- * kept in `out` itself: each vertex is read and written as a whole vector
- * whose fourth lane (the next vertex's x, or the 4 bytes after `out`) is
- * written back bit for bit. Returns the number of degenerate triangles, or
- * MOPS_BAD_INDEX when a triangle refers to a vertex >= vertexCount (`out`
- * then holds partial sums).
+ * triangles touch, or none (the definition of assembly/stl.ts). The sums go
+ * to a scratch of 16 bytes per vertex, released before returning: whole-vector
+ * loads and stores that never straddle two vertices (on the 12-byte layout a
+ * vertex's load would wait for the previous store to its neighbour). Returns
+ * the number of degenerate triangles, MOPS_BAD_INDEX when a triangle refers
+ * to a vertex >= vertexCount, or MOPS_NO_MEMORY.
  */
 export function meshVertexNormals(pos: usize, idx: usize, vertexCount: u32, triCount: u32, out: usize): i32 {
   badTriangle = -1;
-  memory.fill(out, 0, (<usize>vertexCount) * 12);
-  const keep3 = i32x4(0, 0, 0, -1);
+  const mark = arenaMark();
+  const accBytes = (<usize>vertexCount) << 4;
+  const acc = arenaAlloc(accBytes);
+  if (acc == 0) return MOPS_NO_MEMORY;
+  memory.fill(acc, 0, accBytes);
   let degenerate: i32 = 0;
   for (let t: u32 = 0; t < triCount; t++) {
     const tp = idx + (<usize>t) * 12;
     const ia = load<u32>(tp), ib = load<u32>(tp, 4), ic = load<u32>(tp, 8);
     if (ia >= vertexCount || ib >= vertexCount || ic >= vertexCount) {
       badTriangle = <i32>t;
+      arenaRelease(mark);
       return MOPS_BAD_INDEX;
     }
     const n = faceCross(v128.load(pos + (<usize>ia) * 12), v128.load(pos + (<usize>ib) * 12), v128.load(pos + (<usize>ic) * 12));
@@ -58,19 +66,17 @@ export function meshVertexNormals(pos: usize, idx: usize, vertexCount: u32, triC
       degenerate++;
       continue;
     }
-    const na = out + (<usize>ia) * 12;
-    const va = v128.load(na);
-    v128.store(na, v128.bitselect(va, f32x4.add(va, n), keep3));
-    const nb = out + (<usize>ib) * 12;
-    const vb = v128.load(nb);
-    v128.store(nb, v128.bitselect(vb, f32x4.add(vb, n), keep3));
-    const nc = out + (<usize>ic) * 12;
-    const vc = v128.load(nc);
-    v128.store(nc, v128.bitselect(vc, f32x4.add(vc, n), keep3));
+    const na = acc + ((<usize>ia) << 4);
+    const nb = acc + ((<usize>ib) << 4);
+    const nc = acc + ((<usize>ic) << 4);
+    v128.store(na, f32x4.add(v128.load(na), n));
+    v128.store(nb, f32x4.add(v128.load(nb), n));
+    v128.store(nc, f32x4.add(v128.load(nc), n));
   }
   for (let v: u32 = 0; v < vertexCount; v++) {
+    const ap = acc + ((<usize>v) << 4);
     const np = out + (<usize>v) * 12;
-    const nx = <f64>load<f32>(np), ny = <f64>load<f32>(np, 4), nz = <f64>load<f32>(np, 8);
+    const nx = <f64>load<f32>(ap), ny = <f64>load<f32>(ap, 4), nz = <f64>load<f32>(ap, 8);
     const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (len > 0 && len < Infinity) {
       const inv = 1.0 / len;
@@ -83,6 +89,7 @@ export function meshVertexNormals(pos: usize, idx: usize, vertexCount: u32, triC
       store<f32>(np, 1, 8);
     }
   }
+  arenaRelease(mark);
   return degenerate;
 }
 

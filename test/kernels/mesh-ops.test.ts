@@ -92,18 +92,21 @@ describe('vertex normals kernel', () => {
     for (const v of onlyDegenerate) expect(Array.from(n.subarray(v * 3, v * 3 + 3))).toEqual([0, 0, 1]);
   });
 
-  it('leaves the bytes after its output as they were (it reads and writes whole vectors)', async () => {
+  it('leaves the bytes after its output as they were, and the arena as it found it', async () => {
     const k = await loadKernels();
-    // 34, 22 and 20 vertices: outputs of 408, 264 and 240 bytes.
+    // 34, 22 and 20 vertices: outputs of 408, 264 and 240 bytes (the last followed by the next allocation).
     for (const m of [[8, 5], [10, 3], [6, 4]].map(([segments, rings]) => uvSphereMesh({ radius: 3, segments, rings }))) {
       const mesh = meshFromArrays(k, m.positions, m.indices);
       const out = k.arenaAlloc(mesh.vertexCount * 12) >>> 0;
-      const after = out + mesh.vertexCount * 12;
-      // The last vertex's vector covers the word after the output. A signalling NaN and a
+      // The caller's next allocation; it starts right after the output when that ends on 16 bytes.
+      const after = k.arenaAlloc(4) >>> 0;
+      // Vectors of the last vertex would cover the word after the output. A signalling NaN and a
       // negative zero there: adding 0.0 to them as floats would change their bits.
       for (const word of [0x7f800001, 0x80000000, 0xdeadbeef]) {
         new DataView(k.memory.buffer).setUint32(after, word, true);
+        const used = k.arenaUsed();
         vertexNormalsInto(mesh, out);
+        expect(k.arenaUsed()).toBe(used);
         expect(new DataView(k.memory.buffer).getUint32(after, true)).toBe(word);
       }
     }

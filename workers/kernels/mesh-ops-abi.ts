@@ -4,8 +4,9 @@
 
 export interface MeshOpsExports {
   /**
-   * Area-weighted unit vertex normals into `out` (vertexCount × 12 bytes, an arena allocation).
-   * Returns the number of degenerate triangles, or -1 when a triangle refers to a missing vertex.
+   * Area-weighted unit vertex normals into `out` (vertexCount × 12 bytes), using (and releasing)
+   * 16 bytes per vertex of arena scratch. Returns the number of degenerate triangles, -1 when a
+   * triangle refers to a missing vertex, -2 when the scratch does not fit.
    */
   meshVertexNormals(pos: number, idx: number, vertexCount: number, triangleCount: number, out: number): number;
   /** Binary STL records (50 bytes each) of triangles [start, end) at `out`; 0, or -1 for a missing vertex. */

@@ -14,13 +14,15 @@ export interface MeshBounds {
  * Writes the mesh's area-weighted unit vertex normals to `out`, an arena
  * allocation of vertexCount × 12 bytes in the mesh's instance; returns the
  * number of degenerate triangles. (0, 0, 1) for vertices that only
- * degenerate triangles touch. A triangle referring to a missing vertex is
+ * degenerate triangles touch. The kernel's scratch (16 bytes per vertex) is
+ * released before it returns. A triangle referring to a missing vertex is
  * KernelError('BAD_INPUT').
  */
 export function vertexNormalsInto(mesh: MeshRef, out: number): number {
   const { k } = mesh;
   const r = k.meshVertexNormals(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount, out);
-  if (r < 0) throw new KernelError('BAD_INPUT', `triangle ${k.meshOpsBadTriangle()} refers to a vertex that does not exist`);
+  if (r === -1) throw new KernelError('BAD_INPUT', `triangle ${k.meshOpsBadTriangle()} refers to a vertex that does not exist`);
+  if (r < 0) throw new KernelError('OUT_OF_MEMORY', `no room for ${mesh.vertexCount * 16} bytes of normal sums`);
   return r;
 }
 
