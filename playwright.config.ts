@@ -10,6 +10,9 @@ const staticDir = process.env.E2E_DIST ?? '';
 const slotPort = port + 1000;
 const slotDataDir = `test/.tmp/e2e-data-${slotPort}`;
 const slotDist = `test/.tmp/dist-slot-${slotPort}`;
+/** test/e2e/order-simplify.spec.ts: the same app with a 1 MB upload limit, 2000 ports up. */
+const smallUploadPort = port + 2000;
+const smallUploadDataDir = `test/.tmp/e2e-data-${smallUploadPort}`;
 
 function serverEnv(p: number, data: string, dist: string): Record<string, string> {
   return {
@@ -72,6 +75,15 @@ export default defineConfig({
       timeout: 120_000,
       stdout: 'pipe',
       env: serverEnv(slotPort, slotDataDir, slotDist),
+    },
+    {
+      // test/e2e/order-simplify.spec.ts: a model over the upload limit without a 100 MB fixture.
+      command: `rm -rf ${smallUploadDataDir} && node_modules/.bin/tsx server/index.ts`,
+      url: `http://127.0.0.1:${smallUploadPort}/version.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      env: { ...serverEnv(smallUploadPort, smallUploadDataDir, staticDir), UPLOAD_MAX_MB: '1' },
     },
   ],
 });

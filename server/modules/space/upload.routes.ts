@@ -24,6 +24,7 @@ const FORM_OVERHEAD = 1024 * 1024;
 export const uploadApi = [
   { method: 'post', path: '/upload', summary: 'Upload files (multipart: file..., kind?, classifyId?)' },
   { method: 'get', path: '/file/:id', summary: 'Download an uploaded file' },
+  { method: 'get', path: '/uploadLimit', summary: 'Upload limits: { maxBytes, maxFiles }' },
 ] as const;
 
 /** The URL of a file: same origin, Authorization header required (models and documents). */
@@ -167,6 +168,9 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
         if (!committed) await Promise.all(files.map((f) => storage.discard(f.staged)));
       }
     })
+    // The order form checks a chosen model against this before sending it, so a file over the
+    // limit is offered simplification at once instead of failing after a long upload.
+    .get('/uploadLimit', (c) => ok(c, { maxBytes, maxFiles: MAX_FILES }))
     .get('/file/:id{[0-9]+}', async (c) => {
       const auth = authOf(c);
       const id = Number(c.req.param('id'));

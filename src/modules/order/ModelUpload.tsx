@@ -2,12 +2,17 @@
  * One model slot of the order form (upper, lower or occlusion): picks an .stl file, uploads it at
  * once with a progress bar, and holds the file id. While the upload runs the value is a pending
  * token; `settleModels` waits for every pending upload before the order is saved.
+ *
+ * A file over the server's upload limit is not sent (it would only fail after a long upload): the
+ * slot says the model is too large and offers to simplify it here (simplify.ts), then uploads the
+ * simplified copy the normal way. A failed or cancelled simplification leaves the slot as it was.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { toast } from '../../ui/toast';
 import { Icon } from '../../ui/icons';
-import { downloadFile, formatSize, uploadFiles } from './upload';
+import { simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify';
+import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload';
 
 const pending = new Map<string, Promise<number>>();
 let counter = 0;
@@ -24,10 +29,33 @@ export async function settleModels(data: Record<string, unknown>, props: readonl
   return out;
 }
 
+/** A pending token for a file id still to come. */
+function track(fileId: Promise<number>): string {
+  const token = `pending:${++counter}`;
+  // Saving awaits this and reports a failure; until then nobody does, and a rejected file must not
+  // also surface as an uncaught error (the slot's message already tells the user).
+  fileId.catch(() => undefined);
+  pending.set(token, fileId);
+  return token;
+}
+
 interface ModelFile {
   name: string;
   size: number;
   url?: string;
+}
+
+/** A chosen file over the upload limit, waiting for the user to simplify it. */
+interface Oversize {
+  file: File;
+  maxBytes: number;
+}
+
+/** A simplification under way; `shown` is what the slot showed before it, shown until it succeeds. */
+interface Work {
+  stage: SimplifyStage | 'upload';
+  fraction: number | null;
+  shown: ModelFile | null;
 }
 
 export interface ModelUploadProps {
@@ -41,33 +69,32 @@ export interface ModelUploadProps {
 }
 
 export function ModelUpload({ id, value, onChange, disabled, invalid, file }: ModelUploadProps) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const input = useRef<HTMLInputElement>(null);
   const [current, setCurrent] = useState<ModelFile | null>(file ?? null);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const shown = value ? current : null;
+  const [oversize, setOversize] = useState<Oversize | null>(null);
+  const [work, setWork] = useState<Work | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const shown = work ? work.shown : value ? current : null;
 
-  const pick = (f: File | undefined) => {
-    if (!f) return;
-    setError(null);
-    if (!/\.stl$/i.test(f.name)) {
-      setError(t`Only STL files are accepted`);
-      return;
-    }
-    const token = `pending:${++counter}`;
+  // Asked before a file is chosen, so that one over the limit is never sent.
+  useEffect(() => void uploadLimit(), []);
+  // Closing the form stops a simplification under way (which terminates its worker).
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const count = (n: number) => new Intl.NumberFormat(i18n.locale || undefined).format(n);
+
+  const upload = (f: File) => {
     setCurrent({ name: f.name, size: f.size });
     setProgress(0);
     const job = uploadFiles([f], { kind: 'model', onProgress: setProgress }).then(([row]) => {
       if (!row) throw new Error(t`Upload failed, please try again`);
       return row;
     });
-    const fileId = job.then((row) => row.id);
-    // Saving awaits this and reports a failure; until then nobody does, and a rejected file must not
-    // also surface as an uncaught error (the message below already tells the user).
-    fileId.catch(() => undefined);
-    pending.set(token, fileId);
-    onChange(token);
+    onChange(track(job.then((row) => row.id)));
     job.then(
       (row) => {
         setProgress(null);
@@ -77,15 +104,96 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
       (err: unknown) => {
         setProgress(null);
         setCurrent(null);
+        onChange(null);
+        // The limit was not known beforehand (or changed): offer simplification after all.
+        if (err instanceof UploadError && err.status === 413) {
+          void uploadLimit(true).then((limit) => {
+            if (limit && f.size > limit.maxBytes) setOversize({ file: f, maxBytes: limit.maxBytes });
+          });
+        }
         const message = err instanceof Error ? err.message : String(err);
         setError(message);
         toast.error(message);
-        onChange(null);
+      },
+    );
+  };
+
+  const pick = async (f: File | undefined) => {
+    if (!f) return;
+    setError(null);
+    setNote(null);
+    setOversize(null);
+    if (!/\.stl$/i.test(f.name)) {
+      setError(t`Only STL files are accepted`);
+      return;
+    }
+    const limit = await uploadLimit();
+    if (limit && f.size > limit.maxBytes) {
+      setOversize({ file: f, maxBytes: limit.maxBytes });
+      return;
+    }
+    upload(f);
+  };
+
+  const simplify = () => {
+    if (!oversize || work) return;
+    const { file: big, maxBytes } = oversize;
+    const before = value;
+    const controller = new AbortController();
+    abort.current = controller;
+    const { signal } = controller;
+    setError(null);
+    setNote(null);
+    setWork({ stage: 'open', fraction: 0, shown });
+    const report = (stage: Work['stage'], fraction: number | null) => setWork((w) => (w ? { ...w, stage, fraction } : w));
+    let sending = false;
+    const job = (async () => {
+      const model = await simplifyModel(big, maxBytes, { signal, onProgress: report });
+      sending = true;
+      report('upload', 0);
+      const [row] = await uploadFiles([model.file], { kind: 'model', signal, onProgress: (f) => report('upload', f) });
+      if (!row) throw new Error(t`Upload failed, please try again`);
+      return { row, model };
+    })();
+    onChange(track(job.then(({ row }) => row.id)));
+    job.then(
+      ({ row, model }) => {
+        abort.current = null;
+        setWork(null);
+        setOversize(null);
+        setCurrent({ name: row.name, size: row.size, url: row.url });
+        const from = count(model.trianglesBefore);
+        const to = count(model.trianglesAfter);
+        setNote(t`Simplified from ${from} to ${to} triangles`);
+        onChange(row.id);
+      },
+      (err: unknown) => {
+        abort.current = null;
+        setWork(null);
+        onChange(before);
+        if (signal.aborted) {
+          setError(t`Simplification cancelled`);
+          return;
+        }
+        const reason = simplifyErrorMessage(err);
+        if (sending && err instanceof Error) setError(err.message);
+        else setError(reason ? t(reason) : t`Simplification cancelled`);
       },
     );
   };
 
   const uploading = progress !== null;
+  const busy = uploading || work !== null;
+  const stageText: Record<Work['stage'], string> = {
+    open: t`Reading the model`,
+    simplify: t`Simplifying`,
+    export: t`Writing the simplified model`,
+    upload: t`Uploading the simplified model`,
+  };
+  const tooLargeName = oversize?.file.name ?? '';
+  const tooLargeSize = oversize ? formatSize(oversize.file.size) : '';
+  const limitSize = oversize ? formatSize(oversize.maxBytes) : '';
+  const percent = work?.fraction == null ? null : Math.round(work.fraction * 100);
   return (
     <div className="flex flex-col gap-1.5">
       <div className="flex flex-wrap items-center gap-2">
@@ -95,14 +203,14 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
           type="file"
           accept=".stl"
           className="sr-only"
-          disabled={disabled || uploading}
+          disabled={disabled || busy}
           aria-invalid={invalid || undefined}
           onChange={(e) => {
-            pick(e.target.files?.[0]);
+            void pick(e.target.files?.[0]);
             e.target.value = '';
           }}
         />
-        <button type="button" className="aw-btn-default" disabled={disabled || uploading} onClick={() => input.current?.click()}>
+        <button type="button" className="aw-btn-default" disabled={disabled || busy} onClick={() => input.current?.click()}>
           <Icon name="file" className="size-4" />
           {shown ? t`Replace` : t`Choose STL file`}
         </button>
@@ -110,7 +218,7 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
           <span className="flex min-w-0 items-center gap-2 text-sm text-slate-700">
             <span className="truncate" title={shown.name}>{shown.name}</span>
             <span className="text-xs text-slate-500">{formatSize(shown.size)}</span>
-            {shown.url && !uploading && (
+            {shown.url && !busy && (
               <button
                 type="button"
                 className="text-xs text-primary hover:underline"
@@ -119,14 +227,14 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
                 {t`Download`}
               </button>
             )}
-            {!disabled && !uploading && (
+            {!disabled && !busy && (
               <button type="button" className="aw-btn-icon size-6" aria-label={t`Remove`} onClick={() => onChange(null)}>
                 <Icon name="x" className="size-3.5" />
               </button>
             )}
           </span>
         )}
-        {!shown && !uploading && <span className="text-xs text-slate-500">{t`No file`}</span>}
+        {!shown && !busy && <span className="text-xs text-slate-500">{t`No file`}</span>}
       </div>
       {uploading && (
         <div className="flex items-center gap-2" role="progressbar" aria-label={t`Upload progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}>
@@ -136,6 +244,50 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
           <span className="w-10 text-right text-xs text-slate-600 tabular-nums">{Math.round(progress * 100)}%</span>
         </div>
       )}
+      {oversize && (
+        <div className="flex flex-col gap-1.5 rounded-md border border-amber-200 bg-amber-50 px-2.5 py-2 text-xs text-amber-800" data-testid="model-too-large">
+          <div className="flex flex-wrap items-center gap-2">
+            <Icon name="alert" className="size-4 shrink-0" />
+            <span className="min-w-0 flex-1">
+              {t`Model too large: ${tooLargeName} is ${tooLargeSize}, the upload limit is ${limitSize}. Please simplify it.`}
+            </span>
+            {!work && (
+              <button type="button" className="aw-btn-primary" disabled={disabled} onClick={simplify}>
+                <Icon name="sparkles" className="size-4" />
+                {t`Simplify`}
+              </button>
+            )}
+          </div>
+          {work && (
+            <div className="flex items-center gap-2">
+              <span className="w-52 shrink-0 text-slate-700" aria-live="polite">
+                {stageText[work.stage]}…
+              </span>
+              <div
+                className="flex flex-1 items-center"
+                role="progressbar"
+                aria-label={t`Simplification progress`}
+                aria-valuetext={percent === null ? stageText[work.stage] : `${stageText[work.stage]}: ${percent}%`}
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={percent ?? undefined}
+              >
+                <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-amber-100">
+                  <div
+                    className={`h-full rounded-full bg-primary transition-[width] ${percent === null ? 'animate-pulse' : ''}`}
+                    style={{ width: `${percent ?? 100}%` }}
+                  />
+                </div>
+              </div>
+              <span className="w-10 text-right text-slate-600 tabular-nums">{percent === null ? '' : `${percent}%`}</span>
+              <button type="button" className="aw-btn-default" onClick={() => abort.current?.abort()}>
+                {t`Cancel`}
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+      {note && <p className="text-xs text-slate-600">{note}</p>}
       {error && <p className="text-xs text-red-600">{error}</p>}
     </div>
   );

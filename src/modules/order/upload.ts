@@ -4,7 +4,7 @@
  * file URL (`/admin/base/comm/file/<id>` needs the Authorization header).
  */
 import { t } from '@lingui/core/macro';
-import { session } from '../../api/client';
+import { request, session } from '../../api/client';
 import { CODE_OK, isEnvelope } from '../../api/http';
 import { currentLocale } from '../../i18n';
 
@@ -28,7 +28,45 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
-/** Uploads files in one request; resolves to their rows, rejects with a user-facing message. */
+/** A refused upload: the server's message, and the HTTP status (413: a file over the limit). */
+export class UploadError extends Error {
+  override readonly name = 'UploadError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** What `GET /admin/base/comm/uploadLimit` answers. */
+export interface UploadLimit {
+  /** Largest file the upload takes, bytes (the server's UPLOAD_MAX_MB). */
+  maxBytes: number;
+  maxFiles: number;
+}
+
+let limit: Promise<UploadLimit | null> | undefined;
+
+/**
+ * The server's upload limit, asked once per page (again with `fresh`, or after a failed call).
+ * Null when it cannot be had: the upload then goes ahead and the server's 413 tells.
+ */
+export function uploadLimit(fresh = false): Promise<UploadLimit | null> {
+  if (!limit || fresh) {
+    const asked = request<UploadLimit>({ url: '/admin/base/comm/uploadLimit', method: 'GET', silent: true }).then(
+      (l) => (Number.isFinite(l?.maxBytes) && l.maxBytes > 0 ? l : null),
+      () => null,
+    );
+    limit = asked;
+    void asked.then((l) => {
+      if (!l && limit === asked) limit = undefined;
+    });
+  }
+  return limit;
+}
+
+/** Uploads files in one request; resolves to their rows, rejects with a user-facing message (an UploadError when the server refused). */
 export async function uploadFiles(files: File[], options: UploadOptions = {}): Promise<UploadedFile[]> {
   const token = await session.validToken();
   const body = new FormData();
@@ -61,11 +99,12 @@ export async function uploadFiles(files: File[], options: UploadOptions = {}): P
           return;
         }
         if (parsed.message) {
-          reject(new Error(parsed.message));
+          reject(new UploadError(parsed.message, xhr.status));
           return;
         }
       }
-      failed();
+      if (xhr.status === 413) reject(new UploadError(t`Upload failed, please try again`, 413));
+      else failed();
     };
     options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(body);

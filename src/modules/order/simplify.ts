@@ -1,0 +1,122 @@
+/**
+ * Simplifying a model that is over the upload limit, in the browser, before it is uploaded: the
+ * file is opened in a geometry worker, decimated (quadric-error edge collapse) to as many triangles
+ * as fit as binary STL into 90 % of the limit, and written back as a new binary STL file.
+ *
+ * The geometry client (and its worker and wasm) is imported only when a model is simplified, so the
+ * back office bundle does not carry it, as /bend loads the editor.
+ */
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { GeometryError, isAbortError } from '../../editor/geometry/errors';
+
+/** Binary STL: an 80-byte header, a 4-byte count, 50 bytes per triangle. */
+export const stlBytes = (triangles: number): number => 84 + 50 * triangles;
+
+/** The part of the limit a simplified model aims at: room for a kernel that stops a little above its target. */
+export const TARGET_SHARE = 0.9;
+
+/** How many triangles a simplified model may keep so that its binary STL takes `share` of `maxBytes`. */
+export function targetTriangles(maxBytes: number, share = TARGET_SHARE): number {
+  return Math.max(4, Math.floor((maxBytes * share - 84) / 50));
+}
+
+/** `upper.stl` → `upper-simplified.stl`. */
+export function simplifiedName(name: string): string {
+  const base = name.replace(/\.stl$/i, '');
+  return `${base || 'model'}-simplified.stl`;
+}
+
+/** 'open': reading and parsing the file; 'simplify': the decimation; 'export': writing the STL. */
+export type SimplifyStage = 'open' | 'simplify' | 'export';
+
+export interface SimplifyOptions {
+  signal?: AbortSignal | undefined;
+  /** Fraction 0..1 of the stage, or null when the stage reports none. */
+  onProgress?: ((stage: SimplifyStage, fraction: number | null) => void) | undefined;
+}
+
+export interface SimplifiedModel {
+  file: File;
+  trianglesBefore: number;
+  trianglesAfter: number;
+}
+
+/** The simplified model still does not fit (a damaged mesh whose borders refuse collapses). */
+export class NotSmallEnoughError extends Error {
+  override readonly name = 'NotSmallEnoughError';
+  constructor(readonly bytes: number) {
+    super(`the simplified model takes ${bytes} bytes`);
+  }
+}
+
+/**
+ * Simplifies an STL file so that it fits under `maxBytes` as binary STL. A model that already fits
+ * in binary form (a large ASCII file) is only converted. Rejects with a GeometryError (not STL,
+ * worker failure), an AbortError, or NotSmallEnoughError. The worker's meshes are released and the
+ * worker terminated whatever happens.
+ */
+export async function simplifyModel(file: File, maxBytes: number, options: SimplifyOptions = {}): Promise<SimplifiedModel> {
+  const { signal, onProgress } = options;
+  onProgress?.('open', 0);
+  const { GeometryClient } = await import('../../editor/geometry/client');
+  signal?.throwIfAborted();
+  const client = new GeometryClient();
+  const held: number[] = [];
+  try {
+    const opened = await client.openStl(file, { signal, onProgress: (fraction) => onProgress?.('open', fraction) });
+    held.push(opened.handle);
+    const target = targetTriangles(maxBytes);
+    let handle = opened.handle;
+    let trianglesAfter = opened.triangleCount;
+    if (opened.triangleCount > target) {
+      onProgress?.('simplify', 0);
+      const simplified = await client.simplify(opened.handle, target, { signal, onProgress: (fraction) => onProgress?.('simplify', fraction) });
+      held.push(simplified.handle);
+      handle = simplified.handle;
+      trianglesAfter = simplified.triangleCount;
+      // The source is no longer needed: free it before the export copies the result out.
+      await client.release(opened.handle);
+      held.shift();
+    }
+    onProgress?.('export', null);
+    const bytes = await client.exportStl(handle);
+    signal?.throwIfAborted();
+    if (bytes.byteLength > maxBytes) throw new NotSmallEnoughError(bytes.byteLength);
+    const out = new File([bytes as Uint8Array<ArrayBuffer>], simplifiedName(file.name), { type: 'model/stl' });
+    return { file: out, trianglesBefore: opened.triangleCount, trianglesAfter };
+  } finally {
+    await Promise.all(held.map((h) => client.release(h).catch(() => false)));
+    client.dispose();
+  }
+}
+
+/** A sentence for a failed simplification (translated where it is shown); null for a cancel. */
+export function simplifyErrorMessage(error: unknown): MessageDescriptor | null {
+  if (isAbortError(error) || (error instanceof GeometryError && error.code === 'ABORTED')) return null;
+  if (error instanceof NotSmallEnoughError) return msg`The model could not be simplified enough to fit under the upload limit.`;
+  if (error instanceof GeometryError) {
+    switch (error.code) {
+      case 'STL_NOT_STL':
+        return msg`This file is not an STL file.`;
+      case 'STL_EMPTY':
+        return msg`The STL file is empty.`;
+      case 'STL_NO_TRIANGLES':
+        return msg`The STL file contains no triangles.`;
+      case 'STL_TOO_SHORT':
+      case 'STL_TRUNCATED':
+      case 'STL_COUNT_MISMATCH':
+      case 'STL_MALFORMED':
+      case 'STL_NON_FINITE':
+        return msg`The STL file is broken and cannot be simplified.`;
+      case 'STL_TOO_LARGE':
+      case 'OUT_OF_MEMORY':
+        return msg`The STL file is too large to open in this browser.`;
+      case 'STL_READ_FAILED':
+        return msg`The file could not be read. Please try again.`;
+      default:
+        break;
+    }
+  }
+  return msg`The model could not be simplified because of an internal error. Please try again.`;
+}
