@@ -21,6 +21,7 @@ import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobRe
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
 import { BaseError, generateBase, outlinePath, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePathOptions, type OutlinePoint } from './kernels/base.ts';
 import { writeBinaryStl } from './kernels/stl-write.ts';
+import { meshBounds } from './kernels/mesh-ops.ts';
 import { bendStates, type BendStep, type SimulateOptions, type WireState } from './kernels/bend.ts';
 import { checkBend, type BendCheckInput, type BendCheckResult } from './kernels/bend-checks.ts';
 import {
@@ -293,17 +294,9 @@ function verticesMoved(m: StoredMesh, moved?: Uint32Array): void {
   if (moved.length > 0) refitBvhVertices(m.refitIndex, m.mesh, moved);
 }
 
-function boundsOf(positions: Float32Array): Bounds {
-  const min: Vec3 = [Infinity, Infinity, Infinity];
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let a = 0; a < 3; a++) {
-      const v = positions[i + a]!;
-      if (v < min[a]!) min[a] = v;
-      if (v > max[a]!) max[a] = v;
-    }
-  }
-  return { min, max };
+/** Bounds of a kept mesh's positions (a SIMD pass in its instance). */
+function boundsOf(mesh: MeshRef): Bounds {
+  return meshBounds(mesh);
 }
 
 // ---------------------------------------------------------------- jobs
@@ -460,7 +453,7 @@ const api = {
       } catch (e) {
         throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
       }
-      return store(ref, boundsOf(positions));
+      return store(ref, boundsOf(ref));
     });
   },
 
@@ -470,7 +463,7 @@ const api = {
       withMesh(handle, (m) => {
         const { mesh } = m;
         if (m.boundsStale) {
-          m.bounds = boundsOf(meshViews(mesh).positions);
+          m.bounds = boundsOf(mesh);
           m.boundsStale = false;
         }
         return {
@@ -692,7 +685,7 @@ const api = {
         } catch (e) {
           throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
         }
-        const bounds = boundsOf(r.positions);
+        const bounds = boundsOf(ref);
         const { positions, normals, indices, vertexCount, triangleCount, collapses } = r;
         return { handle: store(ref, bounds), positions, normals, indices, vertexCount, triangleCount, collapses, bounds };
       }),
@@ -730,7 +723,7 @@ const api = {
         } catch (e) {
           throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
         }
-        const bounds = boundsOf(base.positions);
+        const bounds = boundsOf(ref);
         return { ok: true, base: { ...base, handle: store(ref, bounds), bounds } };
       }),
     );
@@ -744,10 +737,7 @@ const api = {
   /** A kept mesh (e.g. a generated base) as binary STL bytes for printing (header "Archwright base" unless given). */
   exportStl(handle: MeshHandle, header?: string): Promise<WorkerResult<Uint8Array<ArrayBuffer>>> {
     return job('exportStl', undefined, undefined, () =>
-      withMesh(handle, (m) => {
-        const { positions, indices } = meshViews(m.mesh);
-        return new Uint8Array(writeBinaryStl(positions, indices, header));
-      }),
+      withMesh(handle, (m) => new Uint8Array(writeBinaryStl(m.mesh, header))),
     );
   },
 
