@@ -8,6 +8,8 @@
 // live in the tail of the triangle region and are overwritten by the leaf-
 // order triangle copies at the end, so the build needs no memory besides the
 // BVH itself (allocated for the worst case, 2T - 1 nodes, then trimmed).
+// The build runs in steps of bounded work (bvhBuildBegin/bvhBuildStep) so a
+// caller can report progress and cancel between them; bvhBuild runs them all.
 
 import { arenaAlloc, arenaMark, arenaRelease } from './arena';
 import {
@@ -49,7 +51,11 @@ const binCount = memory.data(MAX_BINS * 3 * 4 * 2, 16);
 /** Nodes with more records than this bin an even sample of about this many (the split cost barely changes). */
 const SAMPLE_TARGET: u32 = 1024;
 const rightCost = memory.data(MAX_BINS * 4, 16);
+/** The build's work stack; kept between bvhBuildStep calls. */
 const tasks = memory.data(<i32>TASK_BYTES * MAX_TASKS, 16);
+/** bvhCheck's walk (its own, so a check never disturbs a build in progress). */
+const WALK_SLOTS: i32 = MAX_TASKS * 6;
+const walk = memory.data(WALK_SLOTS * 8, 16);
 
 let status: i32 = BVH_OK;
 
@@ -128,15 +134,86 @@ let pad: v128 = f32x4.splat(0);
   store<i32>(t, depth, 44);
 }
 
+// ---------------------------------------------------------------- resumable build
+//
+// bvhBuildBegin, then bvhBuildStep(budget) until it returns 0 (done) or a
+// negative status, so a caller can stop between steps (JS: time slices,
+// progress, cancellation). Three phases: records (triangle bounds), splits
+// (a work stack of nodes, depth first), triangle copies in leaf order. The
+// budget counts work units: a record made, a record binned and partitioned
+// while splitting a node, a triangle copied. A step finishes the node it is
+// on, so it does at most budget + T units (the root's split: one pass over
+// every record). The steps do the same operations in the same order as one
+// call, so the bytes never depend on the budgets.
+
+const PHASE_IDLE: i32 = 0;
+const PHASE_RECORDS: i32 = 1;
+const PHASE_SPLITS: i32 = 2;
+const PHASE_COPIES: i32 = 3;
+const PHASE_DONE: i32 = 4;
+const PHASE_FAILED: i32 = 5;
+
+// Share of the progress bar per phase (about their share of the time on 1M triangles).
+const RECORDS_SHARE: f64 = 0.1;
+const COPIES_SHARE: f64 = 0.1;
+
+let phase: i32 = PHASE_IDLE;
+let bPositions: usize = 0;
+let bIndices: usize = 0;
+let bVertexCount: u32 = 0;
+let bN: usize = 0;
+let bMaxLeaf: i32 = 8;
+let bBins: i32 = 16;
+let bMark: usize = 0;
+let bBvh: usize = 0;
+let bTrisOff: usize = 0;
+let bNodesOff: usize = 0;
+/** Records made (records phase) or triangles copied (copies phase). */
+let bDone: usize = 0;
+/** Triangles in finished leaves (splits phase progress). */
+let bLeafTris: usize = 0;
+let bNodeCount: u32 = 0;
+let bMaxDepth: i32 = 0;
+let bSp: i32 = 0;
+let bPadding: f32 = 0;
+let bRootLo: v128 = f32x4.splat(Infinity);
+let bRootHi: v128 = f32x4.splat(-Infinity);
+let bCLo: v128 = f32x4.splat(Infinity);
+let bCHi: v128 = f32x4.splat(-Infinity);
+let built: usize = 0;
+
+@inline function recsOf(bvh: usize): usize {
+  return bvh + bTrisOff + bN * 16;
+}
+
+@inline function nodesOf(bvh: usize): usize {
+  return bvh + bNodesOff;
+}
+
 /**
  * Builds a BVH over `triCount` triangles (three u32 indices each) of
  * `vertexCount` xyz f32 positions. Leaves hold at most `maxLeaf` triangles
  * (1..64, default 8 when 0); `bins` (2..32, default 16 when 0) SAH bins per
  * axis. Returns the BVH's pointer, or 0 (see bvhLastStatus: bad index, out
- * of memory). Allocates exactly bvhByteLength() bytes in the arena.
+ * of memory). Allocates exactly bvhByteLength() bytes in the arena. Same
+ * bytes as bvhBuildBegin + bvhBuildStep until done.
  */
 export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, triCount: u32, maxLeaf: i32, bins: i32): usize {
+  let r = bvhBuildBegin(positions, indices, vertexCount, triCount, maxLeaf, bins);
+  while (r > 0) r = bvhBuildStep(0xffffffff);
+  return r == 0 ? built : 0;
+}
+
+/**
+ * Starts a build (arguments as bvhBuild): allocates the BVH's worst case in
+ * the arena. Returns 1 (call bvhBuildStep) or a negative status. One build
+ * at a time per instance; a new begin abandons an unfinished build without
+ * freeing its memory (release the arena to the mark taken before begin).
+ */
+export function bvhBuildBegin(positions: usize, indices: usize, vertexCount: u32, triCount: u32, maxLeaf: i32, bins: i32): i32 {
   status = BVH_OK;
+  phase = PHASE_FAILED;
+  built = 0;
   if (maxLeaf <= 0) maxLeaf = 8;
   if (maxLeaf > 64) maxLeaf = 64;
   if (bins <= 0) bins = 16;
@@ -145,7 +222,7 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
   const n = <usize>triCount;
   if (n > 0x1000000 * 4) {
     status = BVH_OUT_OF_MEMORY;
-    return 0;
+    return status;
   }
   const maxNodes: usize = n > 0 ? 2 * n - 1 : 1;
   const trisOff = HEADER_BYTES;
@@ -156,22 +233,90 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
   const raw = arenaAlloc(nodesOff + maxNodes * NODE_BYTES + 48);
   if (raw == 0) {
     status = BVH_OUT_OF_MEMORY;
-    return 0;
+    return status;
   }
-  const bvh = (raw + 63) & ~(<usize>63);
-  const recs = bvh + trisOff + n * 16;
-  const nodes = bvh + nodesOff;
+  bPositions = positions;
+  bIndices = indices;
+  bVertexCount = vertexCount;
+  bN = n;
+  bMaxLeaf = maxLeaf;
+  bBins = bins;
+  bMark = mark;
+  bBvh = (raw + 63) & ~(<usize>63);
+  bTrisOff = trisOff;
+  bNodesOff = nodesOff;
+  bDone = 0;
+  bLeafTris = 0;
+  bNodeCount = 0;
+  bMaxDepth = 0;
+  bSp = 0;
+  bPadding = 0;
+  bRootLo = f32x4.splat(Infinity);
+  bRootHi = f32x4.splat(-Infinity);
+  bCLo = f32x4.splat(Infinity);
+  bCHi = f32x4.splat(-Infinity);
+  phase = PHASE_RECORDS;
+  return 1;
+}
 
-  // Records: triangle bounds with the id in lane 3 of the minimum.
-  const inf = f32x4.splat(Infinity);
-  const ninf = f32x4.splat(-Infinity);
-  let rootLo = inf, rootHi = ninf, cLo = inf, cHi = ninf;
-  for (let i: usize = 0; i < n; i++) {
+/**
+ * Does about `budget` units of the build begun by bvhBuildBegin (0 counts
+ * as 1). Returns 1 while work remains, 0 when done (bvhBuildResult), or a
+ * negative status (bad index: the arena is released to where begin found it).
+ */
+export function bvhBuildStep(budget: u32): i32 {
+  if (phase == PHASE_DONE) return 0;
+  if (phase == PHASE_FAILED) return status;
+  if (phase == PHASE_IDLE) {
+    status = BVH_BAD_INPUT;
+    return status;
+  }
+  let work: i64 = budget > 0 ? <i64>budget : 1;
+  if (phase == PHASE_RECORDS) {
+    work = stepRecords(work);
+    if (phase == PHASE_FAILED) return status;
+    if (phase == PHASE_RECORDS || work <= 0) return 1;
+  }
+  if (phase == PHASE_SPLITS) {
+    work = stepSplits(work);
+    if (phase == PHASE_SPLITS || work <= 0) return 1;
+  }
+  stepCopies(work);
+  return phase == PHASE_DONE ? 0 : 1;
+}
+
+/** The finished BVH's pointer (after bvhBuildStep returned 0), else 0. */
+export function bvhBuildResult(): usize {
+  return built;
+}
+
+/** Fraction 0..1 of the current build (1 once done). */
+export function bvhBuildProgress(): f64 {
+  if (phase == PHASE_DONE) return 1;
+  if (bN == 0 || phase == PHASE_IDLE || phase == PHASE_FAILED) return 0;
+  const n = <f64>bN;
+  if (phase == PHASE_RECORDS) return RECORDS_SHARE * (<f64>bDone / n);
+  if (phase == PHASE_SPLITS) return RECORDS_SHARE + (1 - RECORDS_SHARE - COPIES_SHARE) * (<f64>bLeafTris / n);
+  return 1 - COPIES_SHARE + COPIES_SHARE * (<f64>bDone / n);
+}
+
+/** Records: triangle bounds with the id in lane 3 of the minimum. Returns the budget left. */
+function stepRecords(work: i64): i64 {
+  const n = bN;
+  const positions = bPositions;
+  const indices = bIndices;
+  const vertexCount = bVertexCount;
+  const recs = recsOf(bBvh);
+  const from = bDone;
+  const end: usize = <u64>(n - from) > <u64>work ? from + <usize>work : n;
+  let rootLo = bRootLo, rootHi = bRootHi, cLo = bCLo, cHi = bCHi;
+  for (let i: usize = from; i < end; i++) {
     const tri = indices + i * 12;
     const ia = load<u32>(tri), ib = load<u32>(tri, 4), ic = load<u32>(tri, 8);
     if (ia >= vertexCount || ib >= vertexCount || ic >= vertexCount) {
       status = BVH_BAD_INPUT;
-      arenaRelease(mark);
+      phase = PHASE_FAILED;
+      arenaRelease(bMark);
       return 0;
     }
     const a = v128.load(positions + <usize>ia * 12);
@@ -188,16 +333,40 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
     v128.store(r, withLane3(lo, <u32>i));
     v128.store(r, hi, 16);
   }
+  bRootLo = rootLo;
+  bRootHi = rootHi;
+  bCLo = cLo;
+  bCHi = cHi;
+  bDone = end;
+  work -= <i64>(end - from);
+  if (end < n) return work;
 
-  const padding = n > 0 ? padFor(rootLo, rootHi) : 0;
-  pad = f32x4.splat(padding);
-  writeNode(nodes, rootLo, rootHi, 0, <u32>n);
-  let nodeCount: u32 = 1;
-  let maxDepth: i32 = 0;
-  let sp: i32 = 0;
-  pushTask(sp++, 0, 0, <u32>n, 0, cLo, cHi);
+  bPadding = n > 0 ? padFor(rootLo, rootHi) : 0;
+  pad = f32x4.splat(bPadding);
+  writeNode(nodesOf(bBvh), rootLo, rootHi, 0, <u32>n);
+  bNodeCount = 1;
+  bMaxDepth = 0;
+  bSp = 0;
+  pushTask(bSp++, 0, 0, <u32>n, 0, cLo, cHi);
+  phase = PHASE_SPLITS;
+  return work;
+}
 
-  while (sp > 0) {
+/** Splits nodes from the work stack until it is empty or the budget is spent. Returns the budget left. */
+function stepSplits(work: i64): i64 {
+  const recs = recsOf(bBvh);
+  const nodes = nodesOf(bBvh);
+  const maxLeaf = bMaxLeaf;
+  const bins = bBins;
+  const inf = f32x4.splat(Infinity);
+  const ninf = f32x4.splat(-Infinity);
+  pad = f32x4.splat(bPadding);
+  let nodeCount = bNodeCount;
+  let maxDepth = bMaxDepth;
+  let sp = bSp;
+  let leafTris = bLeafTris;
+
+  while (sp > 0 && work > 0) {
     const t = tasks + <usize>(--sp) * TASK_BYTES;
     const cmin = v128.load(t);
     const cmax = v128.load(t, 16);
@@ -211,9 +380,11 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
     if (count <= <u32>maxLeaf || depth >= MAX_DEPTH - 1) {
       store<u32>(nodePtr, start, 12);
       store<u32>(nodePtr, count, 28);
+      leafTris += <usize>count;
+      work--;
       continue;
     }
-
+    work -= <i64>count;
     // Bin centroids on the three axes.
     const nb: i32 = <i32>count < bins ? <i32>count : bins;
     const ext = f32x4.sub(cmax, cmin);
@@ -401,29 +572,51 @@ export function bvhBuild(positions: usize, indices: usize, vertexCount: u32, tri
     pushTask(sp++, left, start, mid, depth + 1, lcLo, lcHi);
   }
 
-  // Triangle copies in leaf order over the records (see the layout note:
-  // entry i never reaches record i + 1).
-  const tris = bvh + trisOff;
-  for (let i: usize = 0; i < n; i++) {
+  bNodeCount = nodeCount;
+  bMaxDepth = maxDepth;
+  bSp = sp;
+  bLeafTris = leafTris;
+  if (sp == 0) {
+    phase = PHASE_COPIES;
+    bDone = 0;
+  }
+  return work;
+}
+
+/** Triangle copies in leaf order over the records (see the layout note: entry i never reaches record i + 1), then the header. */
+function stepCopies(work: i64): void {
+  const n = bN;
+  const bvh = bBvh;
+  const positions = bPositions;
+  const indices = bIndices;
+  const recs = recsOf(bvh);
+  const tris = bvh + bTrisOff;
+  const from = bDone;
+  const end: usize = <u64>(n - from) > <u64>work ? from + <usize>work : n;
+  for (let i: usize = from; i < end; i++) {
     const id = load<u32>(recs + i * REC_BYTES, 12);
     writeTri(tris + i * TRI_BYTES, positions, indices, id);
   }
+  bDone = end;
+  if (end < n) return;
 
-  const byteLength = nodesOff + <usize>nodeCount * NODE_BYTES;
+  const nodeCount = bNodeCount;
+  const byteLength = bNodesOff + <usize>nodeCount * NODE_BYTES;
   arenaRelease(bvh + byteLength);
   store<u32>(bvh, BVH_MAGIC, H_MAGIC);
   store<u32>(bvh, BVH_VERSION, H_VERSION);
   store<u32>(bvh, <u32>n, H_TRIANGLES);
   store<u32>(bvh, nodeCount, H_NODES);
   store<u32>(bvh, <u32>byteLength, H_BYTES);
-  store<u32>(bvh, <u32>trisOff, H_TRIS_OFFSET);
-  store<u32>(bvh, <u32>nodesOff, H_NODES_OFFSET);
-  store<u32>(bvh, <u32>maxLeaf, H_MAX_LEAF);
-  store<u32>(bvh, vertexCount, H_VERTICES);
-  store<u32>(bvh, <u32>(maxDepth + 1), H_DEPTH);
+  store<u32>(bvh, <u32>bTrisOff, H_TRIS_OFFSET);
+  store<u32>(bvh, <u32>bNodesOff, H_NODES_OFFSET);
+  store<u32>(bvh, <u32>bMaxLeaf, H_MAX_LEAF);
+  store<u32>(bvh, bVertexCount, H_VERTICES);
+  store<u32>(bvh, <u32>(bMaxDepth + 1), H_DEPTH);
   for (let o: usize = 44; o < HEADER_BYTES; o += 4) store<u32>(bvh + o, 0);
-  store<f32>(bvh, padding, H_PAD);
-  return bvh;
+  store<f32>(bvh, bPadding, H_PAD);
+  built = bvh;
+  phase = PHASE_DONE;
 }
 
 @inline function writeTri(dst: usize, positions: usize, indices: usize, id: u32): void {
@@ -498,25 +691,25 @@ export function bvhCheck(ptr: usize, len: u32): i32 {
 function depthWithin(nodes: usize, nodeCount: u32): bool {
   let sp: i32 = 0;
   let visited: u32 = 0;
-  store<u32>(tasks, 0);
-  store<i32>(tasks, 1, 4);
+  store<u32>(walk, 0);
+  store<i32>(walk, 1, 4);
   while (sp >= 0) {
     // A tree visits each node once; more means shared children (a DAG).
     if (++visited > nodeCount) return false;
-    const node = load<u32>(tasks + <usize>sp * 8);
-    const depth = load<i32>(tasks + <usize>sp * 8, 4);
+    const node = load<u32>(walk + <usize>sp * 8);
+    const depth = load<i32>(walk + <usize>sp * 8, 4);
     sp--;
     if (depth > MAX_DEPTH) return false;
     const p = nodes + <usize>node * NODE_BYTES;
     if (load<u32>(p, 28) == 0) {
       const a = load<u32>(p, 12);
-      if (sp + 2 >= MAX_TASKS * 6) return false;
+      if (sp + 2 >= WALK_SLOTS) return false;
       sp++;
-      store<u32>(tasks + <usize>sp * 8, a);
-      store<i32>(tasks + <usize>sp * 8, depth + 1, 4);
+      store<u32>(walk + <usize>sp * 8, a);
+      store<i32>(walk + <usize>sp * 8, depth + 1, 4);
       sp++;
-      store<u32>(tasks + <usize>sp * 8, a + 1);
-      store<i32>(tasks + <usize>sp * 8, depth + 1, 4);
+      store<u32>(walk + <usize>sp * 8, a + 1);
+      store<i32>(walk + <usize>sp * 8, depth + 1, 4);
     }
   }
   return true;

@@ -2,3 +2,5 @@
 // (assembly/simplify.ts). Every export takes or returns plain numbers.
 export * from './straighten';
 export * from './simplify';
+// Whole-mesh passes (assembly/mesh-ops.ts): vertex normals, STL records, bounds.
+export { meshVertexNormals, stlWriteRecords, meshBounds, meshOpsBadTriangle } from './mesh-ops';

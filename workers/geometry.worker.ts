@@ -21,10 +21,12 @@ import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobRe
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
 import { BaseError, generateBase, outlinePath, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePathOptions, type OutlinePoint } from './kernels/base.ts';
 import { writeBinaryStl } from './kernels/stl-write.ts';
+import { meshBounds } from './kernels/mesh-ops.ts';
 import { bendStates, type BendStep, type SimulateOptions, type WireState } from './kernels/bend.ts';
 import { checkBend, type BendCheckInput, type BendCheckResult } from './kernels/bend-checks.ts';
 import {
   buildBvh,
+  buildBvhAsync,
   closestPoints,
   raycastFirst,
   raycastOne,
@@ -256,9 +258,22 @@ function withMesh<T>(handle: MeshHandle, work: (m: StoredMesh) => Promise<T> | T
   return run;
 }
 
-/** The mesh's BVH, built now if it has none. */
+/**
+ * The mesh's BVH, built now in one call if it has none (short calls without a jobId: pick,
+ * raycast, closest points, outlinePath). The editor builds it with buildBvh right after opening,
+ * so these rarely build.
+ */
 function ensureBvh(m: StoredMesh): Bvh {
   m.bvh ??= buildBvh(m.mesh);
+  return m.bvh;
+}
+
+/**
+ * The same for long jobs: a missing BVH is built in time slices, so the job's cancel stops it
+ * (the arena is left as it was). Progress stays the job's own (its kernel reports 0..1 after).
+ */
+async function ensureBvhInJob(m: StoredMesh, options: JobOptions): Promise<Bvh> {
+  m.bvh ??= await buildBvhAsync(m.mesh, {}, { shouldCancel: options.shouldCancel });
   return m.bvh;
 }
 
@@ -279,17 +294,9 @@ function verticesMoved(m: StoredMesh, moved?: Uint32Array): void {
   if (moved.length > 0) refitBvhVertices(m.refitIndex, m.mesh, moved);
 }
 
-function boundsOf(positions: Float32Array): Bounds {
-  const min: Vec3 = [Infinity, Infinity, Infinity];
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let a = 0; a < 3; a++) {
-      const v = positions[i + a]!;
-      if (v < min[a]!) min[a] = v;
-      if (v > max[a]!) max[a] = v;
-    }
-  }
-  return { min, max };
+/** Bounds of a kept mesh's positions (a SIMD pass in its instance). */
+function boundsOf(mesh: MeshRef): Bounds {
+  return meshBounds(mesh);
 }
 
 // ---------------------------------------------------------------- jobs
@@ -446,7 +453,7 @@ const api = {
       } catch (e) {
         throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
       }
-      return store(ref, boundsOf(positions));
+      return store(ref, boundsOf(ref));
     });
   },
 
@@ -456,7 +463,7 @@ const api = {
       withMesh(handle, (m) => {
         const { mesh } = m;
         if (m.boundsStale) {
-          m.bounds = boundsOf(meshViews(mesh).positions);
+          m.bounds = boundsOf(mesh);
           m.boundsStale = false;
         }
         return {
@@ -479,11 +486,10 @@ const api = {
    */
   buildBvh(handle: MeshHandle, options: BvhBuildOptions, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<BvhInfo>> {
     return job('buildBvh', jobId, onProgress, (jobOptions) =>
-      withMesh(handle, (m) => {
-        if (jobOptions.shouldCancel?.()) throw new KernelError('ABORTED');
-        m.bvh = buildBvh(m.mesh, options);
+      withMesh(handle, async (m) => {
+        // In time slices with progress; a cancel keeps the BVH the mesh had (if any).
+        m.bvh = await buildBvhAsync(m.mesh, options, jobOptions);
         m.refitIndex = undefined;
-        jobOptions.onProgress?.(1);
         const { byteLength, nodeCount, depth, triangleCount } = m.bvh;
         return { byteLength, nodeCount, depth, triangleCount };
       }),
@@ -522,7 +528,7 @@ const api = {
     onProgress?: ProgressCallback,
   ): Promise<WorkerResult<UndercutResult>> {
     return job('undercut', jobId, onProgress, (jobOptions) =>
-      withMesh(handle, (m) => undercutMap(m.mesh, ensureBvh(m), direction, { ...options, ...jobOptions })),
+      withMesh(handle, async (m) => undercutMap(m.mesh, await ensureBvhInJob(m, jobOptions), direction, { ...options, ...jobOptions })),
     );
   },
 
@@ -535,7 +541,7 @@ const api = {
     onProgress?: ProgressCallback,
   ): Promise<WorkerResult<BestDirectionResult>> {
     return job('bestInsertionDirection', jobId, onProgress, (jobOptions) =>
-      withMesh(handle, (m) => bestInsertionDirection(m.mesh, ensureBvh(m), hint, { ...options, ...jobOptions })),
+      withMesh(handle, async (m) => bestInsertionDirection(m.mesh, await ensureBvhInJob(m, jobOptions), hint, { ...options, ...jobOptions })),
     );
   },
 
@@ -553,11 +559,11 @@ const api = {
   ): Promise<WorkerResult<DistanceResult>> {
     return job('distanceMap', jobId, onProgress, async (jobOptions) => {
       if (fromHandle === toHandle) {
-        return withMesh(toHandle, (m) => distanceMap(m.mesh, m.mesh, ensureBvh(m), { ...options, ...jobOptions }));
+        return withMesh(toHandle, async (m) => distanceMap(m.mesh, m.mesh, await ensureBvhInJob(m, jobOptions), { ...options, ...jobOptions }));
       }
       // A snapshot of from's positions, taken in turn with from's other jobs.
       const points = await withMesh(fromHandle, (m) => meshViews(m.mesh).positions.slice());
-      return withMesh(toHandle, (m) => signedDistances(ensureBvh(m), points, { ...options, ...jobOptions }));
+      return withMesh(toHandle, async (m) => signedDistances(await ensureBvhInJob(m, jobOptions), points, { ...options, ...jobOptions }));
     });
   },
 
@@ -679,7 +685,7 @@ const api = {
         } catch (e) {
           throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
         }
-        const bounds = boundsOf(r.positions);
+        const bounds = boundsOf(ref);
         const { positions, normals, indices, vertexCount, triangleCount, collapses } = r;
         return { handle: store(ref, bounds), positions, normals, indices, vertexCount, triangleCount, collapses, bounds };
       }),
@@ -705,7 +711,7 @@ const api = {
       withMesh(modelHandle, async (m): Promise<BaseOutcome> => {
         let base: BaseMesh;
         try {
-          base = await generateBase(m.mesh, ensureBvh(m), outline, { ...settings, ...jobOptions });
+          base = await generateBase(m.mesh, await ensureBvhInJob(m, jobOptions), outline, { ...settings, ...jobOptions });
         } catch (e) {
           if (e instanceof BaseError) return { ok: false, code: e.code, detail: e.detail };
           throw e;
@@ -717,7 +723,7 @@ const api = {
         } catch (e) {
           throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
         }
-        const bounds = boundsOf(base.positions);
+        const bounds = boundsOf(ref);
         return { ok: true, base: { ...base, handle: store(ref, bounds), bounds } };
       }),
     );
@@ -731,10 +737,7 @@ const api = {
   /** A kept mesh (e.g. a generated base) as binary STL bytes for printing (header "Archwright base" unless given). */
   exportStl(handle: MeshHandle, header?: string): Promise<WorkerResult<Uint8Array<ArrayBuffer>>> {
     return job('exportStl', undefined, undefined, () =>
-      withMesh(handle, (m) => {
-        const { positions, indices } = meshViews(m.mesh);
-        return new Uint8Array(writeBinaryStl(positions, indices, header));
-      }),
+      withMesh(handle, (m) => new Uint8Array(writeBinaryStl(m.mesh, header))),
     );
   },
 

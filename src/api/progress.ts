@@ -10,6 +10,7 @@ const IGNORED = [
   '/base/comm/permmenu',
   '/base/comm/upload',
   '/base/comm/uploadMode',
+  '/base/comm/uploadLimit',
   '/dict/info/data',
   '/space/info/add',
 ];

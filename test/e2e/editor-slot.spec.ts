@@ -67,6 +67,21 @@ async function pixels(page: Page): Promise<number[]> {
   });
 }
 
+/**
+ * The canvas once it has stopped changing (two reads half a second apart alike): a wheel zoom's
+ * animation can outlast a fixed wait on a loaded machine.
+ */
+async function stillPixels(page: Page): Promise<number[]> {
+  let last = await pixels(page);
+  for (let i = 0; i < 60; i++) {
+    await page.waitForTimeout(500);
+    const now = await pixels(page);
+    if (changed(last, now) === 0) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** The model's extent on the canvas (CSS pixels): pixels far from the background's colour. */
 async function modelBox(page: Page): Promise<{ minX: number; maxX: number; minY: number; maxY: number }> {
   const data = await pixels(page);
@@ -149,29 +164,25 @@ test('a designer slots the selected clasp into the base: undo, redo, reset, expo
   const cx = box.x + (model.minX + model.maxX) / 2, cy = box.y + model.minY + (model.maxY - model.minY) * 0.3;
   await page.mouse.move(cx, cy);
   for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -240);
-  await settle(page);
-  const unslotted = await pixels(page);
+  const unslotted = await stillPixels(page);
   await page.screenshot({ path: 'test-results/editor-slot-before.png' });
   await page.getByTestId('slot-cut').click();
   const status = page.getByTestId('slot-status');
   await expect(status).toHaveAttribute('data-applied', '1', { timeout: 60_000 });
   await expect(status).toHaveText('Slots in the base: 1.');
   await expect(page.getByTestId('slot-problem')).toHaveCount(0);
-  await settle(page);
+  const slotted = await stillPixels(page);
   await page.screenshot({ path: 'test-results/editor-slot-cut.png' });
-  const slotted = await pixels(page);
   expect(changed(unslotted, slotted)).toBeGreaterThan(20);
 
   // Undo: the base as generated; redo: slotted again.
   await page.locator('[data-testid="viewport"] canvas').focus();
   await page.keyboard.press('Control+Z');
   await expect(status).toHaveCount(0);
-  await settle(page);
-  expect(changed(unslotted, await pixels(page))).toBeLessThan(10);
+  expect(changed(unslotted, await stillPixels(page))).toBeLessThan(10);
   await page.keyboard.press('Control+Shift+Z');
   await expect(status).toHaveAttribute('data-applied', '1');
-  await settle(page);
-  expect(changed(slotted, await pixels(page))).toBeLessThan(10);
+  expect(changed(slotted, await stillPixels(page))).toBeLessThan(10);
 
   // The exported base has the slot: closed, and lighter.
   const volumeSlotted = await exportBase(page);
@@ -181,8 +192,7 @@ test('a designer slots the selected clasp into the base: undo, redo, reset, expo
   await page.getByTestId('slot-reset').click();
   await expect(status).toHaveCount(0);
   await expect(page.getByTestId('slot-reset')).toBeDisabled();
-  await settle(page);
-  expect(changed(unslotted, await pixels(page))).toBeLessThan(10);
+  expect(changed(unslotted, await stillPixels(page))).toBeLessThan(10);
   await page.locator('[data-testid="viewport"] canvas').focus();
   await page.keyboard.press('Control+Z');
   await expect(status).toHaveAttribute('data-applied', '1');

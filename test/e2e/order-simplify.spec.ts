@@ -156,3 +156,39 @@ test('a model over the upload limit is simplified in the browser and saved with 
   expect(stl.worstRadius).toBeLessThan(0.1);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('when the limit could not be asked beforehand, the refused upload still leads to "Simplify"', async ({ page, request }) => {
+  await createDesigner(request, 'simplify-designer-2');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-simplify-'));
+  const big = path.join(dir, 'lower-scan.stl');
+  fs.writeFileSync(big, sphereStl({ radius: RADIUS, segments: 160, rings: 96 }));
+  expect(fs.statSync(big).size).toBeGreaterThan(LIMIT);
+
+  // Asking for the limit fails (an older server, a proxy) until a file has been sent: the file is
+  // sent and refused, and only then does the slot learn the limit.
+  let sent = false;
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/admin/base/comm/upload')) sent = true;
+  });
+  await page.route('**/admin/base/comm/uploadLimit', (route) => (sent ? route.continue() : route.abort()));
+  await signIn(page, 'simplify-designer-2', 'simplify-designer-2-pass');
+  await page.goto('/order/list');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Patient').fill('Jonas Zweiter');
+  const refused = page.waitForResponse((r) => r.url().endsWith('/admin/base/comm/upload'));
+  await dialog.getByLabel('Lower model').setInputFiles(big);
+  expect((await refused).status()).toBe(413);
+  const notice = dialog.getByTestId('model-too-large');
+  await expect(notice).toContainText('Model too large: lower-scan.stl is 1.4 MB, the upload limit is 1.0 MB.');
+  await notice.getByRole('button', { name: 'Simplify' }).click();
+  await expect(dialog.getByText('lower-scan-simplified.stl')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+  const token = await apiLogin(request, 'simplify-designer-2', 'simplify-designer-2-pass');
+  const mine = await (await request.post('/admin/order/info/page', { headers: { Authorization: token }, data: {} })).json();
+  const order = mine.data.list.find((o: { patientName: string }) => o.patientName === 'Jonas Zweiter');
+  expect(order.lowerFile.name).toBe('lower-scan-simplified.stl');
+  expect(order.lowerFile.size).toBeLessThanOrEqual(LIMIT);
+  fs.rmSync(dir, { recursive: true, force: true });
+});

@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateBase } from '../../workers/kernels/base.ts';
 import { buildBvh } from '../../workers/kernels/bvh.ts';
+import { KernelError } from '../../workers/kernels/job.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
 import { STL_HEADER, writeBinaryStl } from '../../workers/kernels/stl-write.ts';
@@ -30,7 +31,7 @@ describe('binary STL writer', () => {
     const mesh = meshFromArrays(k, m.positions, m.indices);
     const bvh = buildBvh(mesh);
     const base = await generateBase(mesh, bvh, pickOutline(bvh, circle(0, 0, 8, 24)), { thickness: 2 });
-    const buffer = writeBinaryStl(base.positions, base.indices);
+    const buffer = writeBinaryStl(meshFromArrays(k, base.positions, base.indices));
     expect(buffer.byteLength).toBe(84 + 50 * base.triangleCount);
     const bytes = new Uint8Array(buffer);
     expect(new TextDecoder().decode(bytes.subarray(0, STL_HEADER.length))).toBe('Archwright base');
@@ -53,10 +54,13 @@ describe('binary STL writer', () => {
     expect(edgeReport(parsed.indices)).toEqual({ open: 0, nonManifold: 0, misoriented: 0 });
   });
 
-  it('never starts the header with "solid" (readers would take the file for ASCII)', () => {
-    const buffer = writeBinaryStl(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), new Uint32Array([0, 1, 2]), 'solid base');
+  it('never starts the header with "solid" (readers would take the file for ASCII); a missing vertex is BAD_INPUT', async () => {
+    const k = await loadKernels();
+    const buffer = writeBinaryStl(meshFromArrays(k, new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), new Uint32Array([0, 1, 2])), 'solid base');
     expect(new TextDecoder().decode(new Uint8Array(buffer, 0, 5))).not.toBe('solid');
-    expect(() => writeBinaryStl(new Float32Array(9), new Uint32Array([0, 1, 3]))).toThrow(RangeError);
+    const broken = meshFromArrays(k, new Float32Array(9), new Uint32Array([0, 1, 3]));
+    expect(() => writeBinaryStl(broken)).toThrow(KernelError);
+    expect(() => writeBinaryStl(broken)).toThrow(/^BAD_INPUT: triangle 0 /);
   });
 });
 
@@ -97,6 +101,13 @@ describe('worker: generateBase and exportStl', () => {
     expect(base.handle).not.toBe(model);
     expect(base.positions).toBeInstanceOf(Float32Array);
     expect(base.volume).toBeGreaterThan(0);
+    // The bounds the worker reports (a kernel pass) are the positions' min and max.
+    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+    base.positions.forEach((v, i) => {
+      min[i % 3] = Math.min(min[i % 3]!, v);
+      max[i % 3] = Math.max(max[i % 3]!, v);
+    });
+    expect(base.bounds).toEqual({ min, max });
 
     const health = await w.api.healthReport(base.handle, nextJob++);
     if (!health.ok) throw new Error(health.error.detail);

@@ -2,6 +2,9 @@
 // the real worker in a Node thread: a model over the upload limit comes back as binary STL under it,
 // the shape kept; a file that is no model, or a cancel, rejects with what the slot shows; the worker
 // is terminated every time.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeometryError } from '../../src/editor/geometry/errors.ts';
 import { simplifiedName, simplifyErrorMessage, simplifyModel, stlBytes, targetTriangles, type SimplifyStage } from '../../src/modules/order/simplify.ts';
@@ -9,6 +12,14 @@ import { asciiStl, pngLike, sphereCounts, sphereStl, sphereTriangles } from '../
 import { GeometryWorkerShim } from '../kernels/stl-worker-thread.ts';
 
 const LIMIT = 1024 * 1024;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixtures = process.env.ARCHWRIGHT_FIXTURES ?? resolve(root, '../shared/fixtures');
+const studyPath = resolve(fixtures, 'study-models/upper-model.stl');
+const studyPresent = existsSync(studyPath);
+const studyTitle = studyPresent
+  ? `a real study model (${studyPath})`
+  : `a real study model: SKIPPED, ${studyPath} not found (set ARCHWRIGHT_FIXTURES to the shared fixtures folder)`;
+if (!studyPresent) console.warn(studyTitle);
 const realWorker = globalThis.Worker;
 
 /** Counts the workers the client ends, to see that none outlives a simplification. */
@@ -34,6 +45,22 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
     return e;
   }
   throw new Error('expected a rejection');
+}
+
+/** Bounding box of binary STL bytes. */
+function stlBounds(bytes: Uint8Array): { min: number[]; max: number[] } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const triangles = view.getUint32(80, true);
+  for (let i = 0; i < triangles * 3; i++) {
+    const o = 84 + Math.floor(i / 3) * 50 + 12 + (i % 3) * 12;
+    for (let a = 0; a < 3; a++) {
+      const v = view.getFloat32(o + 4 * a, true);
+      min[a] = Math.min(min[a]!, v);
+      max[a] = Math.max(max[a]!, v);
+    }
+  }
+  return { min, max };
 }
 
 /** Triangles and the largest distance of a vertex from `radius`, read back from binary STL bytes. */
@@ -126,5 +153,24 @@ describe('simplifying a model over the upload limit', () => {
     expect((e as Error).name).toBe('AbortError');
     expect(simplifyErrorMessage(e)).toBeNull();
     expect(CountingWorker.ended).toBeGreaterThan(ended);
+  });
+});
+
+describe.skipIf(!studyPresent)(studyTitle, () => {
+  it('an 18 MB scan under a 4 MB limit keeps its outline to a tenth of a millimetre', async () => {
+    const bytes = readFileSync(studyPath);
+    const scan = new File([bytes], 'upper-model.stl');
+    const limit = 4 * LIMIT;
+    expect(scan.size).toBeGreaterThan(4 * limit);
+    const result = await simplifyModel(scan, limit);
+    expect(result.trianglesBefore).toBe(358_578);
+    expect(result.file.size).toBeLessThanOrEqual(limit);
+    expect(result.trianglesAfter).toBeLessThan(result.trianglesBefore / 4);
+    const before = stlBounds(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const after = stlBounds(new Uint8Array(await result.file.arrayBuffer()));
+    for (let a = 0; a < 3; a++) {
+      expect(Math.abs(after.min[a]! - before.min[a]!)).toBeLessThan(0.1);
+      expect(Math.abs(after.max[a]! - before.max[a]!)).toBeLessThan(0.1);
+    }
   });
 });

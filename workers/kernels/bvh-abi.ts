@@ -5,6 +5,14 @@
 export interface BvhExports {
   /** Pointer to a new BVH in the arena, or 0 (bvhLastStatus: -1 out of memory, -2 bad index). */
   bvhBuild(positionsPtr: number, indicesPtr: number, vertexCount: number, triangleCount: number, maxLeaf: number, bins: number): number;
+  /** Starts the stepped form of bvhBuild (same arguments): 1, or a negative status (-1 out of memory). */
+  bvhBuildBegin(positionsPtr: number, indicesPtr: number, vertexCount: number, triangleCount: number, maxLeaf: number, bins: number): number;
+  /** About `budget` work units of the build: 1 while work remains, 0 done (bvhBuildResult), negative status (-2 bad index; arena released). */
+  bvhBuildStep(budget: number): number;
+  /** Fraction 0..1 of the build in progress (1 once done). */
+  bvhBuildProgress(): number;
+  /** Pointer to the BVH once bvhBuildStep returned 0, else 0. */
+  bvhBuildResult(): number;
   bvhLastStatus(): number;
   bvhByteLength(bvh: number): number;
   bvhNodeCount(bvh: number): number;

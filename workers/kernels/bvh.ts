@@ -1,13 +1,15 @@
 // BVH over a mesh in one kernel instance (assembly/bvh*.ts): build, refit,
 // copy out / load back, ray casts and closest points. The BVH is one
 // contiguous byte range in the instance's arena; `bvhToBytes` copies it out
-// (transferable) and `bvhFromBytes` loads it into any instance.
+// (transferable) and `bvhFromBytes` loads it into any instance. Build:
+// `buildBvh` in one call, or `buildBvhAsync` in time slices with progress and
+// cancellation (same bytes).
 //
 // Queries allocate their scratch between arenaMark()/arenaRelease(), so run
 // one job at a time per instance (the worker queues jobs per mesh).
 
 import type { KernelExports } from './abi.ts';
-import { KernelError } from './job.ts';
+import { KernelError, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
 
 export type Vec3 = readonly [number, number, number];
@@ -41,17 +43,69 @@ function describe(k: KernelExports, ptr: number): Bvh {
   };
 }
 
-/** Builds a BVH over the mesh's triangles in the mesh's instance (binned SAH). */
+function buildFailure(mesh: MeshRef, status: number): KernelError {
+  return status === -1
+    ? new KernelError('OUT_OF_MEMORY', `no room for the BVH of ${mesh.triangleCount} triangles`)
+    : new KernelError('BAD_INPUT', 'a triangle refers to a vertex that does not exist');
+}
+
+/** Builds a BVH over the mesh's triangles in the mesh's instance (binned SAH), in one call. */
 export function buildBvh(mesh: MeshRef, options: BvhBuildOptions = {}): Bvh {
   const { k } = mesh;
   const ptr = k.bvhBuild(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount, options.maxLeafSize ?? 8, options.bins ?? 16) >>> 0;
-  if (ptr === 0) {
-    const status = k.bvhLastStatus();
-    throw status === -1
-      ? new KernelError('OUT_OF_MEMORY', `no room for the BVH of ${mesh.triangleCount} triangles`)
-      : new KernelError('BAD_INPUT', 'a triangle refers to a vertex that does not exist');
-  }
+  if (ptr === 0) throw buildFailure(mesh, k.bvhLastStatus());
   return describe(k, ptr);
+}
+
+/**
+ * Work units per kernel call of the stepped build (a unit: a record made,
+ * binned and partitioned, or a triangle copied); about 0.5 ms. A step ends
+ * after the node that spends its budget, so the root's split (every record,
+ * a few ms on 1M triangles) is the longest one.
+ */
+const BUILD_STEP = 1 << 16;
+
+const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The same build as buildBvh (byte for byte), in time slices: progress from
+ * 0 to 1 (records 10 %, splits by the share of triangles in finished leaves,
+ * triangle copies 10 %), cancellation between slices. A cancelled build
+ * rejects with KernelError('ABORTED') and leaves the arena as it found it.
+ * The instance's arena belongs to this job until it settles.
+ */
+export async function buildBvhAsync(mesh: MeshRef, options: BvhBuildOptions = {}, job: JobOptions = {}): Promise<Bvh> {
+  const { onProgress, shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, progressIntervalMs = 50 } = job;
+  if (shouldCancel?.()) throw new KernelError('ABORTED');
+  const { k } = mesh;
+  const mark = k.arenaMark() >>> 0;
+  let status = k.bvhBuildBegin(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount, options.maxLeafSize ?? 8, options.bins ?? 16);
+  if (status < 0) throw buildFailure(mesh, status);
+  onProgress?.(0);
+  let lastReport = performance.now();
+  let sliceStart = lastReport;
+  try {
+    for (;;) {
+      status = k.bvhBuildStep(BUILD_STEP);
+      if (status <= 0) break;
+      const now = performance.now();
+      if (now - sliceStart < sliceMs) continue;
+      if (onProgress && now - lastReport >= progressIntervalMs) {
+        onProgress(k.bvhBuildProgress());
+        lastReport = now;
+      }
+      await yieldToEventLoop();
+      if (shouldCancel?.()) throw new KernelError('ABORTED');
+      sliceStart = performance.now();
+    }
+  } catch (e) {
+    k.arenaRelease(mark);
+    throw e;
+  }
+  // A failed step has released the arena already.
+  if (status < 0) throw buildFailure(mesh, status);
+  onProgress?.(1);
+  return describe(k, k.bvhBuildResult() >>> 0);
 }
 
 /** Refits the BVH to the mesh's moved vertices (same triangles): boxes bottom-up, no rebuild. */

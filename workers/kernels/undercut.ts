@@ -12,7 +12,8 @@
 
 import { bvhDiagonal, type Bvh, type Vec3 } from './bvh.ts';
 import { KernelError, runChunked, type JobOptions } from './job.ts';
-import { meshViews, type MeshRef } from './mesh.ts';
+import type { MeshRef } from './mesh.ts';
+import { vertexNormalsInto } from './mesh-ops.ts';
 import { rampColors, type RampRange } from './ramp.ts';
 
 export interface UndercutOptions extends JobOptions {
@@ -65,34 +66,15 @@ function checkPair(mesh: MeshRef, bvh: Bvh): void {
   }
 }
 
-/** Allocates scratch for a job and drops it afterwards (even when cancelled). */
-/** The mesh's vertex normals, or area-weighted ones computed into scratch when it has none. */
+/** The mesh's vertex normals, or area-weighted ones computed by the kernel into scratch when it has none. */
 function vertexNormalsPtr(mesh: MeshRef, alloc: (bytes: number) => number): number {
   if (mesh.normalsPtr) return mesh.normalsPtr;
-  const { positions: p, indices } = meshViews(mesh);
-  const n = new Float32Array(mesh.vertexCount * 3);
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
-    const fx = uy * vz - uz * vy, fy = uz * vx - ux * vz, fz = ux * vy - uy * vx; // twice the area, outward
-    for (const i of [a, b, c]) {
-      n[i] = n[i]! + fx;
-      n[i + 1] = n[i + 1]! + fy;
-      n[i + 2] = n[i + 2]! + fz;
-    }
-  }
-  for (let i = 0; i < n.length; i += 3) {
-    const len = Math.hypot(n[i]!, n[i + 1]!, n[i + 2]!) || 1;
-    n[i] = n[i]! / len;
-    n[i + 1] = n[i + 1]! / len;
-    n[i + 2] = n[i + 2]! / len;
-  }
-  const ptr = alloc(n.byteLength);
-  new Float32Array(mesh.k.memory.buffer, ptr, n.length).set(n);
+  const ptr = alloc(mesh.vertexCount * 12);
+  vertexNormalsInto(mesh, ptr);
   return ptr;
 }
 
+/** Allocates scratch for a job and drops it afterwards (even when cancelled). */
 async function withJobScratch<T>(mesh: MeshRef, body: (alloc: (bytes: number) => number) => Promise<T>): Promise<T> {
   const { k } = mesh;
   const mark = k.arenaMark() >>> 0;
