@@ -517,7 +517,7 @@ const HEAD_MASK: u32 = (1 << 28) - 1;
 /**
  * Cell coordinate of `v` along one axis: floor(v / weldTol) while that is
  * below 2^29 in magnitude. Beyond, the float32 values next to `v` are at
- * least 2^28 × 2^-23 = 32 tolerances away from it, so only `v` itself can be
+ * least 2^28 × 2^-24 = 16 tolerances away from it, so only `v` itself can be
  * within the tolerance: the cell is then `v`'s exact value. Every cell thus
  * spans at most one tolerance on each axis, and holds few kept vertices
  * (they are more than a tolerance apart), so the merge's cost follows the
@@ -535,8 +535,12 @@ const HEAD_MASK: u32 = (1 << 28) - 1;
   return c >= EXACT;
 }
 
-/** The slot of a cell (x, y, z: its coordinates' low 32 bits; flags: which are exact, as in the head word): its entry, or the empty slot where it would go. */
-function cellSlot(x: u32, y: u32, z: u32, flags: u32): usize {
+/**
+ * The slot of a cell (x, y, z: its coordinates' low 32 bits; flags: which are exact, as in the
+ * head word): its entry, or the empty slot where it would go. Inlined: as a call the merge took
+ * a quarter longer.
+ */
+@inline function cellSlot(x: u32, y: u32, z: u32, flags: u32): usize {
   let slot = hash3(x, y ^ flags, z) & cellMask;
   while (true) {
     const e = cellPtr + ((<usize>slot) << 4);
