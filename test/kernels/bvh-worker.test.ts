@@ -7,29 +7,19 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GeometryClient } from '../../src/editor/geometry/client.ts';
 import { isAbortError } from '../../src/editor/geometry/errors.ts';
 import { sphereStl } from '../fixtures/stl.ts';
-import { GeometryWorkerShim } from './stl-worker-thread.ts';
+import { rejection, useWorkerShim } from './client-harness.ts';
 
 let client: GeometryClient;
-const realWorker = globalThis.Worker;
+useWorkerShim();
 
 beforeAll(() => {
-  (globalThis as { Worker: unknown }).Worker = GeometryWorkerShim;
   client = new GeometryClient();
 });
 
 afterAll(() => {
   client.dispose();
-  (globalThis as { Worker: unknown }).Worker = realWorker;
 });
 
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Waits until the worker has no job running (it takes messages in order), then its last job. */
 async function lastJob(): Promise<{ call: string; outcome: string } | undefined> {

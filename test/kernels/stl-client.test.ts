@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GeometryClient } from '../../src/editor/geometry/client.ts';
 import { GeometryError, isAbortError } from '../../src/editor/geometry/errors.ts';
 import { cubeStl, sphereCounts, sphereStl } from '../fixtures/stl.ts';
+import { rejection, useWorkerShim } from './client-harness.ts';
 import { GeometryWorkerShim } from './stl-worker-thread.ts';
 
 let client: GeometryClient;
-const realWorker = globalThis.Worker;
 
 /** Messages from the worker still to hold back, and the delivery of those held. */
 let toHold = 0;
@@ -44,24 +44,16 @@ class TransportShim extends GeometryWorkerShim {
   }
 }
 
+useWorkerShim(TransportShim);
+
 beforeAll(() => {
-  (globalThis as { Worker: unknown }).Worker = TransportShim;
   client = new GeometryClient();
 });
 
 afterAll(() => {
   client.dispose();
-  (globalThis as { Worker: unknown }).Worker = realWorker;
 });
 
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('GeometryClient over the real worker', () => {
   it('openStl resolves the arrays and a handle, with progress; meshInfo and release use the handle', async () => {

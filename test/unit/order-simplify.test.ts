@@ -5,10 +5,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GeometryError } from '../../src/editor/geometry/errors.ts';
 import { simplifiedName, simplifyErrorMessage, simplifyModel, stlBytes, targetTriangles, type SimplifyStage } from '../../src/modules/order/simplify.ts';
 import { asciiStl, pngLike, sphereCounts, sphereStl, sphereTriangles } from '../fixtures/stl.ts';
+import { rejection, useWorkerShim } from '../kernels/client-harness.ts';
 import { GeometryWorkerShim } from '../kernels/stl-worker-thread.ts';
 
 const LIMIT = 1024 * 1024;
@@ -20,7 +21,6 @@ const studyTitle = studyPresent
   ? `a real study model (${studyPath})`
   : `a real study model: SKIPPED, ${studyPath} not found (set ARCHWRIGHT_FIXTURES to the shared fixtures folder)`;
 if (!studyPresent) console.warn(studyTitle);
-const realWorker = globalThis.Worker;
 
 /** Counts the workers the client ends, to see that none outlives a simplification. */
 class CountingWorker extends GeometryWorkerShim {
@@ -31,21 +31,8 @@ class CountingWorker extends GeometryWorkerShim {
   }
 }
 
-beforeAll(() => {
-  (globalThis as { Worker: unknown }).Worker = CountingWorker;
-});
-afterAll(() => {
-  (globalThis as { Worker: unknown }).Worker = realWorker;
-});
+useWorkerShim(CountingWorker);
 
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Bounding box of binary STL bytes. */
 function stlBounds(bytes: Uint8Array): { min: number[]; max: number[] } {
