@@ -6,6 +6,7 @@
 // next vertex's x.
 
 import { arenaAlloc, arenaMark, arenaRelease } from './arena';
+import { addToCorners, faceCross, isDegenerate, storeUnitNormal } from './vertex-normals';
 
 /** A triangle refers to a vertex that does not exist (meshOpsBadTriangle() tells which). */
 const MOPS_BAD_INDEX: i32 = -1;
@@ -19,19 +20,6 @@ const BOUNDS = memory.data(32, 16);
 /** The triangle a kernel of this file last rejected for an index out of range (-1: none). */
 export function meshOpsBadTriangle(): i32 {
   return badTriangle;
-}
-
-/** Cross product of (b - a) and (c - a) in lanes 0..2 (twice the area, along the winding); lane 3 is 0. */
-@inline function faceCross(a: v128, b: v128, c: v128): v128 {
-  const e1 = f32x4.sub(b, a);
-  const e2 = f32x4.sub(c, a);
-  return v128.and(
-    f32x4.sub(
-      f32x4.mul(i32x4.shuffle(e1, e1, 1, 2, 0, 3), i32x4.shuffle(e2, e2, 2, 0, 1, 3)),
-      f32x4.mul(i32x4.shuffle(e1, e1, 2, 0, 1, 3), i32x4.shuffle(e2, e2, 1, 2, 0, 3)),
-    ),
-    i32x4(-1, -1, -1, 0),
-  );
 }
 
 /**
@@ -62,33 +50,13 @@ export function meshVertexNormals(pos: usize, idx: usize, vertexCount: u32, triC
       return MOPS_BAD_INDEX;
     }
     const n = faceCross(v128.load(pos + (<usize>ia) * 12), v128.load(pos + (<usize>ib) * 12), v128.load(pos + (<usize>ic) * 12));
-    if (ia == ib || ib == ic || ia == ic || (i32x4.bitmask(f32x4.eq(n, f32x4.splat(0))) & 7) == 7) {
+    if (isDegenerate(ia, ib, ic, n)) {
       degenerate++;
       continue;
     }
-    const na = acc + ((<usize>ia) << 4);
-    const nb = acc + ((<usize>ib) << 4);
-    const nc = acc + ((<usize>ic) << 4);
-    v128.store(na, f32x4.add(v128.load(na), n));
-    v128.store(nb, f32x4.add(v128.load(nb), n));
-    v128.store(nc, f32x4.add(v128.load(nc), n));
+    addToCorners(acc, ia, ib, ic, n);
   }
-  for (let v: u32 = 0; v < vertexCount; v++) {
-    const ap = acc + ((<usize>v) << 4);
-    const np = out + (<usize>v) * 12;
-    const nx = <f64>load<f32>(ap), ny = <f64>load<f32>(ap, 4), nz = <f64>load<f32>(ap, 8);
-    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (len > 0 && len < Infinity) {
-      const inv = 1.0 / len;
-      store<f32>(np, <f32>(nx * inv));
-      store<f32>(np, <f32>(ny * inv), 4);
-      store<f32>(np, <f32>(nz * inv), 8);
-    } else {
-      store<f32>(np, 0);
-      store<f32>(np, 0, 4);
-      store<f32>(np, 1, 8);
-    }
-  }
+  for (let v: u32 = 0; v < vertexCount; v++) storeUnitNormal(acc + ((<usize>v) << 4), out + (<usize>v) * 12);
   arenaRelease(mark);
   return degenerate;
 }

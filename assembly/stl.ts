@@ -12,6 +12,7 @@
 // No managed objects are used; every table is a flat region of the arena.
 
 import { arenaAlloc } from './arena';
+import { addToCorners, faceCross, isDegenerate, storeUnitNormal } from './vertex-normals';
 
 // Status codes. Keep in sync with STL_ERROR_CODES in workers/kernels/stl.ts.
 export const STL_OK: i32 = 0;
@@ -1020,33 +1021,16 @@ function stepAscii(budget: u32): i32 {
 // ---------------------------------------------------------------- normals, bounds
 
 function accumulateNormals(from: u32, to: u32): void {
-  const xyz = i32x4(-1, -1, -1, 0);
-  const zero = f32x4.splat(0);
   for (let t = from; t < to; t++) {
     const tp = idxPtr + (<usize>t) * 12;
     const ia = load<u32>(tp), ib = load<u32>(tp, 4), ic = load<u32>(tp, 8);
-    // Lane 3 reads the next vertex's x (positions have 4 spare bytes); masked off below.
-    const a = v128.load(posPtr + (<usize>ia) * 12);
-    const e1 = f32x4.sub(v128.load(posPtr + (<usize>ib) * 12), a);
-    const e2 = f32x4.sub(v128.load(posPtr + (<usize>ic) * 12), a);
-    // Cross product: twice the area, so the sum below is area-weighted.
-    const n = v128.and(
-      f32x4.sub(
-        f32x4.mul(i32x4.shuffle(e1, e1, 1, 2, 0, 3), i32x4.shuffle(e2, e2, 2, 0, 1, 3)),
-        f32x4.mul(i32x4.shuffle(e1, e1, 2, 0, 1, 3), i32x4.shuffle(e2, e2, 1, 2, 0, 3)),
-      ),
-      xyz,
-    );
-    if (ia == ib || ib == ic || ia == ic || (i32x4.bitmask(f32x4.eq(n, zero)) & 7) == 7) {
+    // Lane 3 of each load reads the next vertex's x (positions have 4 spare bytes); faceCross drops it.
+    const n = faceCross(v128.load(posPtr + (<usize>ia) * 12), v128.load(posPtr + (<usize>ib) * 12), v128.load(posPtr + (<usize>ic) * 12));
+    if (isDegenerate(ia, ib, ic, n)) {
       degenerate++;
       continue;
     }
-    const na = accPtr + ((<usize>ia) << 4);
-    const nb = accPtr + ((<usize>ib) << 4);
-    const nc = accPtr + ((<usize>ic) << 4);
-    v128.store(na, f32x4.add(v128.load(na), n));
-    v128.store(nb, f32x4.add(v128.load(nb), n));
-    v128.store(nc, f32x4.add(v128.load(nc), n));
+    addToCorners(accPtr, ia, ib, ic, n);
   }
 }
 
@@ -1072,21 +1056,7 @@ function finishVertices(from: u32, to: u32): void {
     lo = f32x4.min(lo, p);
     hi = f32x4.max(hi, p);
 
-    const ap = accPtr + ((<usize>v) << 4);
-    const np = nrmPtr + (<usize>v) * 12;
-    const nx = <f64>load<f32>(ap), ny = <f64>load<f32>(ap, 4), nz = <f64>load<f32>(ap, 8);
-    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (len > 0 && len < Infinity) {
-      const inv = 1.0 / len;
-      store<f32>(np, <f32>(nx * inv));
-      store<f32>(np, <f32>(ny * inv), 4);
-      store<f32>(np, <f32>(nz * inv), 8);
-    } else {
-      // Only degenerate triangles touch this vertex: any unit vector will do.
-      store<f32>(np, 0);
-      store<f32>(np, 0, 4);
-      store<f32>(np, 1, 8);
-    }
+    storeUnitNormal(accPtr + ((<usize>v) << 4), nrmPtr + (<usize>v) * 12);
   }
   store<f32>(boundsPtr, f32x4.extract_lane(lo, 0));
   store<f32>(boundsPtr, f32x4.extract_lane(lo, 1), 4);
