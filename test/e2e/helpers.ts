@@ -55,11 +55,10 @@ export interface DesignerOrderSpec {
 }
 
 /**
- * A designer (a role with the order list and its entries, design rights included, but not "All
- * orders") and an order of hers with the given upper and lower jaws uploaded as binary STL.
+ * A designer: a role with the order list and its entries, design rights included, but not "All
+ * orders", and a user of that role whose password is `<username>-pass`.
  */
-export async function designerWithOrder(request: APIRequestContext, spec: DesignerOrderSpec): Promise<{ id: number; caseNo: string; token: string }> {
-  const { username } = spec;
+export async function createDesigner(request: APIRequestContext, username: string, name = username): Promise<void> {
   const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
   const headers = { Authorization: admin };
   const { menus } = (await (await request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
@@ -72,10 +71,15 @@ export async function designerWithOrder(request: APIRequestContext, spec: Design
   expect(role.code, JSON.stringify(role)).toBe(1000);
   const add = await request.post('/admin/base/sys/user/add', {
     headers,
-    data: { username, password: `${username}-pass`, name: spec.name, nickName: spec.name, status: 1, roleIdList: [role.data.id] },
+    data: { username, password: `${username}-pass`, name, nickName: name, status: 1, roleIdList: [role.data.id] },
   });
   expect((await add.json()).code).toBe(1000);
+}
 
+/** A designer (createDesigner) and an order of hers with the given upper and lower jaws uploaded as binary STL. */
+export async function designerWithOrder(request: APIRequestContext, spec: DesignerOrderSpec): Promise<{ id: number; caseNo: string; token: string }> {
+  const { username } = spec;
+  await createDesigner(request, username, spec.name);
   const token = await apiLogin(request, username, `${username}-pass`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `aw-${username}-`));
   const ids: Record<string, number> = {};

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test, expect, type APIRequestContext, type Request } from '@playwright/test';
-import { ADMIN_PASSWORD, apiLogin, signIn } from './helpers.ts';
+import { test, expect, type Request } from '@playwright/test';
+import { apiLogin, createDesigner, signIn } from './helpers.ts';
 import { pngLike, sphereCounts, sphereStl } from '../fixtures/stl.ts';
 
 /** playwright.config.ts: `smallUploadPort`, started with UPLOAD_MAX_MB=1. */
@@ -14,24 +14,6 @@ const LIMIT = 1024 * 1024;
 const RADIUS = 20;
 
 test.use({ baseURL: `http://127.0.0.1:${SMALL_UPLOAD_PORT}`, locale: 'en-US' });
-
-/** A designer: the order list and its entries, as in orders.spec.ts. */
-async function createDesigner(request: APIRequestContext, username: string): Promise<void> {
-  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
-  const headers = { Authorization: admin };
-  const { menus } = (await (await request.get('/admin/base/comm/permmenu', { headers })).json()).data as {
-    menus: { id: number; parentId: number | null; router: string | null; perms: string | null }[];
-  };
-  const list = menus.find((m) => m.router === '/order/list')!;
-  const granted = [list.parentId!, list.id, ...menus.filter((m) => m.parentId === list.id && m.perms !== 'order:info:all').map((m) => m.id)];
-  const role = await (await request.post('/admin/base/sys/role/add', { headers, data: { name: username, label: username, menuIdList: granted, relevance: 1 } })).json();
-  expect(role.code, JSON.stringify(role)).toBe(1000);
-  const add = await request.post('/admin/base/sys/user/add', {
-    headers,
-    data: { username, password: `${username}-pass`, name: username, nickName: username, status: 1, roleIdList: [role.data.id] },
-  });
-  expect((await add.json()).code).toBe(1000);
-}
 
 /** Triangle count (header and size must agree) and the largest distance of a vertex from RADIUS. */
 function readSphereStl(bytes: Buffer): { triangles: number; worstRadius: number } {
