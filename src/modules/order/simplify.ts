@@ -9,6 +9,7 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { GeometryError, isAbortError } from '../../editor/geometry/errors';
+import { errorMessage } from '../../editor/ui/errors';
 
 /** Binary STL: an 80-byte header, a 4-byte count, 50 bytes per triangle. */
 export const stlBytes = (triangles: number): number => 84 + 50 * triangles;
@@ -95,28 +96,9 @@ export async function simplifyModel(file: File, maxBytes: number, options: Simpl
 export function simplifyErrorMessage(error: unknown): MessageDescriptor | null {
   if (isAbortError(error) || (error instanceof GeometryError && error.code === 'ABORTED')) return null;
   if (error instanceof NotSmallEnoughError) return msg`The model could not be simplified enough to fit under the upload limit.`;
-  if (error instanceof GeometryError) {
-    switch (error.code) {
-      case 'STL_NOT_STL':
-        return msg`This file is not an STL file.`;
-      case 'STL_EMPTY':
-        return msg`The STL file is empty.`;
-      case 'STL_NO_TRIANGLES':
-        return msg`The STL file contains no triangles.`;
-      case 'STL_TOO_SHORT':
-      case 'STL_TRUNCATED':
-      case 'STL_COUNT_MISMATCH':
-      case 'STL_MALFORMED':
-      case 'STL_NON_FINITE':
-        return msg`The STL file is broken and cannot be simplified.`;
-      case 'STL_TOO_LARGE':
-      case 'OUT_OF_MEMORY':
-        return msg`The STL file is too large to open in this browser.`;
-      case 'STL_READ_FAILED':
-        return msg`The file could not be read. Please try again.`;
-      default:
-        break;
-    }
+  // A file that cannot be read or opened: the editor's sentence for the same code.
+  if (error instanceof GeometryError && (error.code.startsWith('STL_') || error.code === 'OUT_OF_MEMORY')) {
+    return errorMessage({ code: error.code, ...(error.line ? { line: error.line } : {}) });
   }
   return msg`The model could not be simplified because of an internal error. Please try again.`;
 }
