@@ -12,27 +12,10 @@ import { meshBounds, vertexNormals, vertexNormalsInto } from '../../workers/kern
 import { parseStl } from '../../workers/kernels/stl.ts';
 import { writeBinaryStl } from '../../workers/kernels/stl-write.ts';
 import { bestInsertionDirection, undercutMap } from '../../workers/kernels/undercut.ts';
+// The reference: per vertex the sum of (b - a) × (c - a) over its triangles in f64, normalised.
+import { vertexNormals as referenceNormals } from '../fixtures/mesh.ts';
 import { bumpySphereMesh, stumpMesh, uvSphereMesh, type IndexedMesh } from '../fixtures/meshes.ts';
 import { loadKernels } from './kernels.ts';
-
-/** Reference: per vertex the sum of (b - a) × (c - a) over its triangles, in f64, normalised; (0, 0, 1) when that sum is 0. */
-function referenceNormals(positions: Float32Array, indices: Uint32Array): Float32Array {
-  const sum = new Float64Array(positions.length);
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
-    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
-    const cross = [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
-    for (const v of [a, b, c]) for (let i = 0; i < 3; i++) sum[v + i]! += cross[i]!;
-  }
-  const out = new Float32Array(positions.length);
-  for (let v = 0; v < sum.length; v += 3) {
-    const len = Math.hypot(sum[v]!, sum[v + 1]!, sum[v + 2]!);
-    if (len > 0) for (let i = 0; i < 3; i++) out[v + i] = sum[v + i]! / len;
-    else out[v + 2] = 1;
-  }
-  return out;
-}
 
 function maxDifference(a: Float32Array, b: Float32Array): number {
   expect(a.length).toBe(b.length);
