@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildBvh } from '../../workers/kernels/bvh.ts';
 import { KernelError } from '../../workers/kernels/job.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
@@ -104,6 +104,23 @@ describe('undercut map', () => {
     const best = bestInsertionDirection(mesh, bvh, [0, 0, 1], { chunk: 64, sliceMs: 0, shouldCancel: () => polls++ > 10 });
     await expect(best).rejects.toMatchObject({ code: 'ABORTED' });
     expect(k.arenaUsed()).toBe(used);
+  });
+});
+
+describe('best insertion direction, as a job', () => {
+  it('gives the event loop a turn every slice although each direction it scores takes less (so a cancel gets through)', async () => {
+    const { mesh, bvh } = await setUp(sphere);
+    // A clock that moves 10 ms a reading: the sphere is one chunk, so each score reads it once or twice.
+    let t = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (t += 10));
+    let yields = 0;
+    try {
+      await bestInsertionDirection(mesh, bvh, [0, 0, 1], { samples: 16, refineRounds: 1, sliceMs: 30, yieldToEventLoop: async () => void yields++ });
+    } finally {
+      now.mockRestore();
+    }
+    // About 30 scores, a reading each: a yield every third (none when each score kept its own slice).
+    expect(yields).toBeGreaterThanOrEqual(8);
   });
 });
 

@@ -14,6 +14,23 @@ export interface JobOptions {
   sliceMs?: number;
   /** Minimum time between progress reports. Default 50 ms. */
   progressIntervalMs?: number;
+  /**
+   * Slice timing shared by the runChunked calls of one job (jobClock()). A job made of many short
+   * calls (a search that scores a hundred directions, a few milliseconds each) must pass one, or
+   * each call starts a fresh slice, none reaches sliceMs, and the job never yields: no cancel
+   * gets through.
+   */
+  clock?: JobClock;
+}
+
+/** When the current slice of a job began and when it last reported progress. */
+export interface JobClock {
+  sliceStart: number;
+  lastReport: number;
+}
+
+export function jobClock(): JobClock {
+  return { sliceStart: performance.now(), lastReport: -Infinity };
 }
 
 export type KernelErrorCode = 'ABORTED' | 'OUT_OF_MEMORY' | 'BAD_INPUT' | 'KERNEL_FAILED';
@@ -44,19 +61,18 @@ export async function runChunked(
 ): Promise<void> {
   const { onProgress, shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, progressIntervalMs = 50 } = options;
   if (shouldCancel?.()) throw new KernelError('ABORTED');
-  let sliceStart = performance.now();
-  let lastReport = -Infinity;
+  const clock = options.clock ?? jobClock();
   for (let start = 0; start < total; start += chunk) {
     step(start, Math.min(total, start + chunk));
     const now = performance.now();
-    if (now - sliceStart >= sliceMs) {
-      if (onProgress && now - lastReport >= progressIntervalMs) {
+    if (now - clock.sliceStart >= sliceMs) {
+      if (onProgress && now - clock.lastReport >= progressIntervalMs) {
         onProgress(Math.min(1, (start + chunk) / total));
-        lastReport = now;
+        clock.lastReport = now;
       }
       await yieldToEventLoop();
       if (shouldCancel?.()) throw new KernelError('ABORTED');
-      sliceStart = performance.now();
+      clock.sliceStart = performance.now();
     }
   }
   onProgress?.(1);

@@ -5,7 +5,7 @@
 // the mesh's kernel instance; the report is copied out into fresh arrays.
 
 import type { KernelExports } from './abi.ts';
-import { type JobOptions, KernelError, runChunked } from './job.ts';
+import { jobClock, type JobOptions, KernelError, runChunked } from './job.ts';
 import type { MeshRef } from './mesh.ts';
 
 export type Point3 = readonly [number, number, number];
@@ -92,10 +92,13 @@ async function buildTopology(m: MeshRef, options: JobOptions): Promise<void> {
   const { onProgress } = options;
   // Each phase's weight is roughly its share of the time, for the progress fraction.
   let done = 0;
+  // One clock for the phases, so that short ones still add up to a yield.
+  const clock = jobClock();
   const phase = async (total: number, chunk: number, weight: number, step: (s: number, e: number) => number): Promise<void> => {
     const base = done;
     await runChunked(total, chunk, (s, e) => void check(step(s, e), 'topology'), {
       ...options,
+      clock,
       onProgress: onProgress ? (f) => onProgress(Math.min(0.999, base + f * weight)) : undefined,
     });
     done += weight;

@@ -11,7 +11,7 @@
 // undercut vertices of a third of the area of their triangles.
 
 import { bvhDiagonal, type Bvh, type Vec3 } from './bvh.ts';
-import { KernelError, runChunked, type JobOptions } from './job.ts';
+import { jobClock, KernelError, runChunked, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
 import { vertexNormalsInto } from './mesh-ops.ts';
 import { rampColors, type RampRange } from './ramp.ts';
@@ -292,6 +292,8 @@ export async function bestInsertionDirection(
     const exactWeight = sample === all ? 0 : n / sample.count;
     const totalEvals = 1 + samples + REFINE_SEEDS * rounds * refineSamples + 2 * exactWeight;
     let done = 0;
+    // One clock for every score: each takes a few milliseconds, so alone none would yield.
+    const clock = jobClock();
     const score = async (d: Vec3, set: Samples, weight: number): Promise<number> => {
       let sum = 0;
       await runChunked(
@@ -302,6 +304,7 @@ export async function bestInsertionDirection(
         },
         {
           ...options,
+          clock,
           onProgress: options.onProgress ? (f) => options.onProgress!(Math.min(1, (done + f * weight) / totalEvals)) : undefined,
         },
       );
