@@ -2,9 +2,9 @@
 // shows the undercut heatmap (the model's pixels change colour, the legend shows millimetres),
 // tilts the insertion direction (one undo step, the map follows), shows the occlusal distance
 // map, and turns the heatmap off (the normal shading is back).
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test, expect, type APIRequestContext } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
-import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { designerWithOrder as createDesignerOrder, namedWorker, signIn, workerStats } from './helpers.ts';
 import { canvasPixels as pixels, pixelDifference as difference, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
@@ -118,4 +118,60 @@ test('a designer shows the undercut heatmap, tilts the insertion direction, show
     await settle(page);
     await page.screenshot({ path: `test-results/analysis-${lang}.png` });
   }
+});
+
+test('Cancel stops the best-direction search in the worker, leaving the direction as it was; run to the end it shows its progress and sets one', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const orderId = await designerWithOrder(request, 'best-designer');
+  await signIn(page, 'best-designer', 'best-designer-pass');
+  await page.goto(`/bend?orderId=${orderId}`);
+  await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await page.getByTestId('heatmap-undercut').click();
+  await expect(page.getByTestId('analysis')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  const direction = page.getByTestId('direction-value');
+  await expect(direction).toContainText("The jaw's axis");
+  const worker = await namedWorker(page);
+  const searches = async () => (await workerStats(worker)).recentJobs.filter((j) => j.call === 'bestInsertionDirection');
+
+  // Every percentage the Cancel button shows is recorded; with `cancel`, the button is pressed
+  // from inside the page the moment it appears, as a user would right after starting.
+  const watch = (cancel: boolean) =>
+    page.evaluate((cancel) => {
+      const seen: number[] = [];
+      (window as unknown as { __best: number[] }).__best = seen;
+      const observer = new MutationObserver(() => {
+        const button = document.querySelector<HTMLButtonElement>('[data-testid="best-cancel"]');
+        const percent = Number(/\((\d+)%\)/.exec(button?.textContent ?? '')?.[1] ?? NaN);
+        if (!Number.isFinite(percent)) return;
+        if (seen.at(-1) !== percent) seen.push(percent);
+        if (cancel) {
+          observer.disconnect();
+          button!.click();
+        }
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, cancel);
+  const shown = () => page.evaluate(() => (window as unknown as { __best: number[] }).__best);
+
+  await watch(true);
+  await page.getByTestId('best-direction').click();
+  await expect.poll(async () => (await searches()).at(-1)?.outcome, { timeout: 30_000 }).toBe('ABORTED');
+  expect(await shown()).toEqual([0]);
+  await expect(page.getByTestId('best-cancel')).toHaveCount(0);
+  await expect(page.getByTestId('best-direction')).toBeEnabled();
+  await expect(direction).toContainText("The jaw's axis");
+  expect((await workerStats(worker)).runningJobs).toBe(0);
+
+  // Run to the end, its progress rises on the button, and it finds and sets a direction (one
+  // undo step back to the axis).
+  await watch(false);
+  await page.getByTestId('best-direction').click();
+  await expect.poll(async () => (await searches()).at(-1)?.outcome, { timeout: 60_000 }).toBe('ok');
+  const seen = await shown();
+  expect(seen.some((p) => p > 0 && p < 100), `percentages shown: ${seen.join(', ')}`).toBe(true);
+  for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]!);
+  await expect(direction).not.toContainText("The jaw's axis");
+  await page.getByTestId('viewport').locator('canvas').focus();
+  await page.keyboard.press('Control+z');
+  await expect(direction).toContainText("The jaw's axis");
 });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { test, expect, type Page, type Worker } from '@playwright/test';
-import type { WorkerStats } from '../../workers/geometry.worker.ts';
+import { test, expect, type Page } from '@playwright/test';
 import { sphereCounts, sphereStl } from '../fixtures/stl.ts';
+import { namedWorker, signIn, workerStats } from './helpers.ts';
 
 // The geometry worker in real Chromium, driven through the /bend page: a file
 // opened with the open-stl-input is parsed in the worker with progress and
@@ -11,22 +11,7 @@ import { sphereCounts, sphereStl } from '../fixtures/stl.ts';
 // jobs is read through Playwright's handle on the worker
 // (globalThis.archwrightGeometryStats, see docs/geometry.md).
 
-const ADMIN_PASSWORD = 'e2e-Admin-pass1';
-
 test.use({ locale: 'en-US' });
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
-  await page.getByLabel('Captcha', { exact: true }).fill('abcd'); // CAPTCHA=off on this server
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
-}
-
-function stats(worker: Worker): Promise<WorkerStats> {
-  return worker.evaluate(() => (globalThis as unknown as { archwrightGeometryStats: () => WorkerStats }).archwrightGeometryStats());
-}
 
 /** Records every value the file's progress bar shows (window.__progress), from now on. */
 async function recordProgress(page: Page, fileName: string, cancelAt?: number): Promise<void> {
@@ -64,12 +49,7 @@ test('STL files go through the geometry worker with progress; Cancel aborts a la
 
   // The editor's worker starts as /bend is entered (with an order, also one that only parses a
   // second file while the first is parsed): the main one keeps the meshes.
-  const named = async (name: string): Promise<Worker | undefined> => {
-    for (const w of page.workers()) if ((await w.evaluate(() => self.name).catch(() => '')) === name) return w;
-    return undefined;
-  };
-  await expect.poll(async () => (await named('geometry')) !== undefined).toBe(true);
-  const worker = (await named('geometry'))!;
+  const worker = await namedWorker(page);
   const started = page.workers().filter((w) => /geometry/.test(w.url()));
 
   // 1. A 200k-triangle file: progress is shown while it loads, then the model.
@@ -82,30 +62,30 @@ test('STL files go through the geometry worker with progress; Cancel aborts a la
   expect(progress[0]).toBe(0);
   expect(progress.some((v) => v > 0 && v < 100), `progress seen: ${progress.join(', ')}`).toBe(true);
   for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]!);
-  expect((await stats(worker)).recentJobs.at(-1)).toMatchObject({ call: 'openStl', outcome: 'ok' });
-  expect((await stats(worker)).meshes).toBe(1); // the editor keeps the model in the worker, by handle
+  expect((await workerStats(worker)).recentJobs.at(-1)).toMatchObject({ call: 'openStl', outcome: 'ok' });
+  expect((await workerStats(worker)).meshes).toBe(1); // the editor keeps the model in the worker, by handle
 
   // 2. A 1M-triangle file (48 MB), cancelled with the Cancel button while it is parsed.
   const bigPath = testInfo.outputPath('big.stl');
   writeFileSync(bigPath, sphereStl({ segments: 1000, rings: 501, radius: 40 }));
   await recordProgress(page, 'big.stl', 20);
   await input.setInputFiles(bigPath);
-  await expect.poll(async () => (await stats(worker)).recentJobs.at(-1)?.outcome).toBe('ABORTED');
-  const afterAbort = await stats(worker);
+  await expect.poll(async () => (await workerStats(worker)).recentJobs.at(-1)?.outcome).toBe('ABORTED');
+  const afterAbort = await workerStats(worker);
   expect(afterAbort.runningJobs).toBe(0);
   // Nothing is loading any more, cancelling is not an error, and the viewport is empty.
   await expect(page.getByRole('progressbar')).toHaveCount(0);
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(viewport).toHaveAttribute('data-model-triangles', '');
   // The first model was replaced by the cancelled one and released in the worker: nothing is kept.
-  await expect.poll(async () => (await stats(worker)).meshes).toBe(0);
+  await expect.poll(async () => (await workerStats(worker)).meshes).toBe(0);
 
   // 3. The same worker opens the next file.
   const third = sphereCounts(64, 33).triangles;
   await input.setInputFiles({ name: 'third.stl', mimeType: 'model/stl', buffer: Buffer.from(sphereStl({ segments: 64, rings: 33, radius: 10 })) });
   await expect(viewport).toHaveAttribute('data-model-triangles', String(third));
   await expect(page.getByTestId('model-status')).toContainText('third.stl');
-  const end = await stats(worker);
+  const end = await workerStats(worker);
   expect(end.recentJobs.at(-1)).toMatchObject({ call: 'openStl', outcome: 'ok' });
   expect(end.meshes).toBe(1);
   expect(end.recentJobs.filter((j) => j.outcome === 'ABORTED')).toHaveLength(1);

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type Worker } from '@playwright/test';
+import type { WorkerStats } from '../../workers/geometry.worker.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 
 /** Matches the webServer env in playwright.config.ts. */
@@ -110,4 +111,19 @@ export async function saveDesign(request: APIRequestContext, order: { id: number
   const res = await request.post('/admin/design/save', { headers: { Authorization: order.token }, data: { orderId: order.id, baseVersion: 0, data } });
   const body = await res.json();
   expect(body.code, JSON.stringify(body)).toBe(1000);
+}
+
+/** The page's geometry worker named `name` ("geometry": the editor's main one), once it has started. */
+export async function namedWorker(page: Page, name = 'geometry'): Promise<Worker> {
+  const find = async (): Promise<Worker | undefined> => {
+    for (const w of page.workers()) if ((await w.evaluate(() => self.name).catch(() => '')) === name) return w;
+    return undefined;
+  };
+  await expect.poll(async () => (await find()) !== undefined).toBe(true);
+  return (await find())!;
+}
+
+/** The worker's own record of its jobs (globalThis.archwrightGeometryStats, docs/geometry.md). */
+export function workerStats(worker: Worker): Promise<WorkerStats> {
+  return worker.evaluate(() => (globalThis as unknown as { archwrightGeometryStats: () => WorkerStats }).archwrightGeometryStats());
 }
