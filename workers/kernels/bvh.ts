@@ -9,7 +9,7 @@
 // one job at a time per instance (the worker queues jobs per mesh).
 
 import type { KernelExports } from './abi.ts';
-import { KernelError, type JobOptions } from './job.ts';
+import { KernelError, runSteps, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
 
 export type Vec3 = readonly [number, number, number];
@@ -65,8 +65,6 @@ export function buildBvh(mesh: MeshRef, options: BvhBuildOptions = {}): Bvh {
  */
 const BUILD_STEP = 1 << 16;
 
-const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
 /**
  * The same build as buildBvh (byte for byte), in time slices: progress from
  * 0 to 1 (records 10 %, splits by the share of triangles in finished leaves,
@@ -75,36 +73,21 @@ const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(re
  * The instance's arena belongs to this job until it settles.
  */
 export async function buildBvhAsync(mesh: MeshRef, options: BvhBuildOptions = {}, job: JobOptions = {}): Promise<Bvh> {
-  const { onProgress, shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, progressIntervalMs = 50 } = job;
-  if (shouldCancel?.()) throw new KernelError('ABORTED');
+  if (job.shouldCancel?.()) throw new KernelError('ABORTED');
   const { k } = mesh;
   const mark = k.arenaMark() >>> 0;
   let status = k.bvhBuildBegin(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount, options.maxLeafSize ?? 8, options.bins ?? 16);
   if (status < 0) throw buildFailure(mesh, status);
-  onProgress?.(0);
-  let lastReport = performance.now();
-  let sliceStart = lastReport;
+  job.onProgress?.(0);
   try {
-    for (;;) {
-      status = k.bvhBuildStep(BUILD_STEP);
-      if (status <= 0) break;
-      const now = performance.now();
-      if (now - sliceStart < sliceMs) continue;
-      if (onProgress && now - lastReport >= progressIntervalMs) {
-        onProgress(k.bvhBuildProgress());
-        lastReport = now;
-      }
-      await yieldToEventLoop();
-      if (shouldCancel?.()) throw new KernelError('ABORTED');
-      sliceStart = performance.now();
-    }
+    await runSteps(() => (status = k.bvhBuildStep(BUILD_STEP)) > 0, () => k.bvhBuildProgress(), job);
   } catch (e) {
     k.arenaRelease(mark);
     throw e;
   }
   // A failed step has released the arena already.
   if (status < 0) throw buildFailure(mesh, status);
-  onProgress?.(1);
+  job.onProgress?.(1);
   return describe(k, k.bvhBuildResult() >>> 0);
 }
 

@@ -3,8 +3,7 @@
 // then the path's edge points slide along their edges until the polyline is
 // locally shortest. Returns the length and the polyline for drawing.
 
-import type { JobOptions } from './job.ts';
-import { KernelError } from './job.ts';
+import { KernelError, runSteps, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
 import { check, ensureTopology, type Point3, straightDistance } from './topology.ts';
 
@@ -35,7 +34,6 @@ export interface GeodesicResult {
 }
 
 const STEP_BUDGET = 20_000;
-const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * Geodesic distance from a to b. Builds the mesh's topology when needed; the
@@ -43,29 +41,23 @@ const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(re
  * 24 bytes per vertex and per Steiner point: ~170 bytes per vertex with 2).
  */
 export async function geodesicDistance(m: MeshRef, a: SurfacePoint, b: SurfacePoint, options: GeodesicOptions = {}): Promise<GeodesicResult> {
-  const { shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, onProgress } = options;
-  await ensureTopology(m, { ...options, onProgress: undefined });
+  // The search's progress is not known until it ends: only the final 1 is reported.
+  const { onProgress, ...job } = options;
+  await ensureTopology(m, job);
   const k = m.k;
   for (const p of [a, b]) {
     if (!(p.triangle >= 0 && p.triangle < m.triangleCount)) throw new KernelError('BAD_INPUT', `triangle ${p.triangle} out of range`);
   }
   check(k.geoPrepare(options.steinerPoints ?? 2), 'geoPrepare');
-  if (shouldCancel?.()) throw new KernelError('ABORTED');
+  if (job.shouldCancel?.()) throw new KernelError('ABORTED');
   check(k.geoBegin(a.triangle, a.point[0], a.point[1], a.point[2], b.triangle, b.point[0], b.point[1], b.point[2]), 'geoBegin');
-  let sliceStart = performance.now();
-  for (;;) {
+  const step = (): boolean => {
     const r = k.geoStep(STEP_BUDGET);
-    if (r === 0) break;
-    if (r < 0) {
-      if (r === -4) throw new KernelError('BAD_INPUT', 'the two points lie on separate shells');
-      check(r, 'geoStep');
-    }
-    if (performance.now() - sliceStart >= sliceMs) {
-      await yieldToEventLoop();
-      if (shouldCancel?.()) throw new KernelError('ABORTED');
-      sliceStart = performance.now();
-    }
-  }
+    if (r === -4) throw new KernelError('BAD_INPUT', 'the two points lie on separate shells');
+    if (r < 0) check(r, 'geoStep');
+    return r !== 0;
+  };
+  await runSteps(step, () => 0, job);
   const mark = k.arenaMark() >>> 0;
   try {
     const count = check(k.geoFinish(options.sweeps ?? 500), 'geoFinish');

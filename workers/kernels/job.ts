@@ -49,9 +49,33 @@ export class KernelError extends Error {
 const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
+ * Calls `step()` until it returns false (a resumable kernel's step: more work
+ * remains), yielding to the event loop every `sliceMs`; at a yield, reports
+ * `progress()` (at most every `progressIntervalMs`). Throws
+ * KernelError('ABORTED') when cancelled (checked before the first step too).
+ * Reports neither 0 nor 1: the caller knows its job's ends.
+ */
+export async function runSteps(step: () => boolean, progress: () => number, options: JobOptions = {}): Promise<void> {
+  const { onProgress, shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, progressIntervalMs = 50 } = options;
+  if (shouldCancel?.()) throw new KernelError('ABORTED');
+  const clock = options.clock ?? jobClock();
+  while (step()) {
+    const now = performance.now();
+    if (now - clock.sliceStart < sliceMs) continue;
+    if (onProgress && now - clock.lastReport >= progressIntervalMs) {
+      onProgress(Math.min(1, progress()));
+      clock.lastReport = now;
+    }
+    await yieldToEventLoop();
+    if (shouldCancel?.()) throw new KernelError('ABORTED');
+    clock.sliceStart = performance.now();
+  }
+}
+
+/**
  * Calls `step(start, end)` over [0, total) in chunks of at most `chunk` items,
- * yielding to the event loop every `sliceMs`. Throws KernelError('ABORTED')
- * when cancelled (checked before the first chunk too).
+ * yielding to the event loop every `sliceMs` (runSteps). Throws
+ * KernelError('ABORTED') when cancelled (checked before the first chunk too).
  */
 export async function runChunked(
   total: number,
@@ -59,23 +83,18 @@ export async function runChunked(
   step: (start: number, end: number) => void,
   options: JobOptions = {},
 ): Promise<void> {
-  const { onProgress, shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, progressIntervalMs = 50 } = options;
-  if (shouldCancel?.()) throw new KernelError('ABORTED');
-  const clock = options.clock ?? jobClock();
-  for (let start = 0; start < total; start += chunk) {
-    step(start, Math.min(total, start + chunk));
-    const now = performance.now();
-    if (now - clock.sliceStart >= sliceMs) {
-      if (onProgress && now - clock.lastReport >= progressIntervalMs) {
-        onProgress(Math.min(1, (start + chunk) / total));
-        clock.lastReport = now;
-      }
-      await yieldToEventLoop();
-      if (shouldCancel?.()) throw new KernelError('ABORTED');
-      clock.sliceStart = performance.now();
-    }
-  }
-  onProgress?.(1);
+  let start = 0;
+  await runSteps(
+    () => {
+      if (start >= total) return false;
+      step(start, Math.min(total, start + chunk));
+      start += chunk;
+      return true;
+    },
+    () => start / total,
+    options,
+  );
+  options.onProgress?.(1);
 }
 
 // ---------------------------------------------------------------- results across the worker boundary

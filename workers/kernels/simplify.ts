@@ -4,7 +4,7 @@
 // be transferred) and also stays in wasm memory as a MeshRef, where the
 // job's scratch was, until the arena is reset or released below it.
 
-import { KernelError, type JobOptions } from './job.ts';
+import { KernelError, runSteps, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
 import { serialized } from './serial.ts';
 
@@ -35,7 +35,6 @@ export interface SimplifyResult {
 /** Work items per kernel call: triangles or vertices while setting up, heap pops while collapsing. */
 const BUDGET = 8192;
 
-const defaultYield = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Jobs on one instance run one after another (the kernel keeps its state between slices). */
 export function simplify(mesh: MeshRef, options: SimplifyOptions): Promise<SimplifyResult> {
@@ -44,34 +43,25 @@ export function simplify(mesh: MeshRef, options: SimplifyOptions): Promise<Simpl
 
 async function simplifyNow(mesh: MeshRef, options: SimplifyOptions): Promise<SimplifyResult> {
   const k = mesh.k;
-  const { onProgress, shouldCancel, yieldToEventLoop = defaultYield, sliceMs = 30, progressIntervalMs = 50 } = options;
+  const { onProgress, shouldCancel } = options;
   const target = Math.max(0, Math.floor(options.targetTriangles));
   if (!Number.isFinite(options.targetTriangles)) throw new KernelError('BAD_INPUT', 'targetTriangles must be a number');
   if (shouldCancel?.()) throw new KernelError('ABORTED');
   const begin = k.simplifyBegin(mesh.positionsPtr, mesh.indicesPtr, mesh.vertexCount, mesh.triangleCount, target);
   if (begin === -1) throw new KernelError('BAD_INPUT', 'the mesh is empty');
   if (begin < 0) throw new KernelError('OUT_OF_MEMORY', 'no room for the decimation state');
-  let sliceStart = performance.now();
-  let lastReport = -Infinity;
-  for (;;) {
+  const step = (): boolean => {
     const status = k.simplifyStep(BUDGET);
-    if (status === 0) break;
     if (status < 0) {
       throw status === -2 ? new KernelError('OUT_OF_MEMORY', 'the decimation ran out of wasm memory') : new KernelError('KERNEL_FAILED', `simplify status ${status}`);
     }
-    const now = performance.now();
-    if (now - sliceStart >= sliceMs) {
-      if (onProgress && now - lastReport >= progressIntervalMs) {
-        onProgress(Math.min(1, k.simplifyProgress()));
-        lastReport = now;
-      }
-      await yieldToEventLoop();
-      if (shouldCancel?.()) {
-        k.simplifyAbort();
-        throw new KernelError('ABORTED');
-      }
-      sliceStart = performance.now();
-    }
+    return status !== 0;
+  };
+  try {
+    await runSteps(step, () => k.simplifyProgress(), options);
+  } catch (e) {
+    if (e instanceof KernelError && e.code === 'ABORTED') k.simplifyAbort();
+    throw e;
   }
   const vertexCount = k.simplifyVertexCount() >>> 0;
   const triangleCount = k.simplifyTriangleCount() >>> 0;
