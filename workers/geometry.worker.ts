@@ -46,7 +46,7 @@ import { distanceMap, signedDistances, type DistanceOptions, type DistanceResult
 import { geodesicDistance, type GeodesicResult, type SurfacePoint } from './kernels/geodesic.ts';
 import { simplify } from './kernels/simplify.ts';
 import { straighten, transformMesh, type StraightenJaw, type StraightenResult } from './kernels/straighten.ts';
-import { smoothDab, smoothRegion, type DabOptions, type RegionOptions, type SmoothResult } from './kernels/smooth.ts';
+import { scatter, smoothDab, smoothRegion, type DabOptions, type RegionOptions, type SmoothResult } from './kernels/smooth.ts';
 import { DownloadFailure, isRemoteStl, startDownload, type RemoteStl } from './kernels/download.ts';
 import { parseStl, type StlErrorCode, type StlMesh, type StlSource as KernelStlSource, type Vec3 } from './kernels/stl.ts';
 import { analyzeMesh, ensureTopology, type MeshHealth } from './kernels/topology.ts';
@@ -603,14 +603,9 @@ const api = {
     return job('setVertices', undefined, undefined, () =>
       withMesh(handle, (m) => {
         if (positions.length !== vertices.length * 3 || (normals && normals.length !== positions.length)) throw new KernelError('BAD_INPUT', 'three numbers per listed vertex');
-        const views = meshViews(m.mesh);
         const count = m.mesh.vertexCount;
         for (const v of vertices) if (v >= count) throw new KernelError('BAD_INPUT', `vertex ${v} is out of range (${count} vertices)`);
-        for (let i = 0; i < vertices.length; i++) {
-          const o = vertices[i]! * 3;
-          views.positions.set(positions.subarray(i * 3, i * 3 + 3), o);
-          if (normals && views.normals) views.normals.set(normals.subarray(i * 3, i * 3 + 3), o);
-        }
+        scatter(m.mesh, vertices, positions, normals);
         verticesMoved(m, vertices);
         return null;
       }),

@@ -267,14 +267,22 @@ function gather(vertices: Uint32Array, pos: Float32Array, nrm: Float32Array | un
 }
 
 function restore(m: MeshRef, before: Snapshot): void {
-  // Fresh views: memory may have grown since the snapshot.
-  const { positions, normals } = meshViews(m);
-  if (!before.vertices) {
-    positions.set(before.positions);
-    if (normals && before.normals) normals.set(before.normals);
+  if (before.vertices) {
+    scatter(m, before.vertices, before.positions, before.normals);
     return;
   }
-  const { vertices, positions: p, normals: n } = before;
+  const { positions, normals } = meshViews(m);
+  positions.set(before.positions);
+  if (normals && before.normals) normals.set(before.normals);
+}
+
+/**
+ * Writes positions (and normals) of the listed vertices, xyz each in list order, into the mesh
+ * (the brush's undo and redo, an aborted region put back). Ids must be below the vertex count.
+ */
+export function scatter(m: MeshRef, vertices: Uint32Array, p: Float32Array, n?: Float32Array): void {
+  // Fresh views: memory may have grown since the values were read.
+  const { positions, normals } = meshViews(m);
   for (let i = 0; i < vertices.length; i++) {
     const v = vertices[i]! * 3;
     positions[v] = p[i * 3]!;
