@@ -9,11 +9,13 @@ import { errorMessage } from './ui/errors.ts';
 import { EditorIcon } from './ui/icons.tsx';
 import { SidePanel } from './ui/SidePanel.tsx';
 import { HeatmapLegend } from './ui/HeatmapLegend.tsx';
+import { ViewStatus } from './ui/ViewStatus.tsx';
 import { DevicePanel, useDevicePanelOpen } from './ui/DevicePanel.tsx';
 import { BendSimulation } from './ui/BendSimulation.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { Toolbar, ToolButton } from './ui/Toolbar.tsx';
 import { orderIdOf } from './order/orderId.ts';
+import { useFrameAttributes } from './ui/frameAttributes.ts';
 
 function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes('Files');
@@ -25,6 +27,7 @@ export default function BendPage() {
   const searchStr = useRouterState({ select: (s) => s.location.searchStr });
   const orderId = useMemo(() => orderIdOf(searchStr), [searchStr]);
   const { canvasRef, overlayRef, engine, state, order, save, saveNow } = useEditor(orderId);
+  const frameRef = useFrameAttributes(engine);
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const { loading, error, model } = state;
@@ -128,6 +131,7 @@ export default function BendPage() {
       <div className="flex min-h-0 flex-1">
         <div
           className="relative min-w-0 flex-1"
+          ref={frameRef}
           data-testid="viewport"
           data-model-triangles={local ? (model ? String(model.triangles) : '') : readyTriangles ? String(readyTriangles) : ''}
           data-view={state.view ?? ''}
@@ -145,7 +149,8 @@ export default function BendPage() {
             aria-label={t`3D view of the model`}
           />
           <div ref={overlayRef} className="editor-overlay pointer-events-none absolute inset-0 overflow-hidden" aria-live="polite" />
-          {engine && <HeatmapLegend analysis={engine.analysis} />}
+          {engine && <HeatmapLegend analysis={engine.analysis} engine={engine} />}
+          {engine && <ViewStatus engine={engine} />}
           {engine && <BendSimulation devices={engine.devices} />}
           {loading && (
             <div className="absolute top-3 left-1/2 flex -translate-x-1/2 items-center gap-2 rounded-lg bg-white/95 px-3 py-2 text-sm text-slate-600 shadow">

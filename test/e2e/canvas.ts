@@ -1,6 +1,6 @@
 // Reading the editor's viewport in browser tests: its pixels as drawn (the engine keeps the
 // drawing buffer), how much two views differ, and where the models are.
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export interface Pixels {
   width: number;
@@ -48,21 +48,46 @@ export async function modelPixels(page: Page, divisor = 4): Promise<{ x: number;
   return found;
 }
 
-/** Rendering is on demand: wait for the frames of a change to be drawn. */
-export async function settle(page: Page): Promise<void> {
-  await page.waitForTimeout(900);
+/** What the last complete frame drew (the viewport's data-drawn-* attributes, frameAttributes.ts). */
+export interface Drawn {
+  view?: string;
+  /** Model roles drawn and hidden, comma-separated in role order. */
+  models?: string;
+  hidden?: string;
+  heatmap?: string;
+  wires?: string;
+  base?: string;
+  handles?: string;
+  revision?: string;
 }
 
-/** The canvas once it has stopped changing (two reads 0.5 s apart alike), for a before/after pair. */
-export async function stablePixels(page: Page, timeoutMs = 30_000): Promise<Pixels> {
-  const end = Date.now() + timeoutMs;
-  let last = await canvasPixels(page);
-  for (;;) {
-    await page.waitForTimeout(500);
-    const now = await canvasPixels(page);
-    if (pixelDifference(last, now) === 0 || Date.now() > end) return now;
-    last = now;
-  }
+const DRAWN_KEYS = ['view', 'models', 'hidden', 'heatmap', 'wires', 'base', 'handles', 'revision'] as const;
+
+/**
+ * Waits until the picture shows every change made so far: no frame owed (a change not yet drawn,
+ * the camera still moving, shaders compiling) and, where given, the last complete frame showed
+ * `expected`. Use `expected` for what arrives later than the action (a heatmap from the worker).
+ */
+export async function settle(page: Page, expected: Drawn = {}, timeout = 90_000): Promise<void> {
+  const viewport = page.locator('[data-testid="viewport"]');
+  await expect
+    .poll(
+      () =>
+        viewport.evaluate((el: HTMLElement, keys: readonly string[]) => {
+          const d = el.dataset;
+          const drawn: Record<string, string | undefined> = { render: d.render };
+          for (const k of keys) drawn[k] = d[`drawn${k[0]!.toUpperCase()}${k.slice(1)}`];
+          return drawn;
+        }, DRAWN_KEYS),
+      { timeout, intervals: [50, 100, 250] },
+    )
+    .toMatchObject({ render: 'idle', ...expected });
+}
+
+/** The canvas once every change is drawn (settle), for a before/after pair. */
+export async function stablePixels(page: Page, expected: Drawn = {}): Promise<Pixels> {
+  await settle(page, expected);
+  return canvasPixels(page);
 }
 
 /**

@@ -10,8 +10,9 @@
 // mirror the patient's left and right). Models only move by translation (the bite offset);
 // everything a tool stores is in the model's own frame (units.ts: ModelPoint).
 //
-// Rendering is on demand: frames are drawn while the camera moves, after a change, and for a
-// short tail after input, not 60 times a second forever.
+// Rendering is on demand: a frame is drawn for every change (frames.ts keeps the requests owed
+// until a complete frame answers them), while the camera moves and while an animation runs, not
+// 60 times a second forever.
 
 import type { AbstractEngine } from '@babylonjs/core/Engines/abstractEngine';
 import type { Scene } from '@babylonjs/core/scene';
@@ -47,11 +48,12 @@ import type { Matrix4 } from './pose.ts';
 import { perfMark, PERF_MARKS } from './openTiming.ts';
 import type { ModelSource } from './modelSource.ts';
 import { ModelSlots, type EditorError, type GeometryPort, type ModelInfo } from './models.ts';
-import { aimCamera, BITE_ANIMATION_MS, BITE_OPENING, biteHeight, clipRange, createCamera, createLights, fitCamera, followCamera, type BiteAnimation } from './navigation.ts';
+import { aimCamera, BITE_OPENING, biteHeight, clipRange, createCamera, createLights, fitCamera, followCamera, type BiteAnimation } from './navigation.ts';
 import { Overlays } from './overlays.ts';
 import { Picking } from './picking.ts';
 import { listenInput, toolTakesArrows } from './input.ts';
 import { createRenderEngine, createScene, runFrames } from './viewport.ts';
+import { FrameClock, summarize, type FrameStatus } from './frames.ts';
 import { initialState, type EditorState } from './state.ts';
 
 export type { EditorError, EditorErrorCode, GeometryPort, LoadStage, MeshBuffers, ModelInfo, ModelView } from './models.ts';
@@ -70,8 +72,6 @@ export interface EditorEngineOptions {
   slots?: SlotPort;
 }
 
-/** How long rendering continues after the last input or change, ms. */
-const RENDER_TAIL_MS = 600;
 
 export class EditorEngine {
   /** Fires after every state change (immutable snapshots). */
@@ -111,8 +111,8 @@ export class EditorEngine {
   private readonly models: ModelSlots;
   private readonly picking: Picking;
   private readonly overlays: Overlays;
-  private renderUntil = 0;
-  private frames = 0;
+  /** Render requests and the frames that answered them (frames.ts). */
+  private readonly frameClock = new FrameClock();
   private readonly cleanups: (() => void)[] = [];
   private disposed = false;
   private tool: Tool | null = null;
@@ -199,6 +199,7 @@ export class EditorEngine {
         document: () => this.state.document,
         change: (label, next) => this.changeDocument(label, next),
         requestRender: () => this.requestRender(),
+        track: (work) => this.frameClock.track(work),
       },
       this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
     );
@@ -207,6 +208,7 @@ export class EditorEngine {
         document: () => this.state.document,
         change: (label, next) => this.changeDocument(label, next),
         selectedWireId: () => (this as { wires?: { selectedId?: string | null } }).wires?.selectedId ?? null,
+        track: (work) => this.frameClock.track(work),
       },
       this.base,
       this.geometry as Partial<SlotGeometry>,
@@ -220,6 +222,7 @@ export class EditorEngine {
         document: () => this.state.document,
         changeWith: (label, next, effect) => this.changeDocumentWith(label, next, effect),
         requestRender: () => this.requestRender(),
+        track: (work) => this.frameClock.track(work),
       },
       this.geometry as Partial<SmoothGeometry>,
     );
@@ -243,6 +246,7 @@ export class EditorEngine {
         return v && v.lengthSquared() > 0 ? (v.normalize().asArray() as unknown as Xyz) : null;
       },
       requestRender: () => this.requestRender(),
+      track: (work) => this.frameClock.track(work),
     });
     this.base.onChanged.add(() => this.analysis.sync());
     this.wires = new WireFeature(
@@ -291,8 +295,14 @@ export class EditorEngine {
     camera.onViewMatrixChangedObservable.add(() => this.requestRender());
     runFrames(engine, scene, {
       heldUntil: () => this.models.framesHeldUntil,
-      renderUntil: () => this.renderUntil,
-      drawn: () => this.frames++,
+      clock: this.frameClock,
+      summarize: () =>
+        summarize(scene, {
+          view: this.state.view,
+          models: this.state.models.map((m) => ({ role: m.role, mesh: this.models.meshOf(m.role) })),
+          heatmap: this.analysis.paintedMode,
+          revision: this.state.revision,
+        }),
     });
 
     if (canvas)
@@ -332,7 +342,17 @@ export class EditorEngine {
 
   /** Frames drawn so far (tests, diagnostics). */
   get renderedFrames(): number {
-    return this.frames;
+    return this.frameClock.status().frames;
+  }
+
+  /** Whether a change is not yet on screen, and what the last complete frame showed. */
+  get frameStatus(): FrameStatus {
+    return this.frameClock.status();
+  }
+
+  /** Fires when a frame is owed and after every frame (the page mirrors it for tests). */
+  get onFrame(): FrameClock['onStatus'] {
+    return this.frameClock.onStatus;
   }
 
   // ---------------------------------------------------------------- loading (models.ts)
@@ -415,7 +435,7 @@ export class EditorEngine {
     const from = lower?.offset[2] ?? 0;
     this.biteAnimation = { from, to: open ? -BITE_OPENING : 0, start: performance.now() };
     this.setState({ biteOpen: open });
-    this.requestRender(BITE_ANIMATION_MS + RENDER_TAIL_MS);
+    this.requestRender();
     if (!this.scene || !lower?.mesh) this.finishBite();
   }
 
@@ -621,9 +641,9 @@ export class EditorEngine {
 
   // ---------------------------------------------------------------- frames
 
-  /** Draws frames for a while (after a change, or during input). */
-  requestRender(ms = RENDER_TAIL_MS): void {
-    this.renderUntil = Math.max(this.renderUntil, performance.now() + ms);
+  /** A frame is owed (a change, input); `ms` keeps frames coming that long (an animation). */
+  requestRender(ms = 0): void {
+    this.frameClock.request(ms);
   }
 
   /** Renders one frame now (tests and screenshots). */
@@ -638,6 +658,7 @@ export class EditorEngine {
       const { z, done } = biteHeight(bite, performance.now());
       this.models.setLowerOffset(z);
       if (done) this.finishBite();
+      else this.requestRender(); // the animation's next frame
     }
   }
 

@@ -52,6 +52,8 @@ export interface AnalysisHost {
   /** Unit vector from the camera's target towards the camera (world = canonical frame). */
   viewDirection(): Xyz | null;
   requestRender(): void;
+  /** Work whose result will be drawn (the picture is pending until then). */
+  track?(work: Promise<unknown>): void;
 }
 
 export interface HeatmapLegend {
@@ -145,6 +147,8 @@ export class AnalysisController {
   private shownKey = 'off';
   private bestAbort: AbortController | null = null;
   private readonly painted = new Map<string, Painted>();
+  /** The map whose colours are on the meshes. */
+  private paintedAs: HeatmapMode = 'off';
   private arrow: LinesMesh | null = null;
   private disposed = false;
 
@@ -308,6 +312,7 @@ export class AnalysisController {
       this.timer = null;
       this.compute(key);
     }, this.debounceMs);
+    this.host.track?.(this.settled());
   }
 
   /** Forces a recomputation (a model's vertices changed in the worker: smoothing, a transform). */
@@ -369,7 +374,7 @@ export class AnalysisController {
         const result = await this.host.geometry.undercut(handle, [d[0], d[1], d[2]], { colors: { ...UNDERCUT_RANGE } }, { signal, onProgress });
         if (signal.aborted) return;
         perfMark(PERF_MARKS.computed);
-        this.show([[model, result.colors!]]);
+        this.show('undercut', [[model, result.colors!]]);
         this.finish(key, { mode, ...UNDERCUT_RANGE }, { undercutArea: result.area, totalArea: result.totalArea, maxValue: result.maxDepth });
       } else if (mode === 'occlusal') {
         const upper = this.host.handleOf('upper');
@@ -379,7 +384,7 @@ export class AnalysisController {
         // jaw's Babylon mesh only, so the distances stay those of the closed bite.
         const result = await this.host.geometry.distanceMap(upper, lower, { maxDistance: OCCLUSAL_MAX_DISTANCE, colors: { ...OCCLUSAL_RANGE } }, { signal, onProgress });
         if (signal.aborted) return;
-        this.show([['upper', result.colors!]]);
+        this.show('occlusal', [['upper', result.colors!]]);
         this.finish(key, { mode, ...OCCLUSAL_RANGE }, { undercutArea: null, totalArea: null, maxValue: result.found ? result.min : null });
       } else if (mode === 'thickness') {
         const base = this.host.base();
@@ -387,7 +392,7 @@ export class AnalysisController {
         if (!base || handle === null) return missing();
         const result = await this.host.geometry.distanceMap(base.handle, handle, { colors: { ...THICKNESS_RANGE } }, { signal, onProgress });
         if (signal.aborted) return;
-        this.show([]);
+        this.show('thickness', []);
         if (base.mesh) this.paint('base', base.mesh, result.colors!);
         this.finish(key, { mode, ...THICKNESS_RANGE }, { undercutArea: null, totalArea: null, maxValue: result.max });
       }
@@ -407,8 +412,9 @@ export class AnalysisController {
 
   // ---------------------------------------------------------------- colours on the meshes
 
-  /** Colours these models and restores the others. */
-  private show(maps: [AnalysisJaw, Float32Array][]): void {
+  /** Colours these models (a map of `mode`) and restores the others. */
+  private show(mode: HeatmapMode, maps: [AnalysisJaw, Float32Array][]): void {
+    this.paintedAs = mode;
     const keep = new Set(maps.map(([role]) => role as string));
     for (const id of [...this.painted.keys()]) if (!keep.has(id)) this.unpaint(id);
     for (const [role, colors] of maps) {
@@ -450,6 +456,11 @@ export class AnalysisController {
 
   private clearColors(): void {
     for (const id of [...this.painted.keys()]) this.unpaint(id);
+  }
+
+  /** The heatmap whose colours are on the meshes now ('off' when none is). */
+  get paintedMode(): HeatmapMode {
+    return this.painted.size ? this.paintedAs : 'off';
   }
 
   /** Whether a model's mesh shows heatmap colours now (tests, the page's data attributes). */

@@ -30,6 +30,8 @@ export interface BaseHost {
   document(): DesignDocument;
   change(label: string, next: DesignDocument): void;
   requestRender(): void;
+  /** Work whose result will be drawn (the picture is pending until then). */
+  track?(work: Promise<unknown>): void;
 }
 
 export interface BaseView {
@@ -155,6 +157,7 @@ export class BaseFeature {
       if (this.running === p) this.running = null;
     });
     this.running = p;
+    this.host.track?.(p);
     return p;
   }
 

@@ -38,6 +38,8 @@ export interface SlotHost {
   change(label: string, next: DesignDocument): void;
   /** The wire selected in the wire tool (engine.wires), or null. */
   selectedWireId(): string | null;
+  /** Work whose result will be drawn (the picture is pending until then). */
+  track?(work: Promise<unknown>): void;
 }
 
 /**
@@ -270,9 +272,11 @@ export class SlotFeature {
     const target = planOf(this.host.document()).planned.map((p) => p.key).join('\n');
     if (this.pumpJob && this.pumpJob.target !== target) this.pumpJob.abort.abort();
     this.dirty = true;
-    this.pumping ??= this.pump().finally(() => {
+    if (this.pumping) return;
+    this.pumping = this.pump().finally(() => {
       this.pumping = null;
     });
+    this.host.track?.(this.pumping);
   }
 
   private baseChanged(arrays: BaseMeshArrays | null): void {

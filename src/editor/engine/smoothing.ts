@@ -27,6 +27,8 @@ export interface SmoothHost {
   document(): DesignDocument;
   changeWith(label: string, next: DesignDocument, effect: { do(): void; undo(): void }): void;
   requestRender(): void;
+  /** Work whose result will be drawn (the picture is pending until then). */
+  track?(work: Promise<unknown>): void;
 }
 
 export interface SmoothView {
@@ -143,7 +145,7 @@ export class SmoothFeature {
     const { radius, strength } = this.state;
     const p = hit.pick.point;
     stroke.dabs.push(round(p[0]), round(p[1]), round(p[2]), hit.pick.triangle);
-    this.queue = this.queue.then(async () => {
+    this.enqueue(async () => {
       try {
         const result = await this.geometry.smoothDab!(stroke.handle, { center: [p[0], p[1], p[2]], triangle: hit.pick.triangle, radius, ...dabFilter(BRUSH_VERSION, strength) });
         this.apply(stroke.model, result, stroke.touched);
@@ -208,7 +210,7 @@ export class SmoothFeature {
   private write(change: VertexChange, side: 'before' | 'after'): Promise<void> {
     const handle = this.host.handleOf(change.model);
     const values = change[side];
-    this.queue = this.queue.then(async () => {
+    return this.enqueue(async () => {
       if (handle === null || !this.geometry.setVertices) return;
       try {
         await this.geometry.setVertices(handle, change.vertices, values.positions, values.normals);
@@ -217,13 +219,19 @@ export class SmoothFeature {
         console.error('Restoring smoothed vertices failed', e);
       }
     });
-    return this.queue;
   }
 
   /** A copy of a model's positions as the renderer has them (tests, diagnostics). */
   drawnPositions(model: ModelRole): Float32Array | null {
     const data = this.host.modelMesh(model)?.getVerticesData(VertexBuffer.PositionKind);
     return data ? Float32Array.from(data) : null;
+  }
+
+  /** Runs after every queued dab and write; the picture is pending until it is done. */
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(work);
+    this.host.track?.(this.queue);
+    return this.queue;
   }
 
   /** Resolves when every queued dab and write has reached the vertex buffers (tests). */
@@ -290,7 +298,7 @@ export class SmoothFeature {
     const ops = (this.host.document().smoothing ?? []).filter((o) => o.model === model);
     const handle = this.host.handleOf(model);
     if (ops.length === 0 || handle === null) return;
-    this.queue = this.queue.then(async () => {
+    return this.enqueue(async () => {
       try {
         for (const op of ops) {
           if (op.all) {
@@ -308,7 +316,6 @@ export class SmoothFeature {
         console.error('Replaying the smoothing failed', e);
       }
     });
-    return this.queue;
   }
 
   /** A model was dropped (another order): its operations replay when it comes back. */

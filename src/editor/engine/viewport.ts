@@ -1,10 +1,12 @@
-// The engine's Babylon engine and scene, and its on-demand render loop: frames are drawn while
-// something asks for them (requestRender's deadline), never while an order's models are held
-// back (models.ts), and an empty scene draws one frame of background per canvas size.
+// The engine's Babylon engine and scene, and its on-demand render loop: a frame is drawn for every
+// request not yet answered (frames.ts), while an animation runs and while shaders compile, never
+// while an order's models are held back (models.ts); an empty scene draws one frame of background
+// per canvas size.
 import { Engine } from '@babylonjs/core/Engines/engine';
 import type { AbstractEngine } from '@babylonjs/core/Engines/abstractEngine';
 import { Scene } from '@babylonjs/core/scene';
 import { Color4 } from '@babylonjs/core/Maths/math.color';
+import type { FrameClock, FrameSummary } from './frames.ts';
 
 const BACKGROUND = new Color4(0.925, 0.933, 0.945, 1);
 
@@ -41,25 +43,30 @@ export function createScene(engine: AbstractEngine): Scene {
 export interface FrameHost {
   /** No frame before this time (performance.now()). */
   heldUntil(): number;
-  /** Frames are drawn until this time. */
-  renderUntil(): number;
-  /** A frame was drawn. */
-  drawn(): void;
+  /** The requests owed and the frames that answer them. */
+  clock: FrameClock;
+  /** What the frame about to be drawn shows. */
+  summarize(): FrameSummary;
 }
 
 export function runFrames(engine: AbstractEngine, scene: Scene, host: FrameHost): void {
   /** Size of the last frame drawn with an empty scene ('' after a frame with meshes). */
   let emptyFrame = '';
+  const { clock } = host;
   engine.runRenderLoop(() => {
-    if (performance.now() < host.heldUntil()) return;
-    if (!(performance.now() < host.renderUntil() || !scene.isReady())) return;
+    const now = performance.now();
+    if (now < host.heldUntil()) return;
+    const ready = scene.isReady();
+    if (ready && !clock.owed(now)) return clock.idle();
     // Nothing in the scene yet (the models downloading): one frame of background per canvas size
     // is enough. More would spend, with a software renderer, the CPU the downloads and the
     // worker need (browser bench: about a second later on screen with 30 such frames).
     const empty = scene.meshes.length === 0 ? `${engine.getRenderWidth()}x${engine.getRenderHeight()}` : '';
-    if (empty && empty === emptyFrame) return;
+    if (empty && empty === emptyFrame) return clock.skip();
     emptyFrame = empty;
+    // A frame begun while shaders compile may leave meshes out: it does not answer the requests.
+    clock.begin();
     scene.render();
-    host.drawn();
+    clock.end(ready ? host.summarize() : null);
   });
 }

@@ -5,6 +5,8 @@ import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { AnalysisController, HeatmapLegend as Legend } from '../engine/analysis.ts';
+import type { EditorEngine } from '../engine/EditorEngine.ts';
+import { useFrameStatus } from './frameAttributes.ts';
 
 const TITLES: Record<Legend['mode'], MessageDescriptor> = {
   undercut: msg`Undercut depth`,
@@ -15,11 +17,13 @@ const TITLES: Record<Legend['mode'], MessageDescriptor> = {
 /** The ramp's stops, as in workers/kernels/ramp.ts (RAMP_STOPS). */
 const GRADIENT = 'linear-gradient(to right, rgb(0,0,255), rgb(0,255,0) 33.3%, rgb(255,255,0) 66.7%, rgb(255,0,0))';
 
-export function HeatmapLegend({ analysis }: { analysis: AnalysisController }) {
+/** The legend of the map on screen: it comes with the frame that shows the colours, not before. */
+export function HeatmapLegend({ analysis, engine }: { analysis: AnalysisController; engine: EditorEngine }) {
   const { t, i18n } = useLingui();
   const state = useSyncExternalStore(analysis.subscribe, analysis.getState);
+  const drawn = useFrameStatus(engine).drawn?.heatmap;
   const legend = state.legend;
-  if (!legend || state.mode === 'off') return null;
+  if (!legend || state.mode === 'off' || drawn !== legend.mode) return null;
   const format = (v: number) => new Intl.NumberFormat(i18n.locale || undefined, { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(v);
   const ticks = [0, 1 / 3, 2 / 3, 1].map((k) => legend.min + (legend.max - legend.min) * k);
   const min = format(legend.min);
