@@ -13,7 +13,7 @@ import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtur
 import { SimDevice } from '../device-sim.ts';
 import { ADMIN_PASSWORD, apiLogin, designerWithOrder, saveDesign, signIn } from './helpers.ts';
 import { topSurfaceAt } from '../fixtures/mesh.ts';
-import { modelPixels, topViewMapping } from './canvas.ts';
+import { modelPixels, settle, topViewMapping } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -227,7 +227,7 @@ test('the issue\'s flow: a designer places a single-arm clasp, auto-fits it, slo
     const canvas = page.locator('[data-testid="viewport"] canvas');
     await canvas.focus();
     await page.keyboard.press('5');
-    await page.waitForTimeout(900);
+    await settle(page);
     const screen = await topViewMapping(page, lower, await modelPixels(page, 2));
 
     // The wire tool places a single-arm clasp on the buccal side of the right first molar (tooth 1 of the generated jaw).
@@ -249,7 +249,7 @@ test('the issue\'s flow: a designer places a single-arm clasp, auto-fits it, slo
     await expect(item.first()).toHaveAttribute('data-status', /ok|warnings/);
     await page.getByTestId('slot-cut').click();
     await expect(page.getByTestId('slot-status')).toHaveAttribute('data-applied', '1', { timeout: 60_000 });
-    await page.waitForTimeout(900);
+    await settle(page);
     await page.screenshot({ path: test.info().outputPath('flow-slotted.png') });
 
     // Sent to the machine, which is not there yet: queued; it connects: bent, done.

@@ -12,6 +12,7 @@ import { loadKernels } from '../kernels/kernels.ts';
 import { edgeReport } from '../kernels/mesh-checks.ts';
 import { designerWithOrder, saveDesign, signIn } from './helpers.ts';
 import { topSurfaceAt } from '../fixtures/mesh.ts';
+import { settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -48,7 +49,6 @@ function design(): unknown {
   };
 }
 
-const settle = (page: Page) => page.waitForTimeout(900); // rendering is on demand
 
 async function openOrder(page: Page, id: number): Promise<void> {
   await page.goto(`/bend?orderId=${id}`);
@@ -67,19 +67,10 @@ async function pixels(page: Page): Promise<number[]> {
   });
 }
 
-/**
- * The canvas once it has stopped changing (two reads half a second apart alike): a wheel zoom's
- * animation can outlast a fixed wait on a loaded machine.
- */
+/** The canvas pixels once every change is drawn. */
 async function stillPixels(page: Page): Promise<number[]> {
-  let last = await pixels(page);
-  for (let i = 0; i < 60; i++) {
-    await page.waitForTimeout(500);
-    const now = await pixels(page);
-    if (changed(last, now) === 0) return now;
-    last = now;
-  }
-  return last;
+  await settle(page);
+  return pixels(page);
 }
 
 /** The model's extent on the canvas (CSS pixels): pixels far from the background's colour. */

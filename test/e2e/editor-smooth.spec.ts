@@ -5,7 +5,7 @@
 // from the saved design). The brush's ring leaves with the pointer.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
-import { canvasPixels, modelPixels, pixelDifference, settle, stablePixels, topViewMapping } from './canvas.ts';
+import { modelPixels, pixelDifference, settle, stablePixels, topViewMapping } from './canvas.ts';
 import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
@@ -83,18 +83,18 @@ test('a designer smooths cusps with the brush, undoes and redoes it, and finds i
   expect(await extent(page)).toEqual(outline);
   await page.screenshot({ path: test.info().outputPath('smoothed.png') });
 
-  // Undo and redo write the vertices back through the worker, then a frame is drawn (about a
-  // second of software rendering on a busy machine): wait for the pixels, not a fixed time.
+  // Undo and redo write the vertices back through the worker, then a frame is drawn: the viewport
+  // says when the picture shows it.
   await page.getByRole('button', { name: 'Undo' }).click();
-  await expect.poll(async () => pixelDifference(before, await canvasPixels(page)), { timeout: 30_000 }).toBeLessThan(0.0005);
+  expect(pixelDifference(before, await stablePixels(page))).toBeLessThan(0.0005);
   await page.getByRole('button', { name: 'Redo' }).click();
-  await expect.poll(async () => pixelDifference(smoothed, await canvasPixels(page)), { timeout: 30_000 }).toBeLessThan(0.0005);
+  expect(pixelDifference(smoothed, await stablePixels(page))).toBeLessThan(0.0005);
 
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved', { timeout: 30_000 });
   await page.reload();
   await openOrder(page, orderId);
   // Replayed on the fresh model: the same smoothed shading.
-  await expect.poll(async () => pixelDifference(smoothed, await canvasPixels(page)), { timeout: 30_000 }).toBeLessThan(0.003);
+  expect(pixelDifference(smoothed, await stablePixels(page))).toBeLessThan(0.003);
 
   // With the brush on, a drag from the arch's empty middle (inside the jaw's box, no surface)
   // still turns the view.

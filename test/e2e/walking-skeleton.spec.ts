@@ -1,5 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { sphereCounts, sphereTriangles, toStl } from '../fixtures/stl.ts';
+import { settle } from './canvas.ts';
 
 // Matches the webServer env in playwright.config.ts.
 const ADMIN_PASSWORD = 'e2e-Admin-pass1';
@@ -106,7 +107,7 @@ test('admin signs in, switches language, sees an STL in /bend and signs out', as
   await page.getByTestId('open-stl-input').setInputFiles({ name: 'egg.stl', mimeType: 'model/stl', buffer: Buffer.from(stl) });
   await expect(viewport).toHaveAttribute('data-model-triangles', triangles);
   await expect(page.getByTestId('model-status')).toContainText('egg.stl');
-  await page.waitForTimeout(500); // let the render loop draw a few frames
+  await settle(page);
   const after = await canvasCoverage(page);
   await viewport.screenshot({ path: 'test-results/bend-egg.png' });
   // The fitted egg fills a good part of the view, with shading (many grey levels), not a flat blob.
