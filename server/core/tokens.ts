@@ -3,6 +3,7 @@
 // the session; presenting a spent one revokes the whole session.
 import { sign, verify } from 'hono/jwt';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/index.ts';
 import type { AuthInfo } from './env.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
 import { unauthorized } from './errors.ts';
@@ -83,8 +84,9 @@ export async function revokeSession(ctx: AppContext, sessionId: string): Promise
     .execute();
 }
 
-export async function revokeUserSessions(ctx: AppContext, userId: number): Promise<void> {
-  await ctx.db
+/** Ends every session of the user; `db` is the transaction when called inside one. */
+export async function revokeUserSessions(ctx: AppContext, userId: number, db: Db = ctx.db): Promise<void> {
+  await db
     .updateTable('base_session')
     .set({ revokedAt: ctx.clock.now() })
     .where('userId', '=', userId)
