@@ -14,6 +14,7 @@ const M = '/admin/base/sys/menu';
 const USER_BEYOND = { code: 1001, message: 'You can only manage users whose permissions and data scope lie within your own' };
 const ROLE_BEYOND = { code: 1001, message: 'You can only hand out roles within your own permissions' };
 const ROLE_SCOPE_BEYOND = { code: 1001, message: 'You can only manage roles whose permissions and data scope lie within your own' };
+const GRANT_BEYOND = { code: 1001, message: 'You can only grant menus and permissions you hold yourself' };
 const OWN_ROLE = { code: 1001, message: 'You cannot change or delete a role you hold yourself' };
 const USER_ADMIN = ['base:sys:user:add', 'base:sys:user:update', 'base:sys:user:delete', 'base:sys:user:page', 'base:sys:user:move'];
 
@@ -124,5 +125,37 @@ describe('roles', () => {
     expect(added.body.code).toBe(1000);
     expect((await post(`${R}/update`, { id: added.body.data.id, label: 'Smaller' }, editor.token)).body.code).toBe(1000);
     expect((await post(`${R}/delete`, { ids: [added.body.data.id] }, editor.token)).body.code).toBe(1000);
+  });
+});
+
+describe('menus', () => {
+  it('rewriting permission strings needs its own right and only strings the writer holds', async () => {
+    const menuEditor = await createRole(t.ctx, 'menu-editor', ['base:sys:menu:add', 'base:sys:menu:update', 'base:sys:menu:page', 'base:sys:menu:import']);
+    const editor = await user('menu-editor-user', [menuEditor], null);
+    const menus = (await post(`${M}/list`, {})).body.data as { id: number; type: number; perms: string | null; router: string | null }[];
+    const pageEntry = menus.find((m) => m.type === 2 && (m.perms ?? '').includes('base:sys:menu:page'))!;
+    const menuPage = menus.find((m) => m.router === '/sys/menu')!;
+
+    // The attack: grant itself everything through a menu it holds.
+    const widened = `${pageEntry.perms},base:sys:user:delete`;
+    expect((await post(`${M}/update`, { id: pageEntry.id, perms: widened }, editor.token)).status).toBe(403);
+    expect((await post(`${M}/add`, { name: 'Sneak', type: 2, parentId: menuPage.id, perms: 'base:sys:user:delete' }, editor.token)).status).toBe(403);
+    const imported = await post(`${M}/import`, { menus: [{ name: 'Sneak', type: 2, perms: 'base:sys:user:delete' }] }, editor.token);
+    expect(imported.body.data).toMatchObject({ created: 0, skipped: [{ path: 'Sneak', reason: 'No permission' }] });
+    expect((await get(`${M}/info?id=${pageEntry.id}`)).body.data.perms).toBe(pageEntry.perms);
+    // The rest of a menu stays editable (and a left-out field is kept, not cleared).
+    expect((await post(`${M}/update`, { id: pageEntry.id, name: 'Query menus' }, editor.token)).body.code).toBe(1000);
+    expect((await get(`${M}/info?id=${pageEntry.id}`)).body.data).toMatchObject({ name: 'Query menus', perms: pageEntry.perms });
+
+    // With the seeded "Edit permissions" right: only strings it holds.
+    const permsEditor = await createRole(t.ctx, 'menu-perms-editor', ['base:sys:menu:add', 'base:sys:menu:update', 'base:sys:menu:page', 'base:sys:menu:perms']);
+    const writer = await user('menu-perms-user', [permsEditor], null);
+    expect((await post(`${M}/update`, { id: pageEntry.id, perms: widened }, writer.token)).body).toEqual(GRANT_BEYOND);
+    expect((await post(`${M}/add`, { name: 'Sneak', type: 2, parentId: menuPage.id, perms: 'base:sys:user:delete' }, writer.token)).body).toEqual(GRANT_BEYOND);
+    const fine = await post(`${M}/add`, { name: 'Mine', type: 2, parentId: menuPage.id, perms: 'base:sys:menu:page' }, writer.token);
+    expect(fine.body.code).toBe(1000);
+    // A superadmin writes any string.
+    expect((await post(`${M}/update`, { id: fine.body.data.id, perms: 'base:sys:user:delete' })).body.code).toBe(1000);
+    expect((await get('/admin/base/comm/permmenu')).body.data.perms).toContain('base:sys:menu:perms');
   });
 });
