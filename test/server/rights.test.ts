@@ -10,12 +10,14 @@ const get = (url: string, token = admin) => t.call('GET', url, { token, lang: 'e
 const U = '/admin/base/sys/user';
 const R = '/admin/base/sys/role';
 const M = '/admin/base/sys/menu';
+const DEV = '/admin/device/info';
 
 const USER_BEYOND = { code: 1001, message: 'You can only manage users whose permissions and data scope lie within your own' };
 const ROLE_BEYOND = { code: 1001, message: 'You can only hand out roles within your own permissions' };
 const ROLE_SCOPE_BEYOND = { code: 1001, message: 'You can only manage roles whose permissions and data scope lie within your own' };
 const GRANT_BEYOND = { code: 1001, message: 'You can only grant menus and permissions you hold yourself' };
 const OWN_ROLE = { code: 1001, message: 'You cannot change or delete a role you hold yourself' };
+const DEVICE_OWNER = { code: 1001, message: "Only the device's owner or a device administrator can do this" };
 const USER_ADMIN = ['base:sys:user:add', 'base:sys:user:update', 'base:sys:user:delete', 'base:sys:user:page', 'base:sys:user:move'];
 
 async function dept(name: string, parentId: number | null = null): Promise<number> {
@@ -157,5 +159,45 @@ describe('menus', () => {
     // A superadmin writes any string.
     expect((await post(`${M}/update`, { id: fine.body.data.id, perms: 'base:sys:user:delete' })).body.code).toBe(1000);
     expect((await get('/admin/base/comm/permmenu')).body.data.perms).toContain('base:sys:menu:perms');
+  });
+});
+
+describe('devices', () => {
+  const device = { devicename: 'Bender', diameters: [0.8], memory: 1000 };
+  it('a bound user uses a device; only its owner or a devices admin changes it; status is the hub\'s', async () => {
+    const perms = ['device:info:add', 'device:info:update', 'device:info:delete', 'device:info:page', 'device:info:resetKey', 'device:info:bind', 'device:info:currentDevice'];
+    const operator = await createRole(t.ctx, 'dev-operator', perms);
+    const devAdmin = await createRole(t.ctx, 'dev-admin', [...perms, 'device:info:all']);
+    const owner = await user('dev-owner', [operator], null);
+    const bound = await user('dev-bound', [operator], null);
+    const other = await user('dev-other', [operator], null);
+    const boss = await user('dev-boss', [devAdmin], null);
+    const added = await post(`${DEV}/add`, { ...device, personnelId: owner.id, status: 1 });
+    const id = added.body.data.id;
+    expect((await get(`${DEV}/info?id=${id}`)).body.data.status).toBe(0);
+    expect((await post(`${DEV}/bind`, { id, userIds: [bound.id] })).body.code).toBe(1000);
+
+    // The attack: a bound user makes itself owner, binds others, resets the key, fakes "online", deletes.
+    expect((await post(`${DEV}/update`, { id, personnelId: bound.id }, bound.token)).body).toEqual(DEVICE_OWNER);
+    expect((await post(`${DEV}/update`, { id, devicename: 'Mine' }, bound.token)).body).toEqual(DEVICE_OWNER);
+    expect((await post(`${DEV}/bind`, { id, userIds: [other.id] }, bound.token)).body).toEqual(DEVICE_OWNER);
+    expect((await post(`${DEV}/unbind`, { id, userIds: [bound.id] }, bound.token)).body).toEqual(DEVICE_OWNER);
+    expect((await post(`${DEV}/resetKey`, { id }, bound.token)).body).toEqual(DEVICE_OWNER);
+    expect((await post(`${DEV}/delete`, { ids: [id] }, bound.token)).body).toEqual(DEVICE_OWNER);
+    // The owner cannot hand the device to someone else, and nobody sets "online" by hand.
+    expect((await post(`${DEV}/update`, { id, personnelId: other.id }, owner.token)).body).toEqual(DEVICE_OWNER);
+    expect((await post(`${DEV}/add`, { ...device, personnelId: other.id }, owner.token)).body).toEqual(DEVICE_OWNER);
+    expect((await post(`${DEV}/update`, { id, status: 1 })).body.code).toBe(1000);
+    expect((await get(`${DEV}/info?id=${id}`)).body.data).toMatchObject({ status: 0, personnelId: owner.id, devicename: 'Bender' });
+
+    // The users' side: the bound user still sees and uses it; the owner runs it; the admin reassigns it.
+    expect((await get(`${DEV}/info?id=${id}`, bound.token)).body.code).toBe(1000);
+    expect((await get(`${DEV}/currentDevice`, bound.token)).body.data.map((d: { id: number }) => d.id)).toEqual([id]);
+    expect((await post(`${DEV}/update`, { id, devicename: 'Bender 2', personnelId: owner.id }, owner.token)).body.code).toBe(1000);
+    expect((await post(`${DEV}/bind`, { id, userIds: [other.id] }, owner.token)).body.code).toBe(1000);
+    expect((await post(`${DEV}/resetKey`, { id }, owner.token)).body.data.deviceKey).toMatch(/^awd_/);
+    expect((await post(`${DEV}/update`, { id, personnelId: bound.id }, boss.token)).body.code).toBe(1000);
+    expect((await post(`${DEV}/delete`, { ids: [id] }, other.token)).body).toEqual(DEVICE_OWNER);
+    expect((await post(`${DEV}/delete`, { ids: [id] }, bound.token)).body.code).toBe(1000);
   });
 });
