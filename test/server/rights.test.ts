@@ -187,6 +187,9 @@ describe('devices', () => {
     // The owner cannot hand the device to someone else, and nobody sets "online" by hand.
     expect((await post(`${DEV}/update`, { id, personnelId: other.id }, owner.token)).body).toEqual(DEVICE_OWNER);
     expect((await post(`${DEV}/add`, { ...device, personnelId: other.id }, owner.token)).body).toEqual(DEVICE_OWNER);
+    // A device a non-admin adds without naming an owner is theirs.
+    const own = (await post(`${DEV}/add`, { ...device, devicename: 'Own' }, other.token)).body.data.id;
+    expect((await get(`${DEV}/info?id=${own}`, other.token)).body.data).toMatchObject({ personnelId: other.id });
     expect((await post(`${DEV}/update`, { id, status: 1 })).body.code).toBe(1000);
     expect((await get(`${DEV}/info?id=${id}`)).body.data).toMatchObject({ status: 0, personnelId: owner.id, devicename: 'Bender' });
 

@@ -96,14 +96,15 @@ async function checkUsers(db: Db, ids: number[], field: string) {
  * unbind users. A bound user only uses it (sees it, bends on it). Only an administrator names
  * another user as owner; others may name only themselves.
  */
-async function checkManages(db: Db, userId: number, ids: number[], newOwner?: number | null): Promise<void> {
+async function checkManages(db: Db, userId: number, ids: number[], newOwner?: number | null): Promise<{ admin: boolean }> {
   const admin = await seesAll(db, userId, SEE_ALL.devices);
   // undefined: the owner is not touched; null: none (only when adding, else that is giving it away).
   const ownerOk = newOwner === undefined || newOwner === userId || (newOwner === null && !ids.length);
   if (!admin && !ownerOk) throw fail('deviceOwnerOnly');
-  if (admin || !ids.length) return;
+  if (admin || !ids.length) return { admin };
   const notOwned = await db.selectFrom('device_info').select('id').where('id', 'in', ids).where((eb) => eb.or([eb('personnelId', 'is', null), eb('personnelId', '!=', userId)])).executeTakeFirst();
   if (notOwned) throw fail('deviceOwnerOnly');
+  return { admin };
 }
 
 export function createDeviceResource(ctx: AppContext) {
@@ -146,7 +147,8 @@ export function createDeviceResource(ctx: AppContext) {
   resource.routes
     .post('/add', validate('json', addSchema), async (c) => {
       const data = c.req.valid('json');
-      await checkManages(ctx.db, authOf(c).userId, [], data.personnelId);
+      const { userId } = authOf(c);
+      const { admin } = await checkManages(ctx.db, userId, [], data.personnelId);
       if (data.personnelId) await checkUsers(ctx.db, [data.personnelId], 'personnelId');
       const { key, keyHash, keyHint } = await newDeviceKey();
       const now = formatTime(ctx.clock.now());
@@ -154,7 +156,8 @@ export function createDeviceResource(ctx: AppContext) {
         .insertInto('device_info')
         .values({
           devicename: data.devicename,
-          personnelId: data.personnelId ?? null,
+          // A device a non-admin adds is theirs: without an owner they could not see it again.
+          personnelId: data.personnelId ?? (admin ? null : userId),
           status: 0,
           remark: data.remark ?? null,
           enableAI: data.enableAI ?? 0,
