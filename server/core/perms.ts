@@ -64,36 +64,3 @@ export function subtreeIds(all: readonly { id: number; parentId: number | null }
   }
   return [...seen];
 }
-
-/**
- * The departments whose data the user may see (data scope), or undefined for all (superadmin).
- * Always the user's own department; plus the departments granted to each role
- * (`base_sys_role_department`). A role with `relevance` 1 widens its departments and the user's
- * own department to their whole subtrees.
- */
-export async function departmentScope(db: Db, userId: number): Promise<number[] | undefined> {
-  const access = await loadAccess(db, userId);
-  if (access.isSuper) return undefined;
-  const user = await db.selectFrom('base_sys_user').select('departmentId').where('id', '=', userId).executeTakeFirst();
-  const roles = access.roleIds.length
-    ? await db.selectFrom('base_sys_role').select(['id', 'relevance']).where('id', 'in', access.roleIds).execute()
-    : [];
-  const grants = access.roleIds.length
-    ? await db.selectFrom('base_sys_role_department').select(['roleId', 'departmentId']).where('roleId', 'in', access.roleIds).execute()
-    : [];
-  const wide = new Set(roles.filter((r) => r.relevance === 1).map((r) => r.id));
-  const exact = new Set<number>();
-  const roots = new Set<number>();
-  for (const g of grants) (wide.has(g.roleId) ? roots : exact).add(g.departmentId);
-  if (user?.departmentId != null) (wide.size ? roots : exact).add(user.departmentId);
-  if (!roots.size) return [...exact];
-  const all = await db.selectFrom('base_sys_department').select(['id', 'parentId']).execute();
-  return [...new Set([...exact, ...subtreeIds(all, roots)])].sort((a, b) => a - b);
-}
-
-/** Menu ids granted to the user's roles (what a non-superadmin may pass on to a role). */
-export async function grantedMenuIds(db: Db, roleIds: number[]): Promise<Set<number>> {
-  if (!roleIds.length) return new Set();
-  const rows = await db.selectFrom('base_sys_role_menu').select('menuId').where('roleId', 'in', roleIds).execute();
-  return new Set(rows.map((r) => r.menuId));
-}

@@ -1,10 +1,12 @@
 // Access tokens are short-lived HS256 JWTs carrying the session (family) id and the user's
 // password version. Refresh tokens are opaque, stored as sha256, good once, and rotate within
-// the session; presenting a spent one revokes the whole session.
+// the session; presenting a spent one revokes the whole session, except within a short grace
+// after its rotation (two tabs refreshing at once), which answers the pair it was rotated into.
 import { sign, verify } from 'hono/jwt';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/index.ts';
 import type { AuthInfo } from './env.ts';
-import { randomToken, sha256Hex } from './crypto.ts';
+import { hmacToken, randomToken, sha256Hex } from './crypto.ts';
 import { unauthorized } from './errors.ts';
 
 export interface TokenPair {
@@ -26,34 +28,56 @@ interface AccessClaims {
   exp: number;
 }
 
-async function issuePair(
-  ctx: AppContext,
-  session: { id: string; userId: number; username: string; passwordVersion: number },
-): Promise<TokenPair> {
-  const now = ctx.clock.now();
-  const { tokenExpire, refreshExpire } = ctx.config;
+/**
+ * How long after a rotation the spent refresh token still answers: two tabs refreshing the same
+ * token at once both get the pair the first one got. After it, a spent token is reuse.
+ */
+export const REFRESH_GRACE_MS = 10_000;
+
+/**
+ * The refresh token that replaces `refreshToken` on its rotation: derived from it under the
+ * server's secret, so a second presenter within the grace gets the same one without the server
+ * storing any raw token (the table keeps sha256 hashes only). Nobody without the secret can
+ * derive it from a stolen token.
+ */
+const successorOf = (ctx: AppContext, refreshToken: string) => hmacToken(ctx.jwtSecret, `refresh-successor:${refreshToken}`);
+
+interface SessionInfo {
+  id: string;
+  userId: number;
+  username: string;
+  passwordVersion: number;
+}
+
+/** The access token of a session issued at `at` (ms): the same claims sign to the same string. */
+async function accessToken(ctx: AppContext, session: SessionInfo, at: number): Promise<string> {
+  const iat = Math.floor(at / 1000);
   const claims: AccessClaims = {
     sub: session.userId,
     sid: session.id,
     pv: session.passwordVersion,
     name: session.username,
     typ: 'access',
-    iat: Math.floor(now / 1000),
-    exp: Math.floor(now / 1000) + tokenExpire,
+    iat,
+    exp: iat + ctx.config.tokenExpire,
   };
-  const token = await sign({ ...claims }, ctx.jwtSecret, 'HS256');
-  const refreshToken = randomToken(32);
-  await ctx.db
+  return sign({ ...claims }, ctx.jwtSecret, 'HS256');
+}
+
+/** A new pair issued at `at`; its refresh token is stored (hashed) through `db`. */
+async function issuePair(ctx: AppContext, session: SessionInfo, at: number, refreshToken: string, db: Db = ctx.db): Promise<TokenPair> {
+  const { tokenExpire, refreshExpire } = ctx.config;
+  await db
     .insertInto('base_refresh_token')
     .values({
       sessionId: session.id,
       tokenHash: await sha256Hex(refreshToken),
-      expiresAt: now + refreshExpire * 1000,
+      expiresAt: at + refreshExpire * 1000,
       usedAt: null,
-      createdAt: now,
+      createdAt: at,
     })
     .execute();
-  return { token, expire: tokenExpire, refreshToken, refreshExpire };
+  return { token: await accessToken(ctx, session, at), expire: tokenExpire, refreshToken, refreshExpire };
 }
 
 /** Drops refresh tokens past expiry; they can no longer refresh, so reuse detection is moot. */
@@ -71,7 +95,7 @@ export async function startSession(
     .insertInto('base_session')
     .values({ id, userId: user.id, passwordVersion: user.passwordVersion, createdAt: ctx.clock.now(), revokedAt: null })
     .execute();
-  return issuePair(ctx, { id, userId: user.id, username: user.username, passwordVersion: user.passwordVersion });
+  return issuePair(ctx, { id, userId: user.id, username: user.username, passwordVersion: user.passwordVersion }, ctx.clock.now(), randomToken(32));
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: string): Promise<void> {
@@ -83,8 +107,9 @@ export async function revokeSession(ctx: AppContext, sessionId: string): Promise
     .execute();
 }
 
-export async function revokeUserSessions(ctx: AppContext, userId: number): Promise<void> {
-  await ctx.db
+/** Ends every session of the user; `db` is the transaction when called inside one. */
+export async function revokeUserSessions(ctx: AppContext, userId: number, db: Db = ctx.db): Promise<void> {
+  await db
     .updateTable('base_session')
     .set({ revokedAt: ctx.clock.now() })
     .where('userId', '=', userId)
@@ -106,25 +131,51 @@ export async function rotateRefreshToken(ctx: AppContext, refreshToken: string):
     .executeTakeFirst();
   if (!row) throw unauthorized();
   if (row.revokedAt !== null) throw unauthorized('loggedInElsewhere');
-  if (row.usedAt !== null) {
-    // A spent token came back: someone holds a copy. End the whole family.
-    await revokeSession(ctx, row.sessionId);
-    throw unauthorized('loggedInElsewhere');
+  const session: SessionInfo = { id: row.sessionId, userId: row.userId, username: row.username, passwordVersion: row.userPv };
+  const alive = () => {
+    if (Number(row.expiresAt) <= now) throw unauthorized();
+    if (row.sessionPv !== row.userPv || row.status !== 1) throw unauthorized();
+  };
+  if (row.usedAt !== null) return again(ctx, refreshToken, session, Number(row.usedAt), alive);
+  alive();
+  const successor = await successorOf(ctx, refreshToken);
+  const pair = await ctx.db.transaction().execute(async (trx) => {
+    const spent = await trx
+      .updateTable('base_refresh_token')
+      .set({ usedAt: now })
+      .where('id', '=', row.id)
+      .where('usedAt', 'is', null)
+      .executeTakeFirst();
+    return Number(spent.numUpdatedRows) === 1 ? issuePair(ctx, session, now, successor, trx) : undefined;
+  });
+  if (pair) return pair;
+  // Another request spent it between our read and our write (two tabs at once): answer as it did.
+  const usedAt = (await ctx.db.selectFrom('base_refresh_token').select('usedAt').where('id', '=', row.id).executeTakeFirst())?.usedAt;
+  return again(ctx, refreshToken, session, Number(usedAt ?? 0), alive);
+}
+
+/**
+ * A spent refresh token presented again. Within REFRESH_GRACE_MS of its rotation, while the pair
+ * it was rotated into is unspent, it answers that same pair (no new rows). Otherwise someone holds
+ * a copy: the whole session (family) is revoked.
+ */
+async function again(ctx: AppContext, refreshToken: string, session: SessionInfo, usedAt: number, alive: () => void): Promise<TokenPair> {
+  const successor = await successorOf(ctx, refreshToken);
+  if (ctx.clock.now() - usedAt <= REFRESH_GRACE_MS) {
+    const next = await ctx.db
+      .selectFrom('base_refresh_token')
+      .select('usedAt')
+      .where('sessionId', '=', session.id)
+      .where('tokenHash', '=', await sha256Hex(successor))
+      .executeTakeFirst();
+    if (next && next.usedAt === null) {
+      alive();
+      const { tokenExpire, refreshExpire } = ctx.config;
+      return { token: await accessToken(ctx, session, usedAt), expire: tokenExpire, refreshToken: successor, refreshExpire };
+    }
   }
-  if (Number(row.expiresAt) <= now) throw unauthorized();
-  if (row.sessionPv !== row.userPv || row.status !== 1) throw unauthorized();
-  const spent = await ctx.db
-    .updateTable('base_refresh_token')
-    .set({ usedAt: now })
-    .where('id', '=', row.id)
-    .where('usedAt', 'is', null)
-    .executeTakeFirst();
-  if (Number(spent.numUpdatedRows) !== 1) {
-    // Lost a race with another use of the same token: that is reuse too.
-    await revokeSession(ctx, row.sessionId);
-    throw unauthorized('loggedInElsewhere');
-  }
-  return issuePair(ctx, { id: row.sessionId, userId: row.userId, username: row.username, passwordVersion: row.userPv });
+  await revokeSession(ctx, session.id);
+  throw unauthorized('loggedInElsewhere');
 }
 
 /** The raw Authorization value, with an optional "Bearer " prefix removed. */

@@ -125,6 +125,9 @@ export const seedMenus: MenuSeed[] = [
             children: crud('base:sys:menu', [
               { name: 'Import', type: 2, perms: 'base:sys:menu:import' },
               { name: 'Export', type: 2, perms: 'base:sys:menu:export' },
+              // Writing permission strings onto menus (sys-menu.ts): a right of its own, added
+              // to existing databases by the seed sync on their next start.
+              { name: 'Edit permissions', type: 2, perms: 'base:sys:menu:perms' },
             ]),
           },
           { name: 'Role list', type: 1, router: '/sys/role', viewPath: 'modules/base/views/role', icon: 'role', children: rolePerms },

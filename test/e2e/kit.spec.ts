@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import { SimDevice } from '../device-sim.ts';
 
 // The kit on a real screen: the request log (/sys/log), against the real server.
 const ADMIN_PASSWORD = 'e2e-Admin-pass1';
@@ -145,7 +146,13 @@ for (const lang of ['zh', 'de'] as const) {
   });
 }
 
-test('the data board: periods in the URL, figures and charts', async ({ page }) => {
+// Simulated machines connected by a test, stopped when the file is done.
+const sims: SimDevice[] = [];
+test.afterAll(async () => {
+  await Promise.all(sims.splice(0).map((s) => s.stop()));
+});
+
+test('the data board: periods in the URL, figures and charts', async ({ page, baseURL }) => {
   await signIn(page);
   await page.goto('/dashboard');
   // Two machines, one online: the device figures count them (on top of what other browser tests
@@ -154,10 +161,18 @@ test('the data board: periods in the URL, figures and charts', async ({ page }) 
   const call = async (name: string) =>
     (await (await page.request.post(`/admin/dashboard/info/${name}`, { headers: { Authorization: token }, data: { period: 'week' } })).json()).data;
   const [added, work] = [await call('addInfo'), await call('deviceWorkInfo')];
-  for (const [name, status] of [['Board bender A', 1], ['Board bender B', 0]] as const) {
-    const res = await page.request.post('/admin/device/info/add', { headers: { Authorization: token }, data: { devicename: name, status, diameters: [0.8], memory: 1000 } });
-    expect((await res.json()).code).toBe(1000);
+  // Online is the hub's to say: machine A connects (a simulated one), B never does.
+  let online: SimDevice | undefined;
+  for (const name of ['Board bender A', 'Board bender B']) {
+    const res = await page.request.post('/admin/device/info/add', { headers: { Authorization: token }, data: { devicename: name, diameters: [0.8], memory: 1000 } });
+    const body = await res.json();
+    expect(body.code).toBe(1000);
+    if (!online) {
+      online = new SimDevice({ url: `${baseURL!.replace(/^http/, 'ws')}/ws/device`, key: body.data.deviceKey, stepMs: 60 });
+      await online.start();
+    }
   }
+  if (online) sims.push(online);
   await page.reload();
   await expect(page.getByRole('region', { name: 'New devices' })).toHaveText(new RegExp(`^New devices\\s*${added.added.devices + 2}\\s*Total`));
   const devices = page.getByRole('region', { name: 'Devices' });

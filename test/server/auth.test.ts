@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFRESH_GRACE_MS } from '../../server/core/tokens.ts';
 import { ADMIN_PASSWORD, addUser, setup, type TestServer } from './helpers.ts';
 
 let t: TestServer;
@@ -155,6 +156,8 @@ describe('tokens', () => {
   it('revokes the whole family when a spent refresh token comes back', async () => {
     const first = await t.login();
     const second = (await t.call('POST', REFRESH, { body: { refreshToken: first.refreshToken } })).body.data;
+    // Past the grace a second presenter gets (two tabs at once): this is reuse.
+    t.clock.advance(REFRESH_GRACE_MS + 1000);
     const reuse = await t.call('POST', REFRESH, { lang: 'en', body: { refreshToken: first.refreshToken } });
     expect(reuse.status).toBe(401);
     expect(reuse.body).toEqual({ code: 1001, message: 'This account has been logged in elsewhere' });
@@ -166,6 +169,46 @@ describe('tokens', () => {
     // Other sessions of the same user are untouched.
     const other = await t.login();
     expect((await t.call('GET', PERSON, { token: other.token })).status).toBe(200);
+  });
+
+  it('two tabs refreshing the same token at once both get the same new pair, and stay signed in', async () => {
+    const first = await t.login();
+    const [a, b] = await Promise.all([
+      t.call('POST', REFRESH, { body: { refreshToken: first.refreshToken } }),
+      t.call('POST', REFRESH, { body: { refreshToken: first.refreshToken } }),
+    ]);
+    expect([a.status, a.body.code, b.status, b.body.code]).toEqual([200, 1000, 200, 1000]);
+    expect(b.body.data).toEqual(a.body.data);
+    expect(a.body.data.refreshToken).not.toBe(first.refreshToken);
+    expect((await t.call('GET', PERSON, { token: a.body.data.token })).status).toBe(200);
+    // The shared new refresh token rotates once as usual; the session lives on.
+    const next = await t.call('POST', REFRESH, { body: { refreshToken: b.body.data.refreshToken } });
+    expect(next.body.code).toBe(1000);
+    expect((await t.call('GET', PERSON, { token: next.body.data.token })).status).toBe(200);
+    // Only hashes are stored: neither raw refresh token is in the table.
+    const rows = await t.ctx.db.selectFrom('base_refresh_token').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(a.body.data.refreshToken);
+  });
+
+  it('a tab late within the grace gets the pair the first one got; a spent successor or a later reuse revokes', async () => {
+    const first = await t.login();
+    const a = (await t.call('POST', REFRESH, { body: { refreshToken: first.refreshToken } })).body.data;
+    t.clock.advance(REFRESH_GRACE_MS - 1000);
+    const late = await t.call('POST', REFRESH, { body: { refreshToken: first.refreshToken } });
+    expect(late.body.data).toEqual(a);
+
+    // Within the grace, but the pair it was rotated into is spent already: that is a copy.
+    const other = await t.login();
+    const o1 = (await t.call('POST', REFRESH, { body: { refreshToken: other.refreshToken } })).body.data;
+    expect((await t.call('POST', REFRESH, { body: { refreshToken: o1.refreshToken } })).body.code).toBe(1000);
+    const stale = await t.call('POST', REFRESH, { body: { refreshToken: other.refreshToken } });
+    expect(stale.status).toBe(401);
+    expect((await t.call('GET', PERSON, { token: o1.token })).status).toBe(401);
+
+    // After the grace the first session's spent token is plain reuse.
+    t.clock.advance(2000);
+    expect((await t.call('POST', REFRESH, { body: { refreshToken: first.refreshToken } })).status).toBe(401);
+    expect((await t.call('GET', PERSON, { token: a.token })).status).toBe(401);
   });
 
   it('refuses unknown and expired refresh tokens with 401', async () => {
@@ -208,6 +251,22 @@ describe('personUpdate', () => {
     const missing = await t.call('POST', '/admin/base/comm/personUpdate', { token, lang: 'en', body: { password: 'new-secret-1' } });
     expect(missing.body).toEqual({ code: 1002, message: 'oldPassword cannot be empty' });
     expect((await t.call('GET', PERSON, { token })).status).toBe(200);
+  });
+
+  it('disabling a user ends its sessions; enabling it again does not revive them', async () => {
+    const { token: admin } = await t.login();
+    const id = await addUser(t, admin, { username: 'paused', password: 'paused-pass' });
+    const pair = await t.login('paused', 'paused-pass');
+    const off = await t.call('POST', '/admin/base/sys/user/update', { token: admin, body: { id, status: 0 } });
+    expect(off.body.code).toBe(1000);
+    expect((await t.call('GET', PERSON, { token: pair.token })).status).toBe(401);
+    const on = await t.call('POST', '/admin/base/sys/user/update', { token: admin, body: { id, status: 1 } });
+    expect(on.body.code).toBe(1000);
+    expect((await t.call('GET', PERSON, { token: pair.token })).status).toBe(401);
+    expect((await t.call('POST', REFRESH, { body: { refreshToken: pair.refreshToken } })).status).toBe(401);
+    // Enabled again, the user signs in afresh.
+    const fresh = await t.login('paused', 'paused-pass');
+    expect((await t.call('GET', PERSON, { token: fresh.token })).status).toBe(200);
   });
 
   it('a password change ends every earlier token of the user', async () => {

@@ -99,6 +99,11 @@ export const ordersMessages = {
   },
 
   // Devices
+  deviceOwnerOnly: {
+    en: "Only the device's owner or a device administrator can do this",
+    zh: '只有设备负责人或设备管理员可以执行此操作',
+    de: 'Nur der Besitzer des Geräts oder ein Geräteadministrator kann dies tun',
+  },
   deviceUserNotFound: {
     en: 'The user does not exist',
     zh: '用户不存在',

@@ -58,6 +58,26 @@ export const sysMessages = {
     zh: '只能分配不超出自己权限的角色',
     de: 'Sie können nur Rollen im Rahmen Ihrer eigenen Berechtigungen vergeben',
   },
+  userBeyondOwn: {
+    en: 'You can only manage users whose permissions and data scope lie within your own',
+    zh: '只能管理权限和数据范围不超出自己的用户',
+    de: 'Sie können nur Benutzer verwalten, deren Berechtigungen und Datenbereich innerhalb Ihrer eigenen liegen',
+  },
+  ownRolesLocked: {
+    en: 'You cannot change your own roles',
+    zh: '不能修改自己的角色',
+    de: 'Sie können Ihre eigenen Rollen nicht ändern',
+  },
+  roleScopeBeyondOwn: {
+    en: 'You can only manage roles whose permissions and data scope lie within your own',
+    zh: '只能管理权限和数据范围不超出自己的角色',
+    de: 'Sie können nur Rollen verwalten, deren Berechtigungen und Datenbereich innerhalb Ihrer eigenen liegen',
+  },
+  ownRoleLocked: {
+    en: 'You cannot change or delete a role you hold yourself',
+    zh: '不能修改或删除自己拥有的角色',
+    de: 'Sie können keine Rolle ändern oder löschen, die Sie selbst haben',
+  },
   menuImportInvalid: {
     en: 'Entry {path} is invalid: {reason}',
     zh: '条目 {path} 无效：{reason}',

@@ -9,7 +9,7 @@ import { formatTime } from '../../core/clock.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail, invalidField } from '../../core/errors.ts';
-import { departmentScope } from '../../core/perms.ts';
+import { departmentScope } from '../../core/grants.ts';
 import { locationColumns, locationFields } from '../../core/location.ts';
 import { validate } from '../../core/validate.ts';
 import type { Database } from '../../db/schema.ts';

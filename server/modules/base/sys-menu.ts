@@ -7,7 +7,8 @@ import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { ok } from '../../core/envelope.ts';
-import { fail, invalidField } from '../../core/errors.ts';
+import { ApiError, fail, forbidden, invalidField } from '../../core/errors.ts';
+import { callerHolding, permsBeyond, type Holding } from '../../core/grants.ts';
 import { t, type Lang } from '../../core/i18n.ts';
 import { splitPerms } from '../../core/perms.ts';
 import { validate, validationError } from '../../core/validate.ts';
@@ -49,10 +50,11 @@ export const menuUpdateSchema = z.object({
   name: fields.name.optional(),
   type: fields.type.optional(),
   parentId: fields.parentId,
-  router: fields.router,
-  viewPath: fields.viewPath,
-  icon: fields.icon,
-  perms: fields.perms,
+  // Left out = kept (the text fields would otherwise read a missing key as "clear it").
+  router: fields.router.optional(),
+  viewPath: fields.viewPath.optional(),
+  icon: fields.icon.optional(),
+  perms: fields.perms.optional(),
   orderNum: fields.orderNum.optional(),
   keepAlive: fields.keepAlive.optional(),
   isShow: fields.isShow.optional(),
@@ -118,6 +120,21 @@ export const menuResource = {
   ],
 } satisfies ResourceDef<typeof menuAddSchema, typeof menuUpdateSchema>;
 
+/** Writing permission strings onto menus needs its own permission; the rest of the form does not. */
+export const MENU_PERMS_PERM = 'base:sys:menu:perms';
+
+/**
+ * A menu's `perms` are rights: whoever may write them could grant themselves anything. So adding or
+ * changing them, or making an entry a permission entry (type 2), needs `base:sys:menu:perms` (403
+ * without it), and a non-superadmin writes or rewrites only strings they hold themselves (1001).
+ */
+export function checkMenuPerms(caller: Holding, before: { type: number; perms: string | null } | undefined, after: { type: number; perms: string | null }): void {
+  const changed = !before ? !!after.perms || after.type === 2 : before.perms !== after.perms || (after.type === 2 && before.type !== 2);
+  if (!changed || caller.isSuper) return;
+  if (!caller.perms.has(MENU_PERMS_PERM)) throw forbidden();
+  if (permsBeyond([...splitPerms(before?.perms), ...splitPerms(after.perms)], caller).length) throw fail('grantBeyondOwn');
+}
+
 const asBooleans = (row: Row): Row => ({
   ...row,
   ...('keepAlive' in row ? { keepAlive: row.keepAlive === 1 || row.keepAlive === true } : {}),
@@ -168,7 +185,7 @@ export interface MenuImportResult {
  * its router anywhere, a permission by its perms, a group by its name) is kept as it is and its
  * children are merged below it; others are added. An invalid entry is skipped with its children.
  */
-export async function importMenus(db: Kysely<Database>, nodes: unknown[], lang: Lang, now: string): Promise<MenuImportResult> {
+export async function importMenus(db: Kysely<Database>, nodes: unknown[], lang: Lang, now: string, caller?: Holding): Promise<MenuImportResult> {
   const result: MenuImportResult = { created: 0, matched: 0, skipped: [] };
   const all = await db.selectFrom('base_sys_menu').selectAll().execute();
   let budget = MAX_IMPORT_MENUS;
@@ -210,6 +227,15 @@ export async function importMenus(db: Kysely<Database>, nodes: unknown[], lang: 
         result.matched++;
         id = match.id;
       } else {
+        if (caller) {
+          try {
+            checkMenuPerms(caller, undefined, node);
+          } catch (err) {
+            if (!(err instanceof ApiError)) throw err;
+            result.skipped.push({ path, reason: t(lang, err.key, err.params) });
+            continue;
+          }
+        }
         const row = { ...node, parentId, createTime: now, updateTime: now };
         const inserted = await db.insertInto('base_sys_menu').values(row).returning('id').executeTakeFirstOrThrow();
         id = inserted.id;
@@ -234,12 +260,16 @@ export function createMenuResource(ctx: AppContext) {
   const resource = createCrud(ctx, {
     ...menuResource,
     hooks: {
-      async beforeAdd(data, { trx }) {
+      async beforeAdd(data, { c, trx }) {
         await checkParent(trx, undefined, data.parentId);
+        checkMenuPerms(await callerHolding(trx, c), undefined, data);
         return { ...data, parentId: data.parentId ?? null };
       },
-      async beforeUpdate(data, { trx }) {
+      async beforeUpdate(data, { c, trx }) {
         await checkParent(trx, data.id, data.parentId);
+        const before = await trx.selectFrom('base_sys_menu').select(['type', 'perms']).where('id', '=', data.id).executeTakeFirst();
+        if (!before) throw fail('dataNotFound');
+        checkMenuPerms(await callerHolding(trx, c), before, { type: data.type ?? before.type, perms: data.perms === undefined ? before.perms : data.perms });
         const { id: _id, ...row } = data;
         return row;
       },
@@ -270,7 +300,8 @@ export function createMenuResource(ctx: AppContext) {
     const body = c.req.valid('json');
     const nodes = Array.isArray(body) ? body : body.menus;
     const now = formatTime(ctx.clock.now());
-    const result = await ctx.db.transaction().execute((trx) => importMenus(trx, nodes, c.get('lang'), now));
+    const caller = await callerHolding(ctx.db, c);
+    const result = await ctx.db.transaction().execute((trx) => importMenus(trx, nodes, c.get('lang'), now, caller));
     return ok(c, result);
   });
 

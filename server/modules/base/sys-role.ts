@@ -8,7 +8,8 @@ import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { fail, invalidField } from '../../core/errors.ts';
-import { grantedMenuIds, loadAccess, SUPERADMIN_ROLE } from '../../core/perms.ts';
+import { callerHolding, roleHolding, storedRoleHolding, within, type Holding } from '../../core/grants.ts';
+import { SUPERADMIN_ROLE } from '../../core/perms.ts';
 import type { Database } from '../../db/schema.ts';
 
 const idList = z.array(z.coerce.number().int().positive()).max(5000);
@@ -59,28 +60,44 @@ export const roleResource = {
   recycle: true,
 } satisfies ResourceDef<typeof roleAddSchema, typeof roleUpdateSchema>;
 
+/** Menus and departments named in a grant must exist. */
+async function checkGrantsExist(db: Kysely<Database>, menuIdList: number[] | undefined, departmentIdList: number[] | undefined) {
+  for (const [table, list, field] of [
+    ['base_sys_menu', menuIdList, 'menuIdList'],
+    ['base_sys_department', departmentIdList, 'departmentIdList'],
+  ] as const) {
+    if (!list?.length) continue;
+    const ids = [...new Set(list)];
+    const found = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
+    if (found.length !== ids.length) throw invalidField(field);
+  }
+}
+
 /**
- * Menus must exist; a caller who is not a superadmin may only pass on menus their own roles hold
- * (else anyone allowed to edit roles could grant themselves everything).
+ * A non-superadmin creates or changes only roles that hand out nothing beyond their own holding
+ * (core/grants.ts): menus and permissions (1001 "grant only what you hold"), data scope and
+ * relevance (1001 "roles within your own permissions and data scope"). Else anyone allowed to
+ * edit roles could grant themselves everything.
  */
-async function checkGrants(db: Kysely<Database>, c: Context<AppEnv>, menuIdList: number[] | undefined, departmentIdList: number[] | undefined) {
-  if (menuIdList?.length) {
-    const ids = [...new Set(menuIdList)];
-    const found = await db.selectFrom('base_sys_menu').select('id').where('id', 'in', ids).execute();
-    if (found.length !== ids.length) throw invalidField('menuIdList');
-    const caller = c.get('auth');
-    const access = caller ? await loadAccess(db, caller.userId) : undefined;
-    if (!access?.isSuper) {
-      const own = await grantedMenuIds(db, access?.roleIds ?? []);
-      // A business rule, not a missing permission of the path: 1001 keeps the user on the page.
-      if (ids.some((id) => !own.has(id))) throw fail('grantBeyondOwn');
-    }
-  }
-  if (departmentIdList?.length) {
-    const ids = [...new Set(departmentIdList)];
-    const found = await db.selectFrom('base_sys_department').select('id').where('id', 'in', ids).execute();
-    if (found.length !== ids.length) throw invalidField('departmentIdList');
-  }
+function checkRoleWithin(role: Holding, caller: Holding) {
+  if (within(role, caller)) return;
+  // A business rule, not a missing permission of the path: 1001 keeps the user on the page.
+  if (!within({ ...role, departments: new Set(), wide: false }, caller)) throw fail('grantBeyondOwn');
+  throw fail('roleScopeBeyondOwn');
+}
+
+/** A stored role must lie within the caller (a non-superadmin cannot rewrite or delete a bigger one). */
+async function checkStoredWithin(db: Kysely<Database>, caller: Holding, roleId: number) {
+  const stored = await storedRoleHolding(db, roleId);
+  if (stored && !within(stored, caller)) throw fail('roleScopeBeyondOwn');
+}
+
+/** Nobody but a superadmin changes or deletes a role they hold: that would be granting oneself. */
+async function checkNotHeld(db: Kysely<Database>, caller: Holding, c: Context<AppEnv>, roleId: number) {
+  const auth = c.get('auth');
+  if (caller.isSuper || !auth) return;
+  const holds = await db.selectFrom('base_sys_user_role').select('roleId').where('userId', '=', auth.userId).where('roleId', '=', roleId).executeTakeFirst();
+  if (holds) throw fail('ownRoleLocked');
 }
 
 async function replaceGrants(db: Kysely<Database>, roleId: number, menuIdList: number[] | undefined, departmentIdList: number[] | undefined) {
@@ -104,7 +121,11 @@ export function createRoleResource(ctx: AppContext) {
         if (data.name === SUPERADMIN_ROLE) throw fail('roleNameTaken');
         const taken = await trx.selectFrom('base_sys_role').select('id').where('name', '=', data.name).executeTakeFirst();
         if (taken) throw fail('roleNameTaken');
-        await checkGrants(trx, c, data.menuIdList, data.departmentIdList);
+        await checkGrantsExist(trx, data.menuIdList, data.departmentIdList);
+        checkRoleWithin(
+          await roleHolding(trx, { menuIds: data.menuIdList, departmentIds: data.departmentIdList, relevance: data.relevance }),
+          await callerHolding(trx, c),
+        );
         return { name: data.name, label: data.label, remark: data.remark ?? null, relevance: data.relevance };
       },
       async afterAdd(id, data, { trx }) {
@@ -124,16 +145,38 @@ export function createRoleResource(ctx: AppContext) {
             .executeTakeFirst();
           if (taken || data.name === SUPERADMIN_ROLE) throw fail('roleNameTaken');
         }
-        await checkGrants(trx, c, data.menuIdList, data.departmentIdList);
+        await checkGrantsExist(trx, data.menuIdList, data.departmentIdList);
+        const caller = await callerHolding(trx, c);
+        if (!caller.isSuper) {
+          await checkStoredWithin(trx, caller, data.id);
+          // The role as it will be: what is sent, the stored grants for what is not.
+          const stored = await trx.selectFrom('base_sys_role').select('relevance').where('id', '=', data.id).executeTakeFirstOrThrow();
+          const menus = await trx.selectFrom('base_sys_role_menu').select('menuId').where('roleId', '=', data.id).execute();
+          const depts = await trx.selectFrom('base_sys_role_department').select('departmentId').where('roleId', '=', data.id).execute();
+          const after = await roleHolding(trx, {
+            menuIds: data.menuIdList ?? menus.map((m) => m.menuId),
+            departmentIds: data.departmentIdList ?? depts.map((d) => d.departmentId),
+            relevance: data.relevance ?? stored.relevance,
+          });
+          checkRoleWithin(after, caller);
+          await checkNotHeld(trx, caller, c, data.id);
+        }
         const { id: _id, menuIdList: _m, departmentIdList: _d, ...row } = data;
         return row;
       },
       async afterUpdate(id, data, { trx }) {
         await replaceGrants(trx, id, data.menuIdList, data.departmentIdList);
       },
-      async beforeDelete(ids, { trx }) {
+      async beforeDelete(ids, { c, trx }) {
         const protectedRole = await trx.selectFrom('base_sys_role').select('id').where('id', 'in', ids).where('name', '=', SUPERADMIN_ROLE).executeTakeFirst();
         if (protectedRole) throw fail('superadminRoleProtected');
+        const caller = await callerHolding(trx, c);
+        if (!caller.isSuper) {
+          for (const id of ids) {
+            await checkStoredWithin(trx, caller, id);
+            await checkNotHeld(trx, caller, c, id);
+          }
+        }
       },
       async related(row, { trx }) {
         const roleId = Number(row.id);

@@ -10,6 +10,7 @@ import { formatTime } from '../../core/clock.ts';
 import type { Resource } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { ok } from '../../core/envelope.ts';
+import { callerHolding, type Holding } from '../../core/grants.ts';
 import { ApiError, fail } from '../../core/errors.ts';
 import { t, type Lang, type MessageKey, type MessageParams } from '../../core/i18n.ts';
 import { validate, validationError } from '../../core/validate.ts';
@@ -67,6 +68,7 @@ export interface BulkResult {
 interface Helpers {
   checkDepartment(db: Kysely<Database>, scope: Row | undefined, departmentId: number | null | undefined): Promise<void>;
   assignableRoles(db: Kysely<Database>, c: Context<AppEnv>): Promise<Set<number> | undefined>;
+  checkOutcome(db: Kysely<Database>, caller: Holding, who: { departmentId: number | null; roleIds: number[] }): Promise<void>;
   describeUsers(db: Kysely<Database>, rows: Row[]): Promise<Row[]>;
 }
 
@@ -98,6 +100,7 @@ export async function createUsersInBulk(
   const departments = await db.selectFrom('base_sys_department').select(['id', 'name']).execute();
   const roles = await db.selectFrom('base_sys_role').select(['id', 'name', 'label']).execute();
   const assignable = await helpers.assignableRoles(db, c);
+  const caller = await callerHolding(db, c);
   const wanted = items.map((i) => String(i.data.username ?? '').trim()).filter(Boolean);
   const existing = new Set<string>();
   for (let i = 0; i < wanted.length; i += 500) {
@@ -178,6 +181,7 @@ export async function createUsersInBulk(
     }
     try {
       await helpers.checkDepartment(db, scope, user.departmentId);
+      await helpers.checkOutcome(db, caller, { departmentId: user.departmentId ?? null, roleIds: user.roleIdList });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       skip(row, err.key, err.params);

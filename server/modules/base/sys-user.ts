@@ -10,7 +10,9 @@ import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail, forbidden, invalidField } from '../../core/errors.ts';
-import { departmentScope, grantedMenuIds, loadAccess, subtreeIds, SUPERADMIN_ROLE } from '../../core/perms.ts';
+import { callerHolding, departmentScope, holdingOf, storedRoleHolding, userHolding, within, type Holding } from '../../core/grants.ts';
+import { subtreeIds, SUPERADMIN_ROLE } from '../../core/perms.ts';
+import { revokeUserSessions } from '../../core/tokens.ts';
 import { validate } from '../../core/validate.ts';
 import type { Database } from '../../db/schema.ts';
 import { userAddSchema } from './schemas.ts';
@@ -79,11 +81,6 @@ export const userResource = {
   ],
 } satisfies ResourceDef<typeof userAddSchema, typeof userUpdateSchema>;
 
-export async function callerIsSuper(db: Kysely<Database>, c: Context<AppEnv>): Promise<boolean> {
-  const caller = c.get('auth');
-  return !!caller && (await loadAccess(db, caller.userId)).isSuper;
-}
-
 async function superadminRoleId(db: Kysely<Database>): Promise<number | undefined> {
   return (await db.selectFrom('base_sys_role').select('id').where('name', '=', SUPERADMIN_ROLE).executeTakeFirst())?.id;
 }
@@ -97,22 +94,20 @@ async function superUsers(db: Kysely<Database>, ids: number[]): Promise<number[]
 }
 
 /**
- * The roles the caller may hand out, or undefined for all (superadmin): those granting nothing
- * beyond the caller's own menus, never superadmin. Else anyone allowed to edit users could give
- * themselves (or a friend) more rights than they hold.
+ * The roles the caller may hand out, or undefined for all (superadmin): those whose menus,
+ * permissions and data scope lie within the caller's own (core/grants.ts), never superadmin.
+ * Else anyone allowed to edit users could give themselves (or a friend) more than they hold.
  */
 export async function assignableRoles(db: Kysely<Database>, c: Context<AppEnv>): Promise<Set<number> | undefined> {
-  const caller = c.get('auth');
-  const access = caller ? await loadAccess(db, caller.userId) : undefined;
-  if (access?.isSuper) return undefined;
-  const own = await grantedMenuIds(db, access?.roleIds ?? []);
-  const roles = await db.selectFrom('base_sys_role').select(['id', 'name']).execute();
-  const grants = await db.selectFrom('base_sys_role_menu').select(['roleId', 'menuId']).execute();
-  return new Set(
-    roles
-      .filter((r) => r.name !== SUPERADMIN_ROLE && grants.every((g) => g.roleId !== r.id || own.has(g.menuId)))
-      .map((r) => r.id),
-  );
+  const caller = await callerHolding(db, c);
+  if (caller.isSuper) return undefined;
+  const roles = await db.selectFrom('base_sys_role').select('id').execute();
+  const allowed = new Set<number>();
+  for (const { id } of roles) {
+    const role = await storedRoleHolding(db, id);
+    if (role && within(role, caller)) allowed.add(id);
+  }
+  return allowed;
 }
 
 /** Checks role ids exist and that the caller may hand them out (see assignableRoles). */
@@ -125,6 +120,22 @@ async function checkRoles(db: Kysely<Database>, c: Context<AppEnv>, roleIdList: 
   if (!allowed || handedOut.every((id) => allowed.has(id))) return;
   if (roles.some((r) => r.name === SUPERADMIN_ROLE && handedOut.includes(r.id))) throw forbidden();
   throw fail('roleBeyondOwn');
+}
+
+/**
+ * A non-superadmin changes (updates, deletes, moves) only users who hold nothing beyond the
+ * caller: permissions, menus and data scope ("see all" grants included). A superadmin among them
+ * is 403, as before; anyone else beyond the caller 1001.
+ */
+async function checkTargets(db: Kysely<Database>, caller: Holding, ids: number[]): Promise<void> {
+  if (caller.isSuper || !ids.length) return;
+  if ((await superUsers(db, ids)).length) throw forbidden();
+  for (const id of ids) if (!within(await userHolding(db, id), caller)) throw fail('userBeyondOwn');
+}
+
+/** The user as it will be (department and roles after the change) must lie within the caller too. */
+async function checkOutcome(db: Kysely<Database>, caller: Holding, who: { departmentId: number | null; roleIds: number[] }): Promise<void> {
+  if (!caller.isSuper && !within(await holdingOf(db, who), caller)) throw fail('userBeyondOwn');
 }
 
 /** A department must exist and lie in the caller's data scope. */
@@ -200,6 +211,7 @@ export function createUserResource(ctx: AppContext) {
         if (taken) throw fail('usernameTaken');
         await checkRoles(trx, c, data.roleIdList);
         await checkDepartment(trx, await userScope(trx, c), data.departmentId);
+        await checkOutcome(trx, await callerHolding(trx, c), { departmentId: data.departmentId ?? null, roleIds: data.roleIdList });
         const { roleIdList: _roles, ...row } = data;
         return row;
       },
@@ -216,18 +228,30 @@ export function createUserResource(ctx: AppContext) {
             .executeTakeFirst();
           if (taken) throw fail('usernameTaken');
         }
-        // Only a superadmin may change a superadmin (password, roles) or make one.
-        if ((await superUsers(trx, [data.id])).length && !(await callerIsSuper(trx, c))) throw forbidden();
+        // Only a superadmin may change a superadmin (password, roles) or make one; others change
+        // only users within their own rights and data scope.
+        const caller = await callerHolding(trx, c);
+        await checkTargets(trx, caller, [data.id]);
+        const held = (await trx.selectFrom('base_sys_user_role').select('roleId').where('userId', '=', data.id).execute()).map((h) => h.roleId);
         if (data.roleIdList) {
-          const held = await trx.selectFrom('base_sys_user_role').select('roleId').where('userId', '=', data.id).execute();
-          await checkRoles(trx, c, data.roleIdList, held.map((h) => h.roleId));
+          await checkRoles(trx, c, data.roleIdList, held);
+          // Nobody but a superadmin changes their own roles (sending the same ones is fine).
+          const same = new Set(data.roleIdList).size === held.length && data.roleIdList.every((id) => held.includes(id));
+          if (!caller.isSuper && c.get('auth')?.userId === data.id && !same) throw fail('ownRolesLocked');
         }
         if (data.departmentId !== undefined) await checkDepartment(trx, await userScope(trx, c), data.departmentId);
+        if (data.roleIdList || data.departmentId !== undefined) {
+          const current = await trx.selectFrom('base_sys_user').select('departmentId').where('id', '=', data.id).executeTakeFirst();
+          const departmentId = data.departmentId !== undefined ? data.departmentId : (current?.departmentId ?? null);
+          await checkOutcome(trx, caller, { departmentId, roleIds: data.roleIdList ?? held });
+        }
         const { roleIdList: _roles, id: _id, ...row } = data;
         return row;
       },
       async afterUpdate(id, data, { trx }) {
         if (data.roleIdList) await replaceRoles(trx, id, data.roleIdList);
+        // Disabling ends every session; enabling again does not bring them back.
+        if (data.status === 0) await revokeUserSessions(ctx, id, trx);
         // A new password ends every session of the user, as a password change does.
         if (data.password) {
           await trx
@@ -241,6 +265,7 @@ export function createUserResource(ctx: AppContext) {
         const caller = c.get('auth');
         if (caller && ids.includes(caller.userId)) throw fail('cannotDeleteSelf');
         if ((await superUsers(trx, ids)).length) throw fail('cannotDeleteSuperadmin');
+        await checkTargets(trx, await callerHolding(trx, c), ids);
       },
       async related(row, { trx }) {
         return { base_sys_user_role: await trx.selectFrom('base_sys_user_role').selectAll().where('userId', '=', Number(row.id)).execute() };
@@ -256,6 +281,16 @@ export function createUserResource(ctx: AppContext) {
     const { userIds, departmentId } = c.req.valid('json');
     const scope = await resource.scopeOf(c);
     await checkDepartment(ctx.db, scope, departmentId);
+    // Users outside the scope are left alone; those inside must lie within the caller, before and after.
+    const caller = await callerHolding(ctx.db, c);
+    if (!caller.isSuper) {
+      const moved = await resource.within(ctx.db.selectFrom('base_sys_user').select('id').where('id', 'in', userIds), scope).execute();
+      await checkTargets(ctx.db, caller, moved.map((u) => u.id));
+      for (const { id } of moved) {
+        const roles = await ctx.db.selectFrom('base_sys_user_role').select('roleId').where('userId', '=', id).execute();
+        await checkOutcome(ctx.db, caller, { departmentId, roleIds: roles.map((r) => r.roleId) });
+      }
+    }
     const now = formatTime(ctx.clock.now());
     await resource
       .within(ctx.db.updateTable('base_sys_user').set({ departmentId, updateTime: now }).where('id', 'in', userIds), scope)
@@ -263,6 +298,6 @@ export function createUserResource(ctx: AppContext) {
     return ok(c, null);
   });
 
-  addUserExcelRoutes(ctx, resource, { checkDepartment, assignableRoles, describeUsers });
+  addUserExcelRoutes(ctx, resource, { checkDepartment, assignableRoles, checkOutcome, describeUsers });
   return resource;
 }

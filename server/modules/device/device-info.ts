@@ -10,7 +10,7 @@ import { fail, invalidField } from '../../core/errors.ts';
 import { locationColumns, locationFields } from '../../core/location.ts';
 import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
-import { authOf } from '../space/access.ts';
+import { authOf, SEE_ALL, seesAll } from '../space/access.ts';
 import { newDeviceKey } from './keys.ts';
 import { visibleDeviceIds } from './scope.ts';
 
@@ -25,7 +25,6 @@ const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) =>
 const fields = {
   devicename: z.string().trim().min(1).max(255),
   personnelId: z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().positive().nullable().optional()),
-  status: z.coerce.number().int().min(0).max(1).optional(),
   remark: z.string().max(1024).nullable().optional(),
   enableAI: flag.optional(),
   diameters: diametersSchema,
@@ -55,7 +54,8 @@ export const deviceResource = {
     id: { type: 'number', comment: 'ID', readonly: true },
     devicename: { type: 'string', comment: 'Device name' },
     personnelId: { type: 'number', comment: 'Owner (user ID)', nullable: true },
-    status: { type: 'number', comment: 'Status: 0 offline, 1 online' },
+    // The hub's to set (a machine signs in or drops off), never a form field: a sent value is ignored.
+    status: { type: 'number', comment: 'Status: 0 offline, 1 online (set by the device hub)', readonly: true },
     remark: { type: 'string', comment: 'Remark', nullable: true },
     enableAI: { type: 'number', comment: 'AI equipment: 0 no, 1 yes' },
     diameters: { type: 'string', comment: 'Supported wire diameters, mm, comma-separated' },
@@ -91,6 +91,22 @@ async function checkUsers(db: Db, ids: number[], field: string) {
   if (found.length !== unique.length) throw invalidField(field);
 }
 
+/**
+ * Owner and device administrators manage a device: change, delete, reset its key, bind and
+ * unbind users. A bound user only uses it (sees it, bends on it). Only an administrator names
+ * another user as owner; others may name only themselves.
+ */
+async function checkManages(db: Db, userId: number, ids: number[], newOwner?: number | null): Promise<{ admin: boolean }> {
+  const admin = await seesAll(db, userId, SEE_ALL.devices);
+  // undefined: the owner is not touched; null: none (only when adding, else that is giving it away).
+  const ownerOk = newOwner === undefined || newOwner === userId || (newOwner === null && !ids.length);
+  if (!admin && !ownerOk) throw fail('deviceOwnerOnly');
+  if (admin || !ids.length) return { admin };
+  const notOwned = await db.selectFrom('device_info').select('id').where('id', 'in', ids).where((eb) => eb.or([eb('personnelId', 'is', null), eb('personnelId', '!=', userId)])).executeTakeFirst();
+  if (notOwned) throw fail('deviceOwnerOnly');
+  return { admin };
+}
+
 export function createDeviceResource(ctx: AppContext) {
   const resource = createCrud(ctx, {
     ...deviceResource,
@@ -99,10 +115,14 @@ export function createDeviceResource(ctx: AppContext) {
         const ids = await visibleDeviceIds(ctx.db, authOf(c).userId);
         return ids ? { id: ids } : undefined;
       },
-      async beforeUpdate(data, { trx }) {
+      async beforeUpdate(data, { c, trx }) {
+        await checkManages(trx, authOf(c).userId, [data.id], data.personnelId);
         if (data.personnelId) await checkUsers(trx, [data.personnelId], 'personnelId');
         const { id: _id, ...values } = data;
         return values;
+      },
+      async beforeDelete(ids, { c, trx }) {
+        await checkManages(trx, authOf(c).userId, ids);
       },
       decorateList: (rows) => rows.map((r) => ({ ...r, diameterList: String(r.diameters).split(',').map(Number) })),
       decorate: (row) => ({ ...row, diameterList: String(row.diameters).split(',').map(Number) }),
@@ -117,10 +137,18 @@ export function createDeviceResource(ctx: AppContext) {
     if (!row) throw fail('dataNotFound');
     return row;
   }
+  /** The device, if the caller sees it and manages it (owner or devices admin). */
+  async function managed(c: Parameters<typeof resource.scopeOf>[0], id: number) {
+    const row = await visible(c, id);
+    await checkManages(ctx.db, authOf(c).userId, [id]);
+    return row;
+  }
 
   resource.routes
     .post('/add', validate('json', addSchema), async (c) => {
       const data = c.req.valid('json');
+      const { userId } = authOf(c);
+      const { admin } = await checkManages(ctx.db, userId, [], data.personnelId);
       if (data.personnelId) await checkUsers(ctx.db, [data.personnelId], 'personnelId');
       const { key, keyHash, keyHint } = await newDeviceKey();
       const now = formatTime(ctx.clock.now());
@@ -128,8 +156,9 @@ export function createDeviceResource(ctx: AppContext) {
         .insertInto('device_info')
         .values({
           devicename: data.devicename,
-          personnelId: data.personnelId ?? null,
-          status: data.status ?? 0,
+          // A device a non-admin adds is theirs: without an owner they could not see it again.
+          personnelId: data.personnelId ?? (admin ? null : userId),
+          status: 0,
           remark: data.remark ?? null,
           enableAI: data.enableAI ?? 0,
           diameters: data.diameters,
@@ -149,7 +178,7 @@ export function createDeviceResource(ctx: AppContext) {
     })
     .post('/resetKey', validate('json', idBody), async (c) => {
       const { id } = c.req.valid('json');
-      await visible(c, id);
+      await managed(c, id);
       const { key, keyHash, keyHint } = await newDeviceKey();
       await ctx.db.updateTable('device_info').set({ keyHash, keyHint, updateTime: formatTime(ctx.clock.now()) }).where('id', '=', id).execute();
       return ok(c, { id, deviceKey: key });
@@ -168,7 +197,7 @@ export function createDeviceResource(ctx: AppContext) {
     })
     .post('/bind', validate('json', bindBody), async (c) => {
       const { id, userIds } = c.req.valid('json');
-      await visible(c, id);
+      await managed(c, id);
       await checkUsers(ctx.db, userIds, 'userIds');
       await ctx.db
         .insertInto('device_user')
@@ -179,7 +208,7 @@ export function createDeviceResource(ctx: AppContext) {
     })
     .post('/unbind', validate('json', bindBody), async (c) => {
       const { id, userIds } = c.req.valid('json');
-      await visible(c, id);
+      await managed(c, id);
       await ctx.db.deleteFrom('device_user').where('deviceId', '=', id).where('userId', 'in', userIds).execute();
       return ok(c, null);
     })

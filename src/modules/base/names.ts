@@ -19,6 +19,7 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'department add': msg`Department add`,
   'department delete': msg`Department delete`,
   'department update': msg`Department update`,
+  'edit permissions': msg`Edit permissions`,
   'all orders': msg`All orders`,
   'all devices': msg`All devices`,
   'all files': msg`All files`,

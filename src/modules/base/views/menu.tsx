@@ -87,6 +87,8 @@ export default function MenuList() {
       type: 'textarea',
       placeholder: 'base:sys:user:add,base:sys:user:update',
       hidden: ({ form }) => typeOf(form) !== 2,
+      // Writing permission strings is a right of its own (the server refuses it without).
+      disabled: () => !hasPerm('base:sys:menu:perms'),
       required: true,
     },
     { prop: 'keepAlive', label: t`Keep alive`, type: 'switch', value: true, span: 12, hidden: ({ form }) => typeOf(form) !== 1 },

@@ -53,7 +53,7 @@ export default function DeviceList() {
   ];
   const items: FormItem[] = [
     { prop: 'devicename', label: t`Device name`, required: true, span: 12 },
-    { prop: 'status', label: t`Status`, type: 'radio', options: status, value: 0, span: 12 },
+    // No status field: online/offline is set by the device hub when a machine connects or drops.
     {
       prop: 'diameters',
       label: t`Wire diameters (mm)`,
@@ -75,7 +75,8 @@ export default function DeviceList() {
       value: 1,
       span: 12,
     },
-    { prop: 'personnelId', label: t`Owner`, type: 'select', options: users, span: 12, hidden: () => users.length === 0 },
+    // Only a devices admin names another user as owner (the server refuses it from anyone else).
+    { prop: 'personnelId', label: t`Owner`, type: 'select', options: users, span: 12, hidden: () => users.length === 0 || !hasPerm('device:info:all') },
     { prop: 'enableAI', label: t`AI equipment`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
     ...locationItems(i18n),
