@@ -255,7 +255,7 @@ async function createKeys(httpBase: string, n: number, user: string, password: s
   const stamp = new Date().toISOString().slice(0, 19);
   for (let i = 0; i < n; i++) {
     const d = await post('/admin/device/info/add', { devicename: `Simulated ${stamp} #${i + 1}`, diameters: [0.7, 0.8, 0.9, 1], memory: 1000, remark: 'device:sim' }, token);
-    keys.push(d.deviceKey);
+    keys.push(d.key ?? d.deviceKey);
   }
   return keys;
 }
