@@ -27,6 +27,16 @@ export const hubMessages = {
     zh: '弓丝数据超出机器内存（{steps} 步，设备最多 {memory} 步）',
     de: 'Drahtdaten überschreiten den Maschinenspeicher ({steps} Schritte, das Gerät fasst {memory})',
   },
+  hubTooManySteps: {
+    en: 'A bending program holds at most {max} steps (this one has {steps})',
+    zh: '弯制程序最多 {max} 步（当前 {steps} 步）',
+    de: 'Ein Biegeprogramm hat höchstens {max} Schritte (dieses hat {steps})',
+  },
+  hubStepLimit: {
+    en: '{field} is invalid: {value} is outside the machine limits {range}',
+    zh: '{field} 不合法：{value} 超出机器范围 {range}',
+    de: '{field} ist ungültig: {value} liegt außerhalb der Maschinengrenzen {range}',
+  },
   hubJobNotFound: {
     en: 'The bending job does not exist',
     zh: '弯制任务不存在',

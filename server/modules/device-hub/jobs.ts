@@ -1,5 +1,6 @@
 // Bend jobs in the database. Every state change is a conditional update (only from the states
 // it may follow) plus a log row, so a repeated ack/done from a device changes nothing twice.
+import { type BendStep, MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Db } from '../../db/index.ts';
@@ -26,11 +27,7 @@ export interface Wire {
   diameter: number;
   material?: string;
 }
-export interface Step {
-  feed: number;
-  rotate: number;
-  bend: number;
-}
+export type Step = BendStep;
 
 export interface NewJob {
   deviceId: number;
@@ -40,7 +37,12 @@ export interface NewJob {
   steps: Step[];
 }
 
+/** Stores a job `queued`. The caller has checked it against the device (POST /admin/design/bend). */
 export async function insertJob(ctx: AppContext, job: NewJob): Promise<string> {
+  // The last guard: whatever queues a job, nothing outside the machine's limits is stored or sent.
+  if (job.steps.length === 0 || job.steps.length > MAX_PROGRAM_STEPS || stepProblems(job.steps).length > 0) {
+    throw new Error('insertJob: the program is outside the machine limits');
+  }
   const jobId = crypto.randomUUID();
   const now = ctx.clock.now();
   const time = formatTime(now);
