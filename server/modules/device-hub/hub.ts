@@ -22,6 +22,13 @@ export interface HubOptions {
   pingMs?: number;
   /** Close a connection that has not said hello with a valid key after this long. */
   helloMs?: number;
+  /**
+   * Frames a connection may send: a token bucket of `burst` frames refilled at `perSecond`.
+   * Default 20/s, burst 100 (a real machine sends about 3 a second while bending).
+   */
+  rate?: { perSecond: number; burst: number };
+  /** A device's `status` is written to the database at most once per this period (the latest wins). */
+  statusWriteMs?: number;
 }
 
 export const CLOSE = {
@@ -29,6 +36,7 @@ export const CLOSE = {
   badKey: 4003,
   silent: 4008,
   invalidJson: 1007,
+  policy: 1008,
   tooLarge: 1009,
   goingAway: 1001,
 } as const;
@@ -54,6 +62,14 @@ interface Conn {
   detail?: string | null;
   /** Frames of one connection are handled in order. */
   chain: Promise<void>;
+  /** The rate limit's bucket: frames it may still send now, as of `refilledAt`. */
+  tokens: number;
+  refilledAt: number;
+  /** Frames dropped since the last one let through (the `rate` error goes with the first). */
+  dropped: number;
+  /** A status not yet written (a newer one came within statusWriteMs of the last write). */
+  pendingStatus?: { state: string; detail: string | null };
+  statusWrittenAt: number;
 }
 
 const hubs = new WeakMap<AppContext, DeviceHub>();
@@ -77,6 +93,8 @@ export class DeviceHub {
   readonly silentMs: number;
   readonly pingMs: number;
   readonly helloMs: number;
+  readonly rate: { perSecond: number; burst: number };
+  readonly statusWriteMs: number;
 
   constructor(
     private readonly ctx: AppContext,
@@ -86,6 +104,8 @@ export class DeviceHub {
     this.silentMs = opts.silentMs ?? 60_000;
     this.pingMs = opts.pingMs ?? 20_000;
     this.helloMs = opts.helloMs ?? 10_000;
+    this.rate = opts.rate ?? { perSecond: 20, burst: 100 };
+    this.statusWriteMs = opts.statusWriteMs ?? 1000;
   }
 
   /** No device is connected to a process that just started: every stored "online" is stale. */
@@ -112,19 +132,48 @@ export class DeviceHub {
   /** A new connection; `headerKey` from `Authorization: Device <key>` if the upgrade carried one. */
   open(socket: DeviceSocket, headerKey?: string) {
     const now = this.ctx.clock.now();
-    const conn: Conn = { socket, headerKey, openedAt: now, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve() };
+    const conn: Conn = {
+      socket, headerKey, openedAt: now, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve(),
+      tokens: this.rate.burst, refilledAt: now, dropped: 0, statusWrittenAt: -Infinity,
+    };
     if (this.closing) {
       socket.close(CLOSE.goingAway, 'server shutting down');
       conn.closed = true;
     } else this.conns.add(conn);
     return {
       message: (text: string) => {
+        // Decided before anything else is done with the frame: a flood costs no parsing, no
+        // queued work and no database write beyond what the limit lets through.
+        if (conn.closed || !this.admit(conn)) return;
         conn.chain = conn.chain.then(() => this.onMessage(conn, text)).catch((err) => this.ctx.logger.error('Device hub: message failed', err));
       },
       closed: () => {
         conn.chain = conn.chain.then(() => this.onClose(conn)).catch((err) => this.ctx.logger.error('Device hub: close failed', err));
       },
     };
+  }
+
+  /**
+   * The rate limit: a frame takes a token or is dropped. The first frame dropped is answered
+   * `error { code: 'rate' }`; a connection that goes on with `burst` more frames dropped in a row
+   * is closed with 1008.
+   */
+  private admit(conn: Conn): boolean {
+    const now = this.ctx.clock.now();
+    const { perSecond, burst } = this.rate;
+    conn.tokens = Math.min(burst, conn.tokens + ((now - conn.refilledAt) / 1000) * perSecond);
+    conn.refilledAt = now;
+    if (conn.tokens >= 1) {
+      conn.tokens -= 1;
+      conn.dropped = 0;
+      return true;
+    }
+    if (conn.dropped++ === 0) {
+      this.send(conn, { type: 'error', code: 'rate', message: `more than ${perSecond} messages a second (burst ${burst}): messages are dropped` });
+    } else if (conn.dropped > burst) {
+      this.drop(conn, CLOSE.policy, 'message rate limit');
+    }
+    return false;
   }
 
   private emit(e: HubEvent) {
@@ -284,7 +333,9 @@ export class DeviceHub {
         if (conn.state === state && conn.detail === detail) return;
         conn.state = state;
         conn.detail = detail;
-        await this.setLink(deviceId, true, { state, detail });
+        // And at most one write per statusWriteMs: a newer change waits for tick(), the latest wins.
+        conn.pendingStatus = { state, detail };
+        if (this.ctx.clock.now() - conn.statusWrittenAt >= this.statusWriteMs) await this.writeStatus(conn, deviceId);
         return;
       }
       case 'ack':
@@ -315,6 +366,15 @@ export class DeviceHub {
       default:
         this.send(conn, { type: 'error', code: 'unknownType', message: `unknown message type ${JSON.stringify(String(m.type)).slice(0, 80)}` });
     }
+  }
+
+  /** Writes the connection's pending status, if any (on the device's chain). */
+  private async writeStatus(conn: Conn, deviceId: number) {
+    const status = conn.pendingStatus;
+    if (!status || this.byDevice.get(deviceId) !== conn) return;
+    conn.pendingStatus = undefined;
+    conn.statusWrittenAt = this.ctx.clock.now();
+    await this.setLink(deviceId, true, status);
   }
 
   private async onClose(conn: Conn) {
@@ -371,6 +431,9 @@ export class DeviceHub {
       if (now - conn.lastPing >= this.pingMs) {
         conn.lastPing = now;
         this.send(conn, { type: 'ping', t: now });
+      }
+      if (conn.pendingStatus && now - conn.statusWrittenAt >= this.statusWriteMs) {
+        work.push(this.onDevice(deviceId, () => this.writeStatus(conn, deviceId)));
       }
     }
     // A key reset or a deleted device stops its connection at once (well, at the next tick).
