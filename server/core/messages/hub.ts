@@ -42,6 +42,11 @@ export const hubMessages = {
     zh: '弯制任务不存在',
     de: 'Der Biegeauftrag existiert nicht',
   },
+  hubJobOnDevice: {
+    en: 'The job is {status} on the device; it can be cancelled once the device has been offline for {minutes} minutes',
+    zh: '任务在设备上处于 {status} 状态；设备离线满 {minutes} 分钟后才可取消',
+    de: 'Der Auftrag ist auf dem Gerät im Status {status}; er kann storniert werden, sobald das Gerät {minutes} Minuten offline ist',
+  },
   hubJobStarted: {
     en: 'The job can no longer be cancelled: it is {status}',
     zh: '任务已无法取消：当前状态为 {status}',

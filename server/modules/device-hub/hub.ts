@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 import { findDeviceByKey } from '../device/keys.ts';
-import { jobMessage, markResent, transition, unackedJobs, updateProgress } from './jobs.ts';
+import { bendingJobs, cancelledSince, INTERRUPTED, jobMessage, markResent, ON_CONNECT, transition, unackedJobs, updateProgress } from './jobs.ts';
 
 export interface DeviceSocket {
   send(text: string): void;
@@ -59,6 +59,8 @@ interface Conn {
   closed: boolean;
   /** The last status the device reported on this connection. */
   state?: string;
+  /** The first status of the connection was compared with the jobs recorded bending. */
+  reconciled?: boolean;
   detail?: string | null;
   /** Frames of one connection are handled in order. */
   chain: Promise<void>;
@@ -112,7 +114,8 @@ export class DeviceHub {
   async start(): Promise<void> {
     const time = formatTime(this.ctx.clock.now());
     await this.ctx.db.updateTable('device_info').set({ status: 0 }).where('status', '!=', 0).execute();
-    await this.ctx.db.updateTable('device_link').set({ online: 0, statusTime: time }).where('online', '!=', 0).execute();
+    // Offline since now at the latest: what counts for the cancel of a stuck job (deviceGoneMs).
+    await this.ctx.db.updateTable('device_link').set({ online: 0, statusTime: time, lastSeenAt: this.ctx.clock.now() }).where('online', '!=', 0).execute();
     hubs.set(this.ctx, this);
   }
 
@@ -245,6 +248,7 @@ export class DeviceHub {
     this.byDevice.set(device.id, conn);
     const diameters = Array.isArray(m.diameters) ? m.diameters.filter((d) => typeof d === 'number').join(',').slice(0, 255) : null;
     await this.onDevice(device.id, async () => {
+      const away = await this.ctx.db.selectFrom('device_link').select(['online', 'lastSeenAt']).where('deviceId', '=', device.id).executeTakeFirst();
       await this.setLink(device.id, true, {
         serial: str(m.serial, 128) ?? null,
         firmware: str(m.firmware, 128) ?? null,
@@ -252,6 +256,10 @@ export class DeviceHub {
         memory: num(m.memory) ?? null,
       });
       this.send(conn, { type: 'welcome', deviceId: device.id, name: device.devicename, serverTime: new Date(this.ctx.clock.now()).toISOString() });
+      // Jobs cancelled while it was away that it may still hold: drop them if not started.
+      if (away && !away.online && away.lastSeenAt !== null) {
+        for (const jobId of await cancelledSince(this.ctx.db, device.id, away.lastSeenAt)) this.send(conn, { type: 'cancel', jobId });
+      }
       await this.sendUnacked(device.id, conn, true);
     });
   }
@@ -269,16 +277,20 @@ export class DeviceHub {
     this.emit({ type: online ? 'online' : 'offline', deviceId });
   }
 
-  /** Sends the device's queued jobs, and its sent-but-unacked ones when `all` or overdue. */
+  /**
+   * Sends the device's queued jobs, and its sent-but-unacked ones when overdue; on connect
+   * (`all`), every job it has not finished nor started (sent and acked ones again: it dedups).
+   */
   private async sendUnacked(deviceId: number, conn: Conn, all: boolean) {
     const now = this.ctx.clock.now();
-    for (const row of await unackedJobs(this.ctx.db, deviceId)) {
+    for (const row of await unackedJobs(this.ctx.db, deviceId, all ? ON_CONNECT : undefined)) {
       if (conn.closed || this.byDevice.get(deviceId) !== conn) return;
       if (row.status === 'queued') {
         if (!(await transition(this.ctx, row.jobId, 'sent', { deviceId }))) continue;
         this.emit({ type: 'job', deviceId, jobId: row.jobId, status: 'sent' });
       } else if (all || (row.lastSentAt ?? 0) <= now - this.resendMs) {
-        await markResent(this.ctx, row.jobId);
+        // Cancelled or started meanwhile: not sent.
+        if (!(await markResent(this.ctx, row.jobId))) continue;
       } else continue;
       this.send(conn, jobMessage(row));
     }
@@ -329,6 +341,10 @@ export class DeviceHub {
           return;
         }
         const detail = str(m.detail) ?? null;
+        if (!conn.reconciled) {
+          conn.reconciled = true;
+          await this.reconcile(deviceId, state, str(m.jobId, 64));
+        }
         // The periodic status repeats itself: store only changes.
         if (conn.state === state && conn.detail === detail) return;
         conn.state = state;
@@ -365,6 +381,22 @@ export class DeviceHub {
         return;
       default:
         this.send(conn, { type: 'error', code: 'unknownType', message: `unknown message type ${JSON.stringify(String(m.type)).slice(0, 80)}` });
+    }
+  }
+
+  /**
+   * The first status of a connection against the jobs recorded `bending` on the device: a device
+   * that says it is not bending (idle, error, maintenance), or bending another job (`jobId`), is
+   * not bending them. They become `failed` with code `interrupted` and are never sent again by
+   * the hub (the wire may be partly bent); the device's own later report on one still counts.
+   */
+  private async reconcile(deviceId: number, state: string, current: string | undefined) {
+    for (const { jobId } of await bendingJobs(this.ctx.db, deviceId)) {
+      if (state === 'bending' && (current === undefined || current === jobId)) continue;
+      const message = `the device reported ${state}${current ? ` (bending ${current})` : ''} when it connected again: the job may be partly bent and is not sent again`;
+      if (await transition(this.ctx, jobId, 'failed', { deviceId, errorCode: INTERRUPTED, errorMessage: message, detail: INTERRUPTED })) {
+        this.emit({ type: 'job', deviceId, jobId, status: 'failed' });
+      }
     }
   }
 

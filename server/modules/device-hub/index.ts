@@ -12,7 +12,7 @@ import { ApiError, fail, invalidField } from '../../core/errors.ts';
 import { validate, validationError } from '../../core/validate.ts';
 import { authOf, SEE_ALL, seesAll } from '../space/access.ts';
 import { hubOf } from './hub.ts';
-import { insertJob, JOB_STATES, transition } from './jobs.ts';
+import { insertJob, JOB_STATES, mayCancel, transition } from './jobs.ts';
 
 export { hubOf } from './hub.ts';
 
@@ -52,8 +52,14 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
     const { userId } = authOf(c);
     const job = await ctx.db.selectFrom('device_job').select(['jobId', 'deviceId', 'userId', 'status']).where('jobId', '=', jobId).executeTakeFirst();
     if (!job || (job.userId !== userId && !(await seesAll(ctx.db, userId, SEE_ALL.devices)))) throw fail('hubJobNotFound');
-    if (!(await transition(ctx, jobId, 'cancelled', { detail: `user ${userId}` }))) {
+    const goneMs = ctx.config.deviceGoneCancelMs;
+    // A job its device is bending may be cancelled only once the device has been gone for goneMs
+    // (it may never report on it again); the check is part of the update.
+    if (!(await transition(ctx, jobId, 'cancelled', { detail: `user ${userId}`, deviceOfflineSince: ctx.clock.now() - goneMs }))) {
       const now = await ctx.db.selectFrom('device_job').select('status').where('jobId', '=', jobId).executeTakeFirstOrThrow();
+      if (now.status === 'bending') {
+        throw fail('hubJobOnDevice', { status: now.status, minutes: Math.round(goneMs / 6000) / 10 });
+      }
       throw fail('hubJobStarted', { status: now.status });
     }
     if (job.status !== 'queued') hubOf(ctx)?.sendCancel(job.deviceId, jobId);
@@ -117,16 +123,26 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
         .selectFrom('device_job as j')
         .leftJoin('device_info as d', 'd.id', 'j.deviceId')
         .leftJoin('base_sys_user as u', 'u.id', 'j.userId')
+        .leftJoin('device_link as l', 'l.deviceId', 'j.deviceId')
         .select([
           'j.jobId', 'j.deviceId', 'd.devicename as deviceName', 'j.orderId', 'j.userId', 'u.name as userName', 'j.status',
           'j.step', 'j.stepCount as steps', 'j.errorCode', 'j.errorMessage', 'j.bendMs', 'j.createTime', 'j.updateTime',
+          'l.online', 'l.lastSeenAt',
         ])
         .orderBy('j.id', 'desc')
         .limit(limit ?? 200);
       if (!admin || mine) q = q.where('j.userId', '=', userId);
       if (deviceId) q = q.where('j.deviceId', '=', deviceId);
       if (status) q = q.where('j.status', '=', status);
-      return ok(c, await q.execute());
+      const now = ctx.clock.now();
+      // `cancellable`: what POST cancel would accept now (the queue views show the button by it).
+      return ok(
+        c,
+        (await q.execute()).map(({ online, lastSeenAt, ...job }) => ({
+          ...job,
+          cancellable: mayCancel(job.status, { online, lastSeenAt }, now, ctx.config.deviceGoneCancelMs),
+        })),
+      );
     })
     .post(`${PREFIX}/userDeviceList`, async (c) => {
       const { userId } = authOf(c);

@@ -22,7 +22,7 @@ export interface UserDevice {
 
 export type JobStatus = 'queued' | 'sent' | 'acked' | 'bending' | 'done' | 'failed' | 'cancelled';
 export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'sent', 'acked', 'bending', 'done', 'failed', 'cancelled'];
-/** States in which a job may still be cancelled (not started). */
+/** States in which a job may still be cancelled (not started); the server's `cancellable` says more. */
 export const CANCELLABLE: readonly JobStatus[] = ['queued', 'sent', 'acked'];
 
 export interface QueueJob {
@@ -41,6 +41,8 @@ export interface QueueJob {
   bendMs: number | null;
   createTime: string;
   updateTime: string;
+  /** POST cancel would accept it now (also a bending job on a device gone for a while); older servers: absent. */
+  cancellable?: boolean;
 }
 
 export interface BendBody {
