@@ -2,6 +2,7 @@
 // connection as a DeviceSocket and its frames as text (server/modules/device-hub/node.ts feeds
 // it from the `ws` server). Time comes from ctx.clock and the periodic work is tick(), so tests
 // move the clock and call tick() themselves.
+import { DEVICE_STATES } from '../../../common/device-jobs.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto.ts';
@@ -41,7 +42,6 @@ export const CLOSE = {
   goingAway: 1001,
 } as const;
 
-export const DEVICE_STATES = ['idle', 'bending', 'error', 'maintenance'] as const;
 
 export type HubEvent =
   | { type: 'online' | 'offline'; deviceId: number }

@@ -1,12 +1,12 @@
 // Bend jobs in the database. Every state change is a conditional update (only from the states
 // it may follow) plus a log row, so a repeated ack/done from a device changes nothing twice.
 import { type BendStep, MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
+import { INTERRUPTED, JOB_STATES, type JobState, NOT_STARTED } from '../../../common/device-jobs.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Db } from '../../db/index.ts';
 
-export const JOB_STATES = ['queued', 'sent', 'acked', 'bending', 'done', 'failed', 'cancelled'] as const;
-export type JobState = (typeof JOB_STATES)[number];
+export { INTERRUPTED, JOB_STATES, type JobState };
 
 /** The states each state may be entered from. */
 const FROM: Record<JobState, JobState[]> = {
@@ -16,7 +16,7 @@ const FROM: Record<JobState, JobState[]> = {
   bending: ['sent', 'acked'],
   done: ['sent', 'acked', 'bending'],
   failed: ['sent', 'acked', 'bending'],
-  cancelled: ['queued', 'sent', 'acked'],
+  cancelled: [...NOT_STARTED],
 };
 
 /**
@@ -36,9 +36,6 @@ export function mayCancel(status: string, link: { online: number | null; lastSee
   if (FROM.cancelled.includes(s)) return true;
   return !!FROM_DEVICE_GONE.cancelled?.includes(s) && link.online === 0 && link.lastSeenAt !== null && link.lastSeenAt <= now - goneMs;
 }
-
-/** The error code of a job the hub found interrupted; it is never sent again by itself. */
-export const INTERRUPTED = 'interrupted';
 
 /** Jobs the device has not confirmed yet: sent (again) on connect and after 10 s without ack. */
 export const UNACKED: JobState[] = ['queued', 'sent'];
