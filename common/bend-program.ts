@@ -1,8 +1,8 @@
 // What a bend program (device-protocol `job.steps`) may ask of a machine: one definition for the
 // editor's checks before sending (workers/kernels/bend-checks.ts) and the server's before it
-// queues a job (server/modules/device-hub). Pure: no DOM, worker or Node imports.
+// queues a job (server/modules/device-hub). Pure: no DOM, worker or Node imports, and no zod
+// (the geometry worker bundles this file; the request schemas are bend-request.ts).
 // Step geometry and units: docs/device-bridge.md, "Step geometry".
-import { z } from 'zod';
 
 /** The wire types the editor designs (spec section 9). */
 export const WIRE_TYPES = ['labialBow', 'singleArmClasp', 'arrowClasp', 'wraparoundBow'] as const;
@@ -33,16 +33,12 @@ export const MAX_PROGRAM_STEPS = 1000;
 /** Rounding allowance of the limit comparisons (the programs are computed in floating point). */
 export const LIMIT_EPS = 1e-9;
 
-/** One step as it travels: finite numbers (zod's number refuses Infinity and NaN). */
-export const bendStepSchema = z.object({ feed: z.number(), rotate: z.number(), bend: z.number() });
-export type BendStep = z.infer<typeof bendStepSchema>;
-
-/** The wire of a job: a type, a diameter in mm, an optional material. */
-export const bendWireSchema = z.object({
-  type: z.string().trim().min(1).max(64),
-  diameter: z.coerce.number().positive().max(10),
-  material: z.string().max(64).nullable().optional(),
-});
+/** One step of a program: feed (mm), then rotate (deg), then bend (deg). */
+export interface BendStep {
+  feed: number;
+  rotate: number;
+  bend: number;
+}
 
 export type StepField = keyof BendStep;
 export type StepLimitCode = 'FEED_LIMIT' | 'ROTATE_LIMIT' | 'BEND_LIMIT';

@@ -3,7 +3,8 @@
 // cancel. The WebSocket side is hub.ts; without a running hub (app.request tests) jobs stay queued.
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { bendStepSchema, bendWireSchema, MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
+import { MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
+import { bendStepSchema, bendWireSchema } from '../../../common/bend-request.ts';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { Code, ok } from '../../core/envelope.ts';
