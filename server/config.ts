@@ -19,6 +19,11 @@ export interface Config {
   bodyLimit: number;
   /** Largest file accepted by POST /admin/base/comm/upload, bytes (UPLOAD_MAX_MB). */
   uploadMaxBytes: number;
+  /**
+   * A job a device had (acked) or was bending may be cancelled by its owner or an admin once the
+   * device has been offline this long (DEVICE_GONE_CANCEL_SECONDS), ms.
+   */
+  deviceGoneCancelMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -62,5 +67,6 @@ export function loadConfig(env: Env = {}): Config {
     },
     bodyLimit: int(env, 'BODY_LIMIT', 2 * 1024 * 1024, 1024),
     uploadMaxBytes: int(env, 'UPLOAD_MAX_MB', 100, 1) * 1024 * 1024,
+    deviceGoneCancelMs: int(env, 'DEVICE_GONE_CANCEL_SECONDS', 600, 0) * 1000,
   };
 }

@@ -4,9 +4,10 @@
 //
 // A simulated machine acks every job, remembers job ids (a repeated job is acked again and never
 // bent twice), bends one job at a time with progress per step, reports done or failed, sends its
-// status at least every 30 s, answers pings, reconnects after a drop, and after each welcome
-// reports again the outcomes of the jobs it finished (the report may have been lost with the
-// connection; the server ignores repeats).
+// status at least every 30 s (with the job it is bending), answers pings, reconnects after a
+// drop or a lost server with a growing delay until it is stopped, and after each welcome reports
+// again the outcomes of the jobs it finished (the report may have been lost with the connection;
+// the server ignores repeats).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,8 +25,12 @@ export interface SimOptions {
   failRate?: number;
   /** Probability, per message received, that the machine drops its connection right after it. */
   dropRate?: number;
-  /** Delay before reconnecting after a drop. */
+  /** Delay before reconnecting after a drop; it doubles (with jitter) while the server stays away. */
   reconnectMs?: number;
+  /** The longest delay between two connection attempts. */
+  reconnectMaxMs?: number;
+  /** The reconnect timer keeps the Node process alive (the CLI); tests leave it off. */
+  keepAlive?: boolean;
   /** Status heartbeat period (protocol: at least every 30 s). */
   statusMs?: number;
   /** Send the key in the Authorization header instead of hello. */
@@ -56,6 +61,10 @@ export class SimDevice {
   private busy = false;
   private stopped = false;
   private statusTimer?: NodeJS.Timeout;
+  private reconnectTimer?: NodeJS.Timeout;
+  /** Connection attempts since the last welcome. */
+  private attempts = 0;
+  private current?: SimJob;
   private readonly o: Required<Omit<SimOptions, 'log'>> & { log?: (line: string) => void };
 
   constructor(opts: SimOptions) {
@@ -67,6 +76,8 @@ export class SimDevice {
       failRate: 0,
       dropRate: 0,
       reconnectMs: 200,
+      reconnectMaxMs: 10_000,
+      keepAlive: false,
       statusMs: 30_000,
       headerAuth: false,
       random: Math.random,
@@ -118,9 +129,19 @@ export class SimDevice {
       first = undefined;
       // Bad key or replaced by another connection with the same key: do not fight it.
       if (code === 4003 || code === 4001 || this.stopped) return;
-      setTimeout(() => this.connect(), this.o.reconnectMs).unref();
+      this.scheduleReconnect();
     });
     ws.on('error', () => {});
+  }
+
+  /** The next attempt: reconnectMs, doubling per failed attempt up to reconnectMaxMs, ±20 %. */
+  private scheduleReconnect() {
+    const base = Math.min(this.o.reconnectMaxMs, this.o.reconnectMs * 2 ** Math.min(this.attempts, 20));
+    this.attempts++;
+    const delay = base * (0.8 + 0.4 * this.o.random());
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    if (!this.o.keepAlive) this.reconnectTimer.unref();
   }
 
   private send(msg: object) {
@@ -128,13 +149,14 @@ export class SimDevice {
   }
 
   private status() {
-    this.send({ type: 'status', state: this.busy ? 'bending' : 'idle' });
+    this.send({ type: 'status', state: this.busy ? 'bending' : 'idle', ...(this.current ? { jobId: this.current.jobId } : {}) });
   }
 
   private onMessage(msg: Record<string, unknown>, first?: () => void) {
     switch (msg.type) {
       case 'welcome': {
         this.welcomed++;
+        this.attempts = 0;
         this.deviceId = msg.deviceId as number;
         this.status();
         clearInterval(this.statusTimer);
@@ -185,6 +207,7 @@ export class SimDevice {
       const job = this.queue.shift()!;
       if (job.cancelled) continue;
       this.bent.push(job.jobId);
+      this.current = job;
       const t0 = Date.now();
       for (let step = 1; step <= job.steps; step++) {
         await new Promise((r) => setTimeout(r, this.o.stepMs));
@@ -194,6 +217,7 @@ export class SimDevice {
         this.o.random() < this.o.failRate
           ? { type: 'failed', code: 'collision', message: 'simulated failure: the bending head hit the wire' }
           : { type: 'done', ms: Date.now() - t0 };
+      this.current = undefined;
       this.send({ jobId: job.jobId, ...job.outcome });
       this.o.log?.(`${this.o.serial}: ${job.outcome.type} ${job.jobId}`);
     }
@@ -214,6 +238,7 @@ export class SimDevice {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.statusTimer);
+    clearTimeout(this.reconnectTimer);
     const ws = this.ws;
     if (!ws || ws.readyState === WebSocket.CLOSED) return;
     await new Promise<void>((resolve) => {
@@ -255,7 +280,7 @@ async function createKeys(httpBase: string, n: number, user: string, password: s
   const stamp = new Date().toISOString().slice(0, 19);
   for (let i = 0; i < n; i++) {
     const d = await post('/admin/device/info/add', { devicename: `Simulated ${stamp} #${i + 1}`, diameters: [0.7, 0.8, 0.9, 1], memory: 1000, remark: 'device:sim' }, token);
-    keys.push(d.deviceKey);
+    keys.push(d.key ?? d.deviceKey);
   }
   return keys;
 }
@@ -268,6 +293,7 @@ export async function main(argv = process.argv.slice(2)) {
   const failRate = Number(arg(argv, 'fail-rate') ?? 0);
   const dropRate = Number(arg(argv, 'drop-rate') ?? 0);
   const quiet = argv.includes('--quiet');
+  const reconnectMaxMs = Number(arg(argv, 'reconnect-max-ms') ?? 10_000);
   let keys: string[] = keysFile && fs.existsSync(keysFile) ? fs.readFileSync(keysFile, 'utf8').split('\n').map((s) => s.trim()).filter(Boolean) : [];
   if (keys.length < n) {
     const user = arg(argv, 'admin-user') ?? process.env.ARCHWRIGHT_ADMIN_USER ?? 'admin';
@@ -279,11 +305,14 @@ export async function main(argv = process.argv.slice(2)) {
   }
   const devices = keys.slice(0, n).map(
     (key, i) =>
-      new SimDevice({ url, key, serial: `SIM-${String(i + 1).padStart(4, '0')}`, stepMs: 300 / speed, failRate, dropRate, log: quiet ? undefined : console.log }),
+      new SimDevice({
+        url, key, serial: `SIM-${String(i + 1).padStart(4, '0')}`, stepMs: 300 / speed, failRate, dropRate, reconnectMaxMs, keepAlive: true,
+        log: quiet ? undefined : console.log,
+      }),
   );
   // Connect in batches so a thousand machines do not all knock at once.
   for (let i = 0; i < devices.length; i += 50) await Promise.all(devices.slice(i, i + 50).map((d) => d.start()));
-  console.log(`${devices.filter((d) => d.connected).length}/${devices.length} simulated devices connected to ${url}`);
+  console.log(`${devices.filter((d) => d.connected).length}/${devices.length} simulated devices connected to ${url}; they reconnect until stopped (Ctrl-C)`);
   const stop = async () => {
     await Promise.all(devices.map((d) => d.stop()));
     process.exit(0);

@@ -1,7 +1,7 @@
 // POST /admin/design/bend and the queue views: every refusal of the specification, in the
 // caller's language, and each non-admin seeing only their own jobs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDesigner, addDevice, startHubServer, steps, WIRE, type HubServer } from './hub-helpers.ts';
+import { addDesigner, addDevice, RawClient, startHubServer, steps, WIRE, type HubServer } from './hub-helpers.ts';
 
 let h: HubServer;
 beforeAll(async () => {
@@ -84,3 +84,59 @@ async function startHubLang(lang: string) {
   });
   return res.json();
 }
+
+describe('POST /admin/design/bend: the program against the machine (common/bend-program.ts)', () => {
+  const post = (deviceId: number, program: unknown) => h.post('/admin/design/bend', { deviceId, wire: WIRE, steps: program }, h.adminToken);
+  const jobsOf = async (id: number) => h.server.ctx.db.selectFrom('device_job').select(['jobId', 'steps']).where('deviceId', '=', id).execute();
+
+  it('refuses values outside the machine limits with 1002 naming the field; nothing is stored or reaches the device', async () => {
+    const d = await addDevice(h, { diameters: [0.8], memory: 2000 });
+    const device = new RawClient(h.wsUrl);
+    await device.hello(d.key);
+    await device.next((m) => m.type === 'welcome');
+    const good = { feed: 10, rotate: 0, bend: 30 };
+    const cases: Array<[unknown, string]> = [
+      [[good, { feed: 1e300, rotate: 1e9, bend: 0 }], 'steps.1.feed is invalid: 1e+300 is outside the machine limits (0, 120]'],
+      [[{ feed: 10, rotate: 1e9, bend: 0 }], 'steps.0.rotate is invalid: 1000000000 is outside the machine limits (-180, 180]'],
+      [[{ feed: 10, rotate: -180, bend: 0 }], 'steps.0.rotate is invalid: -180 is outside the machine limits (-180, 180]'],
+      [[{ feed: 10, rotate: 0, bend: 181 }], 'steps.0.bend is invalid: 181 is outside the machine limits [-180, 180]'],
+      [[{ feed: 0, rotate: 0, bend: 0 }], 'steps.0.feed is invalid: 0 is outside the machine limits (0, 120]'],
+      [[{ feed: -5, rotate: 0, bend: 0 }], 'steps.0.feed is invalid: -5 is outside the machine limits (0, 120]'],
+      [[good, { feed: 10, rotate: '0', bend: 0 }], 'steps.1.rotate is invalid'],
+      [[{ feed: 10, rotate: 0 }], 'steps.0.bend cannot be empty'],
+    ];
+    for (const [program, message] of cases) {
+      const r = await post(d.id, program);
+      expect([r.code, r.message]).toEqual([1002, message]);
+    }
+    // JSON has no Infinity, but 1e999 parses to it.
+    const inf = await fetch(h.server.url + '/admin/design/bend', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Accept-Language': 'en', Authorization: h.adminToken },
+      body: `{"deviceId": ${d.id}, "wire": ${JSON.stringify(WIRE)}, "steps": [{"feed": 1e999, "rotate": 0, "bend": 0}]}`,
+    }).then((r) => r.json());
+    expect([inf.code, inf.message]).toEqual([1002, 'steps.0.feed is invalid']);
+    // More steps than any program may have, on a device that says it holds more.
+    const long = await post(d.id, Array.from({ length: 1001 }, () => good));
+    expect([long.code, long.message]).toEqual([1001, 'A bending program holds at most 1000 steps (this one has 1001)']);
+    expect(await jobsOf(d.id)).toEqual([]);
+    // The user's program at the edges of the limits is queued and sent as it was.
+    const edge = [{ feed: 120, rotate: 180, bend: -180 }, { feed: 0.5, rotate: -179.5, bend: 180 }, { feed: 10, rotate: 0, bend: 0 }];
+    const ok = await post(d.id, edge);
+    expect(ok.code, ok.message).toBe(1000);
+    expect((await device.next((m) => m.type === 'job')).steps).toEqual(edge);
+    expect(device.messages.filter((m) => m.type === 'job').map((m) => m.jobId)).toEqual([ok.data.jobId]);
+    expect((await post(d.id, Array.from({ length: 1000 }, () => good))).code).toBe(1000);
+    device.close();
+  });
+
+  it('names the field in the caller language', async () => {
+    const d = await addDevice(h, { diameters: [0.8], memory: 10 });
+    const res = await fetch(h.server.url + '/admin/design/bend', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Accept-Language': 'de', Authorization: h.adminToken },
+      body: JSON.stringify({ deviceId: d.id, wire: WIRE, steps: [{ feed: 1e300, rotate: 0, bend: 0 }] }),
+    }).then((r) => r.json());
+    expect(res).toEqual({ code: 1002, message: 'steps.0.feed ist ungültig: 1e+300 liegt außerhalb der Maschinengrenzen (0, 120]' });
+  });
+});

@@ -5,21 +5,10 @@
 import type { KernelExports } from './abi.ts';
 import { KernelError } from './job.ts';
 import { type BendCollision, bendCollision, type BendProgram, bendProgram, type HeadBox, type ProgramOptions, type Vec3 } from './bend.ts';
+import { DEFAULT_LIMITS, type MachineLimits, programCapacity, stepProblems, type WireType } from '../../common/bend-program.ts';
 
-export type WireType = 'labialBow' | 'singleArmClasp' | 'arrowClasp' | 'wraparoundBow';
-
-/** What one step may ask of the machine. */
-export interface MachineLimits {
-  /** Longest feed in one step (mm). Default 120 (the longest straight, 100, plus an arc). */
-  maxFeed: number;
-  /** Bend range (deg) after compensation. Default -180..180. */
-  minBend: number;
-  maxBend: number;
-  /** Largest |rotate| (deg). Default 180. */
-  maxRotate: number;
-}
-
-export const DEFAULT_LIMITS: MachineLimits = { maxFeed: 120, minBend: -180, maxBend: 180, maxRotate: 180 };
+// The machine's limits are the product's (common/): the server refuses what these refuse.
+export { DEFAULT_LIMITS, type MachineLimits, type WireType };
 
 /** Spec section 9: start and end straight lengths 5..100 mm; wraparound bow first straight <= 30 mm. */
 export const WIRE_END_MIN = 5;
@@ -144,21 +133,24 @@ export function checkBend(k: KernelExports, input: BendCheckInput): BendCheckRes
       issues.push(issue('ARROW_DOUBLE_BEND', 'error', `The arrow clasp needs a double bend of two arcs (two bends at most ${DOUBLE_BEND_MAX_GAP} mm apart; the wire has ${bends} bends)`));
     }
   }
-  if (device && steps.length > device.memory) {
-    issues.push(issue('OVER_MEMORY', 'error', `Wire data over machine memory (${steps.length} steps, the device holds ${device.memory})`));
+  if (device && steps.length > programCapacity(device.memory)) {
+    issues.push(issue('OVER_MEMORY', 'error', `Wire data over machine memory (${steps.length} steps, the device holds ${programCapacity(device.memory)})`));
   }
-  const limits = { ...DEFAULT_LIMITS, ...input.limits };
-  steps.forEach((s, i) => {
-    if (s.feed > limits.maxFeed + 1e-9) {
-      issues.push(issue('FEED_LIMIT', 'error', `Step ${i + 1}: feed ${mm(s.feed)} is over the machine's ${mm(limits.maxFeed)}`, { step: i }));
-    }
-    if (s.bend < limits.minBend - 1e-9 || s.bend > limits.maxBend + 1e-9) {
-      issues.push(issue('BEND_LIMIT', 'error', `Step ${i + 1}: bend ${deg(s.bend)} is outside the machine's ${deg(limits.minBend)} to ${deg(limits.maxBend)}`, { step: i }));
-    }
-    if (Math.abs(s.rotate) > limits.maxRotate + 1e-9) {
-      issues.push(issue('ROTATE_LIMIT', 'error', `Step ${i + 1}: rotate ${deg(s.rotate)} is over the machine's ±${deg(limits.maxRotate)}`, { step: i }));
-    }
-  });
+  for (const p of stepProblems(steps, { ...DEFAULT_LIMITS, ...input.limits })) {
+    const i = p.step;
+    const over = p.value > p.max;
+    const message =
+      p.field === 'feed'
+        ? over
+          ? `Step ${i + 1}: feed ${mm(p.value)} is over the machine's ${mm(p.max)}`
+          : `Step ${i + 1}: feed ${mm(p.value)} is not more than 0 mm`
+        : p.field === 'bend'
+          ? `Step ${i + 1}: bend ${deg(p.value)} is outside the machine's ${deg(p.min)} to ${deg(p.max)}`
+          : over || p.value < p.min
+            ? `Step ${i + 1}: rotate ${deg(p.value)} is over the machine's ±${deg(p.max)}`
+            : `Step ${i + 1}: rotate ${deg(p.value)} is outside ${p.range}°`;
+    issues.push(issue(p.code, 'error', message, { step: i }));
+  }
   if (!input.skipCollision) {
     const hit = bendCollision(k, steps, { ...input.program, diameter: wire.diameter, head: input.head });
     if (hit) {

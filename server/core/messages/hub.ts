@@ -27,10 +27,25 @@ export const hubMessages = {
     zh: '弓丝数据超出机器内存（{steps} 步，设备最多 {memory} 步）',
     de: 'Drahtdaten überschreiten den Maschinenspeicher ({steps} Schritte, das Gerät fasst {memory})',
   },
+  hubTooManySteps: {
+    en: 'A bending program holds at most {max} steps (this one has {steps})',
+    zh: '弯制程序最多 {max} 步（当前 {steps} 步）',
+    de: 'Ein Biegeprogramm hat höchstens {max} Schritte (dieses hat {steps})',
+  },
+  hubStepLimit: {
+    en: '{field} is invalid: {value} is outside the machine limits {range}',
+    zh: '{field} 不合法：{value} 超出机器范围 {range}',
+    de: '{field} ist ungültig: {value} liegt außerhalb der Maschinengrenzen {range}',
+  },
   hubJobNotFound: {
     en: 'The bending job does not exist',
     zh: '弯制任务不存在',
     de: 'Der Biegeauftrag existiert nicht',
+  },
+  hubJobOnDevice: {
+    en: 'The job is {status} on the device; it can be cancelled once the device has been offline for {minutes} minutes',
+    zh: '任务在设备上处于 {status} 状态；设备离线满 {minutes} 分钟后才可取消',
+    de: 'Der Auftrag ist auf dem Gerät im Status {status}; er kann storniert werden, sobald das Gerät {minutes} Minuten offline ist',
   },
   hubJobStarted: {
     en: 'The job can no longer be cancelled: it is {status}',

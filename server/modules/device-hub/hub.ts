@@ -2,11 +2,12 @@
 // connection as a DeviceSocket and its frames as text (server/modules/device-hub/node.ts feeds
 // it from the `ws` server). Time comes from ctx.clock and the periodic work is tick(), so tests
 // move the clock and call tick() themselves.
+import { DEVICE_STATES } from '../../../common/device-jobs.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 import { findDeviceByKey } from '../device/keys.ts';
-import { jobMessage, markResent, transition, unackedJobs, updateProgress } from './jobs.ts';
+import { bendingJobs, cancelledSince, INTERRUPTED, jobMessage, markResent, ON_CONNECT, transition, unackedJobs, updateProgress } from './jobs.ts';
 
 export interface DeviceSocket {
   send(text: string): void;
@@ -22,6 +23,13 @@ export interface HubOptions {
   pingMs?: number;
   /** Close a connection that has not said hello with a valid key after this long. */
   helloMs?: number;
+  /**
+   * Frames a connection may send: a token bucket of `burst` frames refilled at `perSecond`.
+   * Default 20/s, burst 100 (a real machine sends about 3 a second while bending).
+   */
+  rate?: { perSecond: number; burst: number };
+  /** A device's `status` is written to the database at most once per this period (the latest wins). */
+  statusWriteMs?: number;
 }
 
 export const CLOSE = {
@@ -29,11 +37,11 @@ export const CLOSE = {
   badKey: 4003,
   silent: 4008,
   invalidJson: 1007,
+  policy: 1008,
   tooLarge: 1009,
   goingAway: 1001,
 } as const;
 
-export const DEVICE_STATES = ['idle', 'bending', 'error', 'maintenance'] as const;
 
 export type HubEvent =
   | { type: 'online' | 'offline'; deviceId: number }
@@ -51,9 +59,19 @@ interface Conn {
   closed: boolean;
   /** The last status the device reported on this connection. */
   state?: string;
+  /** The first status of the connection was compared with the jobs recorded bending. */
+  reconciled?: boolean;
   detail?: string | null;
   /** Frames of one connection are handled in order. */
   chain: Promise<void>;
+  /** The rate limit's bucket: frames it may still send now, as of `refilledAt`. */
+  tokens: number;
+  refilledAt: number;
+  /** Frames dropped since the last one let through (the `rate` error goes with the first). */
+  dropped: number;
+  /** A status not yet written (a newer one came within statusWriteMs of the last write). */
+  pendingStatus?: { state: string; detail: string | null };
+  statusWrittenAt: number;
 }
 
 const hubs = new WeakMap<AppContext, DeviceHub>();
@@ -77,6 +95,8 @@ export class DeviceHub {
   readonly silentMs: number;
   readonly pingMs: number;
   readonly helloMs: number;
+  readonly rate: { perSecond: number; burst: number };
+  readonly statusWriteMs: number;
 
   constructor(
     private readonly ctx: AppContext,
@@ -86,13 +106,16 @@ export class DeviceHub {
     this.silentMs = opts.silentMs ?? 60_000;
     this.pingMs = opts.pingMs ?? 20_000;
     this.helloMs = opts.helloMs ?? 10_000;
+    this.rate = opts.rate ?? { perSecond: 20, burst: 100 };
+    this.statusWriteMs = opts.statusWriteMs ?? 1000;
   }
 
   /** No device is connected to a process that just started: every stored "online" is stale. */
   async start(): Promise<void> {
     const time = formatTime(this.ctx.clock.now());
     await this.ctx.db.updateTable('device_info').set({ status: 0 }).where('status', '!=', 0).execute();
-    await this.ctx.db.updateTable('device_link').set({ online: 0, statusTime: time }).where('online', '!=', 0).execute();
+    // Offline since now at the latest: what counts for the cancel of a stuck job (deviceGoneMs).
+    await this.ctx.db.updateTable('device_link').set({ online: 0, statusTime: time, lastSeenAt: this.ctx.clock.now() }).where('online', '!=', 0).execute();
     hubs.set(this.ctx, this);
   }
 
@@ -112,19 +135,48 @@ export class DeviceHub {
   /** A new connection; `headerKey` from `Authorization: Device <key>` if the upgrade carried one. */
   open(socket: DeviceSocket, headerKey?: string) {
     const now = this.ctx.clock.now();
-    const conn: Conn = { socket, headerKey, openedAt: now, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve() };
+    const conn: Conn = {
+      socket, headerKey, openedAt: now, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve(),
+      tokens: this.rate.burst, refilledAt: now, dropped: 0, statusWrittenAt: -Infinity,
+    };
     if (this.closing) {
       socket.close(CLOSE.goingAway, 'server shutting down');
       conn.closed = true;
     } else this.conns.add(conn);
     return {
       message: (text: string) => {
+        // Decided before anything else is done with the frame: a flood costs no parsing, no
+        // queued work and no database write beyond what the limit lets through.
+        if (conn.closed || !this.admit(conn)) return;
         conn.chain = conn.chain.then(() => this.onMessage(conn, text)).catch((err) => this.ctx.logger.error('Device hub: message failed', err));
       },
       closed: () => {
         conn.chain = conn.chain.then(() => this.onClose(conn)).catch((err) => this.ctx.logger.error('Device hub: close failed', err));
       },
     };
+  }
+
+  /**
+   * The rate limit: a frame takes a token or is dropped. The first frame dropped is answered
+   * `error { code: 'rate' }`; a connection that goes on with `burst` more frames dropped in a row
+   * is closed with 1008.
+   */
+  private admit(conn: Conn): boolean {
+    const now = this.ctx.clock.now();
+    const { perSecond, burst } = this.rate;
+    conn.tokens = Math.min(burst, conn.tokens + ((now - conn.refilledAt) / 1000) * perSecond);
+    conn.refilledAt = now;
+    if (conn.tokens >= 1) {
+      conn.tokens -= 1;
+      conn.dropped = 0;
+      return true;
+    }
+    if (conn.dropped++ === 0) {
+      this.send(conn, { type: 'error', code: 'rate', message: `more than ${perSecond} messages a second (burst ${burst}): messages are dropped` });
+    } else if (conn.dropped > burst) {
+      this.drop(conn, CLOSE.policy, 'message rate limit');
+    }
+    return false;
   }
 
   private emit(e: HubEvent) {
@@ -196,6 +248,7 @@ export class DeviceHub {
     this.byDevice.set(device.id, conn);
     const diameters = Array.isArray(m.diameters) ? m.diameters.filter((d) => typeof d === 'number').join(',').slice(0, 255) : null;
     await this.onDevice(device.id, async () => {
+      const away = await this.ctx.db.selectFrom('device_link').select(['online', 'lastSeenAt']).where('deviceId', '=', device.id).executeTakeFirst();
       await this.setLink(device.id, true, {
         serial: str(m.serial, 128) ?? null,
         firmware: str(m.firmware, 128) ?? null,
@@ -203,6 +256,10 @@ export class DeviceHub {
         memory: num(m.memory) ?? null,
       });
       this.send(conn, { type: 'welcome', deviceId: device.id, name: device.devicename, serverTime: new Date(this.ctx.clock.now()).toISOString() });
+      // Jobs cancelled while it was away that it may still hold: drop them if not started.
+      if (away && !away.online && away.lastSeenAt !== null) {
+        for (const jobId of await cancelledSince(this.ctx.db, device.id, away.lastSeenAt)) this.send(conn, { type: 'cancel', jobId });
+      }
       await this.sendUnacked(device.id, conn, true);
     });
   }
@@ -220,16 +277,20 @@ export class DeviceHub {
     this.emit({ type: online ? 'online' : 'offline', deviceId });
   }
 
-  /** Sends the device's queued jobs, and its sent-but-unacked ones when `all` or overdue. */
+  /**
+   * Sends the device's queued jobs, and its sent-but-unacked ones when overdue; on connect
+   * (`all`), every job it has not finished nor started (sent and acked ones again: it dedups).
+   */
   private async sendUnacked(deviceId: number, conn: Conn, all: boolean) {
     const now = this.ctx.clock.now();
-    for (const row of await unackedJobs(this.ctx.db, deviceId)) {
+    for (const row of await unackedJobs(this.ctx.db, deviceId, all ? ON_CONNECT : undefined)) {
       if (conn.closed || this.byDevice.get(deviceId) !== conn) return;
       if (row.status === 'queued') {
         if (!(await transition(this.ctx, row.jobId, 'sent', { deviceId }))) continue;
         this.emit({ type: 'job', deviceId, jobId: row.jobId, status: 'sent' });
       } else if (all || (row.lastSentAt ?? 0) <= now - this.resendMs) {
-        await markResent(this.ctx, row.jobId);
+        // Cancelled or started meanwhile: not sent.
+        if (!(await markResent(this.ctx, row.jobId))) continue;
       } else continue;
       this.send(conn, jobMessage(row));
     }
@@ -280,11 +341,17 @@ export class DeviceHub {
           return;
         }
         const detail = str(m.detail) ?? null;
+        if (!conn.reconciled) {
+          conn.reconciled = true;
+          await this.reconcile(deviceId, state, str(m.jobId, 64));
+        }
         // The periodic status repeats itself: store only changes.
         if (conn.state === state && conn.detail === detail) return;
         conn.state = state;
         conn.detail = detail;
-        await this.setLink(deviceId, true, { state, detail });
+        // And at most one write per statusWriteMs: a newer change waits for tick(), the latest wins.
+        conn.pendingStatus = { state, detail };
+        if (this.ctx.clock.now() - conn.statusWrittenAt >= this.statusWriteMs) await this.writeStatus(conn, deviceId);
         return;
       }
       case 'ack':
@@ -315,6 +382,31 @@ export class DeviceHub {
       default:
         this.send(conn, { type: 'error', code: 'unknownType', message: `unknown message type ${JSON.stringify(String(m.type)).slice(0, 80)}` });
     }
+  }
+
+  /**
+   * The first status of a connection against the jobs recorded `bending` on the device: a device
+   * that says it is not bending (idle, error, maintenance), or bending another job (`jobId`), is
+   * not bending them. They become `failed` with code `interrupted` and are never sent again by
+   * the hub (the wire may be partly bent); the device's own later report on one still counts.
+   */
+  private async reconcile(deviceId: number, state: string, current: string | undefined) {
+    for (const { jobId } of await bendingJobs(this.ctx.db, deviceId)) {
+      if (state === 'bending' && (current === undefined || current === jobId)) continue;
+      const message = `the device reported ${state}${current ? ` (bending ${current})` : ''} when it connected again: the job may be partly bent and is not sent again`;
+      if (await transition(this.ctx, jobId, 'failed', { deviceId, errorCode: INTERRUPTED, errorMessage: message, detail: INTERRUPTED })) {
+        this.emit({ type: 'job', deviceId, jobId, status: 'failed' });
+      }
+    }
+  }
+
+  /** Writes the connection's pending status, if any (on the device's chain). */
+  private async writeStatus(conn: Conn, deviceId: number) {
+    const status = conn.pendingStatus;
+    if (!status || this.byDevice.get(deviceId) !== conn) return;
+    conn.pendingStatus = undefined;
+    conn.statusWrittenAt = this.ctx.clock.now();
+    await this.setLink(deviceId, true, status);
   }
 
   private async onClose(conn: Conn) {
@@ -371,6 +463,9 @@ export class DeviceHub {
       if (now - conn.lastPing >= this.pingMs) {
         conn.lastPing = now;
         this.send(conn, { type: 'ping', t: now });
+      }
+      if (conn.pendingStatus && now - conn.statusWrittenAt >= this.statusWriteMs) {
+        work.push(this.onDevice(deviceId, () => this.writeStatus(conn, deviceId)));
       }
     }
     // A key reset or a deleted device stops its connection at once (well, at the next tick).

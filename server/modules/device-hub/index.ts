@@ -3,15 +3,17 @@
 // cancel. The WebSocket side is hub.ts; without a running hub (app.request tests) jobs stay queued.
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
+import { bendStepSchema, bendWireSchema } from '../../../common/bend-request.ts';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { ok } from '../../core/envelope.ts';
+import { Code, ok } from '../../core/envelope.ts';
 import { addEps, type Eps } from '../../core/eps.ts';
-import { fail, invalidField } from '../../core/errors.ts';
-import { validate } from '../../core/validate.ts';
+import { ApiError, fail, invalidField } from '../../core/errors.ts';
+import { validate, validationError } from '../../core/validate.ts';
 import { authOf, SEE_ALL, seesAll } from '../space/access.ts';
 import { hubOf } from './hub.ts';
-import { insertJob, JOB_STATES, transition, type Step } from './jobs.ts';
+import { insertJob, JOB_STATES, mayCancel, transition } from './jobs.ts';
 
 export { hubOf } from './hub.ts';
 
@@ -24,12 +26,6 @@ const bendBody = z.object({
   wire: z.unknown().optional(),
   steps: z.unknown().optional(),
 });
-const wireSchema = z.object({
-  type: z.string().trim().min(1).max(64),
-  diameter: z.coerce.number().positive().max(10),
-  material: z.string().max(64).nullable().optional(),
-});
-const stepSchema = z.object({ feed: z.number().finite().min(0), rotate: z.number().finite(), bend: z.number().finite() });
 const queueBody = z.object({
   deviceId: z.coerce.number().int().positive().optional(),
   mine: z.union([z.boolean(), z.literal(0), z.literal(1)]).optional(),
@@ -57,8 +53,14 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
     const { userId } = authOf(c);
     const job = await ctx.db.selectFrom('device_job').select(['jobId', 'deviceId', 'userId', 'status']).where('jobId', '=', jobId).executeTakeFirst();
     if (!job || (job.userId !== userId && !(await seesAll(ctx.db, userId, SEE_ALL.devices)))) throw fail('hubJobNotFound');
-    if (!(await transition(ctx, jobId, 'cancelled', { detail: `user ${userId}` }))) {
+    const goneMs = ctx.config.deviceGoneCancelMs;
+    // A job its device is bending may be cancelled only once the device has been gone for goneMs
+    // (it may never report on it again); the check is part of the update.
+    if (!(await transition(ctx, jobId, 'cancelled', { detail: `user ${userId}`, deviceOfflineSince: ctx.clock.now() - goneMs }))) {
       const now = await ctx.db.selectFrom('device_job').select('status').where('jobId', '=', jobId).executeTakeFirstOrThrow();
+      if (now.status === 'bending') {
+        throw fail('hubJobOnDevice', { status: now.status, minutes: Math.round(goneMs / 6000) / 10 });
+      }
       throw fail('hubJobStarted', { status: now.status });
     }
     if (job.status !== 'queued') hubOf(ctx)?.sendCancel(job.deviceId, jobId);
@@ -78,10 +80,17 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
       const usable = await usableDeviceIds(ctx, userId);
       if (usable && !usable.includes(device.id)) throw fail('hubNotBound');
       if (!body.wire || !Array.isArray(body.steps) || body.steps.length === 0) throw fail('hubNoWire');
-      const wire = wireSchema.safeParse(body.wire);
+      const wire = bendWireSchema.safeParse(body.wire);
       if (!wire.success) throw invalidField('wire');
-      const steps = z.array(stepSchema).safeParse(body.steps);
-      if (!steps.success) throw invalidField('steps');
+      if (body.steps.length > MAX_PROGRAM_STEPS) throw fail('hubTooManySteps', { steps: body.steps.length, max: MAX_PROGRAM_STEPS });
+      // The machine's limits are the editor's (common/bend-program.ts); the first value outside
+      // them is named, e.g. "steps.0.feed is invalid: 1e+300 is outside (0, 120]".
+      const steps = z.array(bendStepSchema).safeParse(body.steps);
+      if (!steps.success) throw validationError(steps.error.issues.map((i) => ({ path: ['steps', ...i.path] })), { steps: body.steps });
+      const outside = stepProblems(steps.data)[0];
+      if (outside) {
+        throw new ApiError(Code.validation, 'hubStepLimit', 200, { field: `steps.${outside.step}.${outside.field}`, value: String(outside.value), range: outside.range });
+      }
       const diameters = device.diameters.split(',').map(Number);
       const diameter = Math.round(wire.data.diameter * 100) / 100;
       if (!diameters.some((d) => Math.abs(d - diameter) < 1e-6)) {
@@ -101,7 +110,7 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
         userId,
         orderId,
         wire: { type: wire.data.type, diameter, ...(wire.data.material ? { material: wire.data.material } : {}) },
-        steps: steps.data as Step[],
+        steps: steps.data,
       });
       // Stored: the reply does not wait for the device; the hub sends it now or when it connects.
       void hubOf(ctx)?.dispatch(device.id);
@@ -115,16 +124,26 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
         .selectFrom('device_job as j')
         .leftJoin('device_info as d', 'd.id', 'j.deviceId')
         .leftJoin('base_sys_user as u', 'u.id', 'j.userId')
+        .leftJoin('device_link as l', 'l.deviceId', 'j.deviceId')
         .select([
           'j.jobId', 'j.deviceId', 'd.devicename as deviceName', 'j.orderId', 'j.userId', 'u.name as userName', 'j.status',
           'j.step', 'j.stepCount as steps', 'j.errorCode', 'j.errorMessage', 'j.bendMs', 'j.createTime', 'j.updateTime',
+          'l.online', 'l.lastSeenAt',
         ])
         .orderBy('j.id', 'desc')
         .limit(limit ?? 200);
       if (!admin || mine) q = q.where('j.userId', '=', userId);
       if (deviceId) q = q.where('j.deviceId', '=', deviceId);
       if (status) q = q.where('j.status', '=', status);
-      return ok(c, await q.execute());
+      const now = ctx.clock.now();
+      // `cancellable`: what POST cancel would accept now (the queue views show the button by it).
+      return ok(
+        c,
+        (await q.execute()).map(({ online, lastSeenAt, ...job }) => ({
+          ...job,
+          cancellable: mayCancel(job.status, { online, lastSeenAt }, now, ctx.config.deviceGoneCancelMs),
+        })),
+      );
     })
     .post(`${PREFIX}/userDeviceList`, async (c) => {
       const { userId } = authOf(c);

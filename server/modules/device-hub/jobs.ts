@@ -1,11 +1,12 @@
 // Bend jobs in the database. Every state change is a conditional update (only from the states
 // it may follow) plus a log row, so a repeated ack/done from a device changes nothing twice.
+import { type BendStep, MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
+import { INTERRUPTED, JOB_STATES, type JobState, NOT_STARTED } from '../../../common/device-jobs.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Db } from '../../db/index.ts';
 
-export const JOB_STATES = ['queued', 'sent', 'acked', 'bending', 'done', 'failed', 'cancelled'] as const;
-export type JobState = (typeof JOB_STATES)[number];
+export { INTERRUPTED, JOB_STATES, type JobState };
 
 /** The states each state may be entered from. */
 const FROM: Record<JobState, JobState[]> = {
@@ -15,22 +16,38 @@ const FROM: Record<JobState, JobState[]> = {
   bending: ['sent', 'acked'],
   done: ['sent', 'acked', 'bending'],
   failed: ['sent', 'acked', 'bending'],
-  cancelled: ['queued', 'sent', 'acked'],
+  cancelled: [...NOT_STARTED],
 };
+
+/**
+ * More ways out when the job may be stuck (docs/device-bridge.md, "Reconciling"):
+ * - `deviceGone`: its device has been offline for the set time (DEVICE_GONE_CANCEL_SECONDS), so
+ *   its owner or an admin may cancel it even though the device was bending it (an acked job may
+ *   be cancelled at any time: the device is told to drop it if not started);
+ * - `interrupted`: the hub marked it failed with code `interrupted` (the device, back, said it was
+ *   not bending it); the device's own late report on it (progress, done, failed) still counts.
+ */
+const FROM_DEVICE_GONE: Partial<Record<JobState, JobState[]>> = { cancelled: ['bending'] };
+const FROM_INTERRUPTED: Partial<Record<JobState, true>> = { bending: true, done: true, failed: true };
+
+/** Whether a job in `status` may be cancelled now; `link` is its device's connection record. */
+export function mayCancel(status: string, link: { online: number | null; lastSeenAt: number | null }, now: number, goneMs: number): boolean {
+  const s = status as JobState;
+  if (FROM.cancelled.includes(s)) return true;
+  return !!FROM_DEVICE_GONE.cancelled?.includes(s) && link.online === 0 && link.lastSeenAt !== null && link.lastSeenAt <= now - goneMs;
+}
 
 /** Jobs the device has not confirmed yet: sent (again) on connect and after 10 s without ack. */
 export const UNACKED: JobState[] = ['queued', 'sent'];
+/** Sent again on every (re)connect: the device dedups by jobId, and one that lost an acked job gets it back. */
+export const ON_CONNECT: JobState[] = ['queued', 'sent', 'acked'];
 
 export interface Wire {
   type: string;
   diameter: number;
   material?: string;
 }
-export interface Step {
-  feed: number;
-  rotate: number;
-  bend: number;
-}
+export type Step = BendStep;
 
 export interface NewJob {
   deviceId: number;
@@ -40,7 +57,12 @@ export interface NewJob {
   steps: Step[];
 }
 
+/** Stores a job `queued`. The caller has checked it against the device (POST /admin/design/bend). */
 export async function insertJob(ctx: AppContext, job: NewJob): Promise<string> {
+  // The last guard: whatever queues a job, nothing outside the machine's limits is stored or sent.
+  if (job.steps.length === 0 || job.steps.length > MAX_PROGRAM_STEPS || stepProblems(job.steps).length > 0) {
+    throw new Error('insertJob: the program is outside the machine limits');
+  }
   const jobId = crypto.randomUUID();
   const now = ctx.clock.now();
   const time = formatTime(now);
@@ -77,6 +99,8 @@ export interface Transition {
   errorMessage?: string;
   bendMs?: number;
   detail?: string;
+  /** Also allow FROM_DEVICE_GONE when the job's device has been offline since this time (ms) or before. */
+  deviceOfflineSince?: number;
 }
 
 /** Moves a job to `to` if its current state allows; true when it changed (and was logged). */
@@ -92,10 +116,26 @@ export async function transition(ctx: AppContext, jobId: string, to: JobState, e
         ...(extra.step !== undefined ? { step: extra.step } : {}),
         ...(extra.errorCode !== undefined ? { errorCode: extra.errorCode.slice(0, 64), errorMessage: (extra.errorMessage ?? '').slice(0, 1024) } : {}),
         ...(extra.bendMs !== undefined ? { bendMs: extra.bendMs } : {}),
+        // A device's late report on an interrupted job replaces the hub's verdict.
+        ...(to === 'bending' || to === 'done' ? { errorCode: null, errorMessage: null } : {}),
         ...(to === 'sent' ? { lastSentAt: now, sendCount: (eb) => eb('sendCount', '+', 1) } : {}),
       })
       .where('jobId', '=', jobId)
-      .where('status', 'in', FROM[to]);
+      .where((eb) => {
+        const from = [eb('status', 'in', FROM[to])];
+        const gone = FROM_DEVICE_GONE[to];
+        if (gone && extra.deviceOfflineSince !== undefined) {
+          // Part of the update itself: a device that came back meanwhile keeps its job.
+          const offline = eb
+            .selectFrom('device_link')
+            .select('deviceId')
+            .where('online', '=', 0)
+            .where('lastSeenAt', '<=', extra.deviceOfflineSince);
+          from.push(eb.and([eb('status', 'in', gone), eb('deviceId', 'in', offline)]));
+        }
+        if (FROM_INTERRUPTED[to]) from.push(eb.and([eb('status', '=', 'failed'), eb('errorCode', '=', INTERRUPTED)]));
+        return eb.or(from);
+      });
     if (extra.deviceId !== undefined) q = q.where('deviceId', '=', extra.deviceId);
     const res = await q.executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return false;
@@ -104,14 +144,36 @@ export async function transition(ctx: AppContext, jobId: string, to: JobState, e
   });
 }
 
-/** A resend of a job already sent: not a state change, only the send time and count. */
-export async function markResent(ctx: AppContext, jobId: string): Promise<void> {
-  await ctx.db
+/** A resend of a job already sent (or acked): not a state change, only the send time and count. */
+export async function markResent(ctx: AppContext, jobId: string): Promise<boolean> {
+  const res = await ctx.db
     .updateTable('device_job')
     .set((eb) => ({ lastSentAt: ctx.clock.now(), sendCount: eb('sendCount', '+', 1) }))
     .where('jobId', '=', jobId)
-    .where('status', '=', 'sent')
+    .where('status', 'in', ['sent', 'acked'])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** The device's jobs cancelled at or after `since` (ms) that it had been sent. */
+export async function cancelledSince(db: Db, deviceId: number, since: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('device_job as j')
+    .select('j.jobId')
+    .where('j.deviceId', '=', deviceId)
+    .where('j.status', '=', 'cancelled')
+    .where('j.sendCount', '>', 0)
+    .where((eb) =>
+      eb.exists(eb.selectFrom('device_job_log as l').select('l.id').whereRef('l.jobId', '=', 'j.jobId').where('l.status', '=', 'cancelled').where('l.at', '>=', since)),
+    )
+    .orderBy('j.id')
     .execute();
+  return rows.map((r) => r.jobId);
+}
+
+/** The device's jobs recorded `bending`, oldest first. */
+export function bendingJobs(db: Db, deviceId: number) {
+  return db.selectFrom('device_job').select('jobId').where('deviceId', '=', deviceId).where('status', '=', 'bending').orderBy('id').execute();
 }
 
 /** The step of a job that is bending; false when it is not (yet) bending. */
@@ -128,13 +190,13 @@ export async function updateProgress(db: Db, jobId: string, deviceId: number, st
 
 export type JobRow = Awaited<ReturnType<typeof unackedJobs>>[number];
 
-/** A device's jobs still to be sent or confirmed, oldest first. */
-export function unackedJobs(db: Db, deviceId: number) {
+/** A device's jobs still to be sent or confirmed (or, on connect, `ON_CONNECT`), oldest first. */
+export function unackedJobs(db: Db, deviceId: number, states: JobState[] = UNACKED) {
   return db
     .selectFrom('device_job')
     .select(['jobId', 'orderId', 'wire', 'steps', 'status', 'lastSentAt', 'createTime'])
     .where('deviceId', '=', deviceId)
-    .where('status', 'in', UNACKED)
+    .where('status', 'in', states)
     .orderBy('id')
     .execute();
 }

@@ -39,8 +39,15 @@ export async function attachDeviceHub(ctx: AppContext, server: Server, opts: Nod
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      const conn = hub.open({ send: (text) => ws.send(text), close: (code, reason) => ws.close(code, reason) }, headerKey(req));
+      const close = (code: number, reason: string) => {
+        ws.close(code, reason);
+        // A flooding client is slow to answer the close frame, and ws would go on reading its
+        // frames until it does: give the frame a moment to leave, then cut the line.
+        if (code === CLOSE.policy) setTimeout(() => ws.terminate(), 250).unref();
+      };
+      const conn = hub.open({ send: (text) => ws.send(text), close }, headerKey(req));
       ws.on('message', (data, isBinary) => {
+        if (ws.readyState !== ws.OPEN) return;
         if (isBinary) ws.close(CLOSE.invalidJson, 'text frames only');
         else conn.message(data.toString());
       });

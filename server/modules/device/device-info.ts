@@ -174,14 +174,15 @@ export function createDeviceResource(ctx: AppContext) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return ok(c, { id: row.id, deviceKey: key });
+      // `key` is the device protocol's name; `deviceKey` stays for the clients that read it.
+      return ok(c, { id: row.id, key, deviceKey: key });
     })
     .post('/resetKey', validate('json', idBody), async (c) => {
       const { id } = c.req.valid('json');
       await managed(c, id);
       const { key, keyHash, keyHint } = await newDeviceKey();
       await ctx.db.updateTable('device_info').set({ keyHash, keyHint, updateTime: formatTime(ctx.clock.now()) }).where('id', '=', id).execute();
-      return ok(c, { id, deviceKey: key });
+      return ok(c, { id, key, deviceKey: key });
     })
     .get('/userList', validate('query', idBody), async (c) => {
       const { id } = c.req.valid('query');

@@ -1,8 +1,10 @@
 // What the editor reads of the device hub (docs/device-bridge.md, "HTTP calls"): the devices the
 // user may bend on and the bend queue. Field names are the server's.
 
+import { JOB_STATES, type DeviceState as ReportedState, type JobState, NOT_STARTED } from '../../../common/device-jobs.ts';
+
 /** A device state as userDeviceList reports it ('offline' when not connected). */
-export type DeviceState = 'offline' | 'idle' | 'bending' | 'error' | 'maintenance';
+export type DeviceState = 'offline' | ReportedState;
 
 export interface UserDevice {
   id: number;
@@ -20,10 +22,10 @@ export interface UserDevice {
   springback?: { diameter: number; table: [number, number][] }[];
 }
 
-export type JobStatus = 'queued' | 'sent' | 'acked' | 'bending' | 'done' | 'failed' | 'cancelled';
-export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'sent', 'acked', 'bending', 'done', 'failed', 'cancelled'];
-/** States in which a job may still be cancelled (not started). */
-export const CANCELLABLE: readonly JobStatus[] = ['queued', 'sent', 'acked'];
+export type JobStatus = JobState;
+export const JOB_STATUSES: readonly JobStatus[] = JOB_STATES;
+/** States in which a job may still be cancelled (not started); the server's `cancellable` says more. */
+export const CANCELLABLE: readonly JobStatus[] = NOT_STARTED;
 
 export interface QueueJob {
   jobId: string;
@@ -41,6 +43,8 @@ export interface QueueJob {
   bendMs: number | null;
   createTime: string;
   updateTime: string;
+  /** POST cancel would accept it now (also a bending job on a device gone for a while); older servers: absent. */
+  cancellable?: boolean;
 }
 
 export interface BendBody {

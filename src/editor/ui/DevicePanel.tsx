@@ -107,7 +107,7 @@ function JobRow({ job, admin, onCancel }: { job: QueueJob; admin: boolean; onCan
         </span>
         <span className="min-w-0 flex-1 truncate text-slate-600">{device}</span>
         <span className="shrink-0 text-slate-400 tabular-nums">{time}</span>
-        {CANCELLABLE.includes(job.status) && (
+        {(job.cancellable ?? CANCELLABLE.includes(job.status)) && (
           <button type="button" className="shrink-0 rounded px-1.5 py-0.5 text-slate-500 hover:bg-red-50 hover:text-red-700" onClick={onCancel} data-testid="job-cancel">
             {t`Cancel`}
           </button>

@@ -1,0 +1,91 @@
+// What a bend program (device-protocol `job.steps`) may ask of a machine: one definition for the
+// editor's checks before sending (workers/kernels/bend-checks.ts) and the server's before it
+// queues a job (server/modules/device-hub). Pure: no DOM, worker or Node imports, and no zod
+// (the geometry worker bundles this file; the request schemas are bend-request.ts).
+// Step geometry and units: docs/device-bridge.md, "Step geometry".
+
+/** The wire types the editor designs (spec section 9). */
+export const WIRE_TYPES = ['labialBow', 'singleArmClasp', 'arrowClasp', 'wraparoundBow'] as const;
+export type WireType = (typeof WIRE_TYPES)[number];
+
+/** What one step may ask of the machine. */
+export interface MachineLimits {
+  /** Longest feed in one step (mm); a feed is > 0. Default 120 (the longest straight, 100, plus an arc). */
+  maxFeed: number;
+  /**
+   * Bend range (deg) after springback compensation. Default -180..180: a device's calibration
+   * takes angles 0..180 (device config), and a bidirectional head bends both ways.
+   */
+  minBend: number;
+  maxBend: number;
+  /** Largest |rotate| (deg). Default 180; `rotate` is always in (-180, 180] (the protocol's range). */
+  maxRotate: number;
+}
+
+export const DEFAULT_LIMITS: MachineLimits = { maxFeed: 120, minBend: -180, maxBend: 180, maxRotate: 180 };
+
+/**
+ * The most steps one program may have, whatever memory a device declares (the back office accepts
+ * up to 10,000,000): a wire has tens of corners, and a job is stored and sent whole.
+ */
+export const MAX_PROGRAM_STEPS = 1000;
+
+/** Rounding allowance of the limit comparisons (the programs are computed in floating point). */
+export const LIMIT_EPS = 1e-9;
+
+/** One step of a program: feed (mm), then rotate (deg), then bend (deg). */
+export interface BendStep {
+  feed: number;
+  rotate: number;
+  bend: number;
+}
+
+export type StepField = keyof BendStep;
+export type StepLimitCode = 'FEED_LIMIT' | 'ROTATE_LIMIT' | 'BEND_LIMIT';
+
+/** A step value outside the machine's range; `range` in interval notation, e.g. "(0, 120]". */
+export interface StepProblem {
+  code: StepLimitCode;
+  /** 0-based step. */
+  step: number;
+  field: StepField;
+  value: number;
+  min: number;
+  max: number;
+  range: string;
+}
+
+const n = (v: number): string => String(Math.round(v * 1e6) / 1e6);
+
+/** The allowed range of each field under `limits`, with whether its ends are included. */
+export function stepRanges(limits: MachineLimits = DEFAULT_LIMITS): Record<StepField, { code: StepLimitCode; min: number; max: number; minOpen: boolean }> {
+  const rot = Math.min(limits.maxRotate, 180);
+  return {
+    feed: { code: 'FEED_LIMIT', min: 0, max: limits.maxFeed, minOpen: true },
+    // (-180, 180]: -180 and 180 are the same turn, and the protocol names it 180.
+    rotate: { code: 'ROTATE_LIMIT', min: -rot, max: rot, minOpen: rot >= 180 },
+    bend: { code: 'BEND_LIMIT', min: limits.minBend, max: limits.maxBend, minOpen: false },
+  };
+}
+
+/** Every value of a program outside the machine's limits, step by step, field by field. */
+export function stepProblems(steps: readonly BendStep[], limits: MachineLimits = DEFAULT_LIMITS): StepProblem[] {
+  const ranges = stepRanges(limits);
+  const out: StepProblem[] = [];
+  steps.forEach((s, step) => {
+    for (const field of ['feed', 'rotate', 'bend'] as const) {
+      const r = ranges[field];
+      const v = s[field];
+      // Open ends take no allowance: a feed of 0 or a rotate of -180 is outside however rounded.
+      const aboveMin = r.minOpen ? v > r.min : v >= r.min - LIMIT_EPS;
+      if (Number.isFinite(v) && aboveMin && v <= r.max + LIMIT_EPS) continue;
+      out.push({ code: r.code, step, field, value: v, min: r.min, max: r.max, range: `${r.minOpen ? '(' : '['}${n(r.min)}, ${n(r.max)}]` });
+    }
+  });
+  return out;
+}
+
+/** The most steps a device with this memory takes (its memory, capped at MAX_PROGRAM_STEPS). */
+export function programCapacity(memory: number): number {
+  return Math.min(memory, MAX_PROGRAM_STEPS);
+}

@@ -1,0 +1,95 @@
+// A device that floods its connection: the hub's per-connection rate limit (a token bucket,
+// 20 frames/s, burst 100), the one `rate` error, the 1008 close, and status writes coalesced so
+// that no flood turns into a database write per frame. The well-behaved machine next to it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDevice, jobStatus, RawClient, startHubServer, steps, until, WIRE, type HubServer } from './hub-helpers.ts';
+
+let h: HubServer;
+beforeAll(async () => {
+  h = await startHubServer();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Database writes of a device's link (each setLink emits one online/offline event). */
+function linkWrites(deviceId: number) {
+  const writes = { n: 0 };
+  const off = h.server.hub.on((e) => {
+    if (e.type !== 'job' && e.deviceId === deviceId) writes.n++;
+  });
+  return { writes, off };
+}
+
+const state = async (id: number) =>
+  (await h.server.ctx.db.selectFrom('device_link').select(['state', 'detail']).where('deviceId', '=', id).executeTakeFirstOrThrow());
+
+describe('device hub: message rate', () => {
+  it('an authenticated device flooding 50,000 frames is told once, limited and closed with 1008; HTTP is answered meanwhile', async () => {
+    const d = await addDevice(h);
+    const { writes, off } = linkWrites(d.id);
+    const flood = new RawClient(h.wsUrl);
+    await flood.hello(d.key);
+    await flood.next((m) => m.type === 'welcome');
+    const before = writes.n;
+    for (let i = 0; i < 50_000; i++) flood.send({ type: 'status', state: i % 2 ? 'idle' : 'bending', detail: String(i) });
+    // Another caller's request while the frames pour in.
+    const answered = await h.post('/admin/design/getQueueList', {}, h.adminToken);
+    expect(answered.code).toBe(1000);
+    expect(await flood.closed).toBe(1008);
+    expect(flood.messages.filter((m) => m.type === 'error')).toEqual([{ type: 'error', code: 'rate', message: expect.any(String) }]);
+    // The frames let through (the burst) changed the status 100 times: one write, the rest waits.
+    expect(writes.n - before).toBeLessThanOrEqual(2);
+    await until(async () => (await h.post('/admin/design/userDeviceList', {}, h.adminToken)).data.find((x: any) => x.id === d.id)?.online === false, 'offline');
+    off();
+  });
+
+  it('a machine within the limit is never told; a short burst over it is told once, dropped, and the machine goes on', async () => {
+    const d = await addDevice(h);
+    const a = new RawClient(h.wsUrl);
+    await a.hello(d.key);
+    await a.next((m) => m.type === 'welcome');
+    const j = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(2) }, h.adminToken)).data.jobId;
+    await a.next((m) => m.jobId === j);
+    // 99 frames after hello: within the burst of 100.
+    for (let i = 0; i < 98; i++) a.send({ type: 'pong', t: i });
+    a.send({ type: 'ack', jobId: j });
+    await until(async () => (await jobStatus(h, j)) === 'acked', 'acked');
+    expect(a.messages.some((m) => m.type === 'error')).toBe(false);
+    // Over it: 20 frames dropped, one error, the connection stays.
+    for (let i = 0; i < 20; i++) a.send({ type: 'progress', jobId: j, step: 1, steps: 2 });
+    await a.next((m) => m.type === 'error' && m.code === 'rate');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await jobStatus(h, j)).toBe('acked');
+    // A second later the bucket holds 20 again.
+    h.clock!.advance(1000);
+    a.send({ type: 'done', jobId: j, ms: 5 });
+    await until(async () => (await jobStatus(h, j)) === 'done', 'done');
+    expect(a.messages.filter((m) => m.type === 'error')).toHaveLength(1);
+    expect(a.ws.readyState).toBe(a.ws.OPEN);
+    a.close();
+  });
+
+  it('status changes are written at most once a second, the latest one winning', async () => {
+    const d = await addDevice(h);
+    const { writes, off } = linkWrites(d.id);
+    const a = new RawClient(h.wsUrl);
+    await a.hello(d.key);
+    await a.next((m) => m.type === 'welcome');
+    const before = writes.n;
+    a.send({ type: 'status', state: 'maintenance', detail: 'first' });
+    await until(async () => (await state(d.id)).detail === 'first', 'first status written at once');
+    for (let i = 0; i < 50; i++) a.send({ type: 'status', state: i % 2 ? 'idle' : 'bending', detail: `change ${i}` });
+    a.send({ type: 'pong', t: 1 });
+    a.send({ type: 'selfDestruct' });
+    await a.next((m) => m.type === 'error' && m.code === 'unknownType');
+    expect(writes.n - before).toBe(1);
+    expect(await state(d.id)).toEqual({ state: 'maintenance', detail: 'first' });
+    h.clock!.advance(1000);
+    await h.server.hub.tick();
+    expect(await state(d.id)).toEqual({ state: 'idle', detail: 'change 49' });
+    expect(writes.n - before).toBe(2);
+    a.close();
+    off();
+  });
+});
