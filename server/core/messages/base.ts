@@ -24,6 +24,11 @@ export const baseMessages = {
   fieldInvalid: { en: '{field} is invalid', zh: '{field} 不合法', de: '{field} ist ungültig' },
   fieldRequired: { en: '{field} cannot be empty', zh: '{field} 不能为空', de: '{field} darf nicht leer sein' },
   bodyInvalid: { en: 'Request body is invalid', zh: '请求内容不合法', de: 'Anfrageinhalt ist ungültig' },
+  bodyTooDeep: {
+    en: 'Request body is nested too deeply (at most {max} levels)',
+    zh: '请求内容嵌套层级过深（最多 {max} 层）',
+    de: 'Anfrageinhalt ist zu tief verschachtelt (höchstens {max} Ebenen)',
+  },
   bodyTooLarge: { en: 'Request body too large', zh: '请求内容过大', de: 'Anfrageinhalt zu groß' },
   tooManyPasswordAttempts: {
     en: 'Too many wrong passwords, try again in 15 minutes',
