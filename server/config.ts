@@ -19,6 +19,8 @@ export interface Config {
   bodyLimit: number;
   /** Largest file accepted by POST /admin/base/comm/upload, bytes (UPLOAD_MAX_MB). */
   uploadMaxBytes: number;
+  /** Most bytes the request log may hold (LOG_MAX_MB); the oldest entries go first. */
+  logMaxBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -62,5 +64,6 @@ export function loadConfig(env: Env = {}): Config {
     },
     bodyLimit: int(env, 'BODY_LIMIT', 2 * 1024 * 1024, 1024),
     uploadMaxBytes: int(env, 'UPLOAD_MAX_MB', 100, 1) * 1024 * 1024,
+    logMaxBytes: int(env, 'LOG_MAX_MB', 100, 1) * 1024 * 1024,
   };
 }

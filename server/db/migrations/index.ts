@@ -10,6 +10,7 @@ import * as m0070 from './0070_device_hub.ts';
 import * as m0080 from './0080_locations.ts';
 import * as m0090 from './0090_die_radius.ts';
 import * as m0100 from './0100_rate_attempts.ts';
+import * as m0101 from './0101_redact_log.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0080_locations': m0080,
   '0090_die_radius': m0090,
   '0100_rate_attempts': m0100,
+  '0101_redact_log': m0101,
 };
