@@ -6,6 +6,7 @@
 // minutes of throttling state and are dropped.
 import type { Kysely } from 'kysely';
 import { idColumn } from '../dialect.ts';
+import { createLoginThrottleTables } from './0001_init.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -22,19 +23,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('base_rate_attempt').execute();
-  await db.schema
-    .createTable('base_login_failure')
-    .$call(idColumn(db))
-    .addColumn('account', 'varchar(100)', (c) => c.notNull())
-    .addColumn('ip', 'varchar(64)', (c) => c.notNull())
-    .addColumn('at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('base_login_failure_key').on('base_login_failure').columns(['account', 'ip', 'at']).execute();
-  await db.schema
-    .createTable('base_login_lock')
-    .addColumn('account', 'varchar(100)', (c) => c.notNull())
-    .addColumn('ip', 'varchar(64)', (c) => c.notNull())
-    .addColumn('until', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('base_login_lock_pk', ['account', 'ip'])
-    .execute();
+  await createLoginThrottleTables(db);
 }
