@@ -56,6 +56,10 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
   return Buffer.concat(chunks, size);
 }
 
+/** Bodies no handler reads as text (a spreadsheet import): kept as bytes, not scanned. Every
+ * other body is scanned, whatever it claims to be, since handlers may parse any text as JSON. */
+const isBinary = (type: string | null) => /^(multipart\/form-data|application\/octet-stream)\b/i.test(type ?? '');
+
 const tooLarge = (c: Context<AppEnv>) => c.json(envelope(Code.fail, t(c.get('lang'), 'bodyTooLarge')), 413);
 
 export interface BodyReaderOptions {
@@ -72,13 +76,16 @@ export function bodyReader({ limit, skip }: BodyReaderOptions): MiddlewareHandle
     if (Number.isFinite(declared) && declared > limit) return tooLarge(c);
     const bytes = await readCapped(raw.body, limit);
     if (!bytes) return tooLarge(c);
+    // Hono's c.req.json()/text()/formData() read from this cache from now on, never from the
+    // stream. (The cache holds promises, though Hono types it as the values.)
+    const cache = c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer>; text?: Promise<string> };
+    cache.arrayBuffer = Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    if (isBinary(raw.headers.get('content-type'))) return next();
     const text = new TextDecoder().decode(bytes);
     if (nestingExceeds(text, MAX_JSON_DEPTH)) {
       return c.json(envelope(Code.validation, t(c.get('lang'), 'bodyTooDeep', { max: MAX_JSON_DEPTH })));
     }
-    // Hono's c.req.json()/text() read from this cache from now on, never from the stream.
-    // (The cache holds promises, though Hono types it as the values.)
-    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+    cache.text = Promise.resolve(text);
     c.set('body', text);
     return next();
   };
