@@ -36,7 +36,9 @@ type Ctx = Pick<AppContext, 'db' | 'clock'>;
 /**
  * Admits one attempt into the bucket, or answers null when it is full. One statement, so the
  * count and the insert cannot be split by a concurrent request (SQLite runs one writer at a time,
- * and a writer whose snapshot went stale is refused, never let through).
+ * and a writer whose snapshot went stale is refused, never let through). On PostgreSQL (not served
+ * yet) READ COMMITTED would let two such inserts both count the old rows: there it needs a
+ * per-bucket advisory lock or SERIALIZABLE.
  */
 export async function reserve(ctx: Ctx, bucket: Bucket): Promise<Reservation | null> {
   const now = ctx.clock.now();
