@@ -1,7 +1,6 @@
 // The Hono app: plain web-standard code, no Node imports. server/index.ts serves it on Node;
 // tests call app.request() directly.
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { AppContext } from './context.ts';
 import type { AppEnv } from './core/env.ts';
@@ -10,6 +9,7 @@ import { Code, envelope } from './core/envelope.ts';
 import { ApiError } from './core/errors.ts';
 import { pickLang, t } from './core/i18n.ts';
 import { authGuard } from './core/auth.ts';
+import { bodyReader } from './core/body.ts';
 import { requestLog } from './core/request-log.ts';
 import { baseModule } from './modules/base/index.ts';
 import { recycleModule } from './modules/base/sys-recycle.ts';
@@ -37,12 +37,9 @@ export function createApp(ctx: AppContext) {
     await next();
   });
   app.use('/admin/*', requestLog(ctx));
-  const jsonLimit = bodyLimit({
-    maxSize: ctx.config.bodyLimit,
-    onError: (c) => c.json(envelope(Code.fail, t(c.get('lang'), 'bodyTooLarge')), 413),
-  });
-  // Uploads have their own, larger limit (UPLOAD_MAX_MB per file), checked while streaming.
-  app.use('/admin/*', (c, next) => (c.req.path === UPLOAD_PATH ? next() : jsonLimit(c, next)));
+  // Every body is bounded (size, JSON depth) before anything else looks at the request. Uploads
+  // have their own, larger limits (UPLOAD_MAX_MB per file, parts, total), checked while streaming.
+  app.use('/admin/*', bodyReader({ limit: ctx.config.bodyLimit, skip: (path) => path === UPLOAD_PATH }));
   app.use('/admin/*', authGuard(ctx));
 
   app.get('/version.json', (c) => {

@@ -24,6 +24,8 @@ export interface Config {
    * device has been offline this long (DEVICE_GONE_CANCEL_SECONDS), ms.
    */
   deviceGoneCancelMs: number;
+  /** Most bytes the request log may hold (LOG_MAX_MB); the oldest entries go first. */
+  logMaxBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -68,5 +70,6 @@ export function loadConfig(env: Env = {}): Config {
     bodyLimit: int(env, 'BODY_LIMIT', 2 * 1024 * 1024, 1024),
     uploadMaxBytes: int(env, 'UPLOAD_MAX_MB', 100, 1) * 1024 * 1024,
     deviceGoneCancelMs: int(env, 'DEVICE_GONE_CANCEL_SECONDS', 600, 0) * 1000,
+    logMaxBytes: int(env, 'LOG_MAX_MB', 100, 1) * 1024 * 1024,
   };
 }

@@ -41,8 +41,33 @@ const RESPONSE_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
-  'X-Frame-Options': 'SAMEORIGIN',
+  'X-Frame-Options': 'DENY',
 } as const;
+
+/**
+ * The app's Content-Security-Policy: only this origin's scripts (no inline script, no eval;
+ * WebAssembly may compile), module workers from this origin or blob: URLs, inline styles (Radix and
+ * the virtualised tables set them), images from this origin, data: (captcha, icons) and blob:
+ * (previews), calls to this origin only, and no framing by anyone. Frames may show http(s) pages:
+ * menu entries whose view path is a URL open in one (src/modules/iframe). Sent on every response
+ * that has no policy of its own (a user's file download keeps its stricter sandbox), so workers
+ * started from our scripts run under it too.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self' blob: data:",
+  "media-src 'self' blob:",
+  "frame-src 'self' http: https:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 function isApiPath(p: string): boolean {
   return p === '/admin' || p.startsWith('/admin/') || p === '/version.json' || p === '/ws' || p.startsWith('/ws/');
@@ -55,6 +80,7 @@ export function createNodeApp(ctx: AppContext, staticDir: string) {
   web.use('*', async (c, next) => {
     await next();
     for (const [name, value] of Object.entries(RESPONSE_HEADERS)) c.res.headers.set(name, value);
+    if (!c.res.headers.has('Content-Security-Policy')) c.res.headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   });
 
   web.all('/admin/*', (c) => api.fetch(c.req.raw, c.env));

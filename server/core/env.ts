@@ -12,6 +12,8 @@ export interface AppEnv {
   Variables: {
     lang: Lang;
     auth: AuthInfo | undefined;
+    /** The request body as read and checked by the body reader (core/body.ts); unset for none. */
+    body: string | undefined;
   };
   /** Set by @hono/node-server; absent under app.request() in tests. */
   Bindings: { incoming?: { socket?: { remoteAddress?: string } } };

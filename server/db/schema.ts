@@ -133,17 +133,11 @@ export interface BaseRefreshTokenTable {
   createdAt: number;
 }
 
-export interface BaseLoginFailureTable {
+/** One attempt admitted to an expensive check within a rate-limit bucket (core/rate-limit.ts). */
+export interface BaseRateAttemptTable {
   id: Generated<number>;
-  account: string;
-  ip: string;
+  bucket: string;
   at: number;
-}
-
-export interface BaseLoginLockTable {
-  account: string;
-  ip: string;
-  until: number;
 }
 
 export interface BaseCaptchaTable {
@@ -433,8 +427,7 @@ export interface Database {
   base_sys_log: BaseSysLogTable;
   base_session: BaseSessionTable;
   base_refresh_token: BaseRefreshTokenTable;
-  base_login_failure: BaseLoginFailureTable;
-  base_login_lock: BaseLoginLockTable;
+  base_rate_attempt: BaseRateAttemptTable;
   base_captcha: BaseCaptchaTable;
   base_sys_param: BaseSysParamTable;
   base_sys_conf: BaseSysConfTable;

@@ -62,3 +62,93 @@ describe('login rate limit', () => {
     });
   });
 });
+
+/** Counts the password verifications the app really runs (real and dummy). */
+function countVerifications(): { readonly n: number } {
+  const counter = { n: 0 };
+  const { verify, verifyDummy } = t.ctx.passwords;
+  t.ctx.passwords.verify = (hashed, password) => (counter.n++, verify(hashed, password));
+  t.ctx.passwords.verifyDummy = (password) => (counter.n++, verifyDummy(password));
+  return counter;
+}
+
+describe('login rate limit under concurrency', () => {
+  it('evaluates at most 5 of 100 concurrent wrong logins; the rest, and a right password after them, get 429', async () => {
+    const ip = '203.0.113.10';
+    const verified = countVerifications();
+    const burst = await Promise.all([
+      ...Array.from({ length: 100 }, (_, i) => attempt(ip, `wrong-${i}`)),
+      attempt(ip, ADMIN_PASSWORD),
+    ]);
+    const evaluated = burst.filter((r) => r.status === 200);
+    expect(evaluated.length).toBeLessThanOrEqual(5);
+    expect(verified.n).toBeLessThanOrEqual(5);
+    for (const r of evaluated) expect(r.body.code).toBe(1001);
+    for (const r of burst.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(429);
+      expect(r.body.code).toBe(1001);
+    }
+    expect(burst.at(-1)!.status).toBe(429);
+    expect(burst.at(-1)!.body.data).toBeUndefined();
+    // Still locked afterwards, with the right password too.
+    expect((await attempt(ip, ADMIN_PASSWORD)).status).toBe(429);
+  });
+
+  it('lets the owner in with a right password in a burst of their own before any lock', async () => {
+    const ip = '203.0.113.11';
+    const [a, b, good] = await Promise.all([attempt(ip, 'typo-1'), attempt(ip, 'typo-2'), attempt(ip, ADMIN_PASSWORD)]);
+    expect([a.body.code, b.body.code]).toEqual([1001, 1001]);
+    expect(good.body.code).toBe(1000);
+    // The success cleared the account's count: five more tries are evaluated.
+    for (let i = 0; i < 5; i++) expect((await attempt(ip, 'wrong')).status).toBe(200);
+    expect((await attempt(ip, 'wrong')).status).toBe(429);
+  });
+
+  it('limits one IP across usernames: of 40 usernames at most 20 are evaluated', async () => {
+    const ip = '203.0.113.12';
+    const verified = countVerifications();
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => t.call('POST', LOGIN, { ip, lang: 'en', body: { username: `user${i}`, password: 'guess' } })),
+    );
+    expect(burst.filter((r) => r.status === 200).length).toBeLessThanOrEqual(20);
+    expect(verified.n).toBeLessThanOrEqual(20);
+    expect(burst.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(20);
+    // The address is locked for the real account too; another address is not.
+    expect((await attempt(ip, ADMIN_PASSWORD)).status).toBe(429);
+    expect((await attempt('203.0.113.13', ADMIN_PASSWORD)).body.code).toBe(1000);
+    t.clock.advance(15 * 60 * 1000);
+    expect((await attempt(ip, ADMIN_PASSWORD)).body.code).toBe(1000);
+  });
+});
+
+describe('old-password check of personUpdate', () => {
+  const PERSON = '/admin/base/comm/personUpdate';
+
+  it('lets a user who mistyped once change the password', async () => {
+    const { token } = await t.login('admin', ADMIN_PASSWORD, { ip: '203.0.113.20' });
+    const typo = await t.call('POST', PERSON, { token, lang: 'en', body: { oldPassword: 'typo', password: 'new-secret-2' } });
+    expect(typo.body).toEqual({ code: 1001, message: 'The old password is incorrect' });
+    const res = await t.call('POST', PERSON, { token, body: { oldPassword: ADMIN_PASSWORD, password: ADMIN_PASSWORD } });
+    expect(res.body.code).toBe(1000);
+  });
+
+  it('evaluates at most 5 of 50 concurrent wrong old passwords; then 429 even for the right one', async () => {
+    const { token } = await t.login('admin', ADMIN_PASSWORD, { ip: '203.0.113.21' });
+    const verified = countVerifications();
+    const burst = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        t.call('POST', PERSON, { token, lang: 'en', body: { oldPassword: `guess-${i}`, password: 'taken-over-1' } }),
+      ),
+    );
+    expect(verified.n).toBeLessThanOrEqual(5);
+    expect(burst.filter((r) => r.status === 200).length).toBeLessThanOrEqual(5);
+    const refused = burst.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(45);
+    expect(refused[0]!.body).toEqual({ code: 1001, message: 'Too many wrong passwords, try again in 15 minutes' });
+    const right = await t.call('POST', PERSON, { token, body: { oldPassword: ADMIN_PASSWORD, password: 'new-secret-3' } });
+    expect(right.status).toBe(429);
+    t.clock.advance(15 * 60 * 1000);
+    const later = await t.call('POST', PERSON, { token, body: { oldPassword: ADMIN_PASSWORD, password: ADMIN_PASSWORD } });
+    expect(later.body.code).toBe(1000);
+  });
+});

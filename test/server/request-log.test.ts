@@ -37,10 +37,30 @@ describe('request log', () => {
     for (const secret of [...secrets, 'user-pass-in-log', pair.refreshToken, again.refreshToken, pair.token, admin]) {
       expect(dump).not.toContain(secret);
     }
-    const login = rows.find((r) => r.action === '/admin/base/open/login' && r.params?.includes('"username":"admin"'));
-    expect(JSON.parse(login!.params!)).toEqual({ username: 'admin', password: '***' });
+    // Anonymous calls (login, refresh) keep no parameters at all.
+    const login = rows.find((r) => r.action === '/admin/base/open/login');
+    expect(login!.params).toBeNull();
     const refresh = rows.find((r) => r.method === 'GET' && r.action === '/admin/base/open/refreshToken');
-    expect(JSON.parse(refresh!.params!)).toEqual({ refreshToken: '***' });
+    expect(refresh!.params).toBeNull();
+    const person = rows.find((r) => r.action === '/admin/base/comm/personUpdate');
+    expect(JSON.parse(person!.params!)).toEqual({ oldPassword: '***', password: '***' });
+  });
+
+  it('redacts secrets by name, in every spelling, at any depth', () => {
+    const names = [
+      'password', 'newPassword', 'oldPassword', 'passwordHash', 'pwd', 'token', 'refreshToken', 'accessToken', 'access_token',
+      'key', 'apiKey', 'api_key', 'x-api-key', 'X-API-KEY', 'APIKEY', 'deviceKey', 'secret', 'clientSecret',
+      'client_secret', 'Authorization', 'authorization', 'cookie',
+    ];
+    const flat = redact(Object.fromEntries(names.map((n) => [n, `v-${n}`])));
+    expect(flat).toEqual(Object.fromEntries(names.map((n) => [n, '***'])));
+    let deep: unknown = Object.fromEntries(names.map((n) => [n, `v-${n}`]));
+    for (let i = 0; i < 25; i++) deep = { level: i, child: [deep] }; // 50 levels
+    const text = JSON.stringify(redact(deep));
+    for (const n of names) expect(text).not.toContain(`v-${n}`);
+    expect(text).toContain('"level":0'); // the rest of a deep body is kept
+    // Ordinary names that only look alike stay.
+    expect(redact({ keyWord: 'abc', username: 'u', monthKeys: undefined, remark: 'r' })).toEqual({ keyWord: 'abc', username: 'u', remark: 'r' });
   });
 
   it('redacts nested secrets', () => {
@@ -54,6 +74,72 @@ describe('request log', () => {
     await t.call('GET', '/admin/base/comm/person', { token: 'bad' });
     const row = (await allRows()).at(-1)!;
     expect(row).toMatchObject({ status: 401, userId: null, username: null });
+  });
+
+  it('keeps only method, path, status, time and IP of an anonymous call: no body, no query', async () => {
+    const filler = 'x'.repeat(4000);
+    const res = await t.call('POST', `/admin/base/sys/user/page?note=${filler}&refreshToken=q-secret`, {
+      ip: '198.51.100.66',
+      body: { filler, password: 'anon-pw', nested: { a: [1, 2, 3] } },
+    });
+    expect(res.status).toBe(401);
+    const row = (await allRows()).at(-1)!;
+    expect(row).toMatchObject({
+      action: '/admin/base/sys/user/page', method: 'POST', status: 401, ip: '198.51.100.66', userId: null, username: null, params: null,
+    });
+    expect(JSON.stringify(row).length).toBeLessThan(400);
+  });
+
+  it('never shows an API configuration\'s key in the log page', async () => {
+    await t.call('POST', '/admin/device/apiConfig/add', {
+      token: admin,
+      body: { name: 'AI', url: 'https://ai.example.com/v1', key: 'sk-live-in-log-1234', extra: { clientSecret: 'cs-in-log', api_key: 'ak-in-log' } },
+    });
+    const res = await t.call('POST', '/admin/base/sys/log/page', { token: admin, body: { keyWord: 'apiConfig', size: 10 } });
+    const row = res.body.data.list.find((r: { action: string }) => r.action === '/admin/device/apiConfig/add');
+    expect(JSON.parse(row.params)).toMatchObject({ name: 'AI', key: '***', extra: { clientSecret: '***', api_key: '***' } });
+    for (const secret of ['sk-live-in-log-1234', 'cs-in-log', 'ak-in-log']) expect(JSON.stringify(res.body)).not.toContain(secret);
+  });
+});
+
+describe('entries written under the old rules', () => {
+  it('are redacted again by the migration: anonymous ones lose their parameters, cut ones are dropped', async () => {
+    const { up } = await import('../../server/db/migrations/0101_redact_log.ts');
+    const base = { action: '/admin/device/apiConfig/add', method: 'POST', status: 200, timeMs: 1, ip: '198.51.100.9', createTime: '2026-01-01 08:00:00' };
+    const ids = [];
+    for (const row of [
+      { ...base, userId: 1, username: 'admin', params: '{"name":"AI","key":"sk-old-in-clear","nested":{"deviceKey":"dk-old"}}' },
+      { ...base, userId: null, username: null, params: '{"username":"admin","password":"***","junk":"' + 'x'.repeat(100) + '"}' },
+      { ...base, userId: 1, username: 'admin', params: '{"name":"AI","api_key":"ak-old-cut…' },
+    ]) {
+      ids.push((await t.ctx.db.insertInto('base_sys_log').values(row).returning('id').executeTakeFirstOrThrow()).id);
+    }
+    await up(t.ctx.db);
+    const rows = await t.ctx.db.selectFrom('base_sys_log').select(['id', 'params']).where('id', 'in', ids).orderBy('id').execute();
+    expect(JSON.parse(rows[0]!.params!)).toEqual({ name: 'AI', key: '***', nested: { deviceKey: '***' } });
+    expect(rows[1]!.params).toBeNull();
+    expect(rows[2]!.params).toBeNull();
+  });
+});
+
+describe('log size bound', () => {
+  it('deletes the oldest entries once the log is over LOG_MAX_MB, keeping the newest', async () => {
+    const small = await setup({ TRUST_PROXY: 'on' });
+    try {
+      const max = 20_000;
+      small.ctx.config.logMaxBytes = max;
+      for (let i = 0; i < 400; i++) await small.call('GET', `/admin/base/comm/person?i=${i}`, { token: 'bad', ip: `192.0.2.${i % 250}` });
+      const { measureRequestLog } = await import('../../server/core/request-log.ts');
+      expect(await measureRequestLog(small.ctx.db)).toBeLessThanOrEqual(max);
+      const rows = await small.ctx.db.selectFrom('base_sys_log').select(['id', 'ip']).orderBy('id', 'asc').execute();
+      expect(rows.length).toBeGreaterThan(50);
+      expect(rows.length).toBeLessThan(400);
+      // The newest is still there, the oldest went.
+      expect(rows.at(-1)!.ip).toBe(`192.0.2.${399 % 250}`);
+      expect(rows[0]!.id).toBeGreaterThan(1);
+    } finally {
+      await small.close();
+    }
   });
 });
 

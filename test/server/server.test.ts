@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/index.ts';
+import { CONTENT_SECURITY_POLICY, startServer, type RunningServer } from '../../server/index.ts';
 import { silentLogger } from '../../server/core/logger.ts';
 import { ADMIN_PASSWORD, tempDir, testEnv } from './helpers.ts';
 
@@ -30,7 +30,10 @@ function expectIsolation(res: Response) {
   expect(res.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
   expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-  expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('referrer-policy')).toBe('same-origin');
+  const csp = res.headers.get('content-security-policy') ?? '';
+  expect(csp).toBe(CONTENT_SECURITY_POLICY);
 }
 
 describe('startServer', () => {
@@ -78,6 +81,37 @@ describe('startServer', () => {
       expectIsolation(res);
       expect(await res.text()).toContain('Archwright test');
     }
+  });
+
+  it('sends a Content-Security-Policy without inline scripts or eval, that forbids framing', async () => {
+    const res = await fetch(`${server.url}/`, { headers: { Accept: 'text/html' } });
+    const csp = Object.fromEntries(
+      res.headers.get('content-security-policy')!.split(';').map((d) => {
+        const [name, ...values] = d.trim().split(/\s+/);
+        return [name, values];
+      }),
+    );
+    expect(csp['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(csp['frame-ancestors']).toEqual(["'none'"]);
+    expect(csp['object-src']).toEqual(["'none'"]);
+    expect(csp['default-src']).toEqual(["'self'"]);
+    expect(csp['img-src']).toContain('data:');
+    expect(csp['worker-src']).toContain("'self'");
+  });
+
+  it('keeps the stricter policy of a downloaded file', async () => {
+    const login = await fetch(`${server.url}/admin/base/open/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
+    const { token } = (await login.json()).data;
+    const form = new FormData();
+    form.append('file', new File(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], 'x.svg'));
+    const up = await fetch(`${server.url}/admin/base/comm/upload`, { method: 'POST', headers: { Authorization: token }, body: form });
+    const { data } = await up.json();
+    const file = await fetch(`${server.url}/admin/base/comm/file/${data[0].id}`, { headers: { Authorization: token } });
+    expect(file.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
   });
 
   it('serves assets with long cache and the right MIME types', async () => {

@@ -24,7 +24,17 @@ export const baseMessages = {
   fieldInvalid: { en: '{field} is invalid', zh: '{field} 不合法', de: '{field} ist ungültig' },
   fieldRequired: { en: '{field} cannot be empty', zh: '{field} 不能为空', de: '{field} darf nicht leer sein' },
   bodyInvalid: { en: 'Request body is invalid', zh: '请求内容不合法', de: 'Anfrageinhalt ist ungültig' },
+  bodyTooDeep: {
+    en: 'Request body is nested too deeply (at most {max} levels)',
+    zh: '请求内容嵌套层级过深（最多 {max} 层）',
+    de: 'Anfrageinhalt ist zu tief verschachtelt (höchstens {max} Ebenen)',
+  },
   bodyTooLarge: { en: 'Request body too large', zh: '请求内容过大', de: 'Anfrageinhalt zu groß' },
+  tooManyPasswordAttempts: {
+    en: 'Too many wrong passwords, try again in 15 minutes',
+    zh: '密码错误次数过多，请 15 分钟后再试',
+    de: 'Zu viele falsche Passwörter, bitte in 15 Minuten erneut versuchen',
+  },
   oldPasswordIncorrect: { en: 'The old password is incorrect', zh: '原密码不正确', de: 'Das alte Passwort ist falsch' },
   userDisabled: { en: 'This account has been disabled', zh: '该账号已被禁用', de: 'Dieses Konto wurde deaktiviert' },
   usernameTaken: { en: 'Username already exists', zh: '用户名已存在', de: 'Benutzername existiert bereits' },

@@ -18,6 +18,21 @@ export const ordersMessages = {
     zh: '上传失败，请重试：{name} 超过 {max} MB',
     de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: {name} ist größer als {max} MB',
   },
+  uploadTooManyParts: {
+    en: 'Upload failed, please try again: the form has more than {max} parts',
+    zh: '上传失败，请重试：表单的部分超过 {max} 个',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: das Formular hat mehr als {max} Teile',
+  },
+  uploadBodyTooLarge: {
+    en: 'Upload failed, please try again: the request is larger than {max} MB',
+    zh: '上传失败，请重试：请求大于 {max} MB',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: die Anfrage ist größer als {max} MB',
+  },
+  uploadNoFileName: {
+    en: 'Upload failed, please try again: a file was sent without a name',
+    zh: '上传失败，请重试：有文件没有文件名',
+    de: 'Hochladen fehlgeschlagen, bitte erneut versuchen: eine Datei wurde ohne Namen gesendet',
+  },
   uploadMalformed: {
     en: 'Upload failed, please try again: the request is not a valid multipart form',
     zh: '上传失败，请重试：请求不是有效的 multipart 表单',

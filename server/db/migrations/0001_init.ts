@@ -103,26 +103,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('base_refresh_token_session').on('base_refresh_token').column('sessionId').execute();
 
-  await db.schema
-    .createTable('base_login_failure')
-    .$call(id)
-    .addColumn('account', 'varchar(100)', (c) => c.notNull())
-    .addColumn('ip', 'varchar(64)', (c) => c.notNull())
-    .addColumn('at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex('base_login_failure_key')
-    .on('base_login_failure')
-    .columns(['account', 'ip', 'at'])
-    .execute();
-
-  await db.schema
-    .createTable('base_login_lock')
-    .addColumn('account', 'varchar(100)', (c) => c.notNull())
-    .addColumn('ip', 'varchar(64)', (c) => c.notNull())
-    .addColumn('until', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('base_login_lock_pk', ['account', 'ip'])
-    .execute();
+  await createLoginThrottleTables(db);
 
   await db.schema
     .createTable('base_captcha')
@@ -149,4 +130,29 @@ export async function down(db: Kysely<any>): Promise<void> {
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
+}
+
+/** The login throttling tables of this first schema (0100_rate_attempts replaces them; its down
+ * migration brings them back). */
+export async function createLoginThrottleTables(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('base_login_failure')
+    .$call(idColumn(db))
+    .addColumn('account', 'varchar(100)', (c) => c.notNull())
+    .addColumn('ip', 'varchar(64)', (c) => c.notNull())
+    .addColumn('at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('base_login_failure_key')
+    .on('base_login_failure')
+    .columns(['account', 'ip', 'at'])
+    .execute();
+
+  await db.schema
+    .createTable('base_login_lock')
+    .addColumn('account', 'varchar(100)', (c) => c.notNull())
+    .addColumn('ip', 'varchar(64)', (c) => c.notNull())
+    .addColumn('until', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('base_login_lock_pk', ['account', 'ip'])
+    .execute();
 }

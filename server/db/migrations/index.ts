@@ -9,6 +9,8 @@ import * as m0060 from './0060_seed_keys.ts';
 import * as m0070 from './0070_device_hub.ts';
 import * as m0080 from './0080_locations.ts';
 import * as m0090 from './0090_die_radius.ts';
+import * as m0100 from './0100_rate_attempts.ts';
+import * as m0101 from './0101_redact_log.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -20,4 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0070_device_hub': m0070,
   '0080_locations': m0080,
   '0090_die_radius': m0090,
+  '0100_rate_attempts': m0100,
+  '0101_redact_log': m0101,
 };

@@ -1,18 +1,21 @@
 import type { AppContext } from '../../context.ts';
 import { fail, invalidField } from '../../core/errors.ts';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../core/rate-limit.ts';
+import { clear, loginAccountBucket, loginIpBucket, release, reserveAll } from '../../core/rate-limit.ts';
 import { pruneExpiredTokens, startSession, type TokenPair } from '../../core/tokens.ts';
 import type { LoginInput } from './schemas.ts';
 
 export async function login(ctx: AppContext, input: LoginInput, ip: string): Promise<TokenPair> {
   const account = input.username.toLowerCase();
-  await assertLoginAllowed(ctx, account, ip);
 
   if (ctx.config.captcha) {
     if (!input.captchaId) throw invalidField('captchaId', true);
     if (!input.verifyCode) throw invalidField('verifyCode', true);
     if (!(await ctx.captcha.check(input.captchaId, input.verifyCode))) throw fail('badCaptcha');
   }
+
+  // Counted before the password is looked at: a failure keeps both reservations.
+  const accountBucket = loginAccountBucket(account, ip);
+  const [, ipAttempt] = await reserveAll(ctx, [accountBucket, loginIpBucket(ip)], 'tooManyLogins');
 
   const user = await ctx.db
     .selectFrom('base_sys_user')
@@ -22,13 +25,11 @@ export async function login(ctx: AppContext, input: LoginInput, ip: string): Pro
   let good = false;
   if (user) good = await ctx.passwords.verify(user.password, input.password);
   else await ctx.passwords.verifyDummy(input.password);
-  if (!user || !good) {
-    await recordLoginFailure(ctx, account, ip);
-    throw fail('badCredentials');
-  }
+  if (!user || !good) throw fail('badCredentials');
   if (user.status !== 1) throw fail('userDisabled');
 
-  await clearLoginFailures(ctx, account, ip);
+  await clear(ctx, accountBucket);
+  await release(ctx, [ipAttempt!]);
   // Housekeeping rides on logins instead of a timer.
   await pruneExpiredTokens(ctx);
   return startSession(ctx, user);

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { fail, invalidField } from '../../core/errors.ts';
+import { clear, passwordBucket, reserveAll } from '../../core/rate-limit.ts';
 import { revokeUserSessions } from '../../core/tokens.ts';
 import type { PersonUpdateInput } from './schemas.ts';
 
@@ -36,8 +37,12 @@ export async function updatePerson(ctx: AppContext, userId: number, input: Perso
   let passwordChanged = false;
   if (input.password !== undefined) {
     if (!input.oldPassword) throw invalidField('oldPassword', true);
+    // A stolen session must not become a password oracle: limited like login, counted first.
+    const bucket = passwordBucket(userId);
+    await reserveAll(ctx, [bucket], 'tooManyPasswordAttempts');
     const user = await ctx.db.selectFrom('base_sys_user').select('password').where('id', '=', userId).executeTakeFirst();
     if (!user || !(await ctx.passwords.verify(user.password, input.oldPassword))) throw fail('oldPasswordIncorrect');
+    await clear(ctx, bucket);
     changes.password = await ctx.passwords.hash(input.password);
     passwordChanged = true;
   }

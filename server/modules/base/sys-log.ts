@@ -1,5 +1,6 @@
 // /admin/base/sys/log: the request log, read-only, plus how many days it keeps (setKeep,
-// getKeep), clearing it all, and the purge the daily system task runs.
+// getKeep), clearing it all, and the purge the daily system task runs. (The size bound,
+// LOG_MAX_MB, is kept by the writer: core/request-log.ts.)
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';

@@ -24,6 +24,21 @@ export class MultipartError extends Error {
   override name = 'MultipartError';
 }
 
+/** A limit of `readMultipart` was passed: too many parts, or too many bytes in all. */
+export class MultipartLimitError extends MultipartError {
+  override name = 'MultipartLimitError';
+  constructor(readonly limit: 'parts' | 'bytes') {
+    super(`the body has too many ${limit}`);
+  }
+}
+
+export interface MultipartLimits {
+  /** Most parts (fields and files together). */
+  parts?: number;
+  /** Most bytes of the whole body, boundaries and preamble included. */
+  bytes?: number;
+}
+
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
 const MAX_HEADER_BYTES = 16 * 1024;
@@ -71,7 +86,16 @@ function parseHeaders(block: string): PartInfo {
   return { field, filename, mime };
 }
 
-export async function readMultipart(body: ReadableStream<Uint8Array>, boundary: string, handlers: MultipartHandlers): Promise<void> {
+export async function readMultipart(
+  body: ReadableStream<Uint8Array>,
+  boundary: string,
+  handlers: MultipartHandlers,
+  limits: MultipartLimits = {},
+): Promise<void> {
+  const maxParts = limits.parts ?? Infinity;
+  const maxBytes = limits.bytes ?? Infinity;
+  let parts = 0;
+  let bytes = 0;
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   // A leading CRLF lets the first boundary match the same delimiter as the others.
   let buf: Buffer = Buffer.from(CRLF);
@@ -127,6 +151,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array>, boundary: 
           if (buf.length > MAX_HEADER_BYTES) throw new MultipartError('part headers are too long');
           return;
         }
+        if (++parts > maxParts) throw new MultipartLimitError('parts');
         const part = parseHeaders(buf.subarray(0, i).toString('utf8'));
         buf = buf.subarray(i + HEADER_END.length);
         if (part.filename !== null) sink = handlers.file(part);
@@ -158,6 +183,8 @@ export async function readMultipart(body: ReadableStream<Uint8Array>, boundary: 
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      bytes += value.byteLength;
+      if (bytes > maxBytes) throw new MultipartLimitError('bytes');
       buf = buf.length ? Buffer.concat([buf, value]) : Buffer.from(value);
       await step(false);
       if (finished()) break;

@@ -34,10 +34,32 @@ export interface BlobStorage {
 }
 
 const KEY = /^[0-9a-f]{64}$/;
+/** A staged file untouched this long belongs to no running upload (those write all the time). */
+export const STALE_STAGING_MS = 60 * 1000;
+
+/**
+ * Removes staged files that no upload is writing any more: what a killed process left behind.
+ * Recent ones are kept, since another process on the same folder may be writing them.
+ */
+export function sweepStaging(tmp: string, now = Date.now()): number {
+  let removed = 0;
+  for (const name of fs.readdirSync(tmp)) {
+    const file = path.join(tmp, name);
+    try {
+      if (now - fs.statSync(file).mtimeMs < STALE_STAGING_MS) continue;
+      fs.rmSync(file, { force: true, recursive: true });
+      removed++;
+    } catch {
+      // Gone already (committed or discarded meanwhile).
+    }
+  }
+  return removed;
+}
 
 export function localStorage(root: string): BlobStorage {
   const tmp = path.join(root, 'tmp');
   fs.mkdirSync(tmp, { recursive: true });
+  sweepStaging(tmp);
   const fileOf = (key: string) => {
     if (!KEY.test(key)) throw new Error(`bad storage key ${key}`);
     return path.join(root, key.slice(0, 2), key.slice(2, 4), key);
@@ -67,7 +89,9 @@ export function localStorage(root: string): BlobStorage {
           return { key: hash.digest('hex'), size, path: temp };
         },
         async abort() {
-          out.destroy();
+          // Wait until the file is closed: a stream destroyed while it is still opening creates
+          // the file afterwards, which would outlive an earlier rm.
+          if (!out.closed) await new Promise<void>((resolve) => (out.once('close', () => resolve()), out.destroy()));
           await fs.promises.rm(temp, { force: true });
         },
       };

@@ -13,13 +13,17 @@ import { authOf, canReadFile, SEE_ALL, seesAll } from './access.ts';
 import { allowedExtensions, extensionOf, isKind, kindOf, mimeOf, type Kind } from './kinds.ts';
 import { checkStl, STL_REASON } from './stl-check.ts';
 import type { BlobStorage, BlobWriter, StagedBlob } from './storage.ts';
-import { boundaryOf, MultipartError, readMultipart } from './multipart.ts';
+import { boundaryOf, MultipartError, MultipartLimitError, readMultipart } from './multipart.ts';
 import type { Serial } from './serial.ts';
 
 export const UPLOAD_PATH = '/admin/base/comm/upload';
 export const MAX_FILES = 9;
+/** Most parts of one upload form (files and fields together). */
+export const MAX_PARTS = 100;
 /** Room for multipart boundaries and the small fields next to the files. */
 const FORM_OVERHEAD = 1024 * 1024;
+/** The longest body an upload can need: every file at its limit, plus the form around them. */
+export const maxUploadBody = (maxBytes: number) => MAX_FILES * maxBytes + FORM_OVERHEAD;
 
 export const uploadApi = [
   { method: 'post', path: '/upload', summary: 'Upload files (multipart: file..., kind?, classifyId?)' },
@@ -44,6 +48,19 @@ const urlOf = (secret: string, id: number, kind: string) => (kind === 'image' ? 
 
 const tooLarge = (name: string, maxBytes: number) =>
   new ApiError(Code.fail, 'uploadTooLarge', 413, { name, max: Math.round(maxBytes / 1024 / 1024) });
+const bodyTooLarge = (maxBytes: number) =>
+  new ApiError(Code.fail, 'uploadBodyTooLarge', 413, { max: Math.round(maxUploadBody(maxBytes) / 1024 / 1024) });
+
+/**
+ * The sink of a file part sent without a file name. An empty file input of a browser form sends
+ * one with no bytes: that is no file, and nothing is staged for it. With bytes it is refused.
+ */
+const namelessSink = {
+  async write(chunk: Uint8Array) {
+    if (chunk.byteLength > 0) throw fail('uploadNoFileName');
+  },
+  async end() {},
+};
 
 interface Received {
   name: string;
@@ -60,7 +77,7 @@ async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: numbe
   const boundary = boundaryOf(raw.headers.get('content-type'));
   if (!boundary || !raw.body) throw fail('uploadNoFile');
   const length = Number(raw.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(length) && length > MAX_FILES * maxBytes + FORM_OVERHEAD) throw tooLarge('', maxBytes);
+  if (Number.isFinite(length) && length > maxUploadBody(maxBytes)) throw bodyTooLarge(maxBytes);
 
   const fields = new Map<string, string>();
   const files: Received[] = [];
@@ -68,9 +85,10 @@ async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: numbe
     await readMultipart(raw.body, boundary, {
       field: (name, value) => void (fields.has(name) || fields.set(name, value)),
       file(part) {
-        const received: Received = { name: (part.filename ?? '').slice(0, 255), writer: storage.writer() };
+        if (!part.filename) return namelessSink;
+        if (files.length >= MAX_FILES) throw fail('uploadTooMany', { max: MAX_FILES });
+        const received: Received = { name: part.filename.slice(0, 255), writer: storage.writer() };
         files.push(received);
-        if (files.filter((f) => f.name !== '' || f.writer.size > 0).length > MAX_FILES) throw fail('uploadTooMany', { max: MAX_FILES });
         return {
           async write(chunk) {
             if (received.writer.size + chunk.byteLength > maxBytes) throw tooLarge(received.name || 'file', maxBytes);
@@ -81,20 +99,18 @@ async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: numbe
           },
         };
       },
-    });
+    }, { parts: MAX_PARTS, bytes: maxUploadBody(maxBytes) });
   } catch (err) {
+    // Also when the client went away mid-upload (the body stream fails): nothing stays staged.
     await Promise.all(files.map((f) => (f.staged ? storage.discard(f.staged) : f.writer.abort())));
     if (err instanceof ApiError) throw err;
+    if (err instanceof MultipartLimitError) {
+      throw err.limit === 'bytes' ? bodyTooLarge(maxBytes) : fail('uploadTooManyParts', { max: MAX_PARTS });
+    }
     if (err instanceof MultipartError) throw fail('uploadMalformed');
     throw err;
   }
-  // An empty file input sends a part without a name or bytes: not a file.
-  const kept: (Received & { staged: StagedBlob })[] = [];
-  for (const f of files) {
-    if (f.name === '' && f.staged?.size === 0) await storage.discard(f.staged);
-    else kept.push(f as Received & { staged: StagedBlob });
-  }
-  return { fields, files: kept };
+  return { fields, files: files as (Received & { staged: StagedBlob })[] };
 }
 
 export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Serial) {
