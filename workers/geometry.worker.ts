@@ -17,7 +17,8 @@
 
 import * as Comlink from 'comlink';
 import { compileKernelsFromUrl, instantiateModule, type KernelExports } from './kernels/abi.ts';
-import { KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode } from './kernels/job.ts';
+import { comlinkChannel } from './comlink-channel.ts';
+import { jobRunner, KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode, type ProgressCallback } from './kernels/job.ts';
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
 import { BaseError, generateBase, outlinePath, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePathOptions, type OutlinePoint } from './kernels/base.ts';
 import { writeBinaryStl } from './kernels/stl-write.ts';
@@ -69,7 +70,7 @@ export type WorkerFailure = JobFailure<WorkerErrorCode>;
 export type WorkerResult<T> = JobResult<T, WorkerErrorCode>;
 
 /** Progress of a long call: fraction 0..1 and, for some calls, a stage name ('read', 'parse'...). Pass it wrapped in Comlink.proxy. */
-export type ProgressCallback = (fraction: number, stage?: string) => void;
+export type { ProgressCallback };
 
 export type MeshHandle = number;
 
@@ -308,67 +309,15 @@ class StlFailure extends Error {
   }
 }
 
-const running = new Map<number, { cancelled: boolean }>();
-/** Ids for short calls that take no jobId (they cannot be cancelled): negative, so they never meet a caller's. */
-let internalJobs = -1;
-const recentJobs: WorkerStats['recentJobs'] = [];
-const RECENT_JOBS = 20;
+const jobs = jobRunner<WorkerErrorCode>({ failureOf, channel: comlinkChannel });
+/** Runs one call through the worker's job runner (workers/kernels/job.ts): a WorkerResult, its arrays transferred. */
+const job = jobs.run;
 
 function failureOf(e: unknown): WorkerFailure {
   if (e instanceof NoSuchMesh) return { code: e.code, detail: e.message };
   if (e instanceof StlFailure) return e.failure;
   if (e instanceof DownloadFailure) return { code: e.code, detail: e.message, status: e.status };
   return toJobFailure(e);
-}
-
-/** ArrayBuffers of the typed arrays in a result (plain objects and arrays, walked deeply), each once. */
-function transferables(value: unknown, found = new Set<ArrayBuffer>()): ArrayBuffer[] {
-  if (ArrayBuffer.isView(value)) {
-    if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
-  } else if (Array.isArray(value)) {
-    for (const v of value) transferables(v, found);
-  } else if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    for (const v of Object.values(value)) transferables(v, found);
-  }
-  return [...found];
-}
-
-function ok<T>(value: T): WorkerResult<T> {
-  return Comlink.transfer({ ok: true, value }, transferables(value));
-}
-
-/**
- * Runs one job: registers `jobId` (synchronously, so a cancel() sent right
- * after the call finds it), bridges progress and cancellation into
- * JobOptions, and turns every outcome into a WorkerResult.
- */
-async function job<T>(
-  call: string,
-  jobId: number | undefined,
-  onProgress: ProgressCallback | undefined,
-  work: (options: JobOptions, progress: (fraction: number, stage?: string) => void) => Promise<T> | T,
-): Promise<WorkerResult<T>> {
-  const state = { cancelled: false };
-  const id = jobId ?? internalJobs--;
-  running.set(id, state);
-  const progress = (fraction: number, stage?: string): void => {
-    // Fire and forget: a proxy call returns a promise.
-    if (onProgress) Promise.resolve(onProgress(fraction, stage)).catch(() => {});
-  };
-  let result: WorkerResult<T>;
-  try {
-    const value = await work({ shouldCancel: () => state.cancelled, onProgress: onProgress ? (f) => progress(f) : undefined }, progress);
-    result = ok(value);
-  } catch (e) {
-    result = { ok: false, error: failureOf(e) };
-  } finally {
-    running.delete(id);
-    // Close the callback's message channel now rather than when it is collected.
-    if (onProgress) (onProgress as Partial<Record<typeof Comlink.releaseProxy, () => void>>)[Comlink.releaseProxy]?.();
-  }
-  recentJobs.push({ jobId: id, call, outcome: result.ok ? 'ok' : result.error.code });
-  if (recentJobs.length > RECENT_JOBS) recentJobs.shift();
-  return result;
 }
 
 async function parseInParser(
@@ -757,15 +706,14 @@ const api = {
 
   /** Stops a running long call; it then resolves with { ok: false, error: { code: 'ABORTED' } }. Unknown or finished ids are ignored. */
   cancel(jobId: number): void {
-    const state = running.get(jobId);
-    if (state) state.cancelled = true;
+    jobs.cancel(jobId);
   },
 
   /** What the worker holds (diagnostics and tests). */
   stats(): WorkerStats {
     let wasmBytes = idleParser?.memory.buffer.byteLength ?? 0;
     for (const m of meshes.values()) wasmBytes += m.mesh.k.memory.buffer.byteLength;
-    return { meshes: meshes.size, handles: [...meshes.keys()], wasmBytes, runningJobs: running.size, recentJobs: [...recentJobs] };
+    return { meshes: meshes.size, handles: [...meshes.keys()], wasmBytes, runningJobs: jobs.runningJobs, recentJobs: jobs.recentJobs() };
   },
 };
 

@@ -16,7 +16,8 @@
 
 import * as Comlink from 'comlink';
 import manifoldWasmUrl from 'manifold-3d/manifold.wasm?url';
-import { toJobFailure, type JobFailure, type JobResult, type KernelErrorCode } from './kernels/job.ts';
+import { comlinkChannel } from './comlink-channel.ts';
+import { jobRunner, toJobFailure, type JobFailure, type JobResult, type KernelErrorCode } from './kernels/job.ts';
 import { cutSlot, loadManifold, SlotError, type SlotBase, type SlotErrorCode, type SlotResult, type SlotWire } from './kernels/slot.ts';
 
 export type SlotWorkerErrorCode = SlotErrorCode | KernelErrorCode;
@@ -33,10 +34,7 @@ export interface SlotWorkerStats {
   recentJobs: { jobId: number; call: string; outcome: 'ok' | SlotWorkerErrorCode }[];
 }
 
-const running = new Map<number, { cancelled: boolean }>();
-const recentJobs: SlotWorkerStats['recentJobs'] = [];
 let loaded = false;
-let internalJobs = -1;
 
 function manifold(): ReturnType<typeof loadManifold> {
   return loadManifold(manifoldWasmUrl).then((wasm) => {
@@ -50,33 +48,13 @@ function failureOf(e: unknown): SlotWorkerFailure {
   return toJobFailure(e);
 }
 
-async function job<T>(call: string, jobId: number | undefined, onProgress: SlotProgressCallback | undefined, work: (shouldCancel: () => boolean, progress?: (f: number) => void) => Promise<T>): Promise<SlotWorkerResult<T>> {
-  const state = { cancelled: false };
-  const id = jobId ?? internalJobs--;
-  running.set(id, state);
-  const progress = onProgress
-    ? (fraction: number): void => {
-        Promise.resolve(onProgress(fraction)).catch(() => {});
-      }
-    : undefined;
-  let result: SlotWorkerResult<T>;
-  try {
-    result = { ok: true, value: await work(() => state.cancelled, progress) };
-  } catch (e) {
-    result = { ok: false, error: failureOf(e) };
-  } finally {
-    running.delete(id);
-    if (onProgress) (onProgress as Partial<Record<typeof Comlink.releaseProxy, () => void>>)[Comlink.releaseProxy]?.();
-  }
-  recentJobs.push({ jobId: id, call, outcome: result.ok ? 'ok' : result.error.code });
-  if (recentJobs.length > 20) recentJobs.shift();
-  return result;
-}
+/** The worker's job runner (workers/kernels/job.ts): results' arrays transferred, cancel, recent jobs. */
+const jobs = jobRunner<SlotWorkerErrorCode>({ failureOf, channel: comlinkChannel });
 
 const api = {
   /** Instantiates manifold.wasm now instead of on the first cut. */
   warmUp(): Promise<SlotWorkerResult<null>> {
-    return job('warmUp', undefined, undefined, async () => {
+    return jobs.run('warmUp', undefined, undefined, async () => {
       await manifold();
       return null;
     });
@@ -87,22 +65,18 @@ const api = {
    * cutSlot). The base's arrays are copied in (the caller keeps them for
    * undo); the result's are transferred out.
    */
-  async cutSlot(base: SlotBase | null, wire: SlotWire, jobId: number, onProgress?: SlotProgressCallback): Promise<SlotWorkerResult<SlotResult>> {
-    const result = await job('cutSlot', jobId, onProgress, async (shouldCancel, progress) => cutSlot(await manifold(), base, wire, { shouldCancel, onProgress: progress }));
-    if (!result.ok) return result;
-    const v = result.value;
-    return Comlink.transfer(result, [v.positions.buffer, v.indices.buffer, v.normals.buffer] as ArrayBuffer[]);
+  cutSlot(base: SlotBase | null, wire: SlotWire, jobId: number, onProgress?: SlotProgressCallback): Promise<SlotWorkerResult<SlotResult>> {
+    return jobs.run('cutSlot', jobId, onProgress, async (options) => cutSlot(await manifold(), base, wire, options));
   },
 
   /** Stops a running cutSlot; it resolves ABORTED. */
   cancel(jobId: number): void {
-    const state = running.get(jobId);
-    if (state) state.cancelled = true;
+    jobs.cancel(jobId);
   },
 
   /** What the worker did (diagnostics and tests). */
   stats(): SlotWorkerStats {
-    return { loaded, runningJobs: running.size, recentJobs: [...recentJobs] };
+    return { loaded, runningJobs: jobs.runningJobs, recentJobs: jobs.recentJobs() };
   },
 };
 

@@ -127,3 +127,107 @@ export function toJobFailure(e: unknown): JobFailure<KernelErrorCode> {
   if (e instanceof RangeError && /memory|allocation/i.test(e.message)) return { code: 'OUT_OF_MEMORY', detail: e.message };
   return { code: 'KERNEL_FAILED', detail: e instanceof Error ? e.message : String(e) };
 }
+
+// ---------------------------------------------------------------- the job runner of a worker
+//
+// Both workers (geometry, slot) run their calls through one runner: it registers the call's jobId
+// synchronously (so a cancel() sent right after the call finds it), bridges cancellation and
+// progress into JobOptions, turns every outcome into a JobResult, transfers the result's typed
+// arrays and keeps the last outcomes for stats(). Comlink stays out of this file (the kernels and
+// the server share it): the worker passes its channel's `transfer` and `release`.
+
+/** Progress of a long call: fraction 0..1 and, for some calls, a stage name ('read', 'parse'...). */
+export type ProgressCallback = (fraction: number, stage?: string) => void;
+
+/** The worker's message channel as the runner uses it (Comlink.transfer, the proxy's releaseProxy). */
+export interface JobChannel {
+  /** Marks `buffers` to be transferred (not copied) with `value`. */
+  transfer<T>(value: T, buffers: ArrayBuffer[]): T;
+  /** Closes a progress callback's channel now rather than when it is collected. */
+  release(callback: ProgressCallback): void;
+}
+
+export interface JobRunnerOptions<C extends string> {
+  /** The failure for a thrown error (the worker's own error classes first, then toJobFailure). */
+  failureOf(e: unknown): JobFailure<C>;
+  channel: JobChannel;
+}
+
+export interface JobRun<C extends string> {
+  jobId: number;
+  call: string;
+  outcome: 'ok' | C;
+}
+
+/** What a job's work receives: JobOptions for the kernel, and progress with a stage. */
+export type JobWork<T> = (options: JobOptions, progress: ProgressCallback) => Promise<T> | T;
+
+export interface JobRunner<C extends string> {
+  /**
+   * Runs one call: `jobId` is the caller's (long calls, cancellable) or undefined (short calls get
+   * an internal negative id). Never throws: a failure resolves { ok: false, error }.
+   */
+  run<T>(call: string, jobId: number | undefined, onProgress: ProgressCallback | undefined, work: JobWork<T>): Promise<JobResult<T, C>>;
+  /** Stops a running call at its next yield; unknown or finished ids are ignored. */
+  cancel(jobId: number): void;
+  /** Calls running now. */
+  readonly runningJobs: number;
+  /** The last RECENT_JOBS calls that ended, newest last. */
+  recentJobs(): JobRun<C>[];
+}
+
+export const RECENT_JOBS = 20;
+
+/** ArrayBuffers of the typed arrays in a result (plain objects and arrays, walked deeply), each once. */
+export function transferables(value: unknown, found = new Set<ArrayBuffer>()): ArrayBuffer[] {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
+  } else if (Array.isArray(value)) {
+    for (const v of value) transferables(v, found);
+  } else if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const v of Object.values(value)) transferables(v, found);
+  }
+  return [...found];
+}
+
+export function jobRunner<C extends string>({ failureOf, channel }: JobRunnerOptions<C>): JobRunner<C> {
+  const running = new Map<number, { cancelled: boolean }>();
+  const recent: JobRun<C>[] = [];
+  /** Ids for short calls that take no jobId (they cannot be cancelled): negative, so they never meet a caller's. */
+  let internalJobs = -1;
+
+  async function run<T>(call: string, jobId: number | undefined, onProgress: ProgressCallback | undefined, work: JobWork<T>): Promise<JobResult<T, C>> {
+    const state = { cancelled: false };
+    const id = jobId ?? internalJobs--;
+    running.set(id, state);
+    const progress = (fraction: number, stage?: string): void => {
+      // Fire and forget: a proxy call returns a promise.
+      if (onProgress) Promise.resolve(onProgress(fraction, stage)).catch(() => {});
+    };
+    let result: JobResult<T, C>;
+    try {
+      const value = await work({ shouldCancel: () => state.cancelled, onProgress: onProgress ? (f) => progress(f) : undefined }, progress);
+      result = channel.transfer({ ok: true, value }, transferables(value));
+    } catch (e) {
+      result = { ok: false, error: failureOf(e) };
+    } finally {
+      running.delete(id);
+      if (onProgress) channel.release(onProgress);
+    }
+    recent.push({ jobId: id, call, outcome: result.ok ? 'ok' : result.error.code });
+    if (recent.length > RECENT_JOBS) recent.shift();
+    return result;
+  }
+
+  return {
+    run,
+    cancel(jobId) {
+      const state = running.get(jobId);
+      if (state) state.cancelled = true;
+    },
+    get runningJobs() {
+      return running.size;
+    },
+    recentJobs: () => [...recent],
+  };
+}
