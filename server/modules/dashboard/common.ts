@@ -6,7 +6,7 @@ import { invalidField } from '../../core/errors.ts';
 import { loadAccess } from '../../core/perms.ts';
 import type { Db } from '../../db/index.ts';
 import { visibleDeviceIds } from '../device/scope.ts';
-import { SEE_ALL } from '../space/access.ts';
+import { SEE_ALL } from '../../core/access.ts';
 import { isPeriod, rangeOf, type Range } from './periods.ts';
 
 /** What a caller may count. `undefined` ids mean all. */

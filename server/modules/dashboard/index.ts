@@ -9,7 +9,7 @@ import type { AppEnv } from '../../core/env.ts';
 import { addEps, type Eps } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
 import type { Db } from '../../db/index.ts';
-import { authOf } from '../space/access.ts';
+import { authOf } from '../../core/access.ts';
 import { guard, readPeriod, scopeOf, type Scope } from './common.ts';
 import { bucketKeys, KEY_LENGTH, type Range } from './periods.ts';
 import { places } from './places.ts';

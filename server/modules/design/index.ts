@@ -12,7 +12,7 @@ import { ok } from '../../core/envelope.ts';
 import { fail } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
-import { authOf, SEE_ALL, seesAll } from '../space/access.ts';
+import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 
 /** The newest document format this server accepts (the client's DESIGN_SCHEMA_VERSION). */
 export const MAX_SCHEMA_VERSION = 1;

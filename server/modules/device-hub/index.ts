@@ -11,7 +11,7 @@ import { Code, ok } from '../../core/envelope.ts';
 import { addEps, type Eps } from '../../core/eps.ts';
 import { ApiError, fail, invalidField } from '../../core/errors.ts';
 import { validate, validationError } from '../../core/validate.ts';
-import { authOf, SEE_ALL, seesAll } from '../space/access.ts';
+import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import { hubOf } from './hub.ts';
 import { insertJob, JOB_STATES, mayCancel, transition } from './jobs.ts';
 

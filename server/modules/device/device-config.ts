@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { fail, invalidField } from '../../core/errors.ts';
 import type { Db } from '../../db/index.ts';
-import { authOf } from '../space/access.ts';
+import { authOf } from '../../core/access.ts';
 import { visibleDeviceIds } from './scope.ts';
 
 export const springbackSchema = z

@@ -10,7 +10,7 @@ import { fail, invalidField } from '../../core/errors.ts';
 import { locationColumns, locationFields } from '../../core/location.ts';
 import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
-import { authOf, SEE_ALL, seesAll } from '../space/access.ts';
+import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import { newDeviceKey } from './keys.ts';
 import { visibleDeviceIds } from './scope.ts';
 

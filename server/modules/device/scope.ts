@@ -1,6 +1,6 @@
 // Which devices a user sees: all for a devices admin, else those they own or are bound to.
 import type { Db } from '../../db/index.ts';
-import { SEE_ALL, seesAll } from '../space/access.ts';
+import { SEE_ALL, seesAll } from '../../core/access.ts';
 
 export async function visibleDeviceIds(db: Db, userId: number): Promise<number[] | undefined> {
   if (await seesAll(db, userId, SEE_ALL.devices)) return undefined;

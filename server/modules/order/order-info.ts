@@ -9,7 +9,7 @@ import { ok } from '../../core/envelope.ts';
 import { fail, invalidField } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
 import type { Database } from '../../db/schema.ts';
-import { authOf, SEE_ALL, seesAll } from '../space/access.ts';
+import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import { fileUrl } from '../space/upload.routes.ts';
 import { AI_STATUS, ORDER_STATUS } from './status.ts';
 

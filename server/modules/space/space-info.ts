@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { fail, invalidField } from '../../core/errors.ts';
-import { authOf, SEE_ALL, seesAll } from './access.ts';
+import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 
 const updateSchema = z.object({
   id: z.coerce.number().int().positive(),

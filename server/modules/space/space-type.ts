@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { fail, invalidField } from '../../core/errors.ts';
 import type { Db } from '../../db/index.ts';
-import { authOf, SEE_ALL, seesAll } from './access.ts';
+import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 
 const addSchema = z.object({
   name: z.string().trim().min(1).max(255),
