@@ -22,7 +22,6 @@ import { orderModule } from './modules/order/index.ts';
 import { designModule } from './modules/design/index.ts';
 import { deviceModule } from './modules/device/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
-import { deviceHubModule } from './modules/device-hub/index.ts';
 
 /** The running build's version, from package.json: the one place it is set (the client's
  * version check compares it with its own, also from package.json). */
@@ -57,7 +56,6 @@ export function createApp(ctx: AppContext) {
   app.route('/', recycleModule(ctx, eps));
   app.route('/', dashboardModule(ctx, eps));
   app.route('/', designModule(ctx, eps));
-  app.route('/', deviceHubModule(ctx, eps));
 
   app.notFound((c) => c.json(envelope(Code.fail, t(c.get('lang') ?? 'zh', 'notFound')), 404));
 

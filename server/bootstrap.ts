@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seed, type SeedResult } from './db/seed.ts';
 import { systemClock } from './core/clock.ts';
 import { consoleLogger } from './core/logger.ts';
+import { InProcessDelivery, type DeviceDelivery } from './core/delivery.ts';
 import { randomToken } from './core/crypto.ts';
 import { createPasswordHasher } from './core/passwords.ts';
 import { createCaptchaService, dbCaptchaStore, type CaptchaStore } from './modules/base/captcha.service.ts';
@@ -18,6 +19,8 @@ export interface ContextOverrides {
   logger?: AppContext['logger'];
   /** Wrap or replace the captcha store (tests read answers through it). */
   captchaStore?: (defaultStore: CaptchaStore) => CaptchaStore;
+  /** How job notices reach the device hubs. Default: in-process (this process's hub). */
+  delivery?: DeviceDelivery;
 }
 
 /** JWT_SECRET, or a secret generated once into DATA_DIR/jwt-secret (mode 0600). */
@@ -55,6 +58,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     jwtSecret: loadJwtSecret(config),
     passwords: createPasswordHasher(config),
     captcha: createCaptchaService(store, clock, svgCaptcha),
+    delivery: overrides.delivery ?? new InProcessDelivery(),
   };
 }
 

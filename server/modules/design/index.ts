@@ -1,7 +1,10 @@
-// /admin/design: the editor's design document of an order. Who may read or save it is exactly
-// who sees the order (its designer, or an orders admin); the permissions are design:save and
-// design:getDesignData. Saves are optimistic: each names the version it was based on, and a
-// save based on an older version is refused, so two tabs never silently overwrite each other.
+// /admin/design/*: every call of the editor to the back end, from this one module.
+// - The design document of an order (here): who may read or save it is exactly who sees the
+//   order (its designer, or an orders admin); the permissions are design:save and
+//   design:getDesignData. Saves are optimistic: each names the version it was based on, and a
+//   save based on an older version is refused, so two tabs never silently overwrite each other.
+// - Bend jobs for the machines (bend.routes.ts): stored by the device hub's job service and
+//   announced to the hub through ctx.delivery.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -11,8 +14,11 @@ import { addEps, type Eps } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
-import type { Db } from '../../db/index.ts';
-import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
+import { authOf } from '../../core/access.ts';
+import { bendRoutes } from './bend.routes.ts';
+import { currentVersion, readDesign, visibleOrder, writeDesign } from './service.ts';
+
+export type { DesignRecord } from './service.ts';
 
 /** The newest document format this server accepts (the client's DESIGN_SCHEMA_VERSION). */
 export const MAX_SCHEMA_VERSION = 1;
@@ -30,26 +36,6 @@ const saveSchema = z.object({
 });
 const getSchema = z.object({ orderId: z.coerce.number().int().positive() });
 
-export interface DesignRecord {
-  orderId: number;
-  version: number;
-  schemaVersion: number;
-  data: Record<string, unknown>;
-  updateTime: string;
-}
-
-/** The order, if this user may design it (the order list's scope). */
-async function visibleOrder(db: Db, userId: number, orderId: number): Promise<boolean> {
-  let query = db.selectFrom('order_info').select('id').where('id', '=', orderId);
-  if (!(await seesAll(db, userId, SEE_ALL.orders))) query = query.where('designerId', '=', userId);
-  return !!(await query.executeTakeFirst());
-}
-
-async function currentVersion(db: Db, orderId: number): Promise<number> {
-  const row = await db.selectFrom('design_data').select('version').where('orderId', '=', orderId).executeTakeFirst();
-  return row?.version ?? 0;
-}
-
 export function designModule(ctx: AppContext, eps: Eps) {
   const routes = new Hono<AppEnv>()
     .post('/admin/design/save', validate('json', saveSchema), async (c) => {
@@ -64,25 +50,7 @@ export function designModule(ctx: AppContext, eps: Eps) {
       }
       const now = formatTime(ctx.clock.now());
       const version = baseVersion + 1;
-      const values = { version, schemaVersion: data.schemaVersion, data: text, userId, updateTime: now };
-      // The version check is part of the write itself, so concurrent saves cannot both pass it.
-      let written: boolean;
-      if (baseVersion === 0) {
-        const result = await ctx.db
-          .insertInto('design_data')
-          .values({ orderId, createTime: now, ...values })
-          .onConflict((oc) => oc.column('orderId').doNothing())
-          .executeTakeFirst();
-        written = Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-      } else {
-        const result = await ctx.db
-          .updateTable('design_data')
-          .set(values)
-          .where('orderId', '=', orderId)
-          .where('version', '=', baseVersion)
-          .executeTakeFirst();
-        written = Number(result.numUpdatedRows) === 1;
-      }
+      const written = await writeDesign(ctx, { orderId, userId, baseVersion, schemaVersion: data.schemaVersion, text, time: now });
       if (!written) throw fail('designStale', { version: await currentVersion(ctx.db, orderId) });
       return ok(c, { orderId, version, updateTime: now });
     })
@@ -90,12 +58,7 @@ export function designModule(ctx: AppContext, eps: Eps) {
       const { userId } = authOf(c);
       const { orderId } = c.req.valid('query');
       if (!(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
-      const row = await ctx.db
-        .selectFrom('design_data')
-        .select(['orderId', 'version', 'schemaVersion', 'data', 'updateTime'])
-        .where('orderId', '=', orderId)
-        .executeTakeFirst();
-      const record: DesignRecord | null = row ? { ...row, data: JSON.parse(row.data) as Record<string, unknown> } : null;
+      const record = await readDesign(ctx.db, orderId);
       return ok(c, record);
     });
   addEps(eps, 'design', {
@@ -107,5 +70,6 @@ export function designModule(ctx: AppContext, eps: Eps) {
       { method: 'get', path: '/getDesignData', summary: 'The latest design document of an order, or null' },
     ],
   });
-  return routes;
+  // After the document's entries and routes, as when the bend calls were a module of their own.
+  return routes.route('/', bendRoutes(ctx, eps));
 }

@@ -6,6 +6,7 @@ import { DEVICE_STATES } from '../../../common/device-jobs.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto.ts';
+import type { DeviceReceiver } from '../../core/delivery.ts';
 import { findDeviceByKey } from '../device/keys.ts';
 import { bendingJobs, cancelledSince, INTERRUPTED, jobMessage, markResent, ON_CONNECT, transition, unackedJobs, updateProgress } from './jobs.ts';
 
@@ -74,23 +75,19 @@ interface Conn {
   statusWrittenAt: number;
 }
 
-const hubs = new WeakMap<AppContext, DeviceHub>();
-
-/** The running hub of this context, if the process serves WebSockets (not in app.request tests). */
-export function hubOf(ctx: AppContext): DeviceHub | undefined {
-  return hubs.get(ctx);
-}
-
 const str = (v: unknown, max = 1024) => (typeof v === 'string' ? v.slice(0, max) : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-export class DeviceHub {
+/** Receives ctx.delivery's notices (server/core/delivery.ts) for the devices connected to it. */
+export class DeviceHub implements DeviceReceiver {
   private readonly conns = new Set<Conn>();
   private readonly byDevice = new Map<number, Conn>();
   /** Per-device work (sends, state changes) runs one at a time. */
   private readonly deviceChains = new Map<number, Promise<void>>();
   private readonly listeners = new Set<(e: HubEvent) => void>();
   private closing = false;
+  /** Stops receiving ctx.delivery's notices (set by start()). */
+  private stopReceiving: (() => void) | undefined;
   readonly resendMs: number;
   readonly silentMs: number;
   readonly pingMs: number;
@@ -116,7 +113,7 @@ export class DeviceHub {
     await this.ctx.db.updateTable('device_info').set({ status: 0 }).where('status', '!=', 0).execute();
     // Offline since now at the latest: what counts for the cancel of a stuck job (deviceGoneMs).
     await this.ctx.db.updateTable('device_link').set({ online: 0, statusTime: time, lastSeenAt: this.ctx.clock.now() }).where('online', '!=', 0).execute();
-    hubs.set(this.ctx, this);
+    this.stopReceiving = this.ctx.delivery.receive(this);
   }
 
   on(listener: (e: HubEvent) => void): () => void {
@@ -502,6 +499,7 @@ export class DeviceHub {
     await Promise.allSettled([...this.deviceChains.values()]);
     this.conns.clear();
     this.byDevice.clear();
-    if (hubs.get(this.ctx) === this) hubs.delete(this.ctx);
+    this.stopReceiving?.();
+    this.stopReceiving = undefined;
   }
 }

@@ -213,3 +213,96 @@ export function jobMessage(row: JobRow) {
     createdAt: row.createTime,
   };
 }
+
+// ---------------------------------------------------------------- queries of the HTTP calls
+// (POST /admin/design/bend, getQueueList, userDeviceList, cancel: server/modules/design/bend.routes.ts)
+
+/** The devices a user may bend on (bound to them or theirs); undefined: all (a devices admin). */
+export async function usableDeviceIds(db: Db, userId: number, seesAllDevices: boolean): Promise<number[] | undefined> {
+  if (seesAllDevices) return undefined;
+  const bound = await db.selectFrom('device_user').select('deviceId').where('userId', '=', userId).execute();
+  const owned = await db.selectFrom('device_info').select('id').where('personnelId', '=', userId).execute();
+  return [...new Set([...bound.map((r) => r.deviceId), ...owned.map((r) => r.id)])];
+}
+
+/** What a bend job is checked against: the device's wire diameters and program memory. */
+export function bendTarget(db: Db, deviceId: number) {
+  return db.selectFrom('device_info').select(['id', 'diameters', 'memory']).where('id', '=', deviceId).executeTakeFirst();
+}
+
+/** Who queued a job, for which device, and where it stands. */
+export function jobOwner(db: Db, jobId: string) {
+  return db.selectFrom('device_job').select(['jobId', 'deviceId', 'userId', 'status']).where('jobId', '=', jobId).executeTakeFirst();
+}
+
+/** A job's state now (after a refused transition: why it was refused). */
+export async function jobStatus(db: Db, jobId: string): Promise<string> {
+  return (await db.selectFrom('device_job').select('status').where('jobId', '=', jobId).executeTakeFirstOrThrow()).status;
+}
+
+export interface QueueFilter {
+  /** Only this user's jobs. */
+  userId?: number;
+  deviceId?: number;
+  status?: JobState;
+  limit: number;
+}
+
+/** Bend jobs, newest first, each with `cancellable`: what a cancel would accept now (the queue views show the button by it). */
+export async function queueList(ctx: AppContext, filter: QueueFilter) {
+  let q = ctx.db
+    .selectFrom('device_job as j')
+    .leftJoin('device_info as d', 'd.id', 'j.deviceId')
+    .leftJoin('base_sys_user as u', 'u.id', 'j.userId')
+    .leftJoin('device_link as l', 'l.deviceId', 'j.deviceId')
+    .select([
+      'j.jobId', 'j.deviceId', 'd.devicename as deviceName', 'j.orderId', 'j.userId', 'u.name as userName', 'j.status',
+      'j.step', 'j.stepCount as steps', 'j.errorCode', 'j.errorMessage', 'j.bendMs', 'j.createTime', 'j.updateTime',
+      'l.online', 'l.lastSeenAt',
+    ])
+    .orderBy('j.id', 'desc')
+    .limit(filter.limit);
+  if (filter.userId !== undefined) q = q.where('j.userId', '=', filter.userId);
+  if (filter.deviceId) q = q.where('j.deviceId', '=', filter.deviceId);
+  if (filter.status) q = q.where('j.status', '=', filter.status);
+  const now = ctx.clock.now();
+  return (await q.execute()).map(({ online, lastSeenAt, ...job }) => ({
+    ...job,
+    cancellable: mayCancel(job.status, { online, lastSeenAt }, now, ctx.config.deviceGoneCancelMs),
+  }));
+}
+
+/** Devices (all, or `usable`), with online state, pending jobs and the springback tables the editor compensates bends with. */
+export async function deviceList(db: Db, usable: number[] | undefined) {
+  let q = db
+    .selectFrom('device_info as d')
+    .leftJoin('device_link as l', 'l.deviceId', 'd.id')
+    .select(['d.id', 'd.devicename', 'd.status', 'd.diameters', 'd.memory', 'd.dieRadius', 'l.state', 'l.detail', 'l.statusTime', 'l.serial', 'l.firmware'])
+    .orderBy('d.id');
+  if (usable) q = usable.length ? q.where('d.id', 'in', usable) : q.where('d.id', '=', -1);
+  const rows = await q.execute();
+  const pending = rows.length
+    ? await db
+        .selectFrom('device_job')
+        .select(['deviceId', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('status', 'in', ['queued', 'sent', 'acked', 'bending'])
+        .where('deviceId', 'in', rows.map((r) => r.id))
+        .groupBy('deviceId')
+        .execute()
+    : [];
+  const count = new Map(pending.map((p) => [p.deviceId, Number(p.n)]));
+  // The calibration the editor compensates bends with (device config, per wire diameter).
+  const configs = rows.length
+    ? await db.selectFrom('device_config').select(['deviceId', 'diameter', 'springback']).where('deviceId', 'in', rows.map((r) => r.id)).orderBy('diameter').execute()
+    : [];
+  const springback = (id: number) =>
+    configs.filter((k) => k.deviceId === id).map((k) => ({ diameter: k.diameter, table: JSON.parse(String(k.springback)) as [number, number][] }));
+  return rows.map((r) => ({
+    ...r,
+    online: r.status === 1,
+    state: r.status === 1 ? (r.state ?? 'idle') : 'offline',
+    diameterList: r.diameters.split(',').map(Number),
+    pending: count.get(r.id) ?? 0,
+    springback: springback(r.id),
+  }));
+}

@@ -1,21 +1,21 @@
 // The editor's calls to the bending machines, under /admin/design/*: queue a bend job (checked
 // against the device first, stored before anything is sent), the queue, the usable devices and
-// cancel. The WebSocket side is hub.ts; without a running hub (app.request tests) jobs stay queued.
+// cancel. Jobs live in the device hub's service (server/modules/device-hub/jobs.ts); the device
+// hears of them through ctx.delivery (server/core/delivery.ts), never from here directly. Without
+// a running hub (app.request tests) jobs stay queued.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
 import { bendStepSchema, bendWireSchema } from '../../../common/bend-request.ts';
 import type { AppContext } from '../../context.ts';
+import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { Code, ok } from '../../core/envelope.ts';
 import { addEps, type Eps } from '../../core/eps.ts';
 import { ApiError, fail, invalidField } from '../../core/errors.ts';
 import { validate, validationError } from '../../core/validate.ts';
-import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
-import { hubOf } from './hub.ts';
-import { insertJob, JOB_STATES, mayCancel, transition } from './jobs.ts';
-
-export { hubOf } from './hub.ts';
+import { bendTarget, deviceList, insertJob, JOB_STATES, jobOwner, jobStatus, queueList, transition, usableDeviceIds } from '../device-hub/jobs.ts';
+import { visibleOrder } from './service.ts';
 
 const PREFIX = '/admin/design';
 
@@ -34,14 +34,7 @@ const queueBody = z.object({
 });
 const jobBody = z.object({ jobId: z.string().min(1).max(64) });
 
-async function usableDeviceIds(ctx: AppContext, userId: number): Promise<number[] | undefined> {
-  if (await seesAll(ctx.db, userId, SEE_ALL.devices)) return undefined;
-  const bound = await ctx.db.selectFrom('device_user').select('deviceId').where('userId', '=', userId).execute();
-  const owned = await ctx.db.selectFrom('device_info').select('id').where('personnelId', '=', userId).execute();
-  return [...new Set([...bound.map((r) => r.deviceId), ...owned.map((r) => r.id)])];
-}
-
-export function deviceHubModule(ctx: AppContext, eps: Eps) {
+export function bendRoutes(ctx: AppContext, eps: Eps) {
   addEps(eps, 'design', { prefix: PREFIX, name: 'DesignBend', columns: [], api: [
     { method: 'post', path: '/bend', summary: 'Queue a bend program for a device: { deviceId, orderId?, wire, steps } -> { jobId }' },
     { method: 'post', path: '/getQueueList', summary: 'Bend jobs, newest first ({ deviceId?, mine? }); non-admins see their own' },
@@ -49,21 +42,23 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
     { method: 'post', path: '/cancel', summary: 'Cancel a job not yet started ({ jobId })' },
   ] });
 
+  const usable = async (userId: number) => usableDeviceIds(ctx.db, userId, await seesAll(ctx.db, userId, SEE_ALL.devices));
+
   async function cancel(c: Parameters<typeof authOf>[0], jobId: string) {
     const { userId } = authOf(c);
-    const job = await ctx.db.selectFrom('device_job').select(['jobId', 'deviceId', 'userId', 'status']).where('jobId', '=', jobId).executeTakeFirst();
+    const job = await jobOwner(ctx.db, jobId);
     if (!job || (job.userId !== userId && !(await seesAll(ctx.db, userId, SEE_ALL.devices)))) throw fail('hubJobNotFound');
     const goneMs = ctx.config.deviceGoneCancelMs;
     // A job its device is bending may be cancelled only once the device has been gone for goneMs
     // (it may never report on it again); the check is part of the update.
     if (!(await transition(ctx, jobId, 'cancelled', { detail: `user ${userId}`, deviceOfflineSince: ctx.clock.now() - goneMs }))) {
-      const now = await ctx.db.selectFrom('device_job').select('status').where('jobId', '=', jobId).executeTakeFirstOrThrow();
-      if (now.status === 'bending') {
-        throw fail('hubJobOnDevice', { status: now.status, minutes: Math.round(goneMs / 6000) / 10 });
+      const status = await jobStatus(ctx.db, jobId);
+      if (status === 'bending') {
+        throw fail('hubJobOnDevice', { status, minutes: Math.round(goneMs / 6000) / 10 });
       }
-      throw fail('hubJobStarted', { status: now.status });
+      throw fail('hubJobStarted', { status });
     }
-    if (job.status !== 'queued') hubOf(ctx)?.sendCancel(job.deviceId, jobId);
+    if (job.status !== 'queued') ctx.delivery.cancel(job.deviceId, jobId);
     return ok(c, { jobId, status: 'cancelled' });
   }
 
@@ -72,13 +67,10 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
       const body = c.req.valid('json');
       const { userId } = authOf(c);
       const deviceId = Number(body.deviceId);
-      const device =
-        Number.isInteger(deviceId) && deviceId > 0
-          ? await ctx.db.selectFrom('device_info').select(['id', 'diameters', 'memory']).where('id', '=', deviceId).executeTakeFirst()
-          : undefined;
+      const device = Number.isInteger(deviceId) && deviceId > 0 ? await bendTarget(ctx.db, deviceId) : undefined;
       if (!device) throw fail('hubNoDevice');
-      const usable = await usableDeviceIds(ctx, userId);
-      if (usable && !usable.includes(device.id)) throw fail('hubNotBound');
+      const devices = await usable(userId);
+      if (devices && !devices.includes(device.id)) throw fail('hubNotBound');
       if (!body.wire || !Array.isArray(body.steps) || body.steps.length === 0) throw fail('hubNoWire');
       const wire = bendWireSchema.safeParse(body.wire);
       if (!wire.success) throw invalidField('wire');
@@ -99,12 +91,8 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
       if (steps.data.length > device.memory) throw fail('hubOverMemory', { steps: steps.data.length, memory: device.memory });
       const orderId = body.orderId === undefined || body.orderId === null || body.orderId === '' ? null : Number(body.orderId);
       if (orderId !== null && !(Number.isInteger(orderId) && orderId > 0)) throw invalidField('orderId');
-      // The same rule as the design calls: the order's designer or an orders admin.
-      if (orderId !== null) {
-        let order = ctx.db.selectFrom('order_info').select('id').where('id', '=', orderId);
-        if (!(await seesAll(ctx.db, userId, SEE_ALL.orders))) order = order.where('designerId', '=', userId);
-        if (!(await order.executeTakeFirst())) throw fail('designOrderNotFound');
-      }
+      // The same rule as the design document: the order's designer or an orders admin.
+      if (orderId !== null && !(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
       const jobId = await insertJob(ctx, {
         deviceId: device.id,
         userId,
@@ -112,76 +100,27 @@ export function deviceHubModule(ctx: AppContext, eps: Eps) {
         wire: { type: wire.data.type, diameter, ...(wire.data.material ? { material: wire.data.material } : {}) },
         steps: steps.data,
       });
-      // Stored: the reply does not wait for the device; the hub sends it now or when it connects.
-      void hubOf(ctx)?.dispatch(device.id);
+      // Stored: the reply does not wait for the device; its hub sends it now or when it connects.
+      ctx.delivery.jobsWaiting(device.id);
       return ok(c, { jobId });
     })
     .post(`${PREFIX}/getQueueList`, validate('json', queueBody), async (c) => {
       const { deviceId, mine, status, limit } = c.req.valid('json');
       const { userId } = authOf(c);
       const admin = await seesAll(ctx.db, userId, SEE_ALL.devices);
-      let q = ctx.db
-        .selectFrom('device_job as j')
-        .leftJoin('device_info as d', 'd.id', 'j.deviceId')
-        .leftJoin('base_sys_user as u', 'u.id', 'j.userId')
-        .leftJoin('device_link as l', 'l.deviceId', 'j.deviceId')
-        .select([
-          'j.jobId', 'j.deviceId', 'd.devicename as deviceName', 'j.orderId', 'j.userId', 'u.name as userName', 'j.status',
-          'j.step', 'j.stepCount as steps', 'j.errorCode', 'j.errorMessage', 'j.bendMs', 'j.createTime', 'j.updateTime',
-          'l.online', 'l.lastSeenAt',
-        ])
-        .orderBy('j.id', 'desc')
-        .limit(limit ?? 200);
-      if (!admin || mine) q = q.where('j.userId', '=', userId);
-      if (deviceId) q = q.where('j.deviceId', '=', deviceId);
-      if (status) q = q.where('j.status', '=', status);
-      const now = ctx.clock.now();
-      // `cancellable`: what POST cancel would accept now (the queue views show the button by it).
       return ok(
         c,
-        (await q.execute()).map(({ online, lastSeenAt, ...job }) => ({
-          ...job,
-          cancellable: mayCancel(job.status, { online, lastSeenAt }, now, ctx.config.deviceGoneCancelMs),
-        })),
+        await queueList(ctx, {
+          ...(!admin || mine ? { userId } : {}),
+          ...(deviceId ? { deviceId } : {}),
+          ...(status ? { status } : {}),
+          limit: limit ?? 200,
+        }),
       );
     })
     .post(`${PREFIX}/userDeviceList`, async (c) => {
       const { userId } = authOf(c);
-      const usable = await usableDeviceIds(ctx, userId);
-      let q = ctx.db
-        .selectFrom('device_info as d')
-        .leftJoin('device_link as l', 'l.deviceId', 'd.id')
-        .select(['d.id', 'd.devicename', 'd.status', 'd.diameters', 'd.memory', 'd.dieRadius', 'l.state', 'l.detail', 'l.statusTime', 'l.serial', 'l.firmware'])
-        .orderBy('d.id');
-      if (usable) q = usable.length ? q.where('d.id', 'in', usable) : q.where('d.id', '=', -1);
-      const rows = await q.execute();
-      const pending = rows.length
-        ? await ctx.db
-            .selectFrom('device_job')
-            .select(['deviceId', (eb) => eb.fn.countAll<number>().as('n')])
-            .where('status', 'in', ['queued', 'sent', 'acked', 'bending'])
-            .where('deviceId', 'in', rows.map((r) => r.id))
-            .groupBy('deviceId')
-            .execute()
-        : [];
-      const count = new Map(pending.map((p) => [p.deviceId, Number(p.n)]));
-      // The calibration the editor compensates bends with (device config, per wire diameter).
-      const configs = rows.length
-        ? await ctx.db.selectFrom('device_config').select(['deviceId', 'diameter', 'springback']).where('deviceId', 'in', rows.map((r) => r.id)).orderBy('diameter').execute()
-        : [];
-      const springback = (id: number) =>
-        configs.filter((k) => k.deviceId === id).map((k) => ({ diameter: k.diameter, table: JSON.parse(String(k.springback)) as [number, number][] }));
-      return ok(
-        c,
-        rows.map((r) => ({
-          ...r,
-          online: r.status === 1,
-          state: r.status === 1 ? (r.state ?? 'idle') : 'offline',
-          diameterList: r.diameters.split(',').map(Number),
-          pending: count.get(r.id) ?? 0,
-          springback: springback(r.id),
-        })),
-      );
+      return ok(c, await deviceList(ctx.db, await usable(userId)));
     })
     .post(`${PREFIX}/cancel`, validate('json', jobBody), (c) => cancel(c, c.req.valid('json').jobId))
     // The name the editor's brief used; same call.
