@@ -1,8 +1,8 @@
 // WorkerConnection: the worker both page clients (geometry, slot) share the handling of. Only the
 // platform's Worker is stood in for (a MessageChannel with an exposed Comlink API behind it).
 import * as Comlink from 'comlink';
-import { describe, expect, it } from 'vitest';
-import { WorkerConnection } from '../../src/editor/geometry/worker-connection.ts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { WorkerConnection, type CallOptions } from '../../src/editor/geometry/worker-connection.ts';
 
 class FakeWorker extends EventTarget {
   readonly channel = new MessageChannel();
@@ -73,6 +73,96 @@ describe('WorkerConnection', () => {
       },
     });
     await expect(c.run((api) => api.echo(1))).rejects.toBeInstanceOf(Failed);
+    c.dispose();
+  });
+});
+
+// The generic bridge: a worker's long call `(...args, jobId, onProgress)` is made from the page as
+// `(...args, { signal, onProgress })`, typed from the worker's API; a short call keeps its arguments.
+type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; detail: string } };
+
+class CodeError extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
+
+function jobWorker() {
+  const cancelled: number[] = [];
+  const gates = new Map<number, () => void>();
+  const api = {
+    /** Counts to `n`, reporting each step; waits for release(jobId) first when `hold`. */
+    async count(n: number, hold: boolean, jobId: number, onProgress?: (fraction: number, stage?: string) => void): Promise<Result<number>> {
+      if (hold) await new Promise<void>((r) => gates.set(jobId, r));
+      if (cancelled.includes(jobId)) return { ok: false, error: { code: 'ABORTED', detail: '' } };
+      for (let i = 1; i <= n; i++) await onProgress?.(i / n, 'count');
+      return n < 0 ? { ok: false, error: { code: 'BAD_INPUT', detail: 'negative' } } : { ok: true, value: n };
+    },
+    async double(v: number): Promise<Result<number>> {
+      return { ok: true, value: v * 2 };
+    },
+    cancel(jobId: number): void {
+      cancelled.push(jobId);
+      gates.get(jobId)?.();
+    },
+    release(jobId: number): void {
+      gates.get(jobId)?.();
+    },
+    plain(): number {
+      return 1;
+    },
+  };
+  const c = new WorkerConnection<typeof api>(
+    () => new FakeWorker(api) as unknown as Worker,
+    (detail) => new Failed(detail),
+    'test',
+    (failure) => new CodeError(failure.code),
+  );
+  return { c, cancelled, gates };
+}
+
+describe('WorkerConnection jobs and calls', () => {
+  it('makes a long call with { signal, onProgress } and a short call with its arguments, unwrapping results', async () => {
+    const { c } = jobWorker();
+    const seen: [number, string | undefined][] = [];
+    await expect(c.jobs.count(2, false, { onProgress: (f, stage) => void seen.push([f, stage]) })).resolves.toBe(2);
+    expect(seen).toEqual([
+      [0.5, 'count'],
+      [1, 'count'],
+    ]);
+    await expect(c.jobs.count(1, false, {})).resolves.toBe(1);
+    await expect(c.calls.double(21)).resolves.toBe(42);
+    await expect(c.jobs.count(-1, false, {})).rejects.toEqual(new CodeError('BAD_INPUT'));
+    // Only the worker's calls that fit each shape are offered.
+    expectTypeOf(c.jobs).toHaveProperty('count');
+    expectTypeOf(c.jobs).not.toHaveProperty('double');
+    expectTypeOf(c.calls).toHaveProperty('double');
+    expectTypeOf(c.calls).not.toHaveProperty('plain');
+    expectTypeOf(c.jobs.count).parameters.toEqualTypeOf<[number, boolean, CallOptions<(fraction: number, stage?: string) => void>]>();
+    c.dispose();
+  });
+
+  it('rejects at once with the signal\'s reason on abort, cancels the job in the worker and hands a late value to onLate', async () => {
+    const { c, cancelled } = jobWorker();
+    const before = new AbortController();
+    before.abort();
+    await expect(c.jobs.count(1, false, { signal: before.signal })).rejects.toMatchObject({ name: 'AbortError' });
+
+    const abort = new AbortController();
+    const running = c.jobs.count(3, true, { signal: abort.signal });
+    await new Promise((r) => setTimeout(r, 20));
+    abort.abort();
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(cancelled).toHaveLength(1);
+
+    const late: number[] = [];
+    const abort2 = new AbortController();
+    const p = c.job('count', [2, false], { signal: abort2.signal }, (v) => void late.push(v));
+    abort2.abort();
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(late).toEqual([2]);
     c.dispose();
   });
 });

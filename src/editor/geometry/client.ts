@@ -24,8 +24,9 @@ import type {
   OpenedMesh,
   ProgressCallback,
   SimplifiedMesh,
+  StlSettings,
   StlSource,
-  WorkerResult,
+  WorkerFailure,
   WorkerStats,
   BaseOutcome,
 } from '../../../workers/geometry.worker.ts';
@@ -43,7 +44,7 @@ import type { MeshHealth } from '../../../workers/kernels/topology.ts';
 import type { BendStep, SimulateOptions, WireState } from '../../../workers/kernels/bend.ts';
 import type { BendCheckInput, BendCheckResult } from '../../../workers/kernels/bend-checks.ts';
 import { GeometryError } from './errors.ts';
-import { abortReason, WorkerConnection } from './worker-connection.ts';
+import { abortReason, WorkerConnection, type CallOptions, type JobCalls, type ShortCalls } from './worker-connection.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
 export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, RemoteStl, SimplifiedMesh, StlSettings, StlSource, WorkerStats } from '../../../workers/geometry.worker.ts';
@@ -62,11 +63,7 @@ export type { BaseOutcome, GeneratedBase } from '../../../workers/geometry.worke
 export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
 
 /** Options of every long call. */
-export interface JobCallOptions {
-  signal?: AbortSignal | undefined;
-  /** Fraction 0..1 and, for some calls, a stage; throttled by the worker (about every 50 ms). */
-  onProgress?: ((fraction: number, stage?: string) => void) | undefined;
-}
+export type JobCallOptions = CallOptions<ProgressCallback>;
 
 /** Options of the STL calls: the stage is 'download' (a RemoteStl, its own 0..1), 'read' (a Blob, first 20 %) or 'parse'. */
 export interface LoadOptions {
@@ -76,42 +73,54 @@ export interface LoadOptions {
   weldTolerance?: number | undefined;
 }
 
-type Remote = Comlink.Remote<GeometryApi>;
+/** The worker's calls as the page makes them (worker-connection.ts): a kernel call needs no wrapper here. */
+export type GeometryJobs = JobCalls<GeometryApi>;
+export type GeometryCalls = ShortCalls<GeometryApi>;
 
 function stlProgress(onProgress: LoadOptions['onProgress']): JobCallOptions['onProgress'] {
   return onProgress ? (fraction, stage) => onProgress(fraction, stage === 'read' || stage === 'download' ? stage : 'parse') : undefined;
 }
 
-export class GeometryClient {
-  private readonly connection = new WorkerConnection<GeometryApi>(
-    () => new Worker(new URL('../../../workers/geometry.worker.ts', import.meta.url), { type: 'module', name: 'geometry' }),
+/** The STL calls' options as the worker's job options and settings. */
+function stlJob(options: LoadOptions): [JobCallOptions, StlSettings] {
+  return [{ signal: options.signal, onProgress: stlProgress(options.onProgress) }, { weldTolerance: options.weldTolerance ?? 0 }];
+}
+
+/** A File is read and a RemoteStl downloaded in the worker; an ArrayBuffer is transferred (detached). */
+function sent(source: StlSource): StlSource {
+  return Comlink.transfer(source, source instanceof ArrayBuffer ? [source] : []);
+}
+
+function geometryWorker(name: string, what: string): WorkerConnection<GeometryApi> {
+  return new WorkerConnection<GeometryApi>(
+    () => new Worker(new URL('../../../workers/geometry.worker.ts', import.meta.url), { type: 'module', name }),
     (detail) => new GeometryError('WORKER_FAILED', detail),
-    'geometry',
+    what,
+    (failure) => GeometryError.from(failure as WorkerFailure),
   );
+}
+
+export class GeometryClient {
+  private readonly connection = geometryWorker('geometry', 'geometry');
   /**
    * A parse-only worker: a file that arrives while the main worker is parsing another is parsed
    * here at the same time, and its mesh then kept in the main worker (createMesh copies the
    * arrays: a few ms for a jaw, against a parse of 50-150 ms).
    */
-  private readonly parser = new WorkerConnection<GeometryApi>(
-    () => new Worker(new URL('../../../workers/geometry.worker.ts', import.meta.url), { type: 'module', name: 'geometry-parser' }),
-    (detail) => new GeometryError('WORKER_FAILED', detail),
-    'geometry parser',
-  );
+  private readonly parser = geometryWorker('geometry-parser', 'geometry parser');
   /** openStl calls under way in the main worker. */
   private parsing = 0;
-  private nextJob = 1;
-
-  private api(): Remote {
-    return this.connection.api();
-  }
+  /** Every long call of the worker: `jobs.name(...args, { signal, onProgress })` (the methods below add defaults). */
+  readonly jobs: GeometryJobs = this.connection.jobs;
+  /** Every short call of the worker that resolves a result: `calls.name(...args)`. */
+  readonly calls: GeometryCalls = this.connection.calls;
 
   /**
    * Starts the worker and compiles kernels.wasm ahead of the first file; with `parallel`, the
    * parse-only worker too (several files are about to arrive).
    */
   warmUp(options: { parallel?: boolean } = {}): Promise<void> {
-    const main = this.call((api) => api.warmUp());
+    const main = this.calls.warmUp();
     if (!options.parallel) return main.then(() => undefined);
     const parser = this.parser.run((api) => api.warmUp() as Promise<unknown>).catch(() => null);
     return Promise.all([main, parser]).then(() => undefined);
@@ -126,25 +135,16 @@ export class GeometryClient {
    */
   openStl(source: StlSource, options: LoadOptions = {}): Promise<OpenedMesh> {
     if (this.parsing > 0) return this.openInParser(source, options);
-    const transfer = source instanceof ArrayBuffer ? [source] : [];
+    const [job, settings] = stlJob(options);
     this.parsing++;
-    return this.job(
-      { signal: options.signal, onProgress: stlProgress(options.onProgress) },
-      (api, jobId, progress) => api.openStl(Comlink.transfer(source, transfer), { weldTolerance: options.weldTolerance ?? 0 }, jobId, progress),
-      (late) => void this.release(late.handle),
-    ).finally(() => this.parsing--);
+    return this.connection.job('openStl', [sent(source), settings], job, (late) => void this.release(late.handle)).finally(() => this.parsing--);
   }
 
   /** openStl through the parse-only worker: the same result, the mesh kept in the main worker. */
   private async openInParser(source: StlSource, options: LoadOptions): Promise<OpenedMesh> {
     const { signal } = options;
-    const transfer = source instanceof ArrayBuffer ? [source] : [];
-    const mesh = await this.job(
-      { signal, onProgress: stlProgress(options.onProgress) },
-      (api, jobId, progress) => api.parseStl(Comlink.transfer(source, transfer), { weldTolerance: options.weldTolerance ?? 0 }, jobId, progress),
-      undefined,
-      this.parser,
-    );
+    const [job, settings] = stlJob(options);
+    const mesh = await this.parser.job('parseStl', [sent(source), settings], job);
     const handle = await this.createMesh(mesh.positions, mesh.indices, mesh.normals);
     if (signal?.aborted) {
       void this.release(handle).catch(() => {});
@@ -155,55 +155,53 @@ export class GeometryClient {
 
   /** Parses an STL file in the worker without keeping it (for callers that only draw it). */
   loadStl(source: StlSource, options: LoadOptions = {}): Promise<StlMesh> {
-    const transfer = source instanceof ArrayBuffer ? [source] : [];
-    return this.job({ signal: options.signal, onProgress: stlProgress(options.onProgress) }, (api, jobId, progress) =>
-      api.parseStl(Comlink.transfer(source, transfer), { weldTolerance: options.weldTolerance ?? 0 }, jobId, progress),
-    );
+    const [job, settings] = stlJob(options);
+    return this.jobs.parseStl(sent(source), settings, job);
   }
 
   /** Keeps a mesh made on this side in the worker (the arrays are copied, not transferred). */
   createMesh(positions: Float32Array, indices: Uint32Array, normals?: Float32Array): Promise<MeshHandle> {
-    return this.call((api) => api.createMesh(positions, indices, normals));
+    return this.calls.createMesh(positions, indices, normals);
   }
 
   /** Counts, bounds and memory of a kept mesh; rejects with NO_SUCH_MESH after release(). */
   meshInfo(handle: MeshHandle): Promise<MeshInfo> {
-    return this.call((api) => api.meshInfo(handle));
+    return this.calls.meshInfo(handle);
   }
 
   /** Frees a kept mesh in the worker; false when there was none. */
   release(handle: MeshHandle): Promise<boolean> {
-    return this.plain((api) => api.release(handle));
+    return this.connection.run((api) => api.release(handle));
   }
 
   // ---- BVH, rays, undercuts, distances (the BVH is built on first need and kept with the mesh)
 
   buildBvh(handle: MeshHandle, build: BvhBuildOptions = {}, options: JobCallOptions = {}): Promise<BvhInfo> {
-    return this.job(options, (api, jobId, progress) => api.buildBvh(handle, build, jobId, progress));
+    return this.jobs.buildBvh(handle, build, options);
   }
 
   /** First hit per ray (origin xyz, direction xyz each); the array is copied, not transferred. */
   raycast(handle: MeshHandle, rays: Float32Array, options: RayOptions = {}): Promise<RayHits> {
-    return this.call((api) => api.raycast(handle, rays, options));
+    return this.calls.raycast(handle, rays, options);
   }
 
   /** First hit of one ray (picking), or null. */
   pick(handle: MeshHandle, origin: BvhVec3, direction: BvhVec3, options: RayOptions = {}): Promise<RayHit | null> {
-    return this.call((api) => api.pick(handle, [...origin], [...direction], options));
+    return this.calls.pick(handle, [...origin], [...direction], options);
   }
 
   closestPoints(handle: MeshHandle, points: Float32Array, options: { maxDistance?: number } = {}): Promise<ClosestPoints> {
-    return this.call((api) => api.closestPoints(handle, points, options));
+    return this.calls.closestPoints(handle, points, options);
   }
 
   /** Closest surface point to each query point with the outward normal there (wires kept off teeth). */
   closestWithNormals(handle: MeshHandle, points: Float32Array, options: ClosestNormalOptions = {}): Promise<ClosestWithNormals> {
-    return this.call((api) => api.closestWithNormals(handle, points, options));
+    return this.calls.closestWithNormals(handle, points, options);
   }
 
   /** Undercut depth per vertex for an insertion direction. */
   undercut(handle: MeshHandle, direction: BvhVec3, settings: Omit<UndercutMapOptions, keyof JobOptions> = {}, options: JobCallOptions = {}): Promise<UndercutResult> {
-    return this.job(options, (api, jobId, progress) => api.undercut(handle, [...direction], settings, jobId, progress));
+    return this.jobs.undercut(handle, [...direction], settings, options);
   }
 
   bestInsertionDirection(
@@ -212,34 +210,34 @@ export class GeometryClient {
     settings: Omit<BestDirectionOptions, keyof JobOptions> = {},
     options: JobCallOptions = {},
   ): Promise<BestDirectionResult> {
-    return this.job(options, (api, jobId, progress) => api.bestInsertionDirection(handle, [...hint], settings, jobId, progress));
+    return this.jobs.bestInsertionDirection(handle, [...hint], settings, options);
   }
 
   /** Signed distance from every vertex of `from` to the mesh `to`. */
   distanceMap(from: MeshHandle, to: MeshHandle, settings: Omit<DistanceOptions, keyof JobOptions> = {}, options: JobCallOptions = {}): Promise<DistanceResult> {
-    return this.job(options, (api, jobId, progress) => api.distanceMap(from, to, settings, jobId, progress));
+    return this.jobs.distanceMap(from, to, settings, options);
   }
 
   // ---- topology
 
   /** Health report of a kept mesh (degenerate, open, non-manifold edges, shells). */
   healthReport(handle: MeshHandle, options: JobCallOptions = {}): Promise<MeshHealth> {
-    return this.job(options, (api, jobId, progress) => api.healthReport(handle, jobId, progress));
+    return this.jobs.healthReport(handle, options);
   }
 
   /** One smoothing-brush dab on a kept mesh; resolves with the moved vertices for the renderer. */
   smoothDab(handle: MeshHandle, dab: DabOptions): Promise<SmoothResult> {
-    return this.call((api) => api.smoothDab(handle, dab));
+    return this.calls.smoothDab(handle, dab);
   }
 
   /** Writes positions (and normals) of listed vertices of a kept mesh (the smoothing brush's undo). */
   setVertices(handle: MeshHandle, vertices: Uint32Array, positions: Float32Array, normals?: Float32Array): Promise<void> {
-    return this.call((api) => api.setVertices(handle, vertices, positions, normals)).then(() => undefined);
+    return this.calls.setVertices(handle, vertices, positions, normals).then(() => undefined);
   }
 
   /** Smooths a vertex set (or the whole kept mesh). */
   smoothRegion(handle: MeshHandle, region: RegionOptions = {}, options: JobCallOptions = {}): Promise<SmoothResult> {
-    return this.job(options, (api, jobId, progress) => api.smoothRegion(handle, region, jobId, progress));
+    return this.jobs.smoothRegion(handle, region, options);
   }
 
   /** Geodesic distance along a kept mesh between two picked points, with the path. */
@@ -250,135 +248,56 @@ export class GeometryClient {
     settings: { steinerPoints?: number; sweeps?: number } = {},
     options: JobCallOptions = {},
   ): Promise<GeodesicResult> {
-    return this.job(options, (api, jobId, progress) => api.geodesic(handle, a, b, settings, jobId, progress));
+    return this.jobs.geodesic(handle, a, b, settings, options);
   }
 
   // ---- shape
 
   /** The rigid transform into the canonical frame (the kept mesh is not moved). */
   straighten(handle: MeshHandle, jaw: StraightenJaw = 'lower', options: JobCallOptions = {}): Promise<StraightenResult> {
-    return this.job(options, (api, jobId, progress) => api.straighten(handle, jaw, jobId, progress));
+    return this.jobs.straighten(handle, jaw, options);
   }
 
   /** Moves the kept mesh by a column-major rigid 4x4. */
   transformMesh(handle: MeshHandle, matrix: ArrayLike<number>): Promise<void> {
-    return this.call((api) => api.transformMesh(handle, Array.from(matrix))).then(() => undefined);
+    return this.calls.transformMesh(handle, Array.from(matrix)).then(() => undefined);
   }
 
   /** Decimates a kept mesh; the result is kept under a new handle (release it too). */
   simplify(handle: MeshHandle, targetTriangles: number, options: JobCallOptions = {}): Promise<SimplifiedMesh> {
-    return this.job(
-      options,
-      (api, jobId, progress) => api.simplify(handle, targetTriangles, jobId, progress),
-      (late) => void this.release(late.handle),
-    );
+    return this.connection.job('simplify', [handle, targetTriangles], options, (late) => void this.release(late.handle));
   }
 
   // ---- acrylic base and export
 
   /** Generates a base for an outline on a kept model; the base is kept under its own handle (release it too). */
   generateBase(modelHandle: MeshHandle, outline: OutlinePoint[], settings: BaseSettings = {}, options: JobCallOptions = {}): Promise<BaseOutcome> {
-    return this.job(
-      options,
-      (api, jobId, progress) => api.generateBase(modelHandle, outline, settings, jobId, progress),
-      (late) => void (late.ok && this.release(late.base.handle)),
-    );
+    return this.connection.job('generateBase', [modelHandle, outline, settings], options, (late) => void (late.ok && this.release(late.base.handle)));
   }
 
   /** The outline as generateBase will cut it, projected onto the model (xyz per point, closed loop). */
   outlinePath(modelHandle: MeshHandle, outline: OutlinePoint[], options: OutlinePathOptions = {}): Promise<Float32Array> {
-    return this.call((api) => api.outlinePath(modelHandle, outline, options));
+    return this.calls.outlinePath(modelHandle, outline, options);
   }
 
   /** A kept mesh as binary STL bytes. */
   exportStl(handle: MeshHandle, header?: string): Promise<Uint8Array> {
-    return this.call((api) => api.exportStl(handle, header));
+    return this.calls.exportStl(handle, header);
   }
 
   /** A wire's bending program and its checks (rules, device, limits, collision); issues are in the result. */
   bendCheck(input: BendCheckInput): Promise<BendCheckResult> {
-    return this.call((api) => api.bendCheck(input));
+    return this.calls.bendCheck(input);
   }
 
   /** The wire in the head's frame after each step of a program (simulation view). */
   bendStates(steps: BendStep[], options: SimulateOptions): Promise<WireState[]> {
-    return this.call((api) => api.bendStates(steps, options));
+    return this.calls.bendStates(steps, options);
   }
 
   /** What the worker holds (diagnostics). */
   stats(): Promise<WorkerStats> {
-    return this.plain((api) => api.stats());
-  }
-
-  /**
-   * Runs a long worker call: picks its job id, bridges the AbortSignal to
-   * cancel(jobId) and the progress callback to a Comlink proxy, and unwraps
-   * the WorkerResult. `onLate` receives a value that arrives after an abort
-   * (to release what it holds).
-   */
-  job<T>(
-    options: JobCallOptions,
-    start: (api: Remote, jobId: number, onProgress: ProgressCallback | undefined) => Promise<WorkerResult<T>>,
-    onLate?: (value: T) => void,
-    connection: WorkerConnection<GeometryApi> = this.connection,
-  ): Promise<T> {
-    const { signal, onProgress } = options;
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const api = connection.api();
-    const jobId = this.nextJob++;
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      let unwatch = (): void => {};
-      const settle = (): boolean => {
-        if (settled) return false;
-        settled = true;
-        unwatch();
-        signal?.removeEventListener('abort', onAbort);
-        return true;
-      };
-      const onWorkerFailure = (e: unknown): void => {
-        if (settle()) reject(e);
-      };
-      const onAbort = (): void => {
-        if (!settle()) return;
-        api.cancel(jobId).catch(() => {});
-        reject(abortReason(signal!));
-      };
-      unwatch = connection.watch(onWorkerFailure);
-      signal?.addEventListener('abort', onAbort, { once: true });
-
-      const progress = onProgress
-        ? Comlink.proxy((fraction: number, stage?: string) => {
-            if (!settled) onProgress(fraction, stage);
-          })
-        : undefined;
-      start(api, jobId, progress).then(
-        (result) => {
-          if (!settle()) {
-            if (result.ok) onLate?.(result.value);
-            return;
-          }
-          if (result.ok) resolve(result.value);
-          else reject(GeometryError.from(result.error));
-        },
-        (e: unknown) => {
-          if (settle()) reject(new GeometryError('WORKER_FAILED', e instanceof Error ? e.message : String(e)));
-        },
-      );
-    });
-  }
-
-  /** A short call that resolves a WorkerResult. */
-  private call<T>(start: (api: Remote) => Promise<WorkerResult<T>>): Promise<T> {
-    return this.plain(start).then((result) => {
-      if (result.ok) return result.value;
-      throw GeometryError.from(result.error);
-    });
-  }
-
-  /** A short call that cannot fail in the worker: only a dead worker rejects it. */
-  private plain<T>(start: (api: Remote) => Promise<T>): Promise<T> {
-    return this.connection.run(start);
+    return this.connection.run((api) => api.stats());
   }
 
   /** Terminates the workers (and every mesh they keep); the next call starts a fresh one. */

@@ -1,5 +1,5 @@
 // Main-thread client of workers/slot.worker.ts (slotting with manifold-3d).
-// Framework-free; same conventions as ./client.ts:
+// Framework-free; the generic bridge of ./worker-connection.ts, same conventions as ./client.ts:
 // - cutSlot resolves with the slotted base or rejects with a SlotClientError
 //   whose `code` is the worker's stable code (NO_BASE, SLOT_WIRE_TYPE,
 //   SLOT_BASE_NOT_MANIFOLD, SLOTTING_FAILED, BAD_INPUT, ABORTED...);
@@ -11,10 +11,9 @@
 // The base is copied to the worker, never detached: the editor keeps it for
 // undo and reset.
 
-import * as Comlink from 'comlink';
-import type { SlotApi, SlotWorkerErrorCode, SlotWorkerFailure, SlotWorkerResult, SlotWorkerStats } from '../../../workers/slot.worker.ts';
+import type { SlotApi, SlotProgressCallback, SlotWorkerErrorCode, SlotWorkerFailure, SlotWorkerStats } from '../../../workers/slot.worker.ts';
 import type { SlotBase, SlotResult, SlotWire } from '../../../workers/kernels/slot.ts';
-import { abortReason, WorkerConnection } from './worker-connection.ts';
+import { WorkerConnection, type CallOptions } from './worker-connection.ts';
 
 export type { SlotBase, SlotResult, SlotWire } from '../../../workers/kernels/slot.ts';
 export type { SlotErrorCode, WireType } from '../../../workers/kernels/slot-messages.ts';
@@ -38,25 +37,20 @@ export class SlotClientError extends Error {
   }
 }
 
-export interface SlotCallOptions {
-  signal?: AbortSignal | undefined;
-  /** Fraction 0..1 (throttled by the worker to about every 50 ms). */
-  onProgress?: ((fraction: number) => void) | undefined;
-}
-
-type Remote = Comlink.Remote<SlotApi>;
+/** `onProgress`: fraction 0..1 (throttled by the worker to about every 50 ms). */
+export type SlotCallOptions = CallOptions<SlotProgressCallback>;
 
 export class SlotClient {
   private readonly connection = new WorkerConnection<SlotApi>(
     () => new Worker(new URL('../../../workers/slot.worker.ts', import.meta.url), { type: 'module', name: 'slot' }),
     (detail) => new SlotClientError('WORKER_FAILED', detail),
     'slot',
+    (failure) => SlotClientError.from(failure as SlotWorkerFailure),
   );
-  private nextJob = 1;
 
   /** Starts the worker and instantiates manifold.wasm ahead of the first cut. */
   warmUp(): Promise<void> {
-    return this.run((api) => api.warmUp()).then(() => undefined);
+    return this.connection.calls.warmUp().then(() => undefined);
   }
 
   /**
@@ -65,43 +59,12 @@ export class SlotClient {
    * transferred.
    */
   cutSlot(base: SlotBase | null, wire: SlotWire, options: SlotCallOptions = {}): Promise<SlotResult> {
-    const { signal, onProgress } = options;
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    const jobId = this.nextJob++;
-    let settled = false;
-    const progress = onProgress
-      ? Comlink.proxy((fraction: number) => {
-          if (!settled) onProgress(fraction);
-        })
-      : undefined;
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = (): void => {
-        settled = true;
-        this.connection.current()?.cancel(jobId).catch(() => {});
-        reject(abortReason(signal!));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    const call = this.run((api) => api.cutSlot(base, wire, jobId, progress));
-    const done = signal ? Promise.race([call, aborted]) : call;
-    return done.finally(() => {
-      settled = true;
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-    });
+    return this.connection.jobs.cutSlot(base, wire, options);
   }
 
   /** What the worker did (diagnostics). */
   stats(): Promise<SlotWorkerStats> {
-    return this.run(async (api) => ({ ok: true, value: await api.stats() }) as SlotWorkerResult<SlotWorkerStats>);
-  }
-
-  /** Runs a call that resolves a SlotWorkerResult; rejects with its failure or WORKER_FAILED. */
-  private run<T>(start: (api: Comlink.Remote<SlotApi>) => Promise<SlotWorkerResult<T>>): Promise<T> {
-    return this.connection.run(start).then((result) => {
-      if (result.ok) return result.value;
-      throw SlotClientError.from(result.error);
-    });
+    return this.connection.run((api) => api.stats());
   }
 
   /** Terminates the worker; the next call starts a fresh one. */
