@@ -266,6 +266,35 @@ describe('roles and data scope', () => {
     expect((await get('/admin/base/comm/permmenu', dora)).body.data.perms).not.toContain('base:sys:menu:page');
   });
 
+  it("lists a page only when the user may load its list, not for another of the page's rights", async () => {
+    // A designer's role: the editor's device rights (under "Device list") and the order list.
+    const menus = (await post(`${M}/list`, {})).body.data as any[];
+    const entry = (page: string, name: string) => menus.find((m) => m.type === 2 && m.name === name && m.parentId === menus.find((p) => p.router === page).id).id;
+    const role = await post(`${R}/add`, {
+      name: 'r-designer',
+      label: 'Designer',
+      menuIdList: [entry('/device/list', 'Editor devices'), entry('/order/list', 'Query'), entry('/order/list', 'Design')],
+    });
+    expect(role.body.code).toBe(1000);
+    await addUser(t, admin, { username: 'dexter', password: 'dexter-pass', roleIdList: [role.body.data.id] });
+    const dexter = (await t.login('dexter', 'dexter-pass')).token;
+    const pm = (await get('/admin/base/comm/permmenu', dexter)).body.data;
+    // The rights still count for the editor's calls ...
+    expect(pm.perms).toEqual(expect.arrayContaining(['device:info:diameterList', 'device:info:currentDevice', 'order:info:page']));
+    expect(pm.perms).not.toContain('device:info:page');
+    // ... but the device list and its group are not in the menu; the order list is.
+    const names = pm.menus.map((m: any) => m.name);
+    expect(pm.menus.map((m: any) => m.router).filter(Boolean)).toEqual(['/order/list']);
+    expect(names).not.toContain('Device management');
+    expect(names).not.toContain('Editor devices');
+    expect(names).toEqual(expect.arrayContaining(['Order management', 'Order list', 'Query', 'Design']));
+
+    // Granting the device list's Query brings the page back.
+    await post(`${R}/update`, { id: role.body.data.id, menuIdList: [entry('/device/list', 'Editor devices'), entry('/device/list', 'Query')] });
+    const again = (await get('/admin/base/comm/permmenu', dexter)).body.data;
+    expect(again.menus.map((m: any) => m.router).filter(Boolean)).toEqual(['/device/list']);
+  });
+
   it('lets a non-superadmin grant only what they hold, and protects the superadmin role', async () => {
     const menus = (await post(`${M}/list`, {})).body.data as any[];
     const roleAdd = menus.find((m) => m.type === 2 && m.perms === 'base:sys:role:add').id;
