@@ -16,6 +16,7 @@ import { StatusBar } from './ui/StatusBar.tsx';
 import { Toolbar, ToolButton } from './ui/Toolbar.tsx';
 import { orderIdOf } from './order/orderId.ts';
 import { useFrameAttributes } from './ui/frameAttributes.ts';
+import { formatCount } from '../i18n/format.ts';
 
 function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes('Files');
@@ -31,7 +32,7 @@ export default function BendPage() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const { loading, error, model } = state;
-  const number = (n: number): string => new Intl.NumberFormat(i18n.locale || undefined).format(n);
+  const number = (n: number): string => formatCount(n, i18n.locale);
   const local = orderId === null;
   useDevicePanelOpen(engine); // the toolbar's machines button follows the dock
 

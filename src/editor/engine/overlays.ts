@@ -14,6 +14,7 @@ import { Color3 } from '@babylonjs/core/Maths/math.color';
 import type { Measurement, ModelRole } from './document.ts';
 import type { ModelHit } from './tools/tool.ts';
 import { distance, mm, type Millimetres, type Xyz } from './units.ts';
+import { formatMm } from '../../i18n/format.ts';
 
 /** What the overlays need of the engine. */
 export interface OverlayHost {
@@ -229,6 +230,3 @@ function toVector(p: Xyz): Vector3 {
   return new Vector3(p[0], p[1], p[2]);
 }
 
-function formatMm(v: number): string {
-  return `${v.toFixed(2)} mm`;
-}

@@ -13,6 +13,7 @@ import { CANCELLABLE, type QueueJob, type UserDevice } from '../device/types.ts'
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import type { WireDesign } from '../engine/document.ts';
 import { EditorIcon } from './icons.tsx';
+import { formatMm, formatNumber } from '../../i18n/format.ts';
 
 const subscribeNothing = () => () => {};
 
@@ -58,7 +59,7 @@ function DeviceRow({ device, selected, onSelect }: { device: UserDevice; selecte
   const { t, i18n } = useLingui();
   const state = device.online ? device.state : 'offline';
   const stateName = deviceStateName(i18n, state);
-  const diameters = device.diameterList.join(' / ');
+  const diameters = device.diameterList.map((d) => formatNumber(d, { min: 1, max: 2 }, i18n.locale)).join(' / ');
   const pending = device.pending;
   return (
     <li>
@@ -96,7 +97,7 @@ function JobRow({ job, admin, onCancel }: { job: QueueJob; admin: boolean; onCan
   const steps = job.steps;
   const time = job.createTime.slice(11, 16);
   const device = job.deviceName ?? `#${job.deviceId}`;
-  const seconds = job.bendMs !== null ? (job.bendMs / 1000).toFixed(1) : null;
+  const seconds = job.bendMs !== null ? formatNumber(job.bendMs / 1000, { fixed: 1 }, i18n.locale) : null;
   const orderNo = job.orderId;
   return (
     <li className="rounded-md border border-slate-200 bg-white px-2 py-1.5 text-xs" data-testid="queue-job" data-job-id={job.jobId} data-status={job.status}>
@@ -180,7 +181,7 @@ export function DevicePanel({ engine, state, orderId }: { engine: EditorEngine |
   void state.revision;
   const wire = (engine as unknown as { wires?: { selected(): WireDesign | null } }).wires?.selected() ?? null;
   const device = devices!.selectedDevice();
-  const wireLabel = wire ? `${wireTypeName(i18n, wire.type)}, ${wire.diameter} mm` : null;
+  const wireLabel = wire ? `${wireTypeName(i18n, wire.type)}, ${formatMm(wire.diameter, 1, i18n.locale)}` : null;
   const admin = view.admin;
 
   return (

@@ -14,6 +14,7 @@ import { SmoothPanel } from './SmoothPanel.tsx';
 import { WirePanel } from './WirePanel.tsx';
 import { AnalysisPanel } from './AnalysisPanel.tsx';
 import { StraightenPanel } from './StraightenPanel.tsx';
+import { formatCount, formatNumber } from '../../i18n/format.ts';
 
 const ROLE_NAMES: Record<ModelRole, MessageDescriptor> = {
   upper: msg`Upper jaw`,
@@ -41,7 +42,7 @@ function ModelRow({ engine, model }: { engine: EditorEngine | null; model: Model
   const role = t(ROLE_NAMES[model.role]);
   const percent = Math.round((model.progress?.fraction ?? 0) * 100);
   const stage = model.progress ? t(STAGES[model.progress.stage]) : '';
-  const triangles = new Intl.NumberFormat(i18n.locale || undefined).format(model.triangles);
+  const triangles = formatCount(model.triangles, i18n.locale);
   const opacity = Math.round(model.opacity * 100);
   const missing = model.error?.code === 'MODEL_MISSING';
   return (
@@ -104,7 +105,7 @@ function ModelRow({ engine, model }: { engine: EditorEngine | null; model: Model
 }
 
 export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | null; state: EditorState; caseNo?: string }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const { clipping } = state;
   const offset = Math.round(clipping.offset);
   const measurements = state.document.measurements;
@@ -174,8 +175,8 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
           <ol className="space-y-1.5">
             {measurements.map((m, i) => {
               const n = i + 1;
-              const straight = m.straight.toFixed(2);
-              const surface = m.geodesic === null ? '–' : m.geodesic.toFixed(2);
+              const straight = formatNumber(m.straight, { fixed: 2 }, i18n.locale);
+              const surface = m.geodesic === null ? '–' : formatNumber(m.geodesic, { fixed: 2 }, i18n.locale);
               return (
                 <li key={m.id} className="flex items-center gap-2 rounded-md border border-slate-200 bg-white px-2 py-1.5 text-xs" data-testid="measurement">
                   <span className="flex size-5 shrink-0 items-center justify-center rounded-full bg-primary text-[11px] font-semibold text-white">{n}</span>

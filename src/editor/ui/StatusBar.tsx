@@ -5,6 +5,7 @@ import type { AutosaveState } from '../engine/autosave.ts';
 import type { EditorState } from '../engine/EditorEngine.ts';
 import { EditorIcon } from './icons.tsx';
 import { wirePlaceHint } from './wireMessages.ts';
+import { formatCount } from '../../i18n/format.ts';
 
 export function StatusBar({ state, save, saving, onRetry }: { state: EditorState; save: AutosaveState; saving: boolean; onRetry: () => void }) {
   const { t, i18n } = useLingui();
@@ -48,7 +49,7 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
     }
   })();
   const ready = state.models.filter((m) => m.status === 'ready');
-  const total = new Intl.NumberFormat(i18n.locale || undefined).format(ready.reduce((n, m) => n + m.triangles, 0));
+  const total = formatCount(ready.reduce((n, m) => n + m.triangles, 0), i18n.locale);
   const count = ready.length;
   const message = save.message ?? '';
   return (

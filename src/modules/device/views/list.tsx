@@ -9,6 +9,7 @@ import { KeyDialog } from '../KeyDialog';
 import { BindDialog } from '../BindDialog';
 import { CalibrationDialog } from '../CalibrationDialog';
 import { locationItems, withLocation } from '../../dashboard/location';
+import { formatNumber } from '../../../i18n/format.ts';
 
 const PREFIX = '/admin/device/info';
 
@@ -45,7 +46,7 @@ export default function DeviceList() {
       prop: 'diameters',
       label: t`Wire diameters (mm)`,
       width: 170,
-      render: (r) => String(r.diameters ?? '').split(',').filter(Boolean).map((d) => Number(d).toFixed(Number(d) * 10 % 1 ? 2 : 1)).join(', '),
+      render: (r) => String(r.diameters ?? '').split(',').filter(Boolean).map((d) => formatNumber(Number(d), { min: 1, max: 2 }, i18n.locale)).join(' / '),
     },
     { prop: 'memory', label: t`Program memory (steps)`, width: 170 },
     { prop: 'enableAI', label: t`AI equipment`, dict: yesNo, width: 120 },
