@@ -189,7 +189,7 @@ export default function BendPage() {
         <DevicePanel engine={engine} state={state} orderId={orderId} />
         <SidePanel engine={engine} state={state} caseNo={caseNo} />
       </div>
-      <StatusBar state={state} save={save} saving={!local && order.status === 'ready'} onRetry={saveNow} />
+      <StatusBar engine={engine} state={state} save={save} saving={!local && order.status === 'ready'} onRetry={saveNow} />
     </div>
   );
 }

@@ -11,7 +11,8 @@ import { formatCount } from '../../i18n/format.ts';
 
 const NONE: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
 
-function useBaseView(engine: EditorEngine | null): BaseView {
+/** The base feature's view (generation status, problem), following the engine. */
+export function useBaseView(engine: EditorEngine | null): BaseView {
   return useSyncExternalStore(
     (notify) => {
       if (!engine) return () => {};
