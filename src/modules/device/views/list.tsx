@@ -10,6 +10,7 @@ import { BindDialog } from '../BindDialog';
 import { CalibrationDialog } from '../CalibrationDialog';
 import { locationItems, withLocation } from '../../dashboard/location';
 import { formatNumber } from '../../../i18n/format.ts';
+import { userLabel, type NamedUser } from '../../../app/users';
 
 const PREFIX = '/admin/device/info';
 
@@ -25,8 +26,8 @@ export default function DeviceList() {
     // The owner picker needs the user list; without that permission the field stays hidden (asking
     // anyway would only be refused).
     if (!hasPerm('base:sys:user:list')) return;
-    request<{ id: number; username: string; nickName?: string | null }[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
-      (list) => setUsers(list.map((u) => ({ label: u.nickName ? `${u.nickName} (${u.username})` : u.username, value: u.id }))),
+    request<({ id: number } & NamedUser)[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
+      (list) => setUsers(list.map((u) => ({ label: userLabel(u), value: u.id }))),
       () => setUsers([]),
     );
   }, []);
