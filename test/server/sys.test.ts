@@ -2,6 +2,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, createRole, setup, type TestServer } from './helpers.ts';
+import { ROLE_KINDS, templateMenuIds } from '../../common/role-templates.ts';
 
 let t: TestServer;
 let admin: string;
@@ -293,6 +294,27 @@ describe('roles and data scope', () => {
     await post(`${R}/update`, { id: role.body.data.id, menuIdList: [entry('/device/list', 'Editor devices'), entry('/device/list', 'Query')] });
     const again = (await get('/admin/base/comm/permmenu', dexter)).body.data;
     expect(again.menus.map((m: any) => m.router).filter(Boolean)).toEqual(['/device/list']);
+  });
+
+  it('starts roles from the user kinds: a designer designs and bends orders without the device list', async () => {
+    const menus = (await post(`${M}/list`, {})).body.data as any[];
+    const perms = (ids: number[]) => new Set(menus.filter((m) => ids.includes(m.id)).flatMap((m) => String(m.perms ?? '').split(',').filter(Boolean)));
+    const designer = templateMenuIds('designer', menus);
+    const held = perms(designer);
+    for (const p of ['order:info:page', 'order:info:update', 'design:save', 'design:bend', 'device:info:currentDevice', 'base:sys:article:docs']) expect(held, p).toContain(p);
+    for (const p of ['order:info:add', 'order:info:delete', 'order:info:all', 'device:info:page', 'base:sys:user:page']) expect(held, p).not.toContain(p);
+    const manufacturer = perms(templateMenuIds('manufacturer', menus));
+    for (const p of ['order:info:add', 'device:info:page', 'device:info:bind', 'device:apiConfig:page', 'dashboard:info:deviceProcessTime', 'space:info:page']) expect(manufacturer, p).toContain(p);
+    expect(manufacturer).not.toContain('base:sys:role:page');
+    expect(templateMenuIds('administrator', menus)).toHaveLength(menus.length);
+    expect(ROLE_KINDS).toEqual(['designer', 'manufacturer', 'administrator']);
+
+    // Saved as a role, the designer's menu has orders and help, no device list.
+    const role = await post(`${R}/add`, { name: 'kind-designer', label: 'Designer', menuIdList: designer });
+    expect(role.body.code).toBe(1000);
+    await addUser(t, admin, { username: 'dina', password: 'dina-pass-1', roleIdList: [role.body.data.id] });
+    const pm = (await get('/admin/base/comm/permmenu', (await t.login('dina', 'dina-pass-1')).token)).body.data;
+    expect(pm.menus.map((m: any) => m.router).filter(Boolean).sort()).toEqual(['/help/doc', '/order/list', '/order/time']);
   });
 
   it('lets a non-superadmin grant only what they hold, and protects the superadmin role', async () => {

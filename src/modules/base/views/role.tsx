@@ -2,7 +2,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { CrudPage, type FormItem, type FormTab, type Option, type TableColumn } from '../../../kit';
 import { CheckTree } from '../CheckTree';
-import { entryLabel } from '../names';
+import { RolePermissions } from '../RolePermissions';
 import { useTreeRows } from '../useTreeRows';
 
 const PREFIX = '/admin/base/sys/role';
@@ -10,7 +10,7 @@ const PREFIX = '/admin/base/sys/role';
 const SUPERADMIN_REMARK = 'Passes every permission check';
 
 export default function RoleList() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const [menus] = useTreeRows('/admin/base/sys/menu');
   const [departments] = useTreeRows('/admin/base/sys/department');
   const yesNo: Option[] = [
@@ -46,17 +46,7 @@ export default function RoleList() {
       type: 'custom',
       tab: 'menus',
       value: [],
-      render: ({ value, onChange, disabled }) => (
-        <CheckTree
-          name={t`Menus and permissions`}
-          rows={menus}
-          value={ids(value)}
-          onChange={onChange}
-          disabled={disabled}
-          label={(r) => entryLabel(i18n, String(r.name), Number(r.type))}
-          hint={(r) => (Number(r.type) === 2 ? String(r.perms ?? '') : null)}
-        />
-      ),
+      render: ({ value, onChange, disabled }) => <RolePermissions menus={menus} value={ids(value)} onChange={onChange} disabled={disabled} />,
     },
     {
       prop: 'relevance',
