@@ -462,6 +462,16 @@ export class EditorEngine {
     this.requestRender();
   }
 
+  /**
+   * The viewport changed size because of the page (a dock opened or closed beside it): resize now
+   * rather than on the next resize observation, and frame the models in the new shape.
+   */
+  viewportResized(): void {
+    this.engine?.resize();
+    this.fitToView();
+    this.requestRender();
+  }
+
   /** Looks from a preset direction and frames the models. */
   setView(view: ViewPreset): void {
     const camera = this.camera;

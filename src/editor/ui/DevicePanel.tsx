@@ -98,7 +98,8 @@ function JobRow({ job, admin, onCancel }: { job: QueueJob; admin: boolean; onCan
   const time = job.createTime.slice(11, 16);
   const device = job.deviceName ?? `#${job.deviceId}`;
   const seconds = job.bendMs !== null ? formatNumber(job.bendMs / 1000, { fixed: 1 }, i18n.locale) : null;
-  const orderNo = job.orderId;
+  // People know an order by its case number; the id only where an older server sends none.
+  const orderNo = job.caseNo || (job.orderId !== null ? `#${job.orderId}` : null);
   return (
     <li className="rounded-md border border-slate-200 bg-white px-2 py-1.5 text-xs" data-testid="queue-job" data-job-id={job.jobId} data-status={job.status}>
       <div className="flex items-center gap-2">
@@ -116,7 +117,7 @@ function JobRow({ job, admin, onCancel }: { job: QueueJob; admin: boolean; onCan
       </div>
       <p className="mt-0.5 text-slate-400">
         {t`${steps} steps`}
-        {orderNo !== null && ` · ${t`order ${orderNo}`}`}
+        {orderNo !== null && ` · ${t`Case ${orderNo}`}`}
         {admin && job.userName && ` · ${job.userName}`}
         {seconds !== null && job.status === 'done' && ` · ${t`${seconds} s`}`}
       </p>
@@ -279,6 +280,9 @@ export function DevicePanel({ engine, state, orderId }: { engine: EditorEngine |
             {t`Only my jobs`}
           </label>
         </div>
+        <p className="mb-2 text-xs text-slate-500" data-testid="queue-help">
+          {t`A job goes to an online machine at once ("Sent"); it waits as "Queued" only while the machine is offline.`}
+        </p>
         {view.cancelError && (
           <p role="alert" className="mb-2 text-xs text-red-700">
             {view.cancelError.message ?? t`Network exception, failed to send data.`}
