@@ -633,6 +633,11 @@ export class EditorEngine {
     this.overlays.refresh();
   }
 
+  /** The page's language changed: measurement labels follow its number format. */
+  relabelMeasurements(): void {
+    this.overlays.relabel();
+  }
+
   /** Ids of the measurements drawn now (tests, diagnostics). */
   shownMeasurements(): string[] {
     return this.overlays.shownIds();

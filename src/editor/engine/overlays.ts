@@ -159,7 +159,7 @@ export class Overlays {
         Object.assign(label.style, LABEL_STYLE);
         label.dataset.testid = 'measure-label';
         label.dataset.measurement = m.id;
-        label.textContent = `${formatMm(m.straight)} · ⌒ ${m.geodesic === null ? '–' : formatMm(m.geodesic)}`;
+        label.textContent = labelText(m);
         this.overlay.appendChild(label);
       }
       this.nodes.set(m.id, { node, label, anchor: mid, model: m.model });
@@ -184,6 +184,15 @@ export class Overlays {
       }
     }
     if (changed) this.host.requestRender();
+  }
+
+  /** The language changed: the labels are written again in its number format. */
+  relabel(): void {
+    const byId = new Map(this.host.measurements().map((m) => [m.id, m]));
+    for (const [id, o] of this.nodes) {
+      const m = byId.get(id);
+      if (o.label && m) o.label.textContent = labelText(m);
+    }
   }
 
   /** Ids of the measurements whose overlays are enabled now. */
@@ -252,6 +261,11 @@ const LABEL_STYLE: Partial<CSSStyleDeclaration> = {
   boxShadow: '0 1px 3px rgba(0, 0, 0, 0.2)',
   fontVariantNumeric: 'tabular-nums',
 };
+
+/** "6.04 mm · ⌒ 6.50 mm" in the active language's number format. */
+function labelText(m: Measurement): string {
+  return `${formatMm(m.straight)} · ⌒ ${m.geodesic === null ? '–' : formatMm(m.geodesic)}`;
+}
 
 function toVector(p: Xyz): Vector3 {
   return new Vector3(p[0], p[1], p[2]);

@@ -136,6 +136,8 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
   const offset = Math.round(clipping.offset);
   const measurements = state.document.measurements;
   const panelRef = useRef<HTMLElement>(null);
+  // The measurement labels over the viewport are written by the engine: in the new language too.
+  useEffect(() => engine?.relabelMeasurements(), [engine, i18n.locale]);
   const tool = state.tool;
   useEffect(() => {
     const panel = panelRef.current;
