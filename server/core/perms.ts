@@ -1,5 +1,8 @@
 // Permission strings are module:resource:action, derived from the path under /admin.
 import type { Db } from '../db/index.ts';
+import { splitPerms } from '../../common/menu-access.ts';
+
+export { splitPerms };
 
 export const SUPERADMIN_ROLE = 'superadmin';
 
@@ -9,13 +12,6 @@ export function permFromPath(path: string): string | undefined {
   if (!match?.[1]) return undefined;
   const parts = match[1].split('/').filter(Boolean);
   return parts.length >= 2 ? parts.join(':') : undefined;
-}
-
-export function splitPerms(perms: string | null | undefined): string[] {
-  return (perms ?? '')
-    .split(',')
-    .map((p) => p.replace(/\s+/g, ''))
-    .filter(Boolean);
 }
 
 export interface Access {

@@ -48,7 +48,7 @@ export function ensureBootstrap(): Promise<void> {
   loading ??= Promise.all([
     baseApi.person().then((user) => set({ user }), () => undefined),
     baseApi.permmenu().then(
-      ({ menus, perms }) => set({ menu: buildMenu(menus ?? []), perms: perms ?? [] }),
+      ({ menus, perms }) => set({ menu: buildMenu(menus ?? [], perms ?? []), perms: perms ?? [] }),
       () => undefined,
     ),
   ]).then(() => {

@@ -1,7 +1,7 @@
 // The /bend page: the design editor. /bend?orderId=N opens the order's models and its saved
 // design (autosaved); /bend alone opens a local STL file (button or drag and drop).
 // Layout: toolbar on top, viewport with the side panel on the right, status bar below.
-import { useMemo, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useEditor } from './useEditor.ts';
@@ -16,6 +16,7 @@ import { StatusBar } from './ui/StatusBar.tsx';
 import { Toolbar, ToolButton } from './ui/Toolbar.tsx';
 import { orderIdOf } from './order/orderId.ts';
 import { useFrameAttributes } from './ui/frameAttributes.ts';
+import { formatCount } from '../i18n/format.ts';
 
 function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes('Files');
@@ -31,9 +32,17 @@ export default function BendPage() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const { loading, error, model } = state;
-  const number = (n: number): string => new Intl.NumberFormat(i18n.locale || undefined).format(n);
+  const number = (n: number): string => formatCount(n, i18n.locale);
   const local = orderId === null;
-  useDevicePanelOpen(engine); // the toolbar's machines button follows the dock
+  const dockOpen = useDevicePanelOpen(engine); // the toolbar's machines button follows the dock
+  // The dock takes its width from the viewport: frame the models in what is left (and again when
+  // it closes), rather than leaving them cut off under it.
+  const dockSeen = useRef(dockOpen);
+  useLayoutEffect(() => {
+    if (dockSeen.current === dockOpen) return;
+    dockSeen.current = dockOpen;
+    engine?.viewportResized();
+  }, [engine, dockOpen]);
 
   const open = (file: File | undefined): void => {
     if (file && engine && local) void engine.openStl(file);
@@ -188,7 +197,7 @@ export default function BendPage() {
         <DevicePanel engine={engine} state={state} orderId={orderId} />
         <SidePanel engine={engine} state={state} caseNo={caseNo} />
       </div>
-      <StatusBar state={state} save={save} saving={!local && order.status === 'ready'} onRetry={saveNow} />
+      <StatusBar engine={engine} state={state} save={save} saving={!local && order.status === 'ready'} onRetry={saveNow} />
     </div>
   );
 }

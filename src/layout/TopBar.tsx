@@ -9,6 +9,7 @@ import { Icon } from '../ui/icons';
 import { useFileUrl } from '../kit/upload';
 import { LanguageMenu } from './LanguageMenu';
 import { ThemeMenu } from './ThemeMenu';
+import { userName } from '../app/users';
 
 interface TopBarProps {
   collapsed: boolean;
@@ -19,7 +20,7 @@ interface TopBarProps {
 }
 
 export function displayName(user: User | null): string {
-  return user?.nickName || user?.name || user?.username || '';
+  return userName(user);
 }
 
 export function TopBar({ collapsed, onToggleMenu, crumbs, user }: TopBarProps) {

@@ -2,6 +2,7 @@
  * Turns the server's flat menu list (`GET /admin/base/comm/permmenu`) into the sidebar tree and
  * the client routes of the menu pages. Pure: no React, no router.
  */
+import { unusablePages } from '../../common/menu-access.ts';
 
 /** A menu entry as the server sends it. */
 export interface Menu {
@@ -91,7 +92,24 @@ export function isIframeView(viewPath: string | null | undefined): boolean {
 const truthy = (v: boolean | number | null | undefined, fallback: boolean) =>
   v === null || v === undefined ? fallback : Boolean(v);
 
-export function buildMenu(menus: readonly Menu[]): MenuModel {
+/**
+ * `perms`: the user's permissions. Given, a page whose list they may not load is left out with
+ * what is under it (common/menu-access.ts; the server's permmenu already leaves it out).
+ */
+export function buildMenu(all: readonly Menu[], perms?: readonly string[]): MenuModel {
+  let menus = all;
+  if (perms) {
+    const held = new Set(perms);
+    const unusable = unusablePages(all, (p) => held.has(p));
+    if (unusable.size) {
+      const parentOf = new Map(all.map((m) => [m.id, m.parentId ?? null]));
+      const under = (id: number): boolean => {
+        for (let at: number | null = id, n = 0; at !== null && n <= all.length; at = parentOf.get(at) ?? null, n++) if (unusable.has(at)) return true;
+        return false;
+      };
+      menus = all.filter((m) => !under(m.id));
+    }
+  }
   const ordered = menus
     .map((m, index) => ({ m, index }))
     .sort((a, b) => (a.m.orderNum ?? 0) - (b.m.orderNum ?? 0) || a.index - b.index)

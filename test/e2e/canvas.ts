@@ -58,10 +58,12 @@ export interface Drawn {
   wires?: string;
   base?: string;
   handles?: string;
+  /** Measurement lines drawn. */
+  measurements?: string;
   revision?: string;
 }
 
-const DRAWN_KEYS = ['view', 'models', 'hidden', 'heatmap', 'wires', 'base', 'handles', 'revision'] as const;
+const DRAWN_KEYS = ['view', 'models', 'hidden', 'heatmap', 'wires', 'base', 'handles', 'measurements', 'revision'] as const;
 
 /**
  * Waits until the picture shows every change made so far: no frame owed (a change not yet drawn,

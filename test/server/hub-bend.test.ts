@@ -59,9 +59,9 @@ describe('POST /admin/design/bend', () => {
     expect([jb, jc, ja].every((j) => typeof j === 'string')).toBe(true);
     const ofBob = await h.post('/admin/design/getQueueList', {}, bob.token);
     expect(ofBob.data.map((j: any) => j.jobId)).toEqual([jb]);
-    expect(ofBob.data[0]).toMatchObject({ deviceId: d.id, orderId: order.id, status: 'queued', steps: 3 });
+    expect(ofBob.data[0]).toMatchObject({ deviceId: d.id, orderId: order.id, caseNo: 'BOB-1', status: 'queued', steps: 3 });
     expect(ofBob.data[0].createTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    expect((await h.post('/admin/design/getQueueList', { mine: false }, carol.token)).data.map((j: any) => j.jobId)).toEqual([jc]);
+    expect((await h.post('/admin/design/getQueueList', { mine: false }, carol.token)).data.map((j: any) => [j.jobId, j.caseNo])).toEqual([[jc, null]]);
     const all = await h.post('/admin/design/getQueueList', { deviceId: d.id }, h.adminToken);
     expect(all.data.map((j: any) => j.jobId)).toEqual([ja, jc, jb]);
     expect((await h.post('/admin/design/getQueueList', { mine: true, deviceId: d.id }, h.adminToken)).data.map((j: any) => j.jobId)).toEqual([ja]);

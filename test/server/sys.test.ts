@@ -2,6 +2,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, createRole, setup, type TestServer } from './helpers.ts';
+import { ROLE_KINDS, templateMenuIds } from '../../common/role-templates.ts';
 
 let t: TestServer;
 let admin: string;
@@ -264,6 +265,56 @@ describe('roles and data scope', () => {
     expect((await post(`${R}/update`, { id: r2.body.data.id, menuIdList: [] })).body.code).toBe(1000);
     expect((await post(`${M}/page`, {}, dora)).status).toBe(403);
     expect((await get('/admin/base/comm/permmenu', dora)).body.data.perms).not.toContain('base:sys:menu:page');
+  });
+
+  it("lists a page only when the user may load its list, not for another of the page's rights", async () => {
+    // A designer's role: the editor's device rights (under "Device list") and the order list.
+    const menus = (await post(`${M}/list`, {})).body.data as any[];
+    const entry = (page: string, name: string) => menus.find((m) => m.type === 2 && m.name === name && m.parentId === menus.find((p) => p.router === page).id).id;
+    const role = await post(`${R}/add`, {
+      name: 'r-designer',
+      label: 'Designer',
+      menuIdList: [entry('/device/list', 'Editor devices'), entry('/order/list', 'Query'), entry('/order/list', 'Design')],
+    });
+    expect(role.body.code).toBe(1000);
+    await addUser(t, admin, { username: 'dexter', password: 'dexter-pass', roleIdList: [role.body.data.id] });
+    const dexter = (await t.login('dexter', 'dexter-pass')).token;
+    const pm = (await get('/admin/base/comm/permmenu', dexter)).body.data;
+    // The rights still count for the editor's calls ...
+    expect(pm.perms).toEqual(expect.arrayContaining(['device:info:diameterList', 'device:info:currentDevice', 'order:info:page']));
+    expect(pm.perms).not.toContain('device:info:page');
+    // ... but the device list and its group are not in the menu; the order list is.
+    const names = pm.menus.map((m: any) => m.name);
+    expect(pm.menus.map((m: any) => m.router).filter(Boolean)).toEqual(['/order/list']);
+    expect(names).not.toContain('Device management');
+    expect(names).not.toContain('Editor devices');
+    expect(names).toEqual(expect.arrayContaining(['Order management', 'Order list', 'Query', 'Design']));
+
+    // Granting the device list's Query brings the page back.
+    await post(`${R}/update`, { id: role.body.data.id, menuIdList: [entry('/device/list', 'Editor devices'), entry('/device/list', 'Query')] });
+    const again = (await get('/admin/base/comm/permmenu', dexter)).body.data;
+    expect(again.menus.map((m: any) => m.router).filter(Boolean)).toEqual(['/device/list']);
+  });
+
+  it('starts roles from the user kinds: a designer designs and bends orders without the device list', async () => {
+    const menus = (await post(`${M}/list`, {})).body.data as any[];
+    const perms = (ids: number[]) => new Set(menus.filter((m) => ids.includes(m.id)).flatMap((m) => String(m.perms ?? '').split(',').filter(Boolean)));
+    const designer = templateMenuIds('designer', menus);
+    const held = perms(designer);
+    for (const p of ['order:info:page', 'order:info:update', 'design:save', 'design:bend', 'device:info:currentDevice', 'base:sys:article:docs']) expect(held, p).toContain(p);
+    for (const p of ['order:info:add', 'order:info:delete', 'order:info:all', 'device:info:page', 'base:sys:user:page']) expect(held, p).not.toContain(p);
+    const manufacturer = perms(templateMenuIds('manufacturer', menus));
+    for (const p of ['order:info:add', 'device:info:page', 'device:info:bind', 'device:apiConfig:page', 'dashboard:info:deviceProcessTime', 'space:info:page']) expect(manufacturer, p).toContain(p);
+    expect(manufacturer).not.toContain('base:sys:role:page');
+    expect(templateMenuIds('administrator', menus)).toHaveLength(menus.length);
+    expect(ROLE_KINDS).toEqual(['designer', 'manufacturer', 'administrator']);
+
+    // Saved as a role, the designer's menu has orders and help, no device list.
+    const role = await post(`${R}/add`, { name: 'kind-designer', label: 'Designer', menuIdList: designer });
+    expect(role.body.code).toBe(1000);
+    await addUser(t, admin, { username: 'dina', password: 'dina-pass-1', roleIdList: [role.body.data.id] });
+    const pm = (await get('/admin/base/comm/permmenu', (await t.login('dina', 'dina-pass-1')).token)).body.data;
+    expect(pm.menus.map((m: any) => m.router).filter(Boolean).sort()).toEqual(['/help/doc', '/order/list', '/order/time']);
   });
 
   it('lets a non-superadmin grant only what they hold, and protects the superadmin role', async () => {

@@ -132,6 +132,29 @@ describe('editor engine (headless)', () => {
     expect(editor.getState().document.measurements).toHaveLength(0);
     editor.undo();
     expect(editor.getState().document.measurements).toEqual([m]);
+
+    // Drawn with the measure tool only (a label must not sit over the design in other tools) ...
+    expect(editor.shownMeasurements()).toEqual([m.id]);
+    editor.actions.run('tool.base');
+    expect(editor.shownMeasurements()).toEqual([]);
+    editor.setTool(null);
+    expect(editor.shownMeasurements()).toEqual([]);
+    // ... while the side panel's list points at one ...
+    editor.focusMeasurement(m.id);
+    expect(editor.shownMeasurements()).toEqual([m.id]);
+    editor.focusMeasurement(null);
+    expect(editor.shownMeasurements()).toEqual([]);
+    // ... or in every tool with "Show measurements"; a hidden model hides its measurements still.
+    editor.setMeasurementsShown(true);
+    expect(editor.getState().measurementsView.shown).toBe(true);
+    expect(editor.shownMeasurements()).toEqual([m.id]);
+    editor.setVisible('upper', false);
+    expect(editor.shownMeasurements()).toEqual([]);
+    editor.setVisible('upper', true);
+    expect(editor.shownMeasurements()).toEqual([m.id]);
+    editor.setMeasurementsShown(false);
+    editor.actions.run('tool.measure');
+    expect(editor.shownMeasurements()).toEqual([m.id]);
   });
 
   it('a loaded design replaces the document and starts a fresh history', async () => {

@@ -109,6 +109,31 @@ describe('menu -> routes', () => {
     expect(model.home?.path).toBe('/orphan');
   });
 
+  it("leaves out a page whose list the role may not load, though it holds another of the page's rights", () => {
+    nextId = 200;
+    const devices = m({ name: 'Device management', type: 0, orderNum: 1 });
+    const list = m({ name: 'Device list', type: 1, parentId: devices.id, router: '/device/list', orderNum: 1 });
+    const query = m({ name: 'Query', type: 2, parentId: list.id, perms: 'device:info:info,device:info:list,device:info:page' });
+    const editor = m({ name: 'Editor devices', type: 2, parentId: list.id, perms: 'device:info:diameterList,device:info:currentDevice' });
+    const help = m({ name: 'Help center', type: 0, orderNum: 2 });
+    // A page without a list call (only its own right): shown when granted.
+    const doc = m({ name: 'Help document', type: 1, parentId: help.id, router: '/help/doc', orderNum: 1 });
+    const read = m({ name: 'Read', type: 2, parentId: doc.id, perms: 'base:sys:article:docs' });
+    const menus = [devices, list, query, editor, help, doc, read];
+
+    const designer = buildMenu(menus, ['device:info:diameterList', 'device:info:currentDevice', 'base:sys:article:docs']);
+    expect(designer.tree.map((n) => n.name)).toEqual(['Help center']);
+    expect(designer.byPath.has('/device/list')).toBe(false);
+    expect(designer.home?.path).toBe('/help/doc');
+
+    // The list permission (any of the page calls) brings it back.
+    const admin = buildMenu(menus, ['device:info:page', 'base:sys:article:docs']);
+    expect(admin.tree.map((n) => n.name)).toEqual(['Device management', 'Help center']);
+    expect(admin.byPath.has('/device/list')).toBe(true);
+    // Without perms (the server already filtered) everything passes.
+    expect(buildMenu(menus).byPath.has('/device/list')).toBe(true);
+  });
+
   it('gives no home for an empty menu', () => {
     expect(buildMenu([])).toMatchObject({ tree: [], routes: [], home: null });
   });

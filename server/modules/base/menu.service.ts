@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { loadAccess, splitPerms } from '../../core/perms.ts';
 import type { Menu } from '../../db/schema.ts';
+import { unusablePages } from '../../../common/menu-access.ts';
 
 export interface MenuView {
   id: number;
@@ -42,9 +43,17 @@ export async function permMenu(ctx: AppContext, userId: number): Promise<{ menus
       ? await ctx.db.selectFrom('base_sys_role_menu').select('menuId').where('roleId', 'in', access.roleIds).execute()
       : [];
     const byId = new Map(all.map((m) => [m.id, m]));
+    // A page whose list the user may not load is left out with everything under it, even when
+    // one of its other rights is granted (that right still counts in `perms`).
+    const unusable = unusablePages(all, (p) => access.perms.has(p));
+    const underUnusable = (id: number): boolean => {
+      for (let m = byId.get(id); m; m = m.parentId === null ? undefined : byId.get(m.parentId)) if (unusable.has(m.id)) return true;
+      return false;
+    };
     const keep = new Set<number>();
     // A granted entry brings its ancestors along, so the client can build the tree.
     for (const { menuId } of granted) {
+      if (underUnusable(menuId)) continue;
       for (let m = byId.get(menuId); m && !keep.has(m.id); m = m.parentId === null ? undefined : byId.get(m.parentId)) {
         keep.add(m.id);
       }

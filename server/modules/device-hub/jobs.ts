@@ -255,8 +255,9 @@ export async function queueList(ctx: AppContext, filter: QueueFilter) {
     .leftJoin('device_info as d', 'd.id', 'j.deviceId')
     .leftJoin('base_sys_user as u', 'u.id', 'j.userId')
     .leftJoin('device_link as l', 'l.deviceId', 'j.deviceId')
+    .leftJoin('order_info as o', 'o.id', 'j.orderId')
     .select([
-      'j.jobId', 'j.deviceId', 'd.devicename as deviceName', 'j.orderId', 'j.userId', 'u.name as userName', 'j.status',
+      'j.jobId', 'j.deviceId', 'd.devicename as deviceName', 'j.orderId', 'o.caseNo', 'j.userId', 'u.name as userName', 'j.status',
       'j.step', 'j.stepCount as steps', 'j.errorCode', 'j.errorMessage', 'j.bendMs', 'j.createTime', 'j.updateTime',
       'l.online', 'l.lastSeenAt',
     ])

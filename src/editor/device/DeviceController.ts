@@ -95,6 +95,7 @@ export class DeviceController {
   private conn: DeviceConnection | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private refreshing: Promise<void> | null = null;
+  private followUp: Promise<void> | null = null;
   private generation = 0;
 
   constructor(private readonly host: DeviceHost) {}
@@ -163,10 +164,22 @@ export class DeviceController {
     this.timer = setInterval(() => void (hidden() || this.refresh()), this.conn.pollMs ?? 3000);
   }
 
-  /** Reloads the devices and the queue (one at a time; a call during one waits for it). */
+  /**
+   * Reloads the devices and the queue, one load at a time. A call during a load gets one more
+   * load after it: the running one may have been asked before the change the caller wants to see
+   * (a device just bound, a job just sent, a new connection whose first answer the older load's
+   * would otherwise stand in for), and waiting for the next poll left the list empty meanwhile.
+   */
   refresh(): Promise<void> {
     if (!this.conn) return Promise.resolve();
-    this.refreshing ??= this.load().finally(() => (this.refreshing = null));
+    if (this.refreshing) {
+      this.followUp ??= this.refreshing.then(() => {
+        this.followUp = null;
+        return this.refresh();
+      });
+      return this.followUp;
+    }
+    this.refreshing = this.load().finally(() => (this.refreshing = null));
     return this.refreshing;
   }
 

@@ -32,6 +32,8 @@ export interface QueueJob {
   deviceId: number;
   deviceName: string | null;
   orderId: number | null;
+  /** The order's case number (what people call an order by); null without an order. */
+  caseNo?: string | null;
   userId: number;
   userName: string | null;
   status: JobStatus;

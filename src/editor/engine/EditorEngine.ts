@@ -150,7 +150,7 @@ export class EditorEngine {
           this.smoothing.forget(role);
           this.onModelChanged.notifyObservers(null);
         },
-        visibilityChanged: (role, visible) => this.overlays.setModelVisible(role, visible),
+        visibilityChanged: (role) => this.overlays.setModelVisible(role),
       },
       this.geometry,
     );
@@ -165,6 +165,10 @@ export class EditorEngine {
         modelMesh: (role) => this.models.meshOf(role),
         modelVisible: (role) => this.models.get(role)?.view.visible ?? false,
         measurements: () => this.state.document.measurements,
+        measurementShown: (id) => {
+          const v = this.state.measurementsView;
+          return v.shown || v.focused === id || this.tool?.id === 'measure';
+        },
         project: (role, p) => this.projectModelPoint(role, p),
         setPreview: (measurePreview) => {
           if (measurePreview !== null || this.state.measurePreview !== null) this.setState({ measurePreview });
@@ -458,6 +462,16 @@ export class EditorEngine {
     this.requestRender();
   }
 
+  /**
+   * The viewport changed size because of the page (a dock opened or closed beside it): resize now
+   * rather than on the next resize observation, and frame the models in the new shape.
+   */
+  viewportResized(): void {
+    this.engine?.resize();
+    this.fitToView();
+    this.requestRender();
+  }
+
   /** Looks from a preset direction and frames the models. */
   setView(view: ViewPreset): void {
     const camera = this.camera;
@@ -610,6 +624,30 @@ export class EditorEngine {
 
   private publishTool(): void {
     this.setState({ tool: this.tool?.id ?? null, toolPhase: this.tool?.phase ?? 'idle', toolHint: this.tool?.hint ?? null });
+    this.overlays.refresh();
+  }
+
+  /** The designer's "Show measurements" toggle: all measurements drawn in every tool. */
+  setMeasurementsShown(shown: boolean): void {
+    this.setState({ measurementsView: { ...this.state.measurementsView, shown } });
+    this.overlays.refresh();
+  }
+
+  /** The page's language changed: measurement labels follow its number format. */
+  relabelMeasurements(): void {
+    this.overlays.relabel();
+  }
+
+  /** Ids of the measurements drawn now (tests, diagnostics). */
+  shownMeasurements(): string[] {
+    return this.overlays.shownIds();
+  }
+
+  /** The measurement hovered or focused in the side panel's list (drawn in any tool); null: none. */
+  focusMeasurement(id: string | null): void {
+    if (this.state.measurementsView.focused === id) return;
+    this.setState({ measurementsView: { ...this.state.measurementsView, focused: id } });
+    this.overlays.refresh();
   }
 
   /** Feeds a pointer event to the active tool (the canvas does this; headless tests call it). */

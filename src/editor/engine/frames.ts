@@ -22,6 +22,8 @@ export interface FrameSummary {
   base: boolean;
   /** Whether the straightening rings were drawn. */
   handles: boolean;
+  /** Measurements drawn (their straight lines; overlays.ts shows them with the measure tool). */
+  measurements: number;
   /** The design document's revision the scene had been synchronised with. */
   revision: number;
 }
@@ -51,8 +53,10 @@ export function summarize(scene: Scene, facts: SummaryFacts): FrameSummary {
   let wires = 0;
   let base = false;
   let handles = false;
+  let measurements = 0;
   for (const mesh of scene.meshes) {
     if (!shown(mesh)) continue;
+    if (mesh.name.startsWith('measure-line-')) measurements++;
     if (mesh.name.startsWith('wire-') && !mesh.name.includes('-corner-')) wires++;
     else if (mesh.name === 'base') base = true;
     else if (mesh.name.startsWith('straighten-ring-')) handles = true;
@@ -66,6 +70,7 @@ export function summarize(scene: Scene, facts: SummaryFacts): FrameSummary {
     wires,
     base,
     handles,
+    measurements,
     revision: facts.revision,
   };
 }

@@ -14,6 +14,7 @@ import { Color3 } from '@babylonjs/core/Maths/math.color';
 import type { Measurement, ModelRole } from './document.ts';
 import type { ModelHit } from './tools/tool.ts';
 import { distance, mm, type Millimetres, type Xyz } from './units.ts';
+import { formatMm } from '../../i18n/format.ts';
 
 /** What the overlays need of the engine. */
 export interface OverlayHost {
@@ -21,6 +22,8 @@ export interface OverlayHost {
   modelMesh(role: ModelRole): Mesh | null;
   modelVisible(role: ModelRole): boolean;
   measurements(): readonly Measurement[];
+  /** Whether a measurement's overlay is drawn now (the measure tool, the list, the toggle). */
+  measurementShown(id: string): boolean;
   /** Canvas CSS pixel of a model point, or null when behind the camera. */
   project(role: ModelRole, p: Xyz): { x: number; y: number } | null;
   /** The rubber band's length (state.measurePreview); null: none. */
@@ -147,7 +150,7 @@ export class Overlays {
       straight.parent = node;
       this.marker(`measure-a-${m.id}`, MEASURE_COLOR, m.a.point).parent = node;
       this.marker(`measure-b-${m.id}`, MEASURE_COLOR, m.b.point).parent = node;
-      node.setEnabled(this.host.modelVisible(m.model));
+      node.setEnabled(this.host.modelVisible(m.model) && this.host.measurementShown(m.id));
       const mid = points[Math.floor(points.length / 2)] ?? toVector(m.a.point).add(toVector(m.b.point)).scale(0.5);
       let label: HTMLElement | null = null;
       if (this.overlay && typeof document !== 'undefined') {
@@ -156,7 +159,7 @@ export class Overlays {
         Object.assign(label.style, LABEL_STYLE);
         label.dataset.testid = 'measure-label';
         label.dataset.measurement = m.id;
-        label.textContent = `${formatMm(m.straight)} · ⌒ ${m.geodesic === null ? '–' : formatMm(m.geodesic)}`;
+        label.textContent = labelText(m);
         this.overlay.appendChild(label);
       }
       this.nodes.set(m.id, { node, label, anchor: mid, model: m.model });
@@ -165,8 +168,41 @@ export class Overlays {
   }
 
   /** A model was shown or hidden: its measurements too. */
-  setModelVisible(role: ModelRole, visible: boolean): void {
-    for (const o of this.nodes.values()) if (o.model === role) o.node.setEnabled(visible);
+  setModelVisible(role: ModelRole): void {
+    for (const [id, o] of this.nodes) if (o.model === role) o.node.setEnabled(this.shown(id, o.model));
+    this.host.requestRender();
+  }
+
+  /** The tool, the toggle or the focused measurement changed: show and hide to match. */
+  refresh(): void {
+    let changed = false;
+    for (const [id, o] of this.nodes) {
+      const on = this.shown(id, o.model);
+      if (o.node.isEnabled(false) !== on) {
+        o.node.setEnabled(on);
+        changed = true;
+      }
+    }
+    if (changed) this.host.requestRender();
+  }
+
+  /** The language changed: the labels are written again in its number format. */
+  relabel(): void {
+    const byId = new Map(this.host.measurements().map((m) => [m.id, m]));
+    for (const [id, o] of this.nodes) {
+      const m = byId.get(id);
+      if (o.label && m) o.label.textContent = labelText(m);
+    }
+  }
+
+  /** Ids of the measurements whose overlays are enabled now. */
+  shownIds(): string[] {
+    return [...this.nodes].filter(([, o]) => o.node.isEnabled(false)).map(([id]) => id);
+  }
+
+  /** Whether a measurement's overlay is drawn: its model visible and the host wanting it. */
+  shown(id: string, model: ModelRole): boolean {
+    return this.host.modelVisible(model) && this.host.measurementShown(id);
   }
 
   /** Where measurement labels go (a positioned element over the canvas); null detaches. */
@@ -192,7 +228,8 @@ export class Overlays {
     }
     for (const o of this.nodes.values()) {
       if (!o.label) continue;
-      const at = this.host.modelVisible(o.model) ? this.host.project(o.model, [o.anchor.x, o.anchor.y, o.anchor.z]) : null;
+      o.label.dataset.shown = o.node.isEnabled(false) ? 'true' : 'false';
+      const at = o.node.isEnabled(false) ? this.host.project(o.model, [o.anchor.x, o.anchor.y, o.anchor.z]) : null;
       if (!at) {
         o.label.style.display = 'none';
         continue;
@@ -225,10 +262,12 @@ const LABEL_STYLE: Partial<CSSStyleDeclaration> = {
   fontVariantNumeric: 'tabular-nums',
 };
 
+/** "6.04 mm · ⌒ 6.50 mm" in the active language's number format. */
+function labelText(m: Measurement): string {
+  return `${formatMm(m.straight)} · ⌒ ${m.geodesic === null ? '–' : formatMm(m.geodesic)}`;
+}
+
 function toVector(p: Xyz): Vector3 {
   return new Vector3(p[0], p[1], p[2]);
 }
 
-function formatMm(v: number): string {
-  return `${v.toFixed(2)} mm`;
-}

@@ -34,6 +34,12 @@ export interface EditorState {
   straighten: StraightenStatus;
   /** The selected wire (engine.wires, wires/feature.ts). */
   wires: { selectedId: string | null };
+  /**
+   * Measurement overlays: drawn with the measure tool, for the one `focused` in the side panel's
+   * list (hovered or focused), or for all while the designer's `shown` toggle is on. Otherwise
+   * they stay out of the way of the design (a label over a clasp arm).
+   */
+  measurementsView: { shown: boolean; focused: string | null };
 }
 
 export function initialState(): EditorState {
@@ -56,5 +62,6 @@ export function initialState(): EditorState {
     measurePreview: null,
     straighten: IDLE_STRAIGHTEN,
     wires: { selectedId: null },
+    measurementsView: { shown: false, focused: null },
   };
 }

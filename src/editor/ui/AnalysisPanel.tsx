@@ -7,6 +7,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { BEST_DIRECTION_CONE_DEG, MAX_TILT_DEG, tiltsOf, type AnalysisController, type HeatmapMode } from '../engine/analysis.ts';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
+import { formatNumber } from '../../i18n/format.ts';
 
 const MODES: { mode: HeatmapMode; label: MessageDescriptor }[] = [
   { mode: 'off', label: msg`Off` },
@@ -53,7 +54,7 @@ function Panel({ engine, analysis, state }: { engine: EditorEngine; analysis: An
   const ready = (role: 'upper' | 'lower') => state.models.some((m) => m.role === role && m.status === 'ready');
   const hasJaw = ready('upper') || ready('lower');
   const tilts = tiltsOf(a.direction, a.model);
-  const number = (v: number, digits = 1) => new Intl.NumberFormat(i18n.locale || undefined, { maximumFractionDigits: digits }).format(v);
+  const number = (v: number, digits = 1) => formatNumber(v, { max: digits }, i18n.locale);
   const area = a.undercutArea !== null ? number(a.undercutArea) : '';
   const depth = a.maxValue !== null ? number(a.maxValue, 2) : '';
   const percent = Math.round((a.progress ?? 0) * 100);
@@ -123,7 +124,7 @@ function Panel({ engine, analysis, state }: { engine: EditorEngine; analysis: An
         </select>
       </label>
       <p className="text-xs text-slate-500 tabular-nums" data-testid="direction-value">
-        {a.directionSet ? `(${a.direction.map((v) => v.toFixed(3)).join(', ')})` : t`The jaw's axis (default)`}
+        {a.directionSet ? `(${a.direction.map((v) => formatNumber(v, { fixed: 3 }, i18n.locale)).join(' | ')})` : t`The jaw's axis (default)`}
       </p>
       <TiltSlider label={t`Tilt front / back`} value={tilts.front} onCommit={(v) => analysis.setTilts(v, tilts.side)} />
       <TiltSlider label={t`Tilt left / right`} value={tilts.side} onCommit={(v) => analysis.setTilts(tilts.front, v)} />

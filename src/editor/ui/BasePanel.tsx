@@ -7,10 +7,12 @@ import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import { mm } from '../engine/units.ts';
 import { baseProblemMessage } from './baseMessages.ts';
 import { MmField } from './MmField.tsx';
+import { formatCount } from '../../i18n/format.ts';
 
 const NONE: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
 
-function useBaseView(engine: EditorEngine | null): BaseView {
+/** The base feature's view (generation status, problem), following the engine. */
+export function useBaseView(engine: EditorEngine | null): BaseView {
   return useSyncExternalStore(
     (notify) => {
       if (!engine) return () => {};
@@ -41,7 +43,7 @@ export function basePanelFileName(caseNo: string | undefined): string {
 const BUTTON = 'inline-flex h-7 items-center rounded-md border px-2.5 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
 
 export function BasePanel({ engine, state, caseNo }: { engine: EditorEngine | null; state: EditorState; caseNo?: string | undefined }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const view = useBaseView(engine);
   const base = state.document.base;
   if (state.tool !== 'base' && !base && !view.problem) return null;
@@ -49,6 +51,7 @@ export function BasePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
   const percent = Math.round((view.progress ?? 0) * 100);
   const generating = view.status === 'generating';
   const problem = view.problem;
+  const triangles = formatCount(view.triangles, i18n.locale);
   return (
     <section className="border-b border-slate-200 px-3 py-3" data-testid="base-panel" aria-label={t`Base`}>
       <h2 className="mb-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">{t`Base`}</h2>
@@ -79,7 +82,7 @@ export function BasePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
           {problem.code === 'GENERATION_FAILED' && problem.detail ? `: ${problem.detail}` : ''}
         </p>
       )}
-      {view.status === 'ready' && <p className="mt-2 text-xs text-emerald-700" data-testid="base-ready">{t`Base generated (${view.triangles} triangles).`}</p>}
+      {view.status === 'ready' && <p className="mt-2 text-xs text-emerald-700" data-testid="base-ready">{t`Base generated (${triangles} triangles).`}</p>}
       <div className="mt-2 flex flex-wrap gap-1.5">
         {generating ? (
           <button type="button" className={`${BUTTON} border-slate-300 bg-white text-slate-700 hover:bg-slate-100`} onClick={() => engine?.base.cancel()}>

@@ -23,6 +23,7 @@ import type { DeviceController, SimulationData } from '../device/DeviceControlle
 import { positionAt, timeline, wireDuring, type SimPhase } from '../device/simulation.ts';
 import { issueMessage } from '../device/messages.ts';
 import { EditorIcon } from './icons.tsx';
+import { formatNumber } from '../../i18n/format.ts';
 
 interface Frame {
   /** Step index (0-based) being played or last done; -1 before the first. */
@@ -276,7 +277,7 @@ export function BendSimulation({ devices }: { devices: DeviceController }) {
     setPlaying(true);
   };
   const collision = data.issues.find((i) => i.code === 'COLLISION');
-  const fmt = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
+  const fmt = (v: number) => formatNumber(v, { fixed: 2 }, i18n.locale);
 
   return (
     <div

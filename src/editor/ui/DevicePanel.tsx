@@ -13,6 +13,7 @@ import { CANCELLABLE, type QueueJob, type UserDevice } from '../device/types.ts'
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import type { WireDesign } from '../engine/document.ts';
 import { EditorIcon } from './icons.tsx';
+import { formatMm, formatNumber } from '../../i18n/format.ts';
 
 const subscribeNothing = () => () => {};
 
@@ -58,7 +59,7 @@ function DeviceRow({ device, selected, onSelect }: { device: UserDevice; selecte
   const { t, i18n } = useLingui();
   const state = device.online ? device.state : 'offline';
   const stateName = deviceStateName(i18n, state);
-  const diameters = device.diameterList.join(' / ');
+  const diameters = device.diameterList.map((d) => formatNumber(d, { min: 1, max: 2 }, i18n.locale)).join(' / ');
   const pending = device.pending;
   return (
     <li>
@@ -96,8 +97,9 @@ function JobRow({ job, admin, onCancel }: { job: QueueJob; admin: boolean; onCan
   const steps = job.steps;
   const time = job.createTime.slice(11, 16);
   const device = job.deviceName ?? `#${job.deviceId}`;
-  const seconds = job.bendMs !== null ? (job.bendMs / 1000).toFixed(1) : null;
-  const orderNo = job.orderId;
+  const seconds = job.bendMs !== null ? formatNumber(job.bendMs / 1000, { fixed: 1 }, i18n.locale) : null;
+  // People know an order by its case number; the id only where an older server sends none.
+  const orderNo = job.caseNo || (job.orderId !== null ? `#${job.orderId}` : null);
   return (
     <li className="rounded-md border border-slate-200 bg-white px-2 py-1.5 text-xs" data-testid="queue-job" data-job-id={job.jobId} data-status={job.status}>
       <div className="flex items-center gap-2">
@@ -115,7 +117,7 @@ function JobRow({ job, admin, onCancel }: { job: QueueJob; admin: boolean; onCan
       </div>
       <p className="mt-0.5 text-slate-400">
         {t`${steps} steps`}
-        {orderNo !== null && ` · ${t`order ${orderNo}`}`}
+        {orderNo !== null && ` · ${t`Case ${orderNo}`}`}
         {admin && job.userName && ` · ${job.userName}`}
         {seconds !== null && job.status === 'done' && ` · ${t`${seconds} s`}`}
       </p>
@@ -180,7 +182,7 @@ export function DevicePanel({ engine, state, orderId }: { engine: EditorEngine |
   void state.revision;
   const wire = (engine as unknown as { wires?: { selected(): WireDesign | null } }).wires?.selected() ?? null;
   const device = devices!.selectedDevice();
-  const wireLabel = wire ? `${wireTypeName(i18n, wire.type)}, ${wire.diameter} mm` : null;
+  const wireLabel = wire ? `${wireTypeName(i18n, wire.type)}, ${formatMm(wire.diameter, 1, i18n.locale)}` : null;
   const admin = view.admin;
 
   return (
@@ -278,6 +280,9 @@ export function DevicePanel({ engine, state, orderId }: { engine: EditorEngine |
             {t`Only my jobs`}
           </label>
         </div>
+        <p className="mb-2 text-xs text-slate-500" data-testid="queue-help">
+          {t`A job goes to an online machine at once ("Sent"); it waits as "Queued" only while the machine is offline.`}
+        </p>
         {view.cancelError && (
           <p role="alert" className="mb-2 text-xs text-red-700">
             {view.cancelError.message ?? t`Network exception, failed to send data.`}

@@ -7,6 +7,7 @@ import { msg } from '@lingui/core/macro';
 import type { AnalysisController, HeatmapLegend as Legend } from '../engine/analysis.ts';
 import type { EditorEngine } from '../engine/EditorEngine.ts';
 import { useFrameStatus } from './frameAttributes.ts';
+import { formatNumber } from '../../i18n/format.ts';
 
 const TITLES: Record<Legend['mode'], MessageDescriptor> = {
   undercut: msg`Undercut depth`,
@@ -24,7 +25,7 @@ export function HeatmapLegend({ analysis, engine }: { analysis: AnalysisControll
   const drawn = useFrameStatus(engine).drawn?.heatmap;
   const legend = state.legend;
   if (!legend || state.mode === 'off' || drawn !== legend.mode) return null;
-  const format = (v: number) => new Intl.NumberFormat(i18n.locale || undefined, { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(v);
+  const format = (v: number) => formatNumber(v, { min: 1, max: 2 }, i18n.locale);
   const ticks = [0, 1 / 3, 2 / 3, 1].map((k) => legend.min + (legend.max - legend.min) * k);
   const min = format(legend.min);
   const max = format(legend.max);

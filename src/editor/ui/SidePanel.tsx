@@ -1,10 +1,11 @@
 // The side panel: the order's models (progress, errors, visibility, transparency), the display
 // options (bite, clipping plane) and the active tool's options (the measurements).
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { ModelRole } from '../engine/document.ts';
+import type { ToolId } from '../engine/tools/tool.ts';
 import type { EditorEngine, EditorState, LoadStage, ModelView } from '../engine/EditorEngine.ts';
 import { errorMessage } from './errors.ts';
 import { EditorIcon } from './icons.tsx';
@@ -14,6 +15,7 @@ import { SmoothPanel } from './SmoothPanel.tsx';
 import { WirePanel } from './WirePanel.tsx';
 import { AnalysisPanel } from './AnalysisPanel.tsx';
 import { StraightenPanel } from './StraightenPanel.tsx';
+import { formatCount, formatNumber } from '../../i18n/format.ts';
 
 const ROLE_NAMES: Record<ModelRole, MessageDescriptor> = {
   upper: msg`Upper jaw`,
@@ -25,6 +27,31 @@ const STAGES: Record<LoadStage, MessageDescriptor> = {
   read: msg`Reading`,
   parse: msg`Processing`,
 };
+/** The side panel section of each tool (its data-testid). */
+const TOOL_SECTION: Record<ToolId, string> = {
+  measure: 'measurements',
+  base: 'base-panel',
+  smooth: 'smooth-panel',
+  direction: 'analysis',
+  straighten: 'straighten-panel',
+  wire: 'wire-panel',
+};
+
+/**
+ * Brings the active tool's section into view in the scrolling panel: when a tool is chosen, and
+ * again when its hint changes (the base's Generate appears once the outline closes). A section
+ * already in full view stays where it is; one taller than the panel shows from its top.
+ */
+export function revealSection(panel: HTMLElement, section: HTMLElement): boolean {
+  const box = panel.getBoundingClientRect();
+  const at = section.getBoundingClientRect();
+  if (at.top >= box.top && at.bottom <= box.bottom) return false;
+  const top = panel.scrollTop + at.top - box.top;
+  const delta = at.height > box.height || at.top < box.top ? top : panel.scrollTop + at.bottom - box.bottom;
+  panel.scrollTop = Math.max(0, delta);
+  return true;
+}
+
 const SWATCH: Record<ModelRole, string> = { upper: 'bg-[#eee3cc]', lower: 'bg-[#e6dbc7]', occlusion: 'bg-[#9ec2e6]' };
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
@@ -41,7 +68,7 @@ function ModelRow({ engine, model }: { engine: EditorEngine | null; model: Model
   const role = t(ROLE_NAMES[model.role]);
   const percent = Math.round((model.progress?.fraction ?? 0) * 100);
   const stage = model.progress ? t(STAGES[model.progress.stage]) : '';
-  const triangles = new Intl.NumberFormat(i18n.locale || undefined).format(model.triangles);
+  const triangles = formatCount(model.triangles, i18n.locale);
   const opacity = Math.round(model.opacity * 100);
   const missing = model.error?.code === 'MODEL_MISSING';
   return (
@@ -104,12 +131,21 @@ function ModelRow({ engine, model }: { engine: EditorEngine | null; model: Model
 }
 
 export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | null; state: EditorState; caseNo?: string }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const { clipping } = state;
   const offset = Math.round(clipping.offset);
   const measurements = state.document.measurements;
+  const panelRef = useRef<HTMLElement>(null);
+  // The measurement labels over the viewport are written by the engine: in the new language too.
+  useEffect(() => engine?.relabelMeasurements(), [engine, i18n.locale]);
+  const tool = state.tool;
+  useEffect(() => {
+    const panel = panelRef.current;
+    const section = tool ? panel?.querySelector<HTMLElement>(`[data-testid="${TOOL_SECTION[tool]}"]`) : null;
+    if (panel && section) revealSection(panel, section);
+  }, [tool, state.toolHint]);
   return (
-    <aside className="flex w-72 shrink-0 flex-col overflow-y-auto border-l border-slate-200 bg-slate-50" aria-label={t`Side panel`}>
+    <aside ref={panelRef} className="flex w-72 shrink-0 flex-col overflow-y-auto border-l border-slate-200 bg-slate-50" aria-label={t`Side panel`} data-tool={tool ?? ''}>
       <Section title={t`Models`} testId="model-list">
         {state.models.length === 0 ? (
           <p className="text-xs text-slate-500">{t`No model opened yet.`}</p>
@@ -168,16 +204,40 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
       <SmoothPanel engine={engine} state={state} />
       <WirePanel engine={engine} state={state} />
       <Section title={t`Measurements`} testId="measurements">
+        {measurements.length > 0 && (
+          <label className="mb-2 flex items-center justify-between text-sm text-slate-700">
+            {t`Show measurements`}
+            <input
+              type="checkbox"
+              className="size-4 accent-primary"
+              checked={state.measurementsView.shown}
+              onChange={(e) => engine?.setMeasurementsShown(e.target.checked)}
+              data-testid="measurements-shown"
+            />
+          </label>
+        )}
+        {measurements.length > 0 && !state.measurementsView.shown && state.tool !== 'measure' && (
+          <p className="mb-2 text-xs text-slate-500">{t`Shown on the model with the measure tool, or while you point at one below.`}</p>
+        )}
         {measurements.length === 0 ? (
           <p className="text-xs text-slate-500">{t`Choose the measure tool (M), then click two points on a model.`}</p>
         ) : (
           <ol className="space-y-1.5">
             {measurements.map((m, i) => {
               const n = i + 1;
-              const straight = m.straight.toFixed(2);
-              const surface = m.geodesic === null ? '–' : m.geodesic.toFixed(2);
+              const straight = formatNumber(m.straight, { fixed: 2 }, i18n.locale);
+              const surface = m.geodesic === null ? '–' : formatNumber(m.geodesic, { fixed: 2 }, i18n.locale);
               return (
-                <li key={m.id} className="flex items-center gap-2 rounded-md border border-slate-200 bg-white px-2 py-1.5 text-xs" data-testid="measurement">
+                <li
+                  key={m.id}
+                  className="flex items-center gap-2 rounded-md border border-slate-200 bg-white px-2 py-1.5 text-xs hover:border-primary focus-within:border-primary"
+                  data-testid="measurement"
+                  tabIndex={0}
+                  onMouseEnter={() => engine?.focusMeasurement(m.id)}
+                  onMouseLeave={() => engine?.focusMeasurement(null)}
+                  onFocus={() => engine?.focusMeasurement(m.id)}
+                  onBlur={() => engine?.focusMeasurement(null)}
+                >
                   <span className="flex size-5 shrink-0 items-center justify-center rounded-full bg-primary text-[11px] font-semibold text-white">{n}</span>
                   <div className="min-w-0 flex-1 text-slate-700">
                     <p className="tabular-nums">{t`Straight: ${straight} mm`}</p>

@@ -4,11 +4,12 @@ import { useSyncExternalStore } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import { BRUSH_RADIUS, type SmoothView } from '../engine/smoothing.ts';
+import { formatNumber } from '../../i18n/format.ts';
 
 const IDLE: SmoothView = { radius: BRUSH_RADIUS.initial, strength: 0.5, progress: null, stroking: false };
 
 export function SmoothPanel({ engine, state }: { engine: EditorEngine | null; state: EditorState }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const view = useSyncExternalStore(
     (notify) => {
       if (!engine) return () => {};
@@ -20,7 +21,7 @@ export function SmoothPanel({ engine, state }: { engine: EditorEngine | null; st
   if (state.tool !== 'smooth') return null;
   const ready = state.models.filter((m) => m.status === 'ready');
   const percent = Math.round((view.progress ?? 0) * 100);
-  const radius = view.radius.toFixed(1);
+  const radius = formatNumber(view.radius, { fixed: 1 }, i18n.locale);
   const strength = Math.round(view.strength * 100);
   return (
     <section className="border-b border-slate-200 px-3 py-3" data-testid="smooth-panel" aria-label={t`Smoothing brush`}>

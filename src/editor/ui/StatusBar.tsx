@@ -2,12 +2,15 @@
 // totals and the navigation hint.
 import { useLingui } from '@lingui/react/macro';
 import type { AutosaveState } from '../engine/autosave.ts';
-import type { EditorState } from '../engine/EditorEngine.ts';
+import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
+import { useBaseView } from './BasePanel.tsx';
 import { EditorIcon } from './icons.tsx';
 import { wirePlaceHint } from './wireMessages.ts';
+import { formatCount } from '../../i18n/format.ts';
 
-export function StatusBar({ state, save, saving, onRetry }: { state: EditorState; save: AutosaveState; saving: boolean; onRetry: () => void }) {
+export function StatusBar({ engine, state, save, saving, onRetry }: { engine: EditorEngine | null; state: EditorState; save: AutosaveState; saving: boolean; onRetry: () => void }) {
   const { t, i18n } = useLingui();
+  const base = useBaseView(engine).status;
   const hint = (() => {
     switch (state.toolHint) {
       case 'measure.first':
@@ -25,6 +28,9 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
       case 'base.next':
         return t`Base: click the next point; Enter or double-click closes the outline, Backspace removes the last point, drag a point to move it.`;
       case 'base.closed':
+        // The next step follows the base: generate it, wait for it, or change and regenerate it.
+        if (base === 'generating') return t`Base: generating the base…`;
+        if (base === 'ready') return t`Base: generated. Drag a point to change the outline and Generate again, or export the base.`;
         return t`Base: outline closed; drag a point to move it, then Generate in the side panel.`;
       case 'direction.aim':
         return t`Insertion direction: turn the view to look along it, then click the model (Esc leaves).`;
@@ -48,7 +54,7 @@ export function StatusBar({ state, save, saving, onRetry }: { state: EditorState
     }
   })();
   const ready = state.models.filter((m) => m.status === 'ready');
-  const total = new Intl.NumberFormat(i18n.locale || undefined).format(ready.reduce((n, m) => n + m.triangles, 0));
+  const total = formatCount(ready.reduce((n, m) => n + m.triangles, 0), i18n.locale);
   const count = ready.length;
   const message = save.message ?? '';
   return (

@@ -4,6 +4,7 @@
 import { useLingui } from '@lingui/react/macro';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import { MOVE_STEP_MM, ROTATE_STEP_DEGREES, type Axis } from '../engine/straightening.ts';
+import { formatNumber } from '../../i18n/format.ts';
 
 const BUTTON = 'inline-flex h-7 items-center justify-center rounded-md border px-2.5 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
 const NUDGE = 'inline-flex h-6 min-w-9 items-center justify-center rounded border border-slate-300 bg-white px-1.5 text-xs tabular-nums text-slate-700 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50';
@@ -18,7 +19,7 @@ export function StraightenPanel({ engine, state }: { engine: EditorEngine | null
   const hasJaw = state.models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready');
   const busy = status.busy;
   const controller = engine?.straightening;
-  const fmt = (v: number) => new Intl.NumberFormat(i18n.locale || undefined, { maximumFractionDigits: 1 }).format(v);
+  const fmt = (v: number) => formatNumber(v, { max: 1 }, i18n.locale);
   const degrees = fmt(ROTATE_STEP_DEGREES);
   const millimetres = fmt(MOVE_STEP_MM);
   const error =

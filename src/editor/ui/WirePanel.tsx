@@ -10,6 +10,7 @@ import { INITIAL_WIRE_VIEW, WIRE_DIAMETERS, type WireView } from '../engine/wire
 import { EditorIcon } from './icons.tsx';
 import { bendIssueMessage, WIRE_TYPE_NAMES, wireProblemMessage } from './wireMessages.ts';
 import { FIELD_CLASS, MmField } from './MmField.tsx';
+import { formatMm, formatNumber } from '../../i18n/format.ts';
 
 function useWireView(engine: EditorEngine | null): WireView {
   const get = () => engine?.wires.getState() ?? INITIAL_WIRE_VIEW;
@@ -32,7 +33,7 @@ const STATUS_STYLE: Record<Status, string> = {
 };
 
 export function WirePanel({ engine, state }: { engine: EditorEngine | null; state: EditorState }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const view = useWireView(engine);
   const wires = state.document.wires ?? [];
   const tool = state.tool === 'wire';
@@ -66,7 +67,7 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
             >
               {WIRE_DIAMETERS.map((d) => (
                 <option key={d} value={String(d)}>
-                  {d.toFixed(1)}
+                  {formatNumber(d, { fixed: 1 }, i18n.locale)}
                 </option>
               ))}
             </select>
@@ -92,10 +93,10 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
             const result = engine?.wires.check(w.id) ?? null;
             // A result of an earlier shape still gives the length, but not the status.
             const status = engine?.wires.checkIsCurrent(w.id) ? statusOf(result) : 'checking';
-            const length = result?.program ? result.program.length.toFixed(1) : '–';
+            const length = result?.program ? formatNumber(result.program.length, { fixed: 1 }, i18n.locale) : '–';
             const name = t(WIRE_TYPE_NAMES[w.type]);
             const n = i + 1;
-            const diameter = w.diameter.toFixed(1);
+            const diameter = formatNumber(w.diameter, { fixed: 1 }, i18n.locale);
             const corners = w.points.length;
             const active = w.id === view.selectedId;
             return (
@@ -136,7 +137,7 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
 }
 
 function SelectedWire({ engine, wire, view }: { engine: EditorEngine | null; wire: WireDesign; view: WireView }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const result = engine?.wires.check(wire.id) ?? null;
   const fit = wire.type === 'singleArmClasp';
   const detail = result?.program?.detail ?? [];
@@ -159,7 +160,7 @@ function SelectedWire({ engine, wire, view }: { engine: EditorEngine | null; wir
                 data-severity={issue.severity}
               >
                 {t(bendIssueMessage(issue.code))}
-                {value !== undefined && <span className="tabular-nums"> ({value.toFixed(1)} mm)</span>}
+                {value !== undefined && <span className="tabular-nums"> ({formatMm(value, 1, i18n.locale)})</span>}
               </li>
             );
           })}

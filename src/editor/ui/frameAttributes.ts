@@ -19,6 +19,7 @@ function write(element: HTMLElement, status: FrameStatus): void {
   data.drawnWires = String(drawn.wires);
   data.drawnBase = String(drawn.base);
   data.drawnHandles = String(drawn.handles);
+  data.drawnMeasurements = String(drawn.measurements);
   data.drawnRevision = String(drawn.revision);
 }
 

@@ -14,12 +14,14 @@ export interface CheckTreeProps {
   label: (row: TreeRow) => string;
   /** Small text after the label (e.g. a permission string). */
   hint?: (row: TreeRow) => string | null | undefined;
+  /** Tooltip of a row's label. */
+  title?: (row: TreeRow) => string | null | undefined;
   disabled?: boolean;
   /** Accessible name of the tree. */
   name: string;
 }
 
-export function CheckTree({ rows, value, onChange, label, hint, disabled, name }: CheckTreeProps) {
+export function CheckTree({ rows, value, onChange, label, hint, title, disabled, name }: CheckTreeProps) {
   const { t } = useLingui();
   const children = useMemo(() => childrenOf(rows), [rows]);
   const checked = useMemo(() => new Set(value), [value]);
@@ -59,7 +61,7 @@ export function CheckTree({ rows, value, onChange, label, hint, disabled, name }
               ) : (
                 <span className="size-5" />
               )}
-              <label className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 text-sm text-slate-700">
+              <label className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 text-sm text-slate-700" title={title?.(row) || undefined}>
                 <input
                   type="checkbox"
                   className="size-4 accent-[var(--color-primary,#4165d7)]"

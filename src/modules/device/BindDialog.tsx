@@ -1,18 +1,15 @@
 /** The users bound to a device: they see it and may send it work. */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../../api/client';
 import { hasPerm } from '../../app/store';
 import type { Row } from '../../kit';
 import { Modal } from './Modal';
+import { userLabel, userName, type NamedUser } from '../../app/users';
 
-interface UserRow {
+interface UserRow extends NamedUser {
   id: number;
-  username: string;
-  nickName?: string | null;
-  name?: string | null;
 }
-const label = (u: UserRow) => u.nickName || u.name || u.username;
 
 export function BindDialog({ device, onClose }: { device: Row | null; onClose: () => void }) {
   const { t } = useLingui();
@@ -21,9 +18,16 @@ export function BindDialog({ device, onClose }: { device: Row | null; onClose: (
   const [choice, setChoice] = useState('');
   const id = device?.id;
 
+  // Only the newest reply counts: the first load, still on its way when a quick admin binds,
+  // must not overwrite the list read after the binding (it showed an empty list for a moment).
+  const latest = useRef(0);
   const load = () => {
     if (id === undefined) return;
-    request<UserRow[]>({ url: '/admin/device/info/userList', params: { id: Number(id) } }).then(setBound, () => undefined);
+    const ticket = ++latest.current;
+    request<UserRow[]>({ url: '/admin/device/info/userList', params: { id: Number(id) } }).then(
+      (rows) => ticket === latest.current && setBound(rows),
+      () => undefined,
+    );
   };
   useEffect(() => {
     setBound([]);
@@ -50,7 +54,7 @@ export function BindDialog({ device, onClose }: { device: Row | null; onClose: (
             <option value="">{t`Choose a user…`}</option>
             {free.map((u) => (
               <option key={u.id} value={u.id}>
-                {label(u)} ({u.username})
+                {userLabel(u)}
               </option>
             ))}
           </select>
@@ -65,7 +69,7 @@ export function BindDialog({ device, onClose }: { device: Row | null; onClose: (
         <ul className="divide-y divide-slate-100 rounded border border-slate-200">
           {bound.map((u) => (
             <li key={u.id} className="flex items-center gap-3 px-3 py-2 text-sm">
-              <span className="flex-1 text-slate-800">{label(u)}</span>
+              <span className="flex-1 text-slate-800">{userName(u)}</span>
               <span className="text-xs text-slate-500">{u.username}</span>
               {canBind && (
                 <button type="button" className="text-xs text-red-600 hover:underline" onClick={() => void call('unbind', u.id).catch(() => undefined)}>

@@ -13,6 +13,7 @@ import { toast } from '../../ui/toast';
 import { Icon } from '../../ui/icons';
 import { simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify';
 import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload';
+import { formatCount } from '../../i18n/format.ts';
 
 const pending = new Map<string, Promise<number>>();
 let counter = 0;
@@ -85,7 +86,7 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
   // Closing the form stops a simplification under way (which terminates its worker).
   useEffect(() => () => abort.current?.abort(), []);
 
-  const count = (n: number) => new Intl.NumberFormat(i18n.locale || undefined).format(n);
+  const count = (n: number) => formatCount(n, i18n.locale);
 
   const upload = (f: File) => {
     setCurrent({ name: f.name, size: f.size });

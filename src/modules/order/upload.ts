@@ -7,6 +7,7 @@ import { t } from '@lingui/core/macro';
 import { request, session } from '../../api/client';
 import { CODE_OK, isEnvelope } from '../../api/http';
 import { currentLocale } from '../../i18n';
+import { formatCount, formatNumber } from '../../i18n/format.ts';
 
 export const UPLOAD_URL = '/admin/base/comm/upload';
 
@@ -127,8 +128,9 @@ export async function downloadFile(url: string, name: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
 
+/** A file size in the active language's number format ("1,5 MB" in German). */
 export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return `${formatCount(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${formatNumber(bytes / 1024, { fixed: 1 })} KB`;
+  return `${formatNumber(bytes / 1024 / 1024, { fixed: 1 })} MB`;
 }

@@ -2,7 +2,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { CrudPage, type FormItem, type FormTab, type Option, type TableColumn } from '../../../kit';
 import { CheckTree } from '../CheckTree';
-import { entryLabel } from '../names';
+import { RolePermissions } from '../RolePermissions';
 import { useTreeRows } from '../useTreeRows';
 
 const PREFIX = '/admin/base/sys/role';
@@ -10,7 +10,7 @@ const PREFIX = '/admin/base/sys/role';
 const SUPERADMIN_REMARK = 'Passes every permission check';
 
 export default function RoleList() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const [menus] = useTreeRows('/admin/base/sys/menu');
   const [departments] = useTreeRows('/admin/base/sys/department');
   const yesNo: Option[] = [
@@ -20,13 +20,23 @@ export default function RoleList() {
   const columns: TableColumn[] = [
     { prop: 'name', label: t`Role key`, sortable: true, minWidth: 140 },
     { prop: 'label', label: t({ message: 'Name', context: 'object' }), sortable: true, minWidth: 140 },
-    { prop: 'relevance', label: t`Includes sub-departments`, dict: yesNo, width: 150 },
+    // A short header: cells stay on one line, and "Inklusive Unterabteilungen" pushed the Created
+    // column under the operation column at 1440 px. The form keeps the full wording.
+    { prop: 'relevance', label: t`Sub-departments`, dict: yesNo, width: 140 },
     {
       prop: 'remark',
       label: t`Remark`,
       minWidth: 160,
       // The superadmin role's remark is seeded in English; shown in the UI language until edited.
-      render: (r) => (r.remark === SUPERADMIN_REMARK ? t`Passes every permission check` : String(r.remark ?? '')),
+      // A long remark is cut (whole in its tooltip) rather than widening the table.
+      render: (r) => {
+        const text = r.remark === SUPERADMIN_REMARK ? t`Passes every permission check` : String(r.remark ?? '');
+        return (
+          <span className="block max-w-60 truncate" title={text}>
+            {text}
+          </span>
+        );
+      },
     },
     { prop: 'createTime', label: t`Created`, sortable: true, width: 170 },
   ];
@@ -46,17 +56,7 @@ export default function RoleList() {
       type: 'custom',
       tab: 'menus',
       value: [],
-      render: ({ value, onChange, disabled }) => (
-        <CheckTree
-          name={t`Menus and permissions`}
-          rows={menus}
-          value={ids(value)}
-          onChange={onChange}
-          disabled={disabled}
-          label={(r) => entryLabel(i18n, String(r.name), Number(r.type))}
-          hint={(r) => (Number(r.type) === 2 ? String(r.perms ?? '') : null)}
-        />
-      ),
+      render: ({ value, onChange, disabled }) => <RolePermissions menus={menus} value={ids(value)} onChange={onChange} disabled={disabled} />,
     },
     {
       prop: 'relevance',

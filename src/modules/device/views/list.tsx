@@ -8,7 +8,10 @@ import { toast } from '../../../ui/toast';
 import { KeyDialog } from '../KeyDialog';
 import { BindDialog } from '../BindDialog';
 import { CalibrationDialog } from '../CalibrationDialog';
+import { DiameterPicker, diameterList, MAX_DIAMETER, MIN_DIAMETER } from '../DiameterPicker';
 import { locationItems, withLocation } from '../../dashboard/location';
+import { formatNumber } from '../../../i18n/format.ts';
+import { userLabel, type NamedUser } from '../../../app/users';
 
 const PREFIX = '/admin/device/info';
 
@@ -24,8 +27,8 @@ export default function DeviceList() {
     // The owner picker needs the user list; without that permission the field stays hidden (asking
     // anyway would only be refused).
     if (!hasPerm('base:sys:user:list')) return;
-    request<{ id: number; username: string; nickName?: string | null }[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
-      (list) => setUsers(list.map((u) => ({ label: u.nickName ? `${u.nickName} (${u.username})` : u.username, value: u.id }))),
+    request<({ id: number } & NamedUser)[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
+      (list) => setUsers(list.map((u) => ({ label: userLabel(u), value: u.id }))),
       () => setUsers([]),
     );
   }, []);
@@ -45,7 +48,7 @@ export default function DeviceList() {
       prop: 'diameters',
       label: t`Wire diameters (mm)`,
       width: 170,
-      render: (r) => String(r.diameters ?? '').split(',').filter(Boolean).map((d) => Number(d).toFixed(Number(d) * 10 % 1 ? 2 : 1)).join(', '),
+      render: (r) => String(r.diameters ?? '').split(',').filter(Boolean).map((d) => formatNumber(Number(d), { min: 1, max: 2 }, i18n.locale)).join(' / '),
     },
     { prop: 'memory', label: t`Program memory (steps)`, width: 170 },
     { prop: 'enableAI', label: t`AI equipment`, dict: yesNo, width: 120 },
@@ -54,16 +57,20 @@ export default function DeviceList() {
   const items: FormItem[] = [
     { prop: 'devicename', label: t`Device name`, required: true, span: 12 },
     // No status field: online/offline is set by the device hub when a machine connects or drops.
+    { prop: 'memory', label: t`Program memory (steps)`, type: 'number', required: true, min: 1, step: 1, value: 1000, span: 12 },
     {
       prop: 'diameters',
       label: t`Wire diameters (mm)`,
+      type: 'custom',
       required: true,
-      span: 12,
-      value: '0.7,0.8,0.9,1',
-      placeholder: '0.7, 0.8, 0.9, 1.0',
-      validate: (v) => (String(v ?? '').split(',').every((s) => s.trim() !== '' && Number(s) >= 0.1 && Number(s) <= 5) ? null : t`Diameters are numbers from 0.1 to 5 mm, separated by commas`),
+      value: [0.7, 0.8, 0.9, 1],
+      hook: 'join', // sent as "0.7,0.8,0.9,1", as the server stores them
+      render: ({ id, value, onChange, disabled }) => <DiameterPicker id={id} name={t`Wire diameters (mm)`} value={value} onChange={onChange} disabled={disabled} />,
+      validate: (v) => {
+        const list = diameterList(v);
+        return list.length > 0 && list.every((d) => d >= MIN_DIAMETER && d <= MAX_DIAMETER) ? null : t`Choose at least one diameter from 0.1 to 5 mm`;
+      },
     },
-    { prop: 'memory', label: t`Program memory (steps)`, type: 'number', required: true, min: 1, step: 1, value: 1000, span: 12 },
     {
       prop: 'dieRadius',
       label: t`Bend die radius (mm)`,
@@ -75,9 +82,11 @@ export default function DeviceList() {
       value: 1,
       span: 12,
     },
-    // Only a devices admin names another user as owner (the server refuses it from anyone else).
-    { prop: 'personnelId', label: t`Owner`, type: 'select', options: users, span: 12, hidden: () => users.length === 0 || !hasPerm('device:info:all') },
     { prop: 'enableAI', label: t`AI equipment`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
+    // Only a devices admin names another user as owner (the server refuses it from anyone else).
+    // A full row: names with their username ("Dora Designer (dora)") and German's "Bitte auswählen"
+    // were clipped in half of one.
+    { prop: 'personnelId', label: t`Owner`, type: 'select', options: users, hidden: () => users.length === 0 || !hasPerm('device:info:all') },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
     ...locationItems(i18n),
   ];

@@ -8,6 +8,7 @@ import { CrudPage, createService, type CrudHandle, type FormItem, type Option, t
 import { toast } from '../../../ui/toast';
 import { ModelUpload, isPending, settleModels } from '../ModelUpload';
 import { useStatusOptions } from '../status';
+import { userLabel, type NamedUser } from '../../../app/users';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -25,8 +26,8 @@ export default function OrderList() {
   useEffect(() => {
     // Without the user list (its call would be refused with an error toast) there is no one to pick.
     if (!canAssign || !hasPerm('base:sys:user:list')) return;
-    request<{ id: number; username: string; nickName?: string | null }[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
-      (list) => setDesigners(list.map((u) => ({ label: u.nickName && u.nickName !== u.username ? `${u.nickName} (${u.username})` : u.username, value: u.id }))),
+    request<({ id: number } & NamedUser)[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
+      (list) => setDesigners(list.map((u) => ({ label: userLabel(u), value: u.id }))),
       () => setDesigners([]),
     );
   }, [canAssign]);

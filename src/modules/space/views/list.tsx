@@ -7,6 +7,7 @@ import { CrudPage, UpsertDialog, createService, useConfirm, type CrudHandle, typ
 import { Icon } from '../../../ui/icons';
 import { toast } from '../../../ui/toast';
 import { downloadFile, formatSize, uploadFiles } from '../../order/upload';
+import { formatCount } from '../../../i18n/format.ts';
 
 interface Folder {
   id: number;
@@ -17,7 +18,7 @@ const MAX_FILES = 9;
 const folderService = createService('/admin/space/type');
 
 export default function SpaceList() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const crud = useRef<CrudHandle>(null);
   const input = useRef<HTMLInputElement>(null);
   const [folders, setFolders] = useState<Folder[]>([]);
@@ -62,7 +63,7 @@ export default function SpaceList() {
     },
     { prop: 'kind', label: t`Kind`, dict: kinds, sortable: true, width: 110 },
     { prop: 'size', label: t`Size`, sortable: true, width: 100, render: (r) => formatSize(Number(r.size ?? 0)) },
-    { prop: 'triangleCount', label: t`Triangles`, width: 110, render: (r) => (r.triangleCount == null ? '—' : Number(r.triangleCount).toLocaleString()) },
+    { prop: 'triangleCount', label: t`Triangles`, width: 110, render: (r) => (r.triangleCount == null ? '—' : formatCount(Number(r.triangleCount), i18n.locale)) },
     { prop: 'createTime', label: t`Uploaded`, sortable: true, width: 170 },
   ];
   const items: FormItem[] = [

@@ -6,11 +6,12 @@ import { request } from '../../../api/client';
 import { hasPerm } from '../../../app/store';
 import { toast } from '../../../ui/toast';
 import { LogDrawer } from './LogDrawer';
+import { formatNumber } from '../../../i18n/format.ts';
 
 const PREFIX = '/admin/task/info';
 
 export default function TaskList() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const crud = useRef<CrudHandle>(null);
   const [logOf, setLogOf] = useState<{ id: number; name: string } | null>(null);
   const [jobs, setJobs] = useState<Option[]>([]);
@@ -32,7 +33,7 @@ export default function TaskList() {
       const minutes = ms / 60_000;
       return t`every ${minutes} min`;
     }
-    const seconds = ms / 1000;
+    const seconds = formatNumber(ms / 1000, { max: 3 }, i18n.locale);
     return t`every ${seconds} s`;
   };
   const status: Option[] = [
