@@ -11,7 +11,7 @@ import { formatTime } from '../../core/clock.ts';
 import { t } from '../../core/i18n.ts';
 import { authOf, canReadFile, SEE_ALL, seesAll } from './access.ts';
 import { allowedExtensions, extensionOf, isKind, kindOf, mimeOf, type Kind } from './kinds.ts';
-import { checkStl, STL_REASON } from './stl-check.ts';
+import { checkStl, STL_REASON, type StlHealth } from './stl-check.ts';
 import type { BlobStorage, BlobWriter, StagedBlob } from './storage.ts';
 import { boundaryOf, MultipartError, readMultipart } from './multipart.ts';
 import type { Serial } from './serial.ts';
@@ -114,7 +114,7 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
         const classifyId = await folderOf(ctx, auth.userId, fields.get('classifyId') ?? null);
 
         // Check every file before storing any: a rejected request stores nothing.
-        const checked: { name: string; ext: string; staged: StagedBlob; triangles: number | null }[] = [];
+        const checked: { name: string; ext: string; staged: StagedBlob; triangles: number | null; health: StlHealth | null }[] = [];
         for (const { name: rawName, staged } of files) {
           const name = rawName || 'file';
           const ext = extensionOf(name);
@@ -123,6 +123,7 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
             throw fail('uploadBadExtension', { name, kind: t(c.get('lang'), KIND_LABEL[kind]), allowed: allowed.map((e) => `.${e}`).join(' ') });
           }
           let triangles: number | null = null;
+          let health: StlHealth | null = null;
           if (ext === 'stl') {
             const stl = await checkStl(await storage.openStaged(staged), ctx.logger);
             if (!stl.ok) {
@@ -130,8 +131,9 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
               throw fail('uploadNotStl', { name, detail: t(lang, STL_REASON[stl.code] ?? 'stlUnreadable') });
             }
             triangles = stl.triangles;
+            health = stl.health;
           }
-          checked.push({ name, ext, staged, triangles });
+          checked.push({ name, ext, staged, triangles, health });
         }
 
         const now = formatTime(ctx.clock.now());
@@ -158,7 +160,8 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
               const url = urlOf(ctx.jwtSecret, id, values.kind);
               await trx.updateTable('space_info').set({ url }).where('id', '=', id).execute();
               const { key: _key, ...visible } = values;
-              out.push({ id, ...visible, url });
+              // STL files also carry their health (not stored: the order form warns at once).
+              out.push({ id, ...visible, url, ...(s.ext === 'stl' ? { health: s.health } : {}) });
             }
             return out;
           });

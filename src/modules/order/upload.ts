@@ -7,6 +7,7 @@ import { t } from '@lingui/core/macro';
 import { request, session } from '../../api/client';
 import { CODE_OK, isEnvelope } from '../../api/http';
 import { currentLocale } from '../../i18n';
+import type { ModelHealth } from './model-health';
 
 export const UPLOAD_URL = '/admin/base/comm/upload';
 
@@ -18,6 +19,8 @@ export interface UploadedFile {
   size: number;
   kind: string;
   triangleCount: number | null;
+  /** STL files: the model's health (null when the server could not analyse it). */
+  health?: ModelHealth | null;
 }
 
 export interface UploadOptions {
