@@ -137,6 +137,11 @@ function disagreements(m: IndexedMesh, flags: Uint8Array, d: Vec3): number[] {
   return out;
 }
 
+const merged = (...meshes: IndexedMesh[]): IndexedMesh => {
+  const m = mergeMeshes(...meshes);
+  return { positions: new Float32Array(m.positions), indices: new Uint32Array(m.indices) };
+};
+
 // Scenes the size of a jaw (a far stump stretches the bounding box to about 90 mm), since the
 // origin offsets scale with the diagonal.
 const FAR = moved(stumpMesh({ segments: 8, rings: 1 }), [80, 0, 0]);
@@ -153,7 +158,7 @@ describe('undercut rays start at the vertex itself (offsets far below any gap th
 
   it('a narrow contact (two crowns 0.05 mm apart) is not flagged: the ray does not start in the neighbour', async () => {
     // Two stumps with draft, their bottom rims 0.05 mm apart: for +z nothing is in undercut.
-    const scene = mergeMeshes(stumpMesh(), moved(stumpMesh(), [10.05, 0, 0]), FAR);
+    const scene = merged(stumpMesh(), moved(stumpMesh(), [10.05, 0, 0]), FAR);
     const { mesh, bvh } = await setUp(scene);
     const r = await undercutMap(mesh, bvh, [0, 0, 1]);
     expect(r.count).toBe(0);
@@ -167,7 +172,7 @@ describe('undercut rays start at the vertex itself (offsets far below any gap th
     // (The lid turned by half a segment, so that no ray runs exactly through one of its edges,
     // where the brute-force reference is not watertight.)
     const lid = moved(rotateMesh(stumpMesh({ bottomRadius: 5.03, topRadius: 5.03, height: 0.5, rings: 1 }), [0, 0, 1], Math.PI / 48), [0, 0, 12]);
-    const scene = mergeMeshes(stumpMesh(), lid, FAR);
+    const scene = merged(stumpMesh(), lid, FAR);
     const { mesh, bvh } = await setUp(scene);
     const r = await undercutMap(mesh, bvh, [0, 0, 1]);
     const segments = 48;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asciiStl, binaryStl, cubeStl, cubeTriangles, garbage, pngLike, sphereStl, sphereTriangles } from '../fixtures/stl.ts';
