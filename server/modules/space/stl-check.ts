@@ -4,11 +4,12 @@
 // build/kernels.wasm (a server run without `npm run build:wasm`), a structural check stands in,
 // without health, and a warning is logged once.
 //
-// The HTTP loop stays free: the check runs in a worker thread (stl-check.worker.ts; a 1M-triangle
-// scan takes a few seconds there, and the main thread only reads the file and hands its bytes
-// over), one file at a time, each in a fresh kernel instance that is dropped afterwards (a big
-// scan's memory goes back at once, and no other job shares its arena). The thread ends when idle.
-// Where it cannot start, the same check runs here, in slices of 30 ms with turns of the event loop.
+// The HTTP loop stays free: a file over 1 MiB is checked in a worker thread (stl-check.worker.ts;
+// a 1M-triangle scan takes a few seconds there, and the main thread only reads the file and hands
+// its bytes over), one file at a time; smaller ones, a few milliseconds of work, are checked at once
+// here. Each check runs in a fresh kernel instance that is dropped afterwards (a big scan's memory
+// goes back at once, and no other job shares its arena). The thread ends when idle. Where it
+// cannot start, the same check runs here, in slices of 30 ms with turns of the event loop.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -23,8 +24,11 @@ interface MeshRef {
   vertexCount: number;
   triangleCount: number;
 }
+/** A compiled kernels.wasm (WebAssembly.Module, whose type the server project does not load). */
+type Compiled = object;
 interface KernelModules {
-  instantiateKernels(bytes: Uint8Array): Promise<Kernels>;
+  compileKernels(bytes: Uint8Array): Promise<Compiled>;
+  instantiateModule(module: Compiled): Kernels;
   parseStl(k: Kernels, source: Blob | Uint8Array): Promise<
     | { ok: true; mesh: { triangleCount: number; positions: Float32Array; indices: Uint32Array } }
     | { ok: false; error: { code: string; detail: string } }
@@ -81,7 +85,7 @@ export const STL_REASON: Readonly<Record<string, MessageKey>> = {
   STL_TOO_LARGE: 'stlTooLarge',
 };
 
-type Loaded = { wasm: Uint8Array; m: Pick<KernelModules, 'instantiateKernels' | 'parseStl' | 'meshFromArrays' | 'analyzeMesh'> };
+type Loaded = { compiled: Compiled; m: Pick<KernelModules, 'instantiateModule' | 'parseStl' | 'meshFromArrays' | 'analyzeMesh'> };
 let kernels: Promise<Loaded | null> | undefined;
 
 function loadKernels(logger: Logger) {
@@ -90,19 +94,26 @@ function loadKernels(logger: Logger) {
       logger.warn(`${WASM_PATH} is missing (npm run build:wasm): STL uploads get a structural check only`);
       return null;
     }
-    const abi = (await import(moduleUrl('abi.ts'))) as Pick<KernelModules, 'instantiateKernels'>;
+    const abi = (await import(moduleUrl('abi.ts'))) as Pick<KernelModules, 'compileKernels' | 'instantiateModule'>;
     const stl = (await import(moduleUrl('stl.ts'))) as Pick<KernelModules, 'parseStl'>;
     const mesh = (await import(moduleUrl('mesh.ts'))) as Pick<KernelModules, 'meshFromArrays'>;
     const topology = (await import(moduleUrl('topology.ts'))) as Pick<KernelModules, 'analyzeMesh'>;
-    return { wasm: fs.readFileSync(WASM_PATH), m: { ...abi, ...stl, ...mesh, ...topology } };
+    // Compiled once; each check gets a fresh instance of it (well under a millisecond).
+    return { compiled: await abi.compileKernels(fs.readFileSync(WASM_PATH)), m: { ...abi, ...stl, ...mesh, ...topology } };
   })();
   return kernels;
 }
 
-/** One check at a time: a second upload's check waits (each holds a whole mesh in memory). */
+/** One big check at a time: a second waits (each holds a whole mesh in memory). */
 let queue: Promise<unknown> = Promise.resolve();
+/**
+ * Files up to this size (about 20,000 triangles) are checked at once in this thread: a few
+ * milliseconds of work, in slices, and many uploads at a time must not queue behind each other.
+ */
+export const SMALL_STL_BYTES = 1024 * 1024;
 
 export function checkStl(file: Blob, logger: Logger): Promise<StlCheck> {
+  if (file.size <= SMALL_STL_BYTES) return checkStlHere(file, logger);
   const job = queue.then(async () => {
     const bytes = new Uint8Array(await file.arrayBuffer());
     // (The bytes went to the thread: a fallback reads the file again.)
@@ -184,7 +195,7 @@ export async function checkStlHere(file: Blob | Uint8Array, logger: Logger): Pro
     return structuralCheck(file instanceof Uint8Array ? file : new Uint8Array(await file.arrayBuffer()));
   }
   const { m } = loaded;
-  const k = await m.instantiateKernels(loaded.wasm);
+  const k = m.instantiateModule(loaded.compiled);
   const result = await m.parseStl(k, file);
   if (!result.ok) return { ok: false, code: result.error.code, detail: result.error.detail };
   const { positions, indices, triangleCount } = result.mesh;
