@@ -15,6 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MessageKey } from '../../core/i18n.ts';
 import type { Logger } from '../../core/logger.ts';
+import type { StlHealth } from '../../../workers/kernels/stl-health.ts';
+
+export type { StlHealth };
 
 // The kernel wrappers are worker code (WebAssembly and DOM types the server project does not
 // load), so they are imported by URL and typed here by the little the server uses.
@@ -48,27 +51,6 @@ interface KernelModules {
 const moduleUrl = (file: string) => new URL(`../../../workers/kernels/${file}`, import.meta.url).href;
 
 const WASM_PATH = fileURLToPath(new URL('../../../build/kernels.wasm', import.meta.url));
-
-/**
- * A model's health, as the upload answers it (the order form judges it: src/modules/order/model-health.ts).
- * Vertices are welded exactly (equal float32 positions), as the editor opens the file.
- */
-export interface StlHealth {
-  triangles: number;
-  vertices: number;
-  /** Zero area or a repeated vertex. */
-  degenerateTriangles: number;
-  /** Edges of one triangle: a scan's outer rim and the edges of holes. */
-  openEdges: number;
-  /** Closed chains of open edges: the outer rim of an open scan plus one per hole. */
-  boundaryLoops: number;
-  /** Edges of three or more triangles. */
-  nonManifoldEdges: number;
-  /** Edges whose two triangles run them the same way (a flipped neighbour). */
-  flippedEdges: number;
-  /** Connected components (over shared vertices). */
-  shells: number;
-}
 
 export type StlCheck = { ok: true; triangles: number; health: StlHealth | null } | { ok: false; code: string; detail: string };
 

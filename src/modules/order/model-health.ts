@@ -14,18 +14,10 @@
  * The warning never blocks: the user may keep the file.
  */
 import { plural, t } from '@lingui/core/macro';
+import type { StlHealth } from '../../../workers/kernels/stl-health.ts';
 
 /** The `health` of an STL upload's reply. */
-export interface ModelHealth {
-  triangles: number;
-  vertices: number;
-  degenerateTriangles: number;
-  openEdges: number;
-  boundaryLoops: number;
-  nonManifoldEdges: number;
-  flippedEdges: number;
-  shells: number;
-}
+export type ModelHealth = StlHealth;
 
 export interface HealthIssues {
   degenerateTriangles: number;
