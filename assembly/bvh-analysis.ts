@@ -58,7 +58,7 @@ export function meshVertexAreas(positions: usize, indices: usize, triCount: u32,
 }
 
 /** |n.d| below this counts as a wall parallel to d (about 1.1 degrees). */
-const TANGENT: f32 = 0.02;
+const TANGENT: f32 = 0.002;
 
 /**
  * Undercut of vertices [start, end) for the insertion direction d (unit):

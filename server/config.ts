@@ -14,7 +14,12 @@ export interface Config {
   /** Refresh token lifetime, seconds. */
   refreshExpire: number;
   trustProxy: boolean;
-  argon2: { memoryCost: number; timeCost: number };
+  /**
+   * concurrency: argon2 hashes at a time (ARGON2_CONCURRENCY, default 2). They run on libuv's
+   * thread pool (4 threads), which every request also needs (Web Crypto's token check, file
+   * reads and writes); more sign-ins than this wait their turn in line instead of filling it.
+   */
+  argon2: { memoryCost: number; timeCost: number; concurrency: number };
   /** Largest JSON body accepted by /admin, bytes. */
   bodyLimit: number;
   /** Largest file accepted by POST /admin/base/comm/upload, bytes (UPLOAD_MAX_MB). */
@@ -66,6 +71,7 @@ export function loadConfig(env: Env = {}): Config {
     argon2: {
       memoryCost: int(env, 'ARGON2_MEMORY_KIB', 19456, 8),
       timeCost: int(env, 'ARGON2_TIME_COST', 2, 1),
+      concurrency: int(env, 'ARGON2_CONCURRENCY', 2, 1),
     },
     bodyLimit: int(env, 'BODY_LIMIT', 2 * 1024 * 1024, 1024),
     uploadMaxBytes: int(env, 'UPLOAD_MAX_MB', 100, 1) * 1024 * 1024,

@@ -185,12 +185,37 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   return value.replace(/^Bearer\s+/i, '') || undefined;
 }
 
+/**
+ * Tokens whose signature checked out, per secret: a client sends the same token with every call,
+ * and Web Crypto's HMAC runs on libuv's thread pool, where under load it queues behind file I/O
+ * and password hashing. Only the signature is remembered (a string's signature under a secret
+ * never changes); expiry, session and password version are checked on every call. Bounded: the
+ * oldest entries go first.
+ */
+const verified = new Map<string, Map<string, Partial<AccessClaims>>>();
+const VERIFIED_MAX = 10_000;
+
+async function signedClaims(secret: string, token: string): Promise<Partial<AccessClaims>> {
+  let cache = verified.get(secret);
+  const hit = cache?.get(token);
+  if (hit) return hit;
+  // Expiry is checked by the caller against the injectable clock, not the wall clock.
+  const claims = (await verify(token, secret, { alg: 'HS256', exp: false, nbf: false, iat: false })) as Partial<AccessClaims>;
+  if (!cache) {
+    if (verified.size >= 8) verified.clear();
+    cache = new Map();
+    verified.set(secret, cache);
+  }
+  if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(token, claims);
+  return claims;
+}
+
 /** Checks signature, expiry (by the context clock), session and password version. */
 export async function verifyAccessToken(ctx: AppContext, token: string): Promise<AuthInfo> {
   let claims: Partial<AccessClaims>;
   try {
-    // Expiry is checked below against the injectable clock, not the wall clock.
-    claims = (await verify(token, ctx.jwtSecret, { alg: 'HS256', exp: false, nbf: false, iat: false })) as Partial<AccessClaims>;
+    claims = await signedClaims(ctx.jwtSecret, token);
   } catch {
     throw unauthorized();
   }

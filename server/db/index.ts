@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type KyselyConfig } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
 
@@ -13,7 +13,8 @@ export function sqliteFile(config: Config): string {
   return path.join(config.dataDir, 'archwright.db');
 }
 
-export function createDb(config: Config): Db {
+/** `log`: Kysely's query log (the load bench records a request's SQL with it). */
+export function createDb(config: Config, log?: KyselyConfig['log']): Db {
   if (config.databaseUrl) {
     if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
       throw new Error('DATABASE_URL=postgres://... is not supported yet; unset it to use SQLite under DATA_DIR');
@@ -27,5 +28,39 @@ export function createDb(config: Config): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
+}
+
+const STATEMENTS_MAX = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query's SQL afresh; compiling it was about a tenth of the
+ * server's time under load. The same few hundred statements (with different parameters) make up
+ * nearly all traffic, so prepared statements are kept by their SQL, the least recently used going
+ * first. Safe with better-sqlite3: a statement runs to completion in one call (nothing here
+ * iterates one lazily).
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return new Proxy(sqlite, {
+    get(target, key, receiver) {
+      if (key !== 'prepare') {
+        const value: unknown = Reflect.get(target, key, receiver);
+        // Native methods need the real database as `this`.
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (source: string) => {
+        let stmt = cache.get(source);
+        if (stmt) {
+          cache.delete(source);
+        } else {
+          stmt = prepare(source);
+          if (cache.size >= STATEMENTS_MAX) cache.delete(cache.keys().next().value!);
+        }
+        cache.set(source, stmt);
+        return stmt;
+      };
+    },
+  });
 }

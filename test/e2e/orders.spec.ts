@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, apiLogin, signIn } from './helpers.ts';
-import { cubeStl, sphereStl } from '../fixtures/stl.ts';
+import { binaryStl, cubeStl, cubeTriangles, sphereStl } from '../fixtures/stl.ts';
 
 /** A 2 × 2 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGNwTL0ORAwQCgAnYgX1yCFt5wAAAABJRU5ErkJggg==', 'base64');
@@ -122,6 +122,40 @@ test('a designer creates an order with an STL upload; another designer neither s
   const own = await request.get(order.upperFile.url, { headers: { Authorization: tokenA } });
   expect(own.status()).toBe(200);
   expect((await own.body()).byteLength).toBe(fs.statSync(upper).size);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('a damaged model gets a warning after its upload; the user keeps it or removes it', async ({ page }) => {
+  // Two shells (a second cube beside the first) and a fin on one of the cube's edges.
+  const fin = new Float32Array([-5, -5, 5, 5, -5, 5, 0, -15, 5]);
+  const parts = [cubeTriangles(), cubeTriangles(4, [20, 0, 0]), fin];
+  const soup = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((o, p) => (soup.set(p, o), o + p.length), 0);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-orders-'));
+  const damaged = path.join(dir, 'damaged-scan.stl');
+  fs.writeFileSync(damaged, binaryStl(soup));
+
+  await signIn(page);
+  await page.goto('/order/list');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Patient').fill('Damaged Scan');
+  await dialog.getByLabel('Upper model').setInputFiles(damaged);
+  const warning = dialog.getByTestId('model-health');
+  await expect(warning).toHaveText(/The model has 2 shells and 1 non-manifold edge: check the scan\./);
+  await page.screenshot({ path: test.info().outputPath('orders-damaged-model-en.png') });
+  // Remove: the slot is empty again.
+  await warning.getByRole('button', { name: 'Remove' }).click();
+  await expect(warning).toBeHidden();
+  await expect(dialog.getByText('damaged-scan.stl')).toHaveCount(0);
+  // Keep it: the warning goes, the model stays and the order saves with it.
+  await dialog.getByLabel('Upper model').setInputFiles(damaged);
+  await warning.getByRole('button', { name: 'Keep it' }).click();
+  await expect(warning).toBeHidden();
+  await expect(dialog.getByText('damaged-scan.stl')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Damaged Scan/ })).toBeVisible();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

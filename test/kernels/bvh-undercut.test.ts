@@ -5,7 +5,8 @@ import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { RAMP_NO_VALUE, RAMP_STOPS, rampColor, rampColors } from '../../workers/kernels/ramp.ts';
 import { bestInsertionDirection, capDirections, undercutMap } from '../../workers/kernels/undercut.ts';
 import { rotate, rotateMesh, stumpMesh, uvSphereMesh, type IndexedMesh, type Vec3 } from '../fixtures/meshes.ts';
-import { vertexNormals } from '../fixtures/mesh.ts';
+import { mergeMeshes, vertexNormals } from '../fixtures/mesh.ts';
+import { bruteHits } from './bvh-brute.ts';
 import { loadKernels } from './kernels.ts';
 
 async function setUp(m: IndexedMesh) {
@@ -104,6 +105,82 @@ describe('undercut map', () => {
     const best = bestInsertionDirection(mesh, bvh, [0, 0, 1], { chunk: 64, sliceMs: 0, shouldCancel: () => polls++ > 10 });
     await expect(best).rejects.toMatchObject({ code: 'ABORTED' });
     expect(k.arenaUsed()).toBe(used);
+  });
+});
+
+/** A copy of `m` moved by `by`. */
+function moved(m: IndexedMesh, by: Vec3): IndexedMesh {
+  const positions = m.positions.map((x, i) => x + by[i % 3]!);
+  return { positions, indices: m.indices };
+}
+
+/**
+ * The reference: is the ray from vertex v itself towards +d blocked? Every triangle in f64
+ * (bvh-brute.ts), without v's own triangles (their plane passes through v).
+ */
+function ownRayBlocked(m: IndexedMesh, v: number, d: Vec3): boolean {
+  const o: Vec3 = [m.positions[v * 3]!, m.positions[v * 3 + 1]!, m.positions[v * 3 + 2]!];
+  return bruteHits(m, o, d, 1e-9).some(({ triangle }) => {
+    const i = m.indices;
+    return i[triangle * 3] !== v && i[triangle * 3 + 1] !== v && i[triangle * 3 + 2] !== v;
+  });
+}
+
+/** Vertices whose flag differs from their own ray's, leaving out those tangent to d (|n.d| < 0.02). */
+function disagreements(m: IndexedMesh, flags: Uint8Array, d: Vec3): number[] {
+  const normals = vertexNormals(m.positions, m.indices);
+  const out: number[] = [];
+  for (let v = 0; v < m.positions.length / 3; v++) {
+    const nd = normals[v * 3]! * d[0] + normals[v * 3 + 1]! * d[1] + normals[v * 3 + 2]! * d[2];
+    if (Math.abs(nd) >= 0.02 && (flags[v] === 1) !== ownRayBlocked(m, v, d)) out.push(v);
+  }
+  return out;
+}
+
+const merged = (...meshes: IndexedMesh[]): IndexedMesh => {
+  const m = mergeMeshes(...meshes);
+  return { positions: new Float32Array(m.positions), indices: new Uint32Array(m.indices) };
+};
+
+// Scenes the size of a jaw (a far stump stretches the bounding box to about 90 mm), since the
+// origin offsets scale with the diagonal.
+const FAR = moved(stumpMesh({ segments: 8, rings: 1 }), [80, 0, 0]);
+
+describe('undercut rays start at the vertex itself (offsets far below any gap that matters)', () => {
+  it('a fine sphere has half its area in undercut for a vertical direction (50 % ± 0.5 %)', async () => {
+    for (const grid of [{ segments: 250, rings: 201 }, { segments: 256, rings: 200 }]) {
+      const { mesh, bvh } = await setUp(uvSphereMesh({ radius: R, ...grid }));
+      const r = await undercutMap(mesh, bvh, [0, 0, 1]);
+      expect(r.area / r.totalArea, JSON.stringify(grid)).toBeGreaterThan(0.495);
+      expect(r.area / r.totalArea, JSON.stringify(grid)).toBeLessThan(0.505);
+    }
+  });
+
+  it('a narrow contact (two crowns 0.05 mm apart) is not flagged: the ray does not start in the neighbour', async () => {
+    // Two stumps with draft, their bottom rims 0.05 mm apart: for +z nothing is in undercut.
+    const scene = merged(stumpMesh(), moved(stumpMesh(), [10.05, 0, 0]), FAR);
+    const { mesh, bvh } = await setUp(scene);
+    const r = await undercutMap(mesh, bvh, [0, 0, 1]);
+    expect(r.count).toBe(0);
+    expect(r.maxDepth).toBe(0);
+    expect(disagreements(scene, r.undercut, [0, 0, 1])).toEqual([]);
+  });
+
+  it('vertices facing the direction in the shadow of an overhang are blocked, as their own ray is', async () => {
+    // A stump under a lid whose rim reaches 0.03 mm past the stump's bottom rim: the rim's
+    // vertices face up and out, and their rays straight up hit the lid.
+    // (The lid turned by half a segment, so that no ray runs exactly through one of its edges,
+    // where the brute-force reference is not watertight.)
+    const lid = moved(rotateMesh(stumpMesh({ bottomRadius: 5.03, topRadius: 5.03, height: 0.5, rings: 1 }), [0, 0, 1], Math.PI / 48), [0, 0, 12]);
+    const scene = merged(stumpMesh(), lid, FAR);
+    const { mesh, bvh } = await setUp(scene);
+    const r = await undercutMap(mesh, bvh, [0, 0, 1]);
+    const segments = 48;
+    for (let j = 0; j < segments; j++) {
+      expect(r.undercut[j], `bottom rim vertex ${j}`).toBe(1);
+      expect(r.depth[j]).toBeCloseTo(12.5, 3);
+    }
+    expect(disagreements(scene, r.undercut, [0, 0, 1])).toEqual([]);
   });
 });
 

@@ -131,6 +131,16 @@ describe('tokens', () => {
     expect((await t.call('GET', PERSON, { token: `Bearer ${token}` })).status).toBe(200);
   });
 
+  it('remembers only a signature: a token that checked out is refused once its session ends, and a changed one is checked afresh', async () => {
+    const { token } = await t.login();
+    expect((await t.call('GET', PERSON, { token })).status).toBe(200);
+    const [h, p, sig] = token.split('.');
+    const other = Buffer.from(p!, 'base64url').toString().replace('"typ":"access"', '"typ":"accesz"');
+    expect((await t.call('GET', PERSON, { token: `${h}.${Buffer.from(other).toString('base64url')}.${sig}` })).status).toBe(401);
+    expect((await t.call('POST', '/admin/base/comm/logout', { token })).status).toBe(200);
+    expect((await t.call('GET', PERSON, { token })).status).toBe(401);
+  });
+
   it('expires access tokens after TOKEN_EXPIRE by the clock', async () => {
     const { token } = await t.login();
     t.clock.advance(7200 * 1000 - 1000);

@@ -103,6 +103,39 @@ describe('orders', () => {
     expect((await t.call('GET', `/admin/order/info/info?id=${id}`, { token: anna })).body.data.aiStatus).toBe(4);
   });
 
+  it("takes the specification's upper/lower/occlusion, each a file id or the upload reply, and info answers them", async () => {
+    const upper = await model(anna);
+    const lower = await model(anna, 'lower.stl', cubeStl({ size: 9 }));
+    const bite = await model(anna, 'bite.stl', cubeStl({ size: 7 }));
+    // The upload reply object as it came back, and a bare id.
+    const add = await addOrder(anna, { patientName: 'Spec', upper, lower: lower.id });
+    expect(add.body.code).toBe(1000);
+    const id = add.body.data.id;
+    const info = (await t.call('GET', `/admin/order/info/info?id=${id}`, { token: anna })).body.data;
+    expect(info).toMatchObject({ upperFileId: upper.id, lowerFileId: lower.id, upper: { id: upper.id, name: 'upper.stl', url: upper.url }, lower: { id: lower.id }, occlusion: null });
+
+    // Update with the same names. A client sends back the record info answered with one name
+    // changed: the name that differs from the stored model is the change, in either direction.
+    expect((await t.call('POST', '/admin/order/info/update', { token: anna, body: { ...info, occlusion: bite, patientName: 'Spec 2' } })).body.code).toBe(1000);
+    const mid = (await t.call('GET', `/admin/order/info/info?id=${id}`, { token: anna })).body.data;
+    expect(mid).toMatchObject({ patientName: 'Spec 2', upperFileId: upper.id, occlusionFileId: bite.id, occlusion: { id: bite.id, name: 'bite.stl' } });
+    const lower2 = await model(anna, 'lower2.stl', cubeStl({ size: 11 }));
+    expect((await t.call('POST', '/admin/order/info/update', { token: anna, body: { ...mid, lowerFileId: lower2.id } })).body.code).toBe(1000);
+    expect((await t.call('GET', `/admin/order/info/info?id=${id}`, { token: anna })).body.data).toMatchObject({ lowerFileId: lower2.id, lower: { id: lower2.id } });
+    expect((await t.call('POST', '/admin/order/info/update', { token: anna, body: { id, lower: { id: lower.id } } })).body.code).toBe(1000);
+    expect((await t.call('GET', `/admin/order/info/info?id=${id}`, { token: anna })).body.data.lowerFileId).toBe(lower.id);
+    // Clearing the last needed model by the new name is refused like by the old.
+    expect((await t.call('POST', '/admin/order/info/update', { token: anna, lang: 'en', body: { id, upper: null, lower: '' } })).body.code).toBe(1001);
+
+    // Errors name the field as sent; two names for one model must agree.
+    expect((await addOrder(anna, { patientName: 'P', upper: { name: 'x' } })).body).toEqual({ code: 1002, message: 'upper is invalid' });
+    expect((await addOrder(anna, { patientName: 'P', upper: upper.id, upperFileId: lower.id })).body).toEqual({ code: 1002, message: 'upper is invalid' });
+    expect((await addOrder(anna, { patientName: 'P', upper: upper.id, upperFileId: upper.id })).body.code).toBe(1000);
+    expect((await addOrder(anna, { patientName: 'P', lower: { id: 999999 } })).body).toEqual({ code: 1002, message: 'lower is invalid' });
+    // Someone else's file by the new names is refused as by the old.
+    expect((await addOrder(ben, { patientName: 'Mine', upper })).body).toEqual({ code: 1002, message: 'upper is invalid' });
+  });
+
   it('validates the delivery time', async () => {
     const upper = await model(anna);
     const res = await addOrder(anna, { patientName: 'P', upperFileId: upper.id, deliveryTime: 'tomorrow' });

@@ -1,4 +1,5 @@
 // Multipart uploads through app.request, the way a browser's FormData sends them.
+import type { UploadedFile } from '../../src/modules/order/upload.ts';
 import type { TestServer } from './helpers.ts';
 
 export interface UploadFile {
@@ -29,7 +30,7 @@ export async function upload(
 export async function uploadOne(t: TestServer, token: string, file: UploadFile, fields: Record<string, string> = {}) {
   const res = await upload(t, token, [file], fields);
   if (res.body.code !== 1000) throw new Error(`upload failed: ${JSON.stringify(res.body)}`);
-  return res.body.data[0] as { id: number; url: string; name: string; size: number; kind: string; triangleCount: number | null };
+  return res.body.data[0] as UploadedFile;
 }
 
 export async function download(t: TestServer, token: string, url: string) {

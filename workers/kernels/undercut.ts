@@ -9,17 +9,26 @@
 // wall's own edges). Its depth is the distance from the vertex to that blocking surface
 // along d; free vertices have depth 0. The undercut area is the sum over
 // undercut vertices of a third of the area of their triangles.
+//
+// Both offsets are tiny (rayOffsets): the answer must be that of a ray from the
+// vertex itself. An offset of 0.1 mm (it was 1e-3 of the diagonal) crossed the
+// 0.05 mm gap of a narrow contact into the neighbouring tooth (flagged, with
+// depths of several mm) and carried rays of vertices under an overhang's
+// shadow edge past it (reported free); see docs/geometry.md.
 
-import { bvhDiagonal, type Bvh, type Vec3 } from './bvh.ts';
+import { bvhBounds, bvhDiagonal, type Bvh, type Vec3 } from './bvh.ts';
 import { jobClock, KernelError, runChunked, type JobOptions } from './job.ts';
 import type { MeshRef } from './mesh.ts';
 import { vertexNormalsInto } from './mesh-ops.ts';
 import { rampColors, type RampRange } from './ramp.ts';
 
 export interface UndercutOptions extends JobOptions {
-  /** Origin offset along d in model units. Default 1e-5 of the model's bounding-box diagonal. */
+  /** Origin offset along d in model units. Default 1e-5 of the model's bounding-box diagonal (0.001 mm on a jaw). */
   eps?: number;
-  /** Origin offset along the vertex normal (walls parallel to d). Default 1e-3 of the diagonal (0.05-0.1 mm on a jaw). */
+  /**
+   * Origin offset along the vertex normal (walls parallel to d). Default 1e-6 of the diagonal
+   * (0.0001 mm on a jaw), at least 8 float32 steps of the largest coordinate.
+   */
   normalEps?: number;
   /** Vertices per kernel call. Default 4096. */
   chunk?: number;
@@ -66,6 +75,21 @@ function checkPair(mesh: MeshRef, bvh: Bvh): void {
   }
 }
 
+/** n.d above -UNDERCUT_TANGENT gets the normal offset: TANGENT of assembly/bvh-analysis.ts (keep them equal). */
+export const UNDERCUT_TANGENT = 0.002;
+
+/** The origin offsets of the vertex rays: along d, and out along the normal (see UndercutOptions). */
+export function rayOffsets(bvh: Bvh, options: UndercutOptions = {}): { eps: number; normalEps: number } {
+  const diagonal = bvhDiagonal(bvh);
+  const b = bvhBounds(bvh);
+  const largest = b ? Math.max(...b.min.map(Math.abs), ...b.max.map(Math.abs)) : 0;
+  return {
+    eps: options.eps ?? diagonal * 1e-5,
+    // 2^-20 of the largest coordinate is 8 steps of float32 there: the offset must survive the rounding.
+    normalEps: options.normalEps ?? Math.max(diagonal * 1e-6, largest * 2 ** -20),
+  };
+}
+
 /** The mesh's vertex normals, or area-weighted ones computed by the kernel into scratch when it has none. */
 function vertexNormalsPtr(mesh: MeshRef, alloc: (bytes: number) => number): number {
   if (mesh.normalsPtr) return mesh.normalsPtr;
@@ -100,8 +124,7 @@ function vertexWeights(mesh: MeshRef, alloc: (bytes: number) => number): [number
 export async function undercutMap(mesh: MeshRef, bvh: Bvh, direction: Vec3, options: UndercutMapOptions = {}): Promise<UndercutResult> {
   checkPair(mesh, bvh);
   const d = unit(direction);
-  const eps = options.eps ?? bvhDiagonal(bvh) * 1e-5;
-  const normalEps = options.normalEps ?? bvhDiagonal(bvh) * 1e-3;
+  const { eps, normalEps } = rayOffsets(bvh, options);
   const { k } = mesh;
   const n = mesh.vertexCount;
   return withJobScratch(mesh, async (alloc) => {
@@ -276,8 +299,7 @@ export async function bestInsertionDirection(
   const samples = Math.max(1, Math.floor(options.samples ?? 64));
   const rounds = Math.max(0, Math.floor(options.refineRounds ?? 3));
   const refineSamples = Math.max(1, Math.floor(options.refineSamples ?? 8));
-  const eps = options.eps ?? bvhDiagonal(bvh) * 1e-5;
-  const normalEps = options.normalEps ?? bvhDiagonal(bvh) * 1e-3;
+  const { eps, normalEps } = rayOffsets(bvh, options);
   const chunk = options.chunk ?? 4096;
   const { k } = mesh;
   const n = mesh.vertexCount;

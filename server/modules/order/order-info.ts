@@ -15,6 +15,9 @@ import { AI_STATUS, ORDER_STATUS } from './status.ts';
 
 type Row = Record<string, unknown>;
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
+/** The specification's names of the models (`upper`...) beside the columns (`upperFileId`...). */
+const MODEL_ALIAS = { upper: 'upperFileId', lower: 'lowerFileId', occlusion: 'occlusionFileId' } as const;
+type Alias = keyof typeof MODEL_ALIAS;
 
 /** "YYYY-MM-DD" or "YYYY-MM-DD HH:mm(:ss)" (also with a T) -> "YYYY-MM-DD HH:mm:ss". */
 const dateTime = z
@@ -30,6 +33,11 @@ const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) =>
 const fileId = z.coerce.number().int().positive().nullable().optional();
 const statusCode = z.coerce.number().int().refine((v) => (Object.values(ORDER_STATUS) as number[]).includes(v));
 const blankToNull = (v: unknown) => (v === '' ? null : v);
+/** A model given as a file id or as the reply of the upload (an object with its `id`). */
+const modelRef = z.preprocess(
+  (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && 'id' in v ? (v as { id: unknown }).id : blankToNull(v)),
+  fileId,
+);
 
 const fields = {
   patientName: z.string().trim().min(1).max(255),
@@ -40,6 +48,9 @@ const fields = {
   upperFileId: z.preprocess(blankToNull, fileId),
   lowerFileId: z.preprocess(blankToNull, fileId),
   occlusionFileId: z.preprocess(blankToNull, fileId),
+  upper: modelRef,
+  lower: modelRef,
+  occlusion: modelRef,
 };
 const addSchema = z.object(fields);
 const updateSchema = z.object({
@@ -101,18 +112,43 @@ async function nextCaseNo(trx: Kysely<Database>, now: number): Promise<string> {
   return `${prefix}${String(n).padStart(4, '0')}`;
 }
 
+type Models = Partial<Record<(typeof MODELS)[number], number | null>>;
+
+/**
+ * The models a body names, by either name, with the name each came under (errors name the field
+ * as sent). Both names may come: a client sends back the record `info` answered with one of them
+ * changed. On update the one that differs from the stored value is the change; two different
+ * changes (or two different files on add) are refused.
+ */
+function modelsOf(data: Row, previous?: Row): { models: Models; names: Record<string, string> } {
+  const models: Models = {};
+  const names: Record<string, string> = {};
+  for (const [alias, column] of Object.entries(MODEL_ALIAS) as [Alias, (typeof MODELS)[number]][]) {
+    const a = data[alias] as number | null | undefined;
+    const b = data[column] as number | null | undefined;
+    names[column] = a !== undefined ? alias : column;
+    if (a === undefined || b === undefined || a === b) models[column] = a !== undefined ? a : b;
+    else if (previous && b === (previous[column] ?? null)) models[column] = a;
+    else if (previous && a === (previous[column] ?? null)) [models[column], names[column]] = [b, column];
+    else throw invalidField(alias);
+  }
+  return { models, names };
+}
+
 /** Each model must be an STL file (read by the kernel at upload) the caller may use. */
-async function checkModels(trx: Kysely<Database>, userId: number, filesAdmin: boolean, data: Row, previous?: Row) {
+async function checkModels(trx: Kysely<Database>, userId: number, filesAdmin: boolean, data: Row, previous?: Row): Promise<Models> {
+  const { models, names } = modelsOf(data, previous);
   for (const field of MODELS) {
-    const id = data[field] as number | null | undefined;
+    const id = models[field];
     if (id === undefined || id === null || id === previous?.[field]) continue;
     const file = await trx.selectFrom('space_info').select(['userId', 'triangleCount']).where('id', '=', id).executeTakeFirst();
-    if (!file || (file.userId !== userId && !filesAdmin)) throw invalidField(field);
-    if (file.triangleCount === null) throw fail('orderModelNotStl', { field });
+    if (!file || (file.userId !== userId && !filesAdmin)) throw invalidField(names[field]!);
+    if (file.triangleCount === null) throw fail('orderModelNotStl', { field: names[field]! });
   }
-  const merged = { ...previous, ...Object.fromEntries(MODELS.filter((f) => data[f] !== undefined).map((f) => [f, data[f]])) };
+  const merged = { ...previous, ...Object.fromEntries(MODELS.filter((f) => models[f] !== undefined).map((f) => [f, models[f]])) };
   if (!merged.upperFileId && !merged.lowerFileId) throw fail('orderModelRequired');
   if (merged.occlusionFileId && !(merged.upperFileId && merged.lowerFileId)) throw fail('orderBothModels');
+  return models;
 }
 
 async function checkDesigner(trx: Kysely<Database>, designerId: number) {
@@ -131,7 +167,7 @@ export function createOrderResource(ctx: AppContext) {
       async beforeAdd(data, { c, trx }) {
         const { userId } = authOf(c);
         const ordersAdmin = await seesAll(trx, userId, SEE_ALL.orders);
-        await checkModels(trx, userId, await seesAll(trx, userId, SEE_ALL.files), data);
+        const models = await checkModels(trx, userId, await seesAll(trx, userId, SEE_ALL.files), data);
         // Only an orders admin assigns another designer; everyone else designs their own.
         const designerId = ordersAdmin && data.designerId ? data.designerId : userId;
         if (designerId !== userId) await checkDesigner(trx, designerId);
@@ -147,9 +183,9 @@ export function createOrderResource(ctx: AppContext) {
           status: ORDER_STATUS.design,
           designerId,
           creatorId: userId,
-          upperFileId: data.upperFileId ?? null,
-          lowerFileId: data.lowerFileId ?? null,
-          occlusionFileId: data.occlusionFileId ?? null,
+          upperFileId: models.upperFileId ?? null,
+          lowerFileId: models.lowerFileId ?? null,
+          occlusionFileId: models.occlusionFileId ?? null,
           designStartTime: formatTime(now),
         };
       },
@@ -157,14 +193,12 @@ export function createOrderResource(ctx: AppContext) {
         const { userId } = authOf(c);
         const previous = (await trx.selectFrom('order_info').selectAll().where('id', '=', data.id).executeTakeFirst()) as Row | undefined;
         if (!previous) throw fail('dataNotFound');
-        await checkModels(trx, userId, await seesAll(trx, userId, SEE_ALL.files), data, previous);
+        const models = await checkModels(trx, userId, await seesAll(trx, userId, SEE_ALL.files), data, previous);
         const values: Row = {
           patientName: data.patientName,
           remark: data.remark,
           deliveryTime: data.deliveryTime,
-          upperFileId: data.upperFileId,
-          lowerFileId: data.lowerFileId,
-          occlusionFileId: data.occlusionFileId,
+          ...models,
           status: data.status,
         };
         if (data.designerId && data.designerId !== previous.designerId && (await seesAll(trx, userId, SEE_ALL.orders))) {
@@ -217,12 +251,20 @@ async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {
   const fileById = new Map(files.map((f) => [f.id, { ...f, url: fileUrl(f.id) }]));
   return rows.map((r) => {
     const u = userById.get(Number(r.designerId));
+    const upper = fileById.get(r.upperFileId as number) ?? null;
+    const lower = fileById.get(r.lowerFileId as number) ?? null;
+    const occlusion = fileById.get(r.occlusionFileId as number) ?? null;
     return {
       ...r,
       designerName: u ? u.nickName || u.name || u.username : null,
-      upperFile: fileById.get(r.upperFileId as number) ?? null,
-      lowerFile: fileById.get(r.lowerFileId as number) ?? null,
-      occlusionFile: fileById.get(r.occlusionFileId as number) ?? null,
+      // The specification's names, as objects with their `id` (what add and update take back)...
+      upper,
+      lower,
+      occlusion,
+      // ...and the names the back office reads.
+      upperFile: upper,
+      lowerFile: lower,
+      occlusionFile: occlusion,
     };
   });
 }

@@ -12,7 +12,7 @@ import { t } from '../../core/i18n.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import { canReadFile } from './access.ts';
 import { allowedExtensions, extensionOf, isKind, kindOf, mimeOf, type Kind } from './kinds.ts';
-import { checkStl, STL_REASON } from './stl-check.ts';
+import { checkStl, STL_REASON, type StlHealth } from './stl-check.ts';
 import type { BlobStorage, BlobWriter, StagedBlob } from './storage.ts';
 import { boundaryOf, MultipartError, MultipartLimitError, readMultipart } from './multipart.ts';
 import type { Serial } from './serial.ts';
@@ -131,7 +131,7 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
         const classifyId = await folderOf(ctx, auth.userId, fields.get('classifyId') ?? null);
 
         // Check every file before storing any: a rejected request stores nothing.
-        const checked: { name: string; ext: string; staged: StagedBlob; triangles: number | null }[] = [];
+        const checked: { name: string; ext: string; staged: StagedBlob; triangles: number | null; health: StlHealth | null }[] = [];
         for (const { name: rawName, staged } of files) {
           const name = rawName || 'file';
           const ext = extensionOf(name);
@@ -140,6 +140,7 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
             throw fail('uploadBadExtension', { name, kind: t(c.get('lang'), KIND_LABEL[kind]), allowed: allowed.map((e) => `.${e}`).join(' ') });
           }
           let triangles: number | null = null;
+          let health: StlHealth | null = null;
           if (ext === 'stl') {
             const stl = await checkStl(await storage.openStaged(staged), ctx.logger);
             if (!stl.ok) {
@@ -147,8 +148,9 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
               throw fail('uploadNotStl', { name, detail: t(lang, STL_REASON[stl.code] ?? 'stlUnreadable') });
             }
             triangles = stl.triangles;
+            health = stl.health;
           }
-          checked.push({ name, ext, staged, triangles });
+          checked.push({ name, ext, staged, triangles, health });
         }
 
         const now = formatTime(ctx.clock.now());
@@ -175,7 +177,8 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
               const url = urlOf(ctx.jwtSecret, id, values.kind);
               await trx.updateTable('space_info').set({ url }).where('id', '=', id).execute();
               const { key: _key, ...visible } = values;
-              out.push({ id, ...visible, url });
+              // STL files also carry their health (not stored: the order form warns at once).
+              out.push({ id, ...visible, url, ...(s.ext === 'stl' ? { health: s.health } : {}) });
             }
             return out;
           });

@@ -6,11 +6,16 @@
  * A file over the server's upload limit is not sent (it would only fail after a long upload): the
  * slot says the model is too large and offers to simplify it here (simplify.ts), then uploads the
  * simplified copy the normal way. A failed or cancelled simplification leaves the slot as it was.
+ *
+ * An uploaded model whose health report shows damage (model-health.ts: holes beyond a scan's rim,
+ * loose shells, non-manifold or flipped edges, degenerate triangles) gets a warning; the user keeps
+ * it or removes it.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { toast } from '../../ui/toast';
 import { Icon } from '../../ui/icons';
+import { healthIssues, healthWarning, type HealthIssues } from './model-health';
 import { simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify';
 import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload';
 import { formatCount } from '../../i18n/format.ts';
@@ -78,6 +83,7 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
   const [oversize, setOversize] = useState<Oversize | null>(null);
   const [work, setWork] = useState<Work | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  const [damage, setDamage] = useState<HealthIssues | null>(null);
   const abort = useRef<AbortController | null>(null);
   const shown = work ? work.shown : value ? current : null;
 
@@ -100,6 +106,7 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
       (row) => {
         setProgress(null);
         setCurrent({ name: row.name, size: row.size, url: row.url });
+        setDamage(healthIssues(row.health));
         onChange(row.id);
       },
       (err: unknown) => {
@@ -124,6 +131,7 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
     setError(null);
     setNote(null);
     setOversize(null);
+    setDamage(null);
     if (!/\.stl$/i.test(f.name)) {
       setError(t`Only STL files are accepted`);
       return;
@@ -166,6 +174,7 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
         const from = count(model.trianglesBefore);
         const to = count(model.trianglesAfter);
         setNote(t`Simplified from ${from} to ${to} triangles`);
+        setDamage(healthIssues(row.health));
         onChange(row.id);
       },
       (err: unknown) => {
@@ -229,7 +238,15 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
               </button>
             )}
             {!disabled && !busy && (
-              <button type="button" className="aw-btn-icon size-6" aria-label={t`Remove`} onClick={() => onChange(null)}>
+              <button
+                type="button"
+                className="aw-btn-icon size-6"
+                aria-label={t`Remove`}
+                onClick={() => {
+                  setDamage(null);
+                  onChange(null);
+                }}
+              >
                 <Icon name="x" className="size-3.5" />
               </button>
             )}
@@ -285,6 +302,27 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
                 {t`Cancel`}
               </button>
             </div>
+          )}
+        </div>
+      )}
+      {damage !== null && Boolean(value) && !busy && (
+        <div className="flex flex-wrap items-center gap-2 rounded-md border border-amber-200 bg-amber-50 px-2.5 py-2 text-xs text-amber-800" role="alert" data-testid="model-health">
+          <Icon name="alert" className="size-4 shrink-0" />
+          <span className="min-w-0 flex-1">{healthWarning(damage, i18n.locale || 'en')}</span>
+          <button type="button" className="aw-btn-default" onClick={() => setDamage(null)}>
+            {t`Keep it`}
+          </button>
+          {!disabled && (
+            <button
+              type="button"
+              className="aw-btn-default"
+              onClick={() => {
+                setDamage(null);
+                onChange(null);
+              }}
+            >
+              {t`Remove`}
+            </button>
           )}
         </div>
       )}

@@ -8,6 +8,7 @@ import { request, session } from '../../api/client';
 import { CODE_OK, isEnvelope } from '../../api/http';
 import { currentLocale } from '../../i18n';
 import { formatCount, formatNumber } from '../../i18n/format.ts';
+import type { ModelHealth } from './model-health';
 
 export const UPLOAD_URL = '/admin/base/comm/upload';
 
@@ -19,6 +20,8 @@ export interface UploadedFile {
   size: number;
   kind: string;
   triangleCount: number | null;
+  /** STL files: the model's health (null when the server could not analyse it). */
+  health?: ModelHealth | null;
 }
 
 export interface UploadOptions {

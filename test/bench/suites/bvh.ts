@@ -38,7 +38,7 @@ import { buildBvh, bvhRefitIndex, raycastFirst, refitBvh, refitBvhVertices, type
 import { distanceMap } from '../../../workers/kernels/distance.ts';
 import { meshFromArrays, meshViews, type MeshRef } from '../../../workers/kernels/mesh.ts';
 import { parseStl } from '../../../workers/kernels/stl.ts';
-import { undercutMap } from '../../../workers/kernels/undercut.ts';
+import { rayOffsets, UNDERCUT_TANGENT, undercutMap } from '../../../workers/kernels/undercut.ts';
 import { vertexNormals } from '../../fixtures/mesh.ts';
 import { uvSphereMesh } from '../../fixtures/meshes.ts';
 import { loadKernels } from '../../kernels/kernels.ts';
@@ -233,7 +233,7 @@ function peerUndercut(
     ray.origin.set(p[v * 3]! + d[0] * eps, p[v * 3 + 1]! + d[1] * eps, p[v * 3 + 2]! + d[2] * eps);
     // Not facing away from d: also out along the normal (walls parallel to d), as the kernel does.
     const nx = normals[v * 3]!, ny = normals[v * 3 + 1]!, nz = normals[v * 3 + 2]!;
-    if (nx * d[0] + ny * d[1] + nz * d[2] > -0.02) ray.origin.set(ray.origin.x + nx * normalEps, ray.origin.y + ny * normalEps, ray.origin.z + nz * normalEps);
+    if (nx * d[0] + ny * d[1] + nz * d[2] > -UNDERCUT_TANGENT) ray.origin.set(ray.origin.x + nx * normalEps, ray.origin.y + ny * normalEps, ray.origin.z + nz * normalEps);
     const hit = bvh.raycastFirst(ray, DoubleSide);
     if (hit) {
       flags[v] = 1;
@@ -353,9 +353,8 @@ async function rowsFor(ctx: BenchContext, spec: InputSpec): Promise<BenchRow[]> 
   }
 
   const d: V3 = realUpper ? unit(sub(centroid(partner), centroid(model))) : [0, 0, 1];
-  const { min, max } = bounds(model);
-  const eps = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) * 1e-5;
-  const normalEps = eps * 100;
+  // The defaults of undercut.ts, passed to both sides.
+  const { eps, normalEps } = rayOffsets(o.bvh);
   // Both sides start from the same vertex normals (ours has them from parsing), outside the clock.
   const normals = meshViews(o.mesh).normals ?? vertexNormals(model.positions, model.indices);
   let oursFlags = new Uint8Array(0);
