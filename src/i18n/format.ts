@@ -44,3 +44,9 @@ export function formatMm(value: number, digits = 2, locale: string = i18n.locale
 export function formatCount(value: number, locale: string = i18n.locale): string {
   return formatNumber(Math.round(value), {}, locale);
 }
+
+/** A vector's components, "(0.000, 0.500, -0.866)"; where the decimal mark is a comma, "(0,000; 0,500; -0,866)". */
+export function formatVector(values: readonly number[], digits = 3, locale: string = i18n.locale): string {
+  const decimalComma = formatNumber(0.5, { fixed: 1 }, locale).includes(',');
+  return `(${values.map((v) => formatNumber(v, { fixed: digits }, locale)).join(decimalComma ? '; ' : ', ')})`;
+}

@@ -155,6 +155,7 @@ test('a role with order rights: its users see only their menus and buttons, and 
   await dialog.getByLabel('Name').fill('Lab designer');
   await dialog.getByRole('tab', { name: 'Permissions' }).click();
   const tree = dialog.getByRole('tree', { name: 'Menus and permissions' });
+  await dialog.getByRole('checkbox', { name: 'Show permission identifiers' }).check();
   await tree.getByRole('checkbox', { name: /^Add order:info:add$/ }).check();
   await tree.getByRole('checkbox', { name: /^Update order:info:update$/ }).check();
   // The order list's Query (the time list has one with the same permissions further down).
@@ -365,6 +366,7 @@ test('the role form shows permission names whole; long permission strings give w
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Breit');
   await dialog.getByRole('tab', { name: 'Berechtigungen' }).click();
   const tree = dialog.getByRole('tree', { name: 'Menüs und Berechtigungen' });
+  await dialog.getByRole('checkbox', { name: 'Berechtigungskennungen anzeigen' }).check();
   const query = tree.getByRole('checkbox', { name: /^Abfragen order:info:info,order:info:list,order:info:page$/ }).first();
   await expect(query).toBeVisible();
   // The name's own text is not cut (its box is as wide as its text).

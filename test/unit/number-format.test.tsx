@@ -7,7 +7,7 @@ import { I18nProvider } from '@lingui/react';
 import { messages as de } from '../../src/locales/de/messages.po';
 import { messages as en } from '../../src/locales/en/messages.po';
 import { messages as zh } from '../../src/locales/zh/messages.po';
-import { formatCount, formatMm, formatNumber } from '../../src/i18n/format.ts';
+import { formatCount, formatMm, formatNumber, formatVector } from '../../src/i18n/format.ts';
 import { StatusBar } from '../../src/editor/ui/StatusBar.tsx';
 import { initialState } from '../../src/editor/engine/state.ts';
 import type { ModelView } from '../../src/editor/engine/models.ts';
@@ -33,6 +33,12 @@ describe('locale number formatting', () => {
     expect(formatNumber(1, { min: 1, max: 2 }, 'de')).toBe('1,0');
     expect(formatNumber(1234.5, { max: 1 }, 'de')).toBe('1.234,5');
     expect(formatNumber(Number.NaN, {}, 'en')).toBe('–');
+  });
+
+  it('separates a vector\'s components so that a decimal comma stays readable', () => {
+    expect(formatVector([0, 0.5, -0.866], 3, 'en')).toBe('(0.000, 0.500, -0.866)');
+    expect(formatVector([0, 0.5, -0.866], 3, 'zh')).toBe('(0.000, 0.500, -0.866)');
+    expect(formatVector([0, 0.5, -0.866], 3, 'de')).toBe('(0,000; 0,500; -0,866)');
   });
 });
 

@@ -7,7 +7,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { BEST_DIRECTION_CONE_DEG, MAX_TILT_DEG, tiltsOf, type AnalysisController, type HeatmapMode } from '../engine/analysis.ts';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
-import { formatNumber } from '../../i18n/format.ts';
+import { formatNumber, formatVector } from '../../i18n/format.ts';
 
 const MODES: { mode: HeatmapMode; label: MessageDescriptor }[] = [
   { mode: 'off', label: msg`Off` },
@@ -124,7 +124,7 @@ function Panel({ engine, analysis, state }: { engine: EditorEngine; analysis: An
         </select>
       </label>
       <p className="text-xs text-slate-500 tabular-nums" data-testid="direction-value">
-        {a.directionSet ? `(${a.direction.map((v) => formatNumber(v, { fixed: 3 }, i18n.locale)).join(' | ')})` : t`The jaw's axis (default)`}
+        {a.directionSet ? formatVector(a.direction, 3, i18n.locale) : t`The jaw's axis (default)`}
       </p>
       <TiltSlider label={t`Tilt front / back`} value={tilts.front} onCommit={(v) => analysis.setTilts(v, tilts.side)} />
       <TiltSlider label={t`Tilt left / right`} value={tilts.side} onCommit={(v) => analysis.setTilts(tilts.front, v)} />
