@@ -32,6 +32,16 @@ export function pixelDifference(a: { data: number[] }, b: { data: number[] }): n
   return changed / (a.data.length / 4);
 }
 
+/** Share of strongly coloured pixels (a heatmap's ramp; the models are beige and grey). */
+export function saturated(a: { data: number[] }): number {
+  let n = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    const r = a.data[i]!, g = a.data[i + 1]!, b = a.data[i + 2]!;
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 90) n++;
+  }
+  return n / (a.data.length / 4);
+}
+
 /** Canvas CSS pixels of the models: pixels whose colour is far from the background's (the top-left corner). */
 export async function modelPixels(page: Page, divisor = 4): Promise<{ x: number; y: number }[]> {
   const shot = await canvasPixels(page, divisor);

@@ -5,7 +5,7 @@
 import { test, expect, type APIRequestContext } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { designerWithOrder as createDesignerOrder, namedWorker, signIn, workerStats } from './helpers.ts';
-import { canvasPixels as pixels, pixelDifference as difference, settle } from './canvas.ts';
+import { canvasPixels as pixels, pixelDifference as difference, saturated, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -15,16 +15,6 @@ async function designerWithOrder(request: APIRequestContext, username: string): 
   // The upper jaw: the lower one turned over (teeth down) and lifted so that the cusps meet.
   const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
   return (await createDesignerOrder(request, { username, name: 'Ana', patientName: 'Lena Analyse', upper, lower })).id;
-}
-
-/** Share of strongly coloured pixels (the ramp's blue, green, red; the models are beige and grey). */
-function saturated(a: { data: number[] }): number {
-  let n = 0;
-  for (let i = 0; i < a.data.length; i += 4) {
-    const r = a.data[i]!, g = a.data[i + 1]!, b = a.data[i + 2]!;
-    if (Math.max(r, g, b) - Math.min(r, g, b) > 90) n++;
-  }
-  return n / (a.data.length / 4);
 }
 
 test('a designer shows the undercut heatmap, tilts the insertion direction, shows occlusal distances and turns the heatmap off', async ({ page, request }) => {

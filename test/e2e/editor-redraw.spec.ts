@@ -5,19 +5,9 @@
 import { test, expect, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { designerWithOrder, signIn } from './helpers.ts';
-import { canvasPixels, modelPixels, pixelDifference, settle } from './canvas.ts';
+import { canvasPixels, modelPixels, pixelDifference, saturated, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
-
-/** Share of strongly coloured pixels (a heatmap's ramp; the models are beige and grey). */
-function saturated(a: { data: number[] }): number {
-  let n = 0;
-  for (let i = 0; i < a.data.length; i += 4) {
-    const r = a.data[i]!, g = a.data[i + 1]!, b = a.data[i + 2]!;
-    if (Math.max(r, g, b) - Math.min(r, g, b) > 90) n++;
-  }
-  return n / (a.data.length / 4);
-}
 
 async function openOrder(page: Page, id: number): Promise<void> {
   await page.goto(`/bend?orderId=${id}`);
