@@ -77,7 +77,7 @@ function quantile(values: number[], q: number): number {
 const median = (v: number[]): number => quantile(v, 0.5);
 
 /**
- * Frame intervals while dragging: the engine draws only after input (and for a short tail), so the
+ * Frame intervals while dragging: the engine draws a frame for each input it has not drawn yet, so the
  * ticks between input events are idle ones (a display refresh, 16.7 ms); the drawn frames are the
  * intervals clearly longer than that. Reported: their median and 95th percentile, how many, and
  * the drawn frames per second over the whole drag.
