@@ -32,7 +32,7 @@ export default function RoleList() {
       render: (r) => {
         const text = r.remark === SUPERADMIN_REMARK ? t`Passes every permission check` : String(r.remark ?? '');
         return (
-          <span className="block max-w-60 truncate" title={text}>
+          <span className="block max-w-44 truncate" title={text}>
             {text}
           </span>
         );
