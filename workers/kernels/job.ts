@@ -200,13 +200,17 @@ export function jobRunner<C extends string>({ failureOf, channel }: JobRunnerOpt
     const state = { cancelled: false };
     const id = jobId ?? internalJobs--;
     running.set(id, state);
+    // Reports go out without waiting (a proxy call returns a promise), but the last one is awaited
+    // before the result: they travel on their own port, and one that arrived after the result
+    // would be dropped by the caller, which stops listening once the call has settled.
+    let lastReport: Promise<unknown> = Promise.resolve();
     const progress = (fraction: number, stage?: string): void => {
-      // Fire and forget: a proxy call returns a promise.
-      if (onProgress) Promise.resolve(onProgress(fraction, stage)).catch(() => {});
+      if (onProgress) lastReport = Promise.resolve(onProgress(fraction, stage)).catch(() => {});
     };
     let result: JobResult<T, C>;
     try {
       const value = await work({ shouldCancel: () => state.cancelled, onProgress: onProgress ? (f) => progress(f) : undefined }, progress);
+      await lastReport;
       result = channel.transfer({ ok: true, value }, transferables(value));
     } catch (e) {
       result = { ok: false, error: failureOf(e) };
