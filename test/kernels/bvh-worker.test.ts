@@ -3,7 +3,7 @@
 // and an AbortSignal stops it mid-build (the worker's job ends ABORTED and the
 // mesh's arena is as it was); a long job's lazy build stops the same way.
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeometryClient } from '../../src/editor/geometry/client.ts';
 import { isAbortError } from '../../src/editor/geometry/errors.ts';
 import { sphereStl } from '../fixtures/stl.ts';
