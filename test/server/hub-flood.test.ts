@@ -70,6 +70,28 @@ describe('device hub: message rate', () => {
     a.close();
   });
 
+  it('an outcome that finds the bucket empty closes the line instead of being lost; reported again after welcome, the job is done', async () => {
+    const d = await addDevice(h);
+    const a = new RawClient(h.wsUrl);
+    await a.hello(d.key);
+    await a.next((m) => m.type === 'welcome');
+    const j = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(2) }, h.adminToken)).data.jobId;
+    await a.next((m) => m.jobId === j);
+    a.send({ type: 'ack', jobId: j });
+    // A chatty machine: its progress empties the bucket, then the wire is done.
+    for (let i = 0; i < 120; i++) a.send({ type: 'progress', jobId: j, step: 1, steps: 2 });
+    a.send({ type: 'done', jobId: j, ms: 5 });
+    expect(await a.closed).toBe(1008);
+    expect(await jobStatus(h, j)).not.toBe('done');
+    // After the next welcome the machine says it again, and it counts.
+    const b = new RawClient(h.wsUrl);
+    await b.hello(d.key);
+    await b.next((m) => m.type === 'welcome');
+    b.send({ type: 'done', jobId: j, ms: 5 });
+    await until(async () => (await jobStatus(h, j)) === 'done', 'done after the reconnect');
+    b.close();
+  });
+
   it('status changes are written at most once a second, the latest one winning', async () => {
     const d = await addDevice(h);
     const { writes, off } = linkWrites(d.id);

@@ -10,6 +10,9 @@ import type { DeviceReceiver } from '../../core/delivery.ts';
 import { findDeviceByKey } from '../device/keys.ts';
 import { bendingJobs, cancelledSince, INTERRUPTED, jobMessage, markResent, ON_CONNECT, transition, unackedJobs, updateProgress } from './jobs.ts';
 
+/** A frame that may carry a job's outcome: checked without parsing (the frame was not admitted). */
+const OUTCOME_FRAME = /"type"\s*:\s*"(?:done|failed)"/;
+
 export interface DeviceSocket {
   send(text: string): void;
   close(code: number, reason: string): void;
@@ -144,7 +147,7 @@ export class DeviceHub implements DeviceReceiver {
       message: (text: string) => {
         // Decided before anything else is done with the frame: a flood costs no parsing, no
         // queued work and no database write beyond what the limit lets through.
-        if (conn.closed || !this.admit(conn)) return;
+        if (conn.closed || !this.admit(conn, text)) return;
         conn.chain = conn.chain.then(() => this.onMessage(conn, text)).catch((err) => this.ctx.logger.error('Device hub: message failed', err));
       },
       closed: () => {
@@ -156,9 +159,11 @@ export class DeviceHub implements DeviceReceiver {
   /**
    * The rate limit: a frame takes a token or is dropped. The first frame dropped is answered
    * `error { code: 'rate' }`; a connection that goes on with `burst` more frames dropped in a row
-   * is closed with 1008.
+   * is closed with 1008. An outcome (`done`, `failed`) is never dropped silently: the machine would
+   * not know to report it again, and its job would stay `bending`. The connection is closed with
+   * 1008 instead, and the machine reports the outcome again after its next `welcome`.
    */
-  private admit(conn: Conn): boolean {
+  private admit(conn: Conn, text: string): boolean {
     const now = this.ctx.clock.now();
     const { perSecond, burst } = this.rate;
     conn.tokens = Math.min(burst, conn.tokens + ((now - conn.refilledAt) / 1000) * perSecond);
@@ -167,6 +172,10 @@ export class DeviceHub implements DeviceReceiver {
       conn.tokens -= 1;
       conn.dropped = 0;
       return true;
+    }
+    if (OUTCOME_FRAME.test(text)) {
+      this.drop(conn, CLOSE.policy, 'message rate limit: report the outcome again after welcome');
+      return false;
     }
     if (conn.dropped++ === 0) {
       this.send(conn, { type: 'error', code: 'rate', message: `more than ${perSecond} messages a second (burst ${burst}): messages are dropped` });
