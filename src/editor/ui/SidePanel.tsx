@@ -139,10 +139,15 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
   // The measurement labels over the viewport are written by the engine: in the new language too.
   useEffect(() => engine?.relabelMeasurements(), [engine, i18n.locale]);
   const tool = state.tool;
+  const revealedFor = useRef<string | null>(null);
   useEffect(() => {
     const panel = panelRef.current;
     const section = tool ? panel?.querySelector<HTMLElement>(`[data-testid="${TOOL_SECTION[tool]}"]`) : null;
-    if (panel && section) revealSection(panel, section);
+    const chosen = revealedFor.current !== tool;
+    revealedFor.current = tool;
+    // A new hint (a check finished, the outline closed) never moves the panel under the pointer:
+    // the user may be aiming at one of its buttons.
+    if (panel && section && (chosen || !panel.matches(':hover'))) revealSection(panel, section);
   }, [tool, state.toolHint]);
   return (
     <aside ref={panelRef} className="flex w-72 shrink-0 flex-col overflow-y-auto border-l border-slate-200 bg-slate-50" aria-label={t`Side panel`} data-tool={tool ?? ''}>
