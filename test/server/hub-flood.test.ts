@@ -2,7 +2,7 @@
 // 20 frames/s, burst 100), the one `rate` error, the 1008 close, and status writes coalesced so
 // that no flood turns into a database write per frame. The well-behaved machine next to it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDevice, jobStatus, RawClient, startHubServer, steps, until, WIRE, type HubServer } from './hub-helpers.ts';
+import { addDevice, jobStatus, startHubServer, steps, until, welcomed, WIRE, type HubServer } from './hub-helpers.ts';
 
 let h: HubServer;
 beforeAll(async () => {
@@ -28,9 +28,7 @@ describe('device hub: message rate', () => {
   it('an authenticated device flooding 50,000 frames is told once, limited and closed with 1008; HTTP is answered meanwhile', async () => {
     const d = await addDevice(h);
     const { writes, off } = linkWrites(d.id);
-    const flood = new RawClient(h.wsUrl);
-    await flood.hello(d.key);
-    await flood.next((m) => m.type === 'welcome');
+    const flood = await welcomed(h.wsUrl, d.key);
     const before = writes.n;
     for (let i = 0; i < 50_000; i++) flood.send({ type: 'status', state: i % 2 ? 'idle' : 'bending', detail: String(i) });
     // Another caller's request while the frames pour in.
@@ -46,9 +44,7 @@ describe('device hub: message rate', () => {
 
   it('a machine within the limit is never told; a short burst over it is told once, dropped, and the machine goes on', async () => {
     const d = await addDevice(h);
-    const a = new RawClient(h.wsUrl);
-    await a.hello(d.key);
-    await a.next((m) => m.type === 'welcome');
+    const a = await welcomed(h.wsUrl, d.key);
     const j = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(2) }, h.adminToken)).data.jobId;
     await a.next((m) => m.jobId === j);
     // 99 frames after hello: within the burst of 100.
@@ -72,9 +68,7 @@ describe('device hub: message rate', () => {
 
   it('an outcome that finds the bucket empty closes the line instead of being lost; reported again after welcome, the job is done', async () => {
     const d = await addDevice(h);
-    const a = new RawClient(h.wsUrl);
-    await a.hello(d.key);
-    await a.next((m) => m.type === 'welcome');
+    const a = await welcomed(h.wsUrl, d.key);
     const j = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(2) }, h.adminToken)).data.jobId;
     await a.next((m) => m.jobId === j);
     a.send({ type: 'ack', jobId: j });
@@ -84,9 +78,7 @@ describe('device hub: message rate', () => {
     expect(await a.closed).toBe(1008);
     expect(await jobStatus(h, j)).not.toBe('done');
     // After the next welcome the machine says it again, and it counts.
-    const b = new RawClient(h.wsUrl);
-    await b.hello(d.key);
-    await b.next((m) => m.type === 'welcome');
+    const b = await welcomed(h.wsUrl, d.key);
     b.send({ type: 'done', jobId: j, ms: 5 });
     await until(async () => (await jobStatus(h, j)) === 'done', 'done after the reconnect');
     b.close();
@@ -95,9 +87,7 @@ describe('device hub: message rate', () => {
   it('status changes are written at most once a second, the latest one winning', async () => {
     const d = await addDevice(h);
     const { writes, off } = linkWrites(d.id);
-    const a = new RawClient(h.wsUrl);
-    await a.hello(d.key);
-    await a.next((m) => m.type === 'welcome');
+    const a = await welcomed(h.wsUrl, d.key);
     const before = writes.n;
     a.send({ type: 'status', state: 'maintenance', detail: 'first' });
     await until(async () => (await state(d.id)).detail === 'first', 'first status written at once');

@@ -134,6 +134,14 @@ export class RawClient {
   }
 }
 
+/** A device connection that has said hello with `key` and been welcomed. */
+export async function welcomed(url: string, key: string): Promise<RawClient> {
+  const c = new RawClient(url);
+  await c.hello(key);
+  await c.next((m) => m.type === 'welcome');
+  return c;
+}
+
 /** Polls until `check` is true (5 s at most; 15 s with `long`). */
 export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
