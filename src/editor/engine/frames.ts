@@ -90,7 +90,6 @@ export class FrameClock {
   /** Work under way whose result will change the picture (a worker's vertices, a heatmap). */
   private inflight = 0;
   private drawn: FrameSummary | null = null;
-  private wasPending = false;
   /** The status as last published (one object per change: React's snapshot). */
   private last: FrameStatus = { frames: 0, pending: false, drawn: null };
 
@@ -98,7 +97,7 @@ export class FrameClock {
   request(ms = 0): void {
     this.requested++;
     if (ms > 0) this.animateUntil = Math.max(this.animateUntil, performance.now() + ms);
-    if (!this.wasPending) this.publish();
+    if (!this.last.pending) this.publish();
   }
 
   /** Whether the loop must draw now. */
@@ -113,7 +112,7 @@ export class FrameClock {
   /** Work whose result will be drawn: the picture is pending until it settles and a frame shows it. */
   track(work: Promise<unknown>): void {
     this.inflight++;
-    if (!this.wasPending) this.publish();
+    if (!this.last.pending) this.publish();
     const done = (): void => {
       this.inflight--;
       this.request();
@@ -145,7 +144,7 @@ export class FrameClock {
 
   /** The loop found nothing owed: says so once when that ends a pending spell (an animation's end). */
   idle(): void {
-    if (this.wasPending && !this.pending) this.publish();
+    if (this.last.pending && !this.pending) this.publish();
   }
 
   status(): FrameStatus {
@@ -154,7 +153,6 @@ export class FrameClock {
 
   private publish(): void {
     this.last = { frames: this.frames, pending: this.pending, drawn: this.drawn };
-    this.wasPending = this.last.pending;
     this.onStatus.notifyObservers(this.last);
   }
 }
