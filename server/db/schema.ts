@@ -138,6 +138,8 @@ export interface BaseRateAttemptTable {
   id: Generated<number>;
   bucket: string;
   at: number;
+  /** 1 while the attempt's check runs; 0 once it failed (a success deletes it). */
+  pending: Generated<number>;
 }
 
 export interface BaseCaptchaTable {

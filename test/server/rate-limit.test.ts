@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { ADMIN_PASSWORD, setup, type TestServer } from './helpers.ts';
+import { ADMIN_PASSWORD, addUser, setup, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -63,12 +63,29 @@ describe('login rate limit', () => {
   });
 });
 
-/** Counts the password verifications the app really runs (real and dummy). */
-function countVerifications(): { readonly n: number } {
-  const counter = { n: 0 };
+/**
+ * Counts the password verifications the app really runs (real and dummy), and the most that ran
+ * at once. Each is held open until the next macrotask, so that checks overlap as they would with
+ * production's argon2 cost.
+ */
+function countVerifications(): { readonly n: number; readonly most: number } {
+  const counter = { n: 0, most: 0, running: 0 };
   const { verify, verifyDummy } = t.ctx.passwords;
-  t.ctx.passwords.verify = (hashed, password) => (counter.n++, verify(hashed, password));
-  t.ctx.passwords.verifyDummy = (password) => (counter.n++, verifyDummy(password));
+  const watched =
+    <A extends unknown[]>(fn: (...args: A) => Promise<boolean>) =>
+    async (...args: A): Promise<boolean> => {
+      counter.n++;
+      counter.most = Math.max(counter.most, ++counter.running);
+      try {
+        const good = await fn(...args);
+        await new Promise((r) => setTimeout(r, 1));
+        return good;
+      } finally {
+        counter.running--;
+      }
+    };
+  t.ctx.passwords.verify = watched(verify);
+  t.ctx.passwords.verifyDummy = watched(verifyDummy);
   return counter;
 }
 
@@ -99,7 +116,9 @@ describe('login rate limit under concurrency', () => {
     const [a, b, good] = await Promise.all([attempt(ip, 'typo-1'), attempt(ip, 'typo-2'), attempt(ip, ADMIN_PASSWORD)]);
     expect([a.body.code, b.body.code]).toEqual([1001, 1001]);
     expect(good.body.code).toBe(1000);
-    // The success cleared the account's count: five more tries are evaluated.
+    // A success forgets the failures already recorded (typos still being checked alongside it
+    // count once they fail): after one more sign-in five more tries are evaluated.
+    expect((await attempt(ip, ADMIN_PASSWORD)).body.code).toBe(1000);
     for (let i = 0; i < 5; i++) expect((await attempt(ip, 'wrong')).status).toBe(200);
     expect((await attempt(ip, 'wrong')).status).toBe(429);
   });
@@ -118,6 +137,44 @@ describe('login rate limit under concurrency', () => {
     expect((await attempt('203.0.113.13', ADMIN_PASSWORD)).body.code).toBe(1000);
     t.clock.advance(15 * 60 * 1000);
     expect((await attempt(ip, ADMIN_PASSWORD)).body.code).toBe(1000);
+  });
+});
+
+describe('a crowd signing in correctly from one address', () => {
+  it('lets 120 concurrent right sign-ins of 30 accounts in; never more than 20 checked at once', async () => {
+    const ip = '203.0.113.30';
+    const { token } = await t.login('admin', ADMIN_PASSWORD, { ip: '203.0.113.31' });
+    const names = Array.from({ length: 30 }, (_, i) => `crowd${i}`);
+    for (const username of names) await addUser(t, token, { username, password: `pw-${username}-1` });
+    const verified = countVerifications();
+    const crowd = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => {
+        const username = names[i % names.length]!;
+        return t.call('POST', LOGIN, { ip, body: { username, password: `pw-${username}-1` } });
+      }),
+    );
+    expect(crowd.map((r) => `${r.status} ${r.body.code}`)).toEqual(crowd.map(() => '200 1000'));
+    expect(verified.n).toBe(120);
+    expect(verified.most).toBeGreaterThan(1);
+    expect(verified.most).toBeLessThanOrEqual(20);
+  });
+
+  it('still refuses guesses mixed into the crowd once 20 of them failed, and evaluates no more', async () => {
+    const ip = '203.0.113.32';
+    const verified = countVerifications();
+    const burst = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        i % 2 === 0
+          ? t.call('POST', LOGIN, { ip, body: { username: `nobody${i}`, password: 'guess' } })
+          : t.call('POST', LOGIN, { ip, body: { username: 'admin', password: ADMIN_PASSWORD } }),
+      ),
+    );
+    const failures = burst.filter((r) => r.status === 200 && r.body.code === 1001).length;
+    expect(failures).toBeLessThanOrEqual(20);
+    expect(verified.n - burst.filter((r) => r.body.code === 1000).length).toBeLessThanOrEqual(20);
+    // Refused: every guess beyond the twentieth failure, whoever made it.
+    expect(burst.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(10);
+    expect((await t.call('POST', LOGIN, { ip, body: { username: 'nobody', password: 'guess' } })).status).toBe(429);
   });
 });
 

@@ -11,6 +11,7 @@ import * as m0080 from './0080_locations.ts';
 import * as m0090 from './0090_die_radius.ts';
 import * as m0100 from './0100_rate_attempts.ts';
 import * as m0101 from './0101_redact_log.ts';
+import * as m0102 from './0102_rate_pending.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0090_die_radius': m0090,
   '0100_rate_attempts': m0100,
   '0101_redact_log': m0101,
+  '0102_rate_pending': m0102,
 };

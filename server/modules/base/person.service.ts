@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { fail, invalidField } from '../../core/errors.ts';
-import { clear, passwordBucket, reserveAll } from '../../core/rate-limit.ts';
+import { clear, counted, passwordBucket } from '../../core/rate-limit.ts';
 import { revokeUserSessions } from '../../core/tokens.ts';
 import type { PersonUpdateInput } from './schemas.ts';
 
@@ -38,11 +38,16 @@ export async function updatePerson(ctx: AppContext, userId: number, input: Perso
   if (input.password !== undefined) {
     if (!input.oldPassword) throw invalidField('oldPassword', true);
     // A stolen session must not become a password oracle: limited like login, counted first.
-    const bucket = passwordBucket(userId);
-    await reserveAll(ctx, [bucket], 'tooManyPasswordAttempts');
-    const user = await ctx.db.selectFrom('base_sys_user').select('password').where('id', '=', userId).executeTakeFirst();
-    if (!user || !(await ctx.passwords.verify(user.password, input.oldPassword))) throw fail('oldPasswordIncorrect');
-    await clear(ctx, bucket);
+    await counted(
+      ctx,
+      [passwordBucket(userId)],
+      'tooManyPasswordAttempts',
+      async () => {
+        const user = await ctx.db.selectFrom('base_sys_user').select('password').where('id', '=', userId).executeTakeFirst();
+        if (!user || !(await ctx.passwords.verify(user.password, input.oldPassword!))) throw fail('oldPasswordIncorrect');
+      },
+      ([attempt]) => clear(ctx, attempt!),
+    );
     changes.password = await ctx.passwords.hash(input.password);
     passwordChanged = true;
   }
