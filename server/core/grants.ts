@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import type { Db } from '../db/index.ts';
 import type { AppEnv } from './env.ts';
 import { splitPerms, subtreeIds, SUPERADMIN_ROLE } from './perms.ts';
+import { remembered } from './rights-cache.ts';
 
 export interface Holding {
   isSuper: boolean;
@@ -46,8 +47,12 @@ export async function holdingOf(db: Db, who: { departmentId: number | null; role
   return { ...held, departments: await withSubtrees(db, exact, roots), wide: wideRoles.size > 0 };
 }
 
-/** What a user holds now (nothing for an unknown id). */
-export async function userHolding(db: Db, userId: number): Promise<Holding> {
+/** What a user holds now (nothing for an unknown id; shared: never change it). */
+export function userHolding(db: Db, userId: number): Promise<Holding> {
+  return remembered(db, `holding:${userId}`, () => queryUserHolding(db, userId));
+}
+
+async function queryUserHolding(db: Db, userId: number): Promise<Holding> {
   const user = await db.selectFrom('base_sys_user').select('departmentId').where('id', '=', userId).executeTakeFirst();
   const roles = await db.selectFrom('base_sys_user_role').select('roleId').where('userId', '=', userId).execute();
   return holdingOf(db, { departmentId: user?.departmentId ?? null, roleIds: roles.map((r) => r.roleId) });

@@ -1,6 +1,7 @@
 // Permission strings are module:resource:action, derived from the path under /admin.
 import type { Db } from '../db/index.ts';
 import { splitPerms } from '../../common/menu-access.ts';
+import { remembered } from './rights-cache.ts';
 
 export { splitPerms };
 
@@ -20,8 +21,12 @@ export interface Access {
   perms: Set<string>;
 }
 
-/** The user's roles and the perms of every menu those roles are granted. */
-export async function loadAccess(db: Db, userId: number): Promise<Access> {
+/** The user's roles and the perms of every menu those roles are granted (shared: never change it). */
+export function loadAccess(db: Db, userId: number): Promise<Access> {
+  return remembered(db, `access:${userId}`, () => queryAccess(db, userId));
+}
+
+async function queryAccess(db: Db, userId: number): Promise<Access> {
   const rows = await db
     .selectFrom('base_sys_user_role as ur')
     .innerJoin('base_sys_role as r', 'r.id', 'ur.roleId')

@@ -142,6 +142,11 @@ export interface BaseRateAttemptTable {
   pending: Generated<number>;
 }
 
+/** One row: moved forward by triggers on every change to what users hold (see rights-cache.ts). */
+export interface BaseRightsVersionTable {
+  v: number;
+}
+
 export interface BaseCaptchaTable {
   id: string;
   answer: string;
@@ -430,6 +435,7 @@ export interface Database {
   base_session: BaseSessionTable;
   base_refresh_token: BaseRefreshTokenTable;
   base_rate_attempt: BaseRateAttemptTable;
+  base_rights_version: BaseRightsVersionTable;
   base_captcha: BaseCaptchaTable;
   base_sys_param: BaseSysParamTable;
   base_sys_conf: BaseSysConfTable;

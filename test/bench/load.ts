@@ -53,7 +53,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN_PASSWORD = 'load-Admin-pass-1';
 const USER_PASSWORD = 'load-User-pass-1';
 
-type Kind = 'signIn' | 'orderPage' | 'userPage' | 'orderInfo' | 'upload';
+type Kind = 'signIn' | 'orderPage' | 'userPage' | 'orderInfo' | 'upload' | 'floor';
 const KINDS: Kind[] = ['signIn', 'orderPage', 'userPage', 'orderInfo', 'upload'];
 /** A client's cycle; it starts at its own offset so that the kinds interleave. */
 const CYCLE: Kind[] = ['orderPage', 'userPage', 'orderInfo', 'orderPage', 'userPage', 'orderInfo', 'orderPage', 'userPage', 'orderInfo', 'upload'];
@@ -179,7 +179,7 @@ interface Stats {
 async function runClients(base: string, names: string[], orderIds: number[][], cycle: Kind[], seconds: number, given?: (string | undefined)[]) {
   const tokens: (string | undefined)[] = [];
   const call = client(base);
-  const stats = new Map<Kind, Stats>(KINDS.map((k) => [k, { ms: [], errors: new Map() }]));
+  const stats = new Map<Kind, Stats>([...KINDS, 'floor' as const].map((k) => [k, { ms: [], errors: new Map() }]));
   const record = (kind: Kind, started: number, r: Reply | Error): Reply | null => {
     const s = stats.get(kind)!;
     s.ms.push(performance.now() - started);
@@ -212,6 +212,7 @@ async function runClients(base: string, names: string[], orderIds: number[][], c
       if (kind === 'orderPage') await timed(kind, () => call('POST', '/admin/order/info/page', token!, { page: 1 + (i % 3), size: 20, order: 'createTime', sort: 'desc' }));
       else if (kind === 'userPage') await timed(kind, () => call('POST', '/admin/base/sys/user/page', token!, { page: 1, size: 20 }));
       else if (kind === 'orderInfo') await timed(kind, () => call('GET', `/admin/order/info/info?id=${mine[i % mine.length]}`, token!));
+      else if (kind === 'floor') await timed(kind, () => call('GET', '/admin/base/comm/uploadMode', token!));
       else await timed(kind, () => call('POST', '/admin/base/comm/upload', token!, stlForm()));
     }
     tokens[c] = token;
@@ -280,6 +281,19 @@ async function ceiling(dataDir: string, names: string[], orderIds: number[][], s
   return out;
 }
 
+/** CPU milliseconds (user + system) the server process has used so far; undefined off Linux. */
+function serverCpu(pid: number): () => number | undefined {
+  const tick = 1000 / 100; // USER_HZ
+  return () => {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 async function main() {
   fs.mkdirSync(path.join(ROOT, 'test/.tmp'), { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(ROOT, 'test/.tmp/load-'));
@@ -312,8 +326,17 @@ async function main() {
     console.log(`# Load: ${CLIENTS} clients for ${SECONDS} s against ${base}`);
     console.log(`- machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; Node ${process.version}`);
     console.log(`- seeded: ${names.length} designers, ${ORDERS} orders; mix per client: ${CYCLE.join(', ')}; sign-in every ${SIGN_IN_EVERY} requests`);
+    const cpu = serverCpu(child.pid!);
     const { stats, elapsed, tokens } = await runClients(base, names, orderIds, CYCLE, SECONDS);
-    const lists = await runClients(base, names, orderIds, ['orderPage', 'userPage'], Math.max(3, Math.round(SECONDS / 2)), tokens);
+    // Each list page alone, so that its rate is comparable with its ceiling; then the floor.
+    const alone = new Map<Kind, { stats: Map<Kind, Stats>; elapsed: number; cpuMs: number | undefined }>();
+    for (const kind of ['orderPage', 'userPage', 'floor'] as const) {
+      const before = cpu();
+      const run = await runClients(base, names, orderIds, [kind], Math.max(3, Math.round(SECONDS / 3)), tokens);
+      const after = cpu();
+      const n = run.stats.get(kind)!.ms.length;
+      alone.set(kind, { ...run, cpuMs: before !== undefined && after !== undefined && n ? (after - before) / n : undefined });
+    }
     const loadAfter = os.loadavg()[0]!.toFixed(1);
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -354,11 +377,16 @@ async function main() {
     };
     console.log('\n## The mix');
     let errors = table(stats, elapsed, KINDS);
-    console.log('\n## List pages only (the same clients, signed in)');
-    errors += table(lists.stats, lists.elapsed, ['orderPage', 'userPage']);
+    console.log('\n## One kind at a time (the same clients, signed in)');
+    for (const [kind, run] of alone) {
+      errors += table(run.stats, run.elapsed, [kind]);
+      if (run.cpuMs !== undefined) console.log(`Server CPU per request: ${run.cpuMs.toFixed(3)} ms.`);
+    }
     console.log('');
     console.log(`Load average after: ${loadAfter}. ratio = the kind's HTTP req/s over a ceiling, both measured on this machine`);
     console.log('(the ceilings after the server stopped: one core each, the SQL or the handler called back to back).');
+    console.log('floor = GET /admin/base/comm/uploadMode: the token check, the request log and a constant answer, the');
+    console.log('lightest signed-in call: what any route can reach through HTTP with these clients on this machine.');
     if (errors > 0) process.exitCode = 1;
   } finally {
     if (child.exitCode === null) {

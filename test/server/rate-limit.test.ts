@@ -72,8 +72,8 @@ function countVerifications(): { readonly n: number; readonly most: number } {
   const counter = { n: 0, most: 0, running: 0 };
   const { verify, verifyDummy } = t.ctx.passwords;
   const watched =
-    <A extends unknown[]>(fn: (...args: A) => Promise<boolean>) =>
-    async (...args: A): Promise<boolean> => {
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
       counter.n++;
       counter.most = Math.max(counter.most, ++counter.running);
       try {
