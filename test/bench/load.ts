@@ -311,6 +311,8 @@ async function main() {
       CAPTCHA: 'off',
       ADMIN_PASSWORD,
       JWT_SECRET: 'load-secret-that-is-long-enough-0123456789',
+      // What server/start.ts would respawn itself with; set here, the child is the server itself.
+      UV_THREADPOOL_SIZE: '16',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
