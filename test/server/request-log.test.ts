@@ -22,6 +22,20 @@ describe('request log', () => {
     expect(row.createTime).toBe('2026-01-01 08:00:00');
   });
 
+  it('stores every one of 250 concurrent calls, each with its own parameters, before its reply', async () => {
+    const before = (await allRows()).length;
+    const replies = await Promise.all(
+      Array.from({ length: 250 }, async (_, i) => {
+        const res = await t.call('GET', `/admin/base/comm/person?note=burst-${i}`, { token: admin, ip: '198.51.100.9' });
+        // Its own entry is there when the reply arrives, whatever else is being written.
+        const mine = await t.ctx.db.selectFrom('base_sys_log').select('id').where('params', 'like', `%burst-${i}"%`).execute();
+        return { status: res.status, stored: mine.length };
+      }),
+    );
+    expect(replies.filter((r) => r.status !== 200 || r.stored !== 1)).toEqual([]);
+    expect((await allRows()).length - before).toBe(250);
+  });
+
   it('never stores passwords or tokens', async () => {
     const secrets = ['Sup3r-Secret-Pw', 'old-pw-value', 'new-pw-value'];
     await t.call('POST', '/admin/base/open/login', { body: { username: 'admin', password: secrets[0] } });
