@@ -348,7 +348,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
       .map(([propertyName, c]) => ({ propertyName, type: c.type, comment: c.comment, nullable: !!c.nullable })),
   };
 
-  if (def.recycle) registerRecyclable(def.table, def.name);
+  if (def.recycle) registerRecyclable(def.table, def.name, prefix);
 
   return { prefix, routes, eps, perms: permsFor(def), scopeOf, within, filtered };
 }

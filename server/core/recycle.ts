@@ -17,11 +17,16 @@ export interface RecycledData {
   hidden: string[];
 }
 
-/** Tables whose rows may be restored (only what a recycle-enabled resource put there). */
-const recyclable = new Map<string, string>();
+/** Tables whose rows may be restored (only what a recycle-enabled resource put there), with the
+ * resource's path prefix (`/admin/order/info`), from which its permissions derive. */
+const recyclable = new Map<string, { entity: string; prefix: string }>();
 
-export function registerRecyclable(table: string, entity: string): void {
-  recyclable.set(table, entity);
+export function registerRecyclable(table: string, entity: string, prefix: string): void {
+  recyclable.set(table, { entity, prefix });
+}
+
+export function recyclableTables(): ReadonlyMap<string, { entity: string; prefix: string }> {
+  return recyclable;
 }
 
 export interface RecycleInput {

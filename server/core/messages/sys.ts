@@ -13,6 +13,11 @@ export const sysMessages = {
     zh: '“{name}”（#{id}）无法恢复：其某个值已被占用，或其引用的数据已不存在',
     de: '„{name}“ (#{id}) kann nicht wiederhergestellt werden: ein Wert ist wieder vergeben oder referenzierte Daten fehlen',
   },
+  recycleRestoreDenied: {
+    en: '"{name}" (#{id}) cannot be restored: you may not add this kind of data',
+    zh: '“{name}”（#{id}）无法恢复：您没有新增此类数据的权限',
+    de: '„{name}“ (#{id}) kann nicht wiederhergestellt werden: Sie dürfen solche Daten nicht anlegen',
+  },
   cannotDeleteSelf: { en: 'You cannot delete yourself', zh: '不能删除自己', de: 'Sie können sich nicht selbst löschen' },
   cannotDeleteSuperadmin: {
     en: 'The super administrator cannot be deleted',

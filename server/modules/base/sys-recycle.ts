@@ -1,6 +1,11 @@
 // /admin/recycle/data: the recycle bin of the resources built with `recycle: true`. page/info show
 // what was deleted, by whom and when (hidden columns such as password hashes left out); `restore`
 // puts entries back with their ids; `delete` purges entries for good.
+//
+// Deleted data keeps its owner's protection. A superadmin sees and restores everything. Anyone
+// else sees only entries of resources they may read, never users, roles, menus or departments
+// (restoring them would hand out rights without the checks their forms make), and orders only
+// with the "all orders" grant; and restores an entry only if they may add that kind of data.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -8,7 +13,10 @@ import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { ok } from '../../core/envelope.ts';
 import { addEps, type Eps } from '../../core/eps.ts';
-import { restoreFromRecycleBin, visibleData } from '../../core/recycle.ts';
+import { authOf, SEE_ALL } from '../../core/access.ts';
+import { fail } from '../../core/errors.ts';
+import { loadAccess, permFromPath, type Access } from '../../core/perms.ts';
+import { recyclableTables, restoreFromRecycleBin, visibleData } from '../../core/recycle.ts';
 import { validate } from '../../core/validate.ts';
 
 export const recycleResource = {
@@ -37,6 +45,24 @@ export const recycleResource = {
 
 const restoreSchema = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1).max(1000) });
 
+/** Tables whose rows carry rights: only a superadmin brings them back. */
+const RIGHTS_TABLES = new Set(['base_sys_user', 'base_sys_role', 'base_sys_menu', 'base_sys_department']);
+/** Tables whose rows belong to one user; their entries need the area's "see all" grant. */
+const OWNED_TABLES: Record<string, string> = { order_info: SEE_ALL.orders };
+
+/** The tables whose entries a non-superadmin may see. */
+function visibleTables(access: Access): string[] {
+  const tables: string[] = [];
+  for (const [table, { prefix }] of recyclableTables()) {
+    if (RIGHTS_TABLES.has(table)) continue;
+    const seeAll = OWNED_TABLES[table];
+    if (seeAll && !access.perms.has(seeAll)) continue;
+    const reads = ['info', 'page', 'list'].some((action) => access.perms.has(permFromPath(`${prefix}/${action}`)!));
+    if (reads) tables.push(table);
+  }
+  return tables;
+}
+
 export function createRecycleResource(ctx: AppContext) {
   const showData = (row: Record<string, unknown>) => ({ ...row, data: typeof row.data === 'string' ? visibleData(row.data) : row.data });
   const resource = createCrud(ctx, {
@@ -44,10 +70,24 @@ export function createRecycleResource(ctx: AppContext) {
     hooks: {
       decorateList: (rows) => rows.map(showData),
       decorate: (row) => showData(row),
+      scope: async ({ c }) => {
+        const access = await loadAccess(ctx.db, authOf(c).userId);
+        return access.isSuper ? undefined : { tableName: visibleTables(access) };
+      },
     },
   });
   resource.routes.post('/restore', validate('json', restoreSchema), async (c) => {
     const { ids } = c.req.valid('json');
+    const access = await loadAccess(ctx.db, authOf(c).userId);
+    const entries = await resource
+      .within(ctx.db.selectFrom('recycle_data').select(['id', 'rowId', 'entity', 'prefix']).where('id', 'in', ids), await resource.scopeOf(c))
+      .execute();
+    if (entries.length < new Set(ids).size) throw fail('dataNotFound');
+    for (const entry of entries) {
+      if (!access.isSuper && !access.perms.has(permFromPath(`${entry.prefix}/add`)!)) {
+        throw fail('recycleRestoreDenied', { name: entry.entity, id: entry.rowId });
+      }
+    }
     const restored = await ctx.db.transaction().execute((trx) => restoreFromRecycleBin(trx, ids));
     return ok(c, { restored });
   });
