@@ -4,9 +4,61 @@
 // (the geometry worker bundles this file; the request schemas are bend-request.ts).
 // Step geometry and units: docs/device-bridge.md, "Step geometry".
 
-/** The wire types the editor designs (spec section 9). */
-export const WIRE_TYPES = ['labialBow', 'singleArmClasp', 'arrowClasp', 'wraparoundBow'] as const;
-export type WireType = (typeof WIRE_TYPES)[number];
+// The wire types are wires.ts; re-exported for the callers that read them here.
+export { WIRE_TYPES, type WireType } from './wires.ts';
+
+/** Spec section 9: start and end straight lengths 5..100 mm; wraparound bow first straight <= 30 mm. */
+export const WIRE_END_MIN = 5;
+export const WIRE_END_MAX = 100;
+export const WRAPAROUND_FIRST_MAX = 30;
+
+/** The findings of the checks a wire's program passes before it is sent (workers/kernels/bend-checks.ts). */
+export type BendIssueCode =
+  | 'WIRE_INVALID'
+  | 'ARC_CAPPED'
+  | 'START_LENGTH'
+  | 'END_LENGTH'
+  | 'WRAPAROUND_FIRST_STRAIGHT'
+  | 'ARROW_DOUBLE_BEND'
+  | 'DIAMETER_MISMATCH'
+  | 'OVER_MEMORY'
+  | 'FEED_LIMIT'
+  | 'BEND_LIMIT'
+  | 'ROTATE_LIMIT'
+  | 'COLLISION';
+
+/** The spec's message of each finding (English source text; the editor translates). */
+export const BEND_MESSAGES: Record<BendIssueCode, string> = {
+  WIRE_INVALID: 'The wire cannot be bent',
+  ARC_CAPPED: 'Arc angles above 160 degrees are capped at 160',
+  START_LENGTH: 'valid number from 5 to 100',
+  END_LENGTH: 'valid number from 5 to 100',
+  WRAPAROUND_FIRST_STRAIGHT: 'The wraparound bow first straight section is advised at or under 30 mm',
+  ARROW_DOUBLE_BEND: 'The arrow clasp needs a double bend of two arcs',
+  DIAMETER_MISMATCH: 'diameter mismatch',
+  OVER_MEMORY: 'Wire data over machine memory',
+  FEED_LIMIT: 'A step is outside the machine limits',
+  BEND_LIMIT: 'A step is outside the machine limits',
+  ROTATE_LIMIT: 'A step is outside the machine limits',
+  COLLISION: 'the bending path collided with the machine and was skipped',
+};
+
+/** A box of the bending head, in the head's frame (mm): x along the feed, the die exit at 0. */
+export interface HeadBox {
+  min: readonly [number, number, number];
+  max: readonly [number, number, number];
+}
+
+/**
+ * The default head: the feed tube's housing (5 x 5 mm, 40 mm long, its face 3 mm behind the die
+ * exit: the die and the bending pin stand proud of it) and the machine body behind it
+ * (200 x 200 mm). The wire bends in front of the face; wire swung back within 2.5 mm of the feed
+ * axis, or more than 43 mm behind the die exit, hits the machine.
+ */
+export const DEFAULT_HEAD: readonly HeadBox[] = [
+  { min: [-43, -2.5, -2.5], max: [-3, 2.5, 2.5] },
+  { min: [-243, -100, -100], max: [-43, 100, 100] },
+];
 
 /** What one step may ask of the machine. */
 export interface MachineLimits {

@@ -1,12 +1,9 @@
 // The reply shape every JSON answer shares: { code, message, data? }.
 import type { Context } from 'hono';
+import { Code } from '../../common/codes.ts';
 
-export const Code = {
-  ok: 1000,
-  fail: 1001,
-  validation: 1002,
-  internal: 1003,
-} as const;
+// The codes are the client's too (common/codes.ts).
+export { Code };
 
 export interface Envelope<T = unknown> {
   code: number;

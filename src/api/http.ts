@@ -3,11 +3,12 @@
  * product's single request timeout, `Accept-Language` and the raw token in `Authorization`.
  * It knows nothing about sessions; `session.ts` decides which token to send and what a status means.
  */
+import { CODE_OK } from '../../common/codes.ts';
 
 /** One timeout applies to all calls (specification, section 9). */
 export const REQUEST_TIMEOUT_MS = 3_600_000;
-/** Envelope code of a successful reply. */
-export const CODE_OK = 1000;
+/** Envelope code of a successful reply (common/codes.ts, the server's too). */
+export { CODE_OK };
 
 export interface Envelope<T = unknown> {
   code: number;

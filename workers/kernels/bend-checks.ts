@@ -5,31 +5,25 @@
 import type { KernelExports } from './abi.ts';
 import { KernelError } from './job.ts';
 import { type BendCollision, bendCollision, type BendProgram, bendProgram, type HeadBox, type ProgramOptions, type Vec3 } from './bend.ts';
-import { DEFAULT_LIMITS, type MachineLimits, programCapacity, stepProblems, type WireType } from '../../common/bend-program.ts';
+import {
+  BEND_MESSAGES,
+  type BendIssueCode,
+  DEFAULT_LIMITS,
+  type MachineLimits,
+  programCapacity,
+  stepProblems,
+  WIRE_END_MAX,
+  WIRE_END_MIN,
+  type WireType,
+  WRAPAROUND_FIRST_MAX,
+} from '../../common/bend-program.ts';
 
-// The machine's limits are the product's (common/): the server refuses what these refuse.
-export { DEFAULT_LIMITS, type MachineLimits, type WireType };
+// The machine's limits, the wire rules and the findings' codes and messages are the product's
+// (common/): the server refuses what these refuse, and the editor reads them from there.
+export { BEND_MESSAGES, type BendIssueCode, DEFAULT_LIMITS, type MachineLimits, WIRE_END_MAX, WIRE_END_MIN, type WireType, WRAPAROUND_FIRST_MAX };
 
-/** Spec section 9: start and end straight lengths 5..100 mm; wraparound bow first straight <= 30 mm. */
-export const WIRE_END_MIN = 5;
-export const WIRE_END_MAX = 100;
-export const WRAPAROUND_FIRST_MAX = 30;
 /** The arrow clasp's double bend: two consecutive arcs with at most this much straight between them (mm). */
 export const DOUBLE_BEND_MAX_GAP = 2;
-
-export type BendIssueCode =
-  | 'WIRE_INVALID'
-  | 'ARC_CAPPED'
-  | 'START_LENGTH'
-  | 'END_LENGTH'
-  | 'WRAPAROUND_FIRST_STRAIGHT'
-  | 'ARROW_DOUBLE_BEND'
-  | 'DIAMETER_MISMATCH'
-  | 'OVER_MEMORY'
-  | 'FEED_LIMIT'
-  | 'BEND_LIMIT'
-  | 'ROTATE_LIMIT'
-  | 'COLLISION';
 
 export interface BendIssue {
   code: BendIssueCode;
@@ -45,21 +39,6 @@ export interface BendIssue {
   corners?: number[];
   collision?: BendCollision;
 }
-
-export const BEND_MESSAGES: Record<BendIssueCode, string> = {
-  WIRE_INVALID: 'The wire cannot be bent',
-  ARC_CAPPED: 'Arc angles above 160 degrees are capped at 160',
-  START_LENGTH: 'valid number from 5 to 100',
-  END_LENGTH: 'valid number from 5 to 100',
-  WRAPAROUND_FIRST_STRAIGHT: 'The wraparound bow first straight section is advised at or under 30 mm',
-  ARROW_DOUBLE_BEND: 'The arrow clasp needs a double bend of two arcs',
-  DIAMETER_MISMATCH: 'diameter mismatch',
-  OVER_MEMORY: 'Wire data over machine memory',
-  FEED_LIMIT: 'A step is outside the machine limits',
-  BEND_LIMIT: 'A step is outside the machine limits',
-  ROTATE_LIMIT: 'A step is outside the machine limits',
-  COLLISION: 'the bending path collided with the machine and was skipped',
-};
 
 export interface BendCheckInput {
   /** Corners of the wire's centreline (mm). */

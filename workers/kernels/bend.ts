@@ -7,16 +7,14 @@
 
 import type { KernelExports } from './abi.ts';
 import { KernelError } from './job.ts';
-import { compensateAngle, type SpringbackTable, springbackResult, springbackTableProblem } from './bend-springback.ts';
+import { type BendStep, DEFAULT_HEAD, type HeadBox } from '../../common/bend-program.ts';
+import { compensateAngle, type SpringbackTable, springbackResult, springbackTableProblem } from '../../common/springback.ts';
 
 export type Vec3 = readonly [number, number, number];
 
-/** One step of a device job: feed (mm), then rotate (deg), then bend (deg). */
-export interface BendStep {
-  feed: number;
-  rotate: number;
-  bend: number;
-}
+// A step, the head model and the springback rule are the product's (common/): the server checks
+// and the editor draws what these kernels compute with.
+export { type BendStep, DEFAULT_HEAD, type HeadBox } from '../../common/bend-program.ts';
 
 /** A program step with how it was derived. */
 export interface ProgramStep extends BendStep {
@@ -206,23 +204,6 @@ export function simulateBend(k: KernelExports, steps: readonly BendStep[], optio
 export function bendStates(k: KernelExports, steps: readonly BendStep[], options: SimulateOptions): WireState[] {
   return steps.map((_, i) => simulateBend(k, steps, { ...options, upto: i + 1 }));
 }
-
-/** An axis-aligned box of the head model in the head's frame (mm). */
-export interface HeadBox {
-  min: Vec3;
-  max: Vec3;
-}
-
-/**
- * The default head: the feed tube's housing (5 x 5 mm, 40 mm long, its face 3 mm behind the die
- * exit: the die and the bending pin stand proud of it) and the machine body behind it
- * (200 x 200 mm). The wire bends in front of the face; wire swung back within 2.5 mm of the feed
- * axis, or more than 43 mm behind the die exit, hits the machine.
- */
-export const DEFAULT_HEAD: readonly HeadBox[] = [
-  { min: [-43, -2.5, -2.5], max: [-3, 2.5, 2.5] },
-  { min: [-243, -100, -100], max: [-43, 100, 100] },
-];
 
 export interface CollisionOptions extends SimulateOptions {
   /** Wire diameter (mm): the boxes are grown by its radius. */

@@ -1,7 +1,7 @@
 // Bend jobs in the database. Every state change is a conditional update (only from the states
 // it may follow) plus a log row, so a repeated ack/done from a device changes nothing twice.
 import { type BendStep, MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
-import { INTERRUPTED, JOB_STATES, type JobState, NOT_STARTED } from '../../../common/device-jobs.ts';
+import { INTERRUPTED, JOB_STATES, type JobState, NOT_STARTED, OFFLINE, UNFINISHED } from '../../../common/device-jobs.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Db } from '../../db/index.ts';
@@ -286,7 +286,7 @@ export async function deviceList(db: Db, usable: number[] | undefined) {
     ? await db
         .selectFrom('device_job')
         .select(['deviceId', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('status', 'in', ['queued', 'sent', 'acked', 'bending'])
+        .where('status', 'in', [...UNFINISHED])
         .where('deviceId', 'in', rows.map((r) => r.id))
         .groupBy('deviceId')
         .execute()
@@ -301,7 +301,7 @@ export async function deviceList(db: Db, usable: number[] | undefined) {
   return rows.map((r) => ({
     ...r,
     online: r.status === 1,
-    state: r.status === 1 ? (r.state ?? 'idle') : 'offline',
+    state: r.status === 1 ? (r.state ?? 'idle') : OFFLINE,
     diameterList: r.diameters.split(',').map(Number),
     pending: count.get(r.id) ?? 0,
     springback: springback(r.id),

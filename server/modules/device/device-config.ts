@@ -1,6 +1,8 @@
 // /admin/device/config: calibration per device and wire diameter, a springback table of
-// [angle, springback] rows in degrees (angles, and angles plus springback, rising from 0 to 180).
+// [angle, springback] rows in degrees (angles, and angles plus springback, rising from 0 to 180:
+// the rule is common/springback.ts, the same the editor and the bend kernels apply).
 import { z } from 'zod';
+import { springbackRowsSchema } from '../../../common/device-request.ts';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { fail, invalidField } from '../../core/errors.ts';
@@ -18,14 +20,7 @@ export const springbackSchema = z
         return v;
       }
     },
-    z
-      .array(z.tuple([z.number().min(0).max(180), z.number().min(-90).max(90)]))
-      .min(1)
-      .max(361)
-      .refine((rows) => rows.every((r, i) => i === 0 || r[0] > rows[i - 1]![0]), 'angles must rise')
-      // The editor bends to angle + springback: that must rise too, or two targets share one bend
-      // (springbackTableProblem in workers/kernels/bend-springback.ts refuses such a table).
-      .refine((rows) => rows.every((r, i) => i === 0 || r[0] + r[1] > rows[i - 1]![0] + rows[i - 1]![1]), 'compensated angles must rise'),
+    springbackRowsSchema,
   )
   .transform((rows) => JSON.stringify(rows));
 

@@ -4,6 +4,7 @@
 // falls due (at least once a minute, to see changes made elsewhere); tests call tick() directly.
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
+import { Code } from '../../core/envelope.ts';
 import { ApiError } from '../../core/errors.ts';
 import { t } from '../../core/i18n.ts';
 import type { Selectable } from 'kysely';
@@ -43,7 +44,7 @@ export async function runTask(ctx: AppContext, task: Task, trigger: Trigger): Pr
   let detail: string | null = null;
   try {
     const job = getJob(task.service);
-    if (!job) throw new ApiError(1001, 'jobUnavailable', 200, { service: task.service });
+    if (!job) throw new ApiError(Code.fail, 'jobUnavailable', 200, { service: task.service });
     const result = await job.run(ctx, parseData(task.data));
     detail = result === undefined ? null : typeof result === 'string' ? result : JSON.stringify(result);
   } catch (err) {

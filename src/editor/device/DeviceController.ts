@@ -5,7 +5,7 @@
 // controller that is not connected only answers "no device".
 import type { BendCheckInput, BendCheckResult, BendIssue, BendStep, ProgramStep, SimulateOptions, WireState } from '../geometry/client.ts';
 import type { WireDesign } from '../engine/document.ts';
-import { springbackTableProblem } from '../../../workers/kernels/bend-springback.ts';
+import { springbackTableProblem } from '../../../common/springback.ts';
 import { bendWire, checkInput, springbackFor, type BendOutcome } from './bendFlow.ts';
 import { DeviceNetworkError, type DevicePort } from './port.ts';
 import type { QueueJob, UserDevice } from './types.ts';

@@ -6,7 +6,7 @@
 // exception, failed to send data.".
 import type { BendCheckInput, BendCheckResult, BendIssue } from '../geometry/client.ts';
 import type { WireDesign } from '../engine/document.ts';
-import { springbackTableProblem } from '../../../workers/kernels/bend-springback.ts';
+import { springbackTableProblem } from '../../../common/springback.ts';
 import { DeviceRefusal, type DevicePort } from './port.ts';
 import type { UserDevice } from './types.ts';
 

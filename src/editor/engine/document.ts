@@ -4,9 +4,11 @@
 // the order's models; the document refers to them by role.
 import type { Millimetres, ModelPoint } from './units.ts';
 import { isRigidMatrix } from './pose.ts';
+import { DESIGN_SCHEMA_VERSION } from '../../../common/design.ts';
+import { WIRE_TYPES, type WireType } from '../../../common/wires.ts';
 
-/** The format written by this editor; the server refuses newer ones it does not know. */
-export const DESIGN_SCHEMA_VERSION = 1;
+/** The format written by this editor (common/design.ts); the server refuses newer ones it does not know. */
+export { DESIGN_SCHEMA_VERSION } from '../../../common/design.ts';
 
 export type ModelRole = 'upper' | 'lower' | 'occlusion';
 export const MODEL_ROLES: readonly ModelRole[] = ['upper', 'lower', 'occlusion'];
@@ -54,9 +56,8 @@ export interface BaseDesign {
   generated: boolean;
 }
 
-/** The four wire types of the specification (same keys as the bend kernels and the slot worker). */
-export type WireType = 'labialBow' | 'singleArmClasp' | 'arrowClasp' | 'wraparoundBow';
-export const WIRE_TYPES: readonly WireType[] = ['labialBow', 'singleArmClasp', 'arrowClasp', 'wraparoundBow'];
+/** The four wire types of the specification (common/wires.ts: the bend kernels, the slot worker and the server's). */
+export { WIRE_TYPES, type WireType } from '../../../common/wires.ts';
 
 /** A corner of a wire's centreline, in the model frame of the wire's jaw. */
 export interface WirePoint {

@@ -58,7 +58,7 @@ export type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/k
 export type { MeshHealth } from '../../../workers/kernels/topology.ts';
 export type { BendProgram, BendStep, HeadBox, ProgramOptions, ProgramStep, SimulateOptions, WireState } from '../../../workers/kernels/bend.ts';
 export type { BendCheckInput, BendCheckResult, BendIssue, BendIssueCode, MachineLimits, WireType } from '../../../workers/kernels/bend-checks.ts';
-export { BEND_MESSAGES, WIRE_END_MAX, WIRE_END_MIN, WRAPAROUND_FIRST_MAX } from '../../../workers/kernels/bend-checks.ts';
+export { BEND_MESSAGES, WIRE_END_MAX, WIRE_END_MIN, WRAPAROUND_FIRST_MAX } from '../../../common/bend-program.ts';
 export type { BaseOutcome, GeneratedBase } from '../../../workers/geometry.worker.ts';
 export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
 

@@ -17,7 +17,7 @@ import { WorkerConnection, type CallOptions } from './worker-connection.ts';
 
 export type { SlotBase, SlotResult, SlotWire } from '../../../workers/kernels/slot.ts';
 export type { SlotErrorCode, WireType } from '../../../workers/kernels/slot-messages.ts';
-export { SLOT_MESSAGES, SLOTTABLE_WIRE_TYPES } from '../../../workers/kernels/slot-messages.ts';
+export { SLOT_MESSAGES, SLOTTABLE_WIRE_TYPES } from '../../../common/wires.ts';
 export type { SlotWorkerStats } from '../../../workers/slot.worker.ts';
 
 export type SlotClientErrorCode = SlotWorkerErrorCode | 'WORKER_FAILED';

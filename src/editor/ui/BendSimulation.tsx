@@ -18,7 +18,7 @@ import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder'
 import { CreateTube } from '@babylonjs/core/Meshes/Builders/tubeBuilder';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
-import { DEFAULT_HEAD } from '../../../workers/kernels/bend.ts';
+import { DEFAULT_HEAD } from '../../../common/bend-program.ts';
 import type { DeviceController, SimulationData } from '../device/DeviceController.ts';
 import { positionAt, timeline, wireDuring, type SimPhase } from '../device/simulation.ts';
 import { issueMessage } from '../device/messages.ts';

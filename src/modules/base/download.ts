@@ -1,5 +1,6 @@
 /** Calls that answer a file instead of an envelope (xlsx export), saved under a file name. */
 import { session, errorMessage } from '../../api/client';
+import { CODE_OK } from '../../../common/codes.ts';
 import { currentLocale } from '../../i18n';
 import { toast } from '../../ui/toast';
 
@@ -40,7 +41,7 @@ export async function postForm<T>(url: string, form: FormData): Promise<T> {
     const token = await session.validToken();
     const res = await fetch(url, { method: 'POST', headers: { Authorization: token, 'Accept-Language': currentLocale() }, body: form });
     const reply = (await res.json().catch(() => null)) as { code?: number; message?: string; data?: T } | null;
-    if (!reply || reply.code !== 1000) throw new Error(reply?.message ?? `HTTP ${res.status}`);
+    if (!reply || reply.code !== CODE_OK) throw new Error(reply?.message ?? `HTTP ${res.status}`);
     return reply.data as T;
   } catch (err) {
     toast.error(errorMessage(err));

@@ -5,9 +5,10 @@ import { useLingui } from '@lingui/react/macro';
 import { WireChart } from './charts';
 import type { WireCounts } from './data';
 import { Empty, formatDuration } from './parts';
+import { isWireType, type WireType } from '../../../common/wires.ts';
 
-/** The editor's wire types (src/editor/engine/document.ts); another type shows as stored. */
-const WIRE_TYPES: Record<string, MessageDescriptor> = {
+/** The names of the wire types (common/wires.ts: the same English as WIRE_TYPE_LABELS); another type shows as stored. */
+const WIRE_NAMES: Record<WireType, MessageDescriptor> = {
   labialBow: msg`Labial bow`,
   singleArmClasp: msg`Single-arm clasp`,
   arrowClasp: msg`Arrow clasp`,
@@ -18,7 +19,7 @@ export function WireCard({ wires }: { wires: WireCounts }) {
   const { t, i18n } = useLingui();
   if (!wires.done && !wires.failed) return <Empty>{t`No wires were bent in this period`}</Empty>;
   const time = (ms: number | null) => (ms === null ? '–' : formatDuration(ms, i18n.locale));
-  const typeName = (type: string | null) => (type === null ? t`Unknown` : WIRE_TYPES[type] ? i18n._(WIRE_TYPES[type]) : type);
+  const typeName = (type: string | null) => (type === null ? t`Unknown` : isWireType(type) ? i18n._(WIRE_NAMES[type]) : type);
   const figures = [
     { label: t`Done`, value: wires.done, className: 'text-primary' },
     { label: t`Failed`, value: wires.failed, className: 'text-red-600' },

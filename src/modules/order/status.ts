@@ -1,6 +1,6 @@
 /**
  * Order and AI status labels from `GET /admin/base/open/statusConfig` (in the UI language), with
- * translated fallbacks when the call is unavailable. Codes: server/modules/order/status.ts.
+ * translated fallbacks when the call is unavailable. Codes: common/orders.ts.
  */
 import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';

@@ -9,11 +9,12 @@ import { toast } from '../../../ui/toast';
 import { ModelUpload, isPending, settleModels } from '../ModelUpload';
 import { useStatusOptions } from '../status';
 import { userLabel, type NamedUser } from '../../../app/users';
+import { AI_STATUS } from '../../../../common/orders.ts';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
-/** aiStatus "fail" (server/modules/order/status.ts). */
-const AI_FAIL = 3;
+/** aiStatus "fail" (common/orders.ts). */
+const AI_FAIL = AI_STATUS.fail;
 const FILE_OF: Record<(typeof MODELS)[number], string> = { upperFileId: 'upperFile', lowerFileId: 'lowerFile', occlusionFileId: 'occlusionFile' };
 
 export default function OrderList() {
