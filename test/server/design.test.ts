@@ -105,6 +105,21 @@ describe('design documents', () => {
     expect((await load(anna, id)).body.data).toBeNull();
   });
 
+  it('refuses a document with a wire of a type outside the product list (common/wires.ts); stores the known ones as sent', async () => {
+    const id = await order(anna);
+    const wire = (type: unknown) => ({ id: 'w1', type, jaw: 'upper', diameter: 0.8, clearance: 0.1, points: [], anchors: [] });
+    const bad = await save(anna, { orderId: id, data: { ...doc(1), wires: [wire('labialBow'), wire('hyraxScrew')] }, baseVersion: 0 });
+    expect(bad.body).toEqual({ code: 1002, message: 'data.wires.1.type is invalid' });
+    expect((await save(anna, { orderId: id, data: { ...doc(1), wires: [wire(null)] }, baseVersion: 0 })).body).toEqual({
+      code: 1002,
+      message: 'data.wires.0.type cannot be empty',
+    });
+    expect((await load(anna, id)).body.data).toBeNull();
+    const good = { ...doc(1), wires: ['labialBow', 'singleArmClasp', 'arrowClasp', 'wraparoundBow'].map(wire) };
+    expect((await save(anna, { orderId: id, data: good, baseVersion: 0 })).body.code).toBe(1000);
+    expect((await load(anna, id)).body.data.data).toEqual(good);
+  });
+
   it('needs the design permissions (403) and a session (401)', async () => {
     const id = await order(olga);
     expect((await save(olga, { orderId: id, data: doc(1), baseVersion: 0 })).status).toBe(403);

@@ -34,6 +34,31 @@ describe('POST /admin/design/bend', () => {
     expect(await h.server.ctx.db.selectFrom('device_job').select('id').where('deviceId', '=', d.id).execute()).toEqual([]);
   });
 
+  it('refuses a wire type outside the product list (common/wires.ts) with 1002 naming the type and the list', async () => {
+    const d = await addDevice(h, { diameters: [0.8], memory: 10 });
+    const list = 'labialBow, singleArmClasp, arrowClasp, wraparoundBow';
+    const r = await h.post('/admin/design/bend', { deviceId: d.id, wire: { ...WIRE, type: 'hyraxScrew' }, steps: steps(2) }, h.adminToken);
+    expect([r.code, r.message]).toEqual([1002, `wire.type is invalid: "hyraxScrew" is not a wire type (one of ${list})`]);
+    // The display name is not the key.
+    const label = await h.post('/admin/design/bend', { deviceId: d.id, wire: { ...WIRE, type: 'Labial bow' }, steps: steps(2) }, h.adminToken);
+    expect([label.code, label.message]).toEqual([1002, `wire.type is invalid: "Labial bow" is not a wire type (one of ${list})`]);
+    const zh = await fetch(h.server.url + '/admin/design/bend', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Accept-Language': 'zh', Authorization: h.adminToken },
+      body: JSON.stringify({ deviceId: d.id, wire: { ...WIRE, type: 'hyraxScrew' }, steps: steps(2) }),
+    }).then((res) => res.json());
+    expect(zh).toEqual({ code: 1002, message: `wire.type 不合法："hyraxScrew" 不是弓丝类型（可选：${list}）` });
+    // A type that is not a string is still "wire is invalid".
+    const numeric = await h.post('/admin/design/bend', { deviceId: d.id, wire: { ...WIRE, type: 7 }, steps: steps(2) }, h.adminToken);
+    expect([numeric.code, numeric.message]).toEqual([1002, 'wire is invalid']);
+    expect(await h.server.ctx.db.selectFrom('device_job').select('id').where('deviceId', '=', d.id).execute()).toEqual([]);
+    // Every type of the list is accepted.
+    for (const type of list.split(', ')) {
+      const ok = await h.post('/admin/design/bend', { deviceId: d.id, wire: { ...WIRE, type }, steps: steps(2) }, h.adminToken);
+      expect(ok.code, ok.message).toBe(1000);
+    }
+  });
+
   it('answers in the caller language', async () => {
     const zh = await startHubLang('zh');
     expect(zh.message).toBe('添加失败，未选择设备');

@@ -27,6 +27,11 @@ export const hubMessages = {
     zh: '弓丝数据超出机器内存（{steps} 步，设备最多 {memory} 步）',
     de: 'Drahtdaten überschreiten den Maschinenspeicher ({steps} Schritte, das Gerät fasst {memory})',
   },
+  wireTypeUnknown: {
+    en: '{field} is invalid: "{type}" is not a wire type (one of {types})',
+    zh: '{field} 不合法："{type}" 不是弓丝类型（可选：{types}）',
+    de: '{field} ist ungültig: „{type}“ ist kein Drahttyp (einer von {types})',
+  },
   hubTooManySteps: {
     en: 'A bending program holds at most {max} steps (this one has {steps})',
     zh: '弯制程序最多 {max} 步（当前 {steps} 步）',

@@ -6,7 +6,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
-import { bendStepSchema, bendWireSchema } from '../../../common/bend-request.ts';
+import { bendBodySchema, bendStepSchema, bendWireSchema, jobIdSchema, queueListSchema } from '../../../common/bend-request.ts';
+import { WIRE_TYPES } from '../../../common/wires.ts';
 import type { AppContext } from '../../context.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import type { AppEnv } from '../../core/env.ts';
@@ -14,25 +15,10 @@ import { Code, ok } from '../../core/envelope.ts';
 import { addEps, type Eps } from '../../core/eps.ts';
 import { ApiError, fail, invalidField } from '../../core/errors.ts';
 import { validate, validationError } from '../../core/validate.ts';
-import { bendTarget, deviceList, insertJob, JOB_STATES, jobOwner, jobStatus, queueList, transition, usableDeviceIds } from '../device-hub/jobs.ts';
+import { bendTarget, deviceList, insertJob, jobOwner, jobStatus, queueList, transition, usableDeviceIds } from '../device-hub/jobs.ts';
 import { visibleOrder } from './service.ts';
 
 const PREFIX = '/admin/design';
-
-// Loose on purpose: a missing device or wire gets the specification's message, not "invalid".
-const bendBody = z.object({
-  deviceId: z.unknown().optional(),
-  orderId: z.unknown().optional(),
-  wire: z.unknown().optional(),
-  steps: z.unknown().optional(),
-});
-const queueBody = z.object({
-  deviceId: z.coerce.number().int().positive().optional(),
-  mine: z.union([z.boolean(), z.literal(0), z.literal(1)]).optional(),
-  status: z.enum(JOB_STATES).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-});
-const jobBody = z.object({ jobId: z.string().min(1).max(64) });
 
 export function bendRoutes(ctx: AppContext, eps: Eps) {
   addEps(eps, 'design', { prefix: PREFIX, name: 'DesignBend', columns: [], api: [
@@ -63,7 +49,7 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
   }
 
   return new Hono<AppEnv>()
-    .post(`${PREFIX}/bend`, validate('json', bendBody), async (c) => {
+    .post(`${PREFIX}/bend`, validate('json', bendBodySchema), async (c) => {
       const body = c.req.valid('json');
       const { userId } = authOf(c);
       const deviceId = Number(body.deviceId);
@@ -73,7 +59,14 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
       if (devices && !devices.includes(device.id)) throw fail('hubNotBound');
       if (!body.wire || !Array.isArray(body.steps) || body.steps.length === 0) throw fail('hubNoWire');
       const wire = bendWireSchema.safeParse(body.wire);
-      if (!wire.success) throw invalidField('wire');
+      if (!wire.success) {
+        // A wire type outside the product's list (common/wires.ts) is named, with the list.
+        const type = (body.wire as { type?: unknown } | null)?.type;
+        if (wire.error.issues[0]?.path[0] === 'type' && typeof type === 'string' && type.trim() !== '') {
+          throw new ApiError(Code.validation, 'wireTypeUnknown', 200, { field: 'wire.type', type: type.slice(0, 64), types: WIRE_TYPES.join(', ') });
+        }
+        throw invalidField('wire');
+      }
       if (body.steps.length > MAX_PROGRAM_STEPS) throw fail('hubTooManySteps', { steps: body.steps.length, max: MAX_PROGRAM_STEPS });
       // The machine's limits are the editor's (common/bend-program.ts); the first value outside
       // them is named, e.g. "steps.0.feed is invalid: 1e+300 is outside (0, 120]".
@@ -104,7 +97,7 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
       ctx.delivery.jobsWaiting(device.id);
       return ok(c, { jobId });
     })
-    .post(`${PREFIX}/getQueueList`, validate('json', queueBody), async (c) => {
+    .post(`${PREFIX}/getQueueList`, validate('json', queueListSchema), async (c) => {
       const { deviceId, mine, status, limit } = c.req.valid('json');
       const { userId } = authOf(c);
       const admin = await seesAll(ctx.db, userId, SEE_ALL.devices);
@@ -122,7 +115,7 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
       const { userId } = authOf(c);
       return ok(c, await deviceList(ctx.db, await usable(userId)));
     })
-    .post(`${PREFIX}/cancel`, validate('json', jobBody), (c) => cancel(c, c.req.valid('json').jobId))
+    .post(`${PREFIX}/cancel`, validate('json', jobIdSchema), (c) => cancel(c, c.req.valid('json').jobId))
     // The name the editor's brief used; same call.
-    .post(`${PREFIX}/cancelJob`, validate('json', jobBody), (c) => cancel(c, c.req.valid('json').jobId));
+    .post(`${PREFIX}/cancelJob`, validate('json', jobIdSchema), (c) => cancel(c, c.req.valid('json').jobId));
 }

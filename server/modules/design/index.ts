@@ -6,7 +6,8 @@
 // - Bend jobs for the machines (bend.routes.ts): stored by the device hub's job service and
 //   announced to the hub through ctx.delivery.
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { DESIGN_MAX_BYTES, DESIGN_SCHEMA_VERSION } from '../../../common/design.ts';
+import { designGetSchema, designSaveSchema } from '../../../common/design-request.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { AppEnv } from '../../core/env.ts';
@@ -20,25 +21,14 @@ import { currentVersion, readDesign, visibleOrder, writeDesign } from './service
 
 export type { DesignRecord } from './service.ts';
 
-/** The newest document format this server accepts (the client's DESIGN_SCHEMA_VERSION). */
-export const MAX_SCHEMA_VERSION = 1;
+/** The newest document format this server accepts: the editor's (common/design.ts). */
+export const MAX_SCHEMA_VERSION = DESIGN_SCHEMA_VERSION;
 /** Largest document, as JSON text: measurements, outlines and transforms, never meshes. */
-export const DESIGN_MAX_BYTES = 1024 * 1024;
-
-const document = z
-  .object({ schemaVersion: z.number().int().positive() })
-  .passthrough();
-const saveSchema = z.object({
-  orderId: z.coerce.number().int().positive(),
-  data: document,
-  /** The version the client's document was based on: 0 for the first save. */
-  baseVersion: z.number().int().min(0),
-});
-const getSchema = z.object({ orderId: z.coerce.number().int().positive() });
+export { DESIGN_MAX_BYTES };
 
 export function designModule(ctx: AppContext, eps: Eps) {
   const routes = new Hono<AppEnv>()
-    .post('/admin/design/save', validate('json', saveSchema), async (c) => {
+    .post('/admin/design/save', validate('json', designSaveSchema), async (c) => {
       const { userId } = authOf(c);
       const { orderId, data, baseVersion } = c.req.valid('json');
       if (!(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
@@ -54,7 +44,7 @@ export function designModule(ctx: AppContext, eps: Eps) {
       if (!written) throw fail('designStale', { version: await currentVersion(ctx.db, orderId) });
       return ok(c, { orderId, version, updateTime: now });
     })
-    .get('/admin/design/getDesignData', validate('query', getSchema), async (c) => {
+    .get('/admin/design/getDesignData', validate('query', designGetSchema), async (c) => {
       const { userId } = authOf(c);
       const { orderId } = c.req.valid('query');
       if (!(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');

@@ -1,7 +1,7 @@
 // /admin/order/info: orders for patients with their jaw models. Non-admins see and touch only
 // the orders they design (scope); models must be STL files the caller may read.
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
+import { orderAddSchema, orderRetryAiSchema, orderUpdateSchema } from '../../../common/order-request.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
@@ -19,46 +19,9 @@ const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
 const MODEL_ALIAS = { upper: 'upperFileId', lower: 'lowerFileId', occlusion: 'occlusionFileId' } as const;
 type Alias = keyof typeof MODEL_ALIAS;
 
-/** "YYYY-MM-DD" or "YYYY-MM-DD HH:mm(:ss)" (also with a T) -> "YYYY-MM-DD HH:mm:ss". */
-const dateTime = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$/)
-  .transform((v) => {
-    const [date, time = '00:00:00'] = v.replace('T', ' ').split(' ');
-    return `${date} ${time.length === 5 ? `${time}:00` : time}`;
-  })
-  .refine((v) => !Number.isNaN(Date.parse(v.replace(' ', 'T') + 'Z')));
-const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v ? 1 : 0));
-const fileId = z.coerce.number().int().positive().nullable().optional();
-const statusCode = z.coerce.number().int().refine((v) => (Object.values(ORDER_STATUS) as number[]).includes(v));
-const blankToNull = (v: unknown) => (v === '' ? null : v);
-/** A model given as a file id or as the reply of the upload (an object with its `id`). */
-const modelRef = z.preprocess(
-  (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && 'id' in v ? (v as { id: unknown }).id : blankToNull(v)),
-  fileId,
-);
-
-const fields = {
-  patientName: z.string().trim().min(1).max(255),
-  remark: z.string().max(1024).nullable().optional(),
-  deliveryTime: z.preprocess(blankToNull, dateTime.nullable().optional()),
-  enableAI: flag.optional(),
-  designerId: z.preprocess(blankToNull, z.coerce.number().int().positive().nullable().optional()),
-  upperFileId: z.preprocess(blankToNull, fileId),
-  lowerFileId: z.preprocess(blankToNull, fileId),
-  occlusionFileId: z.preprocess(blankToNull, fileId),
-  upper: modelRef,
-  lower: modelRef,
-  occlusion: modelRef,
-};
-const addSchema = z.object(fields);
-const updateSchema = z.object({
-  ...fields,
-  patientName: fields.patientName.optional(),
-  status: statusCode.optional(),
-  id: z.coerce.number().int().positive(),
-});
+// The bodies are common/order-request.ts (the back office's too).
+const addSchema = orderAddSchema;
+const updateSchema = orderUpdateSchema;
 
 export const orderResource = {
   module: 'order',
@@ -221,7 +184,7 @@ export function createOrderResource(ctx: AppContext) {
     },
   });
 
-  resource.routes.post('/retryAI', validate('json', z.object({ id: z.coerce.number().int().positive() })), async (c) => {
+  resource.routes.post('/retryAI', validate('json', orderRetryAiSchema), async (c) => {
     const { id } = c.req.valid('json');
     const order = await resource
       .within(ctx.db.selectFrom('order_info').select(['id', 'enableAI', 'aiStatus']).where('id', '=', id), await resource.scopeOf(c))
