@@ -10,6 +10,7 @@ import { ModelUpload, isPending, settleModels } from '../ModelUpload';
 import { useStatusOptions } from '../status';
 import { userLabel, type NamedUser } from '../../../app/users';
 import { AI_STATUS } from '../../../../common/orders.ts';
+import type { OrderRetryAiRequest } from '../../../../common/order-request.ts';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -87,7 +88,7 @@ export default function OrderList() {
 
   const retryAI = async (row: Row) => {
     try {
-      await request({ url: `${PREFIX}/retryAI`, method: 'POST', data: { id: row.id } });
+      await request({ url: `${PREFIX}/retryAI`, method: 'POST', data: { id: row.id } satisfies OrderRetryAiRequest });
       toast.success(t`The order was sent to AI design again`);
       crud.current?.refresh();
     } catch {
