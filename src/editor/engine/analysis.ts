@@ -15,12 +15,13 @@ import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import { CreateLines } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
-import { Observable } from '@babylonjs/core/Misc/observable';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { GeometryClient, MeshHandle } from '../geometry/client.ts';
 import { isAbortError } from '../geometry/errors.ts';
 import type { DesignDocument, HeatmapMode, HeatmapSettings } from './document.ts';
 import type { Xyz } from './units.ts';
+import type { EditorContext } from './context.ts';
+import { FeatureStore } from './store.ts';
 import { markAfterNextFrame, perfMark, PERF_MARKS } from './openTiming.ts';
 
 export type { HeatmapMode, HeatmapSettings } from './document.ts';
@@ -39,22 +40,6 @@ export const BEST_DIRECTION_CONE_DEG = 20;
 export const MAX_TILT_DEG = 45;
 
 export type AnalysisGeometry = Pick<GeometryClient, 'undercut' | 'bestInsertionDirection' | 'distanceMap'>;
-
-/** What the analysis needs of the engine (EditorEngine implements it). */
-export interface AnalysisHost {
-  geometry: AnalysisGeometry;
-  handleOf(role: AnalysisJaw): MeshHandle | null;
-  meshOf(role: AnalysisJaw): Mesh | null;
-  /** The base's worker handle and Babylon mesh, once a base exists (helper "base"); null until then. */
-  base(): { handle: MeshHandle; mesh: Mesh | null; jaw: AnalysisJaw } | null;
-  document(): DesignDocument;
-  change(label: string, next: DesignDocument): void;
-  /** Unit vector from the camera's target towards the camera (world = canonical frame). */
-  viewDirection(): Xyz | null;
-  requestRender(): void;
-  /** Work whose result will be drawn (the picture is pending until then). */
-  track?(work: Promise<unknown>): void;
-}
 
 export interface HeatmapLegend {
   mode: Exclude<HeatmapMode, 'off'>;
@@ -136,11 +121,10 @@ interface Painted {
 }
 
 export class AnalysisController {
-  readonly onChanged = new Observable<AnalysisState>();
+  private readonly store: FeatureStore<AnalysisState>;
   /** Wait after a change before recomputing (slider drags); tests set 0. */
   debounceMs = 250;
 
-  private state: AnalysisState;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private job: { key: string; abort: AbortController; done: Promise<void> } | null = null;
   /** Key of the map on screen (mode, model, direction, handles). */
@@ -152,8 +136,8 @@ export class AnalysisController {
   private arrow: LinesMesh | null = null;
   private disposed = false;
 
-  constructor(private readonly host: AnalysisHost) {
-    this.state = {
+  constructor(private readonly host: EditorContext) {
+    this.store = new FeatureStore<AnalysisState>({
       mode: 'off',
       model: 'upper',
       direction: defaultDirection('upper'),
@@ -168,20 +152,33 @@ export class AnalysisController {
       error: null,
       thicknessAvailable: false,
       computed: 0,
-    };
+    });
+    this.onChanged = this.store.onChanged;
+    this.getState = this.store.getState;
+    this.subscribe = this.store.subscribe;
   }
 
-  getState = (): AnalysisState => this.state;
+  /** Fires with the new state after every change. */
+  readonly onChanged: FeatureStore<AnalysisState>['onChanged'];
+  readonly getState: () => AnalysisState;
+  readonly subscribe: (listener: () => void) => () => void;
+  private get state(): AnalysisState {
+    return this.store.getState();
+  }
 
-  subscribe = (listener: () => void): (() => void) => {
-    const observer = this.onChanged.add(listener);
-    return () => this.onChanged.remove(observer);
-  };
+  /** The base's worker handle and Babylon mesh, once a base is shown; null until then. */
+  private shownBase(): { handle: MeshHandle; mesh: Mesh | null; jaw: AnalysisJaw } | null {
+    const shown = this.host.state().baseMesh;
+    const jaw = this.host.document().base?.jaw;
+    if (!shown || !jaw) return null;
+    const parent = this.host.meshOf(jaw);
+    const mesh = (this.host.scene()?.meshes.find((m) => m.name === 'base' && m.parent === parent) as Mesh | undefined) ?? null;
+    return { handle: shown.handle, mesh, jaw };
+  }
 
   private setState(patch: Partial<AnalysisState>): void {
     if (this.disposed) return;
-    this.state = { ...this.state, ...patch };
-    this.onChanged.notifyObservers(this.state);
+    this.store.set(patch);
   }
 
   // ---------------------------------------------------------------- design changes (commands)
@@ -195,7 +192,7 @@ export class AnalysisController {
     const doc = this.host.document();
     const current = this.settings(doc);
     if (current.mode === mode) return;
-    if (mode === 'thickness' && !this.host.base()) return;
+    if (mode === 'thickness' && !this.shownBase()) return;
     this.host.change('analysis.heatmap', { ...doc, heatmap: { ...current, mode } });
   }
 
@@ -293,7 +290,7 @@ export class AnalysisController {
     const doc = this.host.document();
     const { mode, model } = this.settings(doc);
     const direction = doc.insertionDirection ? normalize(doc.insertionDirection) : defaultDirection(model);
-    const base = this.host.base();
+    const base = this.shownBase();
     this.setState({ mode, model, direction, directionSet: !!doc.insertionDirection, thicknessAvailable: !!base });
     this.updateArrow();
     const key = this.keyOf();
@@ -312,7 +309,7 @@ export class AnalysisController {
       this.timer = null;
       this.compute(key);
     }, this.debounceMs);
-    this.host.track?.(this.settled());
+    this.host.track(this.settled());
   }
 
   /** Forces a recomputation (a model's vertices changed in the worker: smoothing, a transform). */
@@ -329,7 +326,7 @@ export class AnalysisController {
     const d = toModelFrame(this.host.document(), direction).map((v) => v.toFixed(6)).join(',');
     if (mode === 'undercut') return `undercut|${model}|${this.host.handleOf(model)}|${d}`;
     if (mode === 'occlusal') return `occlusal|${this.host.handleOf('upper')}|${this.host.handleOf('lower')}`;
-    const base = this.host.base();
+    const base = this.shownBase();
     return base ? `thickness|${base.handle}|${this.host.handleOf(base.jaw)}` : 'unavailable';
   }
 
@@ -387,7 +384,7 @@ export class AnalysisController {
         this.show('occlusal', [['upper', result.colors!]]);
         this.finish(key, { mode, ...OCCLUSAL_RANGE }, { undercutArea: null, totalArea: null, maxValue: result.found ? result.min : null });
       } else if (mode === 'thickness') {
-        const base = this.host.base();
+        const base = this.shownBase();
         const handle = base ? this.host.handleOf(base.jaw) : null;
         if (!base || handle === null) return missing();
         const result = await this.host.geometry.distanceMap(base.handle, handle, { colors: { ...THICKNESS_RANGE } }, { signal, onProgress });
@@ -470,7 +467,7 @@ export class AnalysisController {
   }
 
   private meshFor(role: AnalysisJaw | 'base'): Mesh | null {
-    return role === 'base' ? (this.host.base()?.mesh ?? null) : this.host.meshOf(role);
+    return role === 'base' ? (this.shownBase()?.mesh ?? null) : this.host.meshOf(role);
   }
 
   /** What a model's Babylon mesh holds now: its vertex colours (null without a heatmap) and positions (tests). */
@@ -527,6 +524,6 @@ export class AnalysisController {
     if (this.timer) clearTimeout(this.timer);
     this.arrow?.dispose();
     this.disposed = true;
-    this.onChanged.clear();
+    this.store.clear();
   }
 }

@@ -13,26 +13,14 @@ import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { CreateLines } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
-import type { Scene } from '@babylonjs/core/scene';
 import type { GeometryClient, MeshHandle } from '../geometry/client.ts';
 import { GeometryError, isAbortError } from '../geometry/errors.ts';
 import type { BaseDesign, DesignDocument } from './document.ts';
-import { checkBaseRules, insertionInModelFrame, type BaseProblem, type JawModelState } from './baseRules.ts';
+import type { EditorContext } from './context.ts';
+import { FeatureStore } from './store.ts';
+import { checkBaseRules, insertionInModelFrame, type BaseProblem } from './baseRules.ts';
 
 export type BaseGeometry = Pick<GeometryClient, 'generateBase' | 'outlinePath' | 'exportStl' | 'release'>;
-
-export interface BaseHost {
-  scene(): Scene | null;
-  /** The jaw's Babylon mesh (the outline and the base are its children, so they follow it). */
-  modelMesh(jaw: 'upper' | 'lower'): Mesh | null;
-  handleOf(jaw: 'upper' | 'lower'): MeshHandle | null;
-  modelState(jaw: 'upper' | 'lower'): JawModelState;
-  document(): DesignDocument;
-  change(label: string, next: DesignDocument): void;
-  requestRender(): void;
-  /** Work whose result will be drawn (the picture is pending until then). */
-  track?(work: Promise<unknown>): void;
-}
 
 export interface BaseView {
   status: 'none' | 'generating' | 'ready';
@@ -67,12 +55,17 @@ function keyOf(doc: DesignDocument): string {
 }
 
 export class BaseFeature {
-  readonly onChanged = new Observable<BaseView>();
+  private readonly store = new FeatureStore<BaseView>({ status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false });
+  readonly onChanged = this.store.onChanged;
+  readonly getState = this.store.getState;
+  readonly subscribe = this.store.subscribe;
+  private get state(): BaseView {
+    return this.store.getState();
+  }
   /** A freshly generated base is shown (its arrays as the worker made them), or the base went (null): slotting starts over. */
   readonly onGenerated = new Observable<BaseMeshArrays | null>();
   /** Awaited before an export (slotting: the document's slots are all cut into the shown base). */
   beforeExport: (() => Promise<void>) | null = null;
-  private state: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
   private base: { handle: MeshHandle; mesh: Mesh | null; key: string; jaw: 'upper' | 'lower' } | null = null;
   private material: StandardMaterial | null = null;
   private lineMaterial: StandardMaterial | null = null;
@@ -82,10 +75,11 @@ export class BaseFeature {
   private disposed = false;
   private running: Promise<boolean> | null = null;
 
-  constructor(
-    private readonly host: BaseHost,
-    private readonly geometry: Partial<BaseGeometry>,
-  ) {}
+  private readonly geometry: Partial<BaseGeometry>;
+
+  constructor(private readonly host: EditorContext) {
+    this.geometry = host.geometry;
+  }
 
   get view(): BaseView {
     return this.state;
@@ -95,9 +89,14 @@ export class BaseFeature {
     return this.base?.handle ?? null;
   }
 
+  /** The shown base, published in the engine's state for the features that read it (the thickness map). */
+  private setBase(base: BaseFeature['base']): void {
+    this.base = base;
+    this.host.share({ baseMesh: base ? { handle: base.handle, jaw: base.jaw } : null });
+  }
+
   private set(patch: Partial<BaseView>): void {
-    this.state = { ...this.state, ...patch };
-    this.onChanged.notifyObservers(this.state);
+    this.store.set(patch);
   }
 
   /** Shows a problem found elsewhere (the measure tool's refusal). */
@@ -157,7 +156,7 @@ export class BaseFeature {
       if (this.running === p) this.running = null;
     });
     this.running = p;
-    this.host.track?.(p);
+    this.host.track(p);
     return p;
   }
 
@@ -193,7 +192,7 @@ export class BaseFeature {
       }
       this.dropBase();
       const b = outcome.base;
-      this.base = { handle: b.handle, mesh: this.buildMesh(base.jaw, b.positions, b.normals, b.indices), key, jaw: base.jaw };
+      this.setBase({ handle: b.handle, mesh: this.buildMesh(base.jaw, b.positions, b.normals, b.indices), key, jaw: base.jaw });
       this.set({ status: 'ready', progress: null, triangles: b.triangleCount, volume: b.volume });
       this.onGenerated.notifyObservers({ positions: b.positions, normals: b.normals, indices: b.indices, triangles: b.triangleCount, volume: b.volume });
       return true;
@@ -220,7 +219,7 @@ export class BaseFeature {
     }
     b.mesh?.dispose();
     void this.geometry.release?.(b.handle);
-    this.base = { ...b, handle, mesh: this.buildMesh(b.jaw, mesh.positions, mesh.normals, mesh.indices) };
+    this.setBase({ ...b, handle, mesh: this.buildMesh(b.jaw, mesh.positions, mesh.normals, mesh.indices) });
     this.set({ triangles: mesh.triangles, volume: mesh.volume });
     return true;
   }
@@ -253,7 +252,7 @@ export class BaseFeature {
     const version = ++this.outlineVersion;
     const base = doc.base;
     const scene = this.host.scene();
-    const parent = base ? this.host.modelMesh(base.jaw) : null;
+    const parent = base ? this.host.meshOf(base.jaw) : null;
     let path: Float32Array | null = null;
     const handle = base ? this.host.handleOf(base.jaw) : null;
     if (base && base.outline.length >= 3 && handle !== null && this.geometry.outlinePath) {
@@ -322,7 +321,7 @@ export class BaseFeature {
     this.material ??= new StandardMaterial('base-material', scene);
     mesh.material = this.material;
     mesh.isPickable = false;
-    mesh.parent = this.host.modelMesh(jaw);
+    mesh.parent = this.host.meshOf(jaw);
     this.applyMaterial();
     return mesh;
   }
@@ -343,7 +342,7 @@ export class BaseFeature {
     if (!this.base) return;
     this.base.mesh?.dispose();
     void this.geometry.release?.(this.base.handle);
-    this.base = null;
+    this.setBase(null);
     this.onGenerated.notifyObservers(null);
     this.host.requestRender();
   }
@@ -354,7 +353,7 @@ export class BaseFeature {
     for (const n of this.outlineNodes) n.dispose();
     this.dropBase();
     this.lineMaterial?.dispose();
-    this.onChanged.clear();
+    this.store.clear();
     this.onGenerated.clear();
   }
 }

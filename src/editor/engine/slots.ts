@@ -13,7 +13,6 @@
 // A user's cut is computed before the document changes: a refusal or a failed cut leaves the
 // design as it was. A slot whose wire was deleted (or can no longer be slotted) is skipped, not
 // removed: undoing the deletion brings the slot back with it.
-import { Observable } from '@babylonjs/core/Misc/observable';
 import type { MeshHandle } from '../geometry/client.ts';
 import { isAbortError } from '../geometry/errors.ts';
 import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../geometry/slot-client.ts';
@@ -21,6 +20,8 @@ import type { BaseFeature, BaseMeshArrays } from './baseFeature.ts';
 import { insertionInModelFrame } from './baseRules.ts';
 import type { DesignDocument, SlotDesign, WireDesign } from './document.ts';
 import { mm } from './units.ts';
+import type { EditorContext } from './context.ts';
+import { FeatureStore } from './store.ts';
 
 /** What the feature needs of the slot worker (getSlotClient(), or the kernel in process in tests). */
 export interface SlotPort {
@@ -31,15 +32,6 @@ export interface SlotPort {
 export interface SlotGeometry {
   createMesh(positions: Float32Array, indices: Uint32Array, normals?: Float32Array): Promise<MeshHandle>;
   release(handle: MeshHandle): Promise<boolean>;
-}
-
-export interface SlotHost {
-  document(): DesignDocument;
-  change(label: string, next: DesignDocument): void;
-  /** The wire selected in the wire tool (engine.wires), or null. */
-  selectedWireId(): string | null;
-  /** Work whose result will be drawn (the picture is pending until then). */
-  track?(work: Promise<unknown>): void;
 }
 
 /**
@@ -145,8 +137,7 @@ class Stale extends Error {
 }
 
 export class SlotFeature {
-  readonly onChanged = new Observable<SlotView>();
-  private state: SlotView = {
+  private readonly store = new FeatureStore<SlotView>({
     status: 'idle',
     progress: null,
     problem: null,
@@ -154,7 +145,13 @@ export class SlotFeature {
     skipped: 0,
     depth: DEFAULT_SLOT_DEPTH,
     clearance: DEFAULT_SLOT_CLEARANCE,
-  };
+  });
+  readonly onChanged = this.store.onChanged;
+  readonly getState = this.store.getState;
+  readonly subscribe = this.store.subscribe;
+  private get state(): SlotView {
+    return this.store.getState();
+  }
   /** Results for the current base: [as generated, after slot 1, ...]; empty without a base. */
   private entries: Entry[] = [];
   /** The entry shown (entries[0] is what BaseFeature shows after a generation); null: none. */
@@ -167,13 +164,14 @@ export class SlotFeature {
   private pumpJob: { abort: AbortController; target: string } | null = null;
   private userJob: AbortController | null = null;
   private disposed = false;
+  private readonly geometry: Partial<SlotGeometry>;
 
   constructor(
-    private readonly host: SlotHost,
+    private readonly host: EditorContext,
     private readonly base: BaseFeature,
-    private readonly geometry: Partial<SlotGeometry>,
     private readonly port: () => SlotPort,
   ) {
+    this.geometry = host.geometry;
     base.onGenerated.add((arrays) => this.baseChanged(arrays));
     // An export right after a reopening or an undo waits for the slots to be in the base.
     base.beforeExport = () => this.settled();
@@ -184,8 +182,7 @@ export class SlotFeature {
   }
 
   private set(patch: Partial<SlotView>): void {
-    this.state = { ...this.state, ...patch };
-    this.onChanged.notifyObservers(this.state);
+    this.store.set(patch);
   }
 
   /** Depth and clearance of the next cut (clamped to what the slot kernel accepts). */
@@ -209,7 +206,7 @@ export class SlotFeature {
     await this.base.settled();
     await this.settled();
     const doc = this.host.document();
-    const id = wireId ?? this.host.selectedWireId();
+    const id = wireId ?? this.host.state().wires.selectedId;
     const wire = id ? doc.wires?.find((w) => w.id === id) : undefined;
     const problem: SlotProblem | null =
       !doc.base?.generated || this.base.handle === null || this.entries.length === 0
@@ -276,7 +273,7 @@ export class SlotFeature {
     this.pumping = this.pump().finally(() => {
       this.pumping = null;
     });
-    this.host.track?.(this.pumping);
+    this.host.track(this.pumping);
   }
 
   private baseChanged(arrays: BaseMeshArrays | null): void {
@@ -395,6 +392,6 @@ export class SlotFeature {
     this.pumpJob?.abort.abort();
     this.userJob?.abort();
     this.entries = [];
-    this.onChanged.clear();
+    this.store.clear();
   }
 }

@@ -4,32 +4,21 @@
 // cursor ring. The document keeps every operation (SmoothOp) so that autosave sees it and
 // reopening replays it on the freshly loaded model; a command keeps the moved vertices' old
 // and new positions and normals, which undo and redo write back through the worker.
-import { Observable } from '@babylonjs/core/Misc/observable';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import { CreateTorus } from '@babylonjs/core/Meshes/Builders/torusBuilder';
-import type { Scene } from '@babylonjs/core/scene';
 import type { GeometryClient, MeshHandle, SmoothResult } from '../geometry/client.ts';
 import type { DesignDocument, ModelRole, SmoothOp } from './document.ts';
 import { BRUSH_VERSION, dabFilter } from './brush.ts';
 import { mm } from './units.ts';
 import type { ModelHit } from './tools/tool.ts';
+import type { EditorContext } from './context.ts';
+import { FeatureStore } from './store.ts';
 
 export type SmoothGeometry = Pick<GeometryClient, 'smoothDab' | 'smoothRegion' | 'setVertices'>;
-
-export interface SmoothHost {
-  scene(): Scene | null;
-  modelMesh(role: ModelRole): Mesh | null;
-  handleOf(role: ModelRole): MeshHandle | null;
-  document(): DesignDocument;
-  changeWith(label: string, next: DesignDocument, effect: { do(): void; undo(): void }): void;
-  requestRender(): void;
-  /** Work whose result will be drawn (the picture is pending until then). */
-  track?(work: Promise<unknown>): void;
-}
 
 export interface SmoothView {
   radius: number;
@@ -60,25 +49,30 @@ interface Stroke {
 export const BRUSH_RADIUS = { min: 0.5, max: 10, initial: 2 };
 
 export class SmoothFeature {
-  readonly onChanged = new Observable<SmoothView>();
-  private state: SmoothView = { radius: BRUSH_RADIUS.initial, strength: 0.5, progress: null, stroking: false };
+  private readonly store = new FeatureStore<SmoothView>({ radius: BRUSH_RADIUS.initial, strength: 0.5, progress: null, stroking: false });
+  readonly onChanged = this.store.onChanged;
+  readonly getState = this.store.getState;
+  readonly subscribe = this.store.subscribe;
+  private get state(): SmoothView {
+    return this.store.getState();
+  }
   private stroke: Stroke | null = null;
   private queue: Promise<void> = Promise.resolve();
   private ring: TransformNode | null = null;
   /** Models whose saved operations were replayed (once, when they arrive). */
   private readonly replayed = new Set<ModelRole>();
 
-  constructor(
-    private readonly host: SmoothHost,
-    private readonly geometry: Partial<SmoothGeometry>,
-  ) {}
+  private readonly geometry: Partial<SmoothGeometry>;
+
+  constructor(private readonly host: EditorContext) {
+    this.geometry = host.geometry;
+  }
 
   get view(): SmoothView {
     return this.state;
   }
   private set(patch: Partial<SmoothView>): void {
-    this.state = { ...this.state, ...patch };
-    this.onChanged.notifyObservers(this.state);
+    this.store.set(patch);
   }
   setRadius(radius: number): void {
     this.set({ radius: Math.min(BRUSH_RADIUS.max, Math.max(BRUSH_RADIUS.min, radius)) });
@@ -92,7 +86,7 @@ export class SmoothFeature {
   /** The ring under the pointer (null hides it): brush size on the surface, facing the camera. */
   showCursor(hit: ModelHit | null): void {
     const scene = this.host.scene();
-    const parent = hit ? this.host.modelMesh(hit.model) : null;
+    const parent = hit ? this.host.meshOf(hit.model) : null;
     if (!scene || !hit || !parent) {
       this.ring?.setEnabled(false);
       this.host.requestRender();
@@ -171,7 +165,7 @@ export class SmoothFeature {
   /** Smooths a whole model (progress); one undoable command. */
   async smoothAll(model: ModelRole): Promise<boolean> {
     const handle = this.host.handleOf(model);
-    const mesh = this.host.modelMesh(model);
+    const mesh = this.host.meshOf(model);
     if (handle === null || !this.geometry.smoothRegion || this.state.progress !== null) return false;
     const before = mesh ? snapshot(mesh) : null;
     this.set({ progress: 0 });
@@ -223,14 +217,14 @@ export class SmoothFeature {
 
   /** A copy of a model's positions as the renderer has them (tests, diagnostics). */
   drawnPositions(model: ModelRole): Float32Array | null {
-    const data = this.host.modelMesh(model)?.getVerticesData(VertexBuffer.PositionKind);
+    const data = this.host.meshOf(model)?.getVerticesData(VertexBuffer.PositionKind);
     return data ? Float32Array.from(data) : null;
   }
 
   /** Runs after every queued dab and write; the picture is pending until it is done. */
   private enqueue(work: () => Promise<void>): Promise<void> {
     this.queue = this.queue.then(work);
-    this.host.track?.(this.queue);
+    this.host.track(this.queue);
     return this.queue;
   }
 
@@ -241,7 +235,7 @@ export class SmoothFeature {
 
   /** Puts a dab's result into the buffers, remembering the first old values per vertex. */
   private apply(model: ModelRole, r: SmoothResult, touched: Stroke['touched'] | null): void {
-    const mesh = this.host.modelMesh(model);
+    const mesh = this.host.meshOf(model);
     if (!mesh) return;
     if (touched) {
       const pos = mesh.getVerticesData(VertexBuffer.PositionKind);
@@ -263,7 +257,7 @@ export class SmoothFeature {
 
   /** Writes listed vertices into the Babylon buffers, uploading only the range they span. */
   private upload(model: ModelRole, vertices: Uint32Array, positions: Float32Array, normals: Float32Array | null): void {
-    const mesh = this.host.modelMesh(model);
+    const mesh = this.host.meshOf(model);
     if (!mesh || vertices.length === 0) return;
     let lo = Infinity, hi = -1;
     for (const v of vertices) {
@@ -326,7 +320,7 @@ export class SmoothFeature {
   dispose(): void {
     this.ring?.dispose(false, true);
     this.ring = null;
-    this.onChanged.clear();
+    this.store.clear();
   }
 }
 

@@ -1,5 +1,6 @@
 // The editor's state as React sees it (engine.getState(), immutable snapshots; useEditor.ts), and
 // its value before anything is opened. EditorEngine.ts owns and changes it.
+import type { MeshHandle } from '../geometry/client.ts';
 import { emptyDocument, type DesignDocument } from './document.ts';
 import type { EditorError, LocalLoad, ModelInfo, ModelView } from './models.ts';
 import type { ToolId, ToolPhase } from './tools/tool.ts';
@@ -34,6 +35,8 @@ export interface EditorState {
   straighten: StraightenStatus;
   /** The selected wire (engine.wires, wires/feature.ts). */
   wires: { selectedId: string | null };
+  /** The shown base's worker mesh (baseFeature.ts), which the thickness map reads; null: none. */
+  baseMesh: { handle: MeshHandle; jaw: 'upper' | 'lower' } | null;
   /**
    * Measurement overlays: drawn with the measure tool, for the one `focused` in the side panel's
    * list (hovered or focused), or for all while the designer's `shown` toggle is on. Otherwise
@@ -62,6 +65,7 @@ export function initialState(): EditorState {
     measurePreview: null,
     straighten: IDLE_STRAIGHTEN,
     wires: { selectedId: null },
+    baseMesh: null,
     measurementsView: { shown: false, focused: null },
   };
 }

@@ -4,11 +4,13 @@
 // document (`straightening`), applied to the upper, lower and bite models alike so that the bite
 // is kept; the worker meshes are never moved (picks stay in the model frame, engine.pickAt
 // carries the ray across). Every change is one command on the undo stack.
-import type { MeshHandle, StraightenJaw, StraightenResult } from '../geometry/client.ts';
+import type { MeshHandle } from '../geometry/client.ts';
 import { GeometryError, isAbortError, type GeometryErrorCode } from '../geometry/errors.ts';
-import type { DesignDocument, ModelRole, Straightening } from './document.ts';
+import type { ModelRole, Straightening } from './document.ts';
 import { cleanRigid, IDENTITY, multiply, rotationAbout, translation, type Matrix4 } from './pose.ts';
 import type { Xyz } from './units.ts';
+import type { EditorContext } from './context.ts';
+import { FeatureStore } from './store.ts';
 
 /** Nudge steps of the side panel's buttons. */
 export const ROTATE_STEP_DEGREES = 0.5;
@@ -33,26 +35,22 @@ export const AXES: readonly Xyz[] = [
   [0, 0, 1],
 ];
 
-/** What the straightening needs of the engine. */
-export interface StraightenHost {
-  document(): DesignDocument;
-  change(label: string, next: DesignDocument): void;
-  /** Ready models with their worker handles. */
-  handleOf(role: ModelRole): MeshHandle | null;
-  straighten(handle: MeshHandle, jaw: StraightenJaw, options: { signal?: AbortSignal }): Promise<StraightenResult>;
-  /** Shows a pose without changing the document (a drag in progress); null: the document's. */
-  previewPose(matrix: Matrix4 | null): void;
-  /** World bounds of the visible models, as drawn now. */
-  bounds(): { min: Xyz; max: Xyz } | null;
-  fitToView(): void;
-  setStatus(status: StraightenStatus): void;
-}
-
 export class StraighteningController {
   private abort: AbortController | null = null;
-  private status: StraightenStatus = IDLE_STRAIGHTEN;
+  private readonly store = new FeatureStore<StraightenStatus>(IDLE_STRAIGHTEN);
+  /** The automatic straightening: running, or why it failed. */
+  readonly getState = this.store.getState;
+  readonly subscribe = this.store.subscribe;
+  private get status(): StraightenStatus {
+    return this.store.getState();
+  }
 
-  constructor(private readonly host: StraightenHost) {}
+  constructor(private readonly host: EditorContext) {}
+
+  /** The worker's handle of a model that is ready, or null. */
+  private readyHandle(role: ModelRole): MeshHandle | null {
+    return this.host.modelState(role).status === 'ready' ? this.host.handleOf(role) : null;
+  }
 
   /** The pose in the document (identity when not straightened). */
   get pose(): Matrix4 {
@@ -65,8 +63,8 @@ export class StraighteningController {
 
   /** The jaw the worker analyses: the upper one, or the lower one when there is no upper. */
   jaw(): 'upper' | 'lower' | null {
-    if (this.host.handleOf('upper') !== null) return 'upper';
-    if (this.host.handleOf('lower') !== null) return 'lower';
+    if (this.readyHandle('upper') !== null) return 'upper';
+    if (this.readyHandle('lower') !== null) return 'lower';
     return null;
   }
 
@@ -78,21 +76,20 @@ export class StraighteningController {
   }
 
   private setStatus(status: StraightenStatus): void {
-    this.status = status;
-    this.host.setStatus(status);
+    this.store.set(status);
   }
 
   /** Automatic straightening: one command; failures land in the status (never rejects). */
   async auto(): Promise<void> {
     if (this.status.busy) return;
     const jaw = this.jaw();
-    const handle = jaw ? this.host.handleOf(jaw) : null;
+    const handle = jaw ? this.readyHandle(jaw) : null;
     if (!jaw || handle === null) return this.setStatus({ busy: false, error: 'NO_MODEL', method: null });
     const abort = new AbortController();
     this.abort = abort;
     this.setStatus({ busy: true, error: null, method: null });
     try {
-      const result = await this.host.straighten(handle, jaw, { signal: abort.signal });
+      const result = await this.host.geometry.straighten(handle, jaw, { signal: abort.signal });
       if (abort.signal.aborted) return;
       this.commit('straighten.auto', Array.from(result.matrix), jaw);
       this.setStatus({ busy: false, error: null, method: result.method });

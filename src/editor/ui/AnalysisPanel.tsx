@@ -1,7 +1,8 @@
 // Side panel section of the undercut analysis and heatmaps: which heatmap, which jaw, the
 // insertion direction (tilt sliders, aim along the view, best direction in a cone) and what the
 // last map found. Everything it changes goes through engine.analysis (undoable document changes).
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
+import { useEngineStore } from './useEngineStore.ts';
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
@@ -49,7 +50,7 @@ function TiltSlider({ label, value, onCommit }: { label: string; value: number; 
 
 function Panel({ engine, analysis, state }: { engine: EditorEngine; analysis: AnalysisController; state: EditorState }) {
   const { t, i18n } = useLingui();
-  const a = useSyncExternalStore(analysis.subscribe, analysis.getState);
+  const a = useEngineStore(analysis, (s) => s, analysis.getState());
   useEffect(() => analysis.sync(), [analysis]);
   const ready = (role: 'upper' | 'lower') => state.models.some((m) => m.role === role && m.status === 'ready');
   const hasJaw = ready('upper') || ready('lower');

@@ -1,26 +1,19 @@
 // The base tool's side panel section: the outline, thickness and height, generation (progress,
 // cancel), the rules' messages, the semi-transparent option and the STL export.
-import { useSyncExternalStore } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import type { BaseView } from '../engine/baseFeature.ts';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import { mm } from '../engine/units.ts';
 import { baseProblemMessage } from './baseMessages.ts';
 import { MmField } from './MmField.tsx';
+import { useEngineStore } from './useEngineStore.ts';
 import { formatCount } from '../../i18n/format.ts';
 
 const NONE: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
 
 /** The base feature's view (generation status, problem), following the engine. */
 export function useBaseView(engine: EditorEngine | null): BaseView {
-  return useSyncExternalStore(
-    (notify) => {
-      if (!engine) return () => {};
-      const o = engine.base.onChanged.add(() => notify());
-      return () => engine.base.onChanged.remove(o);
-    },
-    () => engine?.base.view ?? NONE,
-  );
+  return useEngineStore(engine?.base, (view) => view, NONE);
 }
 
 /** Saves bytes as a file through a temporary link. */

@@ -3,7 +3,8 @@
 // and wraps the wire round the die, then shows the kernel's state (the spring back included).
 // Play, pause, one step, restart, and the step table (feed, rotate, bend); a step whose path
 // collides with the head is highlighted, and so is the wire while that step plays.
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useEngineStore } from './useEngineStore.ts';
 import { useLingui } from '@lingui/react/macro';
 import { Engine } from '@babylonjs/core/Engines/engine';
 import { Scene } from '@babylonjs/core/scene';
@@ -186,7 +187,7 @@ class HeadScene {
 
 export function BendSimulation({ devices }: { devices: DeviceController }) {
   const { t, i18n } = useLingui();
-  const view = useSyncExternalStore(devices.subscribe.bind(devices), () => devices.getState());
+  const view = useEngineStore(devices, (v) => v, devices.getState());
   const data = view.simulation.status === 'ready' ? view.simulation.data : null;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const sceneRef = useRef<HeadScene | null>(null);

@@ -2,7 +2,8 @@
 // diameters, pending jobs; the chosen one remembered), "Bend" for the selected wire with the
 // specification's messages, "Simulate", and the queue (state of each job, step n/m while bending,
 // the failure's message, cancel while not started, "only my jobs"). Data: engine.devices.
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
+import { useEngineStore } from './useEngineStore.ts';
 import { useLingui } from '@lingui/react/macro';
 import { ensureBootstrap, hasPerm, useApp } from '../../app/store.ts';
 import type { BendOutcome } from '../device/bendFlow.ts';
@@ -15,16 +16,14 @@ import type { WireDesign } from '../engine/document.ts';
 import { EditorIcon } from './icons.tsx';
 import { formatMm, formatNumber } from '../../i18n/format.ts';
 
-const subscribeNothing = () => () => {};
-
 export function useDeviceView(devices: DeviceController | null | undefined): DeviceView | null {
-  return useSyncExternalStore(devices ? devices.subscribe.bind(devices) : subscribeNothing, () => devices?.getState() ?? null);
+  return useEngineStore<DeviceView, DeviceView | null>(devices, (view) => view, null);
 }
 
 /** Whether the dock is open (re-renders only when that changes: the toolbar's pressed state). */
 export function useDevicePanelOpen(engine: EditorEngine | null): boolean {
   const devices = engine?.devices;
-  return useSyncExternalStore(devices ? devices.subscribe.bind(devices) : subscribeNothing, () => devices?.getState().open ?? false);
+  return useEngineStore(engine?.devices, (view) => view.open, false);
 }
 
 function localStore(): Storage | null {

@@ -1,6 +1,6 @@
 // The one legend of every heatmap (undercut depth, occlusal distance, base thickness): the ramp
 // blue → green → yellow → red of workers/kernels/ramp.ts over the map's range, in millimetres.
-import { useSyncExternalStore } from 'react';
+import { useEngineStore } from './useEngineStore.ts';
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
@@ -21,7 +21,7 @@ const GRADIENT = 'linear-gradient(to right, rgb(0,0,255), rgb(0,255,0) 33.3%, rg
 /** The legend of the map on screen: it comes with the frame that shows the colours, not before. */
 export function HeatmapLegend({ analysis, engine }: { analysis: AnalysisController; engine: EditorEngine }) {
   const { t, i18n } = useLingui();
-  const state = useSyncExternalStore(analysis.subscribe, analysis.getState);
+  const state = useEngineStore(analysis, (s) => s, analysis.getState());
   const drawn = useFrameStatus(engine).drawn?.heatmap;
   const legend = state.legend;
   if (!legend || state.mode === 'off' || drawn !== legend.mode) return null;

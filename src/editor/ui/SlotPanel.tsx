@@ -1,6 +1,6 @@
 // The slotting section of the side panel: the selected wire, depth and clearance of the slot,
 // "Slot" (progress, cancel), "Reset slots", and the rules' messages (engine/slots.ts).
-import { useSyncExternalStore } from 'react';
+import { useEngineStore } from './useEngineStore.ts';
 import { useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
@@ -39,14 +39,7 @@ const WIRE_NAMES: Record<WireType, MessageDescriptor> = {
 };
 
 function useSlotView(engine: EditorEngine | null): SlotView {
-  return useSyncExternalStore(
-    (notify) => {
-      if (!engine) return () => {};
-      const o = engine.slots.onChanged.add(() => notify());
-      return () => engine.slots.onChanged.remove(o);
-    },
-    () => engine?.slots.view ?? NONE,
-  );
+  return useEngineStore(engine?.slots, (view) => view, NONE);
 }
 
 const BUTTON = 'inline-flex h-7 items-center rounded-md border px-2.5 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';

@@ -1,23 +1,16 @@
 // The smoothing brush's side panel section: radius and strength, and "Smooth all" per model
 // with its progress.
-import { useSyncExternalStore } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import { BRUSH_RADIUS, type SmoothView } from '../engine/smoothing.ts';
 import { formatNumber } from '../../i18n/format.ts';
+import { useEngineStore } from './useEngineStore.ts';
 
 const IDLE: SmoothView = { radius: BRUSH_RADIUS.initial, strength: 0.5, progress: null, stroking: false };
 
 export function SmoothPanel({ engine, state }: { engine: EditorEngine | null; state: EditorState }) {
   const { t, i18n } = useLingui();
-  const view = useSyncExternalStore(
-    (notify) => {
-      if (!engine) return () => {};
-      const o = engine.smoothing.onChanged.add(() => notify());
-      return () => engine.smoothing.onChanged.remove(o);
-    },
-    () => engine?.smoothing.view ?? IDLE,
-  );
+  const view = useEngineStore(engine?.smoothing, (v) => v, IDLE);
   if (state.tool !== 'smooth') return null;
   const ready = state.models.filter((m) => m.status === 'ready');
   const percent = Math.round((view.progress ?? 0) * 100);

@@ -1,7 +1,6 @@
 // The wires' side panel section: the next wire's type, diameter and clearance (wire tool), the
 // list of wires (type, diameter, developed length, rule status; select, delete), and for the
 // selected wire its rule messages, auto-fit and deletion.
-import { useSyncExternalStore } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import type { BendCheckResult } from '../geometry/client.ts';
 import { WIRE_TYPES, type WireDesign } from '../engine/document.ts';
@@ -11,10 +10,10 @@ import { EditorIcon } from './icons.tsx';
 import { bendIssueMessage, WIRE_TYPE_NAMES, wireProblemMessage } from './wireMessages.ts';
 import { FIELD_CLASS, MmField } from './MmField.tsx';
 import { formatMm, formatNumber } from '../../i18n/format.ts';
+import { useEngineStore } from './useEngineStore.ts';
 
 function useWireView(engine: EditorEngine | null): WireView {
-  const get = () => engine?.wires.getState() ?? INITIAL_WIRE_VIEW;
-  return useSyncExternalStore((notify) => (engine ? engine.wires.subscribe(notify) : () => {}), get, get);
+  return useEngineStore(engine?.wires, (view) => view, INITIAL_WIRE_VIEW);
 }
 
 const BUTTON = 'inline-flex h-7 items-center rounded-md border px-2.5 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';

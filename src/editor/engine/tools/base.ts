@@ -149,6 +149,12 @@ export class BaseTool implements Tool {
     this.commit('base.remove', { ...base, outline: base.outline.filter((_, i) => i !== index) });
   }
 
+  readonly takesDoubleClick = true;
+
+  wantsKey(key: string): boolean {
+    return key === 'Backspace' || key === 'Delete' || key === 'Enter';
+  }
+
   key(key: string): boolean {
     if (key === 'Backspace' || key === 'Delete') return this.removeLast();
     if (key === 'Enter') return this.close();

@@ -243,6 +243,15 @@ export class StraightenTool implements Tool {
     this.refresh();
   }
 
+  /** The arrow keys nudge the models (and so do not orbit the camera). */
+  wantsKey(key: string): boolean {
+    return key.startsWith('Arrow');
+  }
+
+  poseChanged(): void {
+    this.refresh();
+  }
+
   /** Leaving the tool: the handles go. */
   dispose(): void {
     this.cancel();

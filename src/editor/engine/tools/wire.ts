@@ -194,6 +194,12 @@ export class WireTool implements Tool {
     }
   }
 
+  readonly takesDoubleClick = true;
+
+  wantsKey(key: string): boolean {
+    return key === 'Escape' || key === 'Delete' || key === 'Backspace' || key === 'Insert';
+  }
+
   key(key: string): boolean {
     const feature = this.feature;
     const s = feature.getState();

@@ -8,11 +8,12 @@
 // checks follow it) and commits once on release.
 import { Material } from '@babylonjs/core/Materials/material';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
-import type { Scene } from '@babylonjs/core/scene';
 import type { BendCheckResult, BendIssue } from '../../geometry/client.ts';
 import type { DesignDocument, SurfacePick, WireDesign, WirePoint, WireType } from '../document.ts';
 import { mm, type Xyz } from '../units.ts';
 import { buildHandle, buildTube, WireMaterials } from './tube.ts';
+import type { EditorContext } from '../context.ts';
+import { FeatureStore } from '../store.ts';
 
 /** The wire diameters the machines take (mm). */
 export const WIRE_DIAMETERS = [0.7, 0.8, 0.9, 1] as const;
@@ -48,24 +49,6 @@ export interface WireKit {
 
 export interface WireGeometry {
   bendCheck(input: { points: readonly Xyz[]; wire: { type: WireType; diameter: number }; program: { radius: number }; skipCollision?: boolean }): Promise<BendCheckResult>;
-}
-
-export interface WireHost {
-  scene(): Scene | null;
-  /** The jaw's Babylon mesh (tubes and handles are its children, so they follow it). */
-  modelMesh(jaw: 'upper' | 'lower'): Mesh | null;
-  modelVisible(jaw: 'upper' | 'lower'): boolean;
-  document(): DesignDocument;
-  change(label: string, next: DesignDocument): void;
-  /** Canvas pixel of a model point (null behind the camera or without the model). */
-  project(jaw: 'upper' | 'lower', p: Xyz): { x: number; y: number } | null;
-  /** The viewing ray under a canvas pixel in the jaw's model frame. */
-  rayAt(jaw: 'upper' | 'lower', x: number, y: number): { origin: Xyz; direction: Xyz } | null;
-  /** The camera's viewing direction in the jaw's model frame. */
-  viewAxis(jaw: 'upper' | 'lower'): Xyz | null;
-  /** The selection changed (the engine's state carries it). */
-  selectionChanged(id: string | null): void;
-  requestRender(): void;
 }
 
 export interface WireView {
@@ -162,8 +145,7 @@ export const INITIAL_WIRE_VIEW: WireView = {
 };
 
 export class WireFeature {
-  private view: WireView = INITIAL_WIRE_VIEW;
-  private readonly listeners = new Set<() => void>();
+  private readonly store: FeatureStore<WireView>;
   private pending: SurfacePick[] = [];
   private readonly drawn = new Map<string, Drawn>();
   private readonly results = new Map<string, { key: string; result: BendCheckResult | null }>();
@@ -175,31 +157,33 @@ export class WireFeature {
   private hover: WireHit | null = null;
   private materials: WireMaterials | null = null;
   private disposed = false;
+  private readonly geometry: Partial<WireGeometry>;
 
   constructor(
-    private readonly host: WireHost,
-    private readonly geometry: Partial<WireGeometry>,
+    private readonly host: EditorContext,
     private readonly kit: WireKit,
     /** Delay of the live checks after the last change (ms). */
     private readonly checkDelayMs = 200,
   ) {
-    this.view = { ...this.view, needed: kit.clicks(this.view.type) };
+    this.geometry = host.geometry;
+    this.store = new FeatureStore<WireView>({ ...INITIAL_WIRE_VIEW, needed: kit.clicks(INITIAL_WIRE_VIEW.type) });
+    this.getState = this.store.getState;
+    this.subscribe = this.store.subscribe;
   }
 
   // ---------------------------------------------------------------- state
 
-  getState = (): WireView => this.view;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  readonly getState: () => WireView;
+  readonly subscribe: (listener: () => void) => () => void;
+  private get view(): WireView {
+    return this.store.getState();
+  }
 
   private set(patch: Partial<WireView>): void {
-    const before = this.view.selectedId;
-    this.view = { ...this.view, ...patch };
-    if (this.view.selectedId !== before) this.host.selectionChanged(this.view.selectedId);
-    for (const fn of [...this.listeners]) fn();
+    // The selection is shared in the engine's state before the panels hear of the change.
+    this.store.set(patch, (next, previous) => {
+      if (next.selectedId !== previous.selectedId) this.host.share({ wires: { selectedId: next.selectedId } });
+    });
   }
 
   get selectedId(): string | null {
@@ -582,7 +566,7 @@ export class WireFeature {
 
   private draw(w: WireDesign, points: WirePoint[]): void {
     const scene = this.host.scene();
-    const parent = this.host.modelMesh(w.jaw);
+    const parent = this.host.meshOf(w.jaw);
     const selected = w.id === this.view.selectedId;
     const marks = this.marks(w, points.length);
     const hover = this.hover?.id === w.id ? (this.hover.corner ?? -1) : null;
@@ -701,7 +685,7 @@ export class WireFeature {
     for (const d of this.drawn.values()) for (const n of d.nodes) n.dispose();
     this.drawn.clear();
     this.materials?.dispose();
-    this.listeners.clear();
+    this.store.clear();
   }
 }
 
