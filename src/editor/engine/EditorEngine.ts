@@ -4,7 +4,8 @@
 // Framework-free: React reads it through useEditor() (src/editor/useEditor.ts), which
 // subscribes to onStateChanged; a headless test builds it on a NullEngine without a canvas.
 // This file is the facade: state, the public API and the wiring of the parts (models.ts,
-// navigation.ts, overlays.ts, picking.ts, input.ts, viewport.ts, tools/create.ts and the features).
+// navigation.ts, overlays.ts, picking.ts, input.ts, viewport.ts) and of the features
+// (src/editor/features/<name>/, each built on the one EditorContext of context.ts).
 //
 // Coordinates: right-handed, z up, millimetres, exactly as in the STL (a left-handed scene would
 // mirror the patient's left and right). Models only move by translation (the bite offset);
@@ -28,22 +29,22 @@ import { ActionRegistry } from './actions.ts';
 import { EDITOR_ACTIONS, type ActionId } from '../features/actions.ts';
 import { CommandStack, snapshotCommand, type Command } from './commands.ts';
 import type { DesignDocument, ModelRole } from './document.ts';
-import { BaseFeature } from './baseFeature.ts';
-import { SlotFeature, type SlotPort } from './slots.ts';
+import { BaseFeature } from '../features/base/feature.ts';
+import { SlotFeature, type SlotPort } from '../features/slots/feature.ts';
 import { getSlotClient } from '../geometry/slot-client.ts';
-import { SmoothFeature } from './smoothing.ts';
+import { SmoothFeature } from '../features/smooth/feature.ts';
 import { CameraHold } from './cameraHold.ts';
-import { AnalysisController } from './analysis.ts';
+import { AnalysisController } from '../features/analysis/feature.ts';
 import { DeviceController } from '../device/DeviceController.ts';
-import { WireFeature } from './wires/feature.ts';
-import { wireKit } from './wires/kit.ts';
+import { WireFeature } from '../features/wires/feature.ts';
+import { wireKit } from '../features/wires/kit.ts';
 import type { EditorContext, EditorGeometry } from './context.ts';
 import { takesArrow, type ModelHit, type SurfacePath, type Tool, type ToolContext, type ToolId, type ToolPointerEvent } from './tools/tool.ts';
-import { createTool } from './tools/create.ts';
+import { createTool } from '../features/tools.ts';
 import { mm, type Xyz } from './units.ts';
 import type { ViewPreset } from './views.ts';
-import { StraighteningController } from './straightening.ts';
-import { StraightenHandles } from './straightenHandles.ts';
+import { StraighteningController } from '../features/straighten/feature.ts';
+import { StraightenHandles } from '../features/straighten/handles.ts';
 import type { Matrix4 } from './pose.ts';
 import { perfMark, PERF_MARKS } from './openTiming.ts';
 import type { ModelSource } from './modelSource.ts';
@@ -69,7 +70,7 @@ export interface EditorEngineOptions {
   engine?: AbstractEngine;
   /** Element over the canvas where measurement labels are placed (plain DOM). */
   overlay?: HTMLElement | null;
-  /** Slot worker client (slots.ts). Default: the page's getSlotClient(), started on the first cut. */
+  /** Slot worker client (features/slots/feature.ts). Default: the page's getSlotClient(), started on the first cut. */
   slots?: SlotPort;
 }
 
@@ -83,17 +84,17 @@ export class EditorEngine {
   readonly commands = new CommandStack();
   /** Every user action by id: the toolbar, the shortcuts and the tests run them from here. */
   readonly actions: ActionRegistry<EditorEngine, ActionId>;
-  /** Automatic and manual straightening of the models (straightening.ts). */
+  /** Automatic and manual straightening of the models (features/straighten/feature.ts). */
   readonly straightening: StraighteningController;
-  /** The acrylic base: outline, generation, export (baseFeature.ts). */
+  /** The acrylic base: outline, generation, export (features/base/feature.ts). */
   readonly base: BaseFeature;
-  /** The smoothing brush's strokes and "Smooth all" (smoothing.ts). */
+  /** The smoothing brush's strokes and "Smooth all" (features/smooth/feature.ts). */
   readonly smoothing: SmoothFeature;
-  /** Slots for the wires' tags cut into the base (slots.ts). */
+  /** Slots for the wires' tags cut into the base (features/slots/feature.ts). */
   readonly slots: SlotFeature;
-  /** Insertion direction and heatmaps (analysis.ts). */
+  /** Insertion direction and heatmaps (features/analysis/feature.ts). */
   readonly analysis: AnalysisController;
-  /** The wires: selection, placing, editing, tubes and live checks (wires/feature.ts). */
+  /** The wires: selection, placing, editing, tubes and live checks (features/wires/feature.ts). */
   readonly wires: WireFeature;
   /** Bending machines: devices, queue, Bend and the simulation (device/DeviceController.ts). */
   readonly devices: DeviceController;

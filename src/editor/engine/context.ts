@@ -12,12 +12,12 @@ import type { GeometryPort } from './models.ts';
 import type { Matrix4 } from './pose.ts';
 import type { EditorState } from './state.ts';
 import type { Xyz } from './units.ts';
-import type { BaseGeometry } from './baseFeature.ts';
-import type { JawModelState } from './baseRules.ts';
-import type { SlotGeometry } from './slots.ts';
-import type { SmoothGeometry } from './smoothing.ts';
-import type { AnalysisGeometry } from './analysis.ts';
-import type { WireKitGeometry } from './wires/kit.ts';
+import type { BaseGeometry } from '../features/base/feature.ts';
+import type { JawModelState } from '../features/base/rules.ts';
+import type { SlotGeometry } from '../features/slots/feature.ts';
+import type { SmoothGeometry } from '../features/smooth/feature.ts';
+import type { AnalysisGeometry } from '../features/analysis/feature.ts';
+import type { WireKitGeometry } from '../features/wires/kit.ts';
 import type { DeviceGeometry } from '../device/DeviceController.ts';
 
 /** The geometry worker as the engine holds it: everything the models and the features call. */

@@ -1,7 +1,7 @@
 // The measure tool's action.
 import { msg } from '@lingui/core/macro';
 import { hasModel, toolToggle, type ActionHost, type EditorAction } from '../../engine/actions.ts';
-import type { BaseProblem } from '../../engine/baseRules.ts';
+import type { BaseProblem } from '../base/rules.ts';
 
 export interface MeasureActionHost extends ActionHost {
   /** Where the refusal is shown (the base's panel). */
