@@ -22,6 +22,7 @@ import type { DesignDocument, HeatmapMode, HeatmapSettings } from '../../engine/
 import type { Xyz } from '../../engine/units.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
+import { Debounced } from '../../engine/debounce.ts';
 import { markAfterNextFrame, perfMark, PERF_MARKS } from '../../engine/openTiming.ts';
 
 export type { HeatmapMode, HeatmapSettings } from '../../engine/document.ts';
@@ -125,7 +126,8 @@ export class AnalysisController {
   /** Wait after a change before recomputing (slider drags); tests set 0. */
   debounceMs = 250;
 
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The recomputation waiting for changes to stop. */
+  private readonly wait = new Debounced<string>((key) => this.compute(key), () => this.debounceMs);
   private job: { key: string; abort: AbortController; done: Promise<void> } | null = null;
   /** Key of the map on screen (mode, model, direction, handles). */
   private shownKey = 'off';
@@ -296,8 +298,7 @@ export class AnalysisController {
     const key = this.keyOf();
     if (key === this.shownKey || key === this.job?.key) return;
     this.cancelJob();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.wait.cancel();
     if (mode === 'off' || key === 'unavailable') {
       this.clearColors();
       this.shownKey = key;
@@ -305,10 +306,7 @@ export class AnalysisController {
       return;
     }
     this.setState({ status: 'computing', progress: 0, error: null });
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.compute(key);
-    }, this.debounceMs);
+    this.wait.schedule(key);
     this.host.track(this.settled());
   }
 
@@ -338,7 +336,7 @@ export class AnalysisController {
   /** Resolves when no recomputation is waiting or running (tests). */
   async settled(): Promise<void> {
     for (;;) {
-      if (this.timer) await new Promise((r) => setTimeout(r, Math.max(5, this.debounceMs)));
+      if (this.wait.pending) await new Promise((r) => setTimeout(r, Math.max(5, this.debounceMs)));
       else if (this.job) await this.job.done;
       else return;
     }
@@ -521,7 +519,7 @@ export class AnalysisController {
   dispose(): void {
     this.cancelJob();
     this.cancelBest();
-    if (this.timer) clearTimeout(this.timer);
+    this.wait.cancel();
     this.arrow?.dispose();
     this.disposed = true;
     this.store.clear();

@@ -5,23 +5,25 @@
 // live rule checks (the worker's bendCheck, debounced; the last result per wire).
 //
 // The engine calls sync() after every document change; a drag shows a preview (the tube and the
-// checks follow it) and commits once on release.
+// checks follow it) and commits once on release. The document edits themselves are pure
+// functions (edits.ts), the live checks their own queue (checks.ts); this file is the
+// interaction: selection, options, placing, dragging, picking and the scene.
 import { Material } from '@babylonjs/core/Materials/material';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { BendCheckResult, BendIssue } from '../../geometry/client.ts';
-import type { DesignDocument, SurfacePick, WireDesign, WirePoint, WireType } from '../../engine/document.ts';
+import type { SurfacePick, WireDesign, WirePoint, WireType } from '../../engine/document.ts';
 import { mm, type Xyz } from '../../engine/units.ts';
 import { buildHandle, buildTube, WireMaterials } from './tube.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
+import { WireChecks } from './checks.ts';
+import { cornerDeleted, cornerInserted, cornerMoved, newWireId, placedWire, reshaped, withoutWire, withWire, withWireAdded, type Shaped } from './edits.ts';
 
 /** The wire diameters the machines take (mm). */
 export const WIRE_DIAMETERS = [0.7, 0.8, 0.9, 1] as const;
 export const DEFAULT_DIAMETER = 0.8;
 /** Default gap between the wire and the model (mm). */
 export const DEFAULT_CLEARANCE = 0.1;
-/** Bending die radius used for the live checks and the drawn corners (mm). */
-export const CHECK_RADIUS = 1;
 /** A press this close (canvas px) to a corner of the selected wire grabs it. */
 export const HANDLE_PX = 9;
 /** A click this close (canvas px) to a wire's segment selects it. */
@@ -30,8 +32,8 @@ export const WIRE_PICK_PX = 8;
 /** Why the last wire action was refused or failed (the panel shows a sentence). */
 export type WireProblemCode = 'AUTOFIT_ONLY_CLASP' | 'MIN_CORNERS' | 'PLACE_FAILED' | 'FIT_FAILED';
 
-/** A wire's corners with its tag (the first-fed) and every tag (the bows have two). */
-export type Shaped = { points: WirePoint[]; tag?: [number, number] | undefined; tags?: [number, number][] | undefined };
+export { CHECK_RADIUS, type WireGeometry } from './checks.ts';
+export type { Shaped } from './edits.ts';
 
 /** What the geometry helpers do for the feature (templates.ts, surface.ts, fit.ts behind it). */
 export interface WireKit {
@@ -45,10 +47,6 @@ export interface WireKit {
   nearest(jaw: 'upper' | 'lower', p: Xyz): Promise<SurfacePick | null>;
   /** The single-arm clasp fitted to its tooth. */
   autoFit(wire: WireDesign): Promise<Shaped>;
-}
-
-export interface WireGeometry {
-  bendCheck(input: { points: readonly Xyz[]; wire: { type: WireType; diameter: number }; program: { radius: number }; skipCollision?: boolean }): Promise<BendCheckResult>;
 }
 
 export interface WireView {
@@ -79,14 +77,6 @@ export interface WireHit {
   segment: number | null;
 }
 
-let counter = 0;
-function newId(): string {
-  counter++;
-  return `w${Date.now().toString(36)}${counter.toString(36)}`;
-}
-
-const keyOf = (w: WireDesign, points: readonly WirePoint[]): string => JSON.stringify([w.type, w.diameter, points.map((p) => p.point)]);
-
 /** The corners an issue concerns (marked in the view). */
 export function issueCorners(issue: BendIssue, result: BendCheckResult, count: number): number[] {
   if (issue.corners?.length) return issue.corners;
@@ -95,33 +85,6 @@ export function issueCorners(issue: BendIssue, result: BendCheckResult, count: n
   if (issue.code === 'END_LENGTH') return [count - 1, detail.length > 1 ? detail[detail.length - 2]!.corner : 0];
   if (issue.step !== undefined && detail[issue.step]) return [detail[issue.step]!.corner];
   return [];
-}
-
-/** The wire with new corners and tags (absent ones dropped). */
-function reshaped(wire: WireDesign, points: WirePoint[], tag: [number, number] | undefined, tags: [number, number][] | undefined): WireDesign {
-  const next: WireDesign = { ...wire, points };
-  if (tag) next.tag = tag;
-  else delete next.tag;
-  if (tags && tags.length > 0) next.tags = tags;
-  else delete next.tags;
-  return next;
-}
-
-/** Shifts a tag for a corner inserted at `at` (the new corner's index). */
-function tagAfterInsert(tag: [number, number] | undefined, at: number): [number, number] | undefined {
-  if (!tag) return undefined;
-  const [a, b] = tag;
-  return [a >= at ? a + 1 : a, b >= at ? b + 1 : b];
-}
-
-/** Shifts a tag for the corner `at` removed; a tag left empty goes. */
-function tagAfterDelete(tag: [number, number] | undefined, at: number): [number, number] | undefined {
-  if (!tag) return undefined;
-  let [a, b] = tag;
-  if (a === at && b === at) return undefined;
-  if (a > at) a--;
-  if (b >= at) b--;
-  return a <= b ? [a, b] : undefined;
 }
 
 interface Drawn {
@@ -148,16 +111,13 @@ export class WireFeature {
   private readonly store: FeatureStore<WireView>;
   private pending: SurfacePick[] = [];
   private readonly drawn = new Map<string, Drawn>();
-  private readonly results = new Map<string, { key: string; result: BendCheckResult | null }>();
-  private readonly queue = new Map<string, { key: string; wire: WireDesign; points: WirePoint[] }>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private running: Promise<void> | null = null;
+  /** The live rule checks (checks.ts). */
+  private readonly checks: WireChecks;
   private preview: { id: string; points: WirePoint[] } | null = null;
   /** The wire (and corner) under the pointer, shown lighter (a hovered handle orange). */
   private hover: WireHit | null = null;
   private materials: WireMaterials | null = null;
   private disposed = false;
-  private readonly geometry: Partial<WireGeometry>;
 
   constructor(
     private readonly host: EditorContext,
@@ -165,7 +125,15 @@ export class WireFeature {
     /** Delay of the live checks after the last change (ms). */
     private readonly checkDelayMs = 200,
   ) {
-    this.geometry = host.geometry;
+    this.checks = new WireChecks(
+      host.geometry,
+      (id) => {
+        this.set({ checks: this.view.checks + 1 });
+        const w = this.host.document().wires?.find((x) => x.id === id);
+        if (w) this.draw(w, this.preview?.id === id ? this.preview.points : w.points);
+      },
+      checkDelayMs,
+    );
     this.store = new FeatureStore<WireView>({ ...INITIAL_WIRE_VIEW, needed: kit.clicks(INITIAL_WIRE_VIEW.type) });
     this.getState = this.store.getState;
     this.subscribe = this.store.subscribe;
@@ -217,27 +185,19 @@ export class WireFeature {
 
   /** The last check of the wire (its rules, at the die radius CHECK_RADIUS), or null before the first. */
   check(id: string): BendCheckResult | null {
-    return this.results.get(id)?.result ?? null;
+    return this.checks.result(id);
   }
 
   /** The last check is of the wire as it is shown now (false while a newer one waits or runs). */
   checkIsCurrent(id: string): boolean {
     const wire = this.wire(id);
-    const last = this.results.get(id);
-    if (!wire || !last) return false;
-    return last.key === keyOf(wire, this.preview?.id === id ? this.preview.points : wire.points);
+    if (!wire) return false;
+    return this.checks.isCurrent(wire, this.preview?.id === id ? this.preview.points : wire.points);
   }
 
   /** Resolves when no check is waiting or running (tests, the bend panel). */
-  async settled(): Promise<void> {
-    while (this.timer || this.running) {
-      if (this.timer) {
-        clearTimeout(this.timer);
-        this.timer = null;
-        this.startChecks();
-      }
-      await this.running;
-    }
+  settled(): Promise<void> {
+    return this.checks.settled();
   }
 
   report(problem: WireProblemCode | null): void {
@@ -328,36 +288,24 @@ export class WireFeature {
       if (!this.disposed) this.set({ problem: 'PLACE_FAILED' });
       return null;
     }
-    const wire: WireDesign = {
-      id: newId(),
-      type,
-      jaw,
-      diameter: mm(diameter),
-      clearance: mm(clearance),
-      points: placed.points,
-      anchors: anchors.map((a) => ({ point: a.point, triangle: a.triangle })),
-      ...(placed.tag ? { tag: placed.tag } : {}),
-      ...(placed.tags && placed.tags.length > 1 ? { tags: placed.tags } : {}),
-    };
+    const wire = placedWire(newWireId(), jaw, type, { diameter, clearance }, anchors, placed);
     const doc = this.host.document();
     this.set({ selectedId: wire.id, corner: null });
-    this.host.change('wire.add', { ...doc, wires: [...(doc.wires ?? []), wire] });
+    this.host.change('wire.add', withWireAdded(doc, wire));
     return wire.id;
   }
 
   // ---------------------------------------------------------------- editing
 
   private commit(label: string, wire: WireDesign): void {
-    const doc = this.host.document();
-    const wires = (doc.wires ?? []).map((w) => (w.id === wire.id ? wire : w));
-    this.host.change(label, { ...doc, wires });
+    this.host.change(label, withWire(this.host.document(), wire));
   }
 
   /** Moves one corner (one command). */
   moveCorner(id: string, index: number, point: WirePoint): void {
     const wire = this.wire(id);
-    if (!wire || !wire.points[index]) return;
-    this.commit('wire.move', { ...wire, points: wire.points.map((p, i) => (i === index ? point : p)) });
+    const next = wire ? cornerMoved(wire, index, point) : null;
+    if (next) this.commit('wire.move', next);
   }
 
   /**
@@ -386,8 +334,7 @@ export class WireFeature {
     const now = this.wire(id);
     if (!now || now.points.length !== wire.points.length) return false;
     const at = segment + 1;
-    const points = [...now.points.slice(0, at), corner, ...now.points.slice(at)];
-    const next = reshaped(now, points, tagAfterInsert(now.tag, at), now.tags?.map((g) => tagAfterInsert(g, at)!));
+    const next = cornerInserted(now, at, corner);
     this.set({ corner: at });
     this.commit('wire.insert', next);
     return true;
@@ -396,13 +343,12 @@ export class WireFeature {
   /** Removes a corner (one command); a wire keeps at least two. */
   deleteCorner(id: string, index: number): boolean {
     const wire = this.wire(id);
-    if (!wire || !wire.points[index]) return false;
-    if (wire.points.length <= 2) {
+    const next = wire ? cornerDeleted(wire, index) : null;
+    if (!next) return false;
+    if (next === 'MIN_CORNERS') {
       this.set({ problem: 'MIN_CORNERS' });
       return false;
     }
-    const tags = wire.tags?.map((g) => tagAfterDelete(g, index)).filter((g): g is [number, number] => !!g);
-    const next = reshaped(wire, wire.points.filter((_, i) => i !== index), tagAfterDelete(wire.tag, index), tags);
     this.set({ corner: null, problem: null });
     this.commit('wire.deleteCorner', next);
     return true;
@@ -410,9 +356,8 @@ export class WireFeature {
 
   /** Deletes a wire (one command). Its slot stays in the document, skipped (features/slots), so undo brings both back. */
   remove(id: string): void {
-    const doc = this.host.document();
-    if (!doc.wires?.some((w) => w.id === id)) return;
-    const next: DesignDocument = { ...doc, wires: doc.wires.filter((w) => w.id !== id) };
+    const next = withoutWire(this.host.document(), id);
+    if (!next) return;
     if (this.view.selectedId === id) this.set({ selectedId: null, corner: null });
     this.host.change('wire.delete', next);
   }
@@ -559,7 +504,7 @@ export class WireFeature {
     }
     for (const w of wires) {
       const points = this.preview?.id === w.id ? this.preview.points : w.points;
-      this.queueCheck(w, points);
+      this.checks.queueCheck(w, points);
       this.draw(w, points);
     }
   }
@@ -627,61 +572,9 @@ export class WireFeature {
     return this.drawn.get(id)?.nodes.filter((n) => n.name.startsWith(`wire-${id}-corner-`)) ?? [];
   }
 
-  // ---------------------------------------------------------------- checks
-
-  private queueCheck(w: WireDesign, points: WirePoint[]): void {
-    const key = keyOf(w, points);
-    if (this.results.get(w.id)?.key === key || this.queue.get(w.id)?.key === key) return;
-    if (!this.geometry.bendCheck) return;
-    this.queue.set(w.id, { key, wire: w, points });
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.startChecks();
-    }, this.checkDelayMs);
-  }
-
-  /**
-   * Runs the queued checks unless a run is under way (it takes them too). Not with an empty queue:
-   * runChecks would then end at once and `running` would keep its settled promise, so no check
-   * would ever start again (seen in the browser: "Checking…" forever after an undo).
-   */
-  private startChecks(): void {
-    if (this.running || this.queue.size === 0) return;
-    this.running = this.runChecks();
-  }
-
-  private async runChecks(): Promise<void> {
-    try {
-      while (this.queue.size > 0 && !this.disposed) {
-        const [id, job] = this.queue.entries().next().value as [string, { key: string; wire: WireDesign; points: WirePoint[] }];
-        this.queue.delete(id);
-        let result: BendCheckResult | null = null;
-        try {
-          result = await this.geometry.bendCheck!({
-            points: job.points.map((p) => [p.point[0], p.point[1], p.point[2]] as const),
-            wire: { type: job.wire.type, diameter: job.wire.diameter },
-            program: { radius: CHECK_RADIUS },
-            skipCollision: true,
-          });
-        } catch (e) {
-          console.error('Checking a wire failed', e);
-        }
-        if (this.disposed) return;
-        this.results.set(id, { key: job.key, result });
-        this.set({ checks: this.view.checks + 1 });
-        const w = this.host.document().wires?.find((x) => x.id === id);
-        if (w) this.draw(w, this.preview?.id === id ? this.preview.points : w.points);
-      }
-    } finally {
-      this.running = null;
-    }
-  }
-
   dispose(): void {
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.checks.dispose();
     for (const d of this.drawn.values()) for (const n of d.nodes) n.dispose();
     this.drawn.clear();
     this.materials?.dispose();

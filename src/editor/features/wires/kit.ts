@@ -5,7 +5,9 @@ import type { DesignDocument, SurfacePick, WireDesign, WirePoint, WireType } fro
 import type { Xyz } from '../../engine/units.ts';
 import { IDENTITY } from '../../engine/pose.ts';
 import type { WireFrame } from './local.ts';
-import type { Shaped, WireGeometry, WireKit } from './feature.ts';
+import type { WireKit } from './feature.ts';
+import type { Shaped } from './edits.ts';
+import type { WireGeometry } from './checks.ts';
 import { keepOff, surfaceQuery, xyzAt, type SurfaceGeometry, type SurfaceQuery } from './surface.ts';
 import { placeTemplate, TEMPLATE_CLICKS } from './templates.ts';
 import { autoFit } from './fit.ts';
