@@ -44,7 +44,6 @@ import { createTool } from '../features/tools.ts';
 import { mm, type Xyz } from './units.ts';
 import type { ViewPreset } from './views.ts';
 import { StraighteningController } from '../features/straighten/feature.ts';
-import { StraightenHandles } from '../features/straighten/handles.ts';
 import type { Matrix4 } from './pose.ts';
 import { perfMark, PERF_MARKS } from './openTiming.ts';
 import type { ModelSource } from './modelSource.ts';
@@ -119,7 +118,6 @@ export class EditorEngine {
   private disposed = false;
   private tool: Tool | null = null;
   private biteAnimation: BiteAnimation | null = null;
-  private straightenHandles: StraightenHandles | null = null;
 
   /** What every feature gets of the engine (context.ts). */
   private readonly context: EditorContext;
@@ -571,12 +569,6 @@ export class EditorEngine {
             project: (jaw, p) => this.projectModelPoint(jaw, p),
             projectWorld: (p) => this.picking.projectWorldPoint(p),
             bounds: () => this.models.bounds(true),
-            showHandles: (layout, hot) => {
-              if (!this.scene) return;
-              this.straightenHandles ??= new StraightenHandles(this.scene);
-              this.straightenHandles.show(layout, hot);
-              this.requestRender();
-            },
             setCursor: (cursor) => {
               if (this.canvas) this.canvas.style.cursor = cursor;
             },
@@ -671,8 +663,7 @@ export class EditorEngine {
     this.models.stopLoad();
     for (const fn of this.cleanups.splice(0)) fn();
     this.overlays.dispose();
-    this.straightening.cancel();
-    this.straightenHandles?.dispose();
+    this.straightening.dispose();
     this.slots.dispose();
     this.base.dispose();
     this.smoothing.dispose();

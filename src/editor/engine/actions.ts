@@ -46,7 +46,7 @@ export const hasJaw = (editor: ActionHost): boolean =>
   editor.getState().models.some((m) => (m.role === 'upper' || m.role === 'lower') && m.status === 'ready');
 
 /** The run and active of an action that switches a tool on and off. */
-export function toolToggle(id: ToolId): Pick<EditorAction, 'run' | 'active'> {
+export function toolToggle(id: ToolId): Required<Pick<EditorAction, 'run' | 'active'>> {
   return {
     run: (editor) => editor.setTool(editor.getState().tool === id ? null : id),
     active: (editor) => editor.getState().tool === id,

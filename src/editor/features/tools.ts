@@ -29,7 +29,6 @@ export interface ToolDeps {
   projectWorld(p: Xyz): { x: number; y: number } | null;
   /** The shown models' box as drawn. */
   bounds(): { min: Xyz; max: Xyz } | null;
-  showHandles: StraightenToolHost['showHandles'];
   setCursor(cursor: string): void;
 }
 
@@ -66,7 +65,7 @@ function straightenToolHost(deps: ToolDeps, holdCamera: (on: boolean) => void): 
       return { center, radius: 0.3 * Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]) };
     },
     project: (p) => deps.projectWorld(p),
-    showHandles: (layout, hot) => deps.showHandles(layout, hot),
+    showHandles: (layout, hot) => deps.straightening.showHandles(layout, hot),
     holdCamera,
   };
 }

@@ -92,7 +92,7 @@ export class BaseFeature {
   /** The shown base, published in the engine's state for the features that read it (the thickness map). */
   private setBase(base: BaseFeature['base']): void {
     this.base = base;
-    this.host.share({ baseMesh: base ? { handle: base.handle, jaw: base.jaw } : null });
+    if (!this.disposed) this.host.share({ baseMesh: base ? { handle: base.handle, jaw: base.jaw } : null });
   }
 
   private set(patch: Partial<BaseView>): void {

@@ -11,6 +11,7 @@ import { cleanRigid, IDENTITY, multiply, rotationAbout, translation, type Matrix
 import type { Xyz } from '../../engine/units.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
+import { StraightenHandles, type HandleId, type HandleLayout } from './handles.ts';
 
 /** Nudge steps of the side panel's buttons. */
 export const ROTATE_STEP_DEGREES = 0.5;
@@ -37,6 +38,8 @@ export const AXES: readonly Xyz[] = [
 
 export class StraighteningController {
   private abort: AbortController | null = null;
+  /** The tool's handles in the scene (handles.ts). */
+  private handles: StraightenHandles | null = null;
   private readonly store = new FeatureStore<StraightenStatus>(IDLE_STRAIGHTEN);
   /** The automatic straightening: running, or why it failed. */
   readonly getState = this.store.getState;
@@ -107,6 +110,21 @@ export class StraighteningController {
     this.abort?.abort();
     this.abort = null;
     if (this.status.busy) this.setStatus(IDLE_STRAIGHTEN);
+  }
+
+  /** Draws the tool's rings and arrows (null: hides them); made on first use. */
+  showHandles(layout: HandleLayout | null, hot: HandleId | null): void {
+    const scene = this.host.scene();
+    if (!scene) return;
+    this.handles ??= new StraightenHandles(scene);
+    this.handles.show(layout, hot);
+    this.host.requestRender();
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.handles?.dispose();
+    this.handles = null;
   }
 
   /** The pose after rotating `from` by `degrees` about a world axis through `center`. */
