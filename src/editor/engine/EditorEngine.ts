@@ -170,7 +170,7 @@ export class EditorEngine {
         measurements: () => this.state.document.measurements,
         measurementShown: (id) => {
           const v = this.state.measurementsView;
-          return v.shown || v.focused === id || this.tool?.id === 'measure';
+          return v.shown || v.focused === id || this.tool?.showsMeasurements === true;
         },
         project: (role, p) => this.projectModelPoint(role, p),
         setPreview: (measurePreview) => {

@@ -79,6 +79,8 @@ export interface Tool {
    * wants no longer orbits the camera.
    */
   wantsKey?(key: string): boolean;
+  /** While the tool is active every measurement is drawn (the measure tool). */
+  readonly showsMeasurements?: boolean;
   /** The tool reads double clicks itself (otherwise a double click fits the view). */
   readonly takesDoubleClick?: boolean;
   /** The models' pose changed (straightening): redraw what follows them. */

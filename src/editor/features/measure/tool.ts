@@ -17,6 +17,8 @@ function newId(): string {
 
 export class MeasureTool implements Tool {
   readonly id = 'measure' as const;
+  /** Every measurement is drawn while measuring. */
+  readonly showsMeasurements = true;
   private state: { phase: 'idle' } | { phase: 'pointing'; a: ModelHit } | { phase: 'busy' } = { phase: 'idle' };
   private readonly clicks = new ClickTracker();
   private hover: { x: number; y: number } | null = null;
