@@ -1,17 +1,15 @@
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { AutosaveState } from './engine/autosave.ts';
 import { EditorEngine, type EditorState } from './engine/EditorEngine.ts';
 import { mm } from './engine/units.ts';
 import { initialState } from './engine/state.ts';
 import { openOrder, type OpenedOrder } from './order/openOrder.ts';
 import type { OrderInfo } from './order/orderSource.ts';
+import { useEngineStore } from './ui/useEngineStore.ts';
 
 // No view and no clipping range until the engine exists.
 const BEFORE_MOUNT: EditorState = { ...initialState(), view: null, clipping: { enabled: false, offset: mm(0), min: mm(0), max: mm(0) } };
 const NO_SAVE: AutosaveState = { status: 'idle', version: 0, message: null, savedAt: null };
-const getBeforeMount = (): EditorState => BEFORE_MOUNT;
-const getNoSave = (): AutosaveState => NO_SAVE;
-const subscribeNothing = (): (() => void) => () => {};
 
 export type OrderLoad =
   | { status: 'none' }
@@ -101,17 +99,9 @@ export function useEditor(orderId: number | null = null): UseEditor {
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, [opened]);
 
-  const state = useSyncExternalStore(engine?.subscribe ?? subscribeNothing, engine?.getState ?? getBeforeMount);
+  const state = useEngineStore(engine, (s) => s, BEFORE_MOUNT);
   const autosave = opened?.autosave;
-  const subscribeSave = useCallback(
-    (listener: () => void) => {
-      if (!autosave) return () => {};
-      const observer = autosave.onChanged.add(listener);
-      return () => autosave.onChanged.remove(observer);
-    },
-    [autosave],
-  );
-  const save = useSyncExternalStore(subscribeSave, autosave?.getState ?? getNoSave);
+  const save = useEngineStore(autosave, (s) => s, NO_SAVE);
   const saveNow = useCallback(() => void autosave?.flush(), [autosave]);
   return { canvasRef, overlayRef, engine, state, order, save, saveNow };
 }

@@ -1,8 +1,8 @@
 // Undercut analysis and heatmaps, headless: a NullEngine scene and the real geometry worker
 // module in this process. The colours are read back from the Babylon meshes themselves.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AnalysisController } from '../../src/editor/engine/analysis.ts';
-import { BEST_DIRECTION_CONE_DEG, UNDERCUT_RANGE } from '../../src/editor/engine/analysis.ts';
+import type { AnalysisController } from '../../src/editor/features/analysis/feature.ts';
+import { BEST_DIRECTION_CONE_DEG, UNDERCUT_RANGE } from '../../src/editor/features/analysis/feature.ts';
 import { parseDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import { palateJaw } from '../fixtures/base-models.ts';

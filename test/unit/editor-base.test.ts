@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import type { BaseTool } from '../../src/editor/engine/tools/base.ts';
+import type { BaseTool } from '../../src/editor/features/base/tool.ts';
 import { headlessEditor, headlessEditorEach, openPalateJaw, type Headless } from './editor-harness.ts';
 
 let h: Headless;

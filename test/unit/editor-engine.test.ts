@@ -2,7 +2,7 @@
 // process; the measure tool is driven by pointer events like the canvas sends them.
 import { describe, expect, it } from 'vitest';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import type { MeasureTool } from '../../src/editor/engine/tools/measure.ts';
+import type { MeasureTool } from '../../src/editor/features/measure/tool.ts';
 import { headlessEditorEach, openJaws, type Headless } from './editor-harness.ts';
 
 let h: Headless;

@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseDocument, type DesignDocument, type WireDesign, type WireType } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import type { SlotPort } from '../../src/editor/engine/slots.ts';
-import type { BaseTool } from '../../src/editor/engine/tools/base.ts';
+import type { SlotPort } from '../../src/editor/features/slots/feature.ts';
+import type { BaseTool } from '../../src/editor/features/base/tool.ts';
 import type { ModelPoint } from '../../src/editor/engine/units.ts';
 import { KernelError } from '../../workers/kernels/job.ts';
 import { cutSlot, loadManifold } from '../../workers/kernels/slot.ts';

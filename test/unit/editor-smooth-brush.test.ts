@@ -15,7 +15,7 @@ import { PointerEventTypes, PointerInfo } from '@babylonjs/core/Events/pointerEv
 import type { Scene } from '@babylonjs/core/scene';
 import { parseDocument, type DesignDocument, type SmoothOp } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import type { SmoothTool } from '../../src/editor/engine/tools/smooth.ts';
+import type { SmoothTool } from '../../src/editor/features/smooth/tool.ts';
 import { heightFieldSolid } from '../fixtures/base-models.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { headlessEditor, headlessEditorEach, openJaws, openPalateJaw, type Headless } from './editor-harness.ts';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import type { SmoothTool } from '../../src/editor/engine/tools/smooth.ts';
+import type { SmoothTool } from '../../src/editor/features/smooth/tool.ts';
 import { headlessEditor, headlessEditorEach, openPalateJaw, type Headless } from './editor-harness.ts';
 
 let h: Headless;

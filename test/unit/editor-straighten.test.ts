@@ -7,7 +7,7 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { describe, expect, it } from 'vitest';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import { invertRigid, multiply, rotateVector, rotationDegrees, transformPoint } from '../../src/editor/engine/pose.ts';
-import type { StraightenTool } from '../../src/editor/engine/tools/straighten.ts';
+import type { StraightenTool } from '../../src/editor/features/straighten/tool.ts';
 import { parseDocument } from '../../src/editor/engine/document.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';

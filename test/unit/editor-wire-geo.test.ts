@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mm, modelPoint } from '../../src/editor/engine/units.ts';
 import type { SurfacePick, WireDesign, WirePoint, WireType } from '../../src/editor/engine/document.ts';
-import { keepOff, offsetPoints, surfaceDistances, surfaceQuery, type SurfaceQuery } from '../../src/editor/engine/wires/surface.ts';
+import { keepOff, offsetPoints, surfaceDistances, surfaceQuery, type SurfaceQuery } from '../../src/editor/features/wires/surface.ts';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
-import { placeTemplate, TEMPLATE_CLICKS, type PlacedWire } from '../../src/editor/engine/wires/templates.ts';
-import { autoFit } from '../../src/editor/engine/wires/fit.ts';
+import { placeTemplate, TEMPLATE_CLICKS, type PlacedWire } from '../../src/editor/features/wires/templates.ts';
+import { autoFit } from '../../src/editor/features/wires/fit.ts';
 import { invertRigid, rotateVector, transformPoint } from '../../src/editor/engine/pose.ts';
 
 /** Centre and outward direction of tooth n (0: the right last molar .. 13: the left one) of jawMesh() (canonical lower frame). */

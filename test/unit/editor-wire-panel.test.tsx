@@ -11,7 +11,7 @@ import { messages as de } from '../../src/locales/de/messages.po';
 import { messages as en } from '../../src/locales/en/messages.po';
 import { messages as zh } from '../../src/locales/zh/messages.po';
 import type { WireDesign } from '../../src/editor/engine/document.ts';
-import { WirePanel } from '../../src/editor/ui/WirePanel.tsx';
+import { WirePanel } from '../../src/editor/features/wires/WirePanel.tsx';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
 
 i18n.load({ en, zh, de });

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import { parseDocument, type WireDesign } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import type { WireTool } from '../../src/editor/engine/tools/wire.ts';
-import { centreline } from '../../src/editor/engine/wires/tube.ts';
+import type { WireTool } from '../../src/editor/features/wires/tool.ts';
+import { centreline } from '../../src/editor/features/wires/tube.ts';
 import { headlessEditor, headlessEditorEach, openJaws, type Headless } from './editor-harness.ts';
 import { toothOnArch } from '../fixtures/jaw.ts';
 

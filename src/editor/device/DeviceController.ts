@@ -9,6 +9,7 @@ import { springbackTableProblem } from '../../../common/springback.ts';
 import { bendWire, checkInput, springbackFor, type BendOutcome } from './bendFlow.ts';
 import { DeviceNetworkError, type DevicePort } from './port.ts';
 import type { QueueJob, UserDevice } from './types.ts';
+import { FeatureStore } from '../engine/store.ts';
 
 export interface DeviceGeometry {
   bendCheck(input: BendCheckInput): Promise<BendCheckResult>;
@@ -90,8 +91,12 @@ const INITIAL: DeviceView = {
 export const QUEUE_LIMIT = 50;
 
 export class DeviceController {
-  private view: DeviceView = INITIAL;
-  private readonly listeners = new Set<() => void>();
+  private readonly store = new FeatureStore<DeviceView>(INITIAL);
+  readonly getState = this.store.getState;
+  readonly subscribe = this.store.subscribe;
+  private get view(): DeviceView {
+    return this.store.getState();
+  }
   private conn: DeviceConnection | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private refreshing: Promise<void> | null = null;
@@ -100,18 +105,8 @@ export class DeviceController {
 
   constructor(private readonly host: DeviceHost) {}
 
-  getState(): DeviceView {
-    return this.view;
-  }
-
-  subscribe(fn: () => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-
   private set(patch: Partial<DeviceView>): void {
-    this.view = { ...this.view, ...patch };
-    for (const fn of this.listeners) fn();
+    this.store.set(patch);
   }
 
   private storageKey(): string | null {
@@ -309,7 +304,7 @@ export class DeviceController {
     this.generation++;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.listeners.clear();
+    this.store.clear();
   }
 }
 

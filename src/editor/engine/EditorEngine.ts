@@ -4,7 +4,8 @@
 // Framework-free: React reads it through useEditor() (src/editor/useEditor.ts), which
 // subscribes to onStateChanged; a headless test builds it on a NullEngine without a canvas.
 // This file is the facade: state, the public API and the wiring of the parts (models.ts,
-// navigation.ts, overlays.ts, picking.ts, input.ts, viewport.ts, tools/create.ts and the features).
+// navigation.ts, overlays.ts, picking.ts, input.ts, viewport.ts) and of the features
+// (src/editor/features/<name>/, each built on the one EditorContext of context.ts).
 //
 // Coordinates: right-handed, z up, millimetres, exactly as in the STL (a left-handed scene would
 // mirror the patient's left and right). Models only move by translation (the bite offset);
@@ -18,40 +19,39 @@ import type { AbstractEngine } from '@babylonjs/core/Engines/abstractEngine';
 import type { Scene } from '@babylonjs/core/scene';
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import type { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
-import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Plane } from '@babylonjs/core/Maths/math.plane';
 import { Observable } from '@babylonjs/core/Misc/observable';
 // Side effect: scene.createPickingRay (tools, zoom-to-mouse).
 import '@babylonjs/core/Culling/ray';
 
 import { claimGeometryClient, releaseGeometryClient, type MeshHandle } from '../geometry/client.ts';
-import { ActionRegistry, createActions } from './actions.ts';
+import { ActionRegistry } from './actions.ts';
+import { EDITOR_ACTIONS, type ActionId } from '../features/actions.ts';
 import { CommandStack, snapshotCommand, type Command } from './commands.ts';
 import type { DesignDocument, ModelRole } from './document.ts';
-import { BaseFeature } from './baseFeature.ts';
-import { SlotFeature, type SlotGeometry, type SlotPort } from './slots.ts';
+import { BaseFeature } from '../features/base/feature.ts';
+import { SlotFeature, type SlotPort } from '../features/slots/feature.ts';
 import { getSlotClient } from '../geometry/slot-client.ts';
-import { SmoothFeature, type SmoothGeometry } from './smoothing.ts';
+import { SmoothFeature } from '../features/smooth/feature.ts';
 import { CameraHold } from './cameraHold.ts';
-import { AnalysisController, type AnalysisGeometry } from './analysis.ts';
-import { DeviceController, type DeviceGeometry } from '../device/DeviceController.ts';
-import { WireFeature } from './wires/feature.ts';
-import { wireKit, type WireKitGeometry } from './wires/kit.ts';
-import type { ModelHit, SurfacePath, Tool, ToolContext, ToolId, ToolPointerEvent } from './tools/tool.ts';
-import { createTool } from './tools/create.ts';
+import { AnalysisController } from '../features/analysis/feature.ts';
+import { DeviceController } from '../device/DeviceController.ts';
+import { WireFeature } from '../features/wires/feature.ts';
+import { wireKit } from '../features/wires/kit.ts';
+import type { EditorContext, EditorGeometry } from './context.ts';
+import { takesArrow, type ModelHit, type SurfacePath, type Tool, type ToolContext, type ToolId, type ToolPointerEvent } from './tools/tool.ts';
+import { createTool } from '../features/tools.ts';
 import { mm, type Xyz } from './units.ts';
 import type { ViewPreset } from './views.ts';
-import { StraighteningController } from './straightening.ts';
-import { StraightenHandles } from './straightenHandles.ts';
-import { StraightenTool } from './tools/straighten.ts';
+import { StraighteningController } from '../features/straighten/feature.ts';
 import type { Matrix4 } from './pose.ts';
 import { perfMark, PERF_MARKS } from './openTiming.ts';
 import type { ModelSource } from './modelSource.ts';
-import { ModelSlots, type EditorError, type GeometryPort, type ModelInfo } from './models.ts';
+import { ModelSlots, type EditorError, type ModelInfo } from './models.ts';
 import { aimCamera, BITE_OPENING, biteHeight, clipRange, createCamera, createLights, fitCamera, followCamera, type BiteAnimation } from './navigation.ts';
 import { Overlays } from './overlays.ts';
 import { Picking } from './picking.ts';
-import { listenInput, toolTakesArrows } from './input.ts';
+import { listenInput } from './input.ts';
 import { createRenderEngine, createScene, runFrames } from './viewport.ts';
 import { FrameClock, summarize, type FrameStatus } from './frames.ts';
 import { initialState, type EditorState } from './state.ts';
@@ -59,16 +59,17 @@ import { initialState, type EditorState } from './state.ts';
 export type { EditorError, EditorErrorCode, GeometryPort, LoadStage, MeshBuffers, ModelInfo, ModelView } from './models.ts';
 export type { ModelSource } from './modelSource.ts';
 export type { EditorState } from './state.ts';
+export type { EditorContext, EditorGeometry } from './context.ts';
 export { BITE_OPENING } from './navigation.ts';
 
 export interface EditorEngineOptions {
   /** Geometry worker client. Default: the engine starts its own and terminates it on dispose(). */
-  geometry?: GeometryPort;
+  geometry?: EditorGeometry;
   /** A ready engine (a NullEngine in headless tests); the canvas may then be null. */
   engine?: AbstractEngine;
   /** Element over the canvas where measurement labels are placed (plain DOM). */
   overlay?: HTMLElement | null;
-  /** Slot worker client (slots.ts). Default: the page's getSlotClient(), started on the first cut. */
+  /** Slot worker client (features/slots/feature.ts). Default: the page's getSlotClient(), started on the first cut. */
   slots?: SlotPort;
 }
 
@@ -81,25 +82,25 @@ export class EditorEngine {
   /** The undo stack of every design change. */
   readonly commands = new CommandStack();
   /** Every user action by id: the toolbar, the shortcuts and the tests run them from here. */
-  readonly actions: ActionRegistry;
-  /** Automatic and manual straightening of the models (straightening.ts). */
+  readonly actions: ActionRegistry<EditorEngine, ActionId>;
+  /** Automatic and manual straightening of the models (features/straighten/feature.ts). */
   readonly straightening: StraighteningController;
-  /** The acrylic base: outline, generation, export (baseFeature.ts). */
+  /** The acrylic base: outline, generation, export (features/base/feature.ts). */
   readonly base: BaseFeature;
-  /** The smoothing brush's strokes and "Smooth all" (smoothing.ts). */
+  /** The smoothing brush's strokes and "Smooth all" (features/smooth/feature.ts). */
   readonly smoothing: SmoothFeature;
-  /** Slots for the wires' tags cut into the base (slots.ts). */
+  /** Slots for the wires' tags cut into the base (features/slots/feature.ts). */
   readonly slots: SlotFeature;
-  /** Insertion direction and heatmaps (analysis.ts). */
+  /** Insertion direction and heatmaps (features/analysis/feature.ts). */
   readonly analysis: AnalysisController;
-  /** The wires: selection, placing, editing, tubes and live checks (wires/feature.ts). */
+  /** The wires: selection, placing, editing, tubes and live checks (features/wires/feature.ts). */
   readonly wires: WireFeature;
   /** Bending machines: devices, queue, Bend and the simulation (device/DeviceController.ts). */
   readonly devices: DeviceController;
 
   private state: EditorState;
   private readonly canvas: HTMLCanvasElement | null;
-  private readonly geometry: GeometryPort;
+  private readonly geometry: EditorGeometry;
   private readonly ownsGeometry: boolean;
   private readonly engine: AbstractEngine | null = null;
   private readonly scene: Scene | null = null;
@@ -117,13 +118,15 @@ export class EditorEngine {
   private disposed = false;
   private tool: Tool | null = null;
   private biteAnimation: BiteAnimation | null = null;
-  private straightenHandles: StraightenHandles | null = null;
+
+  /** What every feature gets of the engine (context.ts). */
+  private readonly context: EditorContext;
 
   constructor(canvas: HTMLCanvasElement | null, options: EditorEngineOptions = {}) {
     this.canvas = canvas;
     this.ownsGeometry = !options.geometry;
     this.geometry = options.geometry ?? claimGeometryClient();
-    this.actions = createActions(this);
+    this.actions = new ActionRegistry<EditorEngine, ActionId>(this, EDITOR_ACTIONS);
     this.state = initialState();
     this.models = new ModelSlots(
       {
@@ -167,7 +170,7 @@ export class EditorEngine {
         measurements: () => this.state.document.measurements,
         measurementShown: (id) => {
           const v = this.state.measurementsView;
-          return v.shown || v.focused === id || this.tool?.id === 'measure';
+          return v.shown || v.focused === id || this.tool?.showsMeasurements === true;
         },
         project: (role, p) => this.projectModelPoint(role, p),
         setPreview: (measurePreview) => {
@@ -178,102 +181,27 @@ export class EditorEngine {
       options.overlay ?? null,
     );
     this.commands.onChanged.add(() => this.setState({ canUndo: this.commands.canUndo, canRedo: this.commands.canRedo }));
-    this.straightening = new StraighteningController({
-      document: () => this.state.document,
-      change: (label, next) => this.changeDocument(label, next),
-      handleOf: (role) => (this.models.get(role)?.view.status === 'ready' ? this.handleOf(role) : null),
-      straighten: (handle, jaw, opts) => this.geometry.straighten(handle, jaw, opts),
-      previewPose: (matrix) => this.setPose(matrix ?? this.state.document.straightening?.matrix ?? null),
-      bounds: () => this.models.bounds(true),
-      fitToView: () => this.fitToView(),
-      setStatus: (straighten) => {
-        this.setState({ straighten });
-        this.publishTool();
-      },
+    this.context = this.createContext();
+    const ctx = this.context;
+    this.straightening = new StraighteningController(ctx);
+    // The engine's state carries the status too (the status bar, the tests), and the tool's hint follows it.
+    this.straightening.subscribe(() => {
+      this.setState({ straighten: this.straightening.getState() });
+      this.publishTool();
     });
-    this.base = new BaseFeature(
-      {
-        scene: () => this.scene,
-        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
-        handleOf: (jaw) => this.handleOf(jaw),
-        modelState: (jaw) => {
-          const v = this.models.get(jaw)?.view;
-          return v ? { status: v.status, ...(v.error ? { errorCode: v.error.code } : {}) } : { status: 'absent' };
-        },
-        document: () => this.state.document,
-        change: (label, next) => this.changeDocument(label, next),
-        requestRender: () => this.requestRender(),
-        track: (work) => this.frameClock.track(work),
-      },
-      this.geometry as Partial<import('./baseFeature.ts').BaseGeometry>,
-    );
-    this.slots = new SlotFeature(
-      {
-        document: () => this.state.document,
-        change: (label, next) => this.changeDocument(label, next),
-        selectedWireId: () => (this as { wires?: { selectedId?: string | null } }).wires?.selectedId ?? null,
-        track: (work) => this.frameClock.track(work),
-      },
-      this.base,
-      this.geometry as Partial<SlotGeometry>,
-      () => options.slots ?? getSlotClient(),
-    );
-    this.smoothing = new SmoothFeature(
-      {
-        scene: () => this.scene,
-        modelMesh: (role) => this.models.get(role)?.mesh ?? null,
-        handleOf: (role) => this.handleOf(role),
-        document: () => this.state.document,
-        changeWith: (label, next, effect) => this.changeDocumentWith(label, next, effect),
-        requestRender: () => this.requestRender(),
-        track: (work) => this.frameClock.track(work),
-      },
-      this.geometry as Partial<SmoothGeometry>,
-    );
-    this.analysis = new AnalysisController({
-      geometry: this.geometry as unknown as AnalysisGeometry,
-      handleOf: (jaw) => this.handleOf(jaw),
-      meshOf: (jaw) => this.models.get(jaw)?.mesh ?? null,
-      base: () => {
-        const handle = this.base.handle;
-        const jaw = this.state.document.base?.jaw;
-        if (handle === null || !jaw) return null;
-        const parent = this.models.get(jaw)?.mesh ?? null;
-        const mesh = (this.scene?.meshes.find((m) => m.name === 'base' && m.parent === parent) as Mesh | undefined) ?? null;
-        return { handle, mesh, jaw };
-      },
-      document: () => this.state.document,
-      change: (label, next) => this.changeDocument(label, next),
-      viewDirection: () => {
-        const c = this.camera;
-        const v = c ? c.position.subtract(c.target) : null;
-        return v && v.lengthSquared() > 0 ? (v.normalize().asArray() as unknown as Xyz) : null;
-      },
-      requestRender: () => this.requestRender(),
-      track: (work) => this.frameClock.track(work),
-    });
+    this.base = new BaseFeature(ctx);
+    this.slots = new SlotFeature(ctx, this.base, () => options.slots ?? getSlotClient());
+    this.smoothing = new SmoothFeature(ctx);
+    this.analysis = new AnalysisController(ctx);
     this.base.onChanged.add(() => this.analysis.sync());
-    this.wires = new WireFeature(
-      {
-        scene: () => this.scene,
-        modelMesh: (jaw) => this.models.get(jaw)?.mesh ?? null,
-        modelVisible: (jaw) => this.models.get(jaw)?.view.visible ?? false,
-        document: () => this.state.document,
-        change: (label, next) => this.changeDocument(label, next),
-        project: (jaw, p) => this.projectModelPoint(jaw, p),
-        rayAt: (jaw, x, y) => this.modelRayAt(jaw, x, y),
-        viewAxis: (jaw) => this.picking.viewAxis(jaw),
-        selectionChanged: (selectedId) => this.setState({ wires: { selectedId } }),
-        requestRender: () => this.requestRender(),
-      },
-      this.geometry as unknown as WireKitGeometry,
-      wireKit(this.geometry as unknown as WireKitGeometry, { handleOf: (jaw) => this.handleOf(jaw), document: () => this.state.document }),
-    );
+    this.wires = new WireFeature(ctx, wireKit(ctx.geometry, ctx));
     this.wires.subscribe(() => this.tool?.id === 'wire' && this.publishTool());
     this.devices = new DeviceController({
-      geometry: this.geometry as unknown as DeviceGeometry,
-      // engine.wires (helper "wire") owns the selection.
-      selectedWire: () => (this as unknown as { wires?: { selected(): import('./document.ts').WireDesign | null } }).wires?.selected() ?? null,
+      geometry: ctx.geometry,
+      selectedWire: () => {
+        const id = this.state.wires.selectedId;
+        return id === null ? null : (this.state.document.wires?.find((w) => w.id === id) ?? null);
+      },
     });
 
     const engine = createRenderEngine(canvas, options.engine);
@@ -293,7 +221,7 @@ export class EditorEngine {
     scene.onBeforeRenderObservable.add(() => this.beforeRender());
     // Arrow keys orbit the camera, except where the tool uses them (straightening nudges).
     scene.onPreKeyboardObservable.add((info) => {
-      if (toolTakesArrows(this.tool, info.event.key)) info.skipOnKeyboardObservable = true;
+      if (takesArrow(this.tool, info.event.key)) info.skipOnKeyboardObservable = true;
     });
     scene.onAfterRenderObservable.add(() => this.overlays.placeLabels());
     camera.onViewMatrixChangedObservable.add(() => this.requestRender());
@@ -326,6 +254,42 @@ export class EditorEngine {
     this.state = { ...this.state, viewportReady: true };
     this.requestRender();
     perfMark(PERF_MARKS.engine);
+  }
+
+  /** The features' view of the engine: built once, before any feature. */
+  private createContext(): EditorContext {
+    return {
+      geometry: this.geometry,
+      document: () => this.state.document,
+      change: (label, next) => this.changeDocument(label, next),
+      changeWith: (label, next, effect) => this.changeDocumentWith(label, next, effect),
+      execute: (command) => this.execute(command),
+      state: () => this.state,
+      share: (patch) => this.setState(patch),
+      scene: () => this.scene,
+      meshOf: (role) => this.models.get(role)?.mesh ?? null,
+      handleOf: (role) => this.handleOf(role),
+      modelState: (role) => {
+        const v = this.models.get(role)?.view;
+        return v ? { status: v.status, ...(v.error ? { errorCode: v.error.code } : {}) } : { status: 'absent' };
+      },
+      modelVisible: (role) => this.models.get(role)?.view.visible ?? false,
+      bounds: () => this.models.bounds(true),
+      previewPose: (matrix) => this.setPose(matrix ?? this.state.document.straightening?.matrix ?? null),
+      project: (role, p) => this.projectModelPoint(role, p),
+      rayAt: (role, x, y) => this.modelRayAt(role, x, y),
+      viewAxis: (role) => this.picking.viewAxis(role),
+      viewDirection: () => {
+        const c = this.camera;
+        const v = c ? c.position.subtract(c.target) : null;
+        if (!v || v.lengthSquared() === 0) return null;
+        const n = v.normalize();
+        return [n.x, n.y, n.z];
+      },
+      fitToView: () => this.fitToView(),
+      requestRender: (ms) => this.requestRender(ms),
+      track: (work) => this.frameClock.track(work),
+    };
   }
 
   // ---------------------------------------------------------------- state
@@ -409,7 +373,7 @@ export class EditorEngine {
   /** Draws the models in a pose (the document's, or a drag's preview); null: as in their files. */
   private setPose(matrix: Matrix4 | null): void {
     if (!this.models.setPose(matrix)) return;
-    if (this.tool instanceof StraightenTool) this.tool.refresh();
+    this.tool?.poseChanged?.();
     this.requestRender();
   }
 
@@ -591,7 +555,7 @@ export class EditorEngine {
   setTool(id: ToolId | null): void {
     if (this.tool?.id === id) return;
     this.tool?.cancel();
-    if (this.tool instanceof StraightenTool) this.tool.dispose();
+    this.tool?.dispose?.();
     this.tool =
       id === null
         ? null
@@ -605,12 +569,6 @@ export class EditorEngine {
             project: (jaw, p) => this.projectModelPoint(jaw, p),
             projectWorld: (p) => this.picking.projectWorldPoint(p),
             bounds: () => this.models.bounds(true),
-            showHandles: (layout, hot) => {
-              if (!this.scene) return;
-              this.straightenHandles ??= new StraightenHandles(this.scene);
-              this.straightenHandles.show(layout, hot);
-              this.requestRender();
-            },
             setCursor: (cursor) => {
               if (this.canvas) this.canvas.style.cursor = cursor;
             },
@@ -705,8 +663,7 @@ export class EditorEngine {
     this.models.stopLoad();
     for (const fn of this.cleanups.splice(0)) fn();
     this.overlays.dispose();
-    this.straightening.cancel();
-    this.straightenHandles?.dispose();
+    this.straightening.dispose();
     this.slots.dispose();
     this.base.dispose();
     this.smoothing.dispose();

@@ -52,6 +52,12 @@ export class Autosave {
 
   getState = (): AutosaveState => this.state;
 
+  /** For useEngineStore (the status line). */
+  subscribe = (listener: () => void): (() => void) => {
+    const observer = this.onChanged.add(() => listener());
+    return () => this.onChanged.remove(observer);
+  };
+
   private set(patch: Partial<AutosaveState>): void {
     this.state = { ...this.state, ...patch };
     this.onChanged.notifyObservers(this.state);

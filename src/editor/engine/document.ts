@@ -40,7 +40,7 @@ export interface SmoothOp {
   /** x, y, z, triangle per dab (model frame); absent for "Smooth all". */
   dabs?: number[];
   all?: boolean;
-  /** The brush version of the dabs (brush.ts); absent: 1, the brush of the first documents. */
+  /** The brush version of the dabs (features/smooth/brush.ts); absent: 1, the brush of the first documents. */
   brush?: 2;
 }
 

@@ -1,14 +1,19 @@
 // The canvas's and the window's input for the engine: pointer events to the active tool (in
 // canvas CSS pixels), keys to the tool or to the action registry (the shortcuts), and the
 // wake-ups of on-demand rendering. Returns what removes the listeners again.
-import type { ActionRegistry } from './actions.ts';
-import type { Tool, ToolPointerEvent } from './tools/tool.ts';
+import type { KeyLike } from './actions.ts';
+import { offersKey, type Tool, type ToolPointerEvent } from './tools/tool.ts';
 
 /** What the input needs of the engine. */
 export interface InputHost {
   tool(): Tool | null;
   pointer(type: 'down' | 'move' | 'up', e: ToolPointerEvent): Promise<void>;
-  readonly actions: ActionRegistry;
+  /** The shortcuts (the engine's ActionRegistry). */
+  readonly actions: {
+    match(e: KeyLike): { readonly id: string } | undefined;
+    enabled(id: string): boolean;
+    run(id: string): boolean;
+  };
   fitToView(): void;
   requestRender(): void;
   /** The canvas changed size. */
@@ -18,11 +23,6 @@ export interface InputHost {
 function isEditableTarget(target: EventTarget | null): boolean {
   if (typeof HTMLElement === 'undefined' || !(target instanceof HTMLElement)) return false;
   return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
-}
-
-/** The straightening tool nudges with the arrow keys (tools/straighten.ts). */
-export function toolTakesArrows(tool: Tool | null, key: string): boolean {
-  return tool?.id === 'straighten' && key.startsWith('Arrow');
 }
 
 export function listenInput(canvas: HTMLCanvasElement, host: InputHost): (() => void)[] {
@@ -51,13 +51,13 @@ export function listenInput(canvas: HTMLCanvasElement, host: InputHost): (() => 
     if (e.buttons !== 0) host.requestRender();
     if (host.tool()) void host.pointer('move', local(e));
   });
-  on('dblclick', () => host.tool()?.id !== 'base' && host.tool()?.id !== 'wire' && host.fitToView()); // the base tool closes its outline, the wire tool inserts a corner
+  on('dblclick', () => !host.tool()?.takesDoubleClick && host.fitToView()); // unless the tool reads it (the base tool closes its outline)
   on('contextmenu', (e) => e.preventDefault());
 
   const onKey = (e: KeyboardEvent): void => {
     if (isEditableTarget(e.target)) return;
     const tool = host.tool();
-    if ((e.key === 'Escape' || tool?.id === 'base' || tool?.id === 'wire' || toolTakesArrows(tool, e.key)) && tool?.key(e.key, e)) {
+    if (offersKey(tool, e.key) && tool?.key(e.key, e)) {
       e.preventDefault();
       return;
     }

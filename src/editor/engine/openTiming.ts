@@ -4,9 +4,9 @@
 //   editor:models-shown   a frame that drew every model is done (it began with the scene ready:
 //                         shaders compiled, nothing skipped; its pixels read back, see finishFrame)
 //   editor:interactive    ... and every model's BVH exists in the worker, so a pick answers at once
-//   analysis:direction    an insertion direction change was committed (analysis.ts)
-//   analysis:computed     the worker's undercut map of that direction arrived (analysis.ts)
-//   analysis:painted      the frame with a heatmap's new colours is done (analysis.ts)
+//   analysis:direction    an insertion direction change was committed (features/analysis/feature.ts)
+//   analysis:computed     the worker's undercut map of that direction arrived (features/analysis/feature.ts)
+//   analysis:painted      the frame with a heatmap's new colours is done (features/analysis/feature.ts)
 // The models of an order are drawn together, once all are parsed (the engine holds frames until
 // then). The BVHs are built in the worker after that first frame: built during it, they took
 // the CPU a software renderer needs for it (browser bench: shown about 0.3 s later). A pick

@@ -1,11 +1,12 @@
 // The editor's state as React sees it (engine.getState(), immutable snapshots; useEditor.ts), and
 // its value before anything is opened. EditorEngine.ts owns and changes it.
+import type { MeshHandle } from '../geometry/client.ts';
 import { emptyDocument, type DesignDocument } from './document.ts';
 import type { EditorError, LocalLoad, ModelInfo, ModelView } from './models.ts';
 import type { ToolId, ToolPhase } from './tools/tool.ts';
 import { mm, type Millimetres } from './units.ts';
 import type { ViewPreset } from './views.ts';
-import { IDLE_STRAIGHTEN, type StraightenStatus } from './straightening.ts';
+import { IDLE_STRAIGHTEN, type StraightenStatus } from '../features/straighten/feature.ts';
 
 export interface EditorState {
   /** False when WebGL could not start: the page shows why. */
@@ -30,10 +31,12 @@ export interface EditorState {
   revision: number;
   /** The measure tool's rubber band: straight distance to the surface under the cursor. */
   measurePreview: Millimetres | null;
-  /** The automatic straightening: running, or why it failed (straightening.ts). */
+  /** The automatic straightening: running, or why it failed (features/straighten/feature.ts). */
   straighten: StraightenStatus;
-  /** The selected wire (engine.wires, wires/feature.ts). */
+  /** The selected wire (engine.wires, features/wires/feature.ts). */
   wires: { selectedId: string | null };
+  /** The shown base's worker mesh (features/base/feature.ts), which the thickness map reads; null: none. */
+  baseMesh: { handle: MeshHandle; jaw: 'upper' | 'lower' } | null;
   /**
    * Measurement overlays: drawn with the measure tool, for the one `focused` in the side panel's
    * list (hovered or focused), or for all while the designer's `shown` toggle is on. Otherwise
@@ -62,6 +65,7 @@ export function initialState(): EditorState {
     measurePreview: null,
     straighten: IDLE_STRAIGHTEN,
     wires: { selectedId: null },
+    baseMesh: null,
     measurementsView: { shown: false, focused: null },
   };
 }

@@ -9,12 +9,12 @@ import type { ToolId } from '../engine/tools/tool.ts';
 import type { EditorEngine, EditorState, LoadStage, ModelView } from '../engine/EditorEngine.ts';
 import { errorMessage } from './errors.ts';
 import { EditorIcon } from './icons.tsx';
-import { BasePanel } from './BasePanel.tsx';
-import { SlotPanel } from './SlotPanel.tsx';
-import { SmoothPanel } from './SmoothPanel.tsx';
-import { WirePanel } from './WirePanel.tsx';
-import { AnalysisPanel } from './AnalysisPanel.tsx';
-import { StraightenPanel } from './StraightenPanel.tsx';
+import { BasePanel } from '../features/base/BasePanel.tsx';
+import { SlotPanel } from '../features/slots/SlotPanel.tsx';
+import { SmoothPanel } from '../features/smooth/SmoothPanel.tsx';
+import { WirePanel } from '../features/wires/WirePanel.tsx';
+import { AnalysisPanel } from '../features/analysis/AnalysisPanel.tsx';
+import { StraightenPanel } from '../features/straighten/StraightenPanel.tsx';
 import { formatCount, formatNumber } from '../../i18n/format.ts';
 
 const ROLE_NAMES: Record<ModelRole, MessageDescriptor> = {

@@ -3,9 +3,9 @@
 import { useLingui } from '@lingui/react/macro';
 import type { AutosaveState } from '../engine/autosave.ts';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
-import { useBaseView } from './BasePanel.tsx';
+import { useBaseView } from '../features/base/BasePanel.tsx';
 import { EditorIcon } from './icons.tsx';
-import { wirePlaceHint } from './wireMessages.ts';
+import { wirePlaceHint } from '../features/wires/messages.ts';
 import { formatCount } from '../../i18n/format.ts';
 
 export function StatusBar({ engine, state, save, saving, onRetry }: { engine: EditorEngine | null; state: EditorState; save: AutosaveState; saving: boolean; onRetry: () => void }) {

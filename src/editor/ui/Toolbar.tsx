@@ -3,10 +3,10 @@
 import type { ReactNode } from 'react';
 import { Tooltip } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import type { ActionId } from '../engine/actions.ts';
+import { describeAction, type ActionId } from '../features/actions.ts';
 import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import { EditorIcon, type EditorIconName } from './icons.tsx';
-import { ACTION_LABELS, keyName, LATER_TOOLS } from './labels.ts';
+import { keyName, LATER_TOOLS } from './labels.ts';
 
 export function ToolButton(props: {
   label: string;
@@ -58,9 +58,8 @@ function Group({ label, children }: { label: string; children: ReactNode }) {
 export function Toolbar({ engine, state, leading }: { engine: EditorEngine | null; state: EditorState; leading: ReactNode }) {
   const { t } = useLingui();
   const action = (id: ActionId) => {
-    const a = engine?.actions.get(id);
-    const { label, icon } = ACTION_LABELS[id];
-    const shortcut = a?.keys.map(keyName).join(' / ');
+    const { label, icon, keys, toggle } = describeAction(id);
+    const shortcut = engine ? keys.map(keyName).join(' / ') : undefined;
     return (
       <ToolButton
         key={id}
@@ -69,7 +68,7 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
         shortcut={shortcut}
         testId={`action-${id}`}
         disabled={!engine || !engine.actions.enabled(id)}
-        pressed={a?.active ? engine!.actions.active(id) : undefined}
+        pressed={engine && toggle ? engine.actions.active(id) : undefined}
         onClick={() => engine?.actions.run(id)}
       />
     );

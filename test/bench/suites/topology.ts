@@ -2,7 +2,7 @@
 // times (no peer).
 //
 // smooth-dab/scale: one dab of fixed radius (10 units, the editor brush's dab at
-// 100 % (src/editor/engine/brush.ts: the 'fair' filter), with the copy-out of
+// 100 % (src/editor/features/smooth/brush.ts: the 'fair' filter), with the copy-out of
 // positions and normals the renderer gets) on the equator of a
 // 1M-triangle UV sphere (ours) and of a 100k one (peer). The two spheres have
 // the same vertex spacing there (equalDensitySphere: radius, segments and
@@ -22,7 +22,7 @@ import { kernelExports, type KernelExports } from '../../../workers/kernels/abi.
 import { geodesicDistance } from '../../../workers/kernels/geodesic.ts';
 import { meshFromArrays, type MeshRef, meshViews } from '../../../workers/kernels/mesh.ts';
 import { smoothDab } from '../../../workers/kernels/smooth.ts';
-import { BRUSH_VERSION, dabFilter } from '../../../src/editor/engine/brush.ts';
+import { BRUSH_VERSION, dabFilter } from '../../../src/editor/features/smooth/brush.ts';
 import { analyzeMesh, ensureTopology, type MeshHealth } from '../../../workers/kernels/topology.ts';
 import { equalDensitySphere, uvSphere, vertexNormals } from '../../fixtures/mesh.ts';
 import { WASM_PATH } from '../../kernels/kernels.ts';

@@ -74,6 +74,29 @@ export interface Tool {
   cancel(): void;
   /** The pointer left the viewport: drop hover feedback (a cursor ring, a highlight). */
   pointerLeave?(): void;
+  /**
+   * Keys offered to the tool before the shortcuts (Escape always is). An arrow key the tool
+   * wants no longer orbits the camera.
+   */
+  wantsKey?(key: string): boolean;
+  /** While the tool is active every measurement is drawn (the measure tool). */
+  readonly showsMeasurements?: boolean;
+  /** The tool reads double clicks itself (otherwise a double click fits the view). */
+  readonly takesDoubleClick?: boolean;
+  /** The models' pose changed (straightening): redraw what follows them. */
+  poseChanged?(): void;
+  /** Leaving the tool (after cancel()): remove what it drew. */
+  dispose?(): void;
+}
+
+/** Whether a key goes to the tool before the shortcuts. */
+export function offersKey(tool: Tool | null, key: string): boolean {
+  return key === 'Escape' || (tool?.wantsKey?.(key) ?? false);
+}
+
+/** Whether an arrow key belongs to the tool rather than to the camera's orbit. */
+export function takesArrow(tool: Tool | null, key: string): boolean {
+  return key.startsWith('Arrow') && (tool?.wantsKey?.(key) ?? false);
 }
 
 /** A press and release closer than this many pixels is a click, not a camera drag. */

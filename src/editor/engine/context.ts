@@ -1,0 +1,78 @@
+// What every feature of the editor gets of the engine: one typed context (like a tldraw tool's
+// `this.editor`), built once by EditorEngine before any feature. Features reach the document, the
+// undo stack, the scene, the models and the worker through it, and learn about each other only
+// through the document and the engine's state (the selected wire, the shown base's worker mesh),
+// never through the engine's facade.
+import type { Mesh } from '@babylonjs/core/Meshes/mesh';
+import type { Scene } from '@babylonjs/core/scene';
+import type { MeshHandle } from '../geometry/client.ts';
+import type { Command } from './commands.ts';
+import type { DesignDocument, ModelRole } from './document.ts';
+import type { GeometryPort } from './models.ts';
+import type { Matrix4 } from './pose.ts';
+import type { EditorState } from './state.ts';
+import type { Xyz } from './units.ts';
+import type { BaseGeometry } from '../features/base/feature.ts';
+import type { JawModelState } from '../features/base/rules.ts';
+import type { SlotGeometry } from '../features/slots/feature.ts';
+import type { SmoothGeometry } from '../features/smooth/feature.ts';
+import type { AnalysisGeometry } from '../features/analysis/feature.ts';
+import type { WireKitGeometry } from '../features/wires/kit.ts';
+import type { DeviceGeometry } from '../device/DeviceController.ts';
+
+/** The geometry worker as the engine holds it: everything the models and the features call. */
+export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry;
+
+/** What features publish for each other in the engine's state. */
+export type SharedState = Pick<EditorState, 'wires' | 'baseMesh'>;
+
+export interface EditorContext {
+  /** The geometry worker (handles of the models and of what features made). */
+  readonly geometry: EditorGeometry;
+
+  // ------------------------------------------------------------ document and commands
+  document(): DesignDocument;
+  /** An undoable change of the document (before/after snapshots). */
+  change(label: string, next: DesignDocument): void;
+  /** A document change with effects outside it (the worker's mesh), undone together. */
+  changeWith(label: string, next: DesignDocument, effect: { do(): void; undo(): void }): void;
+  /** Runs a command on the undo stack. */
+  execute(command: Command): void;
+
+  // ------------------------------------------------------------ state shared between features
+  /** The engine's state now (immutable snapshot). */
+  state(): EditorState;
+  /** Publishes what other features read (the wire selection, the shown base). */
+  share(patch: Partial<SharedState>): void;
+
+  // ------------------------------------------------------------ scene and models
+  scene(): Scene | null;
+  /** A model's Babylon mesh (what a feature draws on it is its child, so it follows the bite). */
+  meshOf(role: ModelRole): Mesh | null;
+  /** The worker's handle of a model, or null. */
+  handleOf(role: ModelRole): MeshHandle | null;
+  /** Whether a model is loading, ready, failed or absent (and why it failed). */
+  modelState(role: ModelRole): JawModelState;
+  modelVisible(role: ModelRole): boolean;
+  /** World bounds of the visible models, as drawn now. */
+  bounds(): { min: Xyz; max: Xyz } | null;
+  /** Shows the models in a pose without changing the document (a drag); null: the document's. */
+  previewPose(matrix: Matrix4 | null): void;
+
+  // ------------------------------------------------------------ viewport
+  /** Canvas pixel of a model point (null behind the camera or without the model). */
+  project(role: ModelRole, p: Xyz): { x: number; y: number } | null;
+  /** The viewing ray under a canvas pixel in a model's frame. */
+  rayAt(role: ModelRole, x: number, y: number): { origin: Xyz; direction: Xyz } | null;
+  /** The camera's viewing direction in a model's frame. */
+  viewAxis(role: ModelRole): Xyz | null;
+  /** Unit vector from the camera's target towards the camera (world = canonical frame). */
+  viewDirection(): Xyz | null;
+  fitToView(): void;
+
+  // ------------------------------------------------------------ frames
+  /** A frame is owed; `ms` keeps frames coming that long. */
+  requestRender(ms?: number): void;
+  /** Work whose result will be drawn (the picture is pending until then). */
+  track(work: Promise<unknown>): void;
+}

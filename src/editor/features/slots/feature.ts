@@ -1,0 +1,397 @@
+// Slotting (issue 6): the channel for a wire's tag (the part of a labial bow or clasp held in
+// the acrylic) cut into the generated base by manifold-3d in the slot worker.
+//
+// The shown base is a function of the document: the base as generated, minus the document's
+// slots in order. So a cut is a plain document change (one command adding a SlotDesign), and
+// undo, redo, reset and reopening need no code of their own: after every document change and
+// every base (re)generation, sync() finds the longest chain of results it already has for the
+// document's slots (the base's arrays, then after each slot), cuts what is missing, and shows
+// the result (the mesh in the scene and the one kept in the geometry worker, for the export
+// and the thickness map: BaseFeature.replaceMesh). Results are kept per chain position, so undo
+// and redo only swap meshes; a new base (other outline, settings, straightening) starts over.
+//
+// A user's cut is computed before the document changes: a refusal or a failed cut leaves the
+// design as it was. A slot whose wire was deleted (or can no longer be slotted) is skipped, not
+// removed: undoing the deletion brings the slot back with it.
+import type { MeshHandle } from '../../geometry/client.ts';
+import { isAbortError } from '../../geometry/errors.ts';
+import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../../geometry/slot-client.ts';
+import type { BaseFeature, BaseMeshArrays } from '../base/feature.ts';
+import { insertionInModelFrame } from '../base/rules.ts';
+import type { DesignDocument, SlotDesign, WireDesign } from '../../engine/document.ts';
+import { mm } from '../../engine/units.ts';
+import type { EditorContext } from '../../engine/context.ts';
+import { FeatureStore } from '../../engine/store.ts';
+
+/** What the feature needs of the slot worker (getSlotClient(), or the kernel in process in tests). */
+export interface SlotPort {
+  cutSlot(base: SlotBase | null, wire: SlotWire, options?: SlotCallOptions): Promise<SlotResult>;
+}
+
+/** What it needs of the geometry worker: keeping the shown base under a handle. */
+export interface SlotGeometry {
+  createMesh(positions: Float32Array, indices: Uint32Array, normals?: Float32Array): Promise<MeshHandle>;
+  release(handle: MeshHandle): Promise<boolean>;
+}
+
+/**
+ * Why a cut was refused or failed, in the order the rules are checked. NO_BASE, SLOT_WIRE_TYPE,
+ * SLOT_BASE_NOT_MANIFOLD and SLOTTING_FAILED are the worker's codes (slot-messages.ts).
+ */
+export type SlotProblemCode = 'NO_BASE' | 'NO_WIRE' | 'SLOT_WIRE_TYPE' | 'NO_TAG' | 'WRONG_JAW' | 'SLOT_BASE_NOT_MANIFOLD' | 'SLOTTING_FAILED';
+
+export interface SlotProblem {
+  code: SlotProblemCode;
+  /** The worker's reason (English, for SLOTTING_FAILED). */
+  detail?: string;
+}
+
+export interface SlotView {
+  /** cutting: the user's cut; applying: the document's slots being cut into a new base. */
+  status: 'idle' | 'cutting' | 'applying';
+  /** 0..1 while cutting. */
+  progress: number | null;
+  /** The last refusal or failure, until the next attempt. */
+  problem: SlotProblem | null;
+  /** Slots of the document in the shown base. */
+  applied: number;
+  /** Slots of the document left out: their wire is gone or cannot be slotted, or the cut failed. */
+  skipped: number;
+  /** Settings of the next cut: 0 a closed tunnel, > 0 a channel this deep (mm). */
+  depth: number;
+  /** Added to the wire's radius all round (mm). */
+  clearance: number;
+}
+
+export const DEFAULT_SLOT_DEPTH = 0;
+export const DEFAULT_SLOT_CLEARANCE = 0.1;
+export const MAX_SLOT_DEPTH = 20;
+export const MAX_SLOT_CLEARANCE = 1;
+
+/** One slot of the document as it will be cut (one path per tag): `key` changes whenever its cut would. */
+interface Planned {
+  key: string;
+  wires: SlotWire[];
+}
+
+/** The base after the first n slots of a plan (entries[0]: as generated). */
+interface Entry extends BaseMeshArrays {
+  key: string;
+  /** The cut failed (re-application): the arrays are the previous entry's. */
+  failed?: SlotProblem;
+}
+
+/**
+ * The paths a wire's slot follows (model frame, xyz per corner), one per tag (`tags`, else
+ * `tag`): the tag's corners and the corner before and after it, so the cut takes in the segments
+ * where the wire enters the acrylic. A tag wholly inside the base would otherwise be a sealed
+ * cavity the wire could never reach (the kernel refuses it), and the wire does pass there. Tags
+ * without two distinct corners are left out; an empty list: nothing to slot.
+ */
+export function slotPaths(wire: WireDesign): Float32Array[] {
+  const tags = wire.tags ?? (wire.tag ? [wire.tag] : []);
+  const out: Float32Array[] = [];
+  for (const [from, to] of tags) {
+    if (to <= from) continue;
+    const points = wire.points.slice(Math.max(0, from - 1), Math.min(wire.points.length, to + 2)).map((p) => p.point);
+    const distinct = points.filter((p, i) => i === 0 || Math.hypot(p[0] - points[i - 1]![0], p[1] - points[i - 1]![1], p[2] - points[i - 1]![2]) > 1e-3);
+    if (distinct.length >= 2) out.push(new Float32Array(distinct.flatMap((p) => [p[0], p[1], p[2]])));
+  }
+  return out;
+}
+
+/** The first rule the wire breaks for being slotted into the base of `doc`, or null. */
+function wireProblem(doc: DesignDocument, wire: WireDesign): SlotProblem | null {
+  if (!SLOTTABLE_WIRE_TYPES.includes(wire.type)) return { code: 'SLOT_WIRE_TYPE' };
+  if (slotPaths(wire).length === 0) return { code: 'NO_TAG' };
+  if (doc.base && wire.jaw !== doc.base.jaw) return { code: 'WRONG_JAW' };
+  return null;
+}
+
+function planSlot(doc: DesignDocument, slot: SlotDesign): Planned | null {
+  const wire = doc.wires?.find((w) => w.id === slot.wireId);
+  if (!wire || !doc.base || wireProblem(doc, wire)) return null;
+  const paths = slotPaths(wire);
+  const openDirection = insertionInModelFrame(doc, doc.base.jaw);
+  const wires = paths.map((path): SlotWire => ({ type: wire.type, path, diameter: wire.diameter, clearance: slot.clearance, depth: slot.depth, openDirection }));
+  return { key: JSON.stringify([slot.wireId, wire.type, wire.diameter, slot.clearance, slot.depth, paths.map((p) => Array.from(p)), openDirection]), wires };
+}
+
+function planOf(doc: DesignDocument): { planned: Planned[]; skipped: number } {
+  const slots = doc.slots ?? [];
+  const planned = slots.map((s) => planSlot(doc, s)).filter((p): p is Planned => p !== null);
+  return { planned, skipped: slots.length - planned.length };
+}
+
+function problemOf(e: unknown): SlotProblem {
+  const code = (e as { code?: unknown } | null)?.code;
+  const detail = e instanceof Error ? ((e as { detail?: string }).detail ?? e.message) : String(e);
+  if (code === 'SLOT_BASE_NOT_MANIFOLD' || code === 'NO_BASE' || code === 'SLOT_WIRE_TYPE') return { code };
+  return { code: 'SLOTTING_FAILED', detail };
+}
+
+const aborted = (e: unknown): boolean => isAbortError(e) || (e as { code?: unknown } | null)?.code === 'ABORTED';
+
+class Stale extends Error {
+  override name = 'AbortError';
+}
+
+export class SlotFeature {
+  private readonly store = new FeatureStore<SlotView>({
+    status: 'idle',
+    progress: null,
+    problem: null,
+    applied: 0,
+    skipped: 0,
+    depth: DEFAULT_SLOT_DEPTH,
+    clearance: DEFAULT_SLOT_CLEARANCE,
+  });
+  readonly onChanged = this.store.onChanged;
+  readonly getState = this.store.getState;
+  readonly subscribe = this.store.subscribe;
+  private get state(): SlotView {
+    return this.store.getState();
+  }
+  /** Results for the current base: [as generated, after slot 1, ...]; empty without a base. */
+  private entries: Entry[] = [];
+  /** The entry shown (entries[0] is what BaseFeature shows after a generation); null: none. */
+  private shown: Entry | null = null;
+  /** Bumped by every new or dropped base: work for an older base is thrown away. */
+  private epoch = 0;
+  private lock: Promise<unknown> = Promise.resolve();
+  private dirty = false;
+  private pumping: Promise<void> | null = null;
+  private pumpJob: { abort: AbortController; target: string } | null = null;
+  private userJob: AbortController | null = null;
+  private disposed = false;
+  private readonly geometry: Partial<SlotGeometry>;
+
+  constructor(
+    private readonly host: EditorContext,
+    private readonly base: BaseFeature,
+    private readonly port: () => SlotPort,
+  ) {
+    this.geometry = host.geometry;
+    base.onGenerated.add((arrays) => this.baseChanged(arrays));
+    // An export right after a reopening or an undo waits for the slots to be in the base.
+    base.beforeExport = () => this.settled();
+  }
+
+  get view(): SlotView {
+    return this.state;
+  }
+
+  private set(patch: Partial<SlotView>): void {
+    this.store.set(patch);
+  }
+
+  /** Depth and clearance of the next cut (clamped to what the slot kernel accepts). */
+  setSettings(patch: Partial<Pick<SlotView, 'depth' | 'clearance'>>): void {
+    const clamp = (v: number | undefined, max: number, d: number): number => (v === undefined || !Number.isFinite(v) ? d : Math.min(max, Math.max(0, v)));
+    this.set({ depth: clamp(patch.depth, MAX_SLOT_DEPTH, this.state.depth), clearance: clamp(patch.clearance, MAX_SLOT_CLEARANCE, this.state.clearance) });
+  }
+
+  /** Shows a refusal found elsewhere, or clears it. */
+  report(problem: SlotProblem | null): void {
+    this.set({ problem });
+  }
+
+  /**
+   * Cuts the slot for a wire's tag (default: the selected wire) into the base: the rules in
+   * order, then the slot worker; on success one command adds the slot to the document (a wire
+   * slotted again gets its new slot in place of the old). Resolves true when the slot is shown.
+   */
+  async cut(wireId?: string): Promise<boolean> {
+    if (this.state.status === 'cutting') return false;
+    await this.base.settled();
+    await this.settled();
+    const doc = this.host.document();
+    const id = wireId ?? this.host.state().wires.selectedId;
+    const wire = id ? doc.wires?.find((w) => w.id === id) : undefined;
+    const problem: SlotProblem | null =
+      !doc.base?.generated || this.base.handle === null || this.entries.length === 0
+        ? { code: 'NO_BASE' }
+        : !wire
+          ? { code: 'NO_WIRE' }
+          : wireProblem(doc, wire);
+    if (problem || !wire) {
+      this.set({ problem: problem ?? { code: 'NO_WIRE' } });
+      return false;
+    }
+    const slot: SlotDesign = { wireId: wire.id, depth: mm(this.state.depth), clearance: mm(this.state.clearance) };
+    const next: DesignDocument = { ...doc, slots: [...(doc.slots ?? []).filter((s) => s.wireId !== wire.id), slot] };
+    const plan = planOf(next).planned;
+    const abort = new AbortController();
+    this.userJob = abort;
+    this.set({ status: 'cutting', progress: 0, problem: null });
+    try {
+      await this.exclusive(() => this.advance(plan, abort.signal, (f) => this.userJob === abort && this.set({ progress: f }), true));
+    } catch (e) {
+      if (this.userJob === abort) this.userJob = null;
+      const cancelled = aborted(e);
+      // The slot kernel's own refusals are the user's to fix; anything else is a defect.
+      if (!cancelled && !['SLOTTING_FAILED', 'SLOT_BASE_NOT_MANIFOLD', 'NO_BASE', 'SLOT_WIRE_TYPE'].includes(String((e as { code?: unknown }).code))) console.error('Slotting failed', e);
+      this.set({ status: 'idle', progress: null, problem: cancelled ? null : problemOf(e) });
+      return false;
+    }
+    this.userJob = null;
+    this.set({ status: 'idle', progress: null });
+    // The design changed meanwhile (an undo during the cut): the result waits in the cache.
+    if (this.host.document() !== doc) return false;
+    this.host.change('slot.cut', next);
+    await this.settled();
+    return this.shown !== null && this.shown === this.entries[plan.length];
+  }
+
+  /** Removes every slot (one undoable command): the base as generated comes back. */
+  reset(): void {
+    const doc = this.host.document();
+    if (!doc.slots?.length) return;
+    const next = { ...doc };
+    delete next.slots;
+    this.set({ problem: null });
+    this.host.change('slot.reset', next);
+  }
+
+  /** Stops the user's cut under way. */
+  cancel(): void {
+    this.userJob?.abort();
+  }
+
+  /** Resolves when the shown base matches the document (tests, reopening). */
+  async settled(): Promise<void> {
+    while (this.pumping) await this.pumping;
+  }
+
+  /** Makes the shown base match the document's slots (after every document change). */
+  sync(): void {
+    if (this.disposed) return;
+    const target = planOf(this.host.document()).planned.map((p) => p.key).join('\n');
+    if (this.pumpJob && this.pumpJob.target !== target) this.pumpJob.abort.abort();
+    this.dirty = true;
+    if (this.pumping) return;
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+    });
+    this.host.track(this.pumping);
+  }
+
+  private baseChanged(arrays: BaseMeshArrays | null): void {
+    this.epoch++;
+    this.pumpJob?.abort.abort();
+    this.userJob?.abort();
+    this.entries = arrays ? [{ ...arrays, key: '' }] : [];
+    this.shown = this.entries[0] ?? null;
+    if (!arrays) this.set({ applied: 0 });
+    this.sync();
+  }
+
+  private async pump(): Promise<void> {
+    while (this.dirty && !this.disposed) {
+      this.dirty = false;
+      if (this.entries.length === 0) continue;
+      const doc = this.host.document();
+      const { planned, skipped } = planOf(doc);
+      const abort = new AbortController();
+      this.pumpJob = { abort, target: planned.map((p) => p.key).join('\n') };
+      const missing = planned.length - this.commonPrefix(planned);
+      if (missing > 0 && this.state.status === 'idle') this.set({ status: 'applying' });
+      try {
+        await this.exclusive(async () => {
+          await this.advance(planned, abort.signal);
+          await this.show(planned.length, abort.signal);
+        });
+        const failed = this.entries.slice(1, planned.length + 1).filter((e) => e.failed);
+        this.set({
+          applied: planned.length - failed.length,
+          skipped: skipped + failed.length,
+          ...(failed.length > 0 ? { problem: failed[0]!.failed! } : {}),
+        });
+      } catch (e) {
+        if (!aborted(e)) console.error('Slotting failed', e);
+      } finally {
+        if (this.pumpJob?.abort === abort) this.pumpJob = null;
+        if (this.state.status === 'applying') this.set({ status: 'idle' });
+      }
+    }
+  }
+
+  /** Runs `work` after the work already queued (one cut or swap at a time). */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(work, work);
+    this.lock = run.catch(() => {});
+    return run;
+  }
+
+  private commonPrefix(plan: Planned[]): number {
+    let n = 0;
+    while (n < plan.length && n + 1 < this.entries.length && this.entries[n + 1]!.key === plan[n]!.key) n++;
+    return n;
+  }
+
+  /**
+   * Cuts the slots of `plan` the cache lacks, in order. A re-applied slot that fails is kept as
+   * failed (the base without it); with `strict` the plan's last slot (the user's) throws instead.
+   */
+  private async advance(plan: Planned[], signal: AbortSignal, onProgress?: (f: number) => void, strict = false): Promise<void> {
+    const epoch = this.epoch;
+    const check = (): void => {
+      if (this.disposed || signal.aborted || epoch !== this.epoch) throw new Stale('superseded');
+    };
+    check();
+    if (this.entries.length === 0) throw Object.assign(new Error('no base'), { code: 'NO_BASE' });
+    const p = this.commonPrefix(plan);
+    if (p < plan.length && this.entries.length > p + 1) {
+      // The cache goes another way from here: drop its tail (never the entry shown... unless
+      // it is in that tail, and then the next show replaces it anyway).
+      this.entries.length = p + 1;
+    }
+    for (let i = p; i < plan.length; i++) {
+      const from = this.entries[i]!;
+      const step = plan[i]!;
+      const last = i === plan.length - 1;
+      let entry: Entry;
+      try {
+        // One cut per tag (a bow has two), each on the result of the one before.
+        let base: BaseMeshArrays = from;
+        for (const [k, wire] of step.wires.entries()) {
+          const n = step.wires.length;
+          const progress = onProgress && last ? (f: number) => onProgress((k + f) / n) : undefined;
+          const r = await this.port().cutSlot({ positions: base.positions, indices: base.indices }, wire, { signal, onProgress: progress });
+          check();
+          base = { positions: r.positions, normals: r.normals, indices: r.indices, triangles: r.triangleCount, volume: r.volumeAfter };
+        }
+        entry = { ...base, key: step.key };
+      } catch (e) {
+        check();
+        if (aborted(e)) throw e;
+        if (strict && last) throw e;
+        entry = { ...from, key: step.key, failed: problemOf(e) };
+      }
+      check();
+      this.entries.push(entry);
+    }
+  }
+
+  /** Shows entries[index]: the scene's mesh and the worker's copy. */
+  private async show(index: number, signal: AbortSignal): Promise<void> {
+    const entry = this.entries[index];
+    if (!entry || entry === this.shown || !this.geometry.createMesh) return;
+    const epoch = this.epoch;
+    const handle = await this.geometry.createMesh(entry.positions, entry.indices, entry.normals);
+    if (this.disposed || signal.aborted || epoch !== this.epoch) {
+      void this.geometry.release?.(handle);
+      throw new Stale('superseded');
+    }
+    if (!this.base.replaceMesh(handle, entry)) throw new Stale('no base');
+    this.shown = entry;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.pumpJob?.abort.abort();
+    this.userJob?.abort();
+    this.entries = [];
+    this.store.clear();
+  }
+}

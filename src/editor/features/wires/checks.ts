@@ -1,0 +1,104 @@
+// The wires' live rule checks: the worker's bendCheck of each wire as shown, debounced after the
+// last change, one at a time; the last result per wire is kept with the shape it was made for.
+import type { BendCheckResult } from '../../geometry/client.ts';
+import type { WireDesign, WirePoint, WireType } from '../../engine/document.ts';
+import { Debounced } from '../../engine/debounce.ts';
+import type { Xyz } from '../../engine/units.ts';
+
+/** Bending die radius used for the live checks and the drawn corners (mm). */
+export const CHECK_RADIUS = 1;
+
+export interface WireGeometry {
+  bendCheck(input: { points: readonly Xyz[]; wire: { type: WireType; diameter: number }; program: { radius: number }; skipCollision?: boolean }): Promise<BendCheckResult>;
+}
+
+/** What a check was made for: the wire's type, diameter and corners. */
+export const checkKey = (w: WireDesign, points: readonly WirePoint[]): string => JSON.stringify([w.type, w.diameter, points.map((p) => p.point)]);
+
+type Job = { key: string; wire: WireDesign; points: WirePoint[] };
+
+export class WireChecks {
+  private readonly results = new Map<string, { key: string; result: BendCheckResult | null }>();
+  private readonly queue = new Map<string, Job>();
+  private readonly wait: Debounced;
+  private running: Promise<void> | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly geometry: Partial<WireGeometry>,
+    /** A result arrived for a wire (the feature redraws its marks). */
+    private readonly checked: (id: string) => void,
+    /** Delay of the checks after the last change (ms). */
+    delayMs: number,
+  ) {
+    this.wait = new Debounced(() => this.start(), () => delayMs);
+  }
+
+  /** The last check of the wire, or null before the first. */
+  result(id: string): BendCheckResult | null {
+    return this.results.get(id)?.result ?? null;
+  }
+
+  /** The last check is of this shape of the wire. */
+  isCurrent(wire: WireDesign, points: readonly WirePoint[]): boolean {
+    const last = this.results.get(wire.id);
+    return !!last && last.key === checkKey(wire, points);
+  }
+
+  /** Queues a check of the wire as shown, unless its last or queued one is of that shape. */
+  queueCheck(w: WireDesign, points: WirePoint[]): void {
+    const key = checkKey(w, points);
+    if (this.results.get(w.id)?.key === key || this.queue.get(w.id)?.key === key) return;
+    if (!this.geometry.bendCheck) return;
+    this.queue.set(w.id, { key, wire: w, points });
+    this.wait.schedule();
+  }
+
+  /** Resolves when no check is waiting or running (tests, the bend panel). */
+  async settled(): Promise<void> {
+    while (this.wait.pending || this.running) {
+      this.wait.flush();
+      await this.running;
+    }
+  }
+
+  /**
+   * Runs the queued checks unless a run is under way (it takes them too). Not with an empty queue:
+   * run() would then end at once and `running` would keep its settled promise, so no check would
+   * ever start again (seen in the browser: "Checking…" forever after an undo).
+   */
+  private start(): void {
+    if (this.running || this.queue.size === 0) return;
+    this.running = this.run();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      while (this.queue.size > 0 && !this.disposed) {
+        const [id, job] = this.queue.entries().next().value as [string, Job];
+        this.queue.delete(id);
+        let result: BendCheckResult | null = null;
+        try {
+          result = await this.geometry.bendCheck!({
+            points: job.points.map((p) => [p.point[0], p.point[1], p.point[2]] as const),
+            wire: { type: job.wire.type, diameter: job.wire.diameter },
+            program: { radius: CHECK_RADIUS },
+            skipCollision: true,
+          });
+        } catch (e) {
+          console.error('Checking a wire failed', e);
+        }
+        if (this.disposed) return;
+        this.results.set(id, { key: job.key, result });
+        this.checked(id);
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.wait.cancel();
+  }
+}

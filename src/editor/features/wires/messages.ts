@@ -1,0 +1,77 @@
+// The sentences of wire design: type names, the specification's rule messages for the worker's
+// bendCheck issues (BEND_MESSAGES keys), and why a wire action was refused.
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import type { BendIssueCode } from '../../geometry/client.ts';
+import type { WireType } from '../../engine/document.ts';
+import type { WireProblemCode } from './feature.ts';
+
+export const WIRE_TYPE_NAMES: Record<WireType, MessageDescriptor> = {
+  labialBow: msg`Labial bow`,
+  singleArmClasp: msg`Single-arm clasp`,
+  arrowClasp: msg`Arrow clasp`,
+  wraparoundBow: msg`Wraparound bow`,
+};
+
+export function bendIssueMessage(code: BendIssueCode): MessageDescriptor {
+  switch (code) {
+    case 'START_LENGTH':
+      return msg`Start straight length must be a valid number from 5 to 100 mm`;
+    case 'END_LENGTH':
+      return msg`End straight length must be a valid number from 5 to 100 mm`;
+    case 'ARC_CAPPED':
+      return msg`Arc angles above 160 degrees are capped at 160`;
+    case 'WRAPAROUND_FIRST_STRAIGHT':
+      return msg`The wraparound bow first straight section is advised at or under 30 mm`;
+    case 'ARROW_DOUBLE_BEND':
+      return msg`The arrow clasp needs a double bend of two arcs`;
+    case 'DIAMETER_MISMATCH':
+      return msg`Wire diameter mismatch`;
+    case 'OVER_MEMORY':
+      return msg`Wire data over machine memory`;
+    case 'FEED_LIMIT':
+    case 'BEND_LIMIT':
+    case 'ROTATE_LIMIT':
+      return msg`A step is outside the machine limits`;
+    case 'COLLISION':
+      return msg`The bending path collided with the machine and was skipped`;
+    case 'WIRE_INVALID':
+      return msg`The wire cannot be bent`;
+  }
+}
+
+export function wireProblemMessage(code: WireProblemCode): MessageDescriptor {
+  switch (code) {
+    case 'AUTOFIT_ONLY_CLASP':
+      return msg`Auto-fit supports only the single-arm clasp`;
+    case 'MIN_CORNERS':
+      return msg`A wire keeps at least two corners.`;
+    case 'PLACE_FAILED':
+      return msg`The wire could not be placed on these teeth; click them again.`;
+    case 'FIT_FAILED':
+      return msg`Auto-fit failed; move the corners by hand.`;
+  }
+}
+
+/** The status bar while placing: which tooth to click next ("wire.place.<type>.<clicked>.<needed>"). */
+export function wirePlaceHint(hint: string): MessageDescriptor {
+  const [, , type, clickedText, neededText] = hint.split('.');
+  const next = Number(clickedText) + 1;
+  const needed = Number(neededText);
+  switch (type as WireType) {
+    case 'singleArmClasp':
+      return msg`Single-arm clasp: click the buccal face of the tooth to clasp.`;
+    case 'arrowClasp':
+      return msg`Arrow clasp: click the buccal side at the contact between the two teeth to clasp.`;
+    case 'labialBow':
+      return next === 1
+        ? msg`Labial bow: click the labial face of the canine on one side (click 1 of ${needed}).`
+        : msg`Labial bow: click the labial face of the canine on the other side (click ${next} of ${needed}).`;
+    case 'wraparoundBow':
+      return next === 1
+        ? msg`Wraparound bow: click the buccal face of the last molar on one side (click 1 of ${needed}).`
+        : msg`Wraparound bow: click the buccal face of the last molar on the other side (click ${next} of ${needed}).`;
+    default:
+      return msg`Wire: click tooth ${next} of ${needed}.`;
+  }
+}
