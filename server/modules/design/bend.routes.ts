@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { Code, ok } from '../../core/envelope.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
+import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ApiError, fail, invalidField } from '../../core/errors.ts';
 import { validate, validationError } from '../../core/validate.ts';
 import { bendTarget, deviceList, insertJob, JOB_STATES, jobOwner, jobStatus, queueList, transition, usableDeviceIds } from '../device-hub/jobs.ts';
@@ -34,13 +34,10 @@ const queueBody = z.object({
 });
 const jobBody = z.object({ jobId: z.string().min(1).max(64) });
 
-export function bendRoutes(ctx: AppContext, eps: Eps) {
-  addEps(eps, 'design', { prefix: PREFIX, name: 'DesignBend', columns: [], api: [
-    { method: 'post', path: '/bend', summary: 'Queue a bend program for a device: { deviceId, orderId?, wire, steps } -> { jobId }' },
-    { method: 'post', path: '/getQueueList', summary: 'Bend jobs, newest first ({ deviceId?, mine? }); non-admins see their own' },
-    { method: 'post', path: '/userDeviceList', summary: 'Devices the caller may bend on, with online status and state' },
-    { method: 'post', path: '/cancel', summary: 'Cancel a job not yet started ({ jobId })' },
-  ] });
+const BEND = epsGroup('design', PREFIX, 'DesignBend');
+
+export function bendRoutes(ctx: AppContext) {
+  const doc = entryDoc(BEND);
 
   const usable = async (userId: number) => usableDeviceIds(ctx.db, userId, await seesAll(ctx.db, userId, SEE_ALL.devices));
 
@@ -63,7 +60,7 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
   }
 
   return new Hono<AppEnv>()
-    .post(`${PREFIX}/bend`, validate('json', bendBody), async (c) => {
+    .post(`${PREFIX}/bend`, doc('Queue a bend program for a device: { deviceId, orderId?, wire, steps } -> { jobId }'), validate('json', bendBody), async (c) => {
       const body = c.req.valid('json');
       const { userId } = authOf(c);
       const deviceId = Number(body.deviceId);
@@ -104,7 +101,7 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
       ctx.delivery.jobsWaiting(device.id);
       return ok(c, { jobId });
     })
-    .post(`${PREFIX}/getQueueList`, validate('json', queueBody), async (c) => {
+    .post(`${PREFIX}/getQueueList`, doc('Bend jobs, newest first ({ deviceId?, mine? }); non-admins see their own'), validate('json', queueBody), async (c) => {
       const { deviceId, mine, status, limit } = c.req.valid('json');
       const { userId } = authOf(c);
       const admin = await seesAll(ctx.db, userId, SEE_ALL.devices);
@@ -118,11 +115,11 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
         }),
       );
     })
-    .post(`${PREFIX}/userDeviceList`, async (c) => {
+    .post(`${PREFIX}/userDeviceList`, doc('Devices the caller may bend on, with online status and state'), async (c) => {
       const { userId } = authOf(c);
       return ok(c, await deviceList(ctx.db, await usable(userId)));
     })
-    .post(`${PREFIX}/cancel`, validate('json', jobBody), (c) => cancel(c, c.req.valid('json').jobId))
-    // The name the editor's brief used; same call.
+    .post(`${PREFIX}/cancel`, doc('Cancel a job not yet started ({ jobId })'), validate('json', jobBody), (c) => cancel(c, c.req.valid('json').jobId))
+    // The name the editor's brief used; same call (not listed in eps).
     .post(`${PREFIX}/cancelJob`, validate('json', jobBody), (c) => cancel(c, c.req.valid('json').jobId));
 }
