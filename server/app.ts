@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppContext } from './context.ts';
 import type { AppEnv } from './core/env.ts';
-import type { Eps } from './core/eps.ts';
+import { describeRoutes, type Eps } from './core/eps.ts';
 import { Code, envelope } from './core/envelope.ts';
 import { ApiError } from './core/errors.ts';
 import { pickLang, t } from './core/i18n.ts';
@@ -41,21 +41,25 @@ export function createApp(ctx: AppContext) {
   app.use('/admin/*', bodyReader({ limit: ctx.config.bodyLimit, skip: (path) => path === UPLOAD_PATH }));
   app.use('/admin/*', authGuard(ctx));
 
-  app.get('/version.json', (c) => {
-    c.header('Cache-Control', 'no-store');
-    return c.json(VERSION);
-  });
-
-  const routes = app.route('/', baseModule(ctx, eps)).route('/', spaceModule(ctx, eps))
-    .route('/', orderModule(ctx, eps))
-    .route('/', deviceModule(ctx, eps));
-  app.route('/', dictModule(ctx, eps));
-  app.route('/', taskModule(ctx, eps));
-  app.route('/', helpModule(ctx, eps));
-
-  app.route('/', recycleModule(ctx, eps));
-  app.route('/', dashboardModule(ctx, eps));
-  app.route('/', designModule(ctx, eps));
+  // Every module is chained, so that AppType describes the whole API (the browser's typed client
+  // is built from it). The order is the routing order.
+  const routes = app
+    .get('/version.json', (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(VERSION);
+    })
+    .route('/', baseModule(ctx, eps))
+    .route('/', spaceModule(ctx))
+    .route('/', orderModule(ctx))
+    .route('/', deviceModule(ctx))
+    .route('/', dictModule(ctx))
+    .route('/', taskModule(ctx))
+    .route('/', helpModule(ctx))
+    .route('/', recycleModule(ctx))
+    .route('/', dashboardModule(ctx))
+    .route('/', designModule(ctx));
+  // The eps description is read off the registered routes (core/eps.ts), now that all are.
+  Object.assign(eps, describeRoutes(app.routes));
 
   app.notFound((c) => c.json(envelope(Code.fail, t(c.get('lang') ?? 'zh', 'notFound')), 404));
 

@@ -1,12 +1,16 @@
 // The generic resource service: from one table definition come the add/delete/update/info/
 // list/page routes of the contract, their eps description and their permission strings.
-import { Hono, type Context } from 'hono';
-import { sql, type Kysely } from 'kysely';
+// The definition is typed against the table (server/db/schema.ts): a column, sort, filter or
+// keyword column the table does not have does not compile. The routes carry a typed schema
+// (CrudSchema) so that AppType, and the browser's typed client, know the calls of a resource.
+import { Hono, type Context, type Schema } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from './env.ts';
-import type { ColumnType, EpsApi, EpsEntry } from './eps.ts';
+import { describeHandler, epsGroup, type ColumnType, type EpsApi, type EpsGroup } from './eps.ts';
 import { ok } from './envelope.ts';
 import { fail, invalidField } from './errors.ts';
 import { formatTime } from './clock.ts';
@@ -36,27 +40,32 @@ export interface HookArgs {
   trx: Kysely<Database>;
 }
 
-export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = ZodType> {
+/** A column of table T. */
+export type ColumnOf<T extends keyof Database> = keyof Database[T] & string;
+
+export interface ResourceDef<T extends keyof Database = keyof Database, A extends ZodType = ZodType, U extends ZodType = ZodType> {
   /** First path segment under /admin, and first part of the permission strings. */
   module: string;
   /** Path under the module, e.g. `sys/user`. */
   path: string;
   /** Entity name in eps. */
   name: string;
-  table: string;
-  columns: Record<string, ColumnDef>;
+  table: T;
+  /** The columns eps describes and the calls read and write: columns of the table only. */
+  columns: { readonly [K in ColumnOf<T>]?: ColumnDef };
   actions: readonly Action[];
-  keyWordColumns?: readonly string[];
-  sortable?: readonly string[];
+  keyWordColumns?: readonly ColumnOf<T>[];
+  sortable?: readonly ColumnOf<T>[];
   /** Columns a page/list body may filter on by equality (or `in` for arrays). */
-  filterable?: readonly string[];
-  defaultOrder?: readonly [string, 'asc' | 'desc'];
+  filterable?: readonly ColumnOf<T>[];
+  defaultOrder?: readonly [ColumnOf<T>, 'asc' | 'desc'];
   addSchema?: A;
   updateSchema?: U;
   /** true: `delete` moves the rows (and the rows `hooks.related` names) into the recycle bin
    * (`/admin/recycle/data`) in the same transaction, from where they can be restored. */
   recycle?: boolean;
-  /** Extra calls the module adds to `routes` itself, listed in eps (their perms follow the path). */
+  /** Summaries of the extra calls the module adds to `routes` itself: eps lists each of these
+   * that is registered (their perms follow the path). */
   extraApi?: readonly EpsApi[];
   hooks?: {
     /** Slow work on the validated body (hash secrets) before the write transaction holds the
@@ -93,11 +102,45 @@ export interface ResourceDef<A extends ZodType = ZodType, U extends ZodType = Zo
   };
 }
 
-export interface Resource {
-  prefix: string;
-  /** Add module-specific calls here before mounting (and name them in `extraApi`). */
-  routes: Hono<AppEnv>;
-  eps: EpsEntry;
+/** The envelope of a successful reply, as the typed client sees it. */
+export interface OkReply<D> {
+  code: 1000;
+  message: string;
+  data: D;
+}
+type Call<I, D> = { input: I; output: OkReply<D>; outputFormat: 'json'; status: ContentfulStatusCode };
+
+/** A row as info, list and page answer it: the table's columns, and what the hooks add. */
+export type CrudRow<T extends keyof Database> = Selectable<Database[T]> & { [added: string]: unknown };
+/** The body of list and page: keyword, order and the definition's filters. */
+export interface CrudQuery {
+  keyWord?: string;
+  order?: string;
+  sort?: 'asc' | 'desc';
+  [filter: string]: unknown;
+}
+export interface CrudCalls<T extends keyof Database, A extends ZodType, U extends ZodType> {
+  '/add': { $post: Call<{ json: z.input<A> }, { id: number }> };
+  '/delete': { $post: Call<{ json: { ids: number[] } }, null> };
+  '/update': { $post: Call<{ json: z.input<U> }, null> };
+  '/info': { $get: Call<{ query: { id: string | number } }, CrudRow<T>> };
+  '/list': { $post: Call<{ json: CrudQuery }, CrudRow<T>[]> };
+  '/page': {
+    $post: Call<
+      { json: CrudQuery & { page?: number; size?: number } },
+      { list: CrudRow<T>[]; pagination: { page: number; size: number; total: number }; subData?: unknown }
+    >;
+  };
+}
+/** The Hono schema of a resource's own calls (paths relative to its prefix). */
+export type CrudSchema<T extends keyof Database, A extends ZodType, U extends ZodType, X extends Action> = Pick<CrudCalls<T, A, U>, `/${X}`>;
+
+export interface Resource<P extends string = string, S extends Schema = any> {
+  prefix: P;
+  /** Add module-specific calls here before mounting (and summarise them in `extraApi`). */
+  routes: Hono<AppEnv, S>;
+  /** The resource's eps entry (core/eps.ts). */
+  eps: EpsGroup;
   perms: string[];
   /** The caller's scope constraints (undefined: all rows), for module-specific calls. */
   scopeOf(c: Context<AppEnv>): Promise<Row | undefined>;
@@ -132,18 +175,24 @@ export function permsFor(def: Pick<ResourceDef, 'module' | 'path' | 'actions'> &
   return [...def.actions, ...(def.extraApi ?? []).map((a) => a.path.replace(/^\//, '').replaceAll('/', ':'))].map((a) => `${base}:${a}`);
 }
 
-export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext, def: ResourceDef<A, U>): Resource {
+export function createCrud<T extends keyof Database, A extends ZodType, U extends ZodType, X extends Action, M extends string, P extends string>(
+  ctx: AppContext,
+  def: ResourceDef<T, A, U> & { module: M; path: P; actions: readonly X[] },
+): Resource<`/admin/${M}/${P}`, CrudSchema<T, A, U, X>> {
   const db = ctx.db as unknown as Kysely<any>;
-  const prefix = `/admin/${def.module}/${def.path}`;
-  const cols = Object.entries(def.columns);
+  // The queries are built over any table: the definition's types were checked above.
+  const table: string = def.table;
+  const prefix = `/admin/${def.module}/${def.path}` as const;
+  const columns = def.columns as Record<string, ColumnDef>;
+  const cols = Object.entries(columns);
   const selectable = cols.filter(([, c]) => c.select !== false).map(([k]) => k);
   const writable = new Set(cols.filter(([k, c]) => !c.readonly && !MANAGED.has(k)).map(([k]) => k));
-  const sortable = new Set(def.sortable ?? ['id']);
+  const sortable = new Set<string>(def.sortable ?? ['id']);
   const [defaultColumn, defaultDirection] = def.defaultOrder ?? ['id', 'desc'];
-  const hasTimes = 'createTime' in def.columns && 'updateTime' in def.columns;
+  const hasTimes = 'createTime' in columns && 'updateTime' in columns;
 
   const writableShape = Object.fromEntries(
-    [...writable].map((k) => [k, columnSchema(def.columns[k]!.type).nullable().optional()]),
+    [...writable].map((k) => [k, columnSchema(columns[k]!.type).nullable().optional()]),
   );
   const addSchema = (def.addSchema ?? z.object(writableShape)) as ZodType;
   const updateSchema = (def.updateSchema ?? z.object({ ...writableShape, id: z.coerce.number().int().positive() })) as ZodType;
@@ -163,7 +212,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
   const pick = (data: Row): Row => Object.fromEntries(Object.entries(data).filter(([k, v]) => writable.has(k) && v !== undefined));
   // A hook's row is server code: it may also set readonly columns (an owner id), never the managed ones.
   const pickFromHook = (data: Row): Row =>
-    Object.fromEntries(Object.entries(data).filter(([k, v]) => k in def.columns && !MANAGED.has(k) && v !== undefined));
+    Object.fromEntries(Object.entries(data).filter(([k, v]) => k in columns && !MANAGED.has(k) && v !== undefined));
 
   async function scopeOf(c: Context<AppEnv>): Promise<Row | undefined> {
     return def.hooks?.scope ? await def.hooks.scope({ c, ctx }) : undefined;
@@ -181,14 +230,14 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
 
   // Filters, keyword and order come only from the definition's whitelists; values are bound.
   function query(body: Row, scope: Row | undefined) {
-    let q = within(db.selectFrom(def.table), scope);
+    let q = within(db.selectFrom(table), scope);
     const kw = typeof body.keyWord === 'string' ? body.keyWord.trim() : '';
     if (kw && def.keyWordColumns?.length) {
       // % and _ in the keyword are literal characters, not wildcards.
       const pattern = `%${kw.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
       q = q.where((eb) => eb.or(def.keyWordColumns!.map((col) => sql<boolean>`${sql.ref(col)} like ${pattern} escape '\\'`)));
     }
-    for (const field of def.filterable ?? []) {
+    for (const field of (def.filterable ?? []) as readonly string[]) {
       const value = body[field];
       if (value === undefined || value === null || value === '') continue;
       if (Array.isArray(value)) {
@@ -214,7 +263,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
   }
 
   const routes = new Hono<AppEnv>();
-  const has = (a: Action) => def.actions.includes(a);
+  const has = (a: Action) => (def.actions as readonly Action[]).includes(a);
 
   if (has('add')) {
     routes.post('/add', validate('json', addSchema), async (c) => {
@@ -225,7 +274,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
         const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
         const values = def.hooks?.beforeAdd ? pickFromHook(await def.hooks.beforeAdd(data, args)) : pick(data as Row);
         const row = await trx
-          .insertInto(def.table)
+          .insertInto(table)
           .values(hasTimes ? { ...values, createTime: now, updateTime: now } : values)
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -244,7 +293,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
       const scope = await scopeOf(c);
       await db.transaction().execute(async (trx) => {
         const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
-        const rows = (await within(trx.selectFrom(def.table).selectAll().where('id', 'in', ids), scope).execute()) as Row[];
+        const rows = (await within(trx.selectFrom(table).selectAll().where('id', 'in', ids), scope).execute()) as Row[];
         if (!rows.length) return;
         const found = rows.map((r) => Number(r.id));
         await def.hooks?.beforeDelete?.(found, args);
@@ -257,14 +306,14 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
           await moveToRecycleBin(args.trx, {
             entity: def.name,
             prefix,
-            table: def.table,
+            table,
             hidden: cols.filter(([, col]) => col.select === false).map(([k]) => k),
             entries,
             user: auth ? { id: auth.userId, name: auth.username } : undefined,
             now: formatTime(ctx.clock.now()),
           });
         }
-        await trx.deleteFrom(def.table).where('id', 'in', found).execute();
+        await trx.deleteFrom(table).where('id', 'in', found).execute();
       });
       return ok(c, null);
     });
@@ -275,7 +324,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
       const body = c.req.valid('json') as z.output<U> & { id: number };
       const data = (def.hooks?.prepareUpdate ? await def.hooks.prepareUpdate(body, { c, ctx }) : body) as z.output<U> & { id: number };
       const scope = await scopeOf(c);
-      if (scope && !(await within(db.selectFrom(def.table).select('id').where('id', '=', data.id), scope).executeTakeFirst())) {
+      if (scope && !(await within(db.selectFrom(table).select('id').where('id', '=', data.id), scope).executeTakeFirst())) {
         throw fail('dataNotFound');
       }
       await db.transaction().execute(async (trx) => {
@@ -283,7 +332,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
         const values = def.hooks?.beforeUpdate ? pickFromHook(await def.hooks.beforeUpdate(data, args)) : pick(data as Row);
         if (hasTimes) values.updateTime = formatTime(ctx.clock.now());
         if (Object.keys(values).length > 0) {
-          const result = await within(trx.updateTable(def.table).set(values).where('id', '=', data.id), scope).executeTakeFirst();
+          const result = await within(trx.updateTable(table).set(values).where('id', '=', data.id), scope).executeTakeFirst();
           if (Number(result.numUpdatedRows) === 0) throw fail('dataNotFound');
         }
         await def.hooks?.afterUpdate?.(data.id, data, args);
@@ -296,7 +345,7 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     const schema = z.object({ id: z.coerce.number().int().positive() });
     routes.get('/info', validate('query', schema), async (c) => {
       const { id } = c.req.valid('query');
-      const row = (await within(db.selectFrom(def.table).select(selectable).where('id', '=', id), await scopeOf(c)).executeTakeFirst()) as
+      const row = (await within(db.selectFrom(table).select(selectable).where('id', '=', id), await scopeOf(c)).executeTakeFirst()) as
         | Row
         | undefined;
       if (!row) throw fail('dataNotFound');
@@ -336,19 +385,30 @@ export function createCrud<A extends ZodType, U extends ZodType>(ctx: AppContext
     });
   }
 
-  const eps: EpsEntry = {
-    prefix,
-    name: def.name,
-    api: [
-      ...def.actions.map((a) => ({ method: a === 'info' ? ('get' as const) : ('post' as const), path: `/${a}`, summary: SUMMARY[a] })),
-      ...(def.extraApi ?? []),
-    ],
-    columns: cols
-      .filter(([, c]) => c.select !== false)
-      .map(([propertyName, c]) => ({ propertyName, type: c.type, comment: c.comment, nullable: !!c.nullable })),
+  // eps: the calls registered above are described here, the extra calls the module registers
+  // on `routes` by the definition's summaries (core/eps.ts lists those that exist).
+  const eps: EpsGroup = {
+    ...epsGroup(
+      def.module,
+      prefix,
+      def.name,
+      cols
+        .filter(([, c]) => c.select !== false)
+        .map(([propertyName, c]) => ({ propertyName, type: c.type, comment: c.comment, nullable: !!c.nullable })),
+    ),
+    extra: new Map((def.extraApi ?? []).map((a) => [`${a.method} ${a.path}`, a.summary])),
   };
+  const described = new Set<string>();
+  for (const route of routes.routes) {
+    const action = route.path.slice(1) as Action;
+    // The first handler of each call (its validator, or the handler itself) stands for it.
+    if (described.has(action) || !(action in SUMMARY)) continue;
+    described.add(action);
+    describeHandler(route.handler, eps, SUMMARY[action]);
+  }
 
-  if (def.recycle) registerRecyclable(def.table, def.name, prefix);
+  if (def.recycle) registerRecyclable(table, def.name, prefix);
 
-  return { prefix, routes, eps, perms: permsFor(def), scopeOf, within, filtered };
+  const typed = routes as unknown as Hono<AppEnv, CrudSchema<T, A, U, X>>;
+  return { prefix, routes: typed, eps, perms: permsFor(def), scopeOf, within, filtered };
 }

@@ -6,7 +6,7 @@
 import { t } from '@lingui/core/macro';
 import { currentLocale } from '../i18n';
 import { toast } from '../ui/toast';
-import { ApiError, type RequestOptions } from './http';
+import { ApiError, unwrap, type Reply, type RequestOptions } from './http';
 import { progress } from './progress';
 import { createSession, SESSION_STORAGE_KEY, type KeyValueStore, type LogoutReason } from './session';
 
@@ -89,6 +89,28 @@ export function errorMessage(err: unknown): string {
 export async function request<T>(opts: RequestOptions): Promise<T> {
   try {
     return await progress.track(opts.url, () => session.request<T>(opts));
+  } catch (err) {
+    if (!opts.silent && !(err instanceof ApiError && err.handled)) toast.error(errorMessage(err));
+    throw err;
+  }
+}
+
+/**
+ * The same call as `request`, resolving to the reply instead of its data: the transport of the
+ * typed client (api/api.ts), which unwraps it (api/typed.ts). A failure, or a reply that will
+ * unwrap to an error, shows its toast here exactly as `request` would (unless `silent`).
+ */
+export async function exchange(opts: RequestOptions): Promise<Reply> {
+  try {
+    const reply = await progress.track(opts.url, () => session.exchange(opts));
+    if (!opts.silent) {
+      try {
+        unwrap(reply);
+      } catch (err) {
+        toast.error(errorMessage(err));
+      }
+    }
+    return reply;
   } catch (err) {
     if (!opts.silent && !(err instanceof ApiError && err.handled)) toast.error(errorMessage(err));
     throw err;

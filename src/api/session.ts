@@ -13,7 +13,7 @@
  *
  * The module emits events; the application turns them into messages and navigation.
  */
-import { ApiError, needsAuth, REQUEST_TIMEOUT_MS, send, unwrap, type RequestOptions } from './http';
+import { ApiError, needsAuth, REQUEST_TIMEOUT_MS, send, unwrap, type Reply, type RequestOptions } from './http';
 
 /** A token counts as expired when less than this remains (specification, section 9). */
 export const EXPIRY_MARGIN_MS = 2_000;
@@ -91,6 +91,11 @@ export interface Session {
   validToken(): Promise<string>;
   /** One API call with the session's token and the status rules above. Resolves to `data`. */
   request<T>(opts: RequestOptions): Promise<T>;
+  /**
+   * The same call, resolving to the reply (status and parsed body) where `request` would unwrap
+   * it: for the typed client (api/typed.ts), which unwraps it itself.
+   */
+  exchange(opts: RequestOptions): Promise<Reply>;
   subscribe(listener: (event: SessionEvent) => void): () => void;
 }
 
@@ -238,6 +243,10 @@ export function createSession(deps: SessionDeps): Session {
   }
 
   async function request<T>(opts: RequestOptions): Promise<T> {
+    return unwrap<T>(await exchange(opts));
+  }
+
+  async function exchange(opts: RequestOptions): Promise<Reply> {
     const auth = opts.auth ?? needsAuth(opts.url);
     const token = auth ? await validToken() : undefined;
     const reply = await send(deps.fetch, { ...opts, token, language: language(), timeout: opts.timeout ?? timeout });
@@ -247,14 +256,15 @@ export function createSession(deps: SessionDeps): Session {
       if (data?.token === token) end('elsewhere');
       throw new ApiError('Unauthorized', { kind: 'http', status: 401, handled: true });
     }
-    // A side call the user may not make (an option list, a card) must not take the page away.
-    if (reply.status === 403 && opts.onForbidden !== 'page') return unwrap<T>(reply);
+    // A side call the user may not make (an option list, a card) must not take the page away:
+    // its reply unwraps to the server's message.
+    if (reply.status === 403 && opts.onForbidden !== 'page') return reply;
     const errorPage = ERROR_PAGES[reply.status];
     if (errorPage) {
       emit({ type: 'redirect', to: errorPage });
       throw new ApiError(`HTTP ${reply.status}`, { kind: 'http', status: reply.status, handled: true });
     }
-    return unwrap<T>(reply);
+    return reply;
   }
 
   return {
@@ -275,6 +285,7 @@ export function createSession(deps: SessionDeps): Session {
     },
     validToken,
     request,
+    exchange,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -1,10 +1,26 @@
 // The CRUD factory as a whole, through the real app (auth guard, permissions, error envelope) on a
 // real SQLite file: a probe resource over its own table exercises every option of a definition.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Generated, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrud, type ResourceDef } from '../../server/core/crud.ts';
 import { purgeRecycleBin } from '../../server/core/recycle.ts';
 import { addUser, setup, type TestServer } from './helpers.ts';
+
+// The probe's own table, created below: definitions are typed against the schema's tables.
+declare module '../../server/db/schema.ts' {
+  interface Database {
+    probe_item: {
+      id: Generated<number>;
+      name: string;
+      category: string | null;
+      amount: Generated<number>;
+      ownerId: number;
+      secret: string | null;
+      createTime: string;
+      updateTime: string;
+    };
+  }
+}
 
 let t: TestServer;
 let admin: string;
@@ -33,7 +49,7 @@ const probeDef = {
   filterable: ['category', 'amount'],
   defaultOrder: ['id', 'asc'],
   recycle: true,
-} satisfies ResourceDef;
+} satisfies ResourceDef<'probe_item'>;
 
 const allPerms = ['add', 'delete', 'update', 'info', 'list', 'page'].map((a) => `probe:item:${a}`);
 

@@ -9,6 +9,7 @@ import { DeviceController, type KeyValue } from '../../src/editor/device/DeviceC
 import { setupI18n } from '@lingui/core';
 import { CLIENT_MESSAGES, outcomeMessage } from '../../src/editor/device/messages.ts';
 import { devicePort, type DevicePort } from '../../src/editor/device/port.ts';
+import { createApi } from '../../src/api/typed.ts';
 import { positionAt, timeline, wireDuring } from '../../src/editor/device/simulation.ts';
 import type { DesignDocument, WireDesign } from '../../src/editor/engine/document.ts';
 import { mm, modelPoint } from '../../src/editor/engine/units.ts';
@@ -36,16 +37,9 @@ function memoryStore(): KeyValue & { map: Map<string, string> } {
   return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v) };
 }
 
-/** The editor's port over fetch, as the page's is over the session's request(). */
+/** The editor's port over the typed client on fetch, as the page's is over the session. */
 function fetchPort(base: string, token: string): DevicePort {
-  return devicePort(async (url, body) => {
-    const res = await fetch(base + url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Accept-Language': 'en', Authorization: token },
-      body: JSON.stringify(body),
-    });
-    return res.json();
-  });
+  return devicePort(createApi(base, { headers: { 'Accept-Language': 'en', Authorization: token } }));
 }
 
 /** English: the source catalog's messages are the ids' own text. */

@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv, AuthInfo } from '../../core/env.ts';
+import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
 import { unauthorized } from '../../core/errors.ts';
 import { revokeSession } from '../../core/tokens.ts';
@@ -10,13 +11,7 @@ import { permMenu } from './menu.service.ts';
 import { getPerson, updatePerson } from './person.service.ts';
 import { personUpdateSchema } from './schemas.ts';
 
-export const commApi = [
-  { method: 'post', path: '/logout', summary: 'Log out (revokes the session)' },
-  { method: 'get', path: '/permmenu', summary: 'Menus and permissions' },
-  { method: 'get', path: '/person', summary: 'Current user' },
-  { method: 'post', path: '/personUpdate', summary: 'Update own profile or password' },
-  { method: 'get', path: '/uploadMode', summary: 'Upload mode' },
-] as const;
+const COMM = epsGroup('base', '/admin/base/comm', 'BaseComm');
 
 function authOf(c: { get(key: 'auth'): AuthInfo | undefined }): AuthInfo {
   const auth = c.get('auth');
@@ -25,16 +20,17 @@ function authOf(c: { get(key: 'auth'): AuthInfo | undefined }): AuthInfo {
 }
 
 export function commRoutes(ctx: AppContext) {
+  const doc = entryDoc(COMM);
   return new Hono<AppEnv>()
-    .post('/logout', async (c) => {
+    .post('/logout', doc('Log out (revokes the session)'), async (c) => {
       await revokeSession(ctx, authOf(c).sessionId);
       return ok(c, null);
     })
-    .get('/permmenu', async (c) => ok(c, await permMenu(ctx, authOf(c).userId)))
-    .get('/person', async (c) => ok(c, await getPerson(ctx, authOf(c).userId)))
-    .post('/personUpdate', validate('json', personUpdateSchema), async (c) => {
+    .get('/permmenu', doc('Menus and permissions'), async (c) => ok(c, await permMenu(ctx, authOf(c).userId)))
+    .get('/person', doc('Current user'), async (c) => ok(c, await getPerson(ctx, authOf(c).userId)))
+    .post('/personUpdate', doc('Update own profile or password'), validate('json', personUpdateSchema), async (c) => {
       await updatePerson(ctx, authOf(c).userId, c.req.valid('json'));
       return ok(c, null);
     })
-    .get('/uploadMode', (c) => ok(c, { mode: 'local', type: 'local' }));
+    .get('/uploadMode', doc('Upload mode'), (c) => ok(c, { mode: 'local', type: 'local' }));
 }

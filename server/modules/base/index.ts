@@ -2,32 +2,41 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
-import { commApi, commRoutes } from './comm.routes.ts';
-import { openApi, openRoutes } from './open.routes.ts';
+import { entryDoc, epsGroup, type Eps } from '../../core/eps.ts';
+import { commRoutes } from './comm.routes.ts';
+import { openRoutes } from './open.routes.ts';
 import { createLogResource } from './sys-log.ts';
-import { statusOpenApi, statusOpenRoutes } from './open-status.ts';
+import { statusOpenRoutes } from './open-status.ts';
 import { createParamResource } from './sys-param.ts';
-import { createReleaseResource, releaseOpenApi, releaseOpenRoutes } from './sys-release.ts';
+import { createReleaseResource, releaseOpenRoutes } from './sys-release.ts';
 import { createUserResource } from './sys-user.ts';
 import { createDepartmentResource } from './sys-department.ts';
 import { createMenuResource } from './sys-menu.ts';
 import { createRoleResource } from './sys-role.ts';
 
+/** eps entry of the open calls that are not auth: release notes and status labels. */
+const OPEN_INFO = epsGroup('base', '/admin/base/open', 'BaseOpenInfo');
+
+/** `eps` is the app's description, filled once every module is mounted (open/eps serves it). */
 export function baseModule(ctx: AppContext, eps: Eps) {
-  const resources = [createUserResource(ctx), createLogResource(ctx), createParamResource(ctx), createReleaseResource(ctx)];
-  resources.push(createRoleResource(ctx), createMenuResource(ctx), createDepartmentResource(ctx));
-  addEps(eps, 'base', { prefix: '/admin/base/open', name: 'BaseOpen', api: [...openApi], columns: [] });
-  addEps(eps, 'base', { prefix: '/admin/base/comm', name: 'BaseComm', api: [...commApi], columns: [] });
-  addEps(eps, 'base', { prefix: '/admin/base/open', name: 'BaseOpenInfo', api: [...releaseOpenApi, ...statusOpenApi], columns: [] });
-  const app = new Hono<AppEnv>()
+  const user = createUserResource(ctx);
+  const log = createLogResource(ctx);
+  const param = createParamResource(ctx);
+  const release = createReleaseResource(ctx);
+  const role = createRoleResource(ctx);
+  const menu = createMenuResource(ctx);
+  const department = createDepartmentResource(ctx);
+  const openInfo = entryDoc(OPEN_INFO);
+  return new Hono<AppEnv>()
     .route('/admin/base/open', openRoutes(ctx, eps))
-    .route('/admin/base/open', releaseOpenRoutes(ctx))
-    .route('/admin/base/open', statusOpenRoutes())
-    .route('/admin/base/comm', commRoutes(ctx));
-  for (const r of resources) {
-    addEps(eps, 'base', r.eps);
-    app.route(r.prefix, r.routes);
-  }
-  return app;
+    .route('/admin/base/comm', commRoutes(ctx))
+    .route('/admin/base/open', releaseOpenRoutes(ctx, openInfo))
+    .route('/admin/base/open', statusOpenRoutes(openInfo))
+    .route(user.prefix, user.routes)
+    .route(log.prefix, log.routes)
+    .route(param.prefix, param.routes)
+    .route(release.prefix, release.routes)
+    .route(role.prefix, role.routes)
+    .route(menu.prefix, menu.routes)
+    .route(department.prefix, department.routes);
 }

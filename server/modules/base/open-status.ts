@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../core/env.ts';
+import type { EpsDoc } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
 import { t, type Lang, type MessageKey } from '../../core/i18n.ts';
 import { validate } from '../../core/validate.ts';
@@ -25,11 +26,9 @@ export function statusConfig(lang: Lang, type?: StatusConfigItem['type']): Statu
   return type ? all.filter((i) => i.type === type) : all;
 }
 
-export const statusOpenApi = [{ method: 'get', path: '/statusConfig', summary: 'Order and AI status labels (?type=order|ai)' }] as const;
-
-/** Mounted under /admin/base/open. */
-export function statusOpenRoutes() {
-  return new Hono<AppEnv>().get('/statusConfig', validate('query', z.object({ type: z.enum(['order', 'ai']).optional() })), (c) =>
+/** Mounted under /admin/base/open; `doc` describes it in eps. */
+export function statusOpenRoutes(doc: EpsDoc) {
+  return new Hono<AppEnv>().get('/statusConfig', doc('Order and AI status labels (?type=order|ai)'), validate('query', z.object({ type: z.enum(['order', 'ai']).optional() })), (c) =>
     ok(c, statusConfig(c.get('lang'), c.req.valid('query').type)),
   );
 }

@@ -56,7 +56,7 @@ export const departmentResource = {
   updateSchema: departmentUpdateSchema,
   recycle: true,
   extraApi: [{ method: 'post', path: '/order', summary: 'Move and reorder departments ([{ id, parentId, orderNum }])' }],
-} satisfies ResourceDef<typeof departmentAddSchema, typeof departmentUpdateSchema>;
+} as const satisfies ResourceDef<'base_sys_department', typeof departmentAddSchema, typeof departmentUpdateSchema>;
 
 type Dept = { id: number; parentId: number | null };
 

@@ -41,7 +41,7 @@ export const logResource = {
     { method: 'get', path: '/getKeep', summary: 'How many days the log keeps' },
     { method: 'post', path: '/clear', summary: 'Delete every entry' },
   ],
-} satisfies ResourceDef;
+} as const satisfies ResourceDef<'base_sys_log'>;
 
 export async function getLogKeepDays(db: Db): Promise<number> {
   const row = await db.selectFrom('base_sys_conf').select('cValue').where('cKey', '=', LOG_KEEP_KEY).executeTakeFirst();

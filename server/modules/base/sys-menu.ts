@@ -118,7 +118,7 @@ export const menuResource = {
     { method: 'post', path: '/export', summary: 'The menu tree as JSON ({ ids? }: only those subtrees)' },
     { method: 'post', path: '/import', summary: 'Merge a JSON menu tree ({ menus }): matching entries are kept, new ones added, bad ones skipped' },
   ],
-} satisfies ResourceDef<typeof menuAddSchema, typeof menuUpdateSchema>;
+} as const satisfies ResourceDef<'base_sys_menu', typeof menuAddSchema, typeof menuUpdateSchema>;
 
 /** Writing permission strings onto menus needs its own permission; the rest of the form does not. */
 export const MENU_PERMS_PERM = 'base:sys:menu:perms';

@@ -50,7 +50,7 @@ export const paramResource = {
   updateSchema: paramUpdateSchema,
   recycle: true,
   extraApi: [{ method: 'get', path: '/html', summary: 'The param as an HTML page (?key=)' }],
-} satisfies ResourceDef<typeof paramAddSchema, typeof paramUpdateSchema>;
+} as const satisfies ResourceDef<'base_sys_param', typeof paramAddSchema, typeof paramUpdateSchema>;
 
 /** A param's value by key, or undefined (for other modules' settings). */
 export async function getParam(db: Db, keyName: string): Promise<string | null | undefined> {

@@ -12,7 +12,6 @@ import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { ok } from '../../core/envelope.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
 import { authOf, SEE_ALL } from '../../core/access.ts';
 import { fail } from '../../core/errors.ts';
 import { loadAccess, permFromPath, type Access } from '../../core/perms.ts';
@@ -41,7 +40,7 @@ export const recycleResource = {
   filterable: ['entity', 'prefix', 'userId'],
   defaultOrder: ['id', 'desc'],
   extraApi: [{ method: 'post', path: '/restore', summary: 'Put entries back with their ids ({ ids })' }],
-} satisfies ResourceDef;
+} as const satisfies ResourceDef<'recycle_data'>;
 
 const restoreSchema = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1).max(1000) });
 
@@ -95,8 +94,7 @@ export function createRecycleResource(ctx: AppContext) {
 }
 
 /** Mounted by app.ts; listed in eps under the module `recycle`. */
-export function recycleModule(ctx: AppContext, eps: Eps) {
+export function recycleModule(ctx: AppContext) {
   const r = createRecycleResource(ctx);
-  addEps(eps, 'recycle', r.eps);
   return new Hono<AppEnv>().route(r.prefix, r.routes);
 }

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
+import type { EpsDoc } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail, unauthorized } from '../../core/errors.ts';
 import { tokenFromHeader, verifyAccessToken } from '../../core/tokens.ts';
@@ -56,7 +57,7 @@ export const releaseResource = {
   updateSchema: releaseUpdateSchema,
   recycle: true,
   extraApi: [{ method: 'get', path: '/toReaded', summary: 'Mark the latest (or ?id=) release notes read by the caller' }],
-} satisfies ResourceDef<typeof releaseAddSchema, typeof releaseUpdateSchema>;
+} as const satisfies ResourceDef<'base_sys_release', typeof releaseAddSchema, typeof releaseUpdateSchema>;
 
 /** The newest release whose releaseTime has come. */
 export async function latestRelease(ctx: Pick<AppContext, 'db' | 'clock'>) {
@@ -112,11 +113,9 @@ export function createReleaseResource(ctx: AppContext) {
   return resource;
 }
 
-export const releaseOpenApi = [{ method: 'get', path: '/release', summary: 'Latest release notes (readed: whether the caller read them, or joined after they were released)' }] as const;
-
-/** Mounted under /admin/base/open. */
-export function releaseOpenRoutes(ctx: AppContext) {
-  return new Hono<AppEnv>().get('/release', async (c) => {
+/** Mounted under /admin/base/open; `doc` describes it in eps. */
+export function releaseOpenRoutes(ctx: AppContext, doc: EpsDoc) {
+  return new Hono<AppEnv>().get('/release', doc('Latest release notes (readed: whether the caller read them, or joined after they were released)'), async (c) => {
     const release = await latestRelease(ctx);
     if (!release) return ok(c, null);
     const token = tokenFromHeader(c.req.header('authorization'));

@@ -58,7 +58,7 @@ export const roleResource = {
   addSchema: roleAddSchema,
   updateSchema: roleUpdateSchema,
   recycle: true,
-} satisfies ResourceDef<typeof roleAddSchema, typeof roleUpdateSchema>;
+} as const satisfies ResourceDef<'base_sys_role', typeof roleAddSchema, typeof roleUpdateSchema>;
 
 /** Menus and departments named in a grant must exist. */
 async function checkGrantsExist(db: Kysely<Database>, menuIdList: number[] | undefined, departmentIdList: number[] | undefined) {

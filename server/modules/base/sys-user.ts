@@ -79,7 +79,7 @@ export const userResource = {
     { method: 'post', path: '/export', summary: 'The filtered list as an xlsx file (page filters)' },
     { method: 'post', path: '/import', summary: 'Create users from an xlsx upload (multipart "file"); bad rows are skipped and reported' },
   ],
-} satisfies ResourceDef<typeof userAddSchema, typeof userUpdateSchema>;
+} as const satisfies ResourceDef<'base_sys_user', typeof userAddSchema, typeof userUpdateSchema>;
 
 async function superadminRoleId(db: Kysely<Database>): Promise<number | undefined> {
   return (await db.selectFrom('base_sys_role').select('id').where('name', '=', SUPERADMIN_ROLE).executeTakeFirst())?.id;

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
+import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
 import type { Db } from '../../db/index.ts';
 import { authOf } from '../../core/access.ts';
@@ -18,18 +18,7 @@ import { rankings } from './rankings.ts';
 
 export const DASHBOARD_PREFIX = '/admin/dashboard/info';
 
-const api = [
-  { method: 'post', path: '/addInfo', summary: 'New and total orders, users and devices of a period, with a time series' },
-  { method: 'post', path: '/designInfo', summary: 'Orders of a period by status' },
-  { method: 'post', path: '/aiInfo', summary: 'Share of orders of a period with AI enabled' },
-  { method: 'post', path: '/designerProcessInfo', summary: 'Orders of a period per designer (top 10)' },
-  { method: 'post', path: '/departmentInfo', summary: 'Orders of a period per department of their designer (top 10)' },
-  { method: 'post', path: '/deviceWorkInfo', summary: 'Devices online and offline' },
-  { method: 'get', path: '/deviceAddressInfo', summary: 'Located manufacturers (departments) and devices for the map, with orders and wires of a period (also POST)' },
-  { method: 'post', path: '/deviceProcessTime', summary: 'Per device: bending, online and standby time of a period' },
-  { method: 'post', path: '/processTypeInfo', summary: 'Wires bent (done, failed) per bucket and per wire type, with average bend time' },
-  { method: 'post', path: '/processBaseInfo', summary: 'Designers and departments ranked by bases designed and wires processed (top 10)' },
-] as const;
+const DASHBOARD = epsGroup('dashboard', DASHBOARD_PREFIX, 'DashboardInfo');
 
 type Counted = 'order_info' | 'base_sys_user' | 'device_info';
 
@@ -65,12 +54,12 @@ function ordersQuery(db: Db, range: Range, scope: Scope) {
   return q;
 }
 
-export function dashboardModule(ctx: AppContext, eps: Eps) {
-  addEps(eps, 'dashboard', { prefix: DASHBOARD_PREFIX, name: 'DashboardInfo', api: [...api], columns: [] });
+export function dashboardModule(ctx: AppContext) {
   const db = ctx.db;
+  const doc = entryDoc(DASHBOARD);
 
   const routes = new Hono<AppEnv>()
-    .post('/addInfo', async (c) => {
+    .post('/addInfo', doc('New and total orders, users and devices of a period, with a time series'), async (c) => {
       const now = ctx.clock.now();
       const range = await readPeriod(c, now);
       const scope = await scopeOf(db, authOf(c).userId);
@@ -97,7 +86,7 @@ export function dashboardModule(ctx: AppContext, eps: Eps) {
         series: keys.map((time) => ({ time, orders: orders.get(time) ?? 0, users: users.get(time) ?? 0, devices: devices.get(time) ?? 0 })),
       });
     })
-    .post('/designInfo', async (c) => {
+    .post('/designInfo', doc('Orders of a period by status'), async (c) => {
       const range = await readPeriod(c, ctx.clock.now());
       const scope = await scopeOf(db, authOf(c).userId);
       const rows = await guard(
@@ -106,7 +95,7 @@ export function dashboardModule(ctx: AppContext, eps: Eps) {
       );
       return ok(c, rows.map((r) => ({ status: Number(r.status), count: Number(r.count) })));
     })
-    .post('/aiInfo', async (c) => {
+    .post('/aiInfo', doc('Share of orders of a period with AI enabled'), async (c) => {
       const range = await readPeriod(c, ctx.clock.now());
       const scope = await scopeOf(db, authOf(c).userId);
       const row = await guard(
@@ -123,7 +112,7 @@ export function dashboardModule(ctx: AppContext, eps: Eps) {
       const enabled = Number(row?.enabled ?? 0);
       return ok(c, { orders, enabled, ratio: orders ? enabled / orders : 0 });
     })
-    .post('/designerProcessInfo', async (c) => {
+    .post('/designerProcessInfo', doc('Orders of a period per designer (top 10)'), async (c) => {
       const range = await readPeriod(c, ctx.clock.now());
       const scope = await scopeOf(db, authOf(c).userId);
       const rows = await guard(
@@ -155,7 +144,7 @@ export function dashboardModule(ctx: AppContext, eps: Eps) {
         })),
       );
     })
-    .post('/departmentInfo', async (c) => {
+    .post('/departmentInfo', doc('Orders of a period per department of their designer (top 10)'), async (c) => {
       const range = await readPeriod(c, ctx.clock.now());
       const scope = await scopeOf(db, authOf(c).userId);
       const rows = await guard(
@@ -179,7 +168,7 @@ export function dashboardModule(ctx: AppContext, eps: Eps) {
       // Designers without a department count under null (the screen names it).
       return ok(c, rows.map((r) => ({ departmentId: r.departmentId ?? null, name: r.name ?? null, orders: Number(r.orders), processed: Number(r.processed ?? 0) })));
     })
-    .post('/deviceWorkInfo', async (c) => {
+    .post('/deviceWorkInfo', doc('Devices online and offline'), async (c) => {
       const scope = await scopeOf(db, authOf(c).userId);
       const rows = await guard(async () => {
         if (scope.deviceIds !== undefined && !scope.deviceIds.length) return [];
@@ -191,22 +180,22 @@ export function dashboardModule(ctx: AppContext, eps: Eps) {
       const total = rows.reduce((a, r) => a + Number(r.n), 0);
       return ok(c, { online, offline: total - online, total });
     })
-    .on(['GET', 'POST'], '/deviceAddressInfo', async (c) => {
+    .on(['GET', 'POST'], '/deviceAddressInfo', doc('Located manufacturers (departments) and devices for the map, with orders and wires of a period (also POST)'), async (c) => {
       const range = await readPeriod(c, ctx.clock.now());
       const userId = authOf(c).userId;
       return ok(c, await places(db, range, await scopeOf(db, userId), userId));
     })
-    .post('/deviceProcessTime', async (c) => {
+    .post('/deviceProcessTime', doc('Per device: bending, online and standby time of a period'), async (c) => {
       const now = ctx.clock.now();
       const range = await readPeriod(c, now);
       return ok(c, await deviceTimes(db, range, await scopeOf(db, authOf(c).userId), now));
     })
-    .post('/processTypeInfo', async (c) => {
+    .post('/processTypeInfo', doc('Wires bent (done, failed) per bucket and per wire type, with average bend time'), async (c) => {
       const now = ctx.clock.now();
       const range = await readPeriod(c, now);
       return ok(c, await wireCounts(db, range, await scopeOf(db, authOf(c).userId), now));
     })
-    .post('/processBaseInfo', async (c) => {
+    .post('/processBaseInfo', doc('Designers and departments ranked by bases designed and wires processed (top 10)'), async (c) => {
       const range = await readPeriod(c, ctx.clock.now());
       return ok(c, await rankings(db, range, await scopeOf(db, authOf(c).userId)));
     });

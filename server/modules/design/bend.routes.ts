@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { Code, ok } from '../../core/envelope.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
+import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ApiError, fail, invalidField } from '../../core/errors.ts';
 import { validate, validationError } from '../../core/validate.ts';
 import { bendTarget, deviceList, insertJob, jobOwner, jobStatus, queueList, transition, usableDeviceIds } from '../device-hub/jobs.ts';
@@ -20,13 +20,10 @@ import { visibleOrder } from './service.ts';
 
 const PREFIX = '/admin/design';
 
-export function bendRoutes(ctx: AppContext, eps: Eps) {
-  addEps(eps, 'design', { prefix: PREFIX, name: 'DesignBend', columns: [], api: [
-    { method: 'post', path: '/bend', summary: 'Queue a bend program for a device: { deviceId, orderId?, wire, steps } -> { jobId }' },
-    { method: 'post', path: '/getQueueList', summary: 'Bend jobs, newest first ({ deviceId?, mine? }); non-admins see their own' },
-    { method: 'post', path: '/userDeviceList', summary: 'Devices the caller may bend on, with online status and state' },
-    { method: 'post', path: '/cancel', summary: 'Cancel a job not yet started ({ jobId })' },
-  ] });
+const BEND = epsGroup('design', PREFIX, 'DesignBend');
+
+export function bendRoutes(ctx: AppContext) {
+  const doc = entryDoc(BEND);
 
   const usable = async (userId: number) => usableDeviceIds(ctx.db, userId, await seesAll(ctx.db, userId, SEE_ALL.devices));
 
@@ -49,7 +46,7 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
   }
 
   return new Hono<AppEnv>()
-    .post(`${PREFIX}/bend`, validate('json', bendBodySchema), async (c) => {
+    .post(`${PREFIX}/bend`, doc('Queue a bend program for a device: { deviceId, orderId?, wire, steps } -> { jobId }'), validate('json', bendBodySchema), async (c) => {
       const body = c.req.valid('json');
       const { userId } = authOf(c);
       const deviceId = Number(body.deviceId);
@@ -97,7 +94,7 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
       ctx.delivery.jobsWaiting(device.id);
       return ok(c, { jobId });
     })
-    .post(`${PREFIX}/getQueueList`, validate('json', queueListSchema), async (c) => {
+    .post(`${PREFIX}/getQueueList`, doc('Bend jobs, newest first ({ deviceId?, mine? }); non-admins see their own'), validate('json', queueListSchema), async (c) => {
       const { deviceId, mine, status, limit } = c.req.valid('json');
       const { userId } = authOf(c);
       const admin = await seesAll(ctx.db, userId, SEE_ALL.devices);
@@ -111,11 +108,11 @@ export function bendRoutes(ctx: AppContext, eps: Eps) {
         }),
       );
     })
-    .post(`${PREFIX}/userDeviceList`, async (c) => {
+    .post(`${PREFIX}/userDeviceList`, doc('Devices the caller may bend on, with online status and state'), async (c) => {
       const { userId } = authOf(c);
       return ok(c, await deviceList(ctx.db, await usable(userId)));
     })
-    .post(`${PREFIX}/cancel`, validate('json', jobIdSchema), (c) => cancel(c, c.req.valid('json').jobId))
-    // The name the editor's brief used; same call.
+    .post(`${PREFIX}/cancel`, doc('Cancel a job not yet started ({ jobId })'), validate('json', jobIdSchema), (c) => cancel(c, c.req.valid('json').jobId))
+    // The name the editor's brief used; same call (not listed in eps).
     .post(`${PREFIX}/cancelJob`, validate('json', jobIdSchema), (c) => cancel(c, c.req.valid('json').jobId));
 }

@@ -11,7 +11,7 @@ import { designGetSchema, designSaveSchema } from '../../../common/design-reques
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
+import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
@@ -26,9 +26,12 @@ export const MAX_SCHEMA_VERSION = DESIGN_SCHEMA_VERSION;
 /** Largest document, as JSON text: measurements, outlines and transforms, never meshes. */
 export { DESIGN_MAX_BYTES };
 
-export function designModule(ctx: AppContext, eps: Eps) {
+const DESIGN = epsGroup('design', '/admin/design', 'Design');
+
+export function designModule(ctx: AppContext) {
+  const doc = entryDoc(DESIGN);
   const routes = new Hono<AppEnv>()
-    .post('/admin/design/save', validate('json', designSaveSchema), async (c) => {
+    .post('/admin/design/save', doc('Save the design document of an order (optimistic: baseVersion)'), validate('json', designSaveSchema), async (c) => {
       const { userId } = authOf(c);
       const { orderId, data, baseVersion } = c.req.valid('json');
       if (!(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
@@ -44,22 +47,13 @@ export function designModule(ctx: AppContext, eps: Eps) {
       if (!written) throw fail('designStale', { version: await currentVersion(ctx.db, orderId) });
       return ok(c, { orderId, version, updateTime: now });
     })
-    .get('/admin/design/getDesignData', validate('query', designGetSchema), async (c) => {
+    .get('/admin/design/getDesignData', doc('The latest design document of an order, or null'), validate('query', designGetSchema), async (c) => {
       const { userId } = authOf(c);
       const { orderId } = c.req.valid('query');
       if (!(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
       const record = await readDesign(ctx.db, orderId);
       return ok(c, record);
     });
-  addEps(eps, 'design', {
-    prefix: '/admin/design',
-    name: 'Design',
-    columns: [],
-    api: [
-      { method: 'post', path: '/save', summary: 'Save the design document of an order (optimistic: baseVersion)' },
-      { method: 'get', path: '/getDesignData', summary: 'The latest design document of an order, or null' },
-    ],
-  });
-  // After the document's entries and routes, as when the bend calls were a module of their own.
-  return routes.route('/', bendRoutes(ctx, eps));
+  // After the document's routes (and eps entry), as when the bend calls were a module of their own.
+  return routes.route('/', bendRoutes(ctx));
 }

@@ -269,6 +269,8 @@ export async function queueList(ctx: AppContext, filter: QueueFilter) {
   const now = ctx.clock.now();
   return (await q.execute()).map(({ online, lastSeenAt, ...job }) => ({
     ...job,
+    // The column holds only job states (transition() writes them).
+    status: job.status as JobState,
     cancellable: mayCancel(job.status, { online, lastSeenAt }, now, ctx.config.deviceGoneCancelMs),
   }));
 }

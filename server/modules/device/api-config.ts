@@ -46,7 +46,7 @@ export const apiConfigResource = {
   addSchema,
   updateSchema,
   extraApi: [{ method: 'get', path: '/departmentList', summary: 'Departments to pick from ([{ id, name, parentId }])' }],
-} satisfies ResourceDef<typeof addSchema, typeof updateSchema>;
+} as const satisfies ResourceDef<'device_api_config', typeof addSchema, typeof updateSchema>;
 
 /** "••••abcd" for a stored key, null when none. */
 export function keyHint(key: string | null | undefined): string | null {

@@ -58,7 +58,7 @@ export const deviceConfigResource = {
   defaultOrder: ['diameter', 'asc'],
   addSchema,
   updateSchema,
-} satisfies ResourceDef<typeof addSchema, typeof updateSchema>;
+} as const satisfies ResourceDef<'device_config', typeof addSchema, typeof updateSchema>;
 
 /** The diameter must be one the device supports, and only one table per pair. */
 async function checkPair(db: Db, deviceId: number, diameter: number, selfId?: number) {

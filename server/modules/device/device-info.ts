@@ -83,7 +83,7 @@ export const deviceResource = {
     { method: 'get', path: '/diameterList', summary: 'Wire diameters of the visible devices (?id= for one)' },
     { method: 'get', path: '/currentDevice', summary: "The caller's own devices (owned or bound), for the editor" },
   ],
-} satisfies ResourceDef<z.ZodTypeAny, typeof updateSchema>;
+} as const satisfies ResourceDef<'device_info', z.ZodTypeAny, typeof updateSchema>;
 
 async function checkUsers(db: Db, ids: number[], field: string) {
   const unique = [...new Set(ids)];

@@ -2,16 +2,16 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
 import { createApiConfigResource } from './api-config.ts';
 import { createDeviceConfigResource } from './device-config.ts';
 import { createDeviceResource } from './device-info.ts';
 
-export function deviceModule(ctx: AppContext, eps: Eps) {
-  const app = new Hono<AppEnv>();
-  for (const r of [createDeviceResource(ctx), createDeviceConfigResource(ctx), createApiConfigResource(ctx)]) {
-    addEps(eps, 'device', r.eps);
-    app.route(r.prefix, r.routes);
-  }
-  return app;
+export function deviceModule(ctx: AppContext) {
+  const info = createDeviceResource(ctx);
+  const config = createDeviceConfigResource(ctx);
+  const apiConfig = createApiConfigResource(ctx);
+  return new Hono<AppEnv>()
+    .route(info.prefix, info.routes)
+    .route(config.prefix, config.routes)
+    .route(apiConfig.prefix, apiConfig.routes);
 }

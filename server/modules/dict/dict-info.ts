@@ -47,7 +47,7 @@ export const dictInfoResource = {
   addSchema: infoAddSchema,
   updateSchema: infoUpdateSchema,
   extraApi: [{ method: 'post', path: '/data', summary: 'Entries by type key ({ types? }), as trees' }],
-} satisfies ResourceDef<typeof infoAddSchema, typeof infoUpdateSchema>;
+} as const satisfies ResourceDef<'dict_info', typeof infoAddSchema, typeof infoUpdateSchema>;
 
 export interface DictEntry {
   id: number;

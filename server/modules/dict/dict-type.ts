@@ -32,7 +32,7 @@ export const dictTypeResource = {
   addSchema: typeAddSchema,
   updateSchema: typeUpdateSchema,
   recycle: true,
-} satisfies ResourceDef<typeof typeAddSchema, typeof typeUpdateSchema>;
+} as const satisfies ResourceDef<'dict_type', typeof typeAddSchema, typeof typeUpdateSchema>;
 
 async function ensureUniqueKey(db: Db, key: string, exceptId?: number) {
   let q = db.selectFrom('dict_type').select('id').where('key', '=', key);

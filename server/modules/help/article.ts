@@ -55,7 +55,7 @@ export const articleResource = {
     { method: 'get', path: '/docs', summary: 'Categories and published articles (titles), for every logged-in user' },
     { method: 'get', path: '/doc', summary: 'One published article (?id=), for every logged-in user' },
   ],
-} satisfies ResourceDef<typeof articleAddSchema, typeof articleUpdateSchema>;
+} as const satisfies ResourceDef<'base_sys_article', typeof articleAddSchema, typeof articleUpdateSchema>;
 
 async function checkCategory(db: Db, categoryId: number | null | undefined) {
   if (categoryId === null || categoryId === undefined) return;

@@ -36,7 +36,7 @@ export const categoryResource = {
   defaultOrder: ['orderNum', 'asc'],
   addSchema: categoryAddSchema,
   updateSchema: categoryUpdateSchema,
-} satisfies ResourceDef<typeof categoryAddSchema, typeof categoryUpdateSchema>;
+} as const satisfies ResourceDef<'base_sys_article_category', typeof categoryAddSchema, typeof categoryUpdateSchema>;
 
 async function checkParent(db: Db, parentId: number | null | undefined, selfId?: number) {
   if (parentId === null || parentId === undefined) return;

@@ -3,15 +3,11 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
 import { createArticleResource } from './article.ts';
 import { createCategoryResource } from './category.ts';
 
-export function helpModule(ctx: AppContext, eps: Eps) {
-  const app = new Hono<AppEnv>();
-  for (const r of [createCategoryResource(ctx), createArticleResource(ctx)]) {
-    addEps(eps, 'base', r.eps);
-    app.route(r.prefix, r.routes);
-  }
-  return app;
+export function helpModule(ctx: AppContext) {
+  const category = createCategoryResource(ctx);
+  const article = createArticleResource(ctx);
+  return new Hono<AppEnv>().route(category.prefix, category.routes).route(article.prefix, article.routes);
 }

@@ -2,11 +2,9 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
 import { createOrderResource } from './order-info.ts';
 
-export function orderModule(ctx: AppContext, eps: Eps) {
+export function orderModule(ctx: AppContext) {
   const info = createOrderResource(ctx);
-  addEps(eps, 'order', info.eps);
   return new Hono<AppEnv>().route(info.prefix, info.routes);
 }

@@ -59,7 +59,7 @@ export const orderResource = {
   updateSchema,
   recycle: true,
   extraApi: [{ method: 'post', path: '/retryAI', summary: 'Send a failed AI design again ({ id }): aiStatus fail -> submitted' }],
-} satisfies ResourceDef<typeof addSchema, typeof updateSchema>;
+} as const satisfies ResourceDef<'order_info', typeof addSchema, typeof updateSchema>;
 
 /** The next case number of the day: AW-YYYYMMDD-0001, -0002, ... (inside the write transaction). */
 async function nextCaseNo(trx: Kysely<Database>, now: number): Promise<string> {

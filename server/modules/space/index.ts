@@ -3,29 +3,19 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
 import { serial } from './serial.ts';
 import { createSpaceInfoResource } from './space-info.ts';
 import { createSpaceTypeResource } from './space-type.ts';
 import { localStorage } from './storage.ts';
-import { uploadApi, uploadRoutes } from './upload.routes.ts';
+import { uploadRoutes } from './upload.routes.ts';
 
 export { UPLOAD_PATH } from './upload.routes.ts';
 
-export function spaceModule(ctx: AppContext, eps: Eps) {
+export function spaceModule(ctx: AppContext) {
   const storage = localStorage(path.join(ctx.config.dataDir, 'uploads'));
   const blobs = serial();
   const info = createSpaceInfoResource(ctx);
   const type = createSpaceTypeResource(ctx);
-  addEps(eps, 'space', { prefix: '/admin/base/comm', name: 'SpaceUpload', api: [...uploadApi], columns: [] });
-  addEps(eps, 'space', {
-    prefix: '/admin/base/open',
-    name: 'SpaceImage',
-    api: [{ method: 'get', path: '/file/:id/:signature', summary: 'An uploaded image by its signed link (no token)' }],
-    columns: [],
-  });
-  addEps(eps, 'space', info.eps);
-  addEps(eps, 'space', type.eps);
 
   const upload = uploadRoutes(ctx, storage, blobs);
   const app = new Hono<AppEnv>().route('/admin/base/comm', upload.comm).route('/admin/base/open', upload.open);
@@ -45,7 +35,5 @@ export function spaceModule(ctx: AppContext, eps: Eps) {
       }
     });
   });
-  app.route(info.prefix, info.routes);
-  app.route(type.prefix, type.routes);
-  return app;
+  return app.route(info.prefix, info.routes).route(type.prefix, type.routes);
 }

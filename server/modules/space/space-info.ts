@@ -37,7 +37,7 @@ export const spaceInfoResource = {
   filterable: ['kind', 'classifyId', 'userId'],
   defaultOrder: ['id', 'desc'],
   updateSchema,
-} satisfies ResourceDef<z.ZodTypeAny, typeof updateSchema>;
+} as const satisfies ResourceDef<'space_info', z.ZodTypeAny, typeof updateSchema>;
 
 export function createSpaceInfoResource(ctx: AppContext) {
   return createCrud(ctx, {

@@ -33,7 +33,7 @@ export const spaceTypeResource = {
   defaultOrder: ['id', 'asc'],
   addSchema,
   updateSchema,
-} satisfies ResourceDef<typeof addSchema, typeof updateSchema>;
+} as const satisfies ResourceDef<'space_type', typeof addSchema, typeof updateSchema>;
 
 /** A parent must be a folder the caller may use, and never the folder itself or below it. */
 async function checkParent(db: Db, userId: number, parentId: number | null | undefined, selfId?: number) {

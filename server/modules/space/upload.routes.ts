@@ -5,6 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
+import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { Code, envelope, ok } from '../../core/envelope.ts';
 import { ApiError, fail } from '../../core/errors.ts';
 import { formatTime } from '../../core/clock.ts';
@@ -26,11 +27,9 @@ const FORM_OVERHEAD = 1024 * 1024;
 /** The longest body an upload can need: every file at its limit, plus the form around them. */
 export const maxUploadBody = (maxBytes: number) => MAX_FILES * maxBytes + FORM_OVERHEAD;
 
-export const uploadApi = [
-  { method: 'post', path: '/upload', summary: 'Upload files (multipart: file..., kind?, classifyId?)' },
-  { method: 'get', path: '/file/:id', summary: 'Download an uploaded file' },
-  { method: 'get', path: '/uploadLimit', summary: 'Upload limits: { maxBytes, maxFiles }' },
-] as const;
+/** eps entries: the upload calls (any logged-in user) and images by their signed link. */
+const UPLOAD = epsGroup('space', '/admin/base/comm', 'SpaceUpload');
+const IMAGE = epsGroup('space', '/admin/base/open', 'SpaceImage');
 
 /** The URL of a file: same origin, Authorization header required (models and documents). */
 export const fileUrl = (id: number) => `/admin/base/comm/file/${id}`;
@@ -117,8 +116,9 @@ async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: numbe
 export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Serial) {
   const maxBytes = ctx.config.uploadMaxBytes;
 
+  const doc = entryDoc(UPLOAD);
   const comm = new Hono<AppEnv>()
-    .post('/upload', async (c) => {
+    .post('/upload', doc('Upload files (multipart: file..., kind?, classifyId?)'), async (c) => {
       const auth = authOf(c);
       const { fields, files } = await receive(c, storage, maxBytes);
       let committed = false;
@@ -190,8 +190,8 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
     })
     // The order form checks a chosen model against this before sending it, so a file over the
     // limit is offered simplification at once instead of failing after a long upload.
-    .get('/uploadLimit', (c) => ok(c, { maxBytes, maxFiles: MAX_FILES }))
-    .get('/file/:id{[0-9]+}', async (c) => {
+    .get('/uploadLimit', doc('Upload limits: { maxBytes, maxFiles }'), (c) => ok(c, { maxBytes, maxFiles: MAX_FILES }))
+    .get('/file/:id{[0-9]+}', doc('Download an uploaded file'), async (c) => {
       const auth = authOf(c);
       const id = Number(c.req.param('id'));
       // Someone else's file answers exactly like a missing one.
@@ -220,9 +220,10 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
   }
 
   /** Mounted under /admin/base/open: images by their signed link, no token. */
-  const open = new Hono<AppEnv>().get('/file/:id{[0-9]+}/:sig{[A-Za-z0-9_-]{32}}', async (c) => {
+  const image = entryDoc(IMAGE)('An uploaded image by its signed link (no token)');
+  const open = new Hono<AppEnv>().get('/file/:id{[0-9]+}/:signature{[A-Za-z0-9_-]{32}}', image, async (c) => {
     const id = Number(c.req.param('id'));
-    const given = Buffer.from(c.req.param('sig'));
+    const given = Buffer.from(c.req.param('signature'));
     const expected = Buffer.from(imageSignature(ctx.jwtSecret, id));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return notFound(c);
     return serve(c, id, 'image');

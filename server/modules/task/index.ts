@@ -3,14 +3,12 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { addEps, type Eps } from '../../core/eps.ts';
 import { createTaskResource } from './task-info.ts';
 
 export { schedulerFor } from './scheduler.ts';
 export { registerJob } from './jobs.ts';
 
-export function taskModule(ctx: AppContext, eps: Eps) {
+export function taskModule(ctx: AppContext) {
   const r = createTaskResource(ctx);
-  addEps(eps, 'task', r.eps);
   return new Hono<AppEnv>().route(r.prefix, r.routes);
 }

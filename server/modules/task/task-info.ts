@@ -102,7 +102,7 @@ export const taskResource = {
     { method: 'post', path: '/deleteLogAll', summary: "Delete a task's runs ({ id }), or all runs" },
     { method: 'get', path: '/jobs', summary: 'The built-in jobs a task may run' },
   ],
-} satisfies ResourceDef<typeof taskAddSchema, typeof taskUpdateSchema>;
+} as const satisfies ResourceDef<'task_info', typeof taskAddSchema, typeof taskUpdateSchema>;
 
 /** The row values that follow from a schedule and a status (validated; next run planned). */
 function plan(s: Schedule & { status: number }, now: number): { nextRunTime: string | null } {

@@ -1,17 +1,11 @@
 // The editor's four device calls behind one small port, so that the same code runs in the page
-// (the session's request()) and in tests (fetch against a real server). A port is built from one
-// function that posts a body and returns the server's envelope; it throws only when the call
-// itself failed (network, timeout), which the Bend flow reports as "Network exception".
+// and in tests: a port is built from a typed client of the back end (api/typed.ts), the page's
+// sent through the session (browserPort.ts), a test's over fetch against a real server. A refusal
+// by the server becomes DeviceRefusal; a call that failed itself (network, timeout, a session that
+// ended) DeviceNetworkError, which the Bend flow reports as "Network exception".
+import { ApiError } from '../../api/http.ts';
+import { unwrap, type Api } from '../../api/typed.ts';
 import type { BendBody, QueueJob, UserDevice } from './types.ts';
-
-export interface Envelope<T = unknown> {
-  code: number;
-  message: string;
-  data?: T;
-}
-
-/** Posts `body` to `url` (e.g. /admin/design/bend); resolves to the envelope, rejects on a failed call. */
-export type PostEnvelope = (url: string, body: unknown) => Promise<Envelope>;
 
 /** A refusal by the server (envelope code other than 1000), with the server's message. */
 export class DeviceRefusal extends Error {
@@ -42,24 +36,20 @@ export interface DevicePort {
   cancel(jobId: string): Promise<void>;
 }
 
-const PREFIX = '/admin/design';
-
-export function devicePort(post: PostEnvelope): DevicePort {
-  async function call<T>(path: string, body: unknown): Promise<T> {
-    let envelope: Envelope;
+export function devicePort(api: Api): DevicePort {
+  const design = api.admin.design;
+  async function call<T>(send: () => Promise<T>): Promise<T> {
     try {
-      envelope = await post(`${PREFIX}/${path}`, body);
+      return await send();
     } catch (e) {
-      if (e instanceof DeviceRefusal) throw e;
+      if (e instanceof ApiError && e.kind === 'api') throw new DeviceRefusal(e.message, e.code ?? 0);
       throw new DeviceNetworkError(e instanceof Error ? e.message : String(e));
     }
-    if (envelope.code !== 1000) throw new DeviceRefusal(envelope.message, envelope.code);
-    return envelope.data as T;
   }
   return {
-    devices: () => call<UserDevice[]>('userDeviceList', {}),
-    queue: (query) => call<QueueJob[]>('getQueueList', query),
-    bend: (body) => call<{ jobId: string }>('bend', body),
-    cancel: async (jobId) => void (await call('cancel', { jobId })),
+    devices: () => call(() => unwrap(design.userDeviceList.$post())),
+    queue: (query) => call(() => unwrap(design.getQueueList.$post({ json: query }))),
+    bend: (body) => call(() => unwrap(design.bend.$post({ json: body }))),
+    cancel: async (jobId) => void (await call(() => unwrap(design.cancel.$post({ json: { jobId } })))),
   };
 }

@@ -1,6 +1,7 @@
 // The back-end side of an order in the editor: its info, its model files (downloaded by the
 // geometry worker with the session token) and its design document (design/getDesignData, design/save).
-import { request, session } from '../../api/client.ts';
+import { api, unwrap } from '../../api/api.ts';
+import { session } from '../../api/client.ts';
 import type { DesignPort } from '../engine/autosave.ts';
 import type { DesignDocument, ModelRole } from '../engine/document.ts';
 import type { RemoteStl } from '../geometry/client.ts';
@@ -31,9 +32,13 @@ export interface SavedDesign {
 /** Larger model files are refused before downloading (the worker could not hold them anyway). */
 export const MAX_MODEL_BYTES = 512 * 1024 * 1024;
 
-export function orderInfo(id: number, signal?: AbortSignal): Promise<OrderInfo> {
+export async function orderInfo(id: number, signal?: AbortSignal): Promise<OrderInfo> {
   // The editor's own content: a refusal leaves for /403 like a list screen's.
-  return request<OrderInfo>({ url: '/admin/order/info/info', params: { id }, silent: true, onForbidden: 'page', ...(signal ? { signal } : {}) });
+  const info = api({ silent: true, onForbidden: 'page' }).admin.order.info.info;
+  const row = await unwrap(info.$get({ query: { id } }, signal ? { init: { signal } } : undefined));
+  // The model files are added to the row by the order resource's decorate hook: the CRUD row
+  // type knows the table's columns only.
+  return row as typeof row & OrderInfo;
 }
 
 export function orderModels(order: OrderInfo): { role: ModelRole; file: OrderFile | null }[] {
@@ -50,13 +55,19 @@ export async function remoteStl(file: OrderFile): Promise<RemoteStl> {
 }
 
 export function loadDesign(orderId: number): Promise<SavedDesign | null> {
-  return request<SavedDesign | null>({ url: '/admin/design/getDesignData', params: { orderId }, silent: true });
+  return unwrap(api({ silent: true }).admin.design.getDesignData.$get({ query: { orderId: String(orderId) } }));
 }
 
 export function designPort(orderId: number): DesignPort {
   return {
     save: (data: DesignDocument, baseVersion: number) =>
-      request<{ version: number }>({ url: '/admin/design/save', method: 'POST', data: { orderId, data, baseVersion }, silent: true }),
+      // Copies of the top level and of each wire: the route's schema takes open objects (a
+      // schemaVersion, wires of known types), which an interface is not assignable to.
+      unwrap(
+        api({ silent: true }).admin.design.save.$post({
+          json: { orderId, data: { ...data, wires: data.wires?.map((wire) => ({ ...wire })) }, baseVersion },
+        }),
+      ),
     storedVersion: async () => (await loadDesign(orderId))?.version ?? 0,
   };
 }
