@@ -64,6 +64,25 @@ function folderOf(root: string, path: string): string {
 }
 
 const isBuiltin = (spec: string) => spec.startsWith('node:');
+const NODE_MODULES = new Set(['fs', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'http', 'https', 'net', 'stream', 'url', 'util', 'zlib', 'events', 'buffer', 'process']);
+const isNodeBuiltin = (spec: string) => isBuiltin(spec) || NODE_MODULES.has(spec.split('/')[0]!);
+
+/**
+ * Node globals used in browser code. The browser's type check sees Node's types (it reads the
+ * server's sources for the typed API client), so tsc no longer catches them there.
+ */
+export function nodeGlobalsIn(text: string): { name: string; line: number }[] {
+  const out: { name: string; line: number }[] = [];
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
+    const code = line.replace(/\/\/.*$/, '');
+    if (/^\s*(\*|\/\*)/.test(code)) continue;
+    for (const m of code.matchAll(/(?<![\w$.])(process|Buffer|__dirname|__filename|require|global|setImmediate)\b(?=\s*[.(])/g)) {
+      out.push({ name: m[1]!, line: i + 1 });
+    }
+  }
+  return out;
+}
 const packageOf = (spec: string): string => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec));
 
 /** Why this import breaks a rule, or null. */
@@ -74,6 +93,9 @@ export function violation(world: string, target: string | null, imp: Import): st
       return isBuiltin(imp.spec) || !COMMON_PACKAGES.includes(pkg) ? `common/ imports only ${COMMON_PACKAGES.join(', ')} among packages (not ${imp.spec})` : null;
     }
     return target === 'common' ? null : `common/ imports nothing from ${target}/`;
+  }
+  if (world === 'src' && target === null && !imp.type && isNodeBuiltin(imp.spec)) {
+    return 'src/ runs in the browser: no Node built-ins';
   }
   if (target === null || target === world || target === 'common') return null;
   if (target === 'test') return `${world}/ imports nothing from test/`;
@@ -111,6 +133,9 @@ export function checkBoundaries(root: string): { files: number; problems: string
     for (const file of files(dir)) {
       count++;
       const text = readFileSync(file, 'utf8');
+      if (world === 'src') {
+        for (const g of nodeGlobalsIn(text)) problems.push(`${relative(root, file)}:${g.line}: src/ runs in the browser: no Node global ${g.name}`);
+      }
       for (const imp of importsOf(text)) {
         const relativeSpec = imp.spec.startsWith('./') || imp.spec.startsWith('../');
         const target = relativeSpec ? folderOf(root, resolve(dirname(file), imp.spec)) : null;

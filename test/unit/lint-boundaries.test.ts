@@ -85,6 +85,26 @@ describe('checkBoundaries', () => {
     ]);
   });
 
+  it('refuses Node built-ins and Node globals in src/ (its type check sees Node types)', () => {
+    const root = tree({
+      'src/b.ts': [
+        "import { readFileSync } from 'node:fs';",
+        "import path from 'path';",
+        "import type { Stats } from 'node:fs';",
+        'const home = process.env.HOME;',
+        "const bytes = Buffer.from('x');",
+        '// process.exit() in a comment is prose',
+        'const processed = myprocess.run(); const o = { process: 1 }; o.process;',
+      ].join('\n'),
+    });
+    expect(checkBoundaries(root).problems).toEqual([
+      'src/b.ts:4: src/ runs in the browser: no Node global process',
+      'src/b.ts:5: src/ runs in the browser: no Node global Buffer',
+      'src/b.ts:1: src/ runs in the browser: no Node built-ins (node:fs)',
+      'src/b.ts:2: src/ runs in the browser: no Node built-ins (path)',
+    ]);
+  });
+
   it("today's code keeps the boundaries", () => {
     const { files, problems } = checkBoundaries(ROOT);
     expect(files).toBeGreaterThan(100);
