@@ -42,7 +42,7 @@ export interface RequestOptions {
 }
 
 export type ApiErrorKind =
-  /** The server answered with an envelope whose code is not 1000 (or an error status with an envelope). */
+  /** The server answered with an envelope whose code is not CODE_OK (or an error status with an envelope). */
   | 'api'
   /** An HTTP error status without a readable envelope. */
   | 'http'

@@ -50,7 +50,7 @@ async function readReply(res: ClientResponse<unknown, any, any>): Promise<Reply>
 
 /**
  * The data of a call's reply: `await unwrap(api.admin.design.save.$post({ json }))`. An envelope
- * whose code is not 1000 (or an error status) throws `ApiError` (kind 'api', with the server's
+ * whose code is not CODE_OK (or an error status) throws `ApiError` (kind 'api', with the server's
  * code and message); a reply without an envelope throws kind 'http'.
  */
 export async function unwrap<R extends ClientResponse<unknown, any, any>>(call: R | Promise<R>): Promise<DataOf<R>> {

@@ -7,7 +7,7 @@ import { ApiError } from '../../api/http.ts';
 import { unwrap, type Api } from '../../api/typed.ts';
 import type { BendBody, QueueJob, UserDevice } from './types.ts';
 
-/** A refusal by the server (envelope code other than 1000), with the server's message. */
+/** A refusal by the server (envelope code other than CODE_OK, common/codes.ts), with the server's message. */
 export class DeviceRefusal extends Error {
   override readonly name = 'DeviceRefusal';
   constructor(

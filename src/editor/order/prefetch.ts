@@ -4,6 +4,7 @@
 // Free of Babylon and React; openOrder takes what is here.
 import { editorGeometryClient, type GeometryClient, type OpenedMesh, type StlStage } from '../geometry/client.ts';
 import type { ModelSource } from '../engine/modelSource.ts';
+import { CODE_OK } from '../../../common/codes.ts';
 import { loadDesign, MAX_MODEL_BYTES, orderInfo, orderModels, remoteStl, type OrderFile, type OrderInfo, type SavedDesign } from './orderSource.ts';
 
 /** A prefetch nobody took (the page was left before the editor opened) is dropped after this. */
@@ -78,7 +79,7 @@ function earlyInfo(orderId: number): Promise<OrderInfo> | null {
   if (early?.orderId !== orderId) return null;
   return early.response.then(async (r) => {
     const body = (await r.json()) as { code?: number; data?: OrderInfo };
-    if (!r.ok || body.code !== 1000 || !body.data) throw new Error('not usable');
+    if (!r.ok || body.code !== CODE_OK || !body.data) throw new Error('not usable');
     return body.data;
   });
 }
