@@ -1,10 +1,12 @@
 // The sentences of the device panel: the specification's client messages (issue 6), the
-// checks' messages (BEND_MESSAGES, with their values) and the names of states.
+// checks' messages (BEND_MESSAGES, with their values) and the names of states; a wire type's
+// name is the wire feature's (features/wires/messages.ts).
 import { msg } from '@lingui/core/macro';
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import type { BendIssue, WireType } from '../geometry/client.ts';
 import type { BendOutcome } from './bendFlow.ts';
 import type { JobStatus, UserDevice } from './types.ts';
+import { WIRE_TYPE_NAMES } from '../features/wires/messages.ts';
 
 export const CLIENT_MESSAGES = {
   noDevice: msg`Add failed, no device selected`,
@@ -30,13 +32,6 @@ const STATE: Record<string, MessageDescriptor> = {
   maintenance: msg({ message: 'Maintenance', context: 'device' }),
 };
 
-const WIRE_TYPE: Record<WireType, MessageDescriptor> = {
-  labialBow: msg`Labial bow`,
-  singleArmClasp: msg`Single-arm clasp`,
-  arrowClasp: msg`Arrow clasp`,
-  wraparoundBow: msg`Wraparound bow`,
-};
-
 export function jobStatusName(i18n: I18n, status: JobStatus): string {
   return STATUS[status] ? i18n._(STATUS[status]) : status;
 }
@@ -46,7 +41,7 @@ export function deviceStateName(i18n: I18n, state: string): string {
 }
 
 export function wireTypeName(i18n: I18n, type: WireType): string {
-  return i18n._(WIRE_TYPE[type]);
+  return i18n._(WIRE_TYPE_NAMES[type]);
 }
 
 const num = (v: number): string => String(Math.round(v * 100) / 100);

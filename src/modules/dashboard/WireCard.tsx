@@ -1,25 +1,17 @@
 /** Arch wire counts and times: wires bent (done, failed) per bucket, the average bend time, and per wire type. */
-import type { MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { WireChart } from './charts';
 import type { WireCounts } from './data';
 import { Empty, formatDuration } from './parts';
-import { isWireType, type WireType } from '../../../common/wires.ts';
-
-/** The names of the wire types (common/wires.ts: the same English as WIRE_TYPE_LABELS); another type shows as stored. */
-const WIRE_NAMES: Record<WireType, MessageDescriptor> = {
-  labialBow: msg`Labial bow`,
-  singleArmClasp: msg`Single-arm clasp`,
-  arrowClasp: msg`Arrow clasp`,
-  wraparoundBow: msg`Wraparound bow`,
-};
+import { isWireType } from '../../../common/wires.ts';
+// The wire types' names: the editor's one translated definition (the same English as common's WIRE_TYPE_LABELS).
+import { WIRE_TYPE_NAMES } from '../../editor/features/wires/messages.ts';
 
 export function WireCard({ wires }: { wires: WireCounts }) {
   const { t, i18n } = useLingui();
   if (!wires.done && !wires.failed) return <Empty>{t`No wires were bent in this period`}</Empty>;
   const time = (ms: number | null) => (ms === null ? '–' : formatDuration(ms, i18n.locale));
-  const typeName = (type: string | null) => (type === null ? t`Unknown` : isWireType(type) ? i18n._(WIRE_NAMES[type]) : type);
+  const typeName = (type: string | null) => (type === null ? t`Unknown` : isWireType(type) ? i18n._(WIRE_TYPE_NAMES[type]) : type);
   const figures = [
     { label: t`Done`, value: wires.done, className: 'text-primary' },
     { label: t`Failed`, value: wires.failed, className: 'text-red-600' },

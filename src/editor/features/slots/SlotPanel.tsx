@@ -4,10 +4,10 @@ import { useEngineStore } from '../../ui/useEngineStore.ts';
 import { useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import type { WireType } from '../../engine/document.ts';
 import type { EditorEngine, EditorState } from '../../engine/EditorEngine.ts';
 import { DEFAULT_SLOT_CLEARANCE, DEFAULT_SLOT_DEPTH, MAX_SLOT_CLEARANCE, MAX_SLOT_DEPTH, type SlotProblemCode, type SlotView } from './feature.ts';
 import { MmField } from '../../ui/MmField.tsx';
+import { WIRE_TYPE_NAMES } from '../wires/messages.ts';
 
 const NONE: SlotView = { status: 'idle', progress: null, problem: null, applied: 0, skipped: 0, depth: DEFAULT_SLOT_DEPTH, clearance: DEFAULT_SLOT_CLEARANCE };
 
@@ -31,13 +31,6 @@ export function slotProblemMessage(code: SlotProblemCode): MessageDescriptor {
   }
 }
 
-const WIRE_NAMES: Record<WireType, MessageDescriptor> = {
-  labialBow: msg`Labial bow`,
-  singleArmClasp: msg`Single-arm clasp`,
-  arrowClasp: msg`Arrow clasp`,
-  wraparoundBow: msg`Wraparound bow`,
-};
-
 function useSlotView(engine: EditorEngine | null): SlotView {
   return useEngineStore(engine?.slots, (view) => view, NONE);
 }
@@ -52,7 +45,7 @@ export function SlotPanel({ engine, state }: { engine: EditorEngine | null; stat
   if (!doc.base?.generated && !doc.wires?.length && slots.length === 0 && !view.problem) return null;
   const selectedId = (state as { wires?: { selectedId?: string | null } }).wires?.selectedId ?? null;
   const wire = selectedId ? doc.wires?.find((w) => w.id === selectedId) : undefined;
-  const wireName = wire ? t(WIRE_NAMES[wire.type]) : null;
+  const wireName = wire ? t(WIRE_TYPE_NAMES[wire.type]) : null;
   const slotted = wire ? slots.some((s) => s.wireId === wire.id) : false;
   const busy = view.status !== 'idle';
   const percent = Math.round((view.progress ?? 0) * 100);

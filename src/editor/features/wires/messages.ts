@@ -6,6 +6,7 @@ import type { BendIssueCode } from '../../geometry/client.ts';
 import type { WireType } from '../../engine/document.ts';
 import type { WireProblemCode } from './feature.ts';
 
+/** The editor's one name of each wire type (the wire, slot and device panels); common's WIRE_TYPE_LABELS says the same words. */
 export const WIRE_TYPE_NAMES: Record<WireType, MessageDescriptor> = {
   labialBow: msg`Labial bow`,
   singleArmClasp: msg`Single-arm clasp`,
