@@ -55,7 +55,10 @@ export interface ToolContext {
   showPending(points: ModelHit[]): void;
   /** A rubber band from a collected point to the surface under the cursor; null clears it. */
   showPreview(from: ModelHit | null, to: ModelHit | null): void;
-  /** Tool state changed (the UI re-reads it). */
+  /**
+   * Tool state changed (the UI re-reads it). A tool whose phase or hint reads a feature's store
+   * subscribes to it and calls this itself (unsubscribing in dispose()): the engine knows no tool.
+   */
   notify(): void;
 }
 
@@ -79,6 +82,11 @@ export interface Tool {
    * wants no longer orbits the camera.
    */
   wantsKey?(key: string): boolean;
+  /**
+   * An accessory is half drawn (the base tool's outline, not closed yet): the measure tool is
+   * refused meanwhile ("measuring is not allowed while making accessories").
+   */
+  readonly drawing?: boolean;
   /** While the tool is active every measurement is drawn (the measure tool). */
   readonly showsMeasurements?: boolean;
   /** The tool reads double clicks itself (otherwise a double click fits the view). */

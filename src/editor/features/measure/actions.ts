@@ -17,8 +17,7 @@ export const measureActions = [
     ...toolToggle('measure'),
     run: (editor) => {
       // "Measuring is not allowed while making accessories" (the base outline being drawn).
-      const tool = editor.activeTool;
-      if (tool?.id === 'base' && (tool as { drawing?: boolean }).drawing) return editor.base.report({ code: 'MEASURE_WHILE_ACCESSORY' });
+      if (editor.activeTool?.drawing) return editor.base.report({ code: 'MEASURE_WHILE_ACCESSORY' });
       editor.setTool(editor.getState().tool === 'measure' ? null : 'measure');
     },
     enabled: hasModel,
