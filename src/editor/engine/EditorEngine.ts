@@ -195,7 +195,6 @@ export class EditorEngine {
     this.analysis = new AnalysisController(ctx);
     this.base.onChanged.add(() => this.analysis.sync());
     this.wires = new WireFeature(ctx, wireKit(ctx.geometry, ctx));
-    this.wires.subscribe(() => this.tool?.id === 'wire' && this.publishTool());
     this.devices = new DeviceController({
       geometry: ctx.geometry,
       selectedWire: () => {

@@ -30,10 +30,16 @@ export class WireTool implements Tool {
   private following: Promise<void> | null = null;
   private busy = false;
 
+  /** Stops following the feature (the tool is left). */
+  private readonly unfollow: () => void;
+
   constructor(
     private readonly ctx: ToolContext,
     private readonly host: WireToolHost,
-  ) {}
+  ) {
+    // Phase and hint read the feature (selection, anchors, busy): every change of it is the tool's too.
+    this.unfollow = host.feature.subscribe(() => ctx.notify());
+  }
 
   private get feature(): WireFeature {
     return this.host.feature;
@@ -252,5 +258,9 @@ export class WireTool implements Tool {
     this.lastClick = null;
     this.feature.clearAnchors();
     this.ctx.showPending([]);
+  }
+
+  dispose(): void {
+    this.unfollow();
   }
 }
