@@ -190,7 +190,7 @@ export class EditorEngine {
       this.publishTool();
     });
     this.base = new BaseFeature(ctx);
-    this.slots = new SlotFeature(ctx, this.base, () => options.slots ?? getSlotClient());
+    this.slots = new SlotFeature(ctx, () => options.slots ?? getSlotClient());
     this.smoothing = new SmoothFeature(ctx);
     this.analysis = new AnalysisController(ctx);
     this.base.onChanged.add(() => this.analysis.sync());
@@ -265,6 +265,18 @@ export class EditorEngine {
       execute: (command) => this.execute(command),
       state: () => this.state,
       share: (patch) => this.setState(patch),
+      // The base feature's, reached through the engine when called (the feature is built after the context).
+      generatedBase: {
+        onGenerated: (listener) => {
+          const observer = this.base.onGenerated.add(listener);
+          return () => this.base.onGenerated.remove(observer);
+        },
+        settled: () => this.base.settled(),
+        replace: (handle, arrays) => this.base.replaceMesh(handle, arrays),
+        holdExport: (wait) => {
+          this.base.beforeExport = wait;
+        },
+      },
       scene: () => this.scene,
       meshOf: (role) => this.models.get(role)?.mesh ?? null,
       handleOf: (role) => this.handleOf(role),

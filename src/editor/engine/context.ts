@@ -12,7 +12,7 @@ import type { GeometryPort } from './models.ts';
 import type { Matrix4 } from './pose.ts';
 import type { EditorState } from './state.ts';
 import type { Xyz } from './units.ts';
-import type { BaseGeometry } from '../features/base/feature.ts';
+import type { BaseGeometry, BaseMeshArrays } from '../features/base/feature.ts';
 import type { JawModelState } from '../features/base/rules.ts';
 import type { SlotGeometry } from '../features/slots/feature.ts';
 import type { SmoothGeometry } from '../features/smooth/feature.ts';
@@ -25,6 +25,25 @@ export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & Smooth
 
 /** What features publish for each other in the engine's state. */
 export type SharedState = Pick<EditorState, 'wires' | 'baseMesh'>;
+
+/**
+ * The generated base as the features that build on it reach it (slotting): a typed capability,
+ * not the base feature. The base is still read from the state (`state().baseMesh`); this is what
+ * must be awaited or swapped.
+ */
+export interface GeneratedBase {
+  /** Calls `listener` when a freshly generated base is shown (its arrays) or the base went (null); returns what unsubscribes. */
+  onGenerated(listener: (arrays: BaseMeshArrays | null) => void): () => void;
+  /** Resolves when the generation under way (if any) has ended. */
+  settled(): Promise<void>;
+  /**
+   * Shows other arrays for the same base, kept in the worker under `handle` (export and the
+   * thickness map use it). False, and `handle` released, when no base is shown any more.
+   */
+  replace(handle: MeshHandle, arrays: BaseMeshArrays): boolean;
+  /** Work the base's export waits for first (the document's slots all cut into the shown base). */
+  holdExport(wait: () => Promise<void>): void;
+}
 
 export interface EditorContext {
   /** The geometry worker (handles of the models and of what features made). */
@@ -44,6 +63,8 @@ export interface EditorContext {
   state(): EditorState;
   /** Publishes what other features read (the wire selection, the shown base). */
   share(patch: Partial<SharedState>): void;
+  /** The generated base: awaiting its generation, swapping the mesh shown, holding its export. */
+  readonly generatedBase: GeneratedBase;
 
   // ------------------------------------------------------------ scene and models
   scene(): Scene | null;

@@ -7,7 +7,7 @@
 // every base (re)generation, sync() finds the longest chain of results it already has for the
 // document's slots (the base's arrays, then after each slot), cuts what is missing, and shows
 // the result (the mesh in the scene and the one kept in the geometry worker, for the export
-// and the thickness map: BaseFeature.replaceMesh). Results are kept per chain position, so undo
+// and the thickness map: the context's generatedBase.replace). Results are kept per chain position, so undo
 // and redo only swap meshes; a new base (other outline, settings, straightening) starts over.
 //
 // A user's cut is computed before the document changes: a refusal or a failed cut leaves the
@@ -16,7 +16,7 @@
 import type { MeshHandle } from '../../geometry/client.ts';
 import { isAbortError } from '../../geometry/errors.ts';
 import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../../geometry/slot-client.ts';
-import type { BaseFeature, BaseMeshArrays } from '../base/feature.ts';
+import type { BaseMeshArrays } from '../base/feature.ts';
 import { insertionInModelFrame } from '../base/rules.ts';
 import type { DesignDocument, SlotDesign, WireDesign } from '../../engine/document.ts';
 import { mm } from '../../engine/units.ts';
@@ -154,7 +154,7 @@ export class SlotFeature {
   }
   /** Results for the current base: [as generated, after slot 1, ...]; empty without a base. */
   private entries: Entry[] = [];
-  /** The entry shown (entries[0] is what BaseFeature shows after a generation); null: none. */
+  /** The entry shown (entries[0] is what the base feature shows after a generation); null: none. */
   private shown: Entry | null = null;
   /** Bumped by every new or dropped base: work for an older base is thrown away. */
   private epoch = 0;
@@ -165,16 +165,17 @@ export class SlotFeature {
   private userJob: AbortController | null = null;
   private disposed = false;
   private readonly geometry: Partial<SlotGeometry>;
+  /** Stops hearing of new bases (disposed). */
+  private readonly unfollowBase: () => void;
 
   constructor(
     private readonly host: EditorContext,
-    private readonly base: BaseFeature,
     private readonly port: () => SlotPort,
   ) {
     this.geometry = host.geometry;
-    base.onGenerated.add((arrays) => this.baseChanged(arrays));
+    this.unfollowBase = host.generatedBase.onGenerated((arrays) => this.baseChanged(arrays));
     // An export right after a reopening or an undo waits for the slots to be in the base.
-    base.beforeExport = () => this.settled();
+    host.generatedBase.holdExport(() => this.settled());
   }
 
   get view(): SlotView {
@@ -203,13 +204,13 @@ export class SlotFeature {
    */
   async cut(wireId?: string): Promise<boolean> {
     if (this.state.status === 'cutting') return false;
-    await this.base.settled();
+    await this.host.generatedBase.settled();
     await this.settled();
     const doc = this.host.document();
     const id = wireId ?? this.host.state().wires.selectedId;
     const wire = id ? doc.wires?.find((w) => w.id === id) : undefined;
     const problem: SlotProblem | null =
-      !doc.base?.generated || this.base.handle === null || this.entries.length === 0
+      !doc.base?.generated || this.host.state().baseMesh === null || this.entries.length === 0
         ? { code: 'NO_BASE' }
         : !wire
           ? { code: 'NO_WIRE' }
@@ -383,12 +384,13 @@ export class SlotFeature {
       void this.geometry.release?.(handle);
       throw new Stale('superseded');
     }
-    if (!this.base.replaceMesh(handle, entry)) throw new Stale('no base');
+    if (!this.host.generatedBase.replace(handle, entry)) throw new Stale('no base');
     this.shown = entry;
   }
 
   dispose(): void {
     this.disposed = true;
+    this.unfollowBase();
     this.pumpJob?.abort.abort();
     this.userJob?.abort();
     this.entries = [];
