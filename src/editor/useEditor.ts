@@ -2,13 +2,13 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AutosaveState } from './engine/autosave.ts';
 import { EditorEngine, type EditorState } from './engine/EditorEngine.ts';
 import { mm } from './engine/units.ts';
-import { initialState } from './engine/state.ts';
+import { initialEditorState } from './engine/state.ts';
 import { openOrder, type OpenedOrder } from './order/openOrder.ts';
 import type { OrderInfo } from './order/orderSource.ts';
 import { useEngineStore } from './ui/useEngineStore.ts';
 
 // No view and no clipping range until the engine exists.
-const BEFORE_MOUNT: EditorState = { ...initialState(), view: null, clipping: { enabled: false, offset: mm(0), min: mm(0), max: mm(0) } };
+const BEFORE_MOUNT: EditorState = { ...initialEditorState(), view: null, clipping: { enabled: false, offset: mm(0), min: mm(0), max: mm(0) } };
 const NO_SAVE: AutosaveState = { status: 'idle', version: 0, message: null, savedAt: null };
 
 export type OrderLoad =

@@ -9,7 +9,7 @@ import { messages as en } from '../../src/locales/en/messages.po';
 import { messages as zh } from '../../src/locales/zh/messages.po';
 import { formatCount, formatMm, formatNumber, formatVector } from '../../src/i18n/format.ts';
 import { StatusBar } from '../../src/editor/ui/StatusBar.tsx';
-import { initialState } from '../../src/editor/engine/state.ts';
+import { initialEditorState } from '../../src/editor/engine/state.ts';
 import type { ModelView } from '../../src/editor/engine/models.ts';
 
 i18n.load({ de, en, zh });
@@ -44,7 +44,7 @@ describe('locale number formatting', () => {
 
 describe('the editor status bar in the user\'s language', () => {
   it('groups the triangle total as zh, en and de write numbers', () => {
-    const state = initialState();
+    const state = initialEditorState();
     const model = (role: 'upper' | 'lower', triangles: number) => ({ role, status: 'ready', triangles }) as unknown as ModelView;
     state.models = [model('upper', 179289), model('lower', 179289)];
     const save = { status: 'saved', message: null } as never;

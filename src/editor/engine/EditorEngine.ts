@@ -54,7 +54,8 @@ import { Picking } from './picking.ts';
 import { listenInput } from './input.ts';
 import { createRenderEngine, createScene, runFrames } from './viewport.ts';
 import { FrameClock, summarize, type FrameStatus } from './frames.ts';
-import { initialState, type EditorState } from './state.ts';
+import { initialState, type EditorState, type EngineState } from './state.ts';
+import { IDLE_STRAIGHTEN } from '../features/straighten/feature.ts';
 
 export type { EditorError, EditorErrorCode, GeometryPort, LoadStage, MeshBuffers, ModelInfo, ModelView } from './models.ts';
 export type { ModelSource } from './modelSource.ts';
@@ -98,7 +99,10 @@ export class EditorEngine {
   /** Bending machines: devices, queue, Bend and the simulation (device/DeviceController.ts). */
   readonly devices: DeviceController;
 
-  private state: EditorState;
+  /** The engine's own state; getState() adds the feature stores' parts. */
+  private state: EngineState;
+  /** The last snapshot getState() made, and the engine state it was made from. */
+  private snapshot: { from: EngineState; state: EditorState } | null = null;
   private readonly canvas: HTMLCanvasElement | null;
   private readonly geometry: EditorGeometry;
   private readonly ownsGeometry: boolean;
@@ -184,21 +188,25 @@ export class EditorEngine {
     this.context = this.createContext();
     const ctx = this.context;
     this.straightening = new StraighteningController(ctx);
-    // The engine's state carries the status too (the status bar, the tests), and the tool's hint follows it.
-    this.straightening.subscribe(() => {
-      this.setState({ straighten: this.straightening.getState() });
-      this.publishTool();
-    });
+    // The engine's state shows the status too (the status bar, the tests), and the tool's hint follows it.
+    this.straightening.subscribe(() => this.publishTool());
     this.base = new BaseFeature(ctx);
     this.slots = new SlotFeature(ctx, () => options.slots ?? getSlotClient());
     this.smoothing = new SmoothFeature(ctx);
     this.analysis = new AnalysisController(ctx);
     this.base.onChanged.add(() => this.analysis.sync());
     this.wires = new WireFeature(ctx, wireKit(ctx.geometry, ctx));
+    // The engine's state shows the selected wire (read from the store): a new selection is a new state.
+    let selectedWire = this.wires.selectedId;
+    this.wires.subscribe(() => {
+      if (this.wires.selectedId === selectedWire) return;
+      selectedWire = this.wires.selectedId;
+      this.notifyState();
+    });
     this.devices = new DeviceController({
       geometry: ctx.geometry,
       selectedWire: () => {
-        const id = this.state.wires.selectedId;
+        const id = this.wires.selectedId;
         return id === null ? null : (this.state.document.wires?.find((w) => w.id === id) ?? null);
       },
     });
@@ -263,7 +271,7 @@ export class EditorEngine {
       change: (label, next) => this.changeDocument(label, next),
       changeWith: (label, next, effect) => this.changeDocumentWith(label, next, effect),
       execute: (command) => this.execute(command),
-      state: () => this.state,
+      state: () => this.getState(),
       share: (patch) => this.setState(patch),
       // The base feature's, reached through the engine when called (the feature is built after the context).
       generatedBase: {
@@ -305,7 +313,20 @@ export class EditorEngine {
 
   // ---------------------------------------------------------------- state
 
-  getState = (): EditorState => this.state;
+  /**
+   * The state now: the engine's own with the straightening's status and the selected wire read
+   * from their stores. The same object until one of them changes (React compares snapshots).
+   */
+  getState = (): EditorState => {
+    // Features built on the context may read the state before the later ones exist.
+    const straighten = (this.straightening as StraighteningController | undefined)?.getState() ?? IDLE_STRAIGHTEN;
+    const selectedId = (this.wires as WireFeature | undefined)?.selectedId ?? null;
+    const last = this.snapshot;
+    if (last && last.from === this.state && last.state.straighten === straighten && last.state.wires.selectedId === selectedId) return last.state;
+    const wires = last && last.state.wires.selectedId === selectedId ? last.state.wires : { selectedId };
+    this.snapshot = { from: this.state, state: { ...this.state, straighten, wires } };
+    return this.snapshot.state;
+  };
 
   /** For useSyncExternalStore. */
   subscribe = (listener: () => void): (() => void) => {
@@ -313,10 +334,16 @@ export class EditorEngine {
     return () => this.onStateChanged.remove(observer);
   };
 
-  private setState(patch: Partial<EditorState>): void {
+  private setState(patch: Partial<EngineState>): void {
     if (this.disposed) return;
     this.state = { ...this.state, ...patch };
-    this.onStateChanged.notifyObservers(this.state);
+    this.notifyState();
+  }
+
+  /** Tells the subscribers of a new state (the engine's or a feature store's part of it). */
+  private notifyState(): void {
+    if (this.disposed) return;
+    this.onStateChanged.notifyObservers(this.getState());
   }
 
   /** Frames drawn so far (tests, diagnostics). */

@@ -24,7 +24,7 @@ import type { DeviceGeometry } from '../device/DeviceController.ts';
 export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry;
 
 /** What features publish for each other in the engine's state. */
-export type SharedState = Pick<EditorState, 'wires' | 'baseMesh'>;
+export type SharedState = Pick<EditorState, 'baseMesh'>;
 
 /**
  * The generated base as the features that build on it reach it (slotting): a typed capability,
@@ -59,9 +59,9 @@ export interface EditorContext {
   execute(command: Command): void;
 
   // ------------------------------------------------------------ state shared between features
-  /** The engine's state now (immutable snapshot). */
+  /** The engine's state now (immutable snapshot), with the selected wire and the straightening's status. */
   state(): EditorState;
-  /** Publishes what other features read (the wire selection, the shown base). */
+  /** Publishes what other features read (the shown base; a feature's own store is read through state() as it is). */
   share(patch: Partial<SharedState>): void;
   /** The generated base: awaiting its generation, swapping the mesh shown, holding its export. */
   readonly generatedBase: GeneratedBase;

@@ -1,5 +1,7 @@
 // The editor's state as React sees it (engine.getState(), immutable snapshots; useEditor.ts), and
-// its value before anything is opened. EditorEngine.ts owns and changes it.
+// its value before anything is opened. EditorEngine.ts owns and changes the engine's own part
+// (EngineState); the parts that belong to a feature (the straightening's status, the selected
+// wire) are read from that feature's store when a snapshot is made, never copied and kept in step.
 import type { MeshHandle } from '../geometry/client.ts';
 import { emptyDocument, type DesignDocument } from './document.ts';
 import type { EditorError, LocalLoad, ModelInfo, ModelView } from './models.ts';
@@ -8,7 +10,8 @@ import { mm, type Millimetres } from './units.ts';
 import type { ViewPreset } from './views.ts';
 import { IDLE_STRAIGHTEN, type StraightenStatus } from '../features/straighten/feature.ts';
 
-export interface EditorState {
+/** What the engine keeps itself. */
+export interface EngineState {
   /** False when WebGL could not start: the page shows why. */
   viewportReady: boolean;
   /** The local "Open STL" load in progress. */
@@ -31,10 +34,6 @@ export interface EditorState {
   revision: number;
   /** The measure tool's rubber band: straight distance to the surface under the cursor. */
   measurePreview: Millimetres | null;
-  /** The automatic straightening: running, or why it failed (features/straighten/feature.ts). */
-  straighten: StraightenStatus;
-  /** The selected wire (engine.wires, features/wires/feature.ts). */
-  wires: { selectedId: string | null };
   /** The shown base's worker mesh (features/base/feature.ts), which the thickness map reads; null: none. */
   baseMesh: { handle: MeshHandle; jaw: 'upper' | 'lower' } | null;
   /**
@@ -45,7 +44,15 @@ export interface EditorState {
   measurementsView: { shown: boolean; focused: string | null };
 }
 
-export function initialState(): EditorState {
+/** The engine's state with what it reads of the feature stores (engine.getState()). */
+export interface EditorState extends EngineState {
+  /** The automatic straightening: running, or why it failed (engine.straightening's store, features/straighten/feature.ts). */
+  readonly straighten: StraightenStatus;
+  /** The selected wire (engine.wires' store, features/wires/feature.ts). */
+  readonly wires: { readonly selectedId: string | null };
+}
+
+export function initialState(): EngineState {
   return {
     viewportReady: false,
     loading: null,
@@ -63,9 +70,12 @@ export function initialState(): EditorState {
     document: emptyDocument(),
     revision: 0,
     measurePreview: null,
-    straighten: IDLE_STRAIGHTEN,
-    wires: { selectedId: null },
     baseMesh: null,
     measurementsView: { shown: false, focused: null },
   };
+}
+
+/** The whole state before an engine and its features exist (the page before its canvas mounts). */
+export function initialEditorState(): EditorState {
+  return { ...initialState(), straighten: IDLE_STRAIGHTEN, wires: { selectedId: null } };
 }

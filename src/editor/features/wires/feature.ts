@@ -147,11 +147,9 @@ export class WireFeature {
     return this.store.getState();
   }
 
+  // The engine's state reads the selection from this store (state().wires.selectedId): no copy to share.
   private set(patch: Partial<WireView>): void {
-    // The selection is shared in the engine's state before the panels hear of the change.
-    this.store.set(patch, (next, previous) => {
-      if (next.selectedId !== previous.selectedId) this.host.share({ wires: { selectedId: next.selectedId } });
-    });
+    this.store.set(patch);
   }
 
   get selectedId(): string | null {
