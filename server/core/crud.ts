@@ -64,8 +64,8 @@ export interface ResourceDef<T extends keyof Database = keyof Database, A extend
   /** true: `delete` moves the rows (and the rows `hooks.related` names) into the recycle bin
    * (`/admin/recycle/data`) in the same transaction, from where they can be restored. */
   recycle?: boolean;
-  /** Summaries of the extra calls the module adds to `routes` itself: eps lists each of these
-   * that is registered (their perms follow the path). */
+  /** Summaries of the extra calls the module chains onto `routes` itself: eps lists each of
+   * these that is registered (their perms follow the path). */
   extraApi?: readonly EpsApi[];
   hooks?: {
     /** Slow work on the validated body (hash secrets) before the write transaction holds the
@@ -137,7 +137,9 @@ export type CrudSchema<T extends keyof Database, A extends ZodType, U extends Zo
 
 export interface Resource<P extends string = string, S extends Schema = any> {
   prefix: P;
-  /** Add module-specific calls here before mounting (and summarise them in `extraApi`). */
+  /** Module-specific calls are chained onto these (and summarised in `extraApi`), and the
+   * chain's result is mounted in their place, `{ ...resource, routes }`: it is the same Hono,
+   * and its type also carries the extra calls, so AppType and the typed client see them. */
   routes: Hono<AppEnv, S>;
   /** The resource's eps entry (core/eps.ts). */
   eps: EpsGroup;
