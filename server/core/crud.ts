@@ -52,7 +52,7 @@ export interface ResourceDef<T extends keyof Database = keyof Database, A extend
   name: string;
   table: T;
   /** The columns eps describes and the calls read and write: columns of the table only. */
-  columns: { readonly [K in ColumnOf<T>]?: ColumnDef };
+  columns: Columns<T>;
   actions: readonly Action[];
   keyWordColumns?: readonly ColumnOf<T>[];
   sortable?: readonly ColumnOf<T>[];
@@ -64,8 +64,8 @@ export interface ResourceDef<T extends keyof Database = keyof Database, A extend
   /** true: `delete` moves the rows (and the rows `hooks.related` names) into the recycle bin
    * (`/admin/recycle/data`) in the same transaction, from where they can be restored. */
   recycle?: boolean;
-  /** Summaries of the extra calls the module adds to `routes` itself: eps lists each of these
-   * that is registered (their perms follow the path). */
+  /** Summaries of the extra calls the module chains onto `routes` itself: eps lists each of
+   * these that is registered (their perms follow the path). */
   extraApi?: readonly EpsApi[];
   hooks?: {
     /** Slow work on the validated body (hash secrets) before the write transaction holds the
@@ -110,8 +110,16 @@ export interface OkReply<D> {
 }
 type Call<I, D> = { input: I; output: OkReply<D>; outputFormat: 'json'; status: ContentfulStatusCode };
 
-/** A row as info, list and page answer it: the table's columns, and what the hooks add. */
-export type CrudRow<T extends keyof Database> = Selectable<Database[T]> & { [added: string]: unknown };
+/** The columns a definition lists: what the calls read and write, eps describes. */
+export type Columns<T extends keyof Database> = { readonly [K in ColumnOf<T>]?: ColumnDef };
+/** The columns of `C` the calls read back: all but those marked `select: false` (secrets). */
+export type ReadColumns<C> = { [K in keyof C]-?: C[K] extends { select: false } ? never : K }[keyof C];
+/** A row as info, list and page answer it: the table's row type (`Selectable`) narrowed to the
+ * columns `K` they select (the definition's readable columns), and what the hooks add. */
+export type CrudRow<T extends keyof Database, K extends keyof Selectable<Database[T]> = keyof Selectable<Database[T]>> = Pick<
+  Selectable<Database[T]>,
+  K
+> & { [added: string]: unknown };
 /** The body of list and page: keyword, order and the definition's filters. */
 export interface CrudQuery {
   keyWord?: string;
@@ -119,25 +127,34 @@ export interface CrudQuery {
   sort?: 'asc' | 'desc';
   [filter: string]: unknown;
 }
-export interface CrudCalls<T extends keyof Database, A extends ZodType, U extends ZodType> {
+/** The calls of a resource of table T whose rows carry the columns K. */
+export interface CrudCalls<T extends keyof Database, A extends ZodType, U extends ZodType, K extends keyof Selectable<Database[T]>> {
   '/add': { $post: Call<{ json: z.input<A> }, { id: number }> };
   '/delete': { $post: Call<{ json: { ids: number[] } }, null> };
   '/update': { $post: Call<{ json: z.input<U> }, null> };
-  '/info': { $get: Call<{ query: { id: string | number } }, CrudRow<T>> };
-  '/list': { $post: Call<{ json: CrudQuery }, CrudRow<T>[]> };
+  '/info': { $get: Call<{ query: { id: string | number } }, CrudRow<T, K>> };
+  '/list': { $post: Call<{ json: CrudQuery }, CrudRow<T, K>[]> };
   '/page': {
     $post: Call<
       { json: CrudQuery & { page?: number; size?: number } },
-      { list: CrudRow<T>[]; pagination: { page: number; size: number; total: number }; subData?: unknown }
+      { list: CrudRow<T, K>[]; pagination: { page: number; size: number; total: number }; subData?: unknown }
     >;
   };
 }
 /** The Hono schema of a resource's own calls (paths relative to its prefix). */
-export type CrudSchema<T extends keyof Database, A extends ZodType, U extends ZodType, X extends Action> = Pick<CrudCalls<T, A, U>, `/${X}`>;
+export type CrudSchema<
+  T extends keyof Database,
+  A extends ZodType,
+  U extends ZodType,
+  X extends Action,
+  K extends keyof Selectable<Database[T]> = keyof Selectable<Database[T]>,
+> = Pick<CrudCalls<T, A, U, K>, `/${X}`>;
 
 export interface Resource<P extends string = string, S extends Schema = any> {
   prefix: P;
-  /** Add module-specific calls here before mounting (and summarise them in `extraApi`). */
+  /** Module-specific calls are chained onto these (and summarised in `extraApi`), and the
+   * chain's result is mounted in their place, `{ ...resource, routes }`: it is the same Hono,
+   * and its type also carries the extra calls, so AppType and the typed client see them. */
   routes: Hono<AppEnv, S>;
   /** The resource's eps entry (core/eps.ts). */
   eps: EpsGroup;
@@ -175,10 +192,19 @@ export function permsFor(def: Pick<ResourceDef, 'module' | 'path' | 'actions'> &
   return [...def.actions, ...(def.extraApi ?? []).map((a) => a.path.replace(/^\//, '').replaceAll('/', ':'))].map((a) => `${base}:${a}`);
 }
 
-export function createCrud<T extends keyof Database, A extends ZodType, U extends ZodType, X extends Action, M extends string, P extends string>(
+export function createCrud<
+  T extends keyof Database,
+  A extends ZodType,
+  U extends ZodType,
+  X extends Action,
+  M extends string,
+  P extends string,
+  C extends Columns<T>,
+>(
   ctx: AppContext,
-  def: ResourceDef<T, A, U> & { module: M; path: P; actions: readonly X[] },
-): Resource<`/admin/${M}/${P}`, CrudSchema<T, A, U, X>> {
+  // The guard on `columns` keeps a column the table lacks an error (C alone would accept it).
+  def: ResourceDef<T, A, U> & { module: M; path: P; actions: readonly X[]; columns: C & { readonly [K in Exclude<keyof C, ColumnOf<T>>]: never } },
+): Resource<`/admin/${M}/${P}`, CrudSchema<T, A, U, X, ReadColumns<C> & keyof Selectable<Database[T]>>> {
   const db = ctx.db as unknown as Kysely<any>;
   // The queries are built over any table: the definition's types were checked above.
   const table: string = def.table;
@@ -409,6 +435,6 @@ export function createCrud<T extends keyof Database, A extends ZodType, U extend
 
   if (def.recycle) registerRecyclable(table, def.name, prefix);
 
-  const typed = routes as unknown as Hono<AppEnv, CrudSchema<T, A, U, X>>;
+  const typed = routes as unknown as Hono<AppEnv, CrudSchema<T, A, U, X, ReadColumns<C> & keyof Selectable<Database[T]>>>;
   return { prefix, routes: typed, eps, perms: permsFor(def), scopeOf, within, filtered };
 }

@@ -42,6 +42,19 @@ describe('typed client', () => {
     expect(page.list[0]!.key).toBe('typed-client');
   });
 
+  it('calls the extra calls a resource chains onto its routes', async () => {
+    // retryAI is chained onto the order resource's routes: AppType has it, with its body's type.
+    const missing = await failure(unwrap(api.admin.order.info.retryAI.$post({ json: { id: 999999 } })));
+    expect(missing).toMatchObject({ kind: 'api', code: 1001, message: translate('en', 'dataNotFound') });
+    // @ts-expect-error the body is `{ id }`, not `{ ids }`
+    const wrongBody = await failure(unwrap(api.admin.order.info.retryAI.$post({ json: { ids: [999999] } })));
+    expect(wrongBody).toMatchObject({ kind: 'api', code: 1002 });
+    // The reply is typed too: the task log's page.
+    const log = await unwrap(api.admin.task.info.log.$get({ query: { page: '1', size: '5' } }));
+    expect(log.pagination).toMatchObject({ page: 1, size: 5 });
+    expect(Array.isArray(log.list)).toBe(true);
+  });
+
   it('throws a refusal with the server code and message', async () => {
     const missing = await failure(unwrap(api.admin.design.getDesignData.$get({ query: { orderId: '999999' } })));
     expect(missing).toMatchObject({ kind: 'api', code: 1001, status: 200, message: translate('en', 'designOrderNotFound') });

@@ -130,7 +130,8 @@ export function createDepartmentResource(ctx: AppContext) {
     },
   });
 
-  resource.routes.post('/order', validate('json', departmentOrderSchema), async (c) => {
+  // Chained, so that AppType (and the typed client) see the extra call.
+  const routes = resource.routes.post('/order', validate('json', departmentOrderSchema), async (c) => {
     const body = c.req.valid('json');
     const items = Array.isArray(body) ? body : body.list;
     const scope = await resource.scopeOf(c);
@@ -158,5 +159,5 @@ export function createDepartmentResource(ctx: AppContext) {
     return ok(c, null);
   });
 
-  return resource;
+  return { ...resource, routes };
 }

@@ -69,7 +69,8 @@ const keepSchema = z.object({ value: z.coerce.number().int().min(1).max(MAX_LOG_
 
 export function createLogResource(ctx: AppContext) {
   const resource = createCrud(ctx, logResource);
-  resource.routes
+  // Chained, so that AppType (and the typed client) see the extra calls.
+  const routes = resource.routes
     .post('/setKeep', validate('json', keepSchema), async (c) => {
       await setLogKeepDays(ctx.db, c.req.valid('json').value);
       return ok(c, null);
@@ -79,5 +80,5 @@ export function createLogResource(ctx: AppContext) {
       await ctx.db.deleteFrom('base_sys_log').execute();
       return ok(c, null);
     });
-  return resource;
+  return { ...resource, routes };
 }

@@ -290,20 +290,21 @@ export function createMenuResource(ctx: AppContext) {
     },
   });
 
-  resource.routes.post('/export', validate('json', exportSchema), async (c) => {
-    const { ids } = c.req.valid('json');
-    const all = await ctx.db.selectFrom('base_sys_menu').selectAll().execute();
-    return ok(c, menuTree(all, ids?.length ? ids : undefined));
-  });
+  // Chained, so that AppType (and the typed client) see the extra calls.
+  const routes = resource.routes
+    .post('/export', validate('json', exportSchema), async (c) => {
+      const { ids } = c.req.valid('json');
+      const all = await ctx.db.selectFrom('base_sys_menu').selectAll().execute();
+      return ok(c, menuTree(all, ids?.length ? ids : undefined));
+    })
+    .post('/import', validate('json', importSchema), async (c) => {
+      const body = c.req.valid('json');
+      const nodes = Array.isArray(body) ? body : body.menus;
+      const now = formatTime(ctx.clock.now());
+      const caller = await callerHolding(ctx.db, c);
+      const result = await ctx.db.transaction().execute((trx) => importMenus(trx, nodes, c.get('lang'), now, caller));
+      return ok(c, result);
+    });
 
-  resource.routes.post('/import', validate('json', importSchema), async (c) => {
-    const body = c.req.valid('json');
-    const nodes = Array.isArray(body) ? body : body.menus;
-    const now = formatTime(ctx.clock.now());
-    const caller = await callerHolding(ctx.db, c);
-    const result = await ctx.db.transaction().execute((trx) => importMenus(trx, nodes, c.get('lang'), now, caller));
-    return ok(c, result);
-  });
-
-  return resource;
+  return { ...resource, routes };
 }

@@ -97,7 +97,8 @@ export function createParamResource(ctx: AppContext) {
       },
     },
   });
-  resource.routes.get('/html', validate('query', z.object({ key: z.string().min(1).max(255) })), async (c) => {
+  // Chained, so that AppType (and the typed client) see the extra call.
+  const routes = resource.routes.get('/html', validate('query', z.object({ key: z.string().min(1).max(255) })), async (c) => {
     const { key } = c.req.valid('query');
     const row = await ctx.db.selectFrom('base_sys_param').select(['name', 'data', 'dataType']).where('keyName', '=', key).executeTakeFirst();
     if (!row) {
@@ -111,5 +112,5 @@ export function createParamResource(ctx: AppContext) {
     else body = `<pre>${escapeHtml(data)}</pre>`;
     return page(c, row.name, body, 200);
   });
-  return resource;
+  return { ...resource, routes };
 }

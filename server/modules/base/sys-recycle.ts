@@ -75,7 +75,8 @@ export function createRecycleResource(ctx: AppContext) {
       },
     },
   });
-  resource.routes.post('/restore', validate('json', restoreSchema), async (c) => {
+  // Chained, so that AppType (and the typed client) see the extra call.
+  const routes = resource.routes.post('/restore', validate('json', restoreSchema), async (c) => {
     const { ids } = c.req.valid('json');
     const access = await loadAccess(ctx.db, authOf(c).userId);
     const entries = await resource
@@ -90,7 +91,7 @@ export function createRecycleResource(ctx: AppContext) {
     const restored = await ctx.db.transaction().execute((trx) => restoreFromRecycleBin(trx, ids));
     return ok(c, { restored });
   });
-  return resource;
+  return { ...resource, routes };
 }
 
 /** Mounted by app.ts; listed in eps under the module `recycle`. */

@@ -94,8 +94,9 @@ export function createReleaseResource(ctx: AppContext) {
       },
     },
   });
-  // Any logged-in user (see LOGIN_ONLY_PATHS in core/auth.ts).
-  resource.routes.get('/toReaded', validate('query', z.object({ id: z.coerce.number().int().positive().optional() })), async (c) => {
+  // Any logged-in user (see LOGIN_ONLY_PATHS in core/auth.ts). Chained, so that AppType (and the
+  // typed client) see the extra call.
+  const routes = resource.routes.get('/toReaded', validate('query', z.object({ id: z.coerce.number().int().positive().optional() })), async (c) => {
     const auth = c.get('auth');
     if (!auth) throw unauthorized();
     const { id } = c.req.valid('query');
@@ -110,7 +111,7 @@ export function createReleaseResource(ctx: AppContext) {
       .execute();
     return ok(c, null);
   });
-  return resource;
+  return { ...resource, routes };
 }
 
 /** Mounted under /admin/base/open; `doc` describes it in eps. */

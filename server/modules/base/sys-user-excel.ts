@@ -2,7 +2,7 @@
 // filtered list as xlsx). Creation in bulk keeps the good rows and reports each bad one by its
 // row number and reason ("Import data errors skip the bad rows").
 import ExcelJS from 'exceljs';
-import type { Context } from 'hono';
+import type { Context, Hono, Schema } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -242,51 +242,52 @@ export async function readUserSheet(bytes: ArrayBuffer): Promise<{ row: number; 
   return items;
 }
 
-export function addUserExcelRoutes(ctx: AppContext, resource: Resource, helpers: Helpers): void {
-  resource.routes.post('/batchCreateUser', validate('json', batchCreateSchema), async (c) => {
-    const body = c.req.valid('json');
-    const items = body.list.map((data, i) => ({ row: i + 1, data }));
-    return ok(c, await createUsersInBulk(ctx, c, resource, helpers, items, body));
-  });
-
-  resource.routes.post('/import', async (c) => {
-    let form: FormData;
-    try {
-      form = await c.req.formData();
-    } catch {
-      throw fail('importFileMissing');
-    }
-    const file = form.get('file');
-    if (!file || typeof file === 'string') throw fail('importFileMissing');
-    const items = await readUserSheet(await file.arrayBuffer());
-    const password = form.get('password');
-    const defaults = {
-      password: typeof password === 'string' && password ? password : undefined,
-    };
-    return ok(c, await createUsersInBulk(ctx, c, resource, helpers, items, defaults));
-  });
-
-  resource.routes.post('/export', validate('json', exportSchema), async (c) => {
-    // Same keyword/filters/scope as page; values are bound, never interpolated.
-    const body = c.req.valid('json') as Row;
-    const rows = (await (await resource.filtered(c, body))
-      .select(['id', 'username', 'name', 'nickName', 'phone', 'email', 'departmentId', 'status', 'remark', 'createTime'])
-      .orderBy('id', 'asc')
-      .limit(MAX_EXPORT_USERS)
-      .execute()) as Row[];
-    const described = rows.length ? await helpers.describeUsers(ctx.db, rows) : [];
-    const lang: Lang = c.get('lang');
-    const wb = new ExcelJS.Workbook();
-    const sheet = wb.addWorksheet('users');
-    sheet.columns = EXPORTED.map((col) => ({ header: col[lang], key: col.key, width: col.width }));
-    sheet.getRow(1).font = { bold: true };
-    for (const u of described) {
-      sheet.addRow({ ...u, department: u.departmentName ?? '', roles: u.roleName ?? '' });
-    }
-    const buffer = await wb.xlsx.writeBuffer();
-    return c.body(new Uint8Array(buffer as ArrayBuffer), 200, {
-      'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      'Content-Disposition': 'attachment; filename="users.xlsx"',
+/** Chains the bulk calls onto a user resource's routes and returns them (typed: AppType sees
+ * them). `resource` supplies the scope and the page's filters. */
+export function addUserExcelRoutes<S extends Schema>(ctx: AppContext, resource: Resource, routes: Hono<AppEnv, S>, helpers: Helpers) {
+  return routes
+    .post('/batchCreateUser', validate('json', batchCreateSchema), async (c) => {
+      const body = c.req.valid('json');
+      const items = body.list.map((data, i) => ({ row: i + 1, data }));
+      return ok(c, await createUsersInBulk(ctx, c, resource, helpers, items, body));
+    })
+    .post('/import', async (c) => {
+      let form: FormData;
+      try {
+        form = await c.req.formData();
+      } catch {
+        throw fail('importFileMissing');
+      }
+      const file = form.get('file');
+      if (!file || typeof file === 'string') throw fail('importFileMissing');
+      const items = await readUserSheet(await file.arrayBuffer());
+      const password = form.get('password');
+      const defaults = {
+        password: typeof password === 'string' && password ? password : undefined,
+      };
+      return ok(c, await createUsersInBulk(ctx, c, resource, helpers, items, defaults));
+    })
+    .post('/export', validate('json', exportSchema), async (c) => {
+      // Same keyword/filters/scope as page; values are bound, never interpolated.
+      const body = c.req.valid('json') as Row;
+      const rows = (await (await resource.filtered(c, body))
+        .select(['id', 'username', 'name', 'nickName', 'phone', 'email', 'departmentId', 'status', 'remark', 'createTime'])
+        .orderBy('id', 'asc')
+        .limit(MAX_EXPORT_USERS)
+        .execute()) as Row[];
+      const described = rows.length ? await helpers.describeUsers(ctx.db, rows) : [];
+      const lang: Lang = c.get('lang');
+      const wb = new ExcelJS.Workbook();
+      const sheet = wb.addWorksheet('users');
+      sheet.columns = EXPORTED.map((col) => ({ header: col[lang], key: col.key, width: col.width }));
+      sheet.getRow(1).font = { bold: true };
+      for (const u of described) {
+        sheet.addRow({ ...u, department: u.departmentName ?? '', roles: u.roleName ?? '' });
+      }
+      const buffer = await wb.xlsx.writeBuffer();
+      return c.body(new Uint8Array(buffer as ArrayBuffer), 200, {
+        'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        'Content-Disposition': 'attachment; filename="users.xlsx"',
+      });
     });
-  });
 }

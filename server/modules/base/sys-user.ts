@@ -277,7 +277,9 @@ export function createUserResource(ctx: AppContext) {
     },
   });
 
-  resource.routes.post('/move', validate('json', userMoveSchema), async (c) => {
+  // Chained (here and in addUserExcelRoutes), so that AppType (and the typed client) see the
+  // extra calls.
+  const moveRoutes = resource.routes.post('/move', validate('json', userMoveSchema), async (c) => {
     const { userIds, departmentId } = c.req.valid('json');
     const scope = await resource.scopeOf(c);
     await checkDepartment(ctx.db, scope, departmentId);
@@ -298,6 +300,6 @@ export function createUserResource(ctx: AppContext) {
     return ok(c, null);
   });
 
-  addUserExcelRoutes(ctx, resource, { checkDepartment, assignableRoles, checkOutcome, describeUsers });
-  return resource;
+  const routes = addUserExcelRoutes(ctx, resource, moveRoutes, { checkDepartment, assignableRoles, checkOutcome, describeUsers });
+  return { ...resource, routes };
 }

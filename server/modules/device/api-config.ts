@@ -71,8 +71,9 @@ export function createApiConfigResource(ctx: AppContext) {
       decorate: async (row) => (await withHints([row]))[0]!,
     },
   });
-  resource.routes.get('/departmentList', async (c) =>
+  // Chained, so that AppType (and the typed client) see the extra call.
+  const routes = resource.routes.get('/departmentList', async (c) =>
     ok(c, await ctx.db.selectFrom('base_sys_department').select(['id', 'name', 'parentId']).orderBy('orderNum').orderBy('id').execute()),
   );
-  return resource;
+  return { ...resource, routes };
 }

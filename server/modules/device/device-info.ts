@@ -144,7 +144,8 @@ export function createDeviceResource(ctx: AppContext) {
     return row;
   }
 
-  resource.routes
+  // Chained, so that AppType (and the typed client) see the extra calls.
+  const routes = resource.routes
     .post('/add', validate('json', addSchema), async (c) => {
       const data = c.req.valid('json');
       const { userId } = authOf(c);
@@ -233,5 +234,5 @@ export function createDeviceResource(ctx: AppContext) {
         .execute();
       return ok(c, rows.map((r) => ({ ...r, diameterList: r.diameters.split(',').map(Number) })));
     });
-  return resource;
+  return { ...resource, routes };
 }

@@ -126,6 +126,7 @@ export function createDictInfoResource(ctx: AppContext) {
       },
     },
   });
-  resource.routes.post('/data', validate('json', dataSchema), async (c) => ok(c, await dictData(ctx.db, c.req.valid('json').types)));
-  return resource;
+  // Chained, so that AppType (and the typed client) see the extra call.
+  const routes = resource.routes.post('/data', validate('json', dataSchema), async (c) => ok(c, await dictData(ctx.db, c.req.valid('json').types)));
+  return { ...resource, routes };
 }

@@ -78,7 +78,8 @@ export function createArticleResource(ctx: AppContext) {
       },
     },
   });
-  resource.routes
+  // Chained, so that AppType (and the typed client) see the extra calls.
+  const routes = resource.routes
     .get('/docs', async (c) => {
       const categories = await ctx.db
         .selectFrom('base_sys_article_category')
@@ -105,5 +106,5 @@ export function createArticleResource(ctx: AppContext) {
       if (!article) throw fail('dataNotFound');
       return ok(c, article);
     });
-  return resource;
+  return { ...resource, routes };
 }

@@ -184,7 +184,8 @@ export function createOrderResource(ctx: AppContext) {
     },
   });
 
-  resource.routes.post('/retryAI', validate('json', orderRetryAiSchema), async (c) => {
+  // Chained, so that AppType (and the typed client) see the extra call.
+  const routes = resource.routes.post('/retryAI', validate('json', orderRetryAiSchema), async (c) => {
     const { id } = c.req.valid('json');
     const order = await resource
       .within(ctx.db.selectFrom('order_info').select(['id', 'enableAI', 'aiStatus']).where('id', '=', id), await resource.scopeOf(c))
@@ -198,7 +199,7 @@ export function createOrderResource(ctx: AppContext) {
       .execute();
     return ok(c, null);
   });
-  return resource;
+  return { ...resource, routes };
 }
 
 async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {

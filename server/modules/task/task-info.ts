@@ -167,7 +167,8 @@ export function createTaskResource(ctx: AppContext) {
     },
   });
 
-  resource.routes
+  // Chained, so that AppType (and the typed client) see the extra calls.
+  const routes = resource.routes
     .post('/start', validate('json', idBody), async (c) => {
       const task = await loadTask(ctx.db, c.req.valid('json').id);
       const { nextRunTime } = plan({ ...task, status: TASK_STATUS.running }, ctx.clock.now());
@@ -217,5 +218,5 @@ export function createTaskResource(ctx: AppContext) {
       return ok(c, null);
     })
     .get('/jobs', async (c) => ok(c, listJobs()));
-  return resource;
+  return { ...resource, routes };
 }

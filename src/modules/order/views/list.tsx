@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
+import { api, unwrap } from '../../../api/api';
 import { request } from '../../../api/client';
 import { hasPerm } from '../../../app/store';
 import { CrudPage, createService, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
@@ -10,7 +11,6 @@ import { ModelUpload, isPending, settleModels } from '../ModelUpload';
 import { useStatusOptions } from '../status';
 import { userLabel, type NamedUser } from '../../../app/users';
 import { AI_STATUS } from '../../../../common/orders.ts';
-import type { OrderRetryAiRequest } from '../../../../common/order-request.ts';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -88,7 +88,7 @@ export default function OrderList() {
 
   const retryAI = async (row: Row) => {
     try {
-      await request({ url: `${PREFIX}/retryAI`, method: 'POST', data: { id: row.id } satisfies OrderRetryAiRequest });
+      await unwrap(api().admin.order.info.retryAI.$post({ json: { id: row.id } }));
       toast.success(t`The order was sent to AI design again`);
       crud.current?.refresh();
     } catch {
