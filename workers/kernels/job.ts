@@ -101,7 +101,7 @@ export async function runChunked(
 //
 // Comlink keeps only `message` of a thrown error, so the worker never lets a
 // job throw: every job call resolves a JobResult, and the page's client
-// (src/editor/geometry/client.ts) turns a failure into a rejected promise
+// (src/geometry/client.ts) turns a failure into a rejected promise
 // whose error carries the same `code`.
 
 /** A failed job as it crosses the worker boundary. `code` is stable; `detail` is English for logs. */

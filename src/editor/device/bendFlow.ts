@@ -4,7 +4,7 @@
 // check before sending (errors stop, warnings go along); then POST /admin/design/bend, whose
 // refusals are shown as the server words them, and whose failure as a call is "Network
 // exception, failed to send data.".
-import type { BendCheckInput, BendCheckResult, BendIssue } from '../geometry/client.ts';
+import type { BendCheckInput, BendCheckResult, BendIssue } from '../../geometry/client.ts';
 import type { WireDesign } from '../engine/document.ts';
 import { springbackTableProblem } from '../../../common/springback.ts';
 import { DeviceRefusal, type DevicePort } from './port.ts';

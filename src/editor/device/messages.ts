@@ -2,7 +2,7 @@
 // checks' messages (BEND_MESSAGES, with their values) and the names of states.
 import { msg } from '@lingui/core/macro';
 import type { I18n, MessageDescriptor } from '@lingui/core';
-import type { BendIssue, WireType } from '../geometry/client.ts';
+import type { BendIssue, WireType } from '../../geometry/client.ts';
 import type { BendOutcome } from './bendFlow.ts';
 import type { JobStatus, UserDevice } from './types.ts';
 

@@ -4,7 +4,7 @@
 // wrapping the wire (docs/device-bridge.md, "Step geometry"). The part of a step is computed here
 // from the state before it; at the end of the step the view shows the kernel's state, which also
 // springs the wire back from the compensated angle to the one it keeps.
-import type { ProgramStep } from '../geometry/client.ts';
+import type { ProgramStep } from '../../geometry/client.ts';
 
 export type SimPhase = 'feed' | 'rotate' | 'bend';
 

@@ -24,14 +24,14 @@ import { Observable } from '@babylonjs/core/Misc/observable';
 // Side effect: scene.createPickingRay (tools, zoom-to-mouse).
 import '@babylonjs/core/Culling/ray';
 
-import { claimGeometryClient, releaseGeometryClient, type MeshHandle } from '../geometry/client.ts';
+import { claimGeometryClient, releaseGeometryClient, type MeshHandle } from '../../geometry/client.ts';
 import { ActionRegistry } from './actions.ts';
 import { EDITOR_ACTIONS, type ActionId } from '../features/actions.ts';
 import { CommandStack, snapshotCommand, type Command } from './commands.ts';
 import type { DesignDocument, ModelRole } from './document.ts';
 import { BaseFeature } from '../features/base/feature.ts';
 import { SlotFeature, type SlotPort } from '../features/slots/feature.ts';
-import { getSlotClient } from '../geometry/slot-client.ts';
+import { getSlotClient } from '../../geometry/slot-client.ts';
 import { SmoothFeature } from '../features/smooth/feature.ts';
 import { CameraHold } from './cameraHold.ts';
 import { AnalysisController } from '../features/analysis/feature.ts';

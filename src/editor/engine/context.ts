@@ -5,7 +5,7 @@
 // never through the engine's facade.
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
-import type { MeshHandle } from '../geometry/client.ts';
+import type { MeshHandle } from '../../geometry/client.ts';
 import type { Command } from './commands.ts';
 import type { DesignDocument, ModelRole } from './document.ts';
 import type { GeometryPort } from './models.ts';

@@ -6,7 +6,7 @@ import type { Scene } from '@babylonjs/core/scene';
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 
-import type { Vec3 } from '../geometry/client.ts';
+import type { Vec3 } from '../../geometry/client.ts';
 import type { ModelRole } from './document.ts';
 import { rayMeetsBox } from './cameraHold.ts';
 import { PickMemory } from './footprint.ts';

@@ -1,6 +1,6 @@
 // The editor's state as React sees it (engine.getState(), immutable snapshots; useEditor.ts), and
 // its value before anything is opened. EditorEngine.ts owns and changes it.
-import type { MeshHandle } from '../geometry/client.ts';
+import type { MeshHandle } from '../../geometry/client.ts';
 import { emptyDocument, type DesignDocument } from './document.ts';
 import type { EditorError, LocalLoad, ModelInfo, ModelView } from './models.ts';
 import type { ToolId, ToolPhase } from './tools/tool.ts';

@@ -8,7 +8,7 @@
  */
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import { GeometryError, isAbortError } from '../../editor/geometry/errors';
+import { GeometryError, isAbortError } from '../../geometry/errors.ts';
 import { errorMessage } from '../../editor/ui/errors';
 
 /** Binary STL: an 80-byte header, a 4-byte count, 50 bytes per triangle. */
@@ -60,7 +60,7 @@ export class NotSmallEnoughError extends Error {
 export async function simplifyModel(file: File, maxBytes: number, options: SimplifyOptions = {}): Promise<SimplifiedModel> {
   const { signal, onProgress } = options;
   onProgress?.('open', 0);
-  const { GeometryClient } = await import('../../editor/geometry/client');
+  const { GeometryClient } = await import('../../geometry/client.ts');
   signal?.throwIfAborted();
   const client = new GeometryClient();
   const held: number[] = [];

@@ -13,9 +13,9 @@
 // A user's cut is computed before the document changes: a refusal or a failed cut leaves the
 // design as it was. A slot whose wire was deleted (or can no longer be slotted) is skipped, not
 // removed: undoing the deletion brings the slot back with it.
-import type { MeshHandle } from '../../geometry/client.ts';
-import { isAbortError } from '../../geometry/errors.ts';
-import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../../geometry/slot-client.ts';
+import type { MeshHandle } from '../../../geometry/client.ts';
+import { isAbortError } from '../../../geometry/errors.ts';
+import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../../../geometry/slot-client.ts';
 import type { BaseFeature, BaseMeshArrays } from '../base/feature.ts';
 import { insertionInModelFrame } from '../base/rules.ts';
 import type { DesignDocument, SlotDesign, WireDesign } from '../../engine/document.ts';

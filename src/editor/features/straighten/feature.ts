@@ -4,8 +4,8 @@
 // document (`straightening`), applied to the upper, lower and bite models alike so that the bite
 // is kept; the worker meshes are never moved (picks stay in the model frame, engine.pickAt
 // carries the ray across). Every change is one command on the undo stack.
-import type { MeshHandle } from '../../geometry/client.ts';
-import { GeometryError, isAbortError, type GeometryErrorCode } from '../../geometry/errors.ts';
+import type { MeshHandle } from '../../../geometry/client.ts';
+import { GeometryError, isAbortError, type GeometryErrorCode } from '../../../geometry/errors.ts';
 import type { ModelRole, Straightening } from '../../engine/document.ts';
 import { cleanRigid, IDENTITY, multiply, rotationAbout, translation, type Matrix4 } from '../../engine/pose.ts';
 import type { Xyz } from '../../engine/units.ts';

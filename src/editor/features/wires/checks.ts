@@ -1,6 +1,6 @@
 // The wires' live rule checks: the worker's bendCheck of each wire as shown, debounced after the
 // last change, one at a time; the last result per wire is kept with the shape it was made for.
-import type { BendCheckResult } from '../../geometry/client.ts';
+import type { BendCheckResult } from '../../../geometry/client.ts';
 import type { WireDesign, WirePoint, WireType } from '../../engine/document.ts';
 import { Debounced } from '../../engine/debounce.ts';
 import type { Xyz } from '../../engine/units.ts';

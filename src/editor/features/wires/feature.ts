@@ -10,7 +10,7 @@
 // interaction: selection, options, placing, dragging, picking and the scene.
 import { Material } from '@babylonjs/core/Materials/material';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
-import type { BendCheckResult, BendIssue } from '../../geometry/client.ts';
+import type { BendCheckResult, BendIssue } from '../../../geometry/client.ts';
 import type { SurfacePick, WireDesign, WirePoint, WireType } from '../../engine/document.ts';
 import { mm, type Xyz } from '../../engine/units.ts';
 import { buildHandle, buildTube, WireMaterials } from './tube.ts';

@@ -11,14 +11,14 @@
 // The base is copied to the worker, never detached: the editor keeps it for
 // undo and reset.
 
-import type { SlotApi, SlotProgressCallback, SlotWorkerErrorCode, SlotWorkerFailure, SlotWorkerStats } from '../../../workers/slot.worker.ts';
-import type { SlotBase, SlotResult, SlotWire } from '../../../workers/kernels/slot.ts';
+import type { SlotApi, SlotProgressCallback, SlotWorkerErrorCode, SlotWorkerFailure, SlotWorkerStats } from '../../workers/slot.worker.ts';
+import type { SlotBase, SlotResult, SlotWire } from '../../workers/kernels/slot.ts';
 import { WorkerConnection, type CallOptions } from './worker-connection.ts';
 
-export type { SlotBase, SlotResult, SlotWire } from '../../../workers/kernels/slot.ts';
-export type { SlotErrorCode, WireType } from '../../../workers/kernels/slot-messages.ts';
-export { SLOT_MESSAGES, SLOTTABLE_WIRE_TYPES } from '../../../common/wires.ts';
-export type { SlotWorkerStats } from '../../../workers/slot.worker.ts';
+export type { SlotBase, SlotResult, SlotWire } from '../../workers/kernels/slot.ts';
+export type { SlotErrorCode, WireType } from '../../workers/kernels/slot-messages.ts';
+export { SLOT_MESSAGES, SLOTTABLE_WIRE_TYPES } from '../../common/wires.ts';
+export type { SlotWorkerStats } from '../../workers/slot.worker.ts';
 
 export type SlotClientErrorCode = SlotWorkerErrorCode | 'WORKER_FAILED';
 
@@ -42,7 +42,7 @@ export type SlotCallOptions = CallOptions<SlotProgressCallback>;
 
 export class SlotClient {
   private readonly connection = new WorkerConnection<SlotApi>(
-    () => new Worker(new URL('../../../workers/slot.worker.ts', import.meta.url), { type: 'module', name: 'slot' }),
+    () => new Worker(new URL('../../workers/slot.worker.ts', import.meta.url), { type: 'module', name: 'slot' }),
     (detail) => new SlotClientError('WORKER_FAILED', detail),
     'slot',
     (failure) => SlotClientError.from(failure as SlotWorkerFailure),
