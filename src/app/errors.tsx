@@ -14,7 +14,7 @@ import { isModuleLoadError } from './lazy';
 const reported = new WeakSet<object>();
 
 /** Shows the error's message once per error. */
-export function reportPageError(error: unknown): void {
+function reportPageError(error: unknown): void {
   if (typeof error === 'object' && error !== null) {
     if (reported.has(error)) return;
     reported.add(error);

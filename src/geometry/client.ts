@@ -336,11 +336,3 @@ export function claimGeometryClient(): GeometryClient {
 export function releaseGeometryClient(client: unknown): void {
   if (editorClient?.client === client) editorClient = undefined;
 }
-
-let shared: GeometryClient | undefined;
-
-/** The page-wide geometry client (one worker). */
-export function getGeometryClient(): GeometryClient {
-  shared ??= new GeometryClient();
-  return shared;
-}

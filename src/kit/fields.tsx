@@ -26,15 +26,15 @@ export interface FieldProps {
 }
 
 /** Most files one upload item takes; thumbnails are 120 px (spec §9). */
-export const MAX_UPLOAD_FILES = 9;
+const MAX_UPLOAD_FILES = 9;
 
 const INPUT = 'aw-input disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500 read-only:bg-slate-50 read-only:text-slate-600 read-only:focus:ring-0';
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 /** `YYYY-MM-DD HH:mm:ss` (server) ↔ `YYYY-MM-DDTHH:mm` (datetime-local input). */
-export const toLocalInput = (v: unknown) => str(v).replace(' ', 'T').slice(0, 16);
-export const fromLocalInput = (v: string) => (v ? `${v.replace('T', ' ')}${v.length === 16 ? ':00' : ''}` : '');
+const toLocalInput = (v: unknown) => str(v).replace(' ', 'T').slice(0, 16);
+const fromLocalInput = (v: string) => (v ? `${v.replace('T', ' ')}${v.length === 16 ? ':00' : ''}` : '');
 
 export function Field(props: FieldProps): ReactNode {
   const { item, id, value, onChange, invalid, describedBy, readOnly = false } = props;

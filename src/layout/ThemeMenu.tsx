@@ -14,7 +14,7 @@ const NAMES = {
   cangqing: msg`Slate cyan`,
 } as const;
 
-export function themeLabel(i18n: I18n, name: string): string {
+function themeLabel(i18n: I18n, name: string): string {
   const m = NAMES[name as keyof typeof NAMES];
   return m ? i18n._(m) : name;
 }

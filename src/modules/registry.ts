@@ -32,10 +32,6 @@ for (const [file, load] of Object.entries(files)) loaders.set(file.replace(/^\.\
 
 const components = new Map<string, LazyExoticComponent<ComponentType>>();
 
-export function hasView(viewPath: string): boolean {
-  return loaders.has(viewKey(viewPath));
-}
-
 /** The page component of a view path, or null when that module is not built yet. */
 export function getView(viewPath: string): LazyExoticComponent<ComponentType> | null {
   const key = viewKey(viewPath);

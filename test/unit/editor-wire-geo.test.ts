@@ -1,4 +1,4 @@
-// Wire geometry (src/editor/engine/wires/surface.ts, templates.ts, fit.ts) on the generated jaws
+// Wire geometry (src/editor/features/wires/surface.ts, templates.ts, fit.ts) on the generated jaws
 // of test/fixtures/jaw.ts through the real geometry worker: corners kept off the teeth, templates
 // shaped like appliances that the bending program accepts, auto-fit of the single-arm clasp.
 import { existsSync, readFileSync } from 'node:fs';
@@ -7,12 +7,23 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mm, modelPoint } from '../../src/editor/engine/units.ts';
 import type { SurfacePick, WireDesign, WirePoint, WireType } from '../../src/editor/engine/document.ts';
-import { keepOff, offsetPoints, surfaceDistances, surfaceQuery, type SurfaceQuery } from '../../src/editor/features/wires/surface.ts';
+import { keepOff, offsetPoints, surfaceQuery, type SurfaceQuery } from '../../src/editor/features/wires/surface.ts';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { placeTemplate, TEMPLATE_CLICKS, type PlacedWire } from '../../src/editor/features/wires/templates.ts';
 import { autoFit } from '../../src/editor/features/wires/fit.ts';
 import { invertRigid, rotateVector, transformPoint } from '../../src/editor/engine/pose.ts';
+
+/** Distance of each point from the surface, through the surface's own closest-point query. */
+async function surfaceDistances(points: Float32Array, surface: SurfaceQuery): Promise<Float32Array> {
+  const hits = await surface.closest(points);
+  const out = new Float32Array(points.length / 3);
+  for (let i = 0; i < out.length; i++) {
+    const o = i * 3;
+    out[i] = hits.triangle[i]! < 0 ? Infinity : Math.hypot(points[o]! - hits.point[o]!, points[o + 1]! - hits.point[o + 1]!, points[o + 2]! - hits.point[o + 2]!);
+  }
+  return out;
+}
 
 /** Centre and outward direction of tooth n (0: the right last molar .. 13: the left one) of jawMesh() (canonical lower frame). */
 function tooth(n: number): { x: number; y: number; out: [number, number] } {

@@ -23,7 +23,7 @@ import {
 export { BEND_MESSAGES, type BendIssueCode, DEFAULT_LIMITS, type MachineLimits, WIRE_END_MAX, WIRE_END_MIN, type WireType, WRAPAROUND_FIRST_MAX };
 
 /** The arrow clasp's double bend: two consecutive arcs with at most this much straight between them (mm). */
-export const DOUBLE_BEND_MAX_GAP = 2;
+const DOUBLE_BEND_MAX_GAP = 2;
 
 export interface BendIssue {
   code: BendIssueCode;

@@ -176,10 +176,10 @@ export interface JobRunner<C extends string> {
   recentJobs(): JobRun<C>[];
 }
 
-export const RECENT_JOBS = 20;
+const RECENT_JOBS = 20;
 
 /** ArrayBuffers of the typed arrays in a result (plain objects and arrays, walked deeply), each once. */
-export function transferables(value: unknown, found = new Set<ArrayBuffer>()): ArrayBuffer[] {
+function transferables(value: unknown, found = new Set<ArrayBuffer>()): ArrayBuffer[] {
   if (ArrayBuffer.isView(value)) {
     if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
   } else if (Array.isArray(value)) {

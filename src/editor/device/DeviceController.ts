@@ -88,7 +88,7 @@ const INITIAL: DeviceView = {
   simulation: { status: 'none', data: null, problem: null, issues: [] },
 };
 
-export const QUEUE_LIMIT = 50;
+const QUEUE_LIMIT = 50;
 
 export class DeviceController {
   private readonly store = new FeatureStore<DeviceView>(INITIAL);

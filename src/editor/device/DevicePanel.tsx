@@ -16,7 +16,7 @@ import type { WireDesign } from '../engine/document.ts';
 import { EditorIcon } from '../ui/icons.tsx';
 import { formatMm, formatNumber } from '../../i18n/format.ts';
 
-export function useDeviceView(devices: DeviceController | null | undefined): DeviceView | null {
+function useDeviceView(devices: DeviceController | null | undefined): DeviceView | null {
   return useEngineStore<DeviceView, DeviceView | null>(devices, (view) => view, null);
 }
 

@@ -14,10 +14,10 @@ import type { UserDevice } from './types.ts';
  * Radius of the bend arcs' centreline (mm) when the device names none (the job does not carry it,
  * device-protocol.md: the program is computed for the device's die, set in the back office).
  */
-export const DIE_RADIUS_MM = 1;
+const DIE_RADIUS_MM = 1;
 
 /** The die radius a device's programs are computed for. */
-export function dieRadiusOf(device: UserDevice | null): number {
+function dieRadiusOf(device: UserDevice | null): number {
   return device?.dieRadius && device.dieRadius > 0 ? device.dieRadius : DIE_RADIUS_MM;
 }
 

@@ -14,7 +14,7 @@ const ROTATE_DEG_PER_S = 180;
 const BEND_DEG_PER_S = 120;
 const MIN_PHASE_MS = 250;
 /** A pause after each step (the spring back shows there). */
-export const STEP_PAUSE_MS = 250;
+const STEP_PAUSE_MS = 250;
 
 export interface PhaseSpan {
   step: number;

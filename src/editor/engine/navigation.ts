@@ -14,7 +14,7 @@ import { presetAngles, type ViewPreset } from './views.ts';
 
 /** How far the lower jaw moves down when the bite is opened. */
 export const BITE_OPENING: Millimetres = mm(12);
-export const BITE_ANIMATION_MS = 350;
+const BITE_ANIMATION_MS = 350;
 /** Pan and rotation inertia: low, so that the model stops where it is let go. */
 const INERTIA = 0.6;
 

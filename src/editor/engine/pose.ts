@@ -92,9 +92,3 @@ export function rayToModel(pose: Matrix4 | null, offset: Xyz, origin: Xyz, direc
   const inverse = invertRigid(modelToWorldMatrix(pose, offset));
   return { origin: transformPoint(inverse, origin), direction: rotateVector(inverse, direction) };
 }
-
-/** Angle of the rotation part in degrees (tests and the side panel). */
-export function rotationDegrees(m: Matrix4): number {
-  const trace = m[0]! + m[5]! + m[10]!;
-  return (Math.acos(Math.max(-1, Math.min(1, (trace - 1) / 2))) * 180) / Math.PI;
-}

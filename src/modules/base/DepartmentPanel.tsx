@@ -12,7 +12,7 @@ import { toast } from '../../ui/toast';
 import { locationItems, withLocation } from '../dashboard/location';
 import { childrenOf, type TreeRow } from './tree';
 
-export const DEPARTMENT = '/admin/base/sys/department';
+const DEPARTMENT = '/admin/base/sys/department';
 const service = createService<Row>(DEPARTMENT);
 
 export interface DepartmentPanelProps {

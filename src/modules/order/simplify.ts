@@ -15,7 +15,7 @@ import { errorMessage } from '../../editor/ui/errors';
 export const stlBytes = (triangles: number): number => 84 + 50 * triangles;
 
 /** The part of the limit a simplified model aims at: room for a kernel that stops a little above its target. */
-export const TARGET_SHARE = 0.9;
+const TARGET_SHARE = 0.9;
 
 /** How many triangles a simplified model may keep so that its binary STL takes `share` of `maxBytes`. */
 export function targetTriangles(maxBytes: number, share = TARGET_SHARE): number {

@@ -42,7 +42,7 @@ interface OtherDesign {
   insertionDirection?: Xyz | null;
 }
 
-export function straighteningOf(doc: DesignDocument): OtherDesign['straightening'] {
+function straighteningOf(doc: DesignDocument): OtherDesign['straightening'] {
   return (doc as DesignDocument & OtherDesign).straightening ?? null;
 }
 

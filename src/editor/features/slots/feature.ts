@@ -88,7 +88,7 @@ interface Entry extends BaseMeshArrays {
  * cavity the wire could never reach (the kernel refuses it), and the wire does pass there. Tags
  * without two distinct corners are left out; an empty list: nothing to slot.
  */
-export function slotPaths(wire: WireDesign): Float32Array[] {
+function slotPaths(wire: WireDesign): Float32Array[] {
   const tags = wire.tags ?? (wire.tag ? [wire.tag] : []);
   const out: Float32Array[] = [];
   for (const [from, to] of tags) {

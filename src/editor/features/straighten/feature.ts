@@ -30,7 +30,7 @@ export interface StraightenStatus {
 export const IDLE_STRAIGHTEN: StraightenStatus = { busy: false, error: null, method: null };
 
 export type Axis = 0 | 1 | 2;
-export const AXES: readonly Xyz[] = [
+const AXES: readonly Xyz[] = [
   [1, 0, 0],
   [0, 1, 0],
   [0, 0, 1],

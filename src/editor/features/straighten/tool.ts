@@ -10,7 +10,7 @@ import type { Xyz } from '../../engine/units.ts';
 import type { KeyModifiers, Tool, ToolContext, ToolPhase, ToolPointerEvent } from '../../engine/tools/tool.ts';
 
 /** A press closer than this many pixels to a handle grabs it. */
-export const HANDLE_GRAB_PX = 8;
+const HANDLE_GRAB_PX = 8;
 
 type Screen = { x: number; y: number };
 

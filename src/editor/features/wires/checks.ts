@@ -13,7 +13,7 @@ export interface WireGeometry {
 }
 
 /** What a check was made for: the wire's type, diameter and corners. */
-export const checkKey = (w: WireDesign, points: readonly WirePoint[]): string => JSON.stringify([w.type, w.diameter, points.map((p) => p.point)]);
+const checkKey = (w: WireDesign, points: readonly WirePoint[]): string => JSON.stringify([w.type, w.diameter, points.map((p) => p.point)]);
 
 type Job = { key: string; wire: WireDesign; points: WirePoint[] };
 

@@ -21,13 +21,13 @@ import { cornerDeleted, cornerInserted, cornerMoved, newWireId, placedWire, resh
 
 /** The wire diameters the machines take (mm). */
 export const WIRE_DIAMETERS = [0.7, 0.8, 0.9, 1] as const;
-export const DEFAULT_DIAMETER = 0.8;
+const DEFAULT_DIAMETER = 0.8;
 /** Default gap between the wire and the model (mm). */
 export const DEFAULT_CLEARANCE = 0.1;
 /** A press this close (canvas px) to a corner of the selected wire grabs it. */
-export const HANDLE_PX = 9;
+const HANDLE_PX = 9;
 /** A click this close (canvas px) to a wire's segment selects it. */
-export const WIRE_PICK_PX = 8;
+const WIRE_PICK_PX = 8;
 
 /** Why the last wire action was refused or failed (the panel shows a sentence). */
 export type WireProblemCode = 'AUTOFIT_ONLY_CLASP' | 'MIN_CORNERS' | 'PLACE_FAILED' | 'FIT_FAILED';
@@ -78,7 +78,7 @@ export interface WireHit {
 }
 
 /** The corners an issue concerns (marked in the view). */
-export function issueCorners(issue: BendIssue, result: BendCheckResult, count: number): number[] {
+function issueCorners(issue: BendIssue, result: BendCheckResult, count: number): number[] {
   if (issue.corners?.length) return issue.corners;
   const detail = result.program?.detail ?? [];
   if (issue.code === 'START_LENGTH') return [0, detail.length > 1 ? detail[0]!.corner : count - 1];

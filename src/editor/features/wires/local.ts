@@ -88,9 +88,3 @@ export function tangentLength(a: Vec, b: Vec, c: Vec, radius: number): number {
   const turn = Math.acos(Math.max(-1, Math.min(1, dot(u, v))));
   return radius * Math.tan(Math.min(turn, (160 * Math.PI) / 180) / 2);
 }
-
-/** Turn angle at corner b (degrees). */
-export function turnDeg(a: Vec, b: Vec, c: Vec): number {
-  const u = norm(sub(b, a)), v = norm(sub(c, b));
-  return (Math.acos(Math.max(-1, Math.min(1, dot(u, v)))) * 180) / Math.PI;
-}

@@ -18,11 +18,11 @@ export interface Corner {
   tag?: boolean;
 }
 
-export const UP: Vec = [0, 0, 1];
+const UP: Vec = [0, 0, 1];
 /** Bending die radius the templates make room for unless told another (mm). */
 export const DIE_RADIUS = 1;
 /** Start and end straights are made at least this long (the rule is 5 mm). */
-export const END_STRAIGHT = 5.6;
+const END_STRAIGHT = 5.6;
 /** How far a tag's corners sit off the model, inside the base (mm): at least the wire's radius plus 0.7. */
 export const tagOffset = (offset: number): number => Math.max(offset + 0.6, 1.1);
 
@@ -215,7 +215,7 @@ export async function openSide(surface: SurfaceQuery, p: Vec): Promise<Vec> {
  * Horizontal outward direction at a point near the surface: the surface normal's horizontal part
  * (or `also` added, to average two), falling back to the direction away from the arch's middle.
  */
-export async function outwardAt(surface: SurfaceQuery, p: Vec, also?: Vec): Promise<Vec> {
+async function outwardAt(surface: SurfaceQuery, p: Vec, also?: Vec): Promise<Vec> {
   const r = await surface.closest(new Float32Array(p));
   const n: Vec = [r.normal[0]!, r.normal[1]!, 0];
   const sum = also ? add(norm(n), also) : n;
@@ -282,7 +282,7 @@ export function simplify(pts: Corner[], tol: number): Corner[] {
   return pts.filter((_, i) => keep[i]);
 }
 
-export function distToSegment(p: Vec, a: Vec, b: Vec): number {
+function distToSegment(p: Vec, a: Vec, b: Vec): number {
   const ab = sub(b, a);
   const l2 = dot(ab, ab);
   const t = l2 > 0 ? clamp(dot(sub(p, a), ab) / l2, 0, 1) : 0;

@@ -11,7 +11,7 @@ import type { Scene } from '@babylonjs/core/scene';
 import type { Xyz } from '../../engine/units.ts';
 
 /** Radius of the bending die's arcs (the centreline's), mm: the corners are drawn this round. */
-export const BEND_RADIUS = 1;
+const BEND_RADIUS = 1;
 const SIDES = 10;
 /** Arc samples: one per this many radians of turn. */
 const ARC_STEP = Math.PI / 12;
@@ -75,7 +75,7 @@ export interface TubeBuffers {
 }
 
 /** A closed tube of `radius` round a polyline (rings by parallel transport, flat end caps). */
-export function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES): TubeBuffers | null {
+function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES): TubeBuffers | null {
   const n = path.length;
   if (n < 2) return null;
   const tangents: V[] = path.map((_, i) => unit(sub(path[Math.min(n - 1, i + 1)]!, path[Math.max(0, i - 1)]!)));
