@@ -9,7 +9,8 @@ import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 
-import { mm, type Millimetres, type Xyz } from './units.ts';
+import { mm, type Millimetres } from './units.ts';
+import type { Xyz } from './pose.ts';
 import { presetAngles, type ViewPreset } from './views.ts';
 
 /** How far the lower jaw moves down when the bite is opened. */

@@ -12,8 +12,8 @@ import { rayMeetsBox } from './cameraHold.ts';
 import { PickMemory } from './footprint.ts';
 import type { GeometryPort, ModelSlots } from './models.ts';
 import type { ModelHit, SurfacePath } from './tools/tool.ts';
-import { mm, type Xyz } from './units.ts';
-import { modelToWorldMatrix, rayToModel, transformPoint } from './pose.ts';
+import { mm } from './units.ts';
+import { modelToWorldMatrix, rayToModel, transformPoint, type Xyz } from './pose.ts';
 
 /** What picking needs of the engine (the scene's parts are null without WebGL). */
 export interface PickHost {

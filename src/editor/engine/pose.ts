@@ -1,8 +1,25 @@
-// Rigid poses of the models in the scene: the straightening (a column-major 4x4, model →
-// canonical, one for the whole set of models so that the bite is kept) and the bite offset
+// Vectors and rigid poses of the models in the scene: the straightening (a column-major 4x4,
+// model → canonical, one for the whole set of models so that the bite is kept) and the bite offset
 // (a translation in the world, after the straightening). Worker meshes and everything stored in
-// the design stay in the model's own frame; these helpers carry points and rays across.
-import type { Xyz } from './units.ts';
+// the design stay in the model's own frame; these functions carry points and rays across. The
+// editor's one vector type and its vector arithmetic are here too, so that features (the wires'
+// templates, their tubes) compute with the same ones as the poses.
+
+/** A point or direction: x, y, z in millimetres (a model's frame or the world's, as its name says). */
+export type Xyz = readonly [number, number, number];
+
+export const add = (a: Xyz, b: Xyz): [number, number, number] => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+export const sub = (a: Xyz, b: Xyz): [number, number, number] => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+export const scale = (a: Xyz, s: number): [number, number, number] => [a[0] * s, a[1] * s, a[2] * s];
+export const dot = (a: Xyz, b: Xyz): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+export const len = (a: Xyz): number => Math.hypot(a[0], a[1], a[2]);
+export const dist = (a: Xyz, b: Xyz): number => len(sub(a, b));
+export const cross = (a: Xyz, b: Xyz): [number, number, number] => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+/** The unit vector along a (the zero vector for the zero vector). */
+export const norm = (a: Xyz): [number, number, number] => {
+  const l = len(a);
+  return l > 0 ? scale(a, 1 / l) : [0, 0, 0];
+};
 
 /** Column-major 4x4, p' = R p + t (m[12..14] = t), as the worker's straighten returns it. */
 export type Matrix4 = ArrayLike<number>;
@@ -64,11 +81,6 @@ export function rotationAbout(axis: Xyz, radians: number, center: Xyz = [0, 0, 0
  */
 export function cleanRigid(m: Matrix4): number[] {
   const col = (i: number): [number, number, number] => [m[i * 4]!, m[i * 4 + 1]!, m[i * 4 + 2]!];
-  const norm = (v: number[]): [number, number, number] => {
-    const l = Math.hypot(v[0]!, v[1]!, v[2]!) || 1;
-    return [v[0]! / l, v[1]! / l, v[2]! / l];
-  };
-  const cross = (a: Xyz, b: Xyz): [number, number, number] => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
   const x = norm(col(0));
   const z = norm(cross(x, col(1)));
   const y = cross(z, x);

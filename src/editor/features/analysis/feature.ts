@@ -19,7 +19,7 @@ import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { GeometryClient, MeshHandle } from '../../../geometry/client.ts';
 import { isAbortError } from '../../../geometry/errors.ts';
 import type { DesignDocument, HeatmapMode, HeatmapSettings } from '../../engine/document.ts';
-import type { Xyz } from '../../engine/units.ts';
+import type { Xyz } from '../../engine/pose.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { Debounced } from '../../engine/debounce.ts';

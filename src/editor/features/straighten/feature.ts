@@ -7,8 +7,7 @@
 import type { MeshHandle } from '../../../geometry/client.ts';
 import { GeometryError, isAbortError, type GeometryErrorCode } from '../../../geometry/errors.ts';
 import type { ModelRole, Straightening } from '../../engine/document.ts';
-import { cleanRigid, IDENTITY, multiply, rotationAbout, translation, type Matrix4 } from '../../engine/pose.ts';
-import type { Xyz } from '../../engine/units.ts';
+import { cleanRigid, IDENTITY, multiply, rotationAbout, translation, type Matrix4, type Xyz } from '../../engine/pose.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { StraightenHandles, type HandleId, type HandleLayout } from './handles.ts';

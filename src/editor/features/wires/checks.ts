@@ -3,7 +3,7 @@
 import type { BendCheckResult } from '../../../geometry/client.ts';
 import type { WireDesign, WirePoint, WireType } from '../../engine/document.ts';
 import { Debounced } from '../../engine/debounce.ts';
-import type { Xyz } from '../../engine/units.ts';
+import type { Xyz } from '../../engine/pose.ts';
 
 /** Bending die radius used for the live checks and the drawn corners (mm). */
 export const CHECK_RADIUS = 1;
