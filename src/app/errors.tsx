@@ -7,9 +7,9 @@ import type { ErrorComponentProps } from '@tanstack/react-router';
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { toast } from '../ui/toast';
-import { Icon } from '../ui/icons';
-import { isModuleLoadError } from './lazy';
+import { toast } from '../ui/toast.tsx';
+import { Icon } from '../ui/icons.tsx';
+import { isModuleLoadError } from './lazy.ts';
 
 const reported = new WeakSet<object>();
 

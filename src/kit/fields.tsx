@@ -2,14 +2,14 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Popover } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../api/client';
-import { hasPerm } from '../app/store';
-import { permPrefix } from './service';
-import { Icon } from '../ui/icons';
-import { Spinner } from '../ui/Spinner';
-import { useOptions } from './dict';
-import { uploadFile, useFileUrl } from './upload';
-import type { FormItem, FormMode, Option, Row, TreeNode, Form } from './types';
+import { request } from '../api/client.ts';
+import { hasPerm } from '../app/store.ts';
+import { permPrefix } from './service.ts';
+import { Icon } from '../ui/icons.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+import { useOptions } from './dict.ts';
+import { uploadFile, useFileUrl } from './upload.ts';
+import type { FormItem, FormMode, Option, Row, TreeNode, Form } from './types.ts';
 
 export interface FieldProps {
   item: FormItem;

@@ -3,8 +3,8 @@ import { DropdownMenu } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { setTheme, setTransition, THEMES, useTheme } from '../ui/theme';
-import { Icon } from '../ui/icons';
+import { setTheme, setTransition, THEMES, useTheme } from '../ui/theme.ts';
+import { Icon } from '../ui/icons.tsx';
 
 const NAMES = {
   default: msg`Default blue`,

@@ -10,8 +10,8 @@
  * looks paths up among the menu routes and these.
  */
 import type { ComponentType, LazyExoticComponent } from 'react';
-import { lazyPage } from '../app/lazy';
-import type { PageRoute } from '../menu/build';
+import { lazyPage } from '../app/lazy.ts';
+import type { PageRoute } from '../menu/build.ts';
 
 type ViewModule = { default: ComponentType };
 

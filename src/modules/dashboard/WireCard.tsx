@@ -2,9 +2,9 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { WireChart } from './charts';
-import type { WireCounts } from './data';
-import { Empty, formatDuration } from './parts';
+import { WireChart } from './charts.tsx';
+import type { WireCounts } from './data.ts';
+import { Empty, formatDuration } from './parts.tsx';
 import { isWireType, type WireType } from '../../../common/wires.ts';
 
 /** The names of the wire types (common/wires.ts: the same English as WIRE_TYPE_LABELS); another type shows as stored. */

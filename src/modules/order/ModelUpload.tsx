@@ -13,11 +13,11 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { toast } from '../../ui/toast';
-import { Icon } from '../../ui/icons';
-import { healthIssues, healthWarning, type HealthIssues } from './model-health';
-import { simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify';
-import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload';
+import { toast } from '../../ui/toast.tsx';
+import { Icon } from '../../ui/icons.tsx';
+import { healthIssues, healthWarning, type HealthIssues } from './model-health.ts';
+import { simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify.ts';
+import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload.ts';
 import { formatCount } from '../../i18n/format.ts';
 
 const pending = new Map<string, Promise<number>>();

@@ -9,7 +9,7 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { GeometryError, isAbortError } from '../../geometry/errors.ts';
-import { errorMessage } from '../../editor/ui/errors';
+import { errorMessage } from '../../editor/ui/errors.ts';
 
 /** Binary STL: an 80-byte header, a 4-byte count, 50 bytes per triangle. */
 export const stlBytes = (triangles: number): number => 84 + 50 * triangles;
