@@ -44,7 +44,7 @@ import type { MeshHealth } from '../../workers/kernels/topology.ts';
 import type { BendStep, SimulateOptions, WireState } from '../../workers/kernels/bend.ts';
 import type { BendCheckInput, BendCheckResult } from '../../workers/kernels/bend-checks.ts';
 import { GeometryError } from './errors.ts';
-import { abortReason, WorkerConnection, type CallOptions, type JobCalls, type ShortCalls } from './worker-connection.ts';
+import { abortReason, WorkerConnection, type CallOptions, type JobCalls, type ShortCalls } from './workerConnection.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../workers/kernels/stl.ts';
 export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, RemoteStl, SimplifiedMesh, StlSettings, StlSource, WorkerStats } from '../../workers/geometry.worker.ts';
@@ -73,7 +73,7 @@ export interface LoadOptions {
   weldTolerance?: number | undefined;
 }
 
-/** The worker's calls as the page makes them (worker-connection.ts): a kernel call needs no wrapper here. */
+/** The worker's calls as the page makes them (workerConnection.ts): a kernel call needs no wrapper here. */
 export type GeometryJobs = JobCalls<GeometryApi>;
 export type GeometryCalls = ShortCalls<GeometryApi>;
 

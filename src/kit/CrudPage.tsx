@@ -18,7 +18,7 @@ import { KitTable } from './Table.tsx';
 import { KeywordSearch, SearchDrawer, searchKeys } from './Toolbar.tsx';
 import type { CrudService, Form, FormItem, FormMode, FormTab, Perms, Query, Row, RowAction, TableColumn } from './types.ts';
 import { UpsertDialog, type UpsertTarget } from './UpsertDialog.tsx';
-import { stateQuery, useTableState, type TableState } from './url-state.ts';
+import { stateQuery, useTableState, type TableState } from './urlState.ts';
 
 export interface CrudHandle {
   /** Loads the list again (a newer refresh supersedes an older one). */

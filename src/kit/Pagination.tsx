@@ -4,7 +4,7 @@
  */
 import { useLingui } from '@lingui/react/macro';
 import { Icon } from '../ui/icons.tsx';
-import { PAGE_SIZES } from './url-state.ts';
+import { PAGE_SIZES } from './urlState.ts';
 
 export type PagerItem = number | 'prev-more' | 'next-more';
 

@@ -10,6 +10,6 @@ export { useConfirm, type ConfirmOptions } from './confirm.tsx';
 export { createService, permsFor, permPrefix, readPage, ACTIONS } from './service.ts';
 export { useOptions, setDict, dictOptions } from './dict.ts';
 export { uploadFile, uploadUrls, useFileUrl, needsToken, UPLOAD_URL, type UploadOptions } from './upload.ts';
-export { useTableState, readState, writeState, stateQuery, DEFAULT_PAGE, DEFAULT_SIZE, PAGE_SIZES, type TableState, type StateMode } from './url-state.ts';
+export { useTableState, readState, writeState, stateQuery, DEFAULT_PAGE, DEFAULT_SIZE, PAGE_SIZES, type TableState, type StateMode } from './urlState.ts';
 export { submitData, initialForm, cleanQuery, getPath, setPath, propPath, rangeProps, isEmptyValue } from './values.ts';
 export type * from './types.ts';

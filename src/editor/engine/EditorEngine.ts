@@ -31,7 +31,7 @@ import { CommandStack, snapshotCommand, type Command } from './commands.ts';
 import type { DesignDocument, ModelRole } from './document.ts';
 import { BaseFeature } from '../features/base/feature.ts';
 import { SlotFeature, type SlotPort } from '../features/slots/feature.ts';
-import { getSlotClient } from '../../geometry/slot-client.ts';
+import { getSlotClient } from '../../geometry/slotClient.ts';
 import { SmoothFeature } from '../features/smooth/feature.ts';
 import { CameraHold } from './cameraHold.ts';
 import { AnalysisController } from '../features/analysis/feature.ts';

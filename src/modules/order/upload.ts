@@ -8,7 +8,7 @@ import { request, session } from '../../api/client.ts';
 import { CODE_OK, isEnvelope } from '../../api/http.ts';
 import { currentLocale } from '../../i18n/index.ts';
 import { formatCount, formatNumber } from '../../i18n/format.ts';
-import type { ModelHealth } from './model-health.ts';
+import type { ModelHealth } from './modelHealth.ts';
 
 export const UPLOAD_URL = '/admin/base/comm/upload';
 

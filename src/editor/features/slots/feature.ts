@@ -15,7 +15,7 @@
 // removed: undoing the deletion brings the slot back with it.
 import type { MeshHandle } from '../../../geometry/client.ts';
 import { isAbortError } from '../../../geometry/errors.ts';
-import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../../../geometry/slot-client.ts';
+import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../../../geometry/slotClient.ts';
 import type { BaseFeature, BaseMeshArrays } from '../base/feature.ts';
 import { insertionInModelFrame } from '../base/rules.ts';
 import type { DesignDocument, SlotDesign, WireDesign } from '../../engine/document.ts';

@@ -1,5 +1,5 @@
 // Main-thread client of workers/slot.worker.ts (slotting with manifold-3d).
-// Framework-free; the generic bridge of ./worker-connection.ts, same conventions as ./client.ts:
+// Framework-free; the generic bridge of ./workerConnection.ts, same conventions as ./client.ts:
 // - cutSlot resolves with the slotted base or rejects with a SlotClientError
 //   whose `code` is the worker's stable code (NO_BASE, SLOT_WIRE_TYPE,
 //   SLOT_BASE_NOT_MANIFOLD, SLOTTING_FAILED, BAD_INPUT, ABORTED...);
@@ -13,7 +13,7 @@
 
 import type { SlotApi, SlotProgressCallback, SlotWorkerErrorCode, SlotWorkerFailure, SlotWorkerStats } from '../../workers/slot.worker.ts';
 import type { SlotBase, SlotResult, SlotWire } from '../../workers/kernels/slot.ts';
-import { WorkerConnection, type CallOptions } from './worker-connection.ts';
+import { WorkerConnection, type CallOptions } from './workerConnection.ts';
 
 export type { SlotBase, SlotResult, SlotWire } from '../../workers/kernels/slot.ts';
 export type { SlotErrorCode, WireType } from '../../workers/kernels/slot-messages.ts';
