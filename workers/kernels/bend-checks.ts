@@ -1,5 +1,5 @@
 // The checks a wire's bending program passes before it is sent to a machine (spec sections 5,
-// 8, 9; issue 6). Each finding has a stable `code`, a severity, the spec's message as
+// 8, 9). Each finding has a stable `code`, a severity, the spec's message as
 // `messageKey` (the English source the editor translates) and an English `message` with values.
 
 import type { KernelExports } from './abi.ts';

@@ -1,4 +1,4 @@
-// "Bend": the selected wire to the selected device (spec sections 5, 8, 9; issue 6). The order of
+// "Bend": the selected wire to the selected device (spec sections 5, 8, 9). The order of
 // the decisions follows the server's (device, then wire): no device -> "Add failed, no device
 // selected"; no wire -> "Bending failed, no bow wire was selected"; then the program and every
 // check before sending (errors stop, warnings go along); then POST /admin/design/bend, whose

@@ -1,4 +1,4 @@
-// The sentences of the device panel: the specification's client messages (issue 6), the
+// The sentences of the device panel: the specification's client messages, the
 // checks' messages (BEND_MESSAGES, with their values) and the names of states.
 import { msg } from '@lingui/core/macro';
 import type { I18n, MessageDescriptor } from '@lingui/core';

@@ -101,7 +101,7 @@ export interface DesignDocument {
   /** The smoothing brush's operations on the models, in order. */
   smoothing?: SmoothOp[];
   straightening?: Straightening;
-  /** Insertion direction (unit, canonical frame, from the model towards the appliance); absent: the jaw's default (±z). Helper "analysis". */
+  /** Insertion direction (unit, canonical frame, from the model towards the appliance); absent: the jaw's default (±z); features/analysis. */
   insertionDirection?: [number, number, number];
   /** The heatmap chosen in the analysis panel; absent: off. */
   heatmap?: HeatmapSettings;

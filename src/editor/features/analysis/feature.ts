@@ -1,4 +1,4 @@
-// Undercut analysis and heatmaps (issue 5, helper "analysis"): the insertion direction, the
+// Undercut analysis and heatmaps: the insertion direction, the
 // undercut map of a jaw along it, the occlusal distance map (upper to lower) and the base
 // thickness map, drawn as per-vertex colours on the model's Babylon mesh (only the colour buffer
 // is uploaded; positions stay as they are). The direction and the heatmap choice are part of the

@@ -1,4 +1,4 @@
-// Slotting (issue 6): the channel for a wire's tag (the part of a labial bow or clasp held in
+// Slotting: the channel for a wire's tag (the part of a labial bow or clasp held in
 // the acrylic) cut into the generated base by manifold-3d in the slot worker.
 //
 // The shown base is a function of the document: the base as generated, minus the document's

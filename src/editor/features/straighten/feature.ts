@@ -1,4 +1,4 @@
-// Straightening of the models (issue 5): the worker finds the rigid transform that puts the jaw
+// Straightening of the models: the worker finds the rigid transform that puts the jaw
 // into the canonical frame (occlusal plane level, midline along y, incisors towards -y); the
 // designer then rotates and moves the set by hand. The result is one matrix in the design
 // document (`straightening`), applied to the upper, lower and bite models alike so that the bite
