@@ -81,8 +81,14 @@ export function rotationAbout(axis: Xyz, radians: number, center: Xyz = [0, 0, 0
  */
 export function cleanRigid(m: Matrix4): number[] {
   const col = (i: number): [number, number, number] => [m[i * 4]!, m[i * 4 + 1]!, m[i * 4 + 2]!];
-  const x = norm(col(0));
-  const z = norm(cross(x, col(1)));
+  // Divides by the length rather than scaling by its inverse (norm): the last digits of a saved
+  // pose depend on it, and a pose nudged again must round the same way it did before.
+  const unit = (v: Xyz): [number, number, number] => {
+    const l = len(v) || 1;
+    return [v[0] / l, v[1] / l, v[2] / l];
+  };
+  const x = unit(col(0));
+  const z = unit(cross(x, col(1)));
   const y = cross(z, x);
   const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits || 0;
   return [...x.map((v) => round(v, 9)), 0, ...y.map((v) => round(v, 9)), 0, ...z.map((v) => round(v, 9)), 0, round(m[12]!, 6), round(m[13]!, 6), round(m[14]!, 6), 1];
