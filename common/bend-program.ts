@@ -83,7 +83,7 @@ export const DEFAULT_LIMITS: MachineLimits = { maxFeed: 120, minBend: -180, maxB
 export const MAX_PROGRAM_STEPS = 1000;
 
 /** Rounding allowance of the limit comparisons (the programs are computed in floating point). */
-export const LIMIT_EPS = 1e-9;
+const LIMIT_EPS = 1e-9;
 
 /** One step of a program: feed (mm), then rotate (deg), then bend (deg). */
 export interface BendStep {
@@ -110,7 +110,7 @@ export interface StepProblem {
 const n = (v: number): string => String(Math.round(v * 1e6) / 1e6);
 
 /** The allowed range of each field under `limits`, with whether its ends are included. */
-export function stepRanges(limits: MachineLimits = DEFAULT_LIMITS): Record<StepField, { code: StepLimitCode; min: number; max: number; minOpen: boolean }> {
+function stepRanges(limits: MachineLimits = DEFAULT_LIMITS): Record<StepField, { code: StepLimitCode; min: number; max: number; minOpen: boolean }> {
   const rot = Math.min(limits.maxRotate, 180);
   return {
     feed: { code: 'FEED_LIMIT', min: 0, max: limits.maxFeed, minOpen: true },

@@ -17,14 +17,14 @@ export function splitPerms(perms: string | null | undefined): string[] {
  * `…:page` calls, else `…:list`. Empty when the page loads no list (data board, help document):
  * such a page is usable whenever any of its entries is granted.
  */
-export function pageGate(childPerms: Iterable<string>): string[] {
+function pageGate(childPerms: Iterable<string>): string[] {
   const all = [...childPerms];
   const page = all.filter((p) => p.endsWith(':page'));
   return page.length ? page : all.filter((p) => p.endsWith(':list'));
 }
 
 /** A page with these permission entries can be used by someone holding `held`. */
-export function pageUsable(childPerms: Iterable<string>, held: (perm: string) => boolean): boolean {
+function pageUsable(childPerms: Iterable<string>, held: (perm: string) => boolean): boolean {
   const gate = pageGate(childPerms);
   return gate.length === 0 || gate.some(held);
 }

@@ -2,10 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
-import { setNavigator } from './api/client';
-import { activateLocale, i18n, initialLocale } from './i18n';
-import { router } from './router';
-import { prefetchBend } from './routes/bend';
+import { setNavigator } from './api/client.ts';
+import { activateLocale, i18n, initialLocale } from './i18n/index.ts';
+import { router } from './router.ts';
+import { prefetchBend } from './routes/bend.tsx';
 import './index.css';
 
 setNavigator((to) => {

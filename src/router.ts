@@ -1,10 +1,10 @@
 import { createRouter } from '@tanstack/react-router';
-import { RouteError } from './app/errors';
-import { PageSpinner } from './ui/Spinner';
-import { bendRoute } from './routes/bend';
-import { homeRoute, mainRoute, menuRoute, myInfoRoute } from './routes/main';
-import { errorRoutes, loginRoute, transferRoute } from './routes/public';
-import { rootRoute } from './routes/root';
+import { RouteError } from './app/errors.tsx';
+import { PageSpinner } from './ui/Spinner.tsx';
+import { bendRoute } from './routes/bend.tsx';
+import { homeRoute, mainRoute, menuRoute, myInfoRoute } from './routes/main.tsx';
+import { errorRoutes, loginRoute, transferRoute } from './routes/public.tsx';
+import { rootRoute } from './routes/root.tsx';
 
 const routeTree = rootRoute.addChildren([
   loginRoute,

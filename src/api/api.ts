@@ -3,11 +3,11 @@
  * session like every `request()` (the token, its refresh, Accept-Language, the 401/403/5xx rules,
  * the progress bar and error toasts; `options` as request()'s). Unwrap replies with `unwrap()`.
  */
-import { exchange } from './client';
-import type { Method, RequestOptions } from './http';
-import { createApi, replyResponse, type Api } from './typed';
+import { exchange } from './client.ts';
+import type { Method, RequestOptions } from './http.ts';
+import { createApi, replyResponse, type Api } from './typed.ts';
 
-export { unwrap, type Api, type DataOf } from './typed';
+export { unwrap, type Api, type DataOf } from './typed.ts';
 
 export type CallOptions = Pick<RequestOptions, 'silent' | 'onForbidden' | 'timeout'>;
 

@@ -1,7 +1,7 @@
 /** Calls of the base module: login, captcha, menus, the current user. */
-import type { Menu } from '../menu/build';
-import { request } from './client';
-import type { LoginReply } from './session';
+import type { Menu } from '../menu/build.ts';
+import { request } from './client.ts';
+import type { LoginReply } from './session.ts';
 
 export interface Captcha {
   captchaId: string;

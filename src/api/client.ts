@@ -4,11 +4,11 @@
  * error toasts and navigation.
  */
 import { t } from '@lingui/core/macro';
-import { currentLocale } from '../i18n';
-import { toast } from '../ui/toast';
-import { ApiError, unwrap, type Reply, type RequestOptions } from './http';
-import { progress } from './progress';
-import { createSession, SESSION_STORAGE_KEY, type KeyValueStore, type LogoutReason } from './session';
+import { currentLocale } from '../i18n/index.ts';
+import { toast } from '../ui/toast.tsx';
+import { ApiError, unwrap, type Reply, type RequestOptions } from './http.ts';
+import { progress } from './progress.ts';
+import { createSession, SESSION_STORAGE_KEY, type KeyValueStore, type LogoutReason } from './session.ts';
 
 function browserStorage(): KeyValueStore | null {
   try {

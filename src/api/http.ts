@@ -76,7 +76,7 @@ export function needsAuth(url: string): boolean {
   return !/\/open\//.test(url) && !url.startsWith('/version.json');
 }
 
-export function buildUrl(url: string, params?: Params): string {
+function buildUrl(url: string, params?: Params): string {
   if (!params) return url;
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {

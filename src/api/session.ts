@@ -13,7 +13,7 @@
  *
  * The module emits events; the application turns them into messages and navigation.
  */
-import { ApiError, needsAuth, REQUEST_TIMEOUT_MS, send, unwrap, type Reply, type RequestOptions } from './http';
+import { ApiError, needsAuth, REQUEST_TIMEOUT_MS, send, unwrap, type Reply, type RequestOptions } from './http.ts';
 
 /** A token counts as expired when less than this remains (specification, section 9). */
 export const EXPIRY_MARGIN_MS = 2_000;

@@ -9,7 +9,7 @@
  */
 import { hc, type ClientRequestOptions, type ClientResponse } from 'hono/client';
 import type { AppType } from '../../server/app.ts';
-import { unwrap as unwrapReply, type Reply } from './http';
+import { unwrap as unwrapReply, type Reply } from './http.ts';
 
 export type Api = ReturnType<typeof hc<AppType>>;
 

@@ -3,8 +3,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { APP_VERSION, startVersionCheck } from './version';
-import { ReleaseNotesNotice } from '../modules/base/ReleaseNotes';
+import { APP_VERSION, startVersionCheck } from './version.ts';
+import { ReleaseNotesNotice } from '../modules/base/ReleaseNotes.tsx';
 
 export function VersionNotice() {
   const { t } = useLingui();

@@ -1,7 +1,7 @@
 /** Login and logout as the pages use them. */
-import { baseApi, type LoginForm } from '../api/base';
-import { session } from '../api/client';
-import { resetApp } from './store';
+import { baseApi, type LoginForm } from '../api/base.ts';
+import { session } from '../api/client.ts';
+import { resetApp } from './store.ts';
 
 /** Logs in and stores the session; the previous user's state is dropped. */
 export async function login(form: LoginForm): Promise<void> {

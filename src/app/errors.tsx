@@ -7,14 +7,14 @@ import type { ErrorComponentProps } from '@tanstack/react-router';
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { toast } from '../ui/toast';
-import { Icon } from '../ui/icons';
-import { isModuleLoadError } from './lazy';
+import { toast } from '../ui/toast.tsx';
+import { Icon } from '../ui/icons.tsx';
+import { isModuleLoadError } from './lazy.ts';
 
 const reported = new WeakSet<object>();
 
 /** Shows the error's message once per error. */
-export function reportPageError(error: unknown): void {
+function reportPageError(error: unknown): void {
   if (typeof error === 'object' && error !== null) {
     if (reported.has(error)) return;
     reported.add(error);

@@ -2,8 +2,8 @@
  * Rule 1: which page a path shows. A path is looked up among the menu routes, the module pages
  * and the fixed pages of the main layout; `/` is the home page (first page of the first group).
  */
-import { normalizePath, type MenuModel, type PageRoute } from '../menu/build';
-import { modulePages } from '../modules/registry';
+import { normalizePath, type MenuModel, type PageRoute } from '../menu/build.ts';
+import { modulePages } from '../modules/registry.ts';
 
 /** Fixed pages inside the main layout. */
 export const MY_INFO: PageRoute = {

@@ -4,10 +4,10 @@
  * cleared when the session ends.
  */
 import { useSyncExternalStore } from 'react';
-import { baseApi, type User } from '../api/base';
-import { session } from '../api/client';
-import { buildMenu, type MenuModel } from '../menu/build';
-import { checkPerm, type PermCheck } from './perm';
+import { baseApi, type User } from '../api/base.ts';
+import { session } from '../api/client.ts';
+import { buildMenu, type MenuModel } from '../menu/build.ts';
+import { checkPerm, type PermCheck } from './perm.ts';
 
 export interface AppState {
   user: User | null;

@@ -9,7 +9,7 @@ import { version as runningVersion } from '../../package.json';
 export const APP_VERSION: string = runningVersion;
 export const VERSION_CHECK_INTERVAL_MS = 30 * 60 * 1000;
 /** The deployment region key in version.json. */
-export const VERSION_REGION = 'gn';
+const VERSION_REGION = 'gn';
 
 export function startVersionCheck(onUpdate: (latest: string) => void): { resume(): void; stop(): void } {
   let timer: ReturnType<typeof setInterval> | undefined;

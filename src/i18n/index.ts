@@ -4,10 +4,10 @@
  * under `I18nProvider` and sets `<html lang>`.
  */
 import { i18n } from '@lingui/core';
-import { DEFAULT_LOCALE, detectLocale, htmlLang, isLocale, LOCALE_STORAGE_KEY, type Locale } from './detect';
+import { DEFAULT_LOCALE, detectLocale, htmlLang, isLocale, LOCALE_STORAGE_KEY, type Locale } from './detect.ts';
 
 export { i18n };
-export { LOCALES, type Locale } from './detect';
+export { LOCALES, type Locale } from './detect.ts';
 
 /** Language names in their own language (deliberately not translated). */
 export const LANGUAGE_NAMES: Record<Locale, string> = { zh: '中文', en: 'English', de: 'Deutsch' };

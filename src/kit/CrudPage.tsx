@@ -6,19 +6,19 @@
  */
 import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { useApp } from '../app/store';
-import { Icon } from '../ui/icons';
-import { toast } from '../ui/toast';
-import { MINI_SCREEN, useMediaQuery } from '../ui/useMediaQuery';
-import { useConfirm } from './confirm';
-import { ConfigError } from './fields';
-import { Pagination } from './Pagination';
-import { createService, permsFor, readPage } from './service';
-import { KitTable } from './Table';
-import { KeywordSearch, SearchDrawer, searchKeys } from './Toolbar';
-import type { CrudService, Form, FormItem, FormMode, FormTab, Perms, Query, Row, RowAction, TableColumn } from './types';
-import { UpsertDialog, type UpsertTarget } from './UpsertDialog';
-import { stateQuery, useTableState, type TableState } from './url-state';
+import { useApp } from '../app/store.ts';
+import { Icon } from '../ui/icons.tsx';
+import { toast } from '../ui/toast.tsx';
+import { MINI_SCREEN, useMediaQuery } from '../ui/useMediaQuery.ts';
+import { useConfirm } from './confirm.tsx';
+import { ConfigError } from './fields.tsx';
+import { Pagination } from './Pagination.tsx';
+import { createService, permsFor, readPage } from './service.ts';
+import { KitTable } from './Table.tsx';
+import { KeywordSearch, SearchDrawer, searchKeys } from './Toolbar.tsx';
+import type { CrudService, Form, FormItem, FormMode, FormTab, Perms, Query, Row, RowAction, TableColumn } from './types.ts';
+import { UpsertDialog, type UpsertTarget } from './UpsertDialog.tsx';
+import { stateQuery, useTableState, type TableState } from './urlState.ts';
 
 export interface CrudHandle {
   /** Loads the list again (a newer refresh supersedes an older one). */

@@ -7,10 +7,10 @@
 import { useEffect, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { Tabs } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../ui/icons';
-import { ConfigError, Field } from './fields';
-import type { Form, FormItem, FormMode, FormTab } from './types';
-import { fieldItems, isDisabled, isEmptyValue, isHidden, submitData } from './values';
+import { Icon } from '../ui/icons.tsx';
+import { ConfigError, Field } from './fields.tsx';
+import type { Form, FormItem, FormMode, FormTab } from './types.ts';
+import { fieldItems, isDisabled, isEmptyValue, isHidden, submitData } from './values.ts';
 
 export interface FormHandle {
   /** Validates everything; on failure opens the first failing field's tab and focuses it. */

@@ -3,8 +3,8 @@
  * Mini screens show only the total and the pager.
  */
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../ui/icons';
-import { PAGE_SIZES } from './url-state';
+import { Icon } from '../ui/icons.tsx';
+import { PAGE_SIZES } from './urlState.ts';
 
 export type PagerItem = number | 'prev-more' | 'next-more';
 

@@ -9,11 +9,11 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ContextMenu } from 'radix-ui';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState } from '@tanstack/react-table';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../ui/icons';
-import { Spinner } from '../ui/Spinner';
-import { useOptions } from './dict';
-import type { Option, Perms, Row, RowAction, TableColumn } from './types';
-import { getPath } from './values';
+import { Icon } from '../ui/icons.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+import { useOptions } from './dict.ts';
+import type { Option, Perms, Row, RowAction, TableColumn } from './types.ts';
+import { getPath } from './values.ts';
 
 export const OP_WIDTH = 160;
 

@@ -2,10 +2,10 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../ui/icons';
-import { KitForm } from './Form';
-import type { Form, FormItem } from './types';
-import { cleanQuery, emptyValue, fieldItems, initialForm, submitData } from './values';
+import { Icon } from '../ui/icons.tsx';
+import { KitForm } from './Form.tsx';
+import type { Form, FormItem } from './types.ts';
+import { cleanQuery, emptyValue, fieldItems, initialForm, submitData } from './values.ts';
 
 /** Keyword input debounce (specification, section 9). */
 export const KEYWORD_DEBOUNCE_MS = 300;

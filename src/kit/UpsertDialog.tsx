@@ -8,13 +8,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../ui/icons';
-import { Spinner } from '../ui/Spinner';
-import { toast } from '../ui/toast';
-import { MINI_SCREEN, useMediaQuery } from '../ui/useMediaQuery';
-import { KitForm, type FormHandle } from './Form';
-import type { CrudService, Form, FormItem, FormMode, FormTab, Row } from './types';
-import { initialForm } from './values';
+import { Icon } from '../ui/icons.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+import { toast } from '../ui/toast.tsx';
+import { MINI_SCREEN, useMediaQuery } from '../ui/useMediaQuery.ts';
+import { KitForm, type FormHandle } from './Form.tsx';
+import type { CrudService, Form, FormItem, FormMode, FormTab, Row } from './types.ts';
+import { initialForm } from './values.ts';
 
 export interface UpsertTarget {
   mode: FormMode;

@@ -5,7 +5,7 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { AlertDialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../ui/icons';
+import { Icon } from '../ui/icons.tsx';
 
 export interface ConfirmOptions {
   title?: string;

@@ -4,8 +4,8 @@
  * else `id`). Loaded once per type and cached for the session; failures are silent (no options).
  */
 import { useSyncExternalStore } from 'react';
-import { request } from '../api/client';
-import type { Option } from './types';
+import { request } from '../api/client.ts';
+import type { Option } from './types.ts';
 
 interface DictEntry {
   id: number | string;

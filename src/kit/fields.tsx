@@ -2,14 +2,14 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Popover } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../api/client';
-import { hasPerm } from '../app/store';
-import { permPrefix } from './service';
-import { Icon } from '../ui/icons';
-import { Spinner } from '../ui/Spinner';
-import { useOptions } from './dict';
-import { uploadFile, useFileUrl } from './upload';
-import type { FormItem, FormMode, Option, Row, TreeNode, Form } from './types';
+import { request } from '../api/client.ts';
+import { hasPerm } from '../app/store.ts';
+import { permPrefix } from './service.ts';
+import { Icon } from '../ui/icons.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+import { useOptions } from './dict.ts';
+import { uploadFile, useFileUrl } from './upload.ts';
+import type { FormItem, FormMode, Option, Row, TreeNode, Form } from './types.ts';
 
 export interface FieldProps {
   item: FormItem;
@@ -26,15 +26,15 @@ export interface FieldProps {
 }
 
 /** Most files one upload item takes; thumbnails are 120 px (spec §9). */
-export const MAX_UPLOAD_FILES = 9;
+const MAX_UPLOAD_FILES = 9;
 
 const INPUT = 'aw-input disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500 read-only:bg-slate-50 read-only:text-slate-600 read-only:focus:ring-0';
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 /** `YYYY-MM-DD HH:mm:ss` (server) ↔ `YYYY-MM-DDTHH:mm` (datetime-local input). */
-export const toLocalInput = (v: unknown) => str(v).replace(' ', 'T').slice(0, 16);
-export const fromLocalInput = (v: string) => (v ? `${v.replace('T', ' ')}${v.length === 16 ? ':00' : ''}` : '');
+const toLocalInput = (v: unknown) => str(v).replace(' ', 'T').slice(0, 16);
+const fromLocalInput = (v: string) => (v ? `${v.replace('T', ' ')}${v.length === 16 ? ':00' : ''}` : '');
 
 export function Field(props: FieldProps): ReactNode {
   const { item, id, value, onChange, invalid, describedBy, readOnly = false } = props;

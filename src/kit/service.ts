@@ -2,9 +2,9 @@
  * The generic per-resource service over `src/api/client.ts`, and the permission flags a prefix
  * gives (specification, sections 6 and 7).
  */
-import { request } from '../api/client';
-import { checkPerm } from '../app/perm';
-import type { Action, CrudService, PageReply, Perms, Query, Row } from './types';
+import { request } from '../api/client.ts';
+import { checkPerm } from '../app/perm.ts';
+import type { Action, CrudService, PageReply, Perms, Query, Row } from './types.ts';
 
 export const ACTIONS: readonly Action[] = ['add', 'delete', 'update', 'info', 'list', 'page'];
 

@@ -5,9 +5,9 @@
  */
 import { useEffect, useState } from 'react';
 import { t } from '@lingui/core/macro';
-import { session } from '../api/client';
-import { isEnvelope, CODE_OK } from '../api/http';
-import { currentLocale } from '../i18n';
+import { session } from '../api/client.ts';
+import { isEnvelope, CODE_OK } from '../api/http.ts';
+import { currentLocale } from '../i18n/index.ts';
 
 export const UPLOAD_URL = '/admin/base/comm/upload';
 

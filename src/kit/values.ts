@@ -2,7 +2,7 @@
  * Form values (pure, no React): value hooks, nested props, hidden items, search queries
  * (specification, section 5 "Submit").
  */
-import type { Form, FormItem, FormMode, HookName, ItemContext } from './types';
+import type { Form, FormItem, FormMode, HookName, ItemContext } from './types.ts';
 
 /** `a.b` and `a-b` both name the path a → b. */
 export function propPath(prop: string): string[] {

@@ -1,8 +1,8 @@
 import { DropdownMenu } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { activateLocale, currentLocale, LANGUAGE_NAMES, LOCALES, type Locale } from '../i18n';
-import { isLocale } from '../i18n/detect';
-import { Icon } from '../ui/icons';
+import { activateLocale, currentLocale, LANGUAGE_NAMES, LOCALES, type Locale } from '../i18n/index.ts';
+import { isLocale } from '../i18n/detect.ts';
+import { Icon } from '../ui/icons.tsx';
 
 /** Language switch: a menu button named "Language" with one radio item per language. */
 export function LanguageMenu({ className = 'aw-btn-icon w-auto gap-1.5 px-2 text-sm' }: { className?: string }) {

@@ -6,16 +6,16 @@
 import { Activity, useEffect, useMemo, useState } from 'react';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react';
-import { useApp } from '../app/store';
-import { resolvePage } from '../app/pages';
-import { menuLabel } from '../menu/names';
-import { normalizePath, type PageRoute } from '../menu/build';
-import { MINI_SCREEN, useMediaQuery } from '../ui/useMediaQuery';
-import { PageView } from './PageView';
-import { ProcessTabs } from './ProcessTabs';
-import { Sidebar } from './Sidebar';
-import { useVisited, visited } from './tabs';
-import { TopBar } from './TopBar';
+import { useApp } from '../app/store.ts';
+import { resolvePage } from '../app/pages.ts';
+import { menuLabel } from '../menu/names.ts';
+import { normalizePath, type PageRoute } from '../menu/build.ts';
+import { MINI_SCREEN, useMediaQuery } from '../ui/useMediaQuery.ts';
+import { PageView } from './PageView.tsx';
+import { ProcessTabs } from './ProcessTabs.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { useVisited, visited } from './tabs.ts';
+import { TopBar } from './TopBar.tsx';
 
 export function MainLayout() {
   const { i18n } = useLingui();

@@ -1,12 +1,12 @@
 import { Suspense } from 'react';
 import { useLingui } from '@lingui/react';
-import { PageErrorBoundary } from '../app/errors';
-import type { PageRoute } from '../menu/build';
-import { menuLabel } from '../menu/names';
-import ComingSoon from '../modules/placeholder/ComingSoon';
-import IframePage from '../modules/iframe/IframePage';
-import { getView } from '../modules/registry';
-import { PageSpinner } from '../ui/Spinner';
+import { PageErrorBoundary } from '../app/errors.tsx';
+import type { PageRoute } from '../menu/build.ts';
+import { menuLabel } from '../menu/names.ts';
+import ComingSoon from '../modules/placeholder/ComingSoon.tsx';
+import IframePage from '../modules/iframe/IframePage.tsx';
+import { getView } from '../modules/registry.ts';
+import { PageSpinner } from '../ui/Spinner.tsx';
 
 /** Renders a menu or module page: an iframe for http view paths, the module's view, or "coming soon". */
 export function PageView({ page }: { page: PageRoute }) {

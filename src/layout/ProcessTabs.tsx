@@ -5,9 +5,9 @@
 import { useNavigate } from '@tanstack/react-router';
 import { DropdownMenu } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { menuLabel } from '../menu/names';
-import { Icon } from '../ui/icons';
-import { useVisited, visited } from './tabs';
+import { menuLabel } from '../menu/names.ts';
+import { Icon } from '../ui/icons.tsx';
+import { useVisited, visited } from './tabs.ts';
 
 interface ProcessTabsProps {
   /** Label of the home page (untranslated menu name), or null without a home page. */

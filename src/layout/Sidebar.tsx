@@ -7,9 +7,9 @@ import { Link } from '@tanstack/react-router';
 import { DropdownMenu, Tooltip } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import type { I18n } from '@lingui/core';
-import { findTrail, type MenuNode } from '../menu/build';
-import { menuLabel } from '../menu/names';
-import { Icon, menuIcon } from '../ui/icons';
+import { findTrail, type MenuNode } from '../menu/build.ts';
+import { menuLabel } from '../menu/names.ts';
+import { Icon, menuIcon } from '../ui/icons.tsx';
 
 interface SidebarProps {
   tree: MenuNode[];

@@ -3,8 +3,8 @@ import { DropdownMenu } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { setTheme, setTransition, THEMES, useTheme } from '../ui/theme';
-import { Icon } from '../ui/icons';
+import { setTheme, setTransition, THEMES, useTheme } from '../ui/theme.ts';
+import { Icon } from '../ui/icons.tsx';
 
 const NAMES = {
   default: msg`Default blue`,
@@ -14,7 +14,7 @@ const NAMES = {
   cangqing: msg`Slate cyan`,
 } as const;
 
-export function themeLabel(i18n: I18n, name: string): string {
+function themeLabel(i18n: I18n, name: string): string {
   const m = NAMES[name as keyof typeof NAMES];
   return m ? i18n._(m) : name;
 }

@@ -2,14 +2,14 @@
 import { useNavigate } from '@tanstack/react-router';
 import { DropdownMenu } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import type { User } from '../api/base';
-import { logout } from '../app/auth';
-import { menuLabel } from '../menu/names';
-import { Icon } from '../ui/icons';
-import { useFileUrl } from '../kit/upload';
-import { LanguageMenu } from './LanguageMenu';
-import { ThemeMenu } from './ThemeMenu';
-import { userName } from '../app/users';
+import type { User } from '../api/base.ts';
+import { logout } from '../app/auth.ts';
+import { menuLabel } from '../menu/names.ts';
+import { Icon } from '../ui/icons.tsx';
+import { useFileUrl } from '../kit/upload.ts';
+import { LanguageMenu } from './LanguageMenu.tsx';
+import { ThemeMenu } from './ThemeMenu.tsx';
+import { userName } from '../app/users.ts';
 
 interface TopBarProps {
   collapsed: boolean;

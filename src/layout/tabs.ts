@@ -4,7 +4,7 @@
  * and cleared when the session ends.
  */
 import { useSyncExternalStore } from 'react';
-import { session } from '../api/client';
+import { session } from '../api/client.ts';
 
 export interface VisitedTab {
   /** Normalised path, also the key. */

@@ -85,7 +85,7 @@ export function menuPath(menu: Pick<Menu, 'id' | 'router'>): string {
   return normalizePath(router ? router : String(menu.id));
 }
 
-export function isIframeView(viewPath: string | null | undefined): boolean {
+function isIframeView(viewPath: string | null | undefined): boolean {
   return !!viewPath && /^http/i.test(viewPath.trim());
 }
 

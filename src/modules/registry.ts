@@ -10,8 +10,8 @@
  * looks paths up among the menu routes and these.
  */
 import type { ComponentType, LazyExoticComponent } from 'react';
-import { lazyPage } from '../app/lazy';
-import type { PageRoute } from '../menu/build';
+import { lazyPage } from '../app/lazy.ts';
+import type { PageRoute } from '../menu/build.ts';
 
 type ViewModule = { default: ComponentType };
 
@@ -31,10 +31,6 @@ const loaders = new Map<string, () => Promise<ViewModule>>();
 for (const [file, load] of Object.entries(files)) loaders.set(file.replace(/^\.\//, '').replace(/\.tsx$/, ''), load);
 
 const components = new Map<string, LazyExoticComponent<ComponentType>>();
-
-export function hasView(viewPath: string): boolean {
-  return loaders.has(viewKey(viewPath));
-}
 
 /** The page component of a view path, or null when that module is not built yet. */
 export function getView(viewPath: string): LazyExoticComponent<ComponentType> | null {

@@ -1,8 +1,8 @@
 /** `/`: the first page of the first menu group. */
 import { useLingui } from '@lingui/react/macro';
-import { useApp } from '../app/store';
-import { PageView } from '../layout/PageView';
-import { EmptyState } from '../ui/EmptyState';
+import { useApp } from '../app/store.ts';
+import { PageView } from '../layout/PageView.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
 
 export function HomePage() {
   const { t } = useLingui();

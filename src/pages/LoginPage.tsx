@@ -2,12 +2,12 @@
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
-import { baseApi, type Captcha } from '../api/base';
-import { login } from '../app/auth';
-import { takeTarget } from '../app/pages';
-import { LanguageMenu } from '../layout/LanguageMenu';
-import { Icon } from '../ui/icons';
-import { Spinner } from '../ui/Spinner';
+import { baseApi, type Captcha } from '../api/base.ts';
+import { login } from '../app/auth.ts';
+import { takeTarget } from '../app/pages.ts';
+import { LanguageMenu } from '../layout/LanguageMenu.tsx';
+import { Icon } from '../ui/icons.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
 
 type Field = 'username' | 'password' | 'verifyCode';
 

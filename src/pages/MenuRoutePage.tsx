@@ -1,8 +1,8 @@
 /** The catch-all route's page: whatever menu or module page the path resolves to. */
 import { useRouterState } from '@tanstack/react-router';
-import { resolvePage } from '../app/pages';
-import { useApp } from '../app/store';
-import { PageView } from '../layout/PageView';
+import { resolvePage } from '../app/pages.ts';
+import { useApp } from '../app/store.ts';
+import { PageView } from '../layout/PageView.tsx';
 
 export function MenuRoutePage() {
   const { menu } = useApp();

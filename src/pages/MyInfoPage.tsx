@@ -1,14 +1,14 @@
 /** /my/info: the personal centre: who is logged in, avatar, nickname, theme, password change. */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { baseApi } from '../api/base';
-import { session } from '../api/client';
-import { reloadUser, useApp } from '../app/store';
-import { uploadFile } from '../kit/upload';
-import { ThemeSwatches } from '../layout/ThemeMenu';
-import { Avatar, displayName } from '../layout/TopBar';
-import { Spinner } from '../ui/Spinner';
-import { toast } from '../ui/toast';
+import { baseApi } from '../api/base.ts';
+import { session } from '../api/client.ts';
+import { reloadUser, useApp } from '../app/store.ts';
+import { uploadFile } from '../kit/upload.ts';
+import { ThemeSwatches } from '../layout/ThemeMenu.tsx';
+import { Avatar, displayName } from '../layout/TopBar.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
+import { toast } from '../ui/toast.tsx';
 
 export function MyInfoPage() {
   const { t } = useLingui();

@@ -2,8 +2,8 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
-import { safeRedirect } from '../app/pages';
-import { Spinner } from '../ui/Spinner';
+import { safeRedirect } from '../app/pages.ts';
+import { Spinner } from '../ui/Spinner.tsx';
 
 export function TransferPage() {
   const { t } = useLingui();

@@ -1,14 +1,14 @@
 /** /bend: the 3D design editor, full window (no sidebar), login required (rule 3). */
 import { Suspense } from 'react';
 import { createRoute } from '@tanstack/react-router';
-import { session } from '../api/client';
-import { PageErrorBoundary } from '../app/errors';
-import { lazyPage } from '../app/lazy';
-import { orderIdOf } from '../editor/order/orderId';
-import { PageSpinner } from '../ui/Spinner';
-import { rootRoute } from './root';
+import { session } from '../api/client.ts';
+import { PageErrorBoundary } from '../app/errors.tsx';
+import { lazyPage } from '../app/lazy.ts';
+import { orderIdOf } from '../editor/order/orderId.ts';
+import { PageSpinner } from '../ui/Spinner.tsx';
+import { rootRoute } from './root.tsx';
 
-const loadBendPage = () => import('../editor/BendPage');
+const loadBendPage = () => import('../editor/BendPage.tsx');
 const BendPage = lazyPage(loadBendPage);
 
 /**
@@ -20,7 +20,7 @@ export function prefetchBend(searchStr: string): void {
   if (!session.hasToken()) return;
   void loadBendPage().catch(() => {}); // a failure shows when the page renders
   const orderId = orderIdOf(searchStr);
-  void import('../editor/order/prefetch').then(
+  void import('../editor/order/prefetch.ts').then(
     (m) => m.prefetchEditor(orderId),
     () => {},
   );

@@ -3,15 +3,15 @@
  * every other path among the menu routes and module pages (rule 1), or sends it to /404 (rule 2).
  */
 import { createRoute, redirect } from '@tanstack/react-router';
-import { session } from '../api/client';
-import { resolvePage } from '../app/pages';
-import { ensureBootstrap, getApp } from '../app/store';
-import { MainLayout } from '../layout/MainLayout';
-import { HomePage } from '../pages/HomePage';
-import { MenuRoutePage } from '../pages/MenuRoutePage';
-import { MyInfoPage } from '../pages/MyInfoPage';
-import { PageSpinner } from '../ui/Spinner';
-import { rootRoute } from './root';
+import { session } from '../api/client.ts';
+import { resolvePage } from '../app/pages.ts';
+import { ensureBootstrap, getApp } from '../app/store.ts';
+import { MainLayout } from '../layout/MainLayout.tsx';
+import { HomePage } from '../pages/HomePage.tsx';
+import { MenuRoutePage } from '../pages/MenuRoutePage.tsx';
+import { MyInfoPage } from '../pages/MyInfoPage.tsx';
+import { PageSpinner } from '../ui/Spinner.tsx';
+import { rootRoute } from './root.tsx';
 
 export const mainRoute = createRoute({
   getParentRoute: () => rootRoute,

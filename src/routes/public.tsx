@@ -1,11 +1,11 @@
 /** Pages outside the main layout: login, transfer and the error pages. */
 import { createRoute, redirect } from '@tanstack/react-router';
-import { session } from '../api/client';
-import { safeRedirect } from '../app/pages';
-import { ErrorPage, type ErrorCode } from '../pages/ErrorPage';
-import { LoginPage } from '../pages/LoginPage';
-import { TransferPage } from '../pages/TransferPage';
-import { rootRoute } from './root';
+import { session } from '../api/client.ts';
+import { safeRedirect } from '../app/pages.ts';
+import { ErrorPage, type ErrorCode } from '../pages/ErrorPage.tsx';
+import { LoginPage } from '../pages/LoginPage.tsx';
+import { TransferPage } from '../pages/TransferPage.tsx';
+import { rootRoute } from './root.tsx';
 
 export const loginRoute = createRoute({
   getParentRoute: () => rootRoute,

@@ -1,10 +1,10 @@
 import { createRootRoute, Navigate, Outlet, redirect } from '@tanstack/react-router';
-import { session } from '../api/client';
-import { PUBLIC_PATHS, rememberTarget } from '../app/pages';
-import { VersionNotice } from '../app/VersionNotice';
-import { normalizePath } from '../menu/build';
-import { RequestProgress } from '../ui/RequestProgress';
-import { Toaster } from '../ui/toast';
+import { session } from '../api/client.ts';
+import { PUBLIC_PATHS, rememberTarget } from '../app/pages.ts';
+import { VersionNotice } from '../app/VersionNotice.tsx';
+import { normalizePath } from '../menu/build.ts';
+import { RequestProgress } from '../ui/RequestProgress.tsx';
+import { Toaster } from '../ui/toast.tsx';
 
 export const rootRoute = createRootRoute({
   // Rule 3: without a token only the public pages are allowed; everything else goes to /login.

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Icon, type IconName } from './icons';
+import { Icon, type IconName } from './icons.tsx';
 
 /** A centred icon, title and line of text, for pages with nothing to show yet. */
 export function EmptyState({ icon, title, children, tone = 'primary' }: { icon: IconName; title: string; children: ReactNode; tone?: 'primary' | 'muted' }) {

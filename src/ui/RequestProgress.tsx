@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { progress } from '../api/progress';
+import { progress } from '../api/progress.ts';
 
 /** Calls quicker than this never show the bar, so it does not flicker. */
 const SHOW_AFTER_MS = 200;

@@ -18,7 +18,7 @@ export const THEMES: readonly ThemePreset[] = [
   { name: 'cangqing', color: '#7397ab' },
 ];
 
-export const THEME_STORAGE_KEY = 'aw.theme';
+const THEME_STORAGE_KEY = 'aw.theme';
 const DEFAULT = THEMES[0]!;
 
 function parseHex(hex: string): [number, number, number] {

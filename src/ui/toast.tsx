@@ -5,7 +5,7 @@
 import { useSyncExternalStore } from 'react';
 import { Toast } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from './icons';
+import { Icon } from './icons.tsx';
 
 export type ToastKind = 'error' | 'success' | 'info';
 interface ToastItem {

@@ -5,7 +5,7 @@ import { test, expect, type APIRequestContext, type Page } from '@playwright/tes
 import { sphereStl } from '../fixtures/stl.ts';
 
 // The back office as its users meet it: every page of the menu opens cleanly, for the admin and for
-// a role holding nothing but that page's Query entry; and the issue's combined scenario end to end.
+// a role holding nothing but that page's Query entry; and the combined back-office scenario end to end.
 const ADMIN_PASSWORD = 'e2e-Admin-pass1';
 
 test.use({ locale: 'en-US' });

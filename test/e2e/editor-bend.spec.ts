@@ -4,7 +4,7 @@
 // is told "no device selected" and "no bow wire was selected" as the specification words them,
 // chooses the machine, selects the wire and sends it while the machine is away (the job waits,
 // queued), the machine comes back and the job goes from queued to done; the simulation plays the
-// program step by step; the chosen machine is remembered after a reload. Then the whole
+// program step by step; the chosen machine is remembered after a reload. Then the whole bending
 // flow: on a straightened jaw with a base, a designer places a single-arm clasp with the wire
 // tool, auto-fits it, slots the base for its tag, sends it, and the job goes from queued to done.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';

@@ -9,7 +9,7 @@ import { circle, pickOutline } from '../kernels/base-checks.ts';
 import { loadKernels } from '../kernels/kernels.ts';
 
 // The slot worker as the app ships it: the real slot client
-// (src/editor/geometry/slot-client.ts) in Chromium, its worker and
+// (src/geometry/slotClient.ts) in Chromium, its worker and
 // manifold.wasm bundled by Vite and served by our server (COOP/COEP). Nothing
 // in the app imports the client yet, so this runs against a test-only page
 // (test/e2e/slot-page) that playwright.config.ts builds on its own and serves
@@ -28,7 +28,7 @@ type Outcome = { ok: true; positions: number[]; indices: number[]; volumeBefore:
 function cut(page: Page, base: Arrays | null, wire: { type: string; path: number[]; diameter: number; depth?: number }, abortAtProgress?: number): Promise<Outcome> {
   return page.evaluate(
     async ({ base, wire, abortAtProgress }) => {
-      const { SlotClient } = (window as unknown as { archwrightSlotTest: typeof import('../../src/editor/geometry/slot-client.ts') }).archwrightSlotTest;
+      const { SlotClient } = (window as unknown as { archwrightSlotTest: typeof import('../../src/geometry/slotClient.ts') }).archwrightSlotTest;
       const w = window as unknown as { slotClient?: InstanceType<typeof SlotClient> };
       w.slotClient ??= new SlotClient();
       const controller = new AbortController();

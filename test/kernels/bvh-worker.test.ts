@@ -4,8 +4,8 @@
 // mesh's arena is as it was); a long job's lazy build stops the same way.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GeometryClient } from '../../src/editor/geometry/client.ts';
-import { isAbortError } from '../../src/editor/geometry/errors.ts';
+import { GeometryClient } from '../../src/geometry/client.ts';
+import { isAbortError } from '../../src/geometry/errors.ts';
 import { sphereStl } from '../fixtures/stl.ts';
 import { rejection, useWorkerShim } from './client-harness.ts';
 

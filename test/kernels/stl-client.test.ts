@@ -1,12 +1,12 @@
-// The page's geometry client (src/editor/geometry/client.ts), unchanged,
+// The page's geometry client (src/geometry/client.ts), unchanged,
 // over the real worker in a Node thread (GeometryWorkerShim stands in for the
 // browser's Worker class; TransportShim below can hold its messages back):
 // promises that resolve values or reject with a GeometryError carrying the
 // worker's code, AbortSignal bridged to cancel(), progress callbacks.
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GeometryClient } from '../../src/editor/geometry/client.ts';
-import { GeometryError, isAbortError } from '../../src/editor/geometry/errors.ts';
+import { GeometryClient } from '../../src/geometry/client.ts';
+import { GeometryError, isAbortError } from '../../src/geometry/errors.ts';
 import { cubeStl, sphereCounts, sphereStl } from '../fixtures/stl.ts';
 import { rejection, useWorkerShim } from './client-harness.ts';
 import { GeometryWorkerShim } from './stl-worker-thread.ts';

@@ -89,7 +89,7 @@ export function startGeometryWorker(): WorkerThread {
  * The part of the browser's Worker that GeometryClient and Comlink use
  * (postMessage, message and error listeners, terminate), over a thread
  * running geometry.worker.ts. Install it as globalThis.Worker to run the
- * page's client (src/editor/geometry/client.ts) unchanged in Node.
+ * page's client (src/geometry/client.ts) unchanged in Node.
  */
 export class GeometryWorkerShim {
   private readonly thread: ThreadWorker;

@@ -4,11 +4,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Autosave, type DesignPort } from '../../src/editor/engine/autosave.ts';
 import { parseDocument, type DesignDocument } from '../../src/editor/engine/document.ts';
-import { mm, modelPoint } from '../../src/editor/engine/units.ts';
+import { mm } from '../../src/editor/engine/units.ts';
+import type { Xyz } from '../../src/editor/engine/pose.ts';
 import { cubeStl } from '../fixtures/stl.ts';
 import { setup, type TestServer } from '../server/helpers.ts';
 import { uploadOne } from '../server/space-helpers.ts';
 import { headlessEditor, type Headless } from './editor-harness.ts';
+
+/** A point (model frame) as the document stores it. */
+const xyz = (x: number, y: number, z: number): Xyz => [x, y, z];
 
 let t: TestServer;
 let token: string;
@@ -35,8 +39,8 @@ const port: DesignPort = {
 const saved = async () => (await t.call('GET', `/admin/design/getDesignData?orderId=${orderId}`, { token })).body.data;
 
 function withMeasurement(doc: DesignDocument, id: string, length: number): DesignDocument {
-  const a = { point: modelPoint(0, 0, 0), triangle: 0 };
-  const b = { point: modelPoint(length, 0, 0), triangle: 1 };
+  const a = { point: xyz(0, 0, 0), triangle: 0 };
+  const b = { point: xyz(length, 0, 0), triangle: 1 };
   return { ...doc, measurements: [...doc.measurements, { id, model: 'upper', a, b, straight: mm(length), geodesic: mm(length), path: [0, 0, 0, length, 0, 0] }] };
 }
 

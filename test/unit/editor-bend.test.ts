@@ -12,10 +12,14 @@ import { devicePort, type DevicePort } from '../../src/editor/device/port.ts';
 import { createApi } from '../../src/api/typed.ts';
 import { positionAt, timeline, wireDuring } from '../../src/editor/device/simulation.ts';
 import type { DesignDocument, WireDesign } from '../../src/editor/engine/document.ts';
-import { mm, modelPoint } from '../../src/editor/engine/units.ts';
+import { mm } from '../../src/editor/engine/units.ts';
+import type { Xyz } from '../../src/editor/engine/pose.ts';
 import { SimDevice } from '../device-sim.ts';
 import { addDesigner, addDevice, startHubServer, until, type HubServer } from '../server/hub-helpers.ts';
 import { headlessEditor, type Headless } from './editor-harness.ts';
+
+/** A point (model frame) as the document stores it. */
+const xyz = (x: number, y: number, z: number): Xyz => [x, y, z];
 
 /** docs/device-bridge.md "Worked example": a U of straights 9, 4, 9 mm at R = 1. */
 const U = [[0, 0, 0], [10, 0, 0], [10, 6, 0], [0, 6, 0]] as const;
@@ -27,7 +31,7 @@ function wireOf(id: string, corners: readonly (readonly [number, number, number]
     jaw: 'upper',
     diameter: mm(diameter),
     clearance: mm(0.1),
-    points: corners.map(([x, y, z]) => ({ point: modelPoint(x, y, z) })),
+    points: corners.map(([x, y, z]) => ({ point: xyz(x, y, z) })),
     anchors: [],
   };
 }

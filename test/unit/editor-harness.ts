@@ -6,7 +6,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
 import { EditorEngine, type EditorEngineOptions } from '../../src/editor/engine/EditorEngine.ts';
-import { GeometryClient } from '../../src/editor/geometry/client.ts';
+import { GeometryClient } from '../../src/geometry/client.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { palateJaw } from '../fixtures/base-models.ts';

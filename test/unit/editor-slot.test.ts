@@ -8,7 +8,7 @@ import { parseDocument, type DesignDocument, type WireDesign, type WireType } fr
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { SlotPort } from '../../src/editor/features/slots/feature.ts';
 import type { BaseTool } from '../../src/editor/features/base/tool.ts';
-import type { ModelPoint } from '../../src/editor/engine/units.ts';
+import type { Xyz } from '../../src/editor/engine/pose.ts';
 import { KernelError } from '../../workers/kernels/job.ts';
 import { cutSlot, loadManifold } from '../../workers/kernels/slot.ts';
 import { headlessEditor, openPalateJaw, type Headless } from './editor-harness.ts';
@@ -61,7 +61,7 @@ async function surfaceZ(x: number, y: number): Promise<number> {
   return hit?.point[2] ?? -8;
 }
 
-const P = (x: number, y: number, z: number) => ({ point: [x, y, z] as unknown as ModelPoint });
+const P = (x: number, y: number, z: number) => ({ point: [x, y, z] as unknown as Xyz });
 
 /** Corners 1 mm above the palate (inside the 2 mm base) along y from x0 - 4 to x0 + 4. */
 async function inBase(x0: number, y: number): Promise<ReturnType<typeof P>[]> {
@@ -282,7 +282,7 @@ describe('slotting (headless)', () => {
     for (let i = 0; i < 14; i++) {
       const a = (2 * Math.PI * i) / 14;
       const hit = (await h.geometry.pick(handle, [-12 + 9 * Math.cos(a), 3 + 9 * Math.sin(a), 50], [0, 0, -1]))!;
-      outline.push({ point: hit.point as unknown as ModelPoint, triangle: hit.triangle });
+      outline.push({ point: hit.point as unknown as Xyz, triangle: hit.triangle });
     }
     const doc = editor.getState().document;
     editor.changeDocument('base', {

@@ -6,12 +6,18 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { describe, expect, it } from 'vitest';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import { invertRigid, multiply, rotateVector, rotationDegrees, transformPoint } from '../../src/editor/engine/pose.ts';
+import { invertRigid, multiply, rotateVector, transformPoint, type Matrix4 } from '../../src/editor/engine/pose.ts';
 import type { StraightenTool } from '../../src/editor/features/straighten/tool.ts';
 import { parseDocument } from '../../src/editor/engine/document.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { headlessEditorEach, type Headless } from './editor-harness.ts';
+
+/** Angle of the rotation part of a pose in degrees. */
+function rotationDegrees(m: Matrix4): number {
+  const trace = m[0]! + m[5]! + m[10]!;
+  return (Math.acos(Math.max(-1, Math.min(1, (trace - 1) / 2))) * 180) / Math.PI;
+}
 
 let h: Headless;
 let editor: EditorEngine;

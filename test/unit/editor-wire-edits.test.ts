@@ -1,7 +1,8 @@
 // The wires' document edits on their own: no scene, no worker (features/wires/edits.ts).
 import { describe, expect, it } from 'vitest';
 import { emptyDocument, type WireDesign, type WirePoint } from '../../src/editor/engine/document.ts';
-import { mm, modelPoint } from '../../src/editor/engine/units.ts';
+import { mm } from '../../src/editor/engine/units.ts';
+import type { Xyz } from '../../src/editor/engine/pose.ts';
 import {
   cornerDeleted,
   cornerInserted,
@@ -14,7 +15,10 @@ import {
   withWireAdded,
 } from '../../src/editor/features/wires/edits.ts';
 
-const at = (x: number): WirePoint => ({ point: modelPoint(x, 0, 0) });
+/** A point (model frame) as the document stores it. */
+const xyz = (x: number, y: number, z: number): Xyz => [x, y, z];
+
+const at = (x: number): WirePoint => ({ point: xyz(x, 0, 0) });
 
 function wire(n: number, extra: Partial<WireDesign> = {}): WireDesign {
   return {

@@ -1,18 +1,32 @@
-// Wire geometry (src/editor/engine/wires/surface.ts, templates.ts, fit.ts) on the generated jaws
+// Wire geometry (src/editor/features/wires/surface.ts, templates.ts, fit.ts) on the generated jaws
 // of test/fixtures/jaw.ts through the real geometry worker: corners kept off the teeth, templates
 // shaped like appliances that the bending program accepts, auto-fit of the single-arm clasp.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mm, modelPoint } from '../../src/editor/engine/units.ts';
+import { mm } from '../../src/editor/engine/units.ts';
 import type { SurfacePick, WireDesign, WirePoint, WireType } from '../../src/editor/engine/document.ts';
-import { keepOff, offsetPoints, surfaceDistances, surfaceQuery, type SurfaceQuery } from '../../src/editor/features/wires/surface.ts';
+import { keepOff, offsetPoints, surfaceQuery, type SurfaceQuery } from '../../src/editor/features/wires/surface.ts';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { placeTemplate, TEMPLATE_CLICKS, type PlacedWire } from '../../src/editor/features/wires/templates.ts';
 import { autoFit } from '../../src/editor/features/wires/fit.ts';
-import { invertRigid, rotateVector, transformPoint } from '../../src/editor/engine/pose.ts';
+import { invertRigid, rotateVector, transformPoint, type Xyz } from '../../src/editor/engine/pose.ts';
+
+/** A point (model frame) as the document stores it. */
+const xyz = (x: number, y: number, z: number): Xyz => [x, y, z];
+
+/** Distance of each point from the surface, through the surface's own closest-point query. */
+async function surfaceDistances(points: Float32Array, surface: SurfaceQuery): Promise<Float32Array> {
+  const hits = await surface.closest(points);
+  const out = new Float32Array(points.length / 3);
+  for (let i = 0; i < out.length; i++) {
+    const o = i * 3;
+    out[i] = hits.triangle[i]! < 0 ? Infinity : Math.hypot(points[o]! - hits.point[o]!, points[o + 1]! - hits.point[o + 1]!, points[o + 2]! - hits.point[o + 2]!);
+  }
+  return out;
+}
 
 /** Centre and outward direction of tooth n (0: the right last molar .. 13: the left one) of jawMesh() (canonical lower frame). */
 function tooth(n: number): { x: number; y: number; out: [number, number] } {
@@ -52,9 +66,9 @@ describe('surface queries and keeping off the surface', () => {
     const offset = 0.5;
     const points: WirePoint[] = [
       // Outside, inside the tooth, and on the surface: all end 0.5 mm off.
-      { point: modelPoint(t.x + t.out[0] * 6, t.y + t.out[1] * 6, -3), surface: { point: modelPoint(0, 0, 0), triangle: 0 } },
-      { point: modelPoint(t.x + t.out[0] * 2, t.y + t.out[1] * 2, -3), surface: { point: modelPoint(0, 0, 0), triangle: 0 } },
-      { point: modelPoint(t.x, t.y, 6) },
+      { point: xyz(t.x + t.out[0] * 6, t.y + t.out[1] * 6, -3), surface: { point: xyz(0, 0, 0), triangle: 0 } },
+      { point: xyz(t.x + t.out[0] * 2, t.y + t.out[1] * 2, -3), surface: { point: xyz(0, 0, 0), triangle: 0 } },
+      { point: xyz(t.x, t.y, 6) },
     ];
     const kept = await keepOff(points, offset, lower);
     const d = await surfaceDistances(new Float32Array(kept.slice(0, 2).flatMap((p) => [...p.point])), lower);
@@ -83,7 +97,7 @@ async function clickTooth(jaw: 'upper' | 'lower', n: number, below = 4, between 
   const origin: [number, number, number] = [mirror * (c.x + out[0]! * 15), c.y + out[1]! * 15, jaw === 'upper' ? below + 0.5 : -below];
   const hit = await h.geometry.pick(h.editor.handleOf(jaw)!, origin, [-mirror * out[0]!, -out[1]!, 0]);
   if (!hit) throw new Error(`no tooth ${n} there`);
-  return { point: modelPoint(hit.point[0], hit.point[1], hit.point[2]), triangle: hit.triangle };
+  return { point: xyz(hit.point[0], hit.point[1], hit.point[2]), triangle: hit.triangle };
 }
 
 const ANCHORS: Record<WireType, () => Promise<[number, boolean][]>> = {
@@ -223,13 +237,13 @@ describe('templates on a straightened model', () => {
       for (const type of ['singleArmClasp', 'arrowClasp', 'labialBow', 'wraparoundBow'] as const) {
         const clicks = await Promise.all((await ANCHORS[type]()).map(([n, between]) => clickTooth('lower', n, 4, between)));
         const reference = await placeTemplate(type, clicks, { matrix: IDENTITY, jaw: 'lower' }, lower, WIRE);
-        const moved = clicks.map((c) => ({ point: modelPoint(...transformPoint(tilt, c.point)), triangle: c.triangle }));
+        const moved = clicks.map((c) => ({ point: transformPoint(tilt, c.point), triangle: c.triangle }));
         const wire = await placeTemplate(type, moved, { matrix: straight, jaw: 'lower' }, tilted, WIRE);
         // Back in the canonical frame it is the reference wire: the same to float noise, except
         // that the labial bow's canines sit where the generated crowns meet in sharp creases, and
         // there noise can move a probe by one step (half a millimetre at most; a wrong frame is
         // off by centimetres).
-        const back = wire.points.map((p) => ({ point: modelPoint(...transformPoint(straight, p.point)) }));
+        const back = wire.points.map((p) => ({ point: transformPoint(straight, p.point) }));
         const tol = type === 'labialBow' ? 0.6 : 0.01;
         expect(polylineGap(back, reference.points)).toBeLessThan(tol);
         expect(polylineGap(reference.points, back)).toBeLessThan(tol);
@@ -271,7 +285,7 @@ describe('auto-fit', () => {
     const [from] = placed.tag;
     // The arm pushed 1.2 mm out and 0.6 mm down, every other corner into the tooth by 0.4 mm.
     const displaced = placed.points.map((p, i) =>
-      i < from ? { ...p, point: modelPoint(p.point[0] - 1.2 + (i % 2) * 1.6, p.point[1] + 0.3, p.point[2] - 0.6) } : p,
+      i < from ? { ...p, point: xyz(p.point[0] - 1.2 + (i % 2) * 1.6, p.point[1] + 0.3, p.point[2] - 0.6) } : p,
     );
     const before = await surfaceDistances(new Float32Array(displaced.filter((p) => p.surface).flatMap((p) => [...p.point])), lower);
     expect(Math.max(...before.map((d) => Math.abs(d - OFFSET)))).toBeGreaterThan(0.3);
@@ -336,7 +350,7 @@ describe.skipIf(!existsSync(upperModel))(realTitle, () => {
     clickAt = async (origin, dir) => {
       const hit = await h.geometry.pick(handle, transformPoint(toModel, origin), rotateVector(toModel, dir));
       if (!hit) throw new Error(`nothing at ${origin}`);
-      return { point: modelPoint(hit.point[0], hit.point[1], hit.point[2]), triangle: hit.triangle };
+      return { point: xyz(hit.point[0], hit.point[1], hit.point[2]), triangle: hit.triangle };
     };
   }, 60_000);
   afterAll(() => void h.geometry.release(handle));
@@ -364,7 +378,7 @@ describe.skipIf(!existsSync(upperModel))(realTitle, () => {
     const anchors = [await clickAt([-80, (await frontY()) + 27, 4], [1, 0, 0])];
     const placed = await placeReal('singleArmClasp', anchors);
     // Auto-fit of the arm pushed 1 mm out: back on the crown, still bendable.
-    const out = placed.points.map((p, i) => (i < placed.tag[0] ? { ...p, point: modelPoint(p.point[0] + 0.6, p.point[1] - 0.5, p.point[2] + 0.6) } : p));
+    const out = placed.points.map((p, i) => (i < placed.tag[0] ? { ...p, point: xyz(p.point[0] + 0.6, p.point[1] - 0.5, p.point[2] + 0.6) } : p));
     const wire: WireDesign = { id: 'r', type: 'singleArmClasp', jaw: 'upper', diameter: mm(WIRE.diameter), clearance: mm(WIRE.clearance), points: out, anchors, tag: placed.tag };
     const fitted = await autoFit(wire, { matrix, jaw: 'upper' }, surface);
     const on = fitted.points.filter((p) => p.surface);

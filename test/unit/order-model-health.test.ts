@@ -1,9 +1,9 @@
-// The order form's judgement of an uploaded model's health (src/modules/order/model-health.ts):
+// The order form's judgement of an uploaded model's health (src/modules/order/modelHealth.ts):
 // open edges of a scan's outer rim alone are fine; holes beyond it, loose shells, non-manifold or
 // flipped edges and degenerate triangles give a warning, in zh, en and de.
 import { i18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
-import { healthIssues, healthWarning, type ModelHealth } from '../../src/modules/order/model-health.ts';
+import { healthIssues, healthWarning, type ModelHealth } from '../../src/modules/order/modelHealth.ts';
 import { messages as de } from '../../src/locales/de/messages.po';
 import { messages as en } from '../../src/locales/en/messages.po';
 import { messages as zh } from '../../src/locales/zh/messages.po';

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GeometryError } from '../../src/editor/geometry/errors.ts';
+import { GeometryError } from '../../src/geometry/errors.ts';
 import { simplifiedName, simplifyErrorMessage, simplifyModel, stlBytes, targetTriangles, type SimplifyStage } from '../../src/modules/order/simplify.ts';
 import { asciiStl, pngLike, sphereCounts, sphereStl, sphereTriangles } from '../fixtures/stl.ts';
 import { rejection, useWorkerShim } from '../kernels/client-harness.ts';

@@ -2,7 +2,7 @@
 // platform's Worker is stood in for (a MessageChannel with an exposed Comlink API behind it).
 import * as Comlink from 'comlink';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { WorkerConnection, type CallOptions } from '../../src/editor/geometry/worker-connection.ts';
+import { WorkerConnection, type CallOptions } from '../../src/geometry/workerConnection.ts';
 
 class FakeWorker extends EventTarget {
   readonly channel = new MessageChannel();

@@ -4,7 +4,7 @@
 // call that allocates), so create them right before use.
 
 /** Bump when assembly/index.ts kernelsAbiVersion() changes. */
-export const KERNELS_ABI_VERSION = 1;
+const KERNELS_ABI_VERSION = 1;
 
 import type { BendExports } from './bend-abi.ts';
 import type { BvhExports } from './bvh-abi.ts';
@@ -108,22 +108,4 @@ export function instantiateModule(module: WebAssembly.Module): KernelExports {
 export async function instantiateKernels(bytes: BufferSource): Promise<KernelExports> {
   const { instance } = await WebAssembly.instantiate(bytes, IMPORTS);
   return kernelExports(instance);
-}
-
-/**
- * Instantiates from a URL (the worker). Streams when the server sends
- * `application/wasm`, else falls back to compiling from bytes.
- */
-export async function instantiateKernelsFromUrl(url: URL | string): Promise<KernelExports> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`kernels.wasm: HTTP ${response.status} for ${String(url)}`);
-  if (typeof WebAssembly.instantiateStreaming === 'function') {
-    try {
-      const { instance } = await WebAssembly.instantiateStreaming(response.clone(), IMPORTS);
-      return kernelExports(instance);
-    } catch {
-      // Usually a wrong Content-Type; compile from bytes below.
-    }
-  }
-  return instantiateKernels(await response.arrayBuffer());
 }

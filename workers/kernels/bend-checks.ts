@@ -1,5 +1,5 @@
 // The checks a wire's bending program passes before it is sent to a machine (spec sections 5,
-// 8, 9; issue 6). Each finding has a stable `code`, a severity, the spec's message as
+// 8, 9). Each finding has a stable `code`, a severity, the spec's message as
 // `messageKey` (the English source the editor translates) and an English `message` with values.
 
 import type { KernelExports } from './abi.ts';
@@ -23,7 +23,7 @@ import {
 export { BEND_MESSAGES, type BendIssueCode, DEFAULT_LIMITS, type MachineLimits, WIRE_END_MAX, WIRE_END_MIN, type WireType, WRAPAROUND_FIRST_MAX };
 
 /** The arrow clasp's double bend: two consecutive arcs with at most this much straight between them (mm). */
-export const DOUBLE_BEND_MAX_GAP = 2;
+const DOUBLE_BEND_MAX_GAP = 2;
 
 export interface BendIssue {
   code: BendIssueCode;

@@ -59,7 +59,7 @@ export interface BendProgram {
   length: number;
 }
 
-export const DEFAULT_ARC_CAP_DEG = 160;
+const DEFAULT_ARC_CAP_DEG = 160;
 const FLAG_FEED_ARC = 1;
 const FLAG_BIDIRECTIONAL = 2;
 

@@ -101,7 +101,7 @@ export async function runChunked(
 //
 // Comlink keeps only `message` of a thrown error, so the worker never lets a
 // job throw: every job call resolves a JobResult, and the page's client
-// (src/editor/geometry/client.ts) turns a failure into a rejected promise
+// (src/geometry/client.ts) turns a failure into a rejected promise
 // whose error carries the same `code`.
 
 /** A failed job as it crosses the worker boundary. `code` is stable; `detail` is English for logs. */
@@ -176,10 +176,10 @@ export interface JobRunner<C extends string> {
   recentJobs(): JobRun<C>[];
 }
 
-export const RECENT_JOBS = 20;
+const RECENT_JOBS = 20;
 
 /** ArrayBuffers of the typed arrays in a result (plain objects and arrays, walked deeply), each once. */
-export function transferables(value: unknown, found = new Set<ArrayBuffer>()): ArrayBuffer[] {
+function transferables(value: unknown, found = new Set<ArrayBuffer>()): ArrayBuffer[] {
   if (ArrayBuffer.isView(value)) {
     if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
   } else if (Array.isArray(value)) {

@@ -49,15 +49,3 @@ export function rampColors(k: KernelExports, values: Float32Array, range: RampRa
     return new Float32Array(k.memory.buffer.slice(out, out + values.length * 16));
   });
 }
-
-/** Smallest and largest finite value (NaN skipped); { min: 0, max: 0 } when there is none. */
-export function valueRange(values: ArrayLike<number>): RampRange {
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return min <= max ? { min, max } : { min: 0, max: 0 };
-}

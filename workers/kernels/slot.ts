@@ -64,10 +64,10 @@ export interface SlotResult {
 
 export const DEFAULT_CLEARANCE = 0.1;
 /** Segments of the balls' great circles: the tube's cross-section is a polygon of this many sides. */
-export const SLOT_SEGMENTS = 24;
+const SLOT_SEGMENTS = 24;
 const SEGMENTS_PER_CHUNK = 16;
 /** The swept path may leave the given one by this fraction of the slot's radius (0.5 mm: 10 µm). */
-export const PATH_TOLERANCE = 0.02;
+const PATH_TOLERANCE = 0.02;
 
 let loading: Promise<ManifoldToplevel> | undefined;
 

@@ -1,6 +1,6 @@
 // The health of an uploaded STL model, as POST /admin/base/comm/upload answers it: the server
 // computes it with analyzeMesh (topology.ts) and the order form judges it
-// (src/modules/order/model-health.ts). Types only, so that the server and the page share it.
+// (src/modules/order/modelHealth.ts). Types only, so that the server and the page share it.
 
 /** Vertices are welded exactly (equal float32 positions), as the editor opens the file. */
 export interface StlHealth {

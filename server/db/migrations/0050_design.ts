@@ -1,4 +1,4 @@
-// The editor's design document per order (issue 5): one row per order holding the latest
+// The editor's design document per order: one row per order holding the latest
 // version; `version` counts saves and guards against two tabs overwriting each other.
 import type { Kysely } from 'kysely';
 import { idColumn } from '../dialect.ts';

@@ -1,4 +1,4 @@
-// The device hub (issue 6): bend jobs with every state change logged, and each device's link
+// The device hub: bend jobs with every state change logged, and each device's link
 // (connection, reported state, last time heard from). Jobs live here so none is lost when the
 // back end restarts: pending ones are sent again when their device connects.
 import type { Kysely } from 'kysely';

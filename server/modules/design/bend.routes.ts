@@ -113,6 +113,6 @@ export function bendRoutes(ctx: AppContext) {
       return ok(c, await deviceList(ctx.db, await usable(userId)));
     })
     .post(`${PREFIX}/cancel`, doc('Cancel a job not yet started ({ jobId })'), validate('json', jobIdSchema), (c) => cancel(c, c.req.valid('json').jobId))
-    // The name the editor's brief used; same call (not listed in eps).
+    // Another name for /cancel, answered for callers that use it; same call (not listed in eps).
     .post(`${PREFIX}/cancelJob`, validate('json', jobIdSchema), (c) => cancel(c, c.req.valid('json').jobId));
 }

@@ -3,7 +3,7 @@
 // the chosen device is remembered per user; "Bend" runs bendFlow.ts; the simulation view's
 // program and states come from here too. The page connects it to the back end (connect()); a
 // controller that is not connected only answers "no device".
-import type { BendCheckInput, BendCheckResult, BendIssue, BendStep, ProgramStep, SimulateOptions, WireState } from '../geometry/client.ts';
+import type { BendCheckInput, BendCheckResult, BendIssue, BendStep, ProgramStep, SimulateOptions, WireState } from '../../geometry/client.ts';
 import type { WireDesign } from '../engine/document.ts';
 import { springbackTableProblem } from '../../../common/springback.ts';
 import { bendWire, checkInput, springbackFor, type BendOutcome } from './bendFlow.ts';
@@ -88,7 +88,7 @@ const INITIAL: DeviceView = {
   simulation: { status: 'none', data: null, problem: null, issues: [] },
 };
 
-export const QUEUE_LIMIT = 50;
+const QUEUE_LIMIT = 50;
 
 export class DeviceController {
   private readonly store = new FeatureStore<DeviceView>(INITIAL);

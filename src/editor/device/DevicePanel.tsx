@@ -16,7 +16,7 @@ import type { WireDesign } from '../engine/document.ts';
 import { EditorIcon } from '../ui/icons.tsx';
 import { formatMm, formatNumber } from '../../i18n/format.ts';
 
-export function useDeviceView(devices: DeviceController | null | undefined): DeviceView | null {
+function useDeviceView(devices: DeviceController | null | undefined): DeviceView | null {
   return useEngineStore<DeviceView, DeviceView | null>(devices, (view) => view, null);
 }
 
@@ -177,7 +177,7 @@ export function DevicePanel({ engine, state, orderId }: { engine: EditorEngine |
   }, [devices, userId, orderId, loaded]);
 
   if (!engine || !view || !view.open) return null;
-  // The selection lives in engine.wires (helper "wire"); read on every render of the page.
+  // The selection lives in engine.wires (the wire feature); read on every render of the page.
   void state.revision;
   const wire = (engine as unknown as { wires?: { selected(): WireDesign | null } }).wires?.selected() ?? null;
   const device = devices!.selectedDevice();

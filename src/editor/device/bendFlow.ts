@@ -1,10 +1,10 @@
-// "Bend": the selected wire to the selected device (spec sections 5, 8, 9; issue 6). The order of
+// "Bend": the selected wire to the selected device (spec sections 5, 8, 9). The order of
 // the decisions follows the server's (device, then wire): no device -> "Add failed, no device
 // selected"; no wire -> "Bending failed, no bow wire was selected"; then the program and every
 // check before sending (errors stop, warnings go along); then POST /admin/design/bend, whose
 // refusals are shown as the server words them, and whose failure as a call is "Network
 // exception, failed to send data.".
-import type { BendCheckInput, BendCheckResult, BendIssue } from '../geometry/client.ts';
+import type { BendCheckInput, BendCheckResult, BendIssue } from '../../geometry/client.ts';
 import type { WireDesign } from '../engine/document.ts';
 import { springbackTableProblem } from '../../../common/springback.ts';
 import { DeviceRefusal, type DevicePort } from './port.ts';
@@ -14,10 +14,10 @@ import type { UserDevice } from './types.ts';
  * Radius of the bend arcs' centreline (mm) when the device names none (the job does not carry it,
  * device-protocol.md: the program is computed for the device's die, set in the back office).
  */
-export const DIE_RADIUS_MM = 1;
+const DIE_RADIUS_MM = 1;
 
 /** The die radius a device's programs are computed for. */
-export function dieRadiusOf(device: UserDevice | null): number {
+function dieRadiusOf(device: UserDevice | null): number {
   return device?.dieRadius && device.dieRadius > 0 ? device.dieRadius : DIE_RADIUS_MM;
 }
 

@@ -1,9 +1,9 @@
-// The sentences of the device panel: the specification's client messages (issue 6), the
-// checks' messages (BEND_MESSAGES, with their values) and the names of states; a wire type's
-// name is the wire feature's (features/wires/messages.ts).
+// The sentences of the device panel: the specification's client messages, the checks' messages
+// (BEND_MESSAGES, with their values) and the names of states; a wire type's name is the wire
+// feature's (features/wires/messages.ts).
 import { msg } from '@lingui/core/macro';
 import type { I18n, MessageDescriptor } from '@lingui/core';
-import type { BendIssue, WireType } from '../geometry/client.ts';
+import type { BendIssue, WireType } from '../../geometry/client.ts';
 import type { BendOutcome } from './bendFlow.ts';
 import type { JobStatus, UserDevice } from './types.ts';
 import { WIRE_TYPE_NAMES } from '../features/wires/messages.ts';

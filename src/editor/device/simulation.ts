@@ -4,7 +4,7 @@
 // wrapping the wire (docs/device-bridge.md, "Step geometry"). The part of a step is computed here
 // from the state before it; at the end of the step the view shows the kernel's state, which also
 // springs the wire back from the compensated angle to the one it keeps.
-import type { ProgramStep } from '../geometry/client.ts';
+import type { ProgramStep } from '../../geometry/client.ts';
 
 export type SimPhase = 'feed' | 'rotate' | 'bend';
 
@@ -14,7 +14,7 @@ const ROTATE_DEG_PER_S = 180;
 const BEND_DEG_PER_S = 120;
 const MIN_PHASE_MS = 250;
 /** A pause after each step (the spring back shows there). */
-export const STEP_PAUSE_MS = 250;
+const STEP_PAUSE_MS = 250;
 
 export interface PhaseSpan {
   step: number;

@@ -1,7 +1,7 @@
 // What the editor reads of the device hub (docs/device-bridge.md, "HTTP calls"): the devices the
 // user may bend on and the bend queue. Field names are the server's.
 
-import { JOB_STATES, type DeviceState as ReportedState, type JobState, NOT_STARTED } from '../../../common/device-jobs.ts';
+import { type DeviceState as ReportedState, type JobState, NOT_STARTED } from '../../../common/device-jobs.ts';
 
 /** A device state as userDeviceList reports it ('offline' when not connected). */
 export type DeviceState = 'offline' | ReportedState;
@@ -23,7 +23,6 @@ export interface UserDevice {
 }
 
 export type JobStatus = JobState;
-export const JOB_STATUSES: readonly JobStatus[] = JOB_STATES;
 /** States in which a job may still be cancelled (not started); the server's `cancellable` says more. */
 export const CANCELLABLE: readonly JobStatus[] = NOT_STARTED;
 

@@ -8,8 +8,8 @@
 // (src/editor/features/<name>/, each built on the one EditorContext of context.ts).
 //
 // Coordinates: right-handed, z up, millimetres, exactly as in the STL (a left-handed scene would
-// mirror the patient's left and right). Models only move by translation (the bite offset);
-// everything a tool stores is in the model's own frame (units.ts: ModelPoint).
+// mirror the patient's left and right). Models move rigidly in the scene (the straightening, then
+// the bite offset: pose.ts); everything a tool stores is in the model's own frame.
 //
 // Rendering is on demand: a frame is drawn for every change (frames.ts keeps the requests owed
 // until a complete frame answers them), while the camera moves and while an animation runs, not
@@ -24,14 +24,14 @@ import { Observable } from '@babylonjs/core/Misc/observable';
 // Side effect: scene.createPickingRay (tools, zoom-to-mouse).
 import '@babylonjs/core/Culling/ray';
 
-import { claimGeometryClient, releaseGeometryClient, type MeshHandle } from '../geometry/client.ts';
+import { claimGeometryClient, releaseGeometryClient, type MeshHandle } from '../../geometry/client.ts';
 import { ActionRegistry } from './actions.ts';
 import { EDITOR_ACTIONS, type ActionId } from '../features/actions.ts';
 import { CommandStack, snapshotCommand, type Command } from './commands.ts';
 import type { DesignDocument, ModelRole } from './document.ts';
 import { BaseFeature } from '../features/base/feature.ts';
 import { SlotFeature, type SlotPort } from '../features/slots/feature.ts';
-import { getSlotClient } from '../geometry/slot-client.ts';
+import { getSlotClient } from '../../geometry/slotClient.ts';
 import { SmoothFeature } from '../features/smooth/feature.ts';
 import { CameraHold } from './cameraHold.ts';
 import { AnalysisController } from '../features/analysis/feature.ts';
@@ -41,10 +41,10 @@ import { wireKit } from '../features/wires/kit.ts';
 import type { EditorContext, EditorGeometry } from './context.ts';
 import { takesArrow, type ModelHit, type SurfacePath, type Tool, type ToolContext, type ToolId, type ToolPointerEvent } from './tools/tool.ts';
 import { createTool } from '../features/tools.ts';
-import { mm, type Xyz } from './units.ts';
+import { mm } from './units.ts';
 import type { ViewPreset } from './views.ts';
 import { StraighteningController } from '../features/straighten/feature.ts';
-import type { Matrix4 } from './pose.ts';
+import type { Matrix4, Xyz } from './pose.ts';
 import { perfMark, PERF_MARKS } from './openTiming.ts';
 import type { ModelSource } from './modelSource.ts';
 import { ModelSlots, type EditorError, type ModelInfo } from './models.ts';

@@ -5,13 +5,12 @@
 // never through the engine's facade.
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
-import type { MeshHandle } from '../geometry/client.ts';
+import type { MeshHandle } from '../../geometry/client.ts';
 import type { Command } from './commands.ts';
 import type { DesignDocument, ModelRole } from './document.ts';
 import type { GeometryPort } from './models.ts';
-import type { Matrix4 } from './pose.ts';
+import type { Matrix4, Xyz } from './pose.ts';
 import type { EditorState } from './state.ts';
-import type { Xyz } from './units.ts';
 import type { BaseGeometry, BaseMeshArrays } from '../features/base/feature.ts';
 import type { JawModelState } from '../features/base/rules.ts';
 import type { SlotGeometry } from '../features/slots/feature.ts';

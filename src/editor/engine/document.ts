@@ -2,8 +2,8 @@
 // (design/save) and restored exactly on reopening. Plain JSON, immutable (every change makes a
 // new document through a command), versioned by `schemaVersion`. Meshes are never in it: they are
 // the order's models; the document refers to them by role.
-import type { Millimetres, ModelPoint } from './units.ts';
-import { isRigidMatrix } from './pose.ts';
+import type { Millimetres } from './units.ts';
+import { isRigidMatrix, type Xyz } from './pose.ts';
 import { DESIGN_SCHEMA_VERSION } from '../../../common/design.ts';
 import { WIRE_TYPES, type WireType } from '../../../common/wires.ts';
 
@@ -15,7 +15,7 @@ export const MODEL_ROLES: readonly ModelRole[] = ['upper', 'lower', 'occlusion']
 
 /** A picked point on a model's surface, in that model's frame. */
 export interface SurfacePick {
-  point: ModelPoint;
+  point: Xyz;
   triangle: number;
 }
 
@@ -61,7 +61,7 @@ export { WIRE_TYPES, type WireType } from '../../../common/wires.ts';
 
 /** A corner of a wire's centreline, in the model frame of the wire's jaw. */
 export interface WirePoint {
-  point: ModelPoint;
+  point: Xyz;
   /**
    * The surface point this corner is kept off (by the wire's radius plus its clearance, along the
    * surface normal); absent for a free corner (a tag inside the base, a loop in the air).
@@ -101,7 +101,7 @@ export interface DesignDocument {
   /** The smoothing brush's operations on the models, in order. */
   smoothing?: SmoothOp[];
   straightening?: Straightening;
-  /** Insertion direction (unit, canonical frame, from the model towards the appliance); absent: the jaw's default (±z). Helper "analysis". */
+  /** Insertion direction (unit, canonical frame, from the model towards the appliance); absent: the jaw's default (±z); features/analysis. */
   insertionDirection?: [number, number, number];
   /** The heatmap chosen in the analysis panel; absent: off. */
   heatmap?: HeatmapSettings;
@@ -156,7 +156,7 @@ export function parseDocument(data: unknown): DesignDocument {
   return doc;
 }
 
-const pickOf = (p: SurfacePick): SurfacePick => ({ point: [...p.point] as unknown as ModelPoint, triangle: p.triangle });
+const pickOf = (p: SurfacePick): SurfacePick => ({ point: [...p.point] as unknown as Xyz, triangle: p.triangle });
 
 function parseWire(w: unknown): WireDesign | null {
   const v = w as Partial<WireDesign> | null;
@@ -170,7 +170,7 @@ function parseWire(w: unknown): WireDesign | null {
     jaw: v.jaw,
     diameter: v.diameter as Millimetres,
     clearance: (Number.isFinite(v.clearance) && (v.clearance as number) >= 0 ? v.clearance : 0) as Millimetres,
-    points: points.map((p) => (p.surface ? { point: [...p.point] as unknown as ModelPoint, surface: pickOf(p.surface) } : { point: [...p.point] as unknown as ModelPoint })),
+    points: points.map((p) => (p.surface ? { point: [...p.point] as unknown as Xyz, surface: pickOf(p.surface) } : { point: [...p.point] as unknown as Xyz })),
     anchors: Array.isArray(v.anchors) ? v.anchors.filter(isPick).map(pickOf) : [],
   };
   const t = v.tag;
@@ -224,7 +224,7 @@ function parseBase(b: unknown): BaseDesign | null {
   const num = (x: unknown, d: number): Millimetres => (typeof x === 'number' && Number.isFinite(x) ? x : d) as Millimetres;
   return {
     jaw: v.jaw,
-    outline: v.outline.filter(isPick).map((p) => ({ point: [...p.point] as unknown as ModelPoint, triangle: p.triangle })),
+    outline: v.outline.filter(isPick).map((p) => ({ point: [...p.point] as unknown as Xyz, triangle: p.triangle })),
     closed: v.closed === true,
     thickness: num(v.thickness, 2),
     height: num(v.height, 2),

@@ -1,6 +1,6 @@
 // Where a model comes from, kept free of Babylon so that an order's models can start opening
 // before the editor's engine (and its 3D chunk) has loaded (src/editor/order/prefetch.ts).
-import type { OpenedMesh, RemoteStl, StlStage } from '../geometry/client.ts';
+import type { OpenedMesh, RemoteStl, StlStage } from '../../geometry/client.ts';
 
 /** What the engine's worker opens: a File/Blob or bytes, or a file it downloads itself. */
 export type ModelBytes = ArrayBuffer | Blob | RemoteStl;

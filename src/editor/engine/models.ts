@@ -10,11 +10,10 @@ import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 
-import type { GeometryClient, MeshHandle, OpenedMesh, StlStage, Vec3 } from '../geometry/client.ts';
-import { GeometryError, isAbortError, type GeometryErrorCode } from '../geometry/errors.ts';
+import type { GeometryClient, MeshHandle, OpenedMesh, StlStage, Vec3 } from '../../geometry/client.ts';
+import { GeometryError, isAbortError, type GeometryErrorCode } from '../../geometry/errors.ts';
 import { MODEL_ROLES, type ModelRole } from './document.ts';
-import type { Xyz } from './units.ts';
-import { IDENTITY, modelToWorldMatrix, transformPoint, type Matrix4 } from './pose.ts';
+import { IDENTITY, modelToWorldMatrix, transformPoint, type Matrix4, type Xyz } from './pose.ts';
 import { buildPickingBvhs, perfMark, PERF_MARKS, whenDrawn } from './openTiming.ts';
 import { isOpenedMesh, type ModelSource } from './modelSource.ts';
 import { BITE_OPENING } from './navigation.ts';

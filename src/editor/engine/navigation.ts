@@ -9,12 +9,13 @@ import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 
-import { mm, type Millimetres, type Xyz } from './units.ts';
+import { mm, type Millimetres } from './units.ts';
+import type { Xyz } from './pose.ts';
 import { presetAngles, type ViewPreset } from './views.ts';
 
 /** How far the lower jaw moves down when the bite is opened. */
 export const BITE_OPENING: Millimetres = mm(12);
-export const BITE_ANIMATION_MS = 350;
+const BITE_ANIMATION_MS = 350;
 /** Pan and rotation inertia: low, so that the model stops where it is let go. */
 const INERTIA = 0.6;
 

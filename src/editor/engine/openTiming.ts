@@ -13,7 +13,7 @@
 // issued before waits in the worker behind its mesh's BVH build (calls on one handle run in
 // order), so picking is never wrong, at most late.
 import type { Scene } from '@babylonjs/core/scene';
-import type { MeshHandle, BvhInfo, BvhBuildOptions, JobCallOptions } from '../geometry/client.ts';
+import type { MeshHandle, BvhInfo, BvhBuildOptions, JobCallOptions } from '../../geometry/client.ts';
 
 export const PERF_MARKS = {
   /** Steps on the way (for the bench's trace and devtools): the engine made, openModels called. */

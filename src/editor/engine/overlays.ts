@@ -13,7 +13,8 @@ import { Color3 } from '@babylonjs/core/Maths/math.color';
 
 import type { Measurement, ModelRole } from './document.ts';
 import type { ModelHit } from './tools/tool.ts';
-import { distance, mm, type Millimetres, type Xyz } from './units.ts';
+import { distance, mm, type Millimetres } from './units.ts';
+import type { Xyz } from './pose.ts';
 import { formatMm } from '../../i18n/format.ts';
 
 /** What the overlays need of the engine. */

@@ -6,14 +6,14 @@ import type { Scene } from '@babylonjs/core/scene';
 import type { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 
-import type { Vec3 } from '../geometry/client.ts';
+import type { Vec3 } from '../../geometry/client.ts';
 import type { ModelRole } from './document.ts';
 import { rayMeetsBox } from './cameraHold.ts';
 import { PickMemory } from './footprint.ts';
 import type { GeometryPort, ModelSlots } from './models.ts';
 import type { ModelHit, SurfacePath } from './tools/tool.ts';
-import { mm, type Xyz } from './units.ts';
-import { modelToWorldMatrix, rayToModel, transformPoint } from './pose.ts';
+import { mm } from './units.ts';
+import { modelToWorldMatrix, rayToModel, transformPoint, type Xyz } from './pose.ts';
 
 /** What picking needs of the engine (the scene's parts are null without WebGL). */
 export interface PickHost {

@@ -1,8 +1,25 @@
-// Rigid poses of the models in the scene: the straightening (a column-major 4x4, model →
-// canonical, one for the whole set of models so that the bite is kept) and the bite offset
+// Vectors and rigid poses of the models in the scene: the straightening (a column-major 4x4,
+// model → canonical, one for the whole set of models so that the bite is kept) and the bite offset
 // (a translation in the world, after the straightening). Worker meshes and everything stored in
-// the design stay in the model's own frame; these helpers carry points and rays across.
-import type { Xyz } from './units.ts';
+// the design stay in the model's own frame; these functions carry points and rays across. The
+// editor's one vector type and its vector arithmetic are here too, so that features (the wires'
+// templates, their tubes) compute with the same ones as the poses.
+
+/** A point or direction: x, y, z in millimetres (a model's frame or the world's, as its name says). */
+export type Xyz = readonly [number, number, number];
+
+export const add = (a: Xyz, b: Xyz): [number, number, number] => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+export const sub = (a: Xyz, b: Xyz): [number, number, number] => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+export const scale = (a: Xyz, s: number): [number, number, number] => [a[0] * s, a[1] * s, a[2] * s];
+export const dot = (a: Xyz, b: Xyz): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+export const len = (a: Xyz): number => Math.hypot(a[0], a[1], a[2]);
+export const dist = (a: Xyz, b: Xyz): number => len(sub(a, b));
+export const cross = (a: Xyz, b: Xyz): [number, number, number] => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+/** The unit vector along a (the zero vector for the zero vector). */
+export const norm = (a: Xyz): [number, number, number] => {
+  const l = len(a);
+  return l > 0 ? scale(a, 1 / l) : [0, 0, 0];
+};
 
 /** Column-major 4x4, p' = R p + t (m[12..14] = t), as the worker's straighten returns it. */
 export type Matrix4 = ArrayLike<number>;
@@ -64,13 +81,14 @@ export function rotationAbout(axis: Xyz, radians: number, center: Xyz = [0, 0, 0
  */
 export function cleanRigid(m: Matrix4): number[] {
   const col = (i: number): [number, number, number] => [m[i * 4]!, m[i * 4 + 1]!, m[i * 4 + 2]!];
-  const norm = (v: number[]): [number, number, number] => {
-    const l = Math.hypot(v[0]!, v[1]!, v[2]!) || 1;
-    return [v[0]! / l, v[1]! / l, v[2]! / l];
+  // Divides by the length rather than scaling by its inverse (norm): the last digits of a saved
+  // pose depend on it, and a pose nudged again must round the same way it did before.
+  const unit = (v: Xyz): [number, number, number] => {
+    const l = len(v) || 1;
+    return [v[0] / l, v[1] / l, v[2] / l];
   };
-  const cross = (a: Xyz, b: Xyz): [number, number, number] => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-  const x = norm(col(0));
-  const z = norm(cross(x, col(1)));
+  const x = unit(col(0));
+  const z = unit(cross(x, col(1)));
   const y = cross(z, x);
   const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits || 0;
   return [...x.map((v) => round(v, 9)), 0, ...y.map((v) => round(v, 9)), 0, ...z.map((v) => round(v, 9)), 0, round(m[12]!, 6), round(m[13]!, 6), round(m[14]!, 6), 1];
@@ -91,10 +109,4 @@ export function modelToWorldMatrix(pose: Matrix4 | null, offset: Xyz): number[] 
 export function rayToModel(pose: Matrix4 | null, offset: Xyz, origin: Xyz, direction: Xyz): { origin: [number, number, number]; direction: [number, number, number] } {
   const inverse = invertRigid(modelToWorldMatrix(pose, offset));
   return { origin: transformPoint(inverse, origin), direction: rotateVector(inverse, direction) };
-}
-
-/** Angle of the rotation part in degrees (tests and the side panel). */
-export function rotationDegrees(m: Matrix4): number {
-  const trace = m[0]! + m[5]! + m[10]!;
-  return (Math.acos(Math.max(-1, Math.min(1, (trace - 1) / 2))) * 180) / Math.PI;
 }

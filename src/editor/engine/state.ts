@@ -2,7 +2,7 @@
 // its value before anything is opened. EditorEngine.ts owns and changes the engine's own part
 // (EngineState); the parts that belong to a feature (the straightening's status, the selected
 // wire) are read from that feature's store when a snapshot is made, never copied and kept in step.
-import type { MeshHandle } from '../geometry/client.ts';
+import type { MeshHandle } from '../../geometry/client.ts';
 import { emptyDocument, type DesignDocument } from './document.ts';
 import type { EditorError, LocalLoad, ModelInfo, ModelView } from './models.ts';
 import type { ToolId, ToolPhase } from './tools/tool.ts';

@@ -6,7 +6,7 @@ import type { AnalysisController } from './analysis/feature.ts';
 import type { WireFeature } from './wires/feature.ts';
 import type { StraighteningController } from './straighten/feature.ts';
 import type { CameraHold } from '../engine/cameraHold.ts';
-import type { Xyz } from '../engine/units.ts';
+import type { Xyz } from '../engine/pose.ts';
 import { BaseTool } from './base/tool.ts';
 import { SmoothTool } from './smooth/tool.ts';
 import { MeasureTool } from './measure/tool.ts';

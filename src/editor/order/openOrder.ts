@@ -1,7 +1,6 @@
 // Opening an order in the editor: its info, then its models (in parallel, each with its own
 // progress and error) and its saved design, then the autosave that keeps it on the server. What
 // prefetchOrder started when the route was entered is used rather than asked for again.
-import type { ApiError } from '../../api/http.ts';
 import { Autosave } from '../engine/autosave.ts';
 import { parseDocument } from '../engine/document.ts';
 import type { EditorEngine } from '../engine/EditorEngine.ts';
@@ -40,8 +39,4 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
   const autosave = new Autosave(engine, designPort(orderId), saved?.version ?? 0);
   void engine.openModels(loads);
   return { order, autosave };
-}
-
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof Error && e.name === 'ApiError';
 }

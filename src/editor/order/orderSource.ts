@@ -4,7 +4,7 @@ import { api, unwrap } from '../../api/api.ts';
 import { session } from '../../api/client.ts';
 import type { DesignPort } from '../engine/autosave.ts';
 import type { DesignDocument, ModelRole } from '../engine/document.ts';
-import type { RemoteStl } from '../geometry/client.ts';
+import type { RemoteStl } from '../../geometry/client.ts';
 
 export interface OrderFile {
   id: number;

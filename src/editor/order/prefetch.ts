@@ -2,7 +2,7 @@
 // its models downloaded and opened by the editor's geometry worker, while the editor's 3D chunk
 // loads and its engine starts (about 0.4 s on the bench machine), instead of after.
 // Free of Babylon and React; openOrder takes what is here.
-import { editorGeometryClient, type GeometryClient, type OpenedMesh, type StlStage } from '../geometry/client.ts';
+import { editorGeometryClient, type GeometryClient, type OpenedMesh, type StlStage } from '../../geometry/client.ts';
 import type { ModelSource } from '../engine/modelSource.ts';
 import { CODE_OK } from '../../../common/codes.ts';
 import { loadDesign, MAX_MODEL_BYTES, orderInfo, orderModels, remoteStl, type OrderFile, type OrderInfo, type SavedDesign } from './orderSource.ts';

@@ -42,7 +42,7 @@ const TOOL_SECTION: Record<ToolId, string> = {
  * again when its hint changes (the base's Generate appears once the outline closes). A section
  * already in full view stays where it is; one taller than the panel shows from its top.
  */
-export function revealSection(panel: HTMLElement, section: HTMLElement): boolean {
+function revealSection(panel: HTMLElement, section: HTMLElement): boolean {
   const box = panel.getBoundingClientRect();
   const at = section.getBoundingClientRect();
   if (at.top >= box.top && at.bottom <= box.bottom) return false;

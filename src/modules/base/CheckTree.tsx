@@ -4,8 +4,8 @@
  */
 import { useMemo, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../../ui/icons';
-import { childrenOf, withDescendants, type TreeRow } from './tree';
+import { Icon } from '../../ui/icons.tsx';
+import { childrenOf, withDescendants, type TreeRow } from './tree.ts';
 
 export interface CheckTreeProps {
   rows: readonly TreeRow[];

@@ -4,15 +4,15 @@
  */
 import { useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { createService, UpsertDialog, useConfirm, type FormItem, type Row, type UpsertTarget } from '../../kit';
-import { request } from '../../api/client';
-import { hasPerm } from '../../app/store';
-import { Icon } from '../../ui/icons';
-import { toast } from '../../ui/toast';
-import { locationItems, withLocation } from '../dashboard/location';
-import { childrenOf, type TreeRow } from './tree';
+import { createService, UpsertDialog, useConfirm, type FormItem, type Row, type UpsertTarget } from '../../kit/index.ts';
+import { request } from '../../api/client.ts';
+import { hasPerm } from '../../app/store.ts';
+import { Icon } from '../../ui/icons.tsx';
+import { toast } from '../../ui/toast.tsx';
+import { locationItems, withLocation } from '../dashboard/location.ts';
+import { childrenOf, type TreeRow } from './tree.ts';
 
-export const DEPARTMENT = '/admin/base/sys/department';
+const DEPARTMENT = '/admin/base/sys/department';
 const service = createService<Row>(DEPARTMENT);
 
 export interface DepartmentPanelProps {

@@ -1,6 +1,6 @@
 /** A toolbar button that opens a file chooser and hands over the chosen file. */
 import { useRef } from 'react';
-import { Icon } from '../../ui/icons';
+import { Icon } from '../../ui/icons.tsx';
 
 export function FilePick({ label, accept, onFile, busy }: { label: string; accept: string; onFile: (file: File) => void; busy?: boolean }) {
   const input = useRef<HTMLInputElement>(null);

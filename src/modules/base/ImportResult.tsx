@@ -1,7 +1,7 @@
 /** What an import did: how many entries were created (and matched), and each skipped one with why. */
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../../ui/icons';
+import { Icon } from '../../ui/icons.tsx';
 
 export interface ImportSummary {
   created: number;

@@ -5,9 +5,9 @@
 import { useEffect, useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../../api/client';
-import { useApp } from '../../app/store';
-import { Markdown } from '../help/markdown';
+import { request } from '../../api/client.ts';
+import { useApp } from '../../app/store.ts';
+import { Markdown } from '../help/markdown.tsx';
 
 interface Release {
   id: number;

@@ -9,9 +9,9 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { ROLE_KINDS, templateMenuIds, type RoleKind } from '../../../common/role-templates.ts';
-import { CheckTree } from './CheckTree';
-import { entryLabel } from './names';
-import type { TreeRow } from './tree';
+import { CheckTree } from './CheckTree.tsx';
+import { entryLabel } from './names.ts';
+import type { TreeRow } from './tree.ts';
 
 const KIND_NAMES: Record<RoleKind, MessageDescriptor> = {
   designer: msg`Designer`,

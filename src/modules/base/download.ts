@@ -1,8 +1,8 @@
 /** Calls that answer a file instead of an envelope (xlsx export), saved under a file name. */
-import { session, errorMessage } from '../../api/client';
+import { session, errorMessage } from '../../api/client.ts';
 import { CODE_OK } from '../../../common/codes.ts';
-import { currentLocale } from '../../i18n';
-import { toast } from '../../ui/toast';
+import { currentLocale } from '../../i18n/index.ts';
+import { toast } from '../../ui/toast.tsx';
 
 export async function downloadPost(url: string, body: unknown, filename: string): Promise<void> {
   try {

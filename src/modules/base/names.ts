@@ -1,7 +1,7 @@
 /** Labels of menu entries in the system screens: seeded names translated, others as they are. */
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { menuLabel } from '../../menu/names';
+import { menuLabel } from '../../menu/names.ts';
 
 // The permission entries (type 2) of the seeded menu.
 const PERM_NAMES: Record<string, MessageDescriptor> = {

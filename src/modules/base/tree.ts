@@ -1,5 +1,5 @@
 /** Flat rows with id/parentId/orderNum (departments, menus) as trees, in tree order, and subtrees. */
-import type { Row } from '../../kit';
+import type { Row } from '../../kit/index.ts';
 
 export interface TreeRow extends Row {
   id: number;

@@ -1,9 +1,9 @@
 /** The rows of a tree resource's `list` (menus, departments), loaded when the user may read them. */
 import { useCallback, useEffect, useState } from 'react';
-import { request } from '../../api/client';
-import { hasPerm } from '../../app/store';
-import { permPrefix } from '../../kit';
-import type { TreeRow } from './tree';
+import { request } from '../../api/client.ts';
+import { hasPerm } from '../../app/store.ts';
+import { permPrefix } from '../../kit/index.ts';
+import type { TreeRow } from './tree.ts';
 
 export function useTreeRows(prefix: string): [TreeRow[], () => void] {
   const [rows, setRows] = useState<TreeRow[]>([]);

@@ -1,8 +1,8 @@
 /** Base design and processing rankings: designers or departments by bases designed and by wires processed. */
 import { useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import type { BaseRankings as Rankings, Rank } from './data';
-import { RankingList, Segmented } from './parts';
+import type { BaseRankings as Rankings, Rank } from './data.ts';
+import { RankingList, Segmented } from './parts.tsx';
 
 export function BaseRankings({ rankings }: { rankings: Rankings }) {
   const { t } = useLingui();

@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { onThemeChange } from '../../ui/theme';
+import { onThemeChange } from '../../ui/theme.ts';
 
 export interface ChartProps {
   /** Builds the options for a width and height (colours are read when called). */

@@ -3,8 +3,8 @@
  * bending part in the theme colour and the standby part grey (docs/dashboard.md has the rule).
  */
 import { useLingui } from '@lingui/react/macro';
-import type { DeviceTime } from './data';
-import { Empty, formatDuration } from './parts';
+import type { DeviceTime } from './data.ts';
+import { Empty, formatDuration } from './parts.tsx';
 
 export function DeviceTimes({ devices }: { devices: DeviceTime[] }) {
   const { t, i18n } = useLingui();

@@ -1,8 +1,8 @@
 /** Arch wire counts and times: wires bent (done, failed) per bucket, the average bend time, and per wire type. */
 import { useLingui } from '@lingui/react/macro';
-import { WireChart } from './charts';
-import type { WireCounts } from './data';
-import { Empty, formatDuration } from './parts';
+import { WireChart } from './charts.tsx';
+import type { WireCounts } from './data.ts';
+import { Empty, formatDuration } from './parts.tsx';
 import { isWireType } from '../../../common/wires.ts';
 // The wire types' names: the editor's one translated definition (the same English as common's WIRE_TYPE_LABELS).
 import { WIRE_TYPE_NAMES } from '../../editor/features/wires/messages.ts';

@@ -9,7 +9,7 @@ import { geoGraticule10, geoNaturalEarth1, geoPath, type GeoPermissibleObjects }
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import atlas from 'world-atlas/countries-110m.json';
-import type { Places } from './data';
+import type { Places } from './data.ts';
 
 const topology = atlas as unknown as Topology<{ countries: GeometryCollection }>;
 const countries = feature(topology, topology.objects.countries);

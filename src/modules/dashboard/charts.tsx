@@ -2,9 +2,9 @@
 import { useMemo } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import uPlot from 'uplot';
-import { Chart, cssColor } from './Chart';
-import { bucketTime, type AddInfo, type Unit, type WireCounts } from './data';
-import { Empty, HTML_LANG } from './parts';
+import { Chart, cssColor } from './Chart.tsx';
+import { bucketTime, type AddInfo, type Unit, type WireCounts } from './data.ts';
+import { Empty, HTML_LANG } from './parts.tsx';
 
 /** Axis steps for counts: whole numbers only. */
 const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000];

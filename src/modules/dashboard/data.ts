@@ -3,8 +3,8 @@
  * when the user holds its permission. A call that fails anyway (a 403 after the role changed, a
  * network error) shows its toast and leaves its card out; the rest of the board stays.
  */
-import { request } from '../../api/client';
-import { hasPerm } from '../../app/store';
+import { request } from '../../api/client.ts';
+import { hasPerm } from '../../app/store.ts';
 
 export type Period = 'day' | 'week' | 'month' | 'year' | 'all';
 export const PERIODS: Period[] = ['day', 'week', 'month', 'year', 'all'];

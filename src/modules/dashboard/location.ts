@@ -5,7 +5,7 @@
  */
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import type { FormItem, Row } from '../../kit';
+import type { FormItem, Row } from '../../kit/index.ts';
 
 const PROPS = ['city', 'latitude', 'longitude'] as const;
 

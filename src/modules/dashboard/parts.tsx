@@ -1,6 +1,6 @@
 /** The building blocks of the dashboard's cards: figures, cards, rankings, segmented switches, durations. */
 import type { ReactNode } from 'react';
-import { Icon, type IconName } from '../../ui/icons';
+import { Icon, type IconName } from '../../ui/icons.tsx';
 
 export function Stat({ icon, label, value, total, totalLabel }: { icon: IconName; label: string; value: ReactNode; total: ReactNode; totalLabel: string }) {
   return (

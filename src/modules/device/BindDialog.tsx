@@ -1,11 +1,11 @@
 /** The users bound to a device: they see it and may send it work. */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../../api/client';
-import { hasPerm } from '../../app/store';
-import type { Row } from '../../kit';
-import { Modal } from './Modal';
-import { userLabel, userName, type NamedUser } from '../../app/users';
+import { request } from '../../api/client.ts';
+import { hasPerm } from '../../app/store.ts';
+import type { Row } from '../../kit/index.ts';
+import { Modal } from './Modal.tsx';
+import { userLabel, userName, type NamedUser } from '../../app/users.ts';
 
 interface UserRow extends NamedUser {
   id: number;

@@ -1,9 +1,9 @@
 /** Calibration of one device: a springback table per supported wire diameter. */
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../../api/client';
-import { CrudPage, createService, type FormItem, type Row, type TableColumn } from '../../kit';
-import { Modal } from './Modal';
-import { tableToText, textToTable } from './springback';
+import { request } from '../../api/client.ts';
+import { CrudPage, createService, type FormItem, type Row, type TableColumn } from '../../kit/index.ts';
+import { Modal } from './Modal.tsx';
+import { tableToText, textToTable } from './springback.ts';
 
 const PREFIX = '/admin/device/config';
 

@@ -7,7 +7,7 @@ import { useId, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { formatNumber } from '../../i18n/format.ts';
 
-export const USUAL_DIAMETERS: readonly number[] = Array.from({ length: 8 }, (_, i) => Math.round((0.5 + i * 0.1) * 10) / 10);
+const USUAL_DIAMETERS: readonly number[] = Array.from({ length: 8 }, (_, i) => Math.round((0.5 + i * 0.1) * 10) / 10);
 export const MIN_DIAMETER = 0.1;
 export const MAX_DIAMETER = 5;
 

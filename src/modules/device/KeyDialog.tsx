@@ -2,8 +2,8 @@
 import { useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../../ui/icons';
-import { toast } from '../../ui/toast';
+import { Icon } from '../../ui/icons.tsx';
+import { toast } from '../../ui/toast.tsx';
 
 export function KeyDialog({ deviceKey, onClose }: { deviceKey: string | null; onClose: () => void }) {
   const { t } = useLingui();

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../../ui/icons';
+import { Icon } from '../../ui/icons.tsx';
 
 export function Modal({ open, title, onClose, width = '640px', children }: { open: boolean; title: string; onClose: () => void; width?: string; children: ReactNode }) {
   const { t } = useLingui();

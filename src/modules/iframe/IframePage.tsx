@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../../ui/icons';
+import { Icon } from '../../ui/icons.tsx';
 
 /**
  * A menu entry whose view path starts with http, shown in an embedded frame. The page is

@@ -7,17 +7,17 @@
  * slot says the model is too large and offers to simplify it here (simplify.ts), then uploads the
  * simplified copy the normal way. A failed or cancelled simplification leaves the slot as it was.
  *
- * An uploaded model whose health report shows damage (model-health.ts: holes beyond a scan's rim,
+ * An uploaded model whose health report shows damage (modelHealth.ts: holes beyond a scan's rim,
  * loose shells, non-manifold or flipped edges, degenerate triangles) gets a warning; the user keeps
  * it or removes it.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { toast } from '../../ui/toast';
-import { Icon } from '../../ui/icons';
-import { healthIssues, healthWarning, type HealthIssues } from './model-health';
-import { simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify';
-import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload';
+import { toast } from '../../ui/toast.tsx';
+import { Icon } from '../../ui/icons.tsx';
+import { healthIssues, healthWarning, type HealthIssues } from './modelHealth.ts';
+import { simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify.ts';
+import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload.ts';
 import { formatCount } from '../../i18n/format.ts';
 
 const pending = new Map<string, Promise<number>>();

@@ -8,14 +8,14 @@
  */
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import { GeometryError, isAbortError } from '../../editor/geometry/errors';
-import { errorMessage } from '../../editor/ui/errors';
+import { GeometryError, isAbortError } from '../../geometry/errors.ts';
+import { errorMessage } from '../../editor/ui/errors.ts';
 
 /** Binary STL: an 80-byte header, a 4-byte count, 50 bytes per triangle. */
 export const stlBytes = (triangles: number): number => 84 + 50 * triangles;
 
 /** The part of the limit a simplified model aims at: room for a kernel that stops a little above its target. */
-export const TARGET_SHARE = 0.9;
+const TARGET_SHARE = 0.9;
 
 /** How many triangles a simplified model may keep so that its binary STL takes `share` of `maxBytes`. */
 export function targetTriangles(maxBytes: number, share = TARGET_SHARE): number {
@@ -60,7 +60,7 @@ export class NotSmallEnoughError extends Error {
 export async function simplifyModel(file: File, maxBytes: number, options: SimplifyOptions = {}): Promise<SimplifiedModel> {
   const { signal, onProgress } = options;
   onProgress?.('open', 0);
-  const { GeometryClient } = await import('../../editor/geometry/client');
+  const { GeometryClient } = await import('../../geometry/client.ts');
   signal?.throwIfAborted();
   const client = new GeometryClient();
   const held: number[] = [];

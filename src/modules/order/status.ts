@@ -4,8 +4,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../../api/client';
-import type { Option } from '../../kit';
+import { request } from '../../api/client.ts';
+import type { Option } from '../../kit/index.ts';
 
 interface StatusItem {
   type: 'order' | 'ai';

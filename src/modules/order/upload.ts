@@ -4,11 +4,11 @@
  * file URL (`/admin/base/comm/file/<id>` needs the Authorization header).
  */
 import { t } from '@lingui/core/macro';
-import { request, session } from '../../api/client';
-import { CODE_OK, isEnvelope } from '../../api/http';
-import { currentLocale } from '../../i18n';
+import { request, session } from '../../api/client.ts';
+import { CODE_OK, isEnvelope } from '../../api/http.ts';
+import { currentLocale } from '../../i18n/index.ts';
 import { formatCount, formatNumber } from '../../i18n/format.ts';
-import type { ModelHealth } from './model-health';
+import type { ModelHealth } from './modelHealth.ts';
 
 export const UPLOAD_URL = '/admin/base/comm/upload';
 

@@ -1,4 +1,4 @@
-// Browser bench of the design editor (issue 5's goals): a measurement, not a test (no assertions
+// Browser bench of the design editor (its speed goals): a measurement, not a test (no assertions
 // on time; figures go to BENCHMARKS.md, "Editor (browser)").
 //
 //   npx vite build --outDir /tmp/dist-perf --emptyOutDir      (the app, as served)

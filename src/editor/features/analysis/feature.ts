@@ -1,4 +1,4 @@
-// Undercut analysis and heatmaps (issue 5, helper "analysis"): the insertion direction, the
+// Undercut analysis and heatmaps: the insertion direction, the
 // undercut map of a jaw along it, the occlusal distance map (upper to lower) and the base
 // thickness map, drawn as per-vertex colours on the model's Babylon mesh (only the colour buffer
 // is uploaded; positions stay as they are). The direction and the heatmap choice are part of the
@@ -16,10 +16,10 @@ import { CreateLines } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
-import type { GeometryClient, MeshHandle } from '../../geometry/client.ts';
-import { isAbortError } from '../../geometry/errors.ts';
+import type { GeometryClient, MeshHandle } from '../../../geometry/client.ts';
+import { isAbortError } from '../../../geometry/errors.ts';
 import type { DesignDocument, HeatmapMode, HeatmapSettings } from '../../engine/document.ts';
-import type { Xyz } from '../../engine/units.ts';
+import type { Xyz } from '../../engine/pose.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { Debounced } from '../../engine/debounce.ts';
@@ -31,10 +31,10 @@ export type AnalysisJaw = 'upper' | 'lower';
 /** Legend ranges in millimetres. Undercut: clasp-relevant depths (0.25..0.75 mm) sit in the middle. */
 export const UNDERCUT_RANGE = { min: 0, max: 1 } as const;
 /** Occlusal distance: slight penetration (scan noise) blue, 3 mm and more red. */
-export const OCCLUSAL_RANGE = { min: -0.5, max: 3 } as const;
+const OCCLUSAL_RANGE = { min: -0.5, max: 3 } as const;
 /** Distances beyond this are not searched (grey): the occlusal map is about the contacts. */
-export const OCCLUSAL_MAX_DISTANCE = 6;
-export const THICKNESS_RANGE = { min: 0, max: 4 } as const;
+const OCCLUSAL_MAX_DISTANCE = 6;
+const THICKNESS_RANGE = { min: 0, max: 4 } as const;
 /** Half-angle of the cone around the current direction searched by "Best direction". */
 export const BEST_DIRECTION_CONE_DEG = 20;
 /** Tilt slider limits (degrees away from the jaw's axis). */
@@ -88,7 +88,7 @@ export function tiltsOf(d: Xyz, jaw: AnalysisJaw): { front: number; side: number
 }
 
 /** The direction with these tilts (inverse of tiltsOf). */
-export function directionFromTilts(front: number, side: number, jaw: AnalysisJaw): Xyz {
+function directionFromTilts(front: number, side: number, jaw: AnalysisJaw): Xyz {
   const s = defaultDirection(jaw)[2];
   const clamp = (a: number) => (Math.min(MAX_TILT_DEG, Math.max(-MAX_TILT_DEG, a)) * Math.PI) / 180;
   return normalize([Math.tan(clamp(side)), Math.tan(clamp(front)), s]);

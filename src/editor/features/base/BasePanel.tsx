@@ -28,7 +28,7 @@ function download(bytes: Uint8Array, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function basePanelFileName(caseNo: string | undefined): string {
+function basePanelFileName(caseNo: string | undefined): string {
   const safe = (caseNo ?? '').replace(/[^\p{L}\p{N}._-]+/gu, '_');
   return `${safe || 'design'}-base.stl`;
 }

@@ -3,7 +3,7 @@
 // into its sentence (messages.ts); the worker's own codes (workers/kernels/base.ts) are
 // passed through unchanged.
 import type { DesignDocument, ModelRole } from '../../engine/document.ts';
-import type { Xyz } from '../../engine/units.ts';
+import type { Xyz } from '../../engine/pose.ts';
 
 /** Fewest outline (cutting) points (as the kernel's MIN_OUTLINE_POINTS). */
 export const MIN_OUTLINE_POINTS = 4;
@@ -42,7 +42,7 @@ interface OtherDesign {
   insertionDirection?: Xyz | null;
 }
 
-export function straighteningOf(doc: DesignDocument): OtherDesign['straightening'] {
+function straighteningOf(doc: DesignDocument): OtherDesign['straightening'] {
   return (doc as DesignDocument & OtherDesign).straightening ?? null;
 }
 

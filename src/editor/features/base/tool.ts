@@ -19,7 +19,7 @@ export interface BaseToolHost {
   project(jaw: 'upper' | 'lower', p: SurfacePick['point']): { x: number; y: number } | null;
 }
 
-export function defaultBase(jaw: 'upper' | 'lower'): BaseDesign {
+function defaultBase(jaw: 'upper' | 'lower'): BaseDesign {
   return { jaw, outline: [], closed: false, thickness: mm(2), height: mm(2), generated: false };
 }
 

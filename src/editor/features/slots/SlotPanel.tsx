@@ -12,7 +12,7 @@ import { WIRE_TYPE_NAMES } from '../wires/messages.ts';
 const NONE: SlotView = { status: 'idle', progress: null, problem: null, applied: 0, skipped: 0, depth: DEFAULT_SLOT_DEPTH, clearance: DEFAULT_SLOT_CLEARANCE };
 
 /** The specification's sentence for each way slotting refuses or fails. */
-export function slotProblemMessage(code: SlotProblemCode): MessageDescriptor {
+function slotProblemMessage(code: SlotProblemCode): MessageDescriptor {
   switch (code) {
     case 'NO_BASE':
       return msg`Invalid operation, no base generated`;

@@ -1,4 +1,4 @@
-// Slotting (issue 6): the channel for a wire's tag (the part of a labial bow or clasp held in
+// Slotting: the channel for a wire's tag (the part of a labial bow or clasp held in
 // the acrylic) cut into the generated base by manifold-3d in the slot worker.
 //
 // The shown base is a function of the document: the base as generated, minus the document's
@@ -13,9 +13,9 @@
 // A user's cut is computed before the document changes: a refusal or a failed cut leaves the
 // design as it was. A slot whose wire was deleted (or can no longer be slotted) is skipped, not
 // removed: undoing the deletion brings the slot back with it.
-import type { MeshHandle } from '../../geometry/client.ts';
-import { isAbortError } from '../../geometry/errors.ts';
-import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../../geometry/slot-client.ts';
+import type { MeshHandle } from '../../../geometry/client.ts';
+import { isAbortError } from '../../../geometry/errors.ts';
+import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../../../geometry/slotClient.ts';
 import type { BaseMeshArrays } from '../base/feature.ts';
 import { insertionInModelFrame } from '../base/rules.ts';
 import type { DesignDocument, SlotDesign, WireDesign } from '../../engine/document.ts';
@@ -88,7 +88,7 @@ interface Entry extends BaseMeshArrays {
  * cavity the wire could never reach (the kernel refuses it), and the wire does pass there. Tags
  * without two distinct corners are left out; an empty list: nothing to slot.
  */
-export function slotPaths(wire: WireDesign): Float32Array[] {
+function slotPaths(wire: WireDesign): Float32Array[] {
   const tags = wire.tags ?? (wire.tag ? [wire.tag] : []);
   const out: Float32Array[] = [];
   for (const [from, to] of tags) {

@@ -2,7 +2,7 @@
 // design document keeps each stroke's dabs and replays them on reopening, so a version's dab
 // must never change: a new behaviour is a new version, and strokes saved without one replay as
 // version 1.
-import type { DabOptions } from '../../geometry/client.ts';
+import type { DabOptions } from '../../../geometry/client.ts';
 
 /**
  * 1: three Taubin rounds (λ 0.5, μ −0.53) with strength × falloff inside each step: gentle, a

@@ -10,7 +10,7 @@ import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import { CreateTorus } from '@babylonjs/core/Meshes/Builders/torusBuilder';
-import type { GeometryClient, MeshHandle, SmoothResult } from '../../geometry/client.ts';
+import type { GeometryClient, MeshHandle, SmoothResult } from '../../../geometry/client.ts';
 import type { DesignDocument, ModelRole, SmoothOp } from '../../engine/document.ts';
 import { BRUSH_VERSION, dabFilter } from './brush.ts';
 import { mm } from '../../engine/units.ts';

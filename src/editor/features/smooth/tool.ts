@@ -12,7 +12,8 @@
 //   idle --press near a model--> pending (camera held) --hit--> dragging (dabs) --release--> busy --> idle
 //                                        \--miss--> idle (camera back, the drag orbits)
 import type { SmoothFeature } from './feature.ts';
-import { distance, type Xyz } from '../../engine/units.ts';
+import { distance } from '../../engine/units.ts';
+import type { Xyz } from '../../engine/pose.ts';
 import type { ModelHit, Tool, ToolContext, ToolPhase, ToolPointerEvent } from '../../engine/tools/tool.ts';
 
 export interface SmoothToolHost {

@@ -1,14 +1,13 @@
-// Straightening of the models (issue 5): the worker finds the rigid transform that puts the jaw
+// Straightening of the models: the worker finds the rigid transform that puts the jaw
 // into the canonical frame (occlusal plane level, midline along y, incisors towards -y); the
 // designer then rotates and moves the set by hand. The result is one matrix in the design
 // document (`straightening`), applied to the upper, lower and bite models alike so that the bite
 // is kept; the worker meshes are never moved (picks stay in the model frame, engine.pickAt
 // carries the ray across). Every change is one command on the undo stack.
-import type { MeshHandle } from '../../geometry/client.ts';
-import { GeometryError, isAbortError, type GeometryErrorCode } from '../../geometry/errors.ts';
+import type { MeshHandle } from '../../../geometry/client.ts';
+import { GeometryError, isAbortError, type GeometryErrorCode } from '../../../geometry/errors.ts';
 import type { ModelRole, Straightening } from '../../engine/document.ts';
-import { cleanRigid, IDENTITY, multiply, rotationAbout, translation, type Matrix4 } from '../../engine/pose.ts';
-import type { Xyz } from '../../engine/units.ts';
+import { cleanRigid, IDENTITY, multiply, rotationAbout, translation, type Matrix4, type Xyz } from '../../engine/pose.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { StraightenHandles, type HandleId, type HandleLayout } from './handles.ts';
@@ -30,7 +29,7 @@ export interface StraightenStatus {
 export const IDLE_STRAIGHTEN: StraightenStatus = { busy: false, error: null, method: null };
 
 export type Axis = 0 | 1 | 2;
-export const AXES: readonly Xyz[] = [
+const AXES: readonly Xyz[] = [
   [1, 0, 0],
   [0, 1, 0],
   [0, 0, 1],

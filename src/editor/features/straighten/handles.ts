@@ -9,7 +9,7 @@ import { CreateLines } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 import type { Axis } from './feature.ts';
-import type { Xyz } from '../../engine/units.ts';
+import type { Xyz } from '../../engine/pose.ts';
 
 export interface HandleLayout {
   center: Xyz;

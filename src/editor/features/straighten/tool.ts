@@ -5,12 +5,11 @@
 // straightening, the nudges and the reset are in the side panel (StraighteningController).
 import { MOVE_STEP_MM, ROTATE_STEP_DEGREES, type Axis, type StraighteningController } from './feature.ts';
 import { ARROW_FROM, ARROW_TO, arrowPoints, ringPoints, type HandleId, type HandleLayout } from './handles.ts';
-import type { Matrix4 } from '../../engine/pose.ts';
-import type { Xyz } from '../../engine/units.ts';
+import type { Matrix4, Xyz } from '../../engine/pose.ts';
 import type { KeyModifiers, Tool, ToolContext, ToolPhase, ToolPointerEvent } from '../../engine/tools/tool.ts';
 
 /** A press closer than this many pixels to a handle grabs it. */
-export const HANDLE_GRAB_PX = 8;
+const HANDLE_GRAB_PX = 8;
 
 type Screen = { x: number; y: number };
 

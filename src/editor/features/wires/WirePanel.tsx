@@ -2,7 +2,7 @@
 // list of wires (type, diameter, developed length, rule status; select, delete), and for the
 // selected wire its rule messages, auto-fit and deletion.
 import { useLingui } from '@lingui/react/macro';
-import type { BendCheckResult } from '../../geometry/client.ts';
+import type { BendCheckResult } from '../../../geometry/client.ts';
 import { WIRE_TYPES, type WireDesign } from '../../engine/document.ts';
 import type { EditorEngine, EditorState } from '../../engine/EditorEngine.ts';
 import { INITIAL_WIRE_VIEW, WIRE_DIAMETERS, type WireView } from './feature.ts';

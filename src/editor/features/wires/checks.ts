@@ -1,9 +1,9 @@
 // The wires' live rule checks: the worker's bendCheck of each wire as shown, debounced after the
 // last change, one at a time; the last result per wire is kept with the shape it was made for.
-import type { BendCheckResult } from '../../geometry/client.ts';
+import type { BendCheckResult } from '../../../geometry/client.ts';
 import type { WireDesign, WirePoint, WireType } from '../../engine/document.ts';
 import { Debounced } from '../../engine/debounce.ts';
-import type { Xyz } from '../../engine/units.ts';
+import type { Xyz } from '../../engine/pose.ts';
 
 /** Bending die radius used for the live checks and the drawn corners (mm). */
 export const CHECK_RADIUS = 1;
@@ -13,7 +13,7 @@ export interface WireGeometry {
 }
 
 /** What a check was made for: the wire's type, diameter and corners. */
-export const checkKey = (w: WireDesign, points: readonly WirePoint[]): string => JSON.stringify([w.type, w.diameter, points.map((p) => p.point)]);
+const checkKey = (w: WireDesign, points: readonly WirePoint[]): string => JSON.stringify([w.type, w.diameter, points.map((p) => p.point)]);
 
 type Job = { key: string; wire: WireDesign; points: WirePoint[] };
 

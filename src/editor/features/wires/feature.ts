@@ -10,9 +10,10 @@
 // interaction: selection, options, placing, dragging, picking and the scene.
 import { Material } from '@babylonjs/core/Materials/material';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
-import type { BendCheckResult, BendIssue } from '../../geometry/client.ts';
+import type { BendCheckResult, BendIssue } from '../../../geometry/client.ts';
 import type { SurfacePick, WireDesign, WirePoint, WireType } from '../../engine/document.ts';
-import { mm, type Xyz } from '../../engine/units.ts';
+import { mm } from '../../engine/units.ts';
+import type { Xyz } from '../../engine/pose.ts';
 import { buildHandle, buildTube, WireMaterials } from './tube.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
@@ -21,13 +22,13 @@ import { cornerDeleted, cornerInserted, cornerMoved, newWireId, placedWire, resh
 
 /** The wire diameters the machines take (mm). */
 export const WIRE_DIAMETERS = [0.7, 0.8, 0.9, 1] as const;
-export const DEFAULT_DIAMETER = 0.8;
+const DEFAULT_DIAMETER = 0.8;
 /** Default gap between the wire and the model (mm). */
 export const DEFAULT_CLEARANCE = 0.1;
 /** A press this close (canvas px) to a corner of the selected wire grabs it. */
-export const HANDLE_PX = 9;
+const HANDLE_PX = 9;
 /** A click this close (canvas px) to a wire's segment selects it. */
-export const WIRE_PICK_PX = 8;
+const WIRE_PICK_PX = 8;
 
 /** Why the last wire action was refused or failed (the panel shows a sentence). */
 export type WireProblemCode = 'AUTOFIT_ONLY_CLASP' | 'MIN_CORNERS' | 'PLACE_FAILED' | 'FIT_FAILED';
@@ -78,7 +79,7 @@ export interface WireHit {
 }
 
 /** The corners an issue concerns (marked in the view). */
-export function issueCorners(issue: BendIssue, result: BendCheckResult, count: number): number[] {
+function issueCorners(issue: BendIssue, result: BendCheckResult, count: number): number[] {
   if (issue.corners?.length) return issue.corners;
   const detail = result.program?.detail ?? [];
   if (issue.code === 'START_LENGTH') return [0, detail.length > 1 ? detail[0]!.corner : count - 1];

@@ -2,7 +2,8 @@
 // arm is put back round its tooth, evenly spaced, so that it hugs the tooth; the tag in the base
 // stays where it is. Deterministic, and a second fit changes little (within 0.1 mm in the tests).
 import type { WireDesign, WirePoint } from '../../engine/document.ts';
-import { LocalSurface, add, dot, scale, sub, type Vec, type WireFrame } from './local.ts';
+import { add, dot, scale, sub, type Xyz } from '../../engine/pose.ts';
+import { LocalSurface, type WireFrame } from './local.ts';
 import { clamp, DIE_RADIUS, finish, placeOff, probeTooth, type Corner } from './shape.ts';
 import type { SurfaceQuery } from './surface.ts';
 import { cornersToPoints, tolerance } from './templates.ts';
@@ -61,7 +62,7 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
   while (last + 1 < arm - 1 && corners[last + 1]!.on && buccalArm(corners[last + 1]!)) last++;
   // Round the tooth by angle (from buccal towards mesial) and height: from the first arm corner
   // (the tip a start straight before it, within the distobuccal line angle) to the last, evenly.
-  const angleOf = (p: Vec): number => {
+  const angleOf = (p: Xyz): number => {
     const d = sub(p, tooth.centre);
     return (Math.atan2(dot(d, tooth.mesial), dot(d, tooth.buccal)) * 180) / Math.PI;
   };
@@ -92,7 +93,7 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
       let placed: Corner[] = [];
       let worst = 0;
       for (let round = 0; round < 4; round++) {
-        const guesses = aim.map(({ angle, z }): Vec => {
+        const guesses = aim.map(({ angle, z }): Xyz => {
           const rad = (angle * Math.PI) / 180;
           const d = add(scale(tooth.buccal, Math.cos(rad)), scale(tooth.mesial, Math.sin(rad)));
           return [tooth.centre[0] + d[0] * r, tooth.centre[1] + d[1] * r, z];

@@ -1,9 +1,8 @@
 // engine.wires' geometry (WireKit) over the worker: surface.ts for keeping corners off the
 // teeth, templates.ts for placing a wire on clicked teeth, fit.ts for the clasp's auto-fit.
-import type { MeshHandle } from '../../geometry/client.ts';
+import type { MeshHandle } from '../../../geometry/client.ts';
 import type { DesignDocument, SurfacePick, WireDesign, WirePoint, WireType } from '../../engine/document.ts';
-import type { Xyz } from '../../engine/units.ts';
-import { IDENTITY } from '../../engine/pose.ts';
+import { IDENTITY, type Xyz } from '../../engine/pose.ts';
 import type { WireFrame } from './local.ts';
 import type { WireKit } from './feature.ts';
 import type { Shaped } from './edits.ts';

@@ -3,11 +3,8 @@
 // frame itself; for an upper jaw the canonical frame turned 180° about y (x and z mirrored).
 // Either way: incisors towards -y, the occlusal side up (+z), the gums and the base below.
 // A LocalSurface answers surface queries in that frame (the worker's mesh stays in the model's).
-import { invertRigid, multiply, rotateVector, transformPoint, type Matrix4 } from '../../engine/pose.ts';
-import { modelPoint, type ModelPoint } from '../../engine/units.ts';
+import { dot, invertRigid, multiply, norm, rotateVector, sub, transformPoint, type Matrix4, type Xyz } from '../../engine/pose.ts';
 import type { RayHitsXyz, SurfaceHits, SurfaceQuery } from './surface.ts';
-
-export type Vec = [number, number, number];
 
 /** Where a wire is designed: the straightening (model → canonical; identity when not straightened) and the wire's jaw. */
 export interface WireFrame {
@@ -31,13 +28,12 @@ export class LocalSurface implements SurfaceQuery {
     this.toModel = invertRigid(this.toLocal);
   }
 
-  local(p: ArrayLike<number>): Vec {
+  local(p: ArrayLike<number>): Xyz {
     return transformPoint(this.toLocal, [p[0]!, p[1]!, p[2]!]);
   }
 
-  modelPoint(p: Vec): ModelPoint {
-    const q = transformPoint(this.toModel, p);
-    return modelPoint(q[0], q[1], q[2]);
+  modelPoint(p: Xyz): Xyz {
+    return transformPoint(this.toModel, p);
   }
 
   private pointsTo(m: Matrix4, pts: Float32Array): Float32Array {
@@ -64,33 +60,16 @@ export class LocalSurface implements SurfaceQuery {
   }
 }
 
-// ---- small vector helpers (local frame)
+// ---- vectors of the local frame (z up); the arithmetic itself is engine/pose.ts's
 
-export const add = (a: Vec, b: Vec): Vec => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-export const sub = (a: Vec, b: Vec): Vec => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-export const scale = (a: Vec, s: number): Vec => [a[0] * s, a[1] * s, a[2] * s];
-export const dot = (a: Vec, b: Vec): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-export const len = (a: Vec): number => Math.hypot(a[0], a[1], a[2]);
-export const dist = (a: Vec, b: Vec): number => len(sub(a, b));
-export const cross = (a: Vec, b: Vec): Vec => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-export const norm = (a: Vec): Vec => {
-  const l = len(a);
-  return l > 0 ? scale(a, 1 / l) : [0, 0, 0];
-};
 /** The horizontal part of a vector, unit (zero when vertical). */
-export const flat = (a: Vec): Vec => norm([a[0], a[1], 0]);
+export const flat = (a: Xyz): Xyz => norm([a[0], a[1], 0]);
 /** a + b·s + c·t + z up. */
-export const at = (a: Vec, b: Vec, s: number, c: Vec, t: number, z: number): Vec => [a[0] + b[0] * s + c[0] * t, a[1] + b[1] * s + c[1] * t, z];
+export const at = (a: Xyz, b: Xyz, s: number, c: Xyz, t: number, z: number): Xyz => [a[0] + b[0] * s + c[0] * t, a[1] + b[1] * s + c[1] * t, z];
 
 /** Die tangent length of the corner at b between a and c (mm): R tan(turn / 2). */
-export function tangentLength(a: Vec, b: Vec, c: Vec, radius: number): number {
+export function tangentLength(a: Xyz, b: Xyz, c: Xyz, radius: number): number {
   const u = norm(sub(b, a)), v = norm(sub(c, b));
   const turn = Math.acos(Math.max(-1, Math.min(1, dot(u, v))));
   return radius * Math.tan(Math.min(turn, (160 * Math.PI) / 180) / 2);
-}
-
-/** Turn angle at corner b (degrees). */
-export function turnDeg(a: Vec, b: Vec, c: Vec): number {
-  const u = norm(sub(b, a)), v = norm(sub(c, b));
-  return (Math.acos(Math.max(-1, Math.min(1, dot(u, v)))) * 180) / Math.PI;
 }

@@ -2,7 +2,7 @@
 // bendCheck issues (BEND_MESSAGES keys), and why a wire action was refused.
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import type { BendIssueCode } from '../../geometry/client.ts';
+import type { BendIssueCode } from '../../../geometry/client.ts';
 import type { WireType } from '../../engine/document.ts';
 import type { WireProblemCode } from './feature.ts';
 

@@ -4,13 +4,14 @@
 // along an arch, and the clean-up that makes a corner list bendable (straights longer than the
 // die's tangent lengths, end straights of at least 5 mm, no chord cutting into a tooth).
 import { offsetPoints, type SurfaceQuery } from './surface.ts';
-import { add, at, cross, dist, dot, flat, len, norm, scale, sub, tangentLength, type Vec } from './local.ts';
+import { add, cross, dist, dot, len, norm, scale, sub, type Xyz } from '../../engine/pose.ts';
+import { at, flat, tangentLength } from './local.ts';
 
 /** A corner being designed: `on` corners are kept off the surface (their surface point is `s`). */
 export interface Corner {
-  p: Vec;
+  p: Xyz;
   on: boolean;
-  s?: Vec;
+  s?: Xyz;
   triangle?: number;
   /** May be dropped to make the wire bendable (arm corners; not the crossings, loops or tags). */
   soft?: boolean;
@@ -18,36 +19,36 @@ export interface Corner {
   tag?: boolean;
 }
 
-export const UP: Vec = [0, 0, 1];
+const UP: Xyz = [0, 0, 1];
 /** Bending die radius the templates make room for unless told another (mm). */
 export const DIE_RADIUS = 1;
 /** Start and end straights are made at least this long (the rule is 5 mm). */
-export const END_STRAIGHT = 5.6;
+const END_STRAIGHT = 5.6;
 /** How far a tag's corners sit off the model, inside the base (mm): at least the wire's radius plus 0.7. */
 export const tagOffset = (offset: number): number => Math.max(offset + 0.6, 1.1);
 
 export const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 
 /** Corners at `offset` off the surface from first guesses (batch). */
-export async function placeOff(surface: SurfaceQuery, guesses: Vec[], offset: number, extra: Partial<Corner> = {}): Promise<Corner[]> {
+export async function placeOff(surface: SurfaceQuery, guesses: Xyz[], offset: number, extra: Partial<Corner> = {}): Promise<Corner[]> {
   if (guesses.length === 0) return [];
   const r = await offsetPoints(new Float32Array(guesses.flat()), offset, surface);
   return guesses.map((g, i) => {
     const tri = r.triangle[i]!;
     if (tri < 0) return { p: g, on: false, ...extra };
-    const p: Vec = [r.point[i * 3]!, r.point[i * 3 + 1]!, r.point[i * 3 + 2]!];
+    const p: Xyz = [r.point[i * 3]!, r.point[i * 3 + 1]!, r.point[i * 3 + 2]!];
     return { p, on: true, s: [r.surface[i * 3]!, r.surface[i * 3 + 1]!, r.surface[i * 3 + 2]!], triangle: tri, ...extra };
   });
 }
 
 /** Free corners (tags inside the base) at `offset` off the surface. */
-export async function placeFree(surface: SurfaceQuery, guesses: Vec[], offset: number): Promise<Corner[]> {
+export async function placeFree(surface: SurfaceQuery, guesses: Xyz[], offset: number): Promise<Corner[]> {
   const c = await placeOff(surface, guesses, offset);
   return c.map((k) => ({ p: k.p, on: false, tag: true }));
 }
 
 /** Heights of the surface seen from above at horizontal positions (NaN where nothing is below). */
-export async function heightsAt(surface: SurfaceQuery, xy: Vec[], from: number): Promise<number[]> {
+export async function heightsAt(surface: SurfaceQuery, xy: Xyz[], from: number): Promise<number[]> {
   const rays = new Float32Array(xy.length * 6);
   xy.forEach((p, i) => rays.set([p[0], p[1], from, 0, 0, -1], i * 6));
   const r = await surface.raycast(rays);
@@ -55,7 +56,7 @@ export async function heightsAt(surface: SurfaceQuery, xy: Vec[], from: number):
 }
 
 /** First hits of horizontal rays (NaN vector on a miss beyond `maxT`). */
-export async function rayHits(surface: SurfaceQuery, rays: { o: Vec; d: Vec }[], maxT: number): Promise<(Vec | null)[]> {
+export async function rayHits(surface: SurfaceQuery, rays: { o: Xyz; d: Xyz }[], maxT: number): Promise<(Xyz | null)[]> {
   const buf = new Float32Array(rays.length * 6);
   rays.forEach((r, i) => buf.set([...r.o, ...norm(r.d)], i * 6));
   const h = await surface.raycast(buf);
@@ -74,11 +75,11 @@ export interface Contact {
 
 export interface ToothProbe {
   /** Centre of the crown (horizontal position; z the probe height). */
-  centre: Vec;
+  centre: Xyz;
   /** Outward (buccal or labial), horizontal. */
-  buccal: Vec;
+  buccal: Xyz;
   /** Along the arch towards the midline (mesial), horizontal. */
-  mesial: Vec;
+  mesial: Xyz;
   /** Buccolingual width at the probe height. */
   width: number;
   /** Highest point of the crown (cusp tips or incisal edge). */
@@ -89,16 +90,16 @@ export interface ToothProbe {
 }
 
 /** Mesial of the two horizontal tangents at a point of the arch (incisors towards -y, midline near x = 0). */
-export function mesialOf(buccal: Vec, position: Vec): Vec {
+export function mesialOf(buccal: Xyz, position: Xyz): Xyz {
   let m = norm(cross(UP, buccal));
-  const front: Vec = flat([-position[0], -Math.max(Math.abs(position[0]), 10), 0]);
+  const front: Xyz = flat([-position[0], -Math.max(Math.abs(position[0]), 10), 0]);
   if (dot(m, front) < 0) m = scale(m, -1);
   return m;
 }
 
 /** Highest surface point over a small disc (the occlusal surface has fossae). */
-async function crownTop(surface: SurfaceQuery, centre: Vec, radius: number, from: number): Promise<number> {
-  const pts: Vec[] = [centre];
+async function crownTop(surface: SurfaceQuery, centre: Xyz, radius: number, from: number): Promise<number> {
+  const pts: Xyz[] = [centre];
   for (let k = 0; k < 8; k++) pts.push(add(centre, [Math.cos((k * Math.PI) / 4) * radius, Math.sin((k * Math.PI) / 4) * radius, 0]));
   const h = (await heightsAt(surface, pts, from)).filter(Number.isFinite);
   return h.length ? Math.max(...h) : NaN;
@@ -108,7 +109,7 @@ async function crownTop(surface: SurfaceQuery, centre: Vec, radius: number, from
  * Depth of the buccal face along the arch: horizontal rays from outside towards the arch at
  * each s along `dir`. Between two crowns the ray goes deeper (the embrasure): a notch.
  */
-export async function buccalProfile(surface: SurfaceQuery, centre: Vec, buccal: Vec, dir: Vec, z: number, steps: number[]): Promise<number[]> {
+export async function buccalProfile(surface: SurfaceQuery, centre: Xyz, buccal: Xyz, dir: Xyz, z: number, steps: number[]): Promise<number[]> {
   const reach = 20;
   const hits = await rayHits(
     surface,
@@ -131,7 +132,7 @@ function firstNotch(depth: number[], from: number, baseline: number): number {
 }
 
 /** The tooth under a click on its buccal (or labial) face: centre, directions, top, both contacts. */
-export async function probeTooth(surface: SurfaceQuery, anchor: Vec, buccalHint?: Vec): Promise<ToothProbe> {
+export async function probeTooth(surface: SurfaceQuery, anchor: Xyz, buccalHint?: Xyz): Promise<ToothProbe> {
   const buccal = buccalHint ?? (await openSide(surface, anchor));
   const width = await widthAt(surface, anchor, buccal);
   let centre = at(anchor, buccal, -width / 2, buccal, 0, anchor[2]);
@@ -158,7 +159,7 @@ export async function probeTooth(surface: SurfaceQuery, anchor: Vec, buccalHint?
   const shift = (m.s - d.s) / 2;
   centre = add(centre, scale(mesial, shift));
   const half = (m.s + d.s) / 2;
-  const contact = async (dir: Vec, n: { neighbour: boolean }): Promise<Contact> => {
+  const contact = async (dir: Xyz, n: { neighbour: boolean }): Promise<Contact> => {
     const across = [-0.35, -0.2, -0.1, 0, 0.1, 0.2, 0.35].map((k) => at(centre, dir, half, buccal, k * width, 0));
     const h = (await heightsAt(surface, across, top + 20)).filter(Number.isFinite);
     return { s: half, h: h.length ? Math.min(top - 0.3, Math.max(...h)) : top - 2, neighbour: n.neighbour };
@@ -176,7 +177,7 @@ export async function probeTooth(surface: SurfaceQuery, anchor: Vec, buccalHint?
 }
 
 /** Buccolingual width of the crown at a buccal point: the lingual face straight across. */
-export async function widthAt(surface: SurfaceQuery, anchor: Vec, buccal: Vec): Promise<number> {
+export async function widthAt(surface: SurfaceQuery, anchor: Xyz, buccal: Xyz): Promise<number> {
   const reach = 16;
   const [lingual] = await rayHits(surface, [{ o: sub(anchor, scale(buccal, reach)), d: buccal }], reach - 0.5);
   let width = 8;
@@ -190,20 +191,20 @@ export async function widthAt(surface: SurfaceQuery, anchor: Vec, buccal: Vec): 
  * normal; in an embrasure, the bisector of the notch, where a surface normal would be either
  * tooth's. Falls back to the surface normal.
  */
-export async function openSide(surface: SurfaceQuery, p: Vec): Promise<Vec> {
-  const rays: { o: Vec; d: Vec }[] = [];
-  const dirs: Vec[] = [];
+export async function openSide(surface: SurfaceQuery, p: Xyz): Promise<Xyz> {
+  const rays: { o: Xyz; d: Xyz }[] = [];
+  const dirs: Xyz[] = [];
   const R = 10;
   for (let k = 0; k < 36; k++) {
     const a = (k * Math.PI) / 18;
-    const d: Vec = [Math.cos(a), Math.sin(a), 0];
+    const d: Xyz = [Math.cos(a), Math.sin(a), 0];
     dirs.push(d);
     // Aimed at p itself: landing within 0.6 mm of p counts as reaching it; a miss passed p by a
     // hair (p on the silhouette seen from there) and counts as open too.
     rays.push({ o: add(p, scale(d, R)), d: scale(d, -1) });
   }
   const hits = await rayHits(surface, rays, Infinity);
-  let sum: Vec = [0, 0, 0];
+  let sum: Xyz = [0, 0, 0];
   hits.forEach((h, k) => {
     if (!h || dist(h, p) < 0.6) sum = add(sum, dirs[k]!);
   });
@@ -215,9 +216,9 @@ export async function openSide(surface: SurfaceQuery, p: Vec): Promise<Vec> {
  * Horizontal outward direction at a point near the surface: the surface normal's horizontal part
  * (or `also` added, to average two), falling back to the direction away from the arch's middle.
  */
-export async function outwardAt(surface: SurfaceQuery, p: Vec, also?: Vec): Promise<Vec> {
+async function outwardAt(surface: SurfaceQuery, p: Xyz, also?: Xyz): Promise<Xyz> {
   const r = await surface.closest(new Float32Array(p));
-  const n: Vec = [r.normal[0]!, r.normal[1]!, 0];
+  const n: Xyz = [r.normal[0]!, r.normal[1]!, 0];
   const sum = also ? add(norm(n), also) : n;
   if (len(sum) > 0.3) return flat(sum);
   return flat([p[0], p[1] + 15, 0]);
@@ -229,10 +230,10 @@ export async function outwardAt(surface: SurfaceQuery, p: Vec, also?: Vec): Prom
  * convex outer side kept (a wire bridges the embrasures instead of dipping into them), then
  * simplified so that no dropped point lies more than `tol` outside its chord.
  */
-export async function envelope(surface: SurfaceQuery, samples: { p: Vec; out: Vec }[], offset: number, tol: number): Promise<Corner[]> {
+export async function envelope(surface: SurfaceQuery, samples: { p: Xyz; out: Xyz }[], offset: number, tol: number): Promise<Corner[]> {
   const hits = await rayHits(surface, samples.map((s) => ({ o: add(s.p, scale(s.out, 8)), d: scale(s.out, -1) })), 16);
-  const guesses: Vec[] = [];
-  const outs: Vec[] = [];
+  const guesses: Xyz[] = [];
+  const outs: Xyz[] = [];
   hits.forEach((h, i) => {
     if (!h) return;
     guesses.push(add(h, scale(samples[i]!.out, offset)));
@@ -282,7 +283,7 @@ export function simplify(pts: Corner[], tol: number): Corner[] {
   return pts.filter((_, i) => keep[i]);
 }
 
-export function distToSegment(p: Vec, a: Vec, b: Vec): number {
+function distToSegment(p: Xyz, a: Xyz, b: Xyz): number {
   const ab = sub(b, a);
   const l2 = dot(ab, ab);
   const t = l2 > 0 ? clamp(dot(sub(p, a), ab) / l2, 0, 1) : 0;
@@ -348,16 +349,16 @@ export async function clearChords(surface: SurfaceQuery, corners: Corner[], offs
     if (segs.length === 0) break;
     const samples = segs.flatMap((i) => FRACTIONS.map((f) => add(c[i]!.p, scale(sub(c[i + 1]!.p, c[i]!.p), f))));
     const r = await surface.closest(new Float32Array(samples.flat()));
-    const inserts: { at: number; corner: Vec }[] = [];
-    const moved = new Map<number, Vec>();
+    const inserts: { at: number; corner: Xyz }[] = [];
+    const moved = new Map<number, Xyz>();
     segs.forEach((i, k) => {
       // The worst of the segment's samples (signed: inside the tooth is negative).
-      let worst = -1, wd = offset - tol, wn: Vec = [0, 0, 0], ws: Vec = [0, 0, 0];
+      let worst = -1, wd = offset - tol, wn: Xyz = [0, 0, 0], ws: Xyz = [0, 0, 0];
       FRACTIONS.forEach((_, f) => {
         const q = k * FRACTIONS.length + f;
         if (r.triangle[q]! < 0) return;
-        const sp: Vec = [r.point[q * 3]!, r.point[q * 3 + 1]!, r.point[q * 3 + 2]!];
-        const normal: Vec = [r.normal[q * 3]!, r.normal[q * 3 + 1]!, r.normal[q * 3 + 2]!];
+        const sp: Xyz = [r.point[q * 3]!, r.point[q * 3 + 1]!, r.point[q * 3 + 2]!];
+        const normal: Xyz = [r.normal[q * 3]!, r.normal[q * 3 + 1]!, r.normal[q * 3 + 2]!];
         const away = sub(samples[q]!, sp);
         const d = dot(away, normal) < 0 ? -len(away) : len(away);
         if (d < wd) {

@@ -2,7 +2,7 @@
 // and keeping a wire's corners off the teeth by its radius plus its clearance. Everything here
 // is in the model frame of the wire's jaw (the frame of the worker's mesh and of the design).
 import type { SurfacePick, WirePoint } from '../../engine/document.ts';
-import { modelPoint, type ModelPoint } from '../../engine/units.ts';
+import type { Xyz } from '../../engine/pose.ts';
 
 export interface SurfaceHits {
   /** xyz per query of the closest surface point (NaN when none). */
@@ -122,19 +122,8 @@ export async function keepOff(points: readonly WirePoint[], offset: number, surf
   return out;
 }
 
-/** Distance of each point from the surface (for checks and tests). */
-export async function surfaceDistances(points: Float32Array, surface: SurfaceQuery): Promise<Float32Array> {
-  const hits = await surface.closest(points);
-  const out = new Float32Array(points.length / 3);
-  for (let i = 0; i < out.length; i++) {
-    const o = i * 3;
-    out[i] = hits.triangle[i]! < 0 ? Infinity : Math.hypot(points[o]! - hits.point[o]!, points[o + 1]! - hits.point[o + 1]!, points[o + 2]! - hits.point[o + 2]!);
-  }
-  return out;
-}
-
-export function xyzAt(a: ArrayLike<number>, i: number): ModelPoint {
-  return modelPoint(a[i * 3]!, a[i * 3 + 1]!, a[i * 3 + 2]!);
+export function xyzAt(a: ArrayLike<number>, i: number): Xyz {
+  return [a[i * 3]!, a[i * 3 + 1]!, a[i * 3 + 2]!];
 }
 
 function pickAt(points: Float32Array, triangles: Int32Array, i: number): SurfacePick {

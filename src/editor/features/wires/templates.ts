@@ -7,7 +7,8 @@
 // turns under 160°), so it passes the bending checks as placed.
 import type { SurfacePick, WirePoint, WireType } from '../../engine/document.ts';
 import { keepOff, type SurfaceQuery } from './surface.ts';
-import { LocalSurface, add, at, dist, dot, flat, norm, scale, sub, tangentLength, type Vec, type WireFrame } from './local.ts';
+import { add, dist, dot, norm, scale, sub, type Xyz } from '../../engine/pose.ts';
+import { LocalSurface, at, flat, tangentLength, type WireFrame } from './local.ts';
 import {
   clamp,
   DIE_RADIUS,
@@ -140,7 +141,7 @@ function tagRanges(corners: Corner[]): [number, number][] {
 // ---------------------------------------------------------------- the templates
 
 /** The crossing over the contact of a tooth with its mesial or distal neighbour: buccal, over, lingual. */
-async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'distal', offset: number): Promise<{ corners: Corner[]; s: number; h: number; dir: Vec }> {
+async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'distal', offset: number): Promise<{ corners: Corner[]; s: number; h: number; dir: Xyz }> {
   const { s, h } = side === 'mesial' ? t.mesialContact : t.distalContact;
   const dir = side === 'mesial' ? t.mesial : scale(t.mesial, -1);
   const half = t.width / 2;
@@ -153,7 +154,7 @@ async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'dista
  * dir) along the arch, turned 30° towards the palate or tongue (the arch curves inwards; a
  * straight run along the tangent would leave it), both corners inside the base.
  */
-async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Vec, s: number, run: number, offset: number): Promise<Corner[]> {
+async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, run: number, offset: number): Promise<Corner[]> {
   const half = t.width / 2;
   const z = t.top - 7;
   const start = at(t.centre, dir, s - 0.3 * Math.sign(run || 1), t.buccal, -(half + 1), z);
@@ -161,7 +162,7 @@ async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Vec, s: number, run
   return placeFree(ls, [start, add(start, scale(along, Math.abs(run)))], tagOffset(offset));
 }
 
-async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number, tol: number, R: number): Promise<Corner[]> {
+async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
   const t = await probeTooth(ls, click);
   const r = t.width / 2 + offset;
   const z = t.top - clamp(t.top - click[2], 4.5, 6);
@@ -176,12 +177,12 @@ async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number, tol:
   const last = Math.max(first, contact - 10);
   const n = Math.max(1, Math.round((last - first) / 20) + 1);
   const angles = [tipAngle, ...Array.from({ length: n }, (_, i) => (n === 1 ? first : first + ((last - first) * i) / (n - 1)))];
-  const dirOf = (deg: number): Vec => norm(add(scale(t.buccal, Math.cos((deg * Math.PI) / 180)), scale(m, Math.sin((deg * Math.PI) / 180))));
+  const dirOf = (deg: number): Xyz => norm(add(scale(t.buccal, Math.cos((deg * Math.PI) / 180)), scale(m, Math.sin((deg * Math.PI) / 180))));
   const arm = await placeOff(
     ls,
     angles.map((a, i) => {
       const d = dirOf(a);
-      return [t.centre[0] + d[0] * r, t.centre[1] + d[1] * r, z - 0.3 + (i / Math.max(1, angles.length - 1)) * 1.5] as Vec;
+      return [t.centre[0] + d[0] * r, t.centre[1] + d[1] * r, z - 0.3 + (i / Math.max(1, angles.length - 1)) * 1.5] as Xyz;
     }),
     offset,
     { soft: true },
@@ -193,7 +194,7 @@ async function singleArmClasp(ls: LocalSurface, click: Vec, offset: number, tol:
   return finish(ls, corners, offset, tol, R);
 }
 
-async function arrowClasp(ls: LocalSurface, click: Vec, offset: number, tol: number, R: number): Promise<Corner[]> {
+async function arrowClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
   // The click is in the buccal embrasure: its direction, the notch nearest to it along the arch
   // (the deepest point of the buccal face), the height over the contact there.
   const buccal = await openSide(ls, click);
@@ -259,14 +260,14 @@ async function arrowClasp(ls: LocalSurface, click: Vec, offset: number, tol: num
 }
 
 /** Front of the arch: the labial face of the central incisors seen from in front of the midpoint of two clicks. */
-async function archFront(ls: LocalSurface, a: Vec, b: Vec): Promise<{ mid: Vec; across: Vec; forward: Vec; front: Vec; top: number }> {
+async function archFront(ls: LocalSurface, a: Xyz, b: Xyz): Promise<{ mid: Xyz; across: Xyz; forward: Xyz; front: Xyz; top: number }> {
   const across = flat(sub(b, a));
-  let forward: Vec = [-across[1], across[0], 0];
+  let forward: Xyz = [-across[1], across[0], 0];
   if (forward[1] > 0) forward = scale(forward, -1);
   const mid = scale(add(a, b), 0.5);
   const z = Math.max(a[2], b[2]);
   const [hit] = await rayHits(ls, [{ o: add([mid[0], mid[1], z], scale(forward, 70)), d: scale(forward, -1) }], 140);
-  const front: Vec = hit ?? add(mid, scale(forward, 10));
+  const front: Xyz = hit ?? add(mid, scale(forward, 10));
   // The incisal edges: the highest of a few points behind the labial faces (the midline itself is an embrasure).
   const behind = add(front, scale(forward, -1.5));
   const tops = (await heightsAt(ls, [-4, -3, -2, -1, 0, 1, 2, 3, 4].map((s) => add(behind, scale(across, s))), z + 40)).filter(Number.isFinite);
@@ -274,7 +275,7 @@ async function archFront(ls: LocalSurface, a: Vec, b: Vec): Promise<{ mid: Vec; 
 }
 
 /** Samples of a half ellipse from `a` round `front` to `b` (horizontal), with their outward directions and heights. */
-function archSamples(a: Vec, b: Vec, front: Vec, forward: Vec, step: number, z: (f: number) => number): { p: Vec; out: Vec }[] {
+function archSamples(a: Xyz, b: Xyz, front: Xyz, forward: Xyz, step: number, z: (f: number) => number): { p: Xyz; out: Xyz }[] {
   const across = flat(sub(b, a));
   const centre = scale(add(a, b), 0.5);
   const ha = Math.hypot(b[0] - a[0], b[1] - a[1]) / 2;
@@ -282,12 +283,12 @@ function archSamples(a: Vec, b: Vec, front: Vec, forward: Vec, step: number, z: 
   const depth = Math.max(2, rel[0] * forward[0] + rel[1] * forward[1]);
   const arc = (Math.PI * (ha + depth)) / 2;
   const n = Math.max(8, Math.ceil(arc / step));
-  const out: { p: Vec; out: Vec }[] = [];
+  const out: { p: Xyz; out: Xyz }[] = [];
   for (let i = 0; i <= n; i++) {
     const phi = (Math.PI * i) / n;
     const x = -ha * Math.cos(phi), y = depth * Math.sin(phi);
     const f = Math.sin(phi);
-    const p: Vec = [centre[0] + across[0] * x + forward[0] * y, centre[1] + across[1] * x + forward[1] * y, z(f)];
+    const p: Xyz = [centre[0] + across[0] * x + forward[0] * y, centre[1] + across[1] * x + forward[1] * y, z(f)];
     // Outward normal of the ellipse: (x / ha², y / depth²).
     const nx = x / (ha * ha), ny = y / (depth * depth);
     out.push({ p, out: flat([across[0] * nx + forward[0] * ny, across[1] * nx + forward[1] * ny, 0]) });
@@ -295,7 +296,7 @@ function archSamples(a: Vec, b: Vec, front: Vec, forward: Vec, step: number, z: 
   return out;
 }
 
-async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number, R: number): Promise<Corner[]> {
+async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
   // Feed from the canine with the smaller x.
   const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
   const arch = await archFront(ls, ra, la);
@@ -303,7 +304,7 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol
   const left = await probeTooth(ls, la);
   const zMid = arch.top - 4.5;
   // The incisor part: from each canine's mesial third, round the labial faces.
-  const mesialThird = (t: ToothProbe): Vec => at(t.centre, t.mesial, 1.4, t.buccal, t.width / 2, zMid);
+  const mesialThird = (t: ToothProbe): Xyz => at(t.centre, t.mesial, 1.4, t.buccal, t.width / 2, zMid);
   const samples = archSamples(mesialThird(right), mesialThird(left), arch.front, arch.forward, 0.8, () => zMid);
   // The U-loop's size leaves room for the die: legs 2R + 1.2 mm apart, 2R + 1 mm high.
   const loopTop = zMid - (2 * R + 1);
@@ -330,14 +331,14 @@ async function labialBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol
   return finish(ls, corners, offset, tol, R);
 }
 
-async function wraparoundBow(ls: LocalSurface, c1: Vec, c2: Vec, offset: number, tol: number, R: number): Promise<Corner[]> {
+async function wraparoundBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
   const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
   const arch = await archFront(ls, ra, la);
   const right = await probeTooth(ls, ra);
   const left = await probeTooth(ls, la);
   const zMolar = Math.max(right.top, left.top) - 3.8;
   const zFront = arch.top - 4.5;
-  const buccalOf = (t: ToothProbe): Vec => at(t.centre, t.buccal, t.width / 2, t.mesial, 0, zMolar);
+  const buccalOf = (t: ToothProbe): Xyz => at(t.centre, t.buccal, t.width / 2, t.mesial, 0, zMolar);
   const samples = archSamples(buccalOf(right), buccalOf(left), arch.front, arch.forward, 0.8, (f) => zMolar + (zFront - zMolar) * f);
   const buccal = await envelope(ls, samples, offset, tol);
   const wrap = async (t: ToothProbe): Promise<Corner[]> => {

@@ -8,22 +8,16 @@ import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import type { Scene } from '@babylonjs/core/scene';
-import type { Xyz } from '../../engine/units.ts';
+import { add, cross, dot, len, scale, sub, type Xyz } from '../../engine/pose.ts';
 
 /** Radius of the bending die's arcs (the centreline's), mm: the corners are drawn this round. */
-export const BEND_RADIUS = 1;
+const BEND_RADIUS = 1;
 const SIDES = 10;
 /** Arc samples: one per this many radians of turn. */
 const ARC_STEP = Math.PI / 12;
 
-type V = [number, number, number];
-const sub = (a: Xyz, b: Xyz): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const add = (a: Xyz, b: Xyz): V => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-const scale = (a: Xyz, s: number): V => [a[0] * s, a[1] * s, a[2] * s];
-const dot = (a: Xyz, b: Xyz): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: Xyz, b: Xyz): V => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const len = (a: Xyz): number => Math.hypot(a[0], a[1], a[2]);
-const unit = (a: Xyz): V => {
+/** The unit vector along a; the zero vector for one too short to have a direction (a repeated corner). */
+const unit = (a: Xyz): Xyz => {
   const l = len(a);
   return l > 1e-12 ? scale(a, 1 / l) : [0, 0, 0];
 };
@@ -32,14 +26,14 @@ const unit = (a: Xyz): V => {
  * The wire's centreline as drawn: straight between the corners, an arc of `radius` at each
  * interior corner (smaller where the neighbouring straights are too short for it).
  */
-export function centreline(corners: readonly Xyz[], radius = BEND_RADIUS): V[] {
-  const pts: V[] = [];
+export function centreline(corners: readonly Xyz[], radius = BEND_RADIUS): Xyz[] {
+  const pts: Xyz[] = [];
   for (const c of corners) {
     const last = pts[pts.length - 1];
     if (!last || len(sub(c, last)) > 1e-6) pts.push([c[0], c[1], c[2]]);
   }
   if (pts.length < 3) return pts;
-  const out: V[] = [pts[0]!];
+  const out: Xyz[] = [pts[0]!];
   for (let i = 1; i < pts.length - 1; i++) {
     const a = pts[i - 1]!, p = pts[i]!, b = pts[i + 1]!;
     const u = unit(sub(p, a)), v = unit(sub(b, p));
@@ -75,10 +69,10 @@ export interface TubeBuffers {
 }
 
 /** A closed tube of `radius` round a polyline (rings by parallel transport, flat end caps). */
-export function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES): TubeBuffers | null {
+function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES): TubeBuffers | null {
   const n = path.length;
   if (n < 2) return null;
-  const tangents: V[] = path.map((_, i) => unit(sub(path[Math.min(n - 1, i + 1)]!, path[Math.max(0, i - 1)]!)));
+  const tangents: Xyz[] = path.map((_, i) => unit(sub(path[Math.min(n - 1, i + 1)]!, path[Math.max(0, i - 1)]!)));
   if (tangents.some((t) => len(t) === 0)) return null;
   // A first normal perpendicular to the first tangent, then carried along.
   const t0 = tangents[0]!;

@@ -5,10 +5,10 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, createService, useConfirm, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { toast } from '../../../ui/toast';
+import { CrudPage, createService, useConfirm, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit/index.ts';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { toast } from '../../../ui/toast.tsx';
 
 const PREFIX = '/admin/base/sys/log';
 

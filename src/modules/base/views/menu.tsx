@@ -4,16 +4,16 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, createService, toTree, type CrudHandle, type CrudService, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { Icon } from '../../../ui/icons';
-import { toast } from '../../../ui/toast';
-import { FilePick } from '../FilePick';
-import { ImportResult, type ImportSummary } from '../ImportResult';
-import { saveBlob } from '../download';
-import { entryLabel } from '../names';
-import { treeOrder, withDescendants, type TreeRow } from '../tree';
+import { CrudPage, createService, toTree, type CrudHandle, type CrudService, type FormItem, type Option, type Row, type TableColumn } from '../../../kit/index.ts';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { Icon } from '../../../ui/icons.tsx';
+import { toast } from '../../../ui/toast.tsx';
+import { FilePick } from '../FilePick.tsx';
+import { ImportResult, type ImportSummary } from '../ImportResult.tsx';
+import { saveBlob } from '../download.ts';
+import { entryLabel } from '../names.ts';
+import { treeOrder, withDescendants, type TreeRow } from '../tree.ts';
 
 const PREFIX = '/admin/base/sys/menu';
 const base = createService<Row>(PREFIX);

@@ -2,11 +2,11 @@
 import { useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, type FormItem, type Option, type TableColumn } from '../../../kit';
-import { session } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { toast } from '../../../ui/toast';
-import { Icon } from '../../../ui/icons';
+import { CrudPage, type FormItem, type Option, type TableColumn } from '../../../kit/index.ts';
+import { session } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { toast } from '../../../ui/toast.tsx';
+import { Icon } from '../../../ui/icons.tsx';
 
 const PREFIX = '/admin/base/sys/param';
 

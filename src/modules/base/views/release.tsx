@@ -1,8 +1,8 @@
 /** Versions and their release notes (markdown, with a live preview while editing). */
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, type FormItem, type Option, type TableColumn } from '../../../kit';
-import { APP_VERSION } from '../../../app/version';
-import { MarkdownEditor } from '../../help/markdown';
+import { CrudPage, type FormItem, type Option, type TableColumn } from '../../../kit/index.ts';
+import { APP_VERSION } from '../../../app/version.ts';
+import { MarkdownEditor } from '../../help/markdown.tsx';
 
 export default function ReleaseList() {
   const { t } = useLingui();

@@ -1,9 +1,9 @@
 /** Roles: name, label, the menus and permissions they grant, and their department data scope. */
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, type FormItem, type FormTab, type Option, type TableColumn } from '../../../kit';
-import { CheckTree } from '../CheckTree';
-import { RolePermissions } from '../RolePermissions';
-import { useTreeRows } from '../useTreeRows';
+import { CrudPage, type FormItem, type FormTab, type Option, type TableColumn } from '../../../kit/index.ts';
+import { CheckTree } from '../CheckTree.tsx';
+import { RolePermissions } from '../RolePermissions.tsx';
+import { useTreeRows } from '../useTreeRows.ts';
 
 const PREFIX = '/admin/base/sys/role';
 /** The seeded remark of the superadmin role (server/db/seed.ts). */

@@ -5,16 +5,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, toTree, Field, type CrudHandle, type FormItem, type Option, type TableColumn } from '../../../kit';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { Icon } from '../../../ui/icons';
-import { toast } from '../../../ui/toast';
-import { DepartmentPanel } from '../DepartmentPanel';
-import { FilePick } from '../FilePick';
-import { ImportResult, type ImportSummary } from '../ImportResult';
-import { downloadPost, postForm } from '../download';
-import { useTreeRows } from '../useTreeRows';
+import { CrudPage, toTree, Field, type CrudHandle, type FormItem, type Option, type TableColumn } from '../../../kit/index.ts';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { Icon } from '../../../ui/icons.tsx';
+import { toast } from '../../../ui/toast.tsx';
+import { DepartmentPanel } from '../DepartmentPanel.tsx';
+import { FilePick } from '../FilePick.tsx';
+import { ImportResult, type ImportSummary } from '../ImportResult.tsx';
+import { downloadPost, postForm } from '../download.ts';
+import { useTreeRows } from '../useTreeRows.ts';
 
 const PREFIX = '/admin/base/sys/user';
 

@@ -9,15 +9,15 @@
 import { useEffect, useState } from 'react';
 import { useRouter, useRouterState } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
-import { useApp } from '../../../app/store';
-import { Spinner } from '../../../ui/Spinner';
-import { BaseRankings } from '../BaseRankings';
-import { SeriesChart, StatusChart } from '../charts';
-import { loadBoard, PERIODS, type Board, type Period } from '../data';
-import { DeviceTimes } from '../DeviceTimes';
-import { Card, DeviceSplit, RankingList, Segmented, Stat } from '../parts';
-import { WireCard } from '../WireCard';
-import { WorldMap } from '../WorldMap';
+import { useApp } from '../../../app/store.ts';
+import { Spinner } from '../../../ui/Spinner.tsx';
+import { BaseRankings } from '../BaseRankings.tsx';
+import { SeriesChart, StatusChart } from '../charts.tsx';
+import { loadBoard, PERIODS, type Board, type Period } from '../data.ts';
+import { DeviceTimes } from '../DeviceTimes.tsx';
+import { Card, DeviceSplit, RankingList, Segmented, Stat } from '../parts.tsx';
+import { WireCard } from '../WireCard.tsx';
+import { WorldMap } from '../WorldMap.tsx';
 
 function usePeriod(): [Period, (p: Period) => void] {
   const router = useRouter();

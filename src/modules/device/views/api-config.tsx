@@ -1,9 +1,9 @@
 /** Interface configuration: per department, the URL and key of an outside API (key write-only). */
 import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { CrudPage, toTree, type FormItem, type Option, type Row, type TableColumn, type TreeNode } from '../../../kit';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { CrudPage, toTree, type FormItem, type Option, type Row, type TableColumn, type TreeNode } from '../../../kit/index.ts';
 
 export default function ApiConfigList() {
   const { t } = useLingui();

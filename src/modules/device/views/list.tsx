@@ -1,17 +1,17 @@
 /** Devices (wire-bending machines): keys shown once, bound users, calibration tables. */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { CrudPage, createService, useConfirm, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
-import { toast } from '../../../ui/toast';
-import { KeyDialog } from '../KeyDialog';
-import { BindDialog } from '../BindDialog';
-import { CalibrationDialog } from '../CalibrationDialog';
-import { DiameterPicker, diameterList, MAX_DIAMETER, MIN_DIAMETER } from '../DiameterPicker';
-import { locationItems, withLocation } from '../../dashboard/location';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { CrudPage, createService, useConfirm, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit/index.ts';
+import { toast } from '../../../ui/toast.tsx';
+import { KeyDialog } from '../KeyDialog.tsx';
+import { BindDialog } from '../BindDialog.tsx';
+import { CalibrationDialog } from '../CalibrationDialog.tsx';
+import { DiameterPicker, diameterList, MAX_DIAMETER, MIN_DIAMETER } from '../DiameterPicker.tsx';
+import { locationItems, withLocation } from '../../dashboard/location.ts';
 import { formatNumber } from '../../../i18n/format.ts';
-import { userLabel, type NamedUser } from '../../../app/users';
+import { userLabel, type NamedUser } from '../../../app/users.ts';
 
 const PREFIX = '/admin/device/info';
 

@@ -13,11 +13,11 @@ import {
   type Row,
   type TableColumn,
   type UpsertTarget,
-} from '../../../kit';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { Icon } from '../../../ui/icons';
-import { toast } from '../../../ui/toast';
+} from '../../../kit/index.ts';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { Icon } from '../../../ui/icons.tsx';
+import { toast } from '../../../ui/toast.tsx';
 
 interface DictType {
   id: number;

@@ -15,12 +15,12 @@ import {
   type TableColumn,
   type TreeNode,
   type UpsertTarget,
-} from '../../../kit';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { Icon } from '../../../ui/icons';
-import { toast } from '../../../ui/toast';
-import { MarkdownEditor } from '../markdown';
+} from '../../../kit/index.ts';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { Icon } from '../../../ui/icons.tsx';
+import { toast } from '../../../ui/toast.tsx';
+import { MarkdownEditor } from '../markdown.tsx';
 
 const categoryService = createService<Row>('/admin/base/sys/articleCategory');
 const ALL = 'all';

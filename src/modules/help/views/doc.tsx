@@ -1,9 +1,9 @@
 /** Help documents for every user: categories and published articles, the chosen one rendered. */
 import { useEffect, useMemo, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../../../api/client';
-import { Spinner } from '../../../ui/Spinner';
-import { Markdown } from '../markdown';
+import { request } from '../../../api/client.ts';
+import { Spinner } from '../../../ui/Spinner.tsx';
+import { Markdown } from '../markdown.tsx';
 
 interface Category {
   id: number;

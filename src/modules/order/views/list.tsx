@@ -2,14 +2,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
-import { api, unwrap } from '../../../api/api';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { CrudPage, createService, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
-import { toast } from '../../../ui/toast';
-import { ModelUpload, isPending, settleModels } from '../ModelUpload';
-import { useStatusOptions } from '../status';
-import { userLabel, type NamedUser } from '../../../app/users';
+import { api, unwrap } from '../../../api/api.ts';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { CrudPage, createService, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit/index.ts';
+import { toast } from '../../../ui/toast.tsx';
+import { ModelUpload, isPending, settleModels } from '../ModelUpload.tsx';
+import { useStatusOptions } from '../status.ts';
+import { userLabel, type NamedUser } from '../../../app/users.ts';
 import { AI_STATUS } from '../../../../common/orders.ts';
 
 const PREFIX = '/admin/order/info';

@@ -1,7 +1,7 @@
 /** Take-time list: per order, when design and processing started and ended, and how long they took. */
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, type Row, type TableColumn } from '../../../kit';
-import { useStatusOptions } from '../status';
+import { CrudPage, type Row, type TableColumn } from '../../../kit/index.ts';
+import { useStatusOptions } from '../status.ts';
 
 /** Minutes between two "YYYY-MM-DD HH:mm:ss" (UTC) times, or null. */
 function minutesBetween(start: unknown, end: unknown): number | null {

@@ -1,11 +1,11 @@
 /** Recycle bin: what was deleted, by whom and when; restore puts rows back, delete purges them. */
 import { useRef } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, useConfirm, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { Icon } from '../../../ui/icons';
-import { toast } from '../../../ui/toast';
+import { CrudPage, useConfirm, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit/index.ts';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { Icon } from '../../../ui/icons.tsx';
+import { toast } from '../../../ui/toast.tsx';
 
 const PREFIX = '/admin/recycle/data';
 

@@ -1,12 +1,12 @@
 /** File space: your uploads by folder; upload (up to 9 files at once, with progress), download, rename, delete. */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { CrudPage, UpsertDialog, createService, useConfirm, type CrudHandle, type FormItem, type Option, type TableColumn, type UpsertTarget } from '../../../kit';
-import { Icon } from '../../../ui/icons';
-import { toast } from '../../../ui/toast';
-import { downloadFile, formatSize, uploadFiles } from '../../order/upload';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { CrudPage, UpsertDialog, createService, useConfirm, type CrudHandle, type FormItem, type Option, type TableColumn, type UpsertTarget } from '../../../kit/index.ts';
+import { Icon } from '../../../ui/icons.tsx';
+import { toast } from '../../../ui/toast.tsx';
+import { downloadFile, formatSize, uploadFiles } from '../../order/upload.ts';
 import { formatCount } from '../../../i18n/format.ts';
 
 interface Folder {

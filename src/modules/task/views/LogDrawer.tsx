@@ -2,12 +2,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { useConfirm } from '../../../kit';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { Icon } from '../../../ui/icons';
-import { Spinner } from '../../../ui/Spinner';
-import { toast } from '../../../ui/toast';
+import { useConfirm } from '../../../kit/index.ts';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { Icon } from '../../../ui/icons.tsx';
+import { Spinner } from '../../../ui/Spinner.tsx';
+import { toast } from '../../../ui/toast.tsx';
 
 export interface TaskRun {
   id: number;

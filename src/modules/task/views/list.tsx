@@ -1,11 +1,11 @@
 /** Tasks: scheduled built-in jobs; start, stop, run once, and each task's run log. */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit';
-import { request } from '../../../api/client';
-import { hasPerm } from '../../../app/store';
-import { toast } from '../../../ui/toast';
-import { LogDrawer } from './LogDrawer';
+import { CrudPage, type CrudHandle, type FormItem, type Option, type Row, type TableColumn } from '../../../kit/index.ts';
+import { request } from '../../../api/client.ts';
+import { hasPerm } from '../../../app/store.ts';
+import { toast } from '../../../ui/toast.tsx';
+import { LogDrawer } from './LogDrawer.tsx';
 import { formatNumber } from '../../../i18n/format.ts';
 
 const PREFIX = '/admin/task/info';

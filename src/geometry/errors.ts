@@ -1,4 +1,4 @@
-import type { WorkerErrorCode, WorkerFailure } from '../../../workers/geometry.worker.ts';
+import type { WorkerErrorCode, WorkerFailure } from '../../workers/geometry.worker.ts';
 
 /** Every error code the geometry path can report (the worker's, plus the client's). */
 export type GeometryErrorCode = WorkerErrorCode | 'WORKER_FAILED';

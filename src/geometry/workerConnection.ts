@@ -13,7 +13,7 @@
 // So a new worker call is usable from the page as `bridge.jobs.name(...args, options)` without a
 // hand-written wrapper; a client method exists only to give a call defaults or its own handling.
 import * as Comlink from 'comlink';
-import type { JobFailure, JobResult } from '../../../workers/kernels/job.ts';
+import type { JobFailure, JobResult } from '../../workers/kernels/job.ts';
 
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');

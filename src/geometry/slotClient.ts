@@ -1,5 +1,5 @@
 // Main-thread client of workers/slot.worker.ts (slotting with manifold-3d).
-// Framework-free; the generic bridge of ./worker-connection.ts, same conventions as ./client.ts:
+// Framework-free; the generic bridge of ./workerConnection.ts, same conventions as ./client.ts:
 // - cutSlot resolves with the slotted base or rejects with a SlotClientError
 //   whose `code` is the worker's stable code (NO_BASE, SLOT_WIRE_TYPE,
 //   SLOT_BASE_NOT_MANIFOLD, SLOTTING_FAILED, BAD_INPUT, ABORTED...);
@@ -11,14 +11,14 @@
 // The base is copied to the worker, never detached: the editor keeps it for
 // undo and reset.
 
-import type { SlotApi, SlotProgressCallback, SlotWorkerErrorCode, SlotWorkerFailure, SlotWorkerStats } from '../../../workers/slot.worker.ts';
-import type { SlotBase, SlotResult, SlotWire } from '../../../workers/kernels/slot.ts';
-import { WorkerConnection, type CallOptions } from './worker-connection.ts';
+import type { SlotApi, SlotProgressCallback, SlotWorkerErrorCode, SlotWorkerFailure, SlotWorkerStats } from '../../workers/slot.worker.ts';
+import type { SlotBase, SlotResult, SlotWire } from '../../workers/kernels/slot.ts';
+import { WorkerConnection, type CallOptions } from './workerConnection.ts';
 
-export type { SlotBase, SlotResult, SlotWire } from '../../../workers/kernels/slot.ts';
-export type { SlotErrorCode, WireType } from '../../../workers/kernels/slot-messages.ts';
-export { SLOT_MESSAGES, SLOTTABLE_WIRE_TYPES } from '../../../common/wires.ts';
-export type { SlotWorkerStats } from '../../../workers/slot.worker.ts';
+export type { SlotBase, SlotResult, SlotWire } from '../../workers/kernels/slot.ts';
+export type { SlotErrorCode, WireType } from '../../workers/kernels/slot-messages.ts';
+export { SLOT_MESSAGES, SLOTTABLE_WIRE_TYPES } from '../../common/wires.ts';
+export type { SlotWorkerStats } from '../../workers/slot.worker.ts';
 
 export type SlotClientErrorCode = SlotWorkerErrorCode | 'WORKER_FAILED';
 
@@ -42,7 +42,7 @@ export type SlotCallOptions = CallOptions<SlotProgressCallback>;
 
 export class SlotClient {
   private readonly connection = new WorkerConnection<SlotApi>(
-    () => new Worker(new URL('../../../workers/slot.worker.ts', import.meta.url), { type: 'module', name: 'slot' }),
+    () => new Worker(new URL('../../workers/slot.worker.ts', import.meta.url), { type: 'module', name: 'slot' }),
     (detail) => new SlotClientError('WORKER_FAILED', detail),
     'slot',
     (failure) => SlotClientError.from(failure as SlotWorkerFailure),

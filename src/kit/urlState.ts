@@ -7,7 +7,7 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import { useRouter, useRouterState } from '@tanstack/react-router';
-import { cleanQuery } from './values';
+import { cleanQuery } from './values.ts';
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_SIZE = 20;

@@ -29,38 +29,38 @@ import type {
   WorkerFailure,
   WorkerStats,
   BaseOutcome,
-} from '../../../workers/geometry.worker.ts';
-import type { BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
-import type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions, Vec3 as BvhVec3 } from '../../../workers/kernels/bvh.ts';
-import type { DistanceOptions, DistanceResult } from '../../../workers/kernels/distance.ts';
-import type { ClosestNormalOptions, ClosestWithNormals } from '../../../workers/kernels/closest-normals.ts';
-import type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
-import type { JobOptions } from '../../../workers/kernels/job.ts';
-import type { BestDirectionOptions, BestDirectionResult, UndercutMapOptions, UndercutResult } from '../../../workers/kernels/undercut.ts';
-import type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
-import type { StraightenJaw, StraightenResult } from '../../../workers/kernels/straighten.ts';
-import type { StlMesh, StlStage } from '../../../workers/kernels/stl.ts';
-import type { MeshHealth } from '../../../workers/kernels/topology.ts';
-import type { BendStep, SimulateOptions, WireState } from '../../../workers/kernels/bend.ts';
-import type { BendCheckInput, BendCheckResult } from '../../../workers/kernels/bend-checks.ts';
+} from '../../workers/geometry.worker.ts';
+import type { BaseSettings, OutlinePathOptions, OutlinePoint } from '../../workers/kernels/base.ts';
+import type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions, Vec3 as BvhVec3 } from '../../workers/kernels/bvh.ts';
+import type { DistanceOptions, DistanceResult } from '../../workers/kernels/distance.ts';
+import type { ClosestNormalOptions, ClosestWithNormals } from '../../workers/kernels/closest-normals.ts';
+import type { GeodesicResult, SurfacePoint } from '../../workers/kernels/geodesic.ts';
+import type { JobOptions } from '../../workers/kernels/job.ts';
+import type { BestDirectionOptions, BestDirectionResult, UndercutMapOptions, UndercutResult } from '../../workers/kernels/undercut.ts';
+import type { DabOptions, RegionOptions, SmoothResult } from '../../workers/kernels/smooth.ts';
+import type { StraightenJaw, StraightenResult } from '../../workers/kernels/straighten.ts';
+import type { StlMesh, StlStage } from '../../workers/kernels/stl.ts';
+import type { MeshHealth } from '../../workers/kernels/topology.ts';
+import type { BendStep, SimulateOptions, WireState } from '../../workers/kernels/bend.ts';
+import type { BendCheckInput, BendCheckResult } from '../../workers/kernels/bend-checks.ts';
 import { GeometryError } from './errors.ts';
-import { abortReason, WorkerConnection, type CallOptions, type JobCalls, type ShortCalls } from './worker-connection.ts';
+import { abortReason, WorkerConnection, type CallOptions, type JobCalls, type ShortCalls } from './workerConnection.ts';
 
-export type { StlMesh, StlStage, Vec3 } from '../../../workers/kernels/stl.ts';
-export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, RemoteStl, SimplifiedMesh, StlSettings, StlSource, WorkerStats } from '../../../workers/geometry.worker.ts';
-export type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions } from '../../../workers/kernels/bvh.ts';
-export type { DistanceOptions, DistanceResult } from '../../../workers/kernels/distance.ts';
-export type { ClosestNormalOptions, ClosestWithNormals } from '../../../workers/kernels/closest-normals.ts';
-export type { BestDirectionOptions, BestDirectionResult, UndercutMapOptions, UndercutResult } from '../../../workers/kernels/undercut.ts';
-export type { StraightenJaw, StraightenResult } from '../../../workers/kernels/straighten.ts';
-export type { GeodesicResult, SurfacePoint } from '../../../workers/kernels/geodesic.ts';
-export type { DabOptions, RegionOptions, SmoothResult } from '../../../workers/kernels/smooth.ts';
-export type { MeshHealth } from '../../../workers/kernels/topology.ts';
-export type { BendProgram, BendStep, HeadBox, ProgramOptions, ProgramStep, SimulateOptions, WireState } from '../../../workers/kernels/bend.ts';
-export type { BendCheckInput, BendCheckResult, BendIssue, BendIssueCode, MachineLimits, WireType } from '../../../workers/kernels/bend-checks.ts';
-export { BEND_MESSAGES, WIRE_END_MAX, WIRE_END_MIN, WRAPAROUND_FIRST_MAX } from '../../../common/bend-program.ts';
-export type { BaseOutcome, GeneratedBase } from '../../../workers/geometry.worker.ts';
-export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../../workers/kernels/base.ts';
+export type { StlMesh, StlStage, Vec3 } from '../../workers/kernels/stl.ts';
+export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, RemoteStl, SimplifiedMesh, StlSettings, StlSource, WorkerStats } from '../../workers/geometry.worker.ts';
+export type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions } from '../../workers/kernels/bvh.ts';
+export type { DistanceOptions, DistanceResult } from '../../workers/kernels/distance.ts';
+export type { ClosestNormalOptions, ClosestWithNormals } from '../../workers/kernels/closest-normals.ts';
+export type { BestDirectionOptions, BestDirectionResult, UndercutMapOptions, UndercutResult } from '../../workers/kernels/undercut.ts';
+export type { StraightenJaw, StraightenResult } from '../../workers/kernels/straighten.ts';
+export type { GeodesicResult, SurfacePoint } from '../../workers/kernels/geodesic.ts';
+export type { DabOptions, RegionOptions, SmoothResult } from '../../workers/kernels/smooth.ts';
+export type { MeshHealth } from '../../workers/kernels/topology.ts';
+export type { BendProgram, BendStep, HeadBox, ProgramOptions, ProgramStep, SimulateOptions, WireState } from '../../workers/kernels/bend.ts';
+export type { BendCheckInput, BendCheckResult, BendIssue, BendIssueCode, MachineLimits, WireType } from '../../workers/kernels/bend-checks.ts';
+export { BEND_MESSAGES, WIRE_END_MAX, WIRE_END_MIN, WRAPAROUND_FIRST_MAX } from '../../common/bend-program.ts';
+export type { BaseOutcome, GeneratedBase } from '../../workers/geometry.worker.ts';
+export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../workers/kernels/base.ts';
 
 /** Options of every long call. */
 export type JobCallOptions = CallOptions<ProgressCallback>;
@@ -73,7 +73,7 @@ export interface LoadOptions {
   weldTolerance?: number | undefined;
 }
 
-/** The worker's calls as the page makes them (worker-connection.ts): a kernel call needs no wrapper here. */
+/** The worker's calls as the page makes them (workerConnection.ts): a kernel call needs no wrapper here. */
 export type GeometryJobs = JobCalls<GeometryApi>;
 export type GeometryCalls = ShortCalls<GeometryApi>;
 
@@ -93,7 +93,7 @@ function sent(source: StlSource): StlSource {
 
 function geometryWorker(name: string, what: string): WorkerConnection<GeometryApi> {
   return new WorkerConnection<GeometryApi>(
-    () => new Worker(new URL('../../../workers/geometry.worker.ts', import.meta.url), { type: 'module', name }),
+    () => new Worker(new URL('../../workers/geometry.worker.ts', import.meta.url), { type: 'module', name }),
     (detail) => new GeometryError('WORKER_FAILED', detail),
     what,
     (failure) => GeometryError.from(failure as WorkerFailure),
@@ -335,12 +335,4 @@ export function claimGeometryClient(): GeometryClient {
 /** The engine that claimed `client` disposed it. */
 export function releaseGeometryClient(client: unknown): void {
   if (editorClient?.client === client) editorClient = undefined;
-}
-
-let shared: GeometryClient | undefined;
-
-/** The page-wide geometry client (one worker). */
-export function getGeometryClient(): GeometryClient {
-  shared ??= new GeometryClient();
-  return shared;
 }
