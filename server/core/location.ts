@@ -1,15 +1,7 @@
-// Optional location fields of departments (manufacturers) and devices, for the dashboard map.
-// Degrees WGS 84; an empty form field ('') clears the value.
-import { z } from 'zod';
-
-const blankToNull = (v: unknown) => (v === '' || v === undefined ? (v === '' ? null : undefined) : v);
-const degrees = (limit: number) => z.preprocess(blankToNull, z.coerce.number().min(-limit).max(limit).nullable().optional());
-
-export const locationFields = {
-  city: z.preprocess(blankToNull, z.string().trim().max(255).nullable().optional()),
-  latitude: degrees(90),
-  longitude: degrees(180),
-};
+// Optional location fields of departments (manufacturers) and devices, for the dashboard map:
+// their crud column descriptions. The zod part, which the browser's forms share, is
+// common/location.ts; re-exported here for the server's schemas.
+export { locationFields } from '../../common/location.ts';
 
 /** Column descriptions (crud `columns`) of the location fields. */
 export const locationColumns = {

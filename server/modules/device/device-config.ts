@@ -1,42 +1,14 @@
 // /admin/device/config: calibration per device and wire diameter, a springback table of
 // [angle, springback] rows in degrees (angles, and angles plus springback, rising from 0 to 180:
-// the rule is common/springback.ts, the same the editor and the bend kernels apply).
-import { z } from 'zod';
-import { springbackRowsSchema } from '../../../common/device-request.ts';
+// the rule is common/springback.ts, the same the editor and the bend kernels apply). The request
+// schemas are common/device-request.ts.
+import { deviceConfigAddSchema, deviceConfigUpdateSchema } from '../../../common/device-request.ts';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { fail, invalidField } from '../../core/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { authOf } from '../../core/access.ts';
 import { visibleDeviceIds } from './scope.ts';
-
-export const springbackSchema = z
-  .preprocess(
-    (v) => {
-      if (typeof v !== 'string') return v;
-      try {
-        return JSON.parse(v);
-      } catch {
-        return v;
-      }
-    },
-    springbackRowsSchema,
-  )
-  .transform((rows) => JSON.stringify(rows));
-
-const fields = {
-  deviceId: z.coerce.number().int().positive(),
-  diameter: z.coerce.number().min(0.1).max(5),
-  springback: springbackSchema,
-  remark: z.string().max(1024).nullable().optional(),
-};
-const addSchema = z.object(fields);
-const updateSchema = z.object({
-  id: z.coerce.number().int().positive(),
-  diameter: fields.diameter.optional(),
-  springback: fields.springback.optional(),
-  remark: fields.remark,
-});
 
 export const deviceConfigResource = {
   module: 'device',
@@ -56,9 +28,9 @@ export const deviceConfigResource = {
   sortable: ['id', 'deviceId', 'diameter', 'createTime'],
   filterable: ['deviceId', 'diameter'],
   defaultOrder: ['diameter', 'asc'],
-  addSchema,
-  updateSchema,
-} as const satisfies ResourceDef<'device_config', typeof addSchema, typeof updateSchema>;
+  addSchema: deviceConfigAddSchema,
+  updateSchema: deviceConfigUpdateSchema,
+} as const satisfies ResourceDef<'device_config', typeof deviceConfigAddSchema, typeof deviceConfigUpdateSchema>;
 
 /** The diameter must be one the device supports, and only one table per pair. */
 async function checkPair(db: Db, deviceId: number, diameter: number, selfId?: number) {

@@ -1,49 +1,19 @@
 // /admin/device/info: wire-bending machines. The key a machine signs in with is made here,
 // shown once and stored hashed. Users are bound to devices (device_user); non-admins see the
-// devices they own or are bound to.
-import { z } from 'zod';
+// devices they own or are bound to. The request schemas are common/device-request.ts.
+import type { z } from 'zod';
+import { deviceAddSchema, deviceBindSchema, deviceDiameterListSchema, deviceIdSchema, deviceUpdateSchema } from '../../../common/device-request.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail, invalidField } from '../../core/errors.ts';
-import { locationColumns, locationFields } from '../../core/location.ts';
+import { locationColumns } from '../../core/location.ts';
 import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import { newDeviceKey } from './keys.ts';
 import { visibleDeviceIds } from './scope.ts';
-
-/** Wire diameters in mm: a list (or "0.7,0.8"), each 0.1 to 5, stored sorted and comma-joined. */
-export const diametersSchema = z
-  .preprocess(
-    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
-    z.array(z.coerce.number().min(0.1).max(5)).min(1).max(20),
-  )
-  .transform((list) => [...new Set(list.map((d) => Math.round(d * 100) / 100))].sort((a, b) => a - b).join(','));
-const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v ? 1 : 0));
-const fields = {
-  devicename: z.string().trim().min(1).max(255),
-  personnelId: z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().positive().nullable().optional()),
-  remark: z.string().max(1024).nullable().optional(),
-  enableAI: flag.optional(),
-  diameters: diametersSchema,
-  /** Program memory: the most bend steps one program may hold. */
-  memory: z.coerce.number().int().min(1).max(10_000_000),
-  /** Radius of the bend arcs' centreline (mm): the programs are computed for it. */
-  dieRadius: z.coerce.number().min(0.2).max(20).optional(),
-  ...locationFields,
-};
-const addSchema = z.object(fields);
-const updateSchema = z.object({
-  ...fields,
-  devicename: fields.devicename.optional(),
-  diameters: diametersSchema.optional(),
-  memory: fields.memory.optional(),
-  id: z.coerce.number().int().positive(),
-});
-const idBody = z.object({ id: z.coerce.number().int().positive() });
-const bindBody = idBody.extend({ userIds: z.array(z.coerce.number().int().positive()).min(1).max(1000) });
 
 export const deviceResource = {
   module: 'device',
@@ -73,7 +43,7 @@ export const deviceResource = {
   sortable: ['id', 'devicename', 'status', 'createTime', 'updateTime'],
   filterable: ['status', 'personnelId', 'enableAI'],
   defaultOrder: ['id', 'desc'],
-  updateSchema,
+  updateSchema: deviceUpdateSchema,
   extraApi: [
     { method: 'post', path: '/add', summary: 'Add a device; the reply carries its key, shown only this once' },
     { method: 'post', path: '/resetKey', summary: 'New key for a device ({ id }); shown only this once' },
@@ -83,7 +53,7 @@ export const deviceResource = {
     { method: 'get', path: '/diameterList', summary: 'Wire diameters of the visible devices (?id= for one)' },
     { method: 'get', path: '/currentDevice', summary: "The caller's own devices (owned or bound), for the editor" },
   ],
-} as const satisfies ResourceDef<'device_info', z.ZodTypeAny, typeof updateSchema>;
+} as const satisfies ResourceDef<'device_info', z.ZodTypeAny, typeof deviceUpdateSchema>;
 
 async function checkUsers(db: Db, ids: number[], field: string) {
   const unique = [...new Set(ids)];
@@ -146,7 +116,7 @@ export function createDeviceResource(ctx: AppContext) {
 
   // Chained, so that AppType (and the typed client) see the extra calls.
   const routes = resource.routes
-    .post('/add', validate('json', addSchema), async (c) => {
+    .post('/add', validate('json', deviceAddSchema), async (c) => {
       const data = c.req.valid('json');
       const { userId } = authOf(c);
       const { admin } = await checkManages(ctx.db, userId, [], data.personnelId);
@@ -178,14 +148,14 @@ export function createDeviceResource(ctx: AppContext) {
       // `key` is the device protocol's name; `deviceKey` stays for the clients that read it.
       return ok(c, { id: row.id, key, deviceKey: key });
     })
-    .post('/resetKey', validate('json', idBody), async (c) => {
+    .post('/resetKey', validate('json', deviceIdSchema), async (c) => {
       const { id } = c.req.valid('json');
       await managed(c, id);
       const { key, keyHash, keyHint } = await newDeviceKey();
       await ctx.db.updateTable('device_info').set({ keyHash, keyHint, updateTime: formatTime(ctx.clock.now()) }).where('id', '=', id).execute();
       return ok(c, { id, key, deviceKey: key });
     })
-    .get('/userList', validate('query', idBody), async (c) => {
+    .get('/userList', validate('query', deviceIdSchema), async (c) => {
       const { id } = c.req.valid('query');
       await visible(c, id);
       const users = await ctx.db
@@ -197,7 +167,7 @@ export function createDeviceResource(ctx: AppContext) {
         .execute();
       return ok(c, users);
     })
-    .post('/bind', validate('json', bindBody), async (c) => {
+    .post('/bind', validate('json', deviceBindSchema), async (c) => {
       const { id, userIds } = c.req.valid('json');
       await managed(c, id);
       await checkUsers(ctx.db, userIds, 'userIds');
@@ -208,13 +178,13 @@ export function createDeviceResource(ctx: AppContext) {
         .execute();
       return ok(c, null);
     })
-    .post('/unbind', validate('json', bindBody), async (c) => {
+    .post('/unbind', validate('json', deviceBindSchema), async (c) => {
       const { id, userIds } = c.req.valid('json');
       await managed(c, id);
       await ctx.db.deleteFrom('device_user').where('deviceId', '=', id).where('userId', 'in', userIds).execute();
       return ok(c, null);
     })
-    .get('/diameterList', validate('query', z.object({ id: z.coerce.number().int().positive().optional() })), async (c) => {
+    .get('/diameterList', validate('query', deviceDiameterListSchema), async (c) => {
       const { id } = c.req.valid('query');
       const rows = id
         ? [await visible(c, id)]
