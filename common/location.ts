@@ -12,3 +12,5 @@ export const locationFields = {
   latitude: degrees(90),
   longitude: degrees(180),
 };
+/** The names of the location fields, as a body carries them. */
+export type LocationField = keyof typeof locationFields;

@@ -6,8 +6,10 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { FormItem, Row } from '../../kit/index.ts';
+import type { LocationField } from '../../../common/location.ts';
 
-const PROPS = ['city', 'latitude', 'longitude'] as const;
+/** The server's location fields (common/location.ts), the ones this form sends. */
+const PROPS = ['city', 'latitude', 'longitude'] as const satisfies readonly LocationField[];
 
 export function locationItems(i18n: I18n): FormItem[] {
   const degrees = (prop: 'latitude' | 'longitude', limit: number): FormItem => ({

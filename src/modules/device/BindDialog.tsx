@@ -6,6 +6,7 @@ import { hasPerm } from '../../app/store.ts';
 import type { Row } from '../../kit/index.ts';
 import { Modal } from './Modal.tsx';
 import { userLabel, userName, type NamedUser } from '../../app/users.ts';
+import type { DeviceBindRequest, DeviceIdRequest } from '../../../common/device-request.ts';
 
 interface UserRow extends NamedUser {
   id: number;
@@ -24,7 +25,7 @@ export function BindDialog({ device, onClose }: { device: Row | null; onClose: (
   const load = () => {
     if (id === undefined) return;
     const ticket = ++latest.current;
-    request<UserRow[]>({ url: '/admin/device/info/userList', params: { id: Number(id) } }).then(
+    request<UserRow[]>({ url: '/admin/device/info/userList', params: { id: Number(id) } satisfies DeviceIdRequest }).then(
       (rows) => ticket === latest.current && setBound(rows),
       () => undefined,
     );
@@ -40,7 +41,7 @@ export function BindDialog({ device, onClose }: { device: Row | null; onClose: (
   }, [id]);
 
   const call = async (action: 'bind' | 'unbind', userId: number) => {
-    await request({ url: `/admin/device/info/${action}`, method: 'POST', data: { id, userIds: [userId] } });
+    await request({ url: `/admin/device/info/${action}`, method: 'POST', data: { id, userIds: [userId] } satisfies DeviceBindRequest });
     load();
   };
   const canBind = hasPerm('device:info:bind');

@@ -4,6 +4,7 @@ import { request } from '../../api/client.ts';
 import { CrudPage, createService, type FormItem, type Row, type TableColumn } from '../../kit/index.ts';
 import { Modal } from './Modal.tsx';
 import { tableToText, textToTable } from './springback.ts';
+import type { DeviceConfigAddRequest } from '../../../common/device-request.ts';
 
 const PREFIX = '/admin/device/config';
 
@@ -44,7 +45,10 @@ export function CalibrationDialog({ device, onClose }: { device: Row | null; onC
   ];
   const onSubmit = async (data: Row, mode: string) => {
     const springback = Array.isArray(data.springback) ? data.springback : textToTable(String(data.springback ?? ''));
-    const body = { ...data, springback, deviceId: device?.id };
+    // The form gives diameter and remark; the table and the device are added here (an update
+    // ignores deviceId: a table stays with its device).
+    const added = { springback, deviceId: device?.id } satisfies Pick<DeviceConfigAddRequest, 'springback' | 'deviceId'>;
+    const body = { ...data, ...added };
     await request({ url: `${PREFIX}/${mode === 'add' ? 'add' : 'update'}`, method: 'POST', data: body });
   };
   return (

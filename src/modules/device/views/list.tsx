@@ -12,6 +12,7 @@ import { DiameterPicker, diameterList, MAX_DIAMETER, MIN_DIAMETER } from '../Dia
 import { locationItems, withLocation } from '../../dashboard/location.ts';
 import { formatNumber } from '../../../i18n/format.ts';
 import { userLabel, type NamedUser } from '../../../app/users.ts';
+import type { DeviceIdRequest } from '../../../../common/device-request.ts';
 
 const PREFIX = '/admin/device/info';
 
@@ -104,7 +105,7 @@ export default function DeviceList() {
   const resetKey = async (row: Row) => {
     const ok = await confirm({ message: t`The device stops working until the new key is entered in it. Reset the key?`, confirmLabel: t`Reset key` });
     if (!ok) return;
-    const reply = await request<{ deviceKey: string }>({ url: `${PREFIX}/resetKey`, method: 'POST', data: { id: row.id } });
+    const reply = await request<{ deviceKey: string }>({ url: `${PREFIX}/resetKey`, method: 'POST', data: { id: row.id } satisfies DeviceIdRequest });
     setDeviceKey(reply.deviceKey);
     toast.success(t`The key was reset`);
     crud.current?.refresh();
