@@ -10,9 +10,6 @@ export const NOT_STARTED: readonly JobState[] = ['queued', 'sent', 'acked'];
 /** Jobs not finished: a device's `pending` count (userDeviceList) and the editor's queue. */
 export const UNFINISHED: readonly JobState[] = ['queued', 'sent', 'acked', 'bending'];
 
-/** Jobs that are over: nothing more happens to them. */
-export const FINISHED: readonly JobState[] = ['done', 'failed', 'cancelled'];
-
 /** What a device may report in `status`. */
 export const DEVICE_STATES = ['idle', 'bending', 'error', 'maintenance'] as const;
 export type DeviceState = (typeof DEVICE_STATES)[number];

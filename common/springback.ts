@@ -28,7 +28,7 @@ export type SpringbackTable = readonly (readonly [number, number])[];
 /**
  * Why a table cannot be used, or null: each row a pair of finite numbers, angles rising, and the
  * compensated angle (angle + springback) rising with them (slope > -1), or two targets would
- * share one bend. The value ranges of a stored table are springbackTableRangeProblem.
+ * share one bend. The value ranges of a stored table are device-request.ts's springbackRowsSchema.
  */
 export function springbackTableProblem(table: SpringbackTable): string | null {
   for (let i = 0; i < table.length; i++) {
@@ -91,16 +91,4 @@ export function springbackResult(table: SpringbackTable | undefined, reached: nu
     kept = a0 + t * (a1 - a0);
   }
   return Math.sign(reached) * kept;
-}
-
-/** Why a table cannot be stored (SPRINGBACK_LIMITS, then springbackTableProblem), or null. */
-export function springbackTableRangeProblem(table: SpringbackTable): string | null {
-  const L = SPRINGBACK_LIMITS;
-  if (table.length < L.minRows || table.length > L.maxRows) return `a table has ${L.minRows} to ${L.maxRows} rows`;
-  for (let i = 0; i < table.length; i++) {
-    const [a, s] = table[i]!;
-    if (!(a >= L.minAngle && a <= L.maxAngle)) return `row ${i + 1}: the angle is outside ${L.minAngle}..${L.maxAngle}`;
-    if (!(s >= L.minSpringback && s <= L.maxSpringback)) return `row ${i + 1}: the springback is outside ${L.minSpringback}..${L.maxSpringback}`;
-  }
-  return springbackTableProblem(table);
 }

@@ -27,11 +27,6 @@ export const WIRE_TYPE_LABELS: Readonly<Record<WireType, Readonly<Record<WireLan
   wraparoundBow: { en: 'Wraparound bow', zh: '环绕弓', de: 'Umlaufbogen' },
 };
 
-/** The display name of a wire type in a language; another type shows as stored. */
-export function wireTypeLabel(type: string, lang: WireLanguage = 'en'): string {
-  return isWireType(type) ? WIRE_TYPE_LABELS[type][lang] : type;
-}
-
 /** The error codes of slotting a wire into the base (workers/kernels/slot.ts). */
 export type SlotErrorCode = 'NO_BASE' | 'SLOT_WIRE_TYPE' | 'SLOT_BASE_NOT_MANIFOLD' | 'SLOTTING_FAILED';
 

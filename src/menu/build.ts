@@ -80,7 +80,7 @@ export function normalizePath(path: string): string {
 }
 
 /** A page path is its router value, or its id, with a leading slash. */
-export function menuPath(menu: Pick<Menu, 'id' | 'router'>): string {
+function menuPath(menu: Pick<Menu, 'id' | 'router'>): string {
   const router = menu.router?.trim();
   return normalizePath(router ? router : String(menu.id));
 }

@@ -6,7 +6,6 @@ import {
   bvhRefitIndex,
   bvhFromBytes,
   bvhToBytes,
-  closestPoint,
   closestPoints,
   countHits,
   raycastAll,
@@ -25,6 +24,13 @@ import { loadKernels } from './kernels.ts';
 
 // About 12,000 triangles, lobed so rays cross it up to 6 times.
 const blob = bumpySphereMesh(80, 76, 20);
+
+/** One query of closestPoints (what the worker calls): the nearest surface point, or null when none within maxDistance. */
+function closestPoint(bvh: Bvh, point: Vec3, maxDistance = Infinity): { point: Vec3; distance: number; triangle: number } | null {
+  const r = closestPoints(bvh, new Float32Array(point), { maxDistance });
+  if (r.found === 0) return null;
+  return { point: [r.point[0]!, r.point[1]!, r.point[2]!], distance: r.distance[0]!, triangle: r.triangle[0]! };
+}
 
 async function loaded(m: IndexedMesh): Promise<{ k: KernelExports; mesh: MeshRef }> {
   const k = await loadKernels();

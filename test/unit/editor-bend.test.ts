@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceController, type KeyValue } from '../../src/editor/device/DeviceController.ts';
 import { setupI18n } from '@lingui/core';
-import { CLIENT_MESSAGES, outcomeMessage } from '../../src/editor/device/messages.ts';
+import { outcomeMessage } from '../../src/editor/device/messages.ts';
 import { devicePort, type DevicePort } from '../../src/editor/device/port.ts';
 import { createApi } from '../../src/api/typed.ts';
 import { positionAt, timeline, wireDuring } from '../../src/editor/device/simulation.ts';
@@ -86,14 +86,14 @@ describe('Bend', () => {
     withWires('w1', wireOf('w1', U));
     expect(editor.editor.wires.selected()?.id).toBe('w1');
     expect(await c.bend()).toEqual({ kind: 'noDevice' });
-    expect(CLIENT_MESSAGES.noDevice.message).toBe('Add failed, no device selected');
+    expect(outcomeMessage(i18n, { kind: 'noDevice' })).toBe('Add failed, no device selected');
     const d = await addDevice(h, { devicename: 'Bender A', diameters: [0.8], memory: 20 });
     await c.refresh();
     c.selectDevice(d.id);
     editor.editor.wires.select(null);
     expect(await c.bend()).toEqual({ kind: 'noWire' });
     expect(c.getState().outcome).toEqual({ kind: 'noWire' });
-    expect(CLIENT_MESSAGES.noWire.message).toBe('Bending failed, no bow wire was selected');
+    expect(outcomeMessage(i18n, { kind: 'noWire' })).toBe('Bending failed, no bow wire was selected');
     expect(await h.server.ctx.db.selectFrom('device_job').select('id').where('deviceId', '=', d.id).execute()).toEqual([]);
     c.disconnect();
   });
@@ -255,7 +255,7 @@ describe('Bend', () => {
     c.selectDevice(d.id);
     dead = true;
     expect(await c.bend()).toEqual({ kind: 'network' });
-    expect(CLIENT_MESSAGES.network.message).toBe('Network exception, failed to send data.');
+    expect(outcomeMessage(i18n, { kind: 'network' })).toBe('Network exception, failed to send data.');
     c.dispose();
   });
 

@@ -8,8 +8,6 @@ import {
   cornerInserted,
   cornerMoved,
   placedWire,
-  tagAfterDelete,
-  tagAfterInsert,
   withoutWire,
   withWire,
   withWireAdded,
@@ -56,7 +54,10 @@ describe('wire document edits', () => {
     expect(next.points.map((p) => p.point[0])).toEqual([0, 1, 1.5, 2, 3]);
     expect(next.tag).toEqual([3, 4]);
     expect(next.tags).toEqual([[0, 1], [3, 4]]);
-    expect(tagAfterInsert(undefined, 1)).toBeUndefined();
+    // A wire without tags stays without them.
+    const untagged = cornerInserted(wire(3), 1, at(0.5));
+    expect(untagged.tag).toBeUndefined();
+    expect(untagged.tags).toBeUndefined();
   });
 
   it('deletes a corner, dropping a tag it empties, and keeps at least two corners', () => {
@@ -69,7 +70,8 @@ describe('wire document edits', () => {
     expect(shaped.tags).toEqual([[0, 1]]);
     expect(cornerDeleted(wire(2), 0)).toBe('MIN_CORNERS');
     expect(cornerDeleted(wire(3), 7)).toBeNull();
-    expect(tagAfterDelete([1, 2], 0)).toEqual([0, 1]);
+    // Deleting a corner before a tag shifts the tag down by one.
+    expect((cornerDeleted(wire(4, { tag: [1, 2] }), 0) as WireDesign).tag).toEqual([0, 1]);
   });
 
   it('builds a placed wire from its template, with a second tag only for two', () => {

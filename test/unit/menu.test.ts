@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMenu, findTrail, menuPath, normalizePath, type Menu } from '../../src/menu/build.ts';
+import { buildMenu, findTrail, normalizePath, type Menu } from '../../src/menu/build.ts';
 
 let nextId = 1;
 const m = (over: Partial<Menu> & Pick<Menu, 'name' | 'type'>): Menu => ({
@@ -149,8 +149,10 @@ describe('menu -> routes', () => {
   });
 
   it('normalises paths', () => {
-    expect(menuPath({ id: 5, router: null })).toBe('/5');
-    expect(menuPath({ id: 5, router: 'order/list' })).toBe('/order/list');
+    // A page's path is its router, normalised, or its id without one.
+    const pathOf = (router: string | null): string | undefined => buildMenu([{ id: 5, name: 'Page', type: 1, router }]).routes[0]?.path;
+    expect(pathOf(null)).toBe('/5');
+    expect(pathOf('order/list')).toBe('/order/list');
     expect(normalizePath('/order/list/?x=1')).toBe('/order/list');
     expect(normalizePath('/')).toBe('/');
   });

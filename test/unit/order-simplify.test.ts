@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GeometryError } from '../../src/geometry/errors.ts';
-import { simplifiedName, simplifyErrorMessage, simplifyModel, stlBytes, targetTriangles, type SimplifyStage } from '../../src/modules/order/simplify.ts';
-import { asciiStl, pngLike, sphereCounts, sphereStl, sphereTriangles } from '../fixtures/stl.ts';
+import { simplifiedName, simplifyErrorMessage, simplifyModel, targetTriangles, type SimplifyStage } from '../../src/modules/order/simplify.ts';
+import { asciiStl, pngLike, sphereCounts, sphereStl, sphereTriangles, stlBytes } from '../fixtures/stl.ts';
 import { rejection, useWorkerShim } from '../kernels/client-harness.ts';
 import { GeometryWorkerShim } from '../kernels/stl-worker-thread.ts';
 

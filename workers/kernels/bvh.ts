@@ -314,14 +314,6 @@ export interface ClosestPoints {
   found: number;
 }
 
-export interface ClosestPoint {
-  point: Vec3;
-  distance: number;
-  triangle: number;
-  u: number;
-  v: number;
-}
-
 /** Closest surface point to each query point (xyz f32 each), within maxDistance (default unlimited). */
 export function closestPoints(bvh: Bvh, points: Float32Array, options: { maxDistance?: number } = {}): ClosestPoints {
   const { k } = bvh;
@@ -352,13 +344,6 @@ export function closestPoints(bvh: Bvh, points: Float32Array, options: { maxDist
     }
     return r;
   });
-}
-
-/** Closest surface point to one point, or null when none within maxDistance. */
-export function closestPoint(bvh: Bvh, point: Vec3, maxDistance = Infinity): ClosestPoint | null {
-  const r = closestPoints(bvh, new Float32Array(point), { maxDistance });
-  if (r.found === 0) return null;
-  return { point: [r.point[0]!, r.point[1]!, r.point[2]!], distance: r.distance[0]!, triangle: r.triangle[0]!, u: r.u[0]!, v: r.v[0]! };
 }
 
 /** The box around every triangle (the root node's, grown by about 1e-6 of the model's size), or null for an empty BVH. */

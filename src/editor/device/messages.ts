@@ -8,7 +8,7 @@ import type { BendOutcome } from './bendFlow.ts';
 import type { JobStatus, UserDevice } from './types.ts';
 import { WIRE_TYPE_NAMES } from '../features/wires/messages.ts';
 
-export const CLIENT_MESSAGES = {
+const CLIENT_MESSAGES = {
   noDevice: msg`Add failed, no device selected`,
   noWire: msg`Bending failed, no bow wire was selected`,
   network: msg`Network exception, failed to send data.`,

@@ -62,7 +62,7 @@ export interface KeyLike {
 }
 
 /** "mod+shift+z" for an event. */
-export function chordOf(e: KeyLike): string {
+function chordOf(e: KeyLike): string {
   const parts: string[] = [];
   if (e.ctrlKey || e.metaKey) parts.push('mod');
   if (e.altKey) parts.push('alt');

@@ -11,13 +11,10 @@ import type { MessageDescriptor } from '@lingui/core';
 import { GeometryError, isAbortError } from '../../geometry/errors.ts';
 import { errorMessage } from '../../editor/ui/errors.ts';
 
-/** Binary STL: an 80-byte header, a 4-byte count, 50 bytes per triangle. */
-export const stlBytes = (triangles: number): number => 84 + 50 * triangles;
-
 /** The part of the limit a simplified model aims at: room for a kernel that stops a little above its target. */
 const TARGET_SHARE = 0.9;
 
-/** How many triangles a simplified model may keep so that its binary STL takes `share` of `maxBytes`. */
+/** How many triangles a simplified model may keep so that its binary STL (84-byte header and count, 50 bytes a triangle) takes `share` of `maxBytes`. */
 export function targetTriangles(maxBytes: number, share = TARGET_SHARE): number {
   return Math.max(4, Math.floor((maxBytes * share - 84) / 50));
 }

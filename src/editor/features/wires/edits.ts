@@ -63,14 +63,14 @@ export function reshaped(wire: WireDesign, points: WirePoint[], tag: [number, nu
 }
 
 /** Shifts a tag for a corner inserted at `at` (the new corner's index). */
-export function tagAfterInsert(tag: [number, number] | undefined, at: number): [number, number] | undefined {
+function tagAfterInsert(tag: [number, number] | undefined, at: number): [number, number] | undefined {
   if (!tag) return undefined;
   const [a, b] = tag;
   return [a >= at ? a + 1 : a, b >= at ? b + 1 : b];
 }
 
 /** Shifts a tag for the corner `at` removed; a tag left empty goes. */
-export function tagAfterDelete(tag: [number, number] | undefined, at: number): [number, number] | undefined {
+function tagAfterDelete(tag: [number, number] | undefined, at: number): [number, number] | undefined {
   if (!tag) return undefined;
   let [a, b] = tag;
   if (a === at && b === at) return undefined;
