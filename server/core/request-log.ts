@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/index.ts';
+import type { BaseSysLogTable } from '../db/schema.ts';
 import type { AppEnv } from './env.ts';
 import { MAX_JSON_DEPTH } from './body.ts';
 import { clientIp } from './client-ip.ts';
@@ -136,17 +137,8 @@ export function requestLogSizeKeeper(ctx: Pick<AppContext, 'db' | 'config' | 'lo
   };
 }
 
-interface LogRow {
-  userId: number | null;
-  username: string | null;
-  action: string;
-  method: string;
-  status: number;
-  timeMs: number;
-  ip: string;
-  params: string | null;
-  createTime: string;
-}
+/** A log entry as written: the table's row without its generated id. */
+type LogRow = Omit<BaseSysLogTable, 'id'>;
 /** Rows per insert: 9 columns each, within SQLite's 999 bound parameters. */
 const BATCH_ROWS = 100;
 
