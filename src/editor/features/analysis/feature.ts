@@ -19,7 +19,7 @@ import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { GeometryClient, MeshHandle } from '../../../geometry/client.ts';
 import { isAbortError } from '../../../geometry/errors.ts';
 import type { DesignDocument, HeatmapMode, HeatmapSettings } from '../../engine/document.ts';
-import type { Xyz } from '../../engine/pose.ts';
+import { invertRigid, rotateVector, type Xyz } from '../../engine/pose.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { Debounced } from '../../engine/debounce.ts';
@@ -94,24 +94,19 @@ function directionFromTilts(front: number, side: number, jaw: AnalysisJaw): Xyz 
   return normalize([Math.tan(clamp(side)), Math.tan(clamp(front)), s]);
 }
 
-/** Canonical → model frame: the transpose of the straightening rotation (model → canonical, column-major 4x4). */
-function toModelFrame(doc: DesignDocument, d: Xyz): Xyz {
+/** The straightening rotation (model → canonical, column-major 4x4), or null without one. */
+function straighteningOf(doc: DesignDocument): number[] | null {
   const m = (doc as { straightening?: { matrix?: number[] } }).straightening?.matrix;
-  if (!Array.isArray(m) || m.length !== 16) return d;
-  return normalize([
-    m[0]! * d[0] + m[1]! * d[1] + m[2]! * d[2],
-    m[4]! * d[0] + m[5]! * d[1] + m[6]! * d[2],
-    m[8]! * d[0] + m[9]! * d[1] + m[10]! * d[2],
-  ]);
+  return Array.isArray(m) && m.length === 16 ? m : null;
+}
+/** Canonical → model frame: the straightening's inverse rotation (its transpose). */
+function toModelFrame(doc: DesignDocument, d: Xyz): Xyz {
+  const m = straighteningOf(doc);
+  return m ? normalize(rotateVector(invertRigid(m), d)) : d;
 }
 function toCanonicalFrame(doc: DesignDocument, d: Xyz): Xyz {
-  const m = (doc as { straightening?: { matrix?: number[] } }).straightening?.matrix;
-  if (!Array.isArray(m) || m.length !== 16) return d;
-  return normalize([
-    m[0]! * d[0] + m[4]! * d[1] + m[8]! * d[2],
-    m[1]! * d[0] + m[5]! * d[1] + m[9]! * d[2],
-    m[2]! * d[0] + m[6]! * d[1] + m[10]! * d[2],
-  ]);
+  const m = straighteningOf(doc);
+  return m ? normalize(rotateVector(m, d)) : d;
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
