@@ -197,6 +197,10 @@ export interface OrderInfoTable {
   designEndTime: string | null;
   processStartTime: string | null;
   processEndTime: string | null;
+  /** The generated denture base (space file), saveDentureBase. */
+  baseFileId: number | null;
+  /** JSON DrcResult (common/order-lifecycle.ts) of a design version, updateDRC. */
+  drc: string | null;
   createTime: string;
   updateTime: string;
 }
@@ -424,7 +428,70 @@ export interface DesignDataTable {
   updateTime: string;
 }
 
+/** A server-side geometry job (server/modules/geo-jobs). */
+export interface GeoJobTable {
+  id: Generated<number>;
+  kind: string;
+  orderId: number | null;
+  /** queued | running | done | failed */
+  state: string;
+  progress: Generated<number>;
+  attempts: Generated<number>;
+  error: string | null;
+  /** JSON */
+  input: string;
+  /** JSON */
+  result: string | null;
+  /** The runner holding it while running, and until when (epoch ms). */
+  owner: string | null;
+  leaseUntil: number | null;
+  createTime: string;
+  startTime: string | null;
+  endTime: string | null;
+  updateTime: string;
+}
+
+export interface OrderStatusLogTable {
+  id: Generated<number>;
+  orderId: number;
+  fromStatus: number | null;
+  toStatus: number;
+  reason: string;
+  /** null: the server (a job ended, a machine finished). */
+  userId: number | null;
+  detail: string | null;
+  createTime: string;
+}
+
+export interface OrderBiteTable {
+  id: Generated<number>;
+  orderId: number;
+  jobId: number | null;
+  /** auto | manual */
+  source: string;
+  /** JSON BiteResult (common/bite.ts). */
+  result: string;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface OrderModelVersionTable {
+  id: Generated<number>;
+  orderId: number;
+  /** upper | lower */
+  jaw: string;
+  version: number;
+  fileId: number;
+  note: string | null;
+  userId: number | null;
+  createTime: string;
+}
+
 export interface Database {
+  geo_job: GeoJobTable;
+  order_status_log: OrderStatusLogTable;
+  order_bite: OrderBiteTable;
+  order_model_version: OrderModelVersionTable;
   base_sys_user: BaseSysUserTable;
   base_sys_role: BaseSysRoleTable;
   base_sys_user_role: BaseSysUserRoleTable;

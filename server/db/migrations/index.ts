@@ -13,6 +13,7 @@ import * as m0100 from './0100_rate_attempts.ts';
 import * as m0101 from './0101_redact_log.ts';
 import * as m0102 from './0102_rate_pending.ts';
 import * as m0103 from './0103_rights_version.ts';
+import * as m0110 from './0110_order_lifecycle.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0101_redact_log': m0101,
   '0102_rate_pending': m0102,
   '0103_rights_version': m0103,
+  '0110_order_lifecycle': m0110,
 };

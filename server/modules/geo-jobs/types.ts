@@ -1,0 +1,47 @@
+// The job runner's vocabulary (docs/jobs.md).
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+
+export type { GeoJobState, GeoJobView } from '../../../common/order-lifecycle.ts';
+
+/** What the runner posts to a job's thread. */
+export interface ThreadStart {
+  /** URL (href) of the module holding the thread-side function. */
+  module: string;
+  /** The exported function: (input, progress: (f: number) => void) => Promise<result>. */
+  fn: string;
+  input: unknown;
+}
+
+export type ThreadMessage = { type: 'progress'; f: number } | { type: 'done'; result: unknown } | { type: 'error'; message: string };
+
+/** A job row as the kinds' main-side hooks see it. */
+export interface JobInfo {
+  id: number;
+  kind: string;
+  orderId: number | null;
+  attempts: number;
+  input: unknown;
+}
+
+export interface HookArgs {
+  ctx: AppContext;
+  /** The transaction the job's end is written in: write everything through it. */
+  trx: Kysely<Database>;
+  job: JobInfo;
+}
+
+/** One kind of job: where its thread-side code is, and what the main side does when it ends. */
+export interface GeoKind {
+  /** URL (href) of the module the thread imports (a .ts file is loaded through tsx). */
+  module: string;
+  /** Its exported function; default `run`. */
+  fn?: string;
+  /** In the transaction that marks the job done. */
+  onDone?(result: unknown, args: HookArgs): Promise<void> | void;
+  /** In the transaction that marks the job failed for good (after its last attempt). */
+  onFailed?(error: string, args: HookArgs): Promise<void> | void;
+}
+
+export type GeoKinds = Readonly<Record<string, GeoKind>>;

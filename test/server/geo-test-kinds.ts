@@ -1,0 +1,45 @@
+// Thread-side functions of the job runner's test kinds (test/server/geo-jobs.test.ts). Each runs
+// in a worker thread; `input` is the job's input.
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sleeps input.ms, reporting progress in ten steps; answers { slept }. */
+export async function sleepy(input: { ms: number; tag?: string }, progress: (f: number) => void) {
+  for (let i = 1; i <= 10; i++) {
+    await sleep(input.ms / 10);
+    progress(i / 10);
+  }
+  return { slept: input.ms, tag: input.tag ?? null };
+}
+
+/** Busy for input.ms of CPU in its thread (the HTTP loop must not notice). */
+export async function spin(input: { ms: number }) {
+  const end = Date.now() + input.ms;
+  let x = 0;
+  while (Date.now() < end) x += Math.sqrt(x + 1);
+  return { x: x > 0 };
+}
+
+/** Throws on its first attempt (input.marker: a file that exists after the first try). */
+export async function failOnce(input: { marker: string }) {
+  const fs = await import('node:fs');
+  if (!fs.existsSync(input.marker)) {
+    fs.writeFileSync(input.marker, '1');
+    throw new Error('first attempt fails');
+  }
+  return { second: true };
+}
+
+export async function failAlways(): Promise<never> {
+  throw new Error('the kernel said no');
+}
+
+/** Kills its thread without an answer. */
+export async function crash(): Promise<never> {
+  process.exit(3);
+}
+
+/** Reports half progress, then waits forever (until its thread is stopped). */
+export async function hang(_input: unknown, progress: (f: number) => void) {
+  progress(0.5);
+  await new Promise(() => {});
+}
