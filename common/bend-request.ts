@@ -18,6 +18,8 @@ export const bendWireSchema = z.object({
   type: wireTypeSchema,
   diameter: z.coerce.number().positive().max(10),
   material: z.string().max(64).nullable().optional(),
+  /** The design's wire (design document `wires[].id`): when every wire of an order's design has a done job, the order is processed. */
+  id: z.union([z.string().min(1).max(64), z.number().int()]).optional(),
 });
 export type BendWire = z.input<typeof bendWireSchema>;
 

@@ -27,7 +27,8 @@ export type TransitionReason = (typeof ORDER_TRANSITIONS)[number]['reason'];
 export interface OrderStatusChange {
   fromStatus: OrderStatus | null;
   toStatus: OrderStatus;
-  reason: TransitionReason | 'created';
+  /** A status move's reason; 'created' for the first row, 'designer' when the designer changed (the status stays). */
+  reason: TransitionReason | 'created' | 'designer';
   /** Who moved it; null for the server itself (a job ended, a machine finished). */
   userId: number | null;
   userName: string | null;

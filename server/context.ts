@@ -19,4 +19,6 @@ export interface AppContext {
   captcha: CaptchaService;
   /** "Deliver to device X": routes notify the hub holding a device's connection through it (server/core/delivery.ts). */
   delivery: DeviceDelivery;
+  /** The geometry job runner of this process, when one runs (server/modules/geo-jobs): told when a job was queued. */
+  geoJobs?: { wake(): void };
 }

@@ -14,6 +14,8 @@ import type { AppContext } from './context.ts';
 import { schedulerFor } from './modules/task/index.ts';
 import { attachDeviceHub, type NodeHubOptions } from './modules/device-hub/node.ts';
 import type { DeviceHub } from './modules/device-hub/hub.ts';
+import { GEO_KINDS } from './modules/geo-jobs/bite.ts';
+import { GeoJobRunner } from './modules/geo-jobs/runner.ts';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist', import.meta.url));
 
@@ -134,11 +136,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Scheduled tasks run only in a serving process; tests of the app call tick() themselves.
   const scheduler = schedulerFor(ctx);
   scheduler.start();
+  // Geometry jobs (bite registration...) in worker threads; ARCHWRIGHT_JOB_CONCURRENCY at a time.
+  const geoJobs = new GeoJobRunner(ctx, { kinds: GEO_KINDS });
+  ctx.geoJobs = geoJobs;
+  await geoJobs.start();
   let deviceHub: Awaited<ReturnType<typeof attachDeviceHub>>;
   try {
     deviceHub = await attachDeviceHub(ctx, server as import('node:http').Server, options.hub);
   } catch (err) {
     scheduler.stop();
+    await geoJobs.stop();
     server.close();
     await ctx.db.destroy();
     throw err;
@@ -156,6 +163,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if ('closeAllConnections' in server) server.closeAllConnections();
       }))
         .then(() => scheduler.stop())
+        .then(() => geoJobs.stop())
         .then(() => ctx.db.destroy());
       return closing;
     },

@@ -4,6 +4,7 @@
 import { baseMessages } from './messages/base.ts';
 import { designMessages } from './messages/design.ts';
 import { hubMessages } from './messages/hub.ts';
+import { lifecycleMessages } from './messages/lifecycle.ts';
 import { opsMessages } from './messages/ops.ts';
 import { ordersMessages } from './messages/orders.ts';
 import { sysMessages } from './messages/sys.ts';
@@ -19,6 +20,7 @@ const catalog = {
   ...ordersMessages,
   ...designMessages,
   ...hubMessages,
+  ...lifecycleMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

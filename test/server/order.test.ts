@@ -52,10 +52,14 @@ describe('orders', () => {
     const second = await addOrder(anna, { patientName: 'Eva', lowerFileId: lower.id });
     expect((await t.call('GET', `/admin/order/info/info?id=${second.body.data.id}`, { token: anna })).body.data.caseNo).toBe('AW-20260101-0002');
 
-    const upd = await t.call('POST', '/admin/order/info/update', { token: anna, body: { id, patientName: 'Max Mustermann', enableAI: false, status: 1 } });
+    // The status is no longer written by update: the one it has is accepted (clients send the
+    // record back), another is refused and nothing changes (the lifecycle's calls move it).
+    const moved = await t.call('POST', '/admin/order/info/update', { token: anna, lang: 'en', body: { id, patientName: 'Moved', status: 1 } });
+    expect(moved.body).toMatchObject({ code: 1001, message: expect.stringMatching(/cannot be set directly/) });
+    const upd = await t.call('POST', '/admin/order/info/update', { token: anna, body: { id, patientName: 'Max Mustermann', enableAI: false, status: 0 } });
     expect(upd.body.code).toBe(1000);
     const after = (await t.call('GET', `/admin/order/info/info?id=${id}`, { token: anna })).body.data;
-    expect(after).toMatchObject({ patientName: 'Max Mustermann', enableAI: 0, aiStatus: 0, status: 1, caseNo: 'AW-20260101-0001' });
+    expect(after).toMatchObject({ patientName: 'Max Mustermann', enableAI: 0, aiStatus: 0, status: 0, caseNo: 'AW-20260101-0001', biteJob: null, baseFileId: null, drc: null });
 
     const page = await t.call('POST', '/admin/order/info/page', { token: anna, body: { keyWord: 'Muster' } });
     expect(page.body.data.list.map((r: any) => r.id)).toEqual([id]);

@@ -87,7 +87,7 @@ export function bendRoutes(ctx: AppContext) {
         deviceId: device.id,
         userId,
         orderId,
-        wire: { type: wire.data.type, diameter, ...(wire.data.material ? { material: wire.data.material } : {}) },
+        wire: { type: wire.data.type, diameter, ...(wire.data.material ? { material: wire.data.material } : {}), ...(wire.data.id !== undefined ? { id: String(wire.data.id) } : {}) },
         steps: steps.data,
       });
       // Stored: the reply does not wait for the device; its hub sends it now or when it connects.

@@ -4,6 +4,7 @@
 // move the clock and call tick() themselves.
 import { DEVICE_STATES } from '../../../common/device-jobs.ts';
 import type { AppContext } from '../../context.ts';
+import { checkBent } from '../order/lifecycle.ts';
 import { formatTime } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 import type { DeviceReceiver } from '../../core/delivery.ts';
@@ -323,7 +324,12 @@ export class DeviceHub implements DeviceReceiver {
     const orderId = this.ctx.db.selectFrom('device_job').select('orderId').where('jobId', '=', jobId);
     const q = this.ctx.db.updateTable('order_info').where('id', '=', orderId);
     if (to === 'bending') await q.set({ processStartTime: time }).where('processStartTime', 'is', null).execute();
-    else await q.set((eb) => ({ processEndTime: time, processStartTime: eb.fn.coalesce('processStartTime', eb.val(time)) })).execute();
+    else {
+      await q.set((eb) => ({ processEndTime: time, processStartTime: eb.fn.coalesce('processStartTime', eb.val(time)) })).execute();
+      // Every wire of the order's design bent: to be processed -> processed (lifecycle.ts).
+      const row = await this.ctx.db.selectFrom('device_job').select('orderId').where('jobId', '=', jobId).executeTakeFirst();
+      if (row?.orderId) await checkBent(this.ctx, row.orderId);
+    }
   }
 
   private async deviceMessage(conn: Conn, deviceId: number, m: Record<string, unknown>) {

@@ -46,6 +46,8 @@ export interface Wire {
   type: string;
   diameter: number;
   material?: string;
+  /** The design's wire id (the order's lifecycle matches done jobs to the design's wires). */
+  id?: string;
 }
 export type Step = BendStep;
 

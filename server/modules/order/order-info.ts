@@ -12,6 +12,9 @@ import type { Database } from '../../db/schema.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import { fileUrl } from '../space/upload.routes.ts';
 import { AI_STATUS, ORDER_STATUS } from './status.ts';
+import { latestJobs } from '../geo-jobs/store.ts';
+import { modelsChanged, recordCreated } from './lifecycle.ts';
+import { historySchema, orderHistory } from './history.ts';
 
 type Row = Record<string, unknown>;
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -47,6 +50,8 @@ export const orderResource = {
     designEndTime: { type: 'datetime', comment: 'Design finished', nullable: true },
     processStartTime: { type: 'datetime', comment: 'Processing started', nullable: true },
     processEndTime: { type: 'datetime', comment: 'Processing finished', nullable: true },
+    baseFileId: { type: 'number', comment: 'Generated denture base (space file ID), saveDentureBase', nullable: true, readonly: true },
+    drc: { type: 'json', comment: 'Design rule check of a design version (updateDRC)', nullable: true, readonly: true },
     createTime: { type: 'datetime', comment: 'Created', readonly: true },
     updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
   },
@@ -58,11 +63,14 @@ export const orderResource = {
   addSchema,
   updateSchema,
   recycle: true,
-  extraApi: [{ method: 'post', path: '/retryAI', summary: 'Send a failed AI design again ({ id }): aiStatus fail -> submitted' }],
+  extraApi: [
+    { method: 'post', path: '/retryAI', summary: 'Send a failed AI design again ({ id }): aiStatus fail -> submitted' },
+    { method: 'get', path: '/history', summary: "The order's status changes, oldest first (?id=): OrderStatusChange[]" },
+  ],
 } as const satisfies ResourceDef<'order_info', typeof addSchema, typeof updateSchema>;
 
 /** The next case number of the day: AW-YYYYMMDD-0001, -0002, ... (inside the write transaction). */
-async function nextCaseNo(trx: Kysely<Database>, now: number): Promise<string> {
+export async function nextCaseNo(trx: Kysely<Database>, now: number): Promise<string> {
   const prefix = `AW-${formatTime(now).slice(0, 10).replaceAll('-', '')}-`;
   const last = await trx
     .selectFrom('order_info')
@@ -120,6 +128,8 @@ async function checkDesigner(trx: Kysely<Database>, designerId: number) {
 }
 
 export function createOrderResource(ctx: AppContext) {
+  /** Update bodies whose models changed (beforeUpdate -> afterUpdate, same request). */
+  const modelChanges = new WeakSet<object>();
   const resource = createCrud(ctx, {
     ...orderResource,
     hooks: {
@@ -152,17 +162,29 @@ export function createOrderResource(ctx: AppContext) {
           designStartTime: formatTime(now),
         };
       },
+      // The first history row; with an occlusion model, status 3 and the bite job (same transaction).
+      async afterAdd(id, data, { c, ctx, trx }) {
+        const { userId } = authOf(c);
+        await recordCreated(trx, id, userId, ctx.clock.now());
+        if (data.occlusionFileId || data.occlusion) await modelsChanged(ctx, trx, id, userId);
+      },
       async beforeUpdate(data, { c, trx }) {
         const { userId } = authOf(c);
         const previous = (await trx.selectFrom('order_info').selectAll().where('id', '=', data.id).executeTakeFirst()) as Row | undefined;
         if (!previous) throw fail('dataNotFound');
+        // The status moves only through the lifecycle's calls (submit, reopen, jobs, machines): a
+        // body may carry the status it read (old clients send the record back), never another one.
+        if (data.status !== undefined && data.status !== previous.status) throw fail('orderStatusNotWritable');
         const models = await checkModels(trx, userId, await seesAll(trx, userId, SEE_ALL.files), data, previous);
+        const changed = MODELS.some((f) => models[f] !== undefined && models[f] !== (previous[f] ?? null));
+        // A submitted or processed order's models are what was designed on: reopen it first.
+        if (changed && previous.status !== ORDER_STATUS.design && previous.status !== ORDER_STATUS.biteRegistration) throw fail('orderModelsLocked');
+        if (changed) modelChanges.add(data);
         const values: Row = {
           patientName: data.patientName,
           remark: data.remark,
           deliveryTime: data.deliveryTime,
           ...models,
-          status: data.status,
         };
         if (data.designerId && data.designerId !== previous.designerId && (await seesAll(trx, userId, SEE_ALL.orders))) {
           await checkDesigner(trx, data.designerId);
@@ -173,6 +195,9 @@ export function createOrderResource(ctx: AppContext) {
           values.aiStatus = data.enableAI ? AI_STATUS.submitted : AI_STATUS.notEnabled;
         }
         return values;
+      },
+      async afterUpdate(id, data, { c, ctx, trx }) {
+        if (modelChanges.delete(data)) await modelsChanged(ctx, trx, id, authOf(c).userId);
       },
       // Names for the list: the designer, and the model files with their download URLs.
       async decorateList(rows, { db }) {
@@ -198,7 +223,13 @@ export function createOrderResource(ctx: AppContext) {
       .where('id', '=', id)
       .execute();
     return ok(c, null);
-  });
+  })
+    .get('/history', validate('query', historySchema), async (c) => {
+      const { id } = c.req.valid('query');
+      const order = await resource.within(ctx.db.selectFrom('order_info').select('id').where('id', '=', id), await resource.scopeOf(c)).executeTakeFirst();
+      if (!order) throw fail('dataNotFound');
+      return ok(c, await orderHistory(ctx.db, id));
+    });
   return { ...resource, routes };
 }
 
@@ -211,6 +242,7 @@ async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {
   const files = fileIds.length
     ? await db.selectFrom('space_info').select(['id', 'name', 'size']).where('id', 'in', fileIds).execute()
     : [];
+  const bites = await latestJobs(db, rows.map((r) => Number(r.id)), 'bite');
   const userById = new Map(users.map((u) => [u.id, u]));
   const fileById = new Map(files.map((f) => [f.id, { ...f, url: fileUrl(f.id) }]));
   return rows.map((r) => {
@@ -229,6 +261,9 @@ async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {
       upperFile: upper,
       lowerFile: lower,
       occlusionFile: occlusion,
+      // The latest bite registration job (GeoJobView: state, progress, error), or null.
+      biteJob: bites.get(Number(r.id)) ?? null,
+      drc: typeof r.drc === 'string' ? (JSON.parse(r.drc) as unknown) : (r.drc ?? null),
     };
   });
 }

@@ -56,14 +56,17 @@ export function sweepStaging(tmp: string, now = Date.now()): number {
   return removed;
 }
 
+/** Where the local storage under `root` keeps the blob `key` (a job thread reads it there). */
+export function localBlobPath(root: string, key: string): string {
+  if (!KEY.test(key)) throw new Error(`bad storage key ${key}`);
+  return path.join(root, key.slice(0, 2), key.slice(2, 4), key);
+}
+
 export function localStorage(root: string): BlobStorage {
   const tmp = path.join(root, 'tmp');
   fs.mkdirSync(tmp, { recursive: true });
   sweepStaging(tmp);
-  const fileOf = (key: string) => {
-    if (!KEY.test(key)) throw new Error(`bad storage key ${key}`);
-    return path.join(root, key.slice(0, 2), key.slice(2, 4), key);
-  };
+  const fileOf = (key: string) => localBlobPath(root, key);
 
   return {
     writer() {
