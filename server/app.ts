@@ -20,6 +20,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { spaceModule, UPLOAD_PATH } from './modules/space/index.ts';
 import { orderModule } from './modules/order/index.ts';
 import { designModule } from './modules/design/index.ts';
+import { DENTURE_BASE_PATH } from './modules/design/denture-base.ts';
 import { deviceModule } from './modules/device/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
 
@@ -37,8 +38,9 @@ export function createApp(ctx: AppContext) {
   });
   app.use('/admin/*', requestLog(ctx));
   // Every body is bounded (size, JSON depth) before anything else looks at the request. Uploads
-  // have their own, larger limits (UPLOAD_MAX_MB per file, parts, total), checked while streaming.
-  app.use('/admin/*', bodyReader({ limit: ctx.config.bodyLimit, skip: (path) => path === UPLOAD_PATH }));
+  // (and the denture base's STL) have their own, larger limits (UPLOAD_MAX_MB per file, parts,
+  // total), checked while streaming.
+  app.use('/admin/*', bodyReader({ limit: ctx.config.bodyLimit, skip: (path) => path === UPLOAD_PATH || path === DENTURE_BASE_PATH }));
   app.use('/admin/*', authGuard(ctx));
 
   // Every module is chained, so that AppType describes the whole API (the browser's typed client

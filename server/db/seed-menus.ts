@@ -73,6 +73,14 @@ export const seedMenus: MenuSeed[] = [
           { name: 'All orders', type: 2, perms: 'order:info:all' },
           { name: 'Design', type: 2, perms: 'design:save,design:getDesignData' },
           { name: 'Bend', type: 2, perms: 'design:bend,design:getQueueList,design:userDeviceList,design:cancel,design:cancelJob' },
+          // The order lifecycle and the editor's order calls (server/modules/design/order-calls.routes.ts):
+          // new entries, so existing databases get them at their next start (seed-menu-sync.ts).
+          { name: 'Order history', type: 2, perms: 'order:info:history' },
+          {
+            name: 'Design orders', type: 2,
+            perms: 'design:submit,design:reopen,design:updateDRC,design:changeOrderList,design:otherDesign,design:copyOrder,design:getOcclusalModelData,design:getDeviceInfo,design:modifyModel,design:modelVersions,design:saveDentureBase,design:factories',
+          },
+          { name: 'Assign designer', type: 2, perms: 'design:designer' },
         ]),
       },
       {

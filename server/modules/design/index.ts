@@ -17,6 +17,7 @@ import { fail } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
 import { authOf } from '../../core/access.ts';
 import { bendRoutes } from './bend.routes.ts';
+import { orderCallRoutes } from './order-calls.routes.ts';
 import { currentVersion, readDesign, visibleOrder, writeDesign } from './service.ts';
 
 export type { DesignRecord } from './service.ts';
@@ -55,5 +56,5 @@ export function designModule(ctx: AppContext) {
       return ok(c, record);
     });
   // After the document's routes (and eps entry), as when the bend calls were a module of their own.
-  return routes.route('/', bendRoutes(ctx));
+  return routes.route('/', bendRoutes(ctx)).route('/', orderCallRoutes(ctx));
 }

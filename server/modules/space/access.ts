@@ -13,7 +13,16 @@ export async function canReadFile(ctx: AppContext, userId: number, fileId: numbe
   let orders = ctx.db
     .selectFrom('order_info')
     .select('id')
-    .where((eb) => eb.or([eb('upperFileId', '=', fileId), eb('lowerFileId', '=', fileId), eb('occlusionFileId', '=', fileId)]));
+    .where((eb) =>
+      eb.or([
+        eb('upperFileId', '=', fileId),
+        eb('lowerFileId', '=', fileId),
+        eb('occlusionFileId', '=', fileId),
+        eb('baseFileId', '=', fileId),
+        // An earlier version of one of its models (modifyModel).
+        eb('id', 'in', eb.selectFrom('order_model_version').select('orderId').where('fileId', '=', fileId)),
+      ]),
+    );
   if (!access.perms.has(SEE_ALL.orders)) orders = orders.where('designerId', '=', userId);
   return !!(await orders.executeTakeFirst());
 }

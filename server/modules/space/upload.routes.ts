@@ -72,7 +72,7 @@ interface Received {
  * Streams the multipart body: each file part goes straight to a staged blob on disk, so no
  * upload is held in memory whole. Count and size limits stop the reading at once.
  */
-async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: number) {
+export async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: number) {
   const raw = c.req.raw;
   const boundary = boundaryOf(raw.headers.get('content-type'));
   if (!boundary || !raw.body) throw fail('uploadNoFile');
