@@ -43,3 +43,16 @@ export async function hang(_input: unknown, progress: (f: number) => void) {
   progress(0.5);
   await new Promise(() => {});
 }
+
+/** A bite registration that answers at once (the lifecycle tests' stand-in for the kernel). */
+export async function fakeBite(input: { upper: string }, progress: (f: number) => void) {
+  progress(0.5);
+  const m = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  return { upper: m, lower: m, rms: 0.05, overlap: 0.8, penetration: 0.1, ms: input.upper.length };
+}
+
+/** A registration that finds no fit: a result with its error, not a throw. */
+export async function fakeBitePoor() {
+  const m = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  return { upper: m, lower: m, rms: 9, overlap: 0.01, penetration: 0, error: 'the bite scan does not fit the models', code: 'BITE_POOR_FIT' };
+}

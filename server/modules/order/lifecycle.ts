@@ -94,7 +94,8 @@ export async function modelsChanged(ctx: AppContext, trx: Trx, orderId: number, 
   const key = (id: number) => files.find((f) => f.id === id)?.key;
   const [upper, lower, occlusion] = ids.map(key);
   if (!upper || !lower || !occlusion) return;
-  if (!(await moveOrder(trx, { orderId, to: ORDER_STATUS.biteRegistration, reason: 'models', userId, now }))) return;
+  // (moveOrder answers the status it came from, 0 included, or null.)
+  if ((await moveOrder(trx, { orderId, to: ORDER_STATUS.biteRegistration, reason: 'models', userId, now })) === null) return;
   const input: BiteInput = { orderId, uploads: uploadsDir(ctx), upper, lower, occlusion };
   await enqueueJob(trx, { kind: 'bite', orderId, input }, now);
   ctx.geoJobs?.wake();
@@ -150,7 +151,7 @@ export async function checkBent(ctx: AppContext, orderId: number): Promise<boole
     }));
     if (!wires.every((w) => bent.has(w))) return false;
     const now = ctx.clock.now();
-    return !!(await moveOrder(trx, { orderId, to: ORDER_STATUS.processed, reason: 'bent', userId: null, set: { processEndTime: formatTime(now) }, now }));
+    return (await moveOrder(trx, { orderId, to: ORDER_STATUS.processed, reason: 'bent', userId: null, set: { processEndTime: formatTime(now) }, now })) !== null;
   });
 }
 
