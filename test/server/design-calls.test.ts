@@ -1,6 +1,7 @@
 // The order lifecycle (transitions, history, the bite job) and the editor's order calls under
 // /admin/design/*: for each, the user's test and the attacker's (another designer, a user
 // without the permission, a forged body).
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cubeStl, sphereStl } from '../fixtures/stl.ts';
 import { biteKind } from '../../server/modules/geo-jobs/bite.ts';
@@ -125,6 +126,20 @@ describe('bite registration job', () => {
     await runBites();
     expect((await info(id, anna)).status).toBe(0);
   }, 30_000);
+
+  // Through the real kernel (workers/kernels/bite.ts, written elsewhere; and build/kernels.wasm):
+  // spheres are no dentition, so the result may carry its error; either way the wait ends.
+  const realKernel = fs.existsSync(new URL('../../workers/kernels/bite.ts', import.meta.url)) && fs.existsSync(new URL('../../build/kernels.wasm', import.meta.url));
+  it.skipIf(!realKernel)('the bite kind runs the real kernel in its thread', async () => {
+    const id = await addWithBite(anna);
+    const runner = new GeoJobRunner(t.ctx, { kinds: { bite: biteKind() }, concurrency: 1, pollMs: 30 });
+    await runner.start();
+    await runner.idle(120_000);
+    await runner.stop();
+    const o = await info(id, anna);
+    expect(o.status).toBe(0);
+    expect(['done', 'failed']).toContain(o.biteJob.state);
+  }, 150_000);
 
   it('getOcclusalModelData and history answer only within the order scope', async () => {
     const id = await addWithBite(anna);
