@@ -285,12 +285,14 @@ describe('design calls', () => {
 
   it('saveDentureBase: the base is stored as an STL file of the order, downloadable, replaced on regeneration', async () => {
     const id = await addOrder(anna);
-    const send = (token: string, bytes: Uint8Array, orderId: unknown = id) =>
-      t.app.request(`/admin/design/saveDentureBase?orderId=${orderId}`, {
+    const send = async (token: string, bytes: Uint8Array, orderId: unknown = id) => {
+      const r = await t.app.request(`/admin/design/saveDentureBase?orderId=${orderId}`, {
         method: 'POST',
         headers: { Authorization: token, 'Accept-Language': 'en', 'Content-Type': 'application/octet-stream' },
         body: bytes as Uint8Array<ArrayBuffer>,
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      });
+      return { status: r.status, body: (await r.json()) as any };
+    };
     const first = await send(anna, cubeStl());
     expect(first.body).toMatchObject({ code: 1000, data: { orderId: id, triangles: 12 } });
     const baseId = first.body.data.baseFileId;
