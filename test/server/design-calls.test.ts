@@ -333,6 +333,9 @@ describe('design calls', () => {
     expect((await post('modifyModel', anna, { orderId: id, jaw: 'upper', restoreVersion: 1 })).body.data).toMatchObject({ version: 1, fileId: original });
     expect((await info(id, anna)).upperFileId).toBe(original);
     expect((await get(`modelVersions?orderId=${id}`, anna)).body.data.filter((v: any) => v.active).map((v: any) => v.version)).toEqual([1]);
+    // A kept version cannot be deleted from the file space while the order keeps it.
+    const del = await call('POST', '/admin/space/info/delete', admin, { ids: [smoothed.id] });
+    expect(del.body).toMatchObject({ code: 1001, message: expect.stringContaining((await info(id)).caseNo) });
     expect((await post('modifyModel', anna, { orderId: id, jaw: 'upper', restoreVersion: 7 })).body.message).toBe('Model version 7 does not exist');
     expect((await post('modifyModel', anna, { orderId: id, jaw: 'upper' })).body.code).toBe(1001);
     expect((await post('modifyModel', anna, { orderId: id, jaw: 'left', fileId: smoothed.id })).body.code).toBe(1002);

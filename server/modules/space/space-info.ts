@@ -59,7 +59,16 @@ export function createSpaceInfoResource(ctx: AppContext) {
         const used = await trx
           .selectFrom('order_info')
           .select('caseNo')
-          .where((eb) => eb.or([eb('upperFileId', 'in', ids), eb('lowerFileId', 'in', ids), eb('occlusionFileId', 'in', ids)]))
+          .where((eb) =>
+            eb.or([
+              eb('upperFileId', 'in', ids),
+              eb('lowerFileId', 'in', ids),
+              eb('occlusionFileId', 'in', ids),
+              // The denture base, and the kept versions of a model (modifyModel restores them).
+              eb('baseFileId', 'in', ids),
+              eb('id', 'in', eb.selectFrom('order_model_version').select('orderId').where('fileId', 'in', ids)),
+            ]),
+          )
           .executeTakeFirst();
         if (used) throw fail('fileInUse', { caseNo: used.caseNo });
       },
