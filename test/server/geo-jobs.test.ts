@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConcurrency, GeoJobRunner } from '../../server/modules/geo-jobs/runner.ts';
 import { enqueueJob, SUPERSEDED } from '../../server/modules/geo-jobs/store.ts';
 import type { GeoKinds } from '../../server/modules/geo-jobs/types.ts';
+import { createContext } from '../../server/bootstrap.ts';
 import { setup, type TestServer } from './helpers.ts';
 
 const MODULE = new URL('./geo-test-kinds.ts', import.meta.url).href;
@@ -77,7 +78,9 @@ describe('geo job runner', () => {
     expect(mid).toMatchObject({ owner: 'first', attempts: 1 });
     // The process "dies": its thread ends, the row stays running under its lease.
     await first.stop();
-    const second = new GeoJobRunner(t.ctx, { kinds: KINDS, concurrency: 1, owner: 'second', leaseMs: 60_000, pollMs: 30 });
+    // Another process over the same SQLite file: its own connection.
+    const other = createContext(t.ctx.config, { clock: t.clock, logger: t.logger });
+    const second = new GeoJobRunner(other, { kinds: KINDS, concurrency: 1, owner: 'second', leaseMs: 60_000, pollMs: 30 });
     await second.start();
     await sleep(100);
     expect(await row(id)).toMatchObject({ state: 'running', owner: 'first' });
@@ -85,6 +88,7 @@ describe('geo job runner', () => {
     second.wake();
     await until(() => row(id), (r) => r.state === 'done', 20_000);
     await second.stop();
+    await other.db.destroy();
     expect(await row(id)).toMatchObject({ state: 'done', attempts: 2, owner: null });
   }, 30_000);
 
@@ -99,6 +103,18 @@ describe('geo job runner', () => {
     await until(() => row(id), (r) => r.state === 'done');
     await again.stop();
     expect((await row(id)).attempts).toBe(2);
+  }, 30_000);
+
+  it('two runners over one table (two connections) never take the same job', async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, () => queue('sleepy', { ms: 100 })));
+    const other = createContext(t.ctx.config, { clock: t.clock, logger: t.logger });
+    const a = new GeoJobRunner(t.ctx, { kinds: KINDS, concurrency: 2, owner: 'a', pollMs: 20 });
+    const b = new GeoJobRunner(other, { kinds: KINDS, concurrency: 2, owner: 'b', pollMs: 20 });
+    await Promise.all([a.start(), b.start()]);
+    await Promise.all([a.idle(), b.idle()]);
+    await Promise.all([a.stop(), b.stop()]);
+    await other.db.destroy();
+    for (const id of ids) expect(await row(id)).toMatchObject({ state: 'done', attempts: 1 });
   }, 30_000);
 
   it('a job that throws once is run again; one that throws twice stays failed with its reason', async () => {
