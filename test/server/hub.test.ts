@@ -246,6 +246,31 @@ describe('device hub: jobs', () => {
     await sim.stop();
   });
 
+  it('an order to be processed becomes processed when the machine has bent every wire of its design', async () => {
+    const d = await addDevice(h);
+    const db = h.server.ctx.db;
+    const time = '2026-01-01 08:00:00';
+    const order = await db
+      .insertInto('order_info')
+      .values({ caseNo: 'HUB-2', patientName: 'P', status: 1, designerId: 1, creatorId: 1, createTime: time, updateTime: time })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const wires = [{ id: 'w1', type: 'labialBow' }, { id: 'w2', type: 'labialBow' }];
+    await db.insertInto('design_data').values({ orderId: order.id, version: 1, schemaVersion: 1, data: JSON.stringify({ schemaVersion: 1, wires }), userId: 1, createTime: time, updateTime: time }).execute();
+    const sim = new SimDevice({ url: h.wsUrl, key: d.key, stepMs: 2 });
+    await sim.start();
+    const status = async () => (await db.selectFrom('order_info').select('status').where('id', '=', order.id).executeTakeFirstOrThrow()).status;
+    const first = await h.post('/admin/design/bend', { deviceId: d.id, orderId: order.id, wire: { ...WIRE, id: 'w1' }, steps: steps(2) }, h.adminToken);
+    await until(async () => (await jobStatus(h, first.data.jobId)) === 'done', 'first done');
+    expect(await status()).toBe(1);
+    const second = await h.post('/admin/design/bend', { deviceId: d.id, orderId: order.id, wire: { ...WIRE, id: 'w2' }, steps: steps(2) }, h.adminToken);
+    await until(async () => (await status()) === 2, 'processed');
+    expect(await jobStatus(h, second.data.jobId)).toBe('done');
+    const log = await db.selectFrom('order_status_log').selectAll().where('orderId', '=', order.id).execute();
+    expect(log.map((l) => [l.fromStatus, l.toStatus, l.reason, l.userId])).toEqual([[1, 2, 'bent', null]]);
+    await sim.stop();
+  });
+
   it('a simulated machine told to fail reports failed, shown in the queue with its reason', async () => {
     const d = await addDevice(h);
     const sim = new SimDevice({ url: h.wsUrl, key: d.key, stepMs: 2, failRate: 1, headerAuth: true });
