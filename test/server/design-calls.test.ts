@@ -169,6 +169,11 @@ describe('submit, reopen, processed', () => {
     expect((await post('submit', anna, { orderId: id })).body).toMatchObject({ code: 1000, data: { status: 1 } });
     expect(await info(id, anna)).toMatchObject({ status: 1, designEndTime: '2026-01-01 08:00:00' });
     expect((await post('submit', anna, { orderId: id })).body.message).toBe('Not possible while the order is "To be processed"');
+    // Submitted: the design, its check and its base are frozen until reopened.
+    expect((await post('save', anna, { orderId: id, baseVersion: v2, data: { schemaVersion: 1, wires: WIRES } })).body.message).toBe('Not possible while the order is "To be processed"');
+    expect((await drc(anna, id, v2)).body.code).toBe(1001);
+    const base = await t.app.request(`/admin/design/saveDentureBase?orderId=${id}`, { method: 'POST', headers: { Authorization: anna, 'Content-Type': 'application/octet-stream' }, body: cubeStl() });
+    expect(((await base.json()) as any).code).toBe(1001);
     // Submitted: the models are locked.
     const other = await model(anna, 'u2.stl');
     expect((await call('POST', '/admin/order/info/update', anna, { id, upperFileId: other.id })).body.message).toMatch(/reopen the order first/);
@@ -280,6 +285,12 @@ describe('design calls', () => {
     expect((await get(`getOcclusalModelData?orderId=${copy.id}`, anna)).body.data.bite).toMatchObject({ source: 'auto', rms: 0.05 });
     expect((await history(copy.id, anna))[0]).toMatchObject({ reason: 'created', detail: `copy of ${orig.caseNo}` });
     expect((await post('copyOrder', ben, { orderId: src })).body).toEqual(NOT_YOURS);
+    // Designing without the right to add orders: no copies.
+    const designOnly = await createRole(t.ctx, 'design only', ['design:save', 'design:submit']);
+    const doraId = await addUser(t, admin, { username: 'dora', password: 'dora-pass', roleIdList: [designOnly] });
+    const dora = (await t.login('dora', 'dora-pass')).token;
+    expect((await post('designer', admin, { orderId: src, designerId: doraId })).body.code).toBe(1000);
+    expect((await post('copyOrder', dora, { orderId: src })).body.message).toBe('Copying an order needs the permission to add orders');
     expect((await post('copyOrder', anna, { orderId: src, patientName: '' })).body.code).toBe(1002);
   }, 30_000);
 

@@ -62,4 +62,9 @@ export const lifecycleMessages = {
     zh: '基托不是可读取的 STL 文件：{reason}',
     de: 'Die Prothesenbasis ist keine lesbare STL-Datei: {reason}',
   },
+  copyNotAllowed: {
+    en: 'Copying an order needs the permission to add orders',
+    zh: '复制订单需要新增订单的权限',
+    de: 'Zum Kopieren eines Auftrags ist die Berechtigung zum Anlegen von Aufträgen nötig',
+  },
 } satisfies Catalog;

@@ -19,7 +19,7 @@ import { checkStl, STL_REASON } from '../space/stl-check.ts';
 import { localStorage, type BlobStorage, type StagedBlob } from '../space/storage.ts';
 import { boundaryOf } from '../space/multipart.ts';
 import { fileUrl, receive } from '../space/upload.routes.ts';
-import { scopedOrder } from './order-calls.routes.ts';
+import { assertEditable, scopedOrder } from './service.ts';
 
 export const DENTURE_BASE_PATH = '/admin/design/saveDentureBase';
 const orderIdOf = z.coerce.number().int().positive();
@@ -74,16 +74,23 @@ export async function saveDentureBase(ctx: AppContext, c: Context<AppEnv>) {
     }
     orderId = parsed.data;
     staged = files[0]!.staged;
-    if (!(await scopedOrder(ctx.db, userId, orderId))) {
+    const o = await scopedOrder(ctx.db, userId, orderId);
+    if (!o) await storage.discard(staged);
+    if (!o) throw fail('designOrderNotFound');
+    try {
+      assertEditable(c.get('lang'), o.status);
+    } catch (err) {
       await storage.discard(staged);
-      throw fail('designOrderNotFound');
+      throw err;
     }
   } else {
     // The order is checked before a byte of the body is read.
     const parsed = orderIdOf.safeParse(c.req.query('orderId'));
     if (!parsed.success) throw invalidField('orderId', c.req.query('orderId') === undefined);
     orderId = parsed.data;
-    if (!(await scopedOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
+    const o = await scopedOrder(ctx.db, userId, orderId);
+    if (!o) throw fail('designOrderNotFound');
+    assertEditable(c.get('lang'), o.status);
     staged = await rawBody(c, storage, maxBytes);
   }
   let committed = false;

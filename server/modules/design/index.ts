@@ -18,7 +18,7 @@ import { validate } from '../../core/validate.ts';
 import { authOf } from '../../core/access.ts';
 import { bendRoutes } from './bend.routes.ts';
 import { orderCallRoutes } from './order-calls.routes.ts';
-import { currentVersion, readDesign, visibleOrder, writeDesign } from './service.ts';
+import { assertEditable, currentVersion, readDesign, scopedOrder, visibleOrder, writeDesign } from './service.ts';
 
 export type { DesignRecord } from './service.ts';
 
@@ -35,7 +35,10 @@ export function designModule(ctx: AppContext) {
     .post('/admin/design/save', doc('Save the design document of an order (optimistic: baseVersion)'), validate('json', designSaveSchema), async (c) => {
       const { userId } = authOf(c);
       const { orderId, data, baseVersion } = c.req.valid('json');
-      if (!(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
+      const order = await scopedOrder(ctx.db, userId, orderId);
+      if (!order) throw fail('designOrderNotFound');
+      // A submitted (or processed) design is frozen: reopen it first.
+      assertEditable(c.get('lang'), order.status);
       if (data.schemaVersion > MAX_SCHEMA_VERSION) throw fail('designSchemaUnsupported', { schemaVersion: data.schemaVersion });
       const text = JSON.stringify(data);
       const bytes = new TextEncoder().encode(text).length;

@@ -19,35 +19,27 @@ import {
   type OrderDeviceInfo,
 } from '../../../common/order-lifecycle.ts';
 import type { BiteResult } from '../../../common/bite.ts';
-import { ORDER_STATUS, type OrderStatus } from '../../../common/orders.ts';
+import { ORDER_STATUS } from '../../../common/orders.ts';
 import type { AppContext } from '../../context.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { ok } from '../../core/envelope.ts';
 import { entryDoc, epsGroup } from '../../core/eps.ts';
-import { ApiError, fail, invalidField } from '../../core/errors.ts';
-import { Code } from '../../core/envelope.ts';
-import { t } from '../../core/i18n.ts';
+import { fail, invalidField } from '../../core/errors.ts';
 import { userHolding } from '../../core/grants.ts';
 import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
 import { latestJobs } from '../geo-jobs/store.ts';
 import { modelsChanged, moveOrder, recordCreated } from '../order/lifecycle.ts';
 import { nextCaseNo } from '../order/order-info.ts';
-import { ORDER_STATUS_LABELS } from '../order/status.ts';
 import { fileUrl } from '../space/upload.routes.ts';
 import { saveDentureBase } from './denture-base.ts';
+import { assertEditable, scopedOrder, wrongStatus as statusError } from './service.ts';
+import { loadAccess } from '../../core/perms.ts';
 
 const PREFIX = '/admin/design';
 const CALLS = epsGroup('design', PREFIX, 'DesignOrder');
-
-/** The order, if this user may design it: its designer or an orders admin. */
-export async function scopedOrder(db: Db, userId: number, orderId: number) {
-  let q = db.selectFrom('order_info').selectAll().where('id', '=', orderId);
-  if (!(await seesAll(db, userId, SEE_ALL.orders))) q = q.where('designerId', '=', userId);
-  return q.executeTakeFirst();
-}
 
 type C = Context<AppEnv>;
 
@@ -60,8 +52,7 @@ export function orderCallRoutes(ctx: AppContext) {
     if (!row) throw fail('designOrderNotFound');
     return row;
   }
-  const wrongStatus = (c: C, status: number) =>
-    new ApiError(Code.fail, 'orderWrongStatus', 200, { status: t(c.get('lang'), ORDER_STATUS_LABELS[status as OrderStatus] ?? 'orderStatusDesign') });
+  const wrongStatus = (c: C, status: number) => statusError(c.get('lang'), status);
   const listLimit = z.coerce.number().int().min(1).max(100).optional();
 
   return new Hono<AppEnv>()
@@ -156,6 +147,9 @@ export function orderCallRoutes(ctx: AppContext) {
       const body = c.req.valid('json');
       const { userId } = authOf(c);
       const src = await order(c, body.orderId);
+      // A copy is a new order: only for those who may add orders.
+      const access = await loadAccess(db, userId);
+      if (!access.isSuper && !access.perms.has('order:info:add')) throw fail('copyNotAllowed');
       const admin = await seesAll(db, userId, SEE_ALL.orders);
       const now = ctx.clock.now();
       const time = formatTime(now);
@@ -310,6 +304,7 @@ export function orderCallRoutes(ctx: AppContext) {
     .post(`${PREFIX}/updateDRC`, doc('Store the design rule check of the current design version ({ orderId, designVersion, passed, issues })'), validate('json', updateDrcSchema), async (c) => {
       const body = c.req.valid('json');
       const o = await order(c, body.orderId);
+      assertEditable(c.get('lang'), o.status);
       const design = await db.selectFrom('design_data').select('version').where('orderId', '=', o.id).executeTakeFirst();
       if (!design) throw fail('designMissing');
       if (design.version !== body.designVersion) throw fail('drcVersionUnknown', { version: body.designVersion, current: design.version });

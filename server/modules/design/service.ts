@@ -1,7 +1,12 @@
 // The design module's queries: who may design an order, and the design document's versions.
+import { ORDER_STATUS, type OrderStatus } from '../../../common/orders.ts';
 import type { AppContext } from '../../context.ts';
 import { SEE_ALL, seesAll } from '../../core/access.ts';
+import { Code } from '../../core/envelope.ts';
+import { ApiError } from '../../core/errors.ts';
+import { t, type Lang } from '../../core/i18n.ts';
 import type { Db } from '../../db/index.ts';
+import { ORDER_STATUS_LABELS } from '../order/status.ts';
 
 export interface DesignRecord {
   orderId: number;
@@ -16,6 +21,23 @@ export async function visibleOrder(db: Db, userId: number, orderId: number): Pro
   let query = db.selectFrom('order_info').select('id').where('id', '=', orderId);
   if (!(await seesAll(db, userId, SEE_ALL.orders))) query = query.where('designerId', '=', userId);
   return !!(await query.executeTakeFirst());
+}
+
+/** The order's row, if this user may design it (its designer or an orders admin). */
+export async function scopedOrder(db: Db, userId: number, orderId: number) {
+  let q = db.selectFrom('order_info').selectAll().where('id', '=', orderId);
+  if (!(await seesAll(db, userId, SEE_ALL.orders))) q = q.where('designerId', '=', userId);
+  return q.executeTakeFirst();
+}
+
+/** "Not possible while the order is <status>", in the caller's language. */
+export function wrongStatus(lang: Lang, status: number): ApiError {
+  return new ApiError(Code.fail, 'orderWrongStatus', 200, { status: t(lang, ORDER_STATUS_LABELS[status as OrderStatus] ?? 'orderStatusDesign') });
+}
+
+/** A submitted or processed order's design is what goes (went) to the machines: it is not changed (reopen first). */
+export function assertEditable(lang: Lang, status: number): void {
+  if (status === ORDER_STATUS.pending || status === ORDER_STATUS.processed) throw wrongStatus(lang, status);
 }
 
 export async function currentVersion(db: Db, orderId: number): Promise<number> {
