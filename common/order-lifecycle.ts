@@ -49,6 +49,16 @@ export interface GeoJobView {
   error: string | null;
 }
 
+/** What the lifecycle adds to an order row of /admin/order/info (page, list, info). */
+export interface OrderLifecycleFields {
+  /** The latest bite registration job, or null. */
+  biteJob: GeoJobView | null;
+  /** The generated denture base (a space file id, downloadable at /admin/base/comm/file/:id), or null. */
+  baseFileId: number | null;
+  /** The stored design rule check (updateDRC), or null. */
+  drc: DrcResult | null;
+}
+
 export const orderIdSchema = z.object({ orderId: id });
 export type OrderIdRequest = z.input<typeof orderIdSchema>;
 
