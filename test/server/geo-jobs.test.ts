@@ -25,6 +25,7 @@ const KINDS: GeoKinds = {
   failOnce: kind('failOnce'),
   failAlways: kind('failAlways'),
   crash: kind('crash'),
+  hang: { ...kind('hang'), timeoutMs: 300 },
 };
 
 let t: TestServer;
@@ -141,6 +142,15 @@ describe('geo job runner', () => {
     const r = await row(id);
     expect(r).toMatchObject({ state: 'failed', attempts: 2 });
     expect(r.error).toMatch(/exited \(code 3\)/);
+  }, 30_000);
+
+  it('an attempt that runs past its time limit is stopped and fails; twice, the job stays failed', async () => {
+    const id = await queue('hang', {});
+    const runner = new GeoJobRunner(t.ctx, { kinds: KINDS, concurrency: 1, pollMs: 30 });
+    await runner.start();
+    await runner.idle();
+    await runner.stop();
+    expect(await row(id)).toMatchObject({ state: 'failed', attempts: 2, error: 'the job ran longer than 0 s and was stopped' });
   }, 30_000);
 
   it('a newer job of the same kind for the same order supersedes the older one', async () => {

@@ -38,10 +38,10 @@ export async function crash(): Promise<never> {
   process.exit(3);
 }
 
-/** Reports half progress, then waits forever (until its thread is stopped). */
+/** Reports half progress, then stays busy forever (a timer keeps its thread alive until it is stopped). */
 export async function hang(_input: unknown, progress: (f: number) => void) {
   progress(0.5);
-  await new Promise(() => {});
+  await new Promise(() => setInterval(() => {}, 1000));
 }
 
 /** A bite registration that answers at once (the lifecycle tests' stand-in for the kernel). */

@@ -34,6 +34,8 @@ export interface RunnerOptions {
   pollMs?: number;
   /** Least time between two progress writes of one job (ms, real time). */
   progressMs?: number;
+  /** Longest an attempt may run (ms, real time) unless its kind says otherwise; default 15 minutes. */
+  timeoutMs?: number;
 }
 
 export function defaultConcurrency(env: Record<string, string | undefined> = process.env): number {
@@ -47,6 +49,7 @@ interface Running {
   worker: Worker;
   settled: boolean;
   renew: ReturnType<typeof setInterval>;
+  timeout?: ReturnType<typeof setTimeout>;
 }
 
 export class GeoJobRunner {
@@ -56,6 +59,7 @@ export class GeoJobRunner {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly progressMs: number;
+  private readonly timeoutMs: number;
   private readonly running = new Map<number, Running>();
   private poll?: ReturnType<typeof setInterval>;
   private filling: Promise<void> | null = null;
@@ -74,6 +78,7 @@ export class GeoJobRunner {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.pollMs = options.pollMs ?? 1000;
     this.progressMs = options.progressMs ?? 250;
+    this.timeoutMs = options.timeoutMs ?? 15 * 60_000;
   }
 
   private get db(): Kysely<Database> {
@@ -97,6 +102,7 @@ export class GeoJobRunner {
     const ends = [...this.running.values()].map((r) => {
       r.settled = true;
       clearInterval(r.renew);
+      clearTimeout(r.timeout);
       return r.worker.terminate();
     });
     this.running.clear();
@@ -232,6 +238,10 @@ export class GeoJobRunner {
       renew: setInterval(() => void this.renew(run), Math.max(50, this.leaseMs / 3)),
     };
     run.renew.unref();
+    const limit = kind.timeoutMs ?? this.timeoutMs;
+    // A thread that hangs (a kernel in an endless loop) fails its attempt instead of holding a slot forever.
+    run.timeout = setTimeout(() => settle({ ok: false, error: `the job ran longer than ${Math.round(limit / 1000)} s and was stopped` }), limit);
+    run.timeout.unref();
     this.running.set(job.id, run);
     let progress = 0;
     let written = 0;
@@ -255,6 +265,7 @@ export class GeoJobRunner {
       if (run.settled) return;
       run.settled = true;
       clearInterval(run.renew);
+      clearTimeout(run.timeout);
       void this.finish(job, outcome).finally(() => {
         this.running.delete(job.id);
         void worker.terminate();
@@ -287,6 +298,7 @@ export class GeoJobRunner {
     if (res && Number(res.numUpdatedRows) === 0 && !run.settled) {
       run.settled = true;
       clearInterval(run.renew);
+      clearTimeout(run.timeout);
       this.running.delete(run.job.id);
       await run.worker.terminate();
       this.idleWaiters.splice(0).forEach((w) => w());

@@ -38,6 +38,8 @@ export interface GeoKind {
   module: string;
   /** Its exported function; default `run`. */
   fn?: string;
+  /** Longest an attempt may run (ms, real time) before its thread is stopped and the attempt fails; default the runner's. */
+  timeoutMs?: number;
   /** In the transaction that marks the job done. */
   onDone?(result: unknown, args: HookArgs): Promise<void> | void;
   /** In the transaction that marks the job failed for good (after its last attempt). */
