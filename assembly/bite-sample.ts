@@ -25,10 +25,13 @@ export const DESC_BYTES: usize = 144;
  * Voxel-averages `count` vertices (positions xyz f32, normals xyz f32) whose
  * mask byte is non-zero (maskPtr 0: all) on a grid of `voxel` mm: one sample
  * per occupied voxel, the mean position and the normalised mean normal.
+ * With `pick` non-zero, each sample's position is instead the voxel's vertex
+ * nearest to that mean: a point of the surface itself (a mean lies inside a
+ * convex surface, by up to a few micrometres at 0.5 mm), noise included.
  * Writes up to `count` samples at `out` (24 bytes each); returns how many, or
  * -1 when the arena cannot hold the scratch table.
  */
-export function biteVoxelSample(positions: usize, normals: usize, count: u32, maskPtr: usize, voxel: f32, out: usize): i32 {
+export function biteVoxelSample(positions: usize, normals: usize, count: u32, maskPtr: usize, voxel: f32, pick: i32, out: usize): i32 {
   if (count == 0) return 0;
   const mark = arenaMark();
   let size: u32 = 64;
@@ -80,6 +83,54 @@ export function biteVoxelSample(positions: usize, normals: usize, count: u32, ma
     store<f32>(o, load<f32>(o, 16) + load<f32>(q, 4), 16);
     store<f32>(o, load<f32>(o, 20) + load<f32>(q, 8), 20);
     store<u32>(counts + <usize>s * 4, load<u32>(counts + <usize>s * 4) + 1);
+  }
+  if (pick != 0) {
+    // means first (in place), then the nearest member vertex of each voxel
+    const best = arenaAlloc(<usize>n * 4);
+    if (best == 0) {
+      arenaRelease(mark);
+      return -1;
+    }
+    for (let s: i32 = 0; s < n; s++) {
+      const o = out + <usize>s * SAMPLE_BYTES;
+      const c: f32 = <f32>load<u32>(counts + <usize>s * 4);
+      store<f32>(o, load<f32>(o) / c);
+      store<f32>(o, load<f32>(o, 4) / c, 4);
+      store<f32>(o, load<f32>(o, 8) / c, 8);
+      store<f32>(best + <usize>s * 4, Infinity);
+      store<i32>(counts + <usize>s * 4, -1);
+    }
+    for (let i: u32 = 0; i < count; i++) {
+      if (maskPtr != 0 && load<u8>(maskPtr + i) == 0) continue;
+      const p = positions + <usize>i * 12;
+      const x = load<f32>(p), y = load<f32>(p, 4), z = load<f32>(p, 8);
+      const cx = cellOf(x, inv), cy = cellOf(y, inv), cz = cellOf(z, inv);
+      let h = hash3(cx, cy, cz) & maskBits;
+      while (true) {
+        const e = load<i32>(table + <usize>h * 4);
+        const k = keys + <usize>e * 12;
+        if (load<i32>(k) == cx && load<i32>(k, 4) == cy && load<i32>(k, 8) == cz) {
+          const o = out + <usize>e * SAMPLE_BYTES;
+          const dx = x - load<f32>(o), dy = y - load<f32>(o, 4), dz = z - load<f32>(o, 8);
+          const d2 = dx * dx + dy * dy + dz * dz;
+          if (d2 < load<f32>(best + <usize>e * 4)) {
+            store<f32>(best + <usize>e * 4, d2);
+            store<i32>(counts + <usize>e * 4, <i32>i);
+          }
+          break;
+        }
+        h = (h + 1) & maskBits;
+      }
+    }
+    for (let s: i32 = 0; s < n; s++) {
+      const o = out + <usize>s * SAMPLE_BYTES;
+      const v = load<i32>(counts + <usize>s * 4);
+      const p = positions + <usize>v * 12;
+      store<f32>(o, load<f32>(p));
+      store<f32>(o, load<f32>(p, 4), 4);
+      store<f32>(o, load<f32>(p, 8), 8);
+      store<u32>(counts + <usize>s * 4, 1);
+    }
   }
   let kept: i32 = 0;
   for (let s: i32 = 0; s < n; s++) {

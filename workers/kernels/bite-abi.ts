@@ -7,8 +7,8 @@
 // docs/geometry.md, section "Bite registration".
 
 export interface BiteExports {
-  /** Voxel-mean samples of the vertices whose mask byte is set (maskPtr 0: all). Returns the count, -1 out of memory. */
-  biteVoxelSample(positionsPtr: number, normalsPtr: number, count: number, maskPtr: number, voxel: number, outPtr: number): number;
+  /** Voxel-mean samples of the vertices whose mask byte is set (maskPtr 0: all); pick != 0: the vertex nearest the mean. Returns the count, -1 out of memory. */
+  biteVoxelSample(positionsPtr: number, normalsPtr: number, count: number, maskPtr: number, voxel: number, pick: number, outPtr: number): number;
   /** FPFH descriptors (36 f32 each) of `n` samples within `radius`. Returns the mean neighbour count, -1 out of memory. */
   biteFpfh(samplesPtr: number, n: number, radius: number, outPtr: number): number;
   /** Spread of the descriptors around their mean over their mean square (0: all alike). */

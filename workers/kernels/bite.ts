@@ -43,15 +43,17 @@ export const BITE = {
   descVoxel: 1.2,
   descRadius: 3.6,
   /** Voxel of the ICP samples of the bite scan. */
-  fineVoxel: 0.4,
+  fineVoxel: 0.5,
   /** Nearest jaw descriptors per bite descriptor. */
   matchK: 3,
   ransacTries: 400_000,
   ransacInlier: 1.2,
   ransacEdgeTol: 0.12,
   ransacMinEdge: 3,
-  /** Hypotheses verified by a short ICP. */
+  /** Hypotheses verified by a short ICP, the distance that scores them, and the share of the allowed bite samples that ends the verification. */
   verify: 10,
+  verifyInlier: 0.4,
+  acceptShare: 0.33,
   /** A bite point lies on a model when within this after registration (overlap, explained points). */
   onSurface: 0.2,
   /** Failure thresholds. */
@@ -219,9 +221,9 @@ interface Samples {
   n: number;
 }
 
-function sample(s: Scratch, positionsPtr: number, normalsPtr: number, count: number, voxel: number, maskPtr = 0): Samples {
+function sample(s: Scratch, positionsPtr: number, normalsPtr: number, count: number, voxel: number, pick = false): Samples {
   const out = s.alloc(count * SAMPLE);
-  const n = s.k.biteVoxelSample(positionsPtr, normalsPtr, count, maskPtr, voxel, out);
+  const n = s.k.biteVoxelSample(positionsPtr, normalsPtr, count, 0, voxel, pick ? 1 : 0, out);
   if (n < 0) throw new KernelError('OUT_OF_MEMORY', 'bite registration: no room for the voxel table');
   return { ptr: out, n };
 }
@@ -362,12 +364,14 @@ async function globalSearch(s: Scratch, slicer: Slicer, progress: number, jaw: J
   const sub: Samples = { ptr: subPts, n: idx.length };
   for (const cand of candidates) {
     const refined = await icp(s, slicer, progress, jaw, sub, subMaskPtr, cand.m, [
-      [3, 8],
-      [1.5, 8],
-      [0.8, 8],
+      [3, 6],
+      [1.5, 6],
+      [0.8, 6],
     ]);
-    const score = fit(s, jaw, bite.fine, fineMaskPtr, refined.m, 1, 0.3).count;
+    const score = fit(s, jaw, sub, subMaskPtr, refined.m, 1, BITE.verifyInlier).count;
     if (!best || score > best.score) best = { m: refined.m, score };
+    // A third of the allowed bite on this jaw within the inlier distance: no wrong pose does that.
+    if (best.score >= BITE.acceptShare * sub.n) break;
   }
   slicer.phase('verify');
   return best;
@@ -387,9 +391,8 @@ function dedupe<T extends { m: Rt }>(list: T[]): T[] {
 }
 
 const FINE_STAGES: readonly [number, number][] = [
-  [1.0, 16],
+  [1.0, 10],
   [0.5, 16],
-  [0.25, 40],
 ];
 
 // ---------------------------------------------------------------- registerBite
@@ -465,7 +468,7 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
   const biteSide: BiteSide = {
     desc: biteDesc,
     descPtr: descriptors(s, biteDesc, BITE.descRadius),
-    fine: sample(s, bite.positionsPtr, biteNormals, bite.vertexCount, BITE.fineVoxel),
+    fine: sample(s, bite.positionsPtr, biteNormals, bite.vertexCount, BITE.fineVoxel, true),
     seedsPtr: 0,
   };
   if (biteSide.fine.n < 20 || biteDesc.n < 10) return failure('BITE_BAD_INPUT', 'The bite scan has too few usable points.');
@@ -528,7 +531,7 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
   // Joint refinement: each bite point goes to the nearer model, both refined on their own points.
   const maskU = s.alloc(nFine);
   const maskL = s.alloc(nFine);
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < 1; round++) {
     fit(s, jaws.upper, biteSide.fine, 0, mu, 1, 1, distU);
     fit(s, jaws.lower, biteSide.fine, 0, ml, 1, 1, distL);
     const du = s.f32(distU, nFine);
@@ -613,11 +616,24 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
 
   // Penetration: lower vertices in the upper's frame (mu * lowerT), behind the upper surface.
   const tolerance = options.contactTolerance ?? BITE_CONTACT_TOLERANCE;
-  const penetrationOf = (lt: Rt): number => {
+  const penetrationOf = (positionsPtr: number, n: number, lt: Rt, distPtr = 0): number => {
     const matPtr = s.mat(rtMul(mu, lt));
-    return k.bitePenetration(jaws.upper.bvh.ptr, lower.positionsPtr, lower.vertexCount, matPtr, BITE.penetrationRange, 0);
+    return k.bitePenetration(jaws.upper.bvh.ptr, positionsPtr, n, matPtr, BITE.penetrationRange, distPtr);
   };
-  const penetration = penetrationOf(lowerT);
+  const signed = s.alloc(lower.vertexCount * 4);
+  const penetration = penetrationOf(lower.positionsPtr, lower.vertexCount, lowerT, signed);
+  // Only the lower vertices near the upper surface matter while the lower jaw moves away from it.
+  let near = { ptr: 0, n: 0 };
+  {
+    const d = s.f32(signed, lower.vertexCount);
+    const ids: number[] = [];
+    for (let i = 0; i < lower.vertexCount; i++) if (d[i]! <= BITE.penetrationRange) ids.push(i);
+    const ptr = s.alloc(ids.length * 12);
+    const src = s.f32(lower.positionsPtr, lower.vertexCount * 3);
+    const dst = s.f32(ptr, ids.length * 3);
+    ids.forEach((v, j) => dst.set(src.subarray(v * 3, v * 3 + 3), j * 3));
+    near = { ptr, n: ids.length };
+  }
   // The resolution: the lower jaw moved along the occlusal direction until the penetration is
   // the tolerance. Applied to `lower` only with resolvePenetration (see docs: the study models'
   // true bite itself penetrates 0.30 mm, so resolving by default would move away from the truth).
@@ -629,7 +645,7 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
       const step = pen - tolerance;
       resolveBy += step;
       lowerResolved = rtMul([1, 0, 0, occ[0] * step, 0, 1, 0, occ[1] * step, 0, 0, 1, occ[2] * step], lowerResolved);
-      pen = penetrationOf(lowerResolved);
+      pen = penetrationOf(near.ptr, near.n, lowerResolved);
       await slicer.tick(0.95);
     }
   }
@@ -737,7 +753,7 @@ export async function alignByPairs(
     const slicer = new Slicer(options);
     const bvh = await buildBvhAsync(jaw, {}, { ...options, onProgress: undefined });
     const side: JawSide = { mesh: jaw, bvh, desc: { ptr: 0, n: 0 }, descPtr: 0 };
-    const fine = sample(s, bite.positionsPtr, ensureNormals(s, bite), bite.vertexCount, BITE.fineVoxel);
+    const fine = sample(s, bite.positionsPtr, ensureNormals(s, bite), bite.vertexCount, BITE.fineVoxel, true);
     const seeds = s.alloc(fine.n * 4);
     new Int32Array(k.memory.buffer, seeds, fine.n).fill(-1);
     let m = rtInverse(start);

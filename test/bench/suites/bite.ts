@@ -32,6 +32,7 @@ export interface BitePoseRun {
   bvhMs: number;
   code?: string;
   penetration: number;
+  profile: Record<string, number>;
 }
 
 const STUDY = () => resolve(fixturesDir, 'study-models');
@@ -77,7 +78,7 @@ export async function biteRuns(poses: number, sides: readonly string[], each?: (
       const r = await registerBite(k, meshes, { profile, sliceMs: 1e9 });
       const ms = performance.now() - t;
       const e = biteError(pu, pl, r.upper, r.lower, upper.positions, lower.positions);
-      const run: BitePoseRun = { side, pose, deg: e.relative.deg, mm: e.relative.mm, centroidMm: e.relative.centroidMm, ms, bvhMs: profile.bvh ?? 0, code: r.code, penetration: r.penetration };
+      const run: BitePoseRun = { side, pose, deg: e.relative.deg, mm: e.relative.mm, centroidMm: e.relative.centroidMm, ms, bvhMs: profile.bvh ?? 0, code: r.code, penetration: r.penetration, profile };
       runs.push(run);
       each?.(run);
     }
