@@ -58,8 +58,8 @@ export const BITE = {
   onSurface: 0.2,
   /** Failure thresholds. */
   minOverlap: 0.25,
-  goodOverlap: 0.6,
-  maxRms: 0.1,
+  goodOverlap: 0.7,
+  maxRms: 0.06,
   /** Share of the bite points each jaw must explain. */
   minJawShare: 0.1,
   /** Jaw / bite size range (largest extent, mm) of dental meshes. */
