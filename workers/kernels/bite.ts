@@ -118,15 +118,15 @@ function rtApply(m: Rt, p: Vec3): Vec3 {
 /** Rigid map (rows of [R | t]) that best takes points a onto b in the least-squares sense (Horn's quaternion method). */
 export function kabsch(a: readonly Vec3[], b: readonly Vec3[]): Rt {
   const n = a.length;
-  const ca: Vec3 = [0, 0, 0];
-  const cb: Vec3 = [0, 0, 0];
+  const ca = [0, 0, 0];
+  const cb = [0, 0, 0];
   for (let i = 0; i < n; i++) for (let j = 0; j < 3; j++) {
-    ca[j] += a[i]![j]! / n;
-    cb[j] += b[i]![j]! / n;
+    ca[j] = ca[j]! + a[i]![j]! / n;
+    cb[j] = cb[j]! + b[i]![j]! / n;
   }
   const S = [0, 0, 0, 0, 0, 0, 0, 0, 0];
   for (let i = 0; i < n; i++) {
-    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) S[r * 3 + c] += (a[i]![r]! - ca[r]) * (b[i]![c]! - cb[c]);
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) S[r * 3 + c] = S[r * 3 + c]! + (a[i]![r]! - ca[r]!) * (b[i]![c]! - cb[c]!);
   }
   const [sxx, sxy, sxz, syx, syy, syz, szx, szy, szz] = S as [number, number, number, number, number, number, number, number, number];
   const N = [
@@ -142,14 +142,14 @@ export function kabsch(a: readonly Vec3[], b: readonly Vec3[]): Rt {
     2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x),
     2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z,
   ];
-  const t = [0, 1, 2].map((r) => cb[r]! - (R[r * 3]! * ca[0] + R[r * 3 + 1]! * ca[1] + R[r * 3 + 2]! * ca[2]));
+  const t = [0, 1, 2].map((r) => cb[r]! - (R[r * 3]! * ca[0]! + R[r * 3 + 1]! * ca[1]! + R[r * 3 + 2]! * ca[2]!));
   return [R[0]!, R[1]!, R[2]!, t[0]!, R[3]!, R[4]!, R[5]!, t[1]!, R[6]!, R[7]!, R[8]!, t[2]!];
 }
 
 /** Eigenvector of the largest eigenvalue of a symmetric 4x4 (cyclic Jacobi). */
 function largestEigenvector4(A: number[][]): number[] {
   const a = A.map((r) => r.slice());
-  const v = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0)));
+  const v = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j): number => (i === j ? 1 : 0)));
   for (let sweep = 0; sweep < 50; sweep++) {
     let off = 0;
     for (let p = 0; p < 4; p++) for (let q = p + 1; q < 4; q++) off += a[p]![q]! ** 2;
