@@ -58,7 +58,7 @@ export const BITE = {
   onSurface: 0.2,
   /** Failure thresholds. */
   minOverlap: 0.25,
-  goodOverlap: 0.7,
+  goodOverlap: 0.4,
   maxRms: 0.06,
   /** Share of the bite points each jaw must explain. */
   minJawShare: 0.1,
@@ -580,6 +580,7 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
       nsum = [nsum[0] + pts[i * 6 + 3]!, nsum[1] + pts[i * 6 + 4]!, nsum[2] + pts[i * 6 + 5]!];
     }
   }
+  slicer.phase('fit');
   const overlap = on / nFine;
   const rms = on > 0 ? Math.sqrt(sum2 / on) : 0;
   const upperT = rtInverse(mu);
@@ -620,19 +621,46 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
     const matPtr = s.mat(rtMul(mu, lt));
     return k.bitePenetration(jaws.upper.bvh.ptr, positionsPtr, n, matPtr, BITE.penetrationRange, distPtr);
   };
-  const signed = s.alloc(lower.vertexCount * 4);
-  const penetration = penetrationOf(lower.positionsPtr, lower.vertexCount, lowerT, signed);
-  // Only the lower vertices near the upper surface matter while the lower jaw moves away from it.
+  // Only lower vertices inside the upper's box (grown by the range) can touch it: a quick pass in
+  // JS picks them (the plinth, the far side of the arch drop out), the kernel measures those.
   let near = { ptr: 0, n: 0 };
   {
-    const d = s.f32(signed, lower.vertexCount);
-    const ids: number[] = [];
-    for (let i = 0; i < lower.vertexCount; i++) if (d[i]! <= BITE.penetrationRange) ids.push(i);
-    const ptr = s.alloc(ids.length * 12);
+    const box = extent(s, upper);
+    const g = BITE.penetrationRange;
+    const toUpper = rtMul(mu, lowerT);
     const src = s.f32(lower.positionsPtr, lower.vertexCount * 3);
+    const ids: number[] = [];
+    const [a, b, c, x, d, e, f, y, g2, h, i2, z] = toUpper as [number, number, number, number, number, number, number, number, number, number, number, number];
+    for (let v = 0; v < lower.vertexCount; v++) {
+      const px = src[v * 3]!, py = src[v * 3 + 1]!, pz = src[v * 3 + 2]!;
+      const qx = a * px + b * py + c * pz + x;
+      if (qx < box.min[0] - g || qx > box.max[0] + g) continue;
+      const qy = d * px + e * py + f * pz + y;
+      if (qy < box.min[1] - g || qy > box.max[1] + g) continue;
+      const qz = g2 * px + h * py + i2 * pz + z;
+      if (qz < box.min[2] - g || qz > box.max[2] + g) continue;
+      ids.push(v);
+    }
+    const ptr = s.alloc(ids.length * 12);
+    const all = s.f32(lower.positionsPtr, lower.vertexCount * 3);
     const dst = s.f32(ptr, ids.length * 3);
-    ids.forEach((v, j) => dst.set(src.subarray(v * 3, v * 3 + 3), j * 3));
+    ids.forEach((v, j) => dst.set(all.subarray(v * 3, v * 3 + 3), j * 3));
     near = { ptr, n: ids.length };
+  }
+  slicer.phase('penetration-filter');
+  const signed = s.alloc(near.n * 4);
+  const penetration = penetrationOf(near.ptr, near.n, lowerT, signed);
+  {
+    // the resolution below moves the lower away: only vertices within the range matter
+    const d = s.f32(signed, near.n);
+    const pos = s.f32(near.ptr, near.n * 3);
+    let m = 0;
+    for (let v = 0; v < near.n; v++) {
+      if (!(Math.abs(d[v]!) <= BITE.penetrationRange)) continue;
+      pos.copyWithin(m * 3, v * 3, v * 3 + 3);
+      m++;
+    }
+    near = { ptr: near.ptr, n: m };
   }
   // The resolution: the lower jaw moved along the occlusal direction until the penetration is
   // the tolerance. Applied to `lower` only with resolvePenetration (see docs: the study models'
@@ -640,14 +668,19 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
   let resolveBy = 0;
   let lowerResolved = lowerT;
   if (penetration > tolerance) {
+    // secant steps on pen(moved): moving along the occlusal direction lowers the penetration at
+    // the rate of the contact normal's cosine with it (1 when they agree)
     let pen = penetration;
-    for (let it = 0; it < 8 && pen > tolerance + 1e-4; it++) {
-      const step = pen - tolerance;
+    let rate = 1;
+    for (let it = 0; it < 12 && pen > tolerance + 1e-4; it++) {
+      const step = (pen - tolerance) / rate;
+      const next = penetrationOf(near.ptr, near.n, rtMul([1, 0, 0, occ[0] * (resolveBy + step), 0, 1, 0, occ[1] * (resolveBy + step), 0, 0, 1, occ[2] * (resolveBy + step)], lowerT));
+      rate = Math.min(1, Math.max(0.2, (pen - next) / step));
       resolveBy += step;
-      lowerResolved = rtMul([1, 0, 0, occ[0] * step, 0, 1, 0, occ[1] * step, 0, 0, 1, occ[2] * step], lowerResolved);
-      pen = penetrationOf(near.ptr, near.n, lowerResolved);
+      pen = next;
       await slicer.tick(0.95);
     }
+    lowerResolved = rtMul([1, 0, 0, occ[0] * resolveBy, 0, 1, 0, occ[1] * resolveBy, 0, 0, 1, occ[2] * resolveBy], lowerT);
   }
   const resolved = options.resolvePenetration ? resolveBy : 0;
   if (options.resolvePenetration) lowerT = lowerResolved;
