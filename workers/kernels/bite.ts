@@ -66,7 +66,7 @@ export const BITE = {
   jawExtent: [25, 150] as const,
   biteExtent: [6, 150] as const,
   /** Descriptor spread below which a mesh is not anatomy (a sphere, a plane, a box). */
-  minSpread: 0.12,
+  minSpread: 0.14,
   minBitePoints: 200,
   minJawTriangles: 500,
   /** Penetration measured within this distance of the upper surface. */
