@@ -73,6 +73,15 @@ describe('bite registration on generated jaws', () => {
     }
   });
 
+  it('registers a bite scan exported inside out (normals towards the teeth)', async () => {
+    const g = generatedBite({ seed: 5, sides: 'right' });
+    const flipped = g.bite.indices.slice();
+    for (let t = 0; t < flipped.length; t += 3) [flipped[t + 1], flipped[t + 2]] = [flipped[t + 2]!, flipped[t + 1]!];
+    const pu = randomPose(rng(17), centroid(g.upper.positions));
+    const { r } = await run(g.upper, g.lower, { positions: g.bite.positions, indices: flipped }, pu);
+    expectAccurate(r, pu, [...IDENTITY], g.upper, g.lower);
+  });
+
   it('refuses the bite scan of another patient', async () => {
     const other = generatedBite({ seed: 2, sides: 'both' });
     const { r } = await run(both.upper, both.lower, other.bite);

@@ -390,6 +390,28 @@ function dedupe<T extends { m: Rt }>(list: T[]): T[] {
   return out;
 }
 
+interface Aligned {
+  mu: Rt;
+  ml: Rt;
+  overlap: number;
+  rms: number;
+  fits: { upperFit: { rms: number; points: number }; lowerFit: { rms: number; points: number } };
+  cu: Vec3;
+  cl: Vec3;
+  nu: number;
+  nl: number;
+  nsum: Vec3;
+}
+
+/** Turns the bite samples' normals round and recomputes their descriptors. */
+function flipNormals(s: Scratch, bite: BiteSide): void {
+  for (const pts of [bite.desc, bite.fine]) {
+    const a = s.f32(pts.ptr, pts.n * 6);
+    for (let i = 0; i < pts.n; i++) for (let c = 3; c < 6; c++) a[i * 6 + c] = -a[i * 6 + c]!;
+  }
+  if (s.k.biteFpfh(bite.desc.ptr, bite.desc.n, BITE.descRadius, bite.descPtr) < 0) throw new KernelError('OUT_OF_MEMORY', 'bite registration: no room for the descriptors');
+}
+
 const FINE_STAGES: readonly [number, number][] = [
   [1.0, 10],
   [0.5, 16],
@@ -483,123 +505,149 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
   await slicer.tick(fraction);
 
   const nFine = biteSide.fine.n;
-  const fineMaskPtr = s.alloc(nFine);
-  const distU = s.alloc(nFine * 4);
-  const distL = s.alloc(nFine * 4);
-  const seedsU = s.alloc(nFine * 4);
-  const seedsL = s.alloc(nFine * 4);
-  new Int32Array(k.memory.buffer, seedsU, nFine).fill(-1);
-  new Int32Array(k.memory.buffer, seedsL, nFine).fill(-1);
-  s.u8(fineMaskPtr, nFine).fill(1);
-  const descMask = new Uint8Array(biteDesc.n).fill(1);
+  const ms = () => performance.now() - t0;
 
-  // Upper first.
-  let mu: Rt;
-  if (options.initial?.upper) mu = rtInverse(mat4ToRt(options.initial.upper));
-  else {
-    const found = await globalSearch(s, slicer, 0.3, jaws.upper, biteSide, descMask, fineMaskPtr, seed);
-    if (!found) return failure('BITE_NO_OVERLAP', 'No part of the bite scan matches the upper jaw.');
-    mu = found.m;
-  }
-  slicer.phase('other');
-  mu = (await icp(s, slicer, 0.5, jaws.upper, biteSide.fine, fineMaskPtr, mu, FINE_STAGES, seedsU)).m;
-  slicer.phase('icp');
-  fraction = 0.55;
+  /**
+   * One try: the first jaw found globally and refined, the bite points it explains removed, the
+   * second jaw on the rest, then both refined jointly; the fit figures, or a refusal.
+   */
+  const align = async (lowerFirst: boolean, progress0: number): Promise<Aligned | BiteResult> => {
+    const fineMaskPtr = s.alloc(nFine);
+    const distA = s.alloc(nFine * 4);
+    const distU = s.alloc(nFine * 4);
+    const distL = s.alloc(nFine * 4);
+    const seedsU = s.alloc(nFine * 4);
+    const seedsL = s.alloc(nFine * 4);
+    new Int32Array(k.memory.buffer, seedsU, nFine).fill(-1);
+    new Int32Array(k.memory.buffer, seedsL, nFine).fill(-1);
+    s.u8(fineMaskPtr, nFine).fill(1);
+    const descMask = new Uint8Array(biteSide.desc.n).fill(1);
+    const roles = lowerFirst
+      ? ([['lower', jaws.lower, seedsL, options.initial?.lower], ['upper', jaws.upper, seedsU, options.initial?.upper]] as const)
+      : ([['upper', jaws.upper, seedsU, options.initial?.upper], ['lower', jaws.lower, seedsL, options.initial?.lower]] as const);
+    const found: Rt[] = [];
+    for (let r = 0; r < 2; r++) {
+      const [name, jaw, seeds, initial] = roles[r]!;
+      let m: Rt;
+      if (initial) m = rtInverse(mat4ToRt(initial));
+      else {
+        const g = await globalSearch(s, slicer, progress0 + 0.15 * r, jaw, biteSide, descMask, fineMaskPtr, seed + r);
+        if (!g) {
+          return failure('BITE_NO_OVERLAP', r === 0 ? `No part of the bite scan matches the ${name} jaw.` : `No part of the bite scan left after the other jaw matches the ${name} jaw.`);
+        }
+        m = g.m;
+      }
+      slicer.phase('other');
+      m = (await icp(s, slicer, progress0 + 0.15 * r + 0.1, jaw, biteSide.fine, fineMaskPtr, m, FINE_STAGES, seeds)).m;
+      slicer.phase('icp');
+      found.push(m);
+      if (r === 1) break;
+      // Remove what the first jaw explains (fine and descriptor samples).
+      fit(s, jaw, biteSide.fine, 0, m, 1, 0.3, distA);
+      const d = s.f32(distA, nFine);
+      const mask = s.u8(fineMaskPtr, nFine);
+      for (let i = 0; i < nFine; i++) mask[i] = d[i]! <= 0.3 ? 0 : 1;
+      const dd = s.alloc(biteSide.desc.n * 4);
+      fit(s, jaw, biteSide.desc, 0, m, 1.5, 0.6, dd);
+      const dv = s.f32(dd, biteSide.desc.n);
+      for (let i = 0; i < biteSide.desc.n; i++) descMask[i] = dv[i]! <= 0.6 ? 0 : 1;
+    }
+    let mu = lowerFirst ? found[1]! : found[0]!;
+    let ml = lowerFirst ? found[0]! : found[1]!;
 
-  // Remove what the upper explains (fine and descriptor samples), then the lower.
-  fit(s, jaws.upper, biteSide.fine, 0, mu, 1, 0.3, distU);
-  {
-    const d = s.f32(distU, nFine);
-    const mask = s.u8(fineMaskPtr, nFine);
-    for (let i = 0; i < nFine; i++) mask[i] = d[i]! <= 0.3 ? 0 : 1;
-    const dd = s.alloc(biteDesc.n * 4);
-    fit(s, jaws.upper, biteDesc, 0, mu, 1.5, 0.6, dd);
-    const dv = s.f32(dd, biteDesc.n);
-    for (let i = 0; i < biteDesc.n; i++) descMask[i] = dv[i]! <= 0.6 ? 0 : 1;
-  }
-  let ml: Rt;
-  if (options.initial?.lower) ml = rtInverse(mat4ToRt(options.initial.lower));
-  else {
-    const found = await globalSearch(s, slicer, 0.6, jaws.lower, biteSide, descMask, fineMaskPtr, seed + 1);
-    if (!found) return failure('BITE_NO_OVERLAP', 'No part of the bite scan left after the upper jaw matches the lower jaw.');
-    ml = found.m;
-  }
-  slicer.phase('other');
-  ml = (await icp(s, slicer, 0.75, jaws.lower, biteSide.fine, fineMaskPtr, ml, FINE_STAGES, seedsL)).m;
-  slicer.phase('icp');
-
-  // Joint refinement: each bite point goes to the nearer model, both refined on their own points.
-  const maskU = s.alloc(nFine);
-  const maskL = s.alloc(nFine);
-  for (let round = 0; round < 1; round++) {
+    // Joint refinement: each bite point goes to the nearer model, both refined on their own points.
+    const maskU = s.alloc(nFine);
+    const maskL = s.alloc(nFine);
     fit(s, jaws.upper, biteSide.fine, 0, mu, 1, 1, distU);
     fit(s, jaws.lower, biteSide.fine, 0, ml, 1, 1, distL);
-    const du = s.f32(distU, nFine);
-    const dl = s.f32(distL, nFine);
-    const a = s.u8(maskU, nFine);
-    const b = s.u8(maskL, nFine);
-    for (let i = 0; i < nFine; i++) {
-      a[i] = du[i]! <= dl[i]! && du[i]! <= 0.5 ? 1 : 0;
-      b[i] = dl[i]! < du[i]! && dl[i]! <= 0.5 ? 1 : 0;
+    {
+      const du = s.f32(distU, nFine);
+      const dl = s.f32(distL, nFine);
+      const a = s.u8(maskU, nFine);
+      const b = s.u8(maskL, nFine);
+      for (let i = 0; i < nFine; i++) {
+        a[i] = du[i]! <= dl[i]! && du[i]! <= 0.5 ? 1 : 0;
+        b[i] = dl[i]! < du[i]! && dl[i]! <= 0.5 ? 1 : 0;
+      }
     }
-    mu = (await icp(s, slicer, 0.85, jaws.upper, biteSide.fine, maskU, mu, [[0.25, 30]], seedsU)).m;
-    ml = (await icp(s, slicer, 0.9, jaws.lower, biteSide.fine, maskL, ml, [[0.25, 30]], seedsL)).m;
-  }
+    mu = (await icp(s, slicer, progress0 + 0.3, jaws.upper, biteSide.fine, maskU, mu, [[0.25, 30]], seedsU)).m;
+    ml = (await icp(s, slicer, progress0 + 0.35, jaws.lower, biteSide.fine, maskL, ml, [[0.25, 30]], seedsL)).m;
+    slicer.phase('joint');
 
-  slicer.phase('joint');
-  // Fit figures.
-  const fu = fit(s, jaws.upper, biteSide.fine, maskU, mu, 1, BITE.onSurface);
-  const fl = fit(s, jaws.lower, biteSide.fine, maskL, ml, 1, BITE.onSurface);
-  fit(s, jaws.upper, biteSide.fine, 0, mu, 1, 1, distU);
-  fit(s, jaws.lower, biteSide.fine, 0, ml, 1, 1, distL);
-  let on = 0;
-  let sum2 = 0;
-  let cu: Vec3 = [0, 0, 0];
-  let cl: Vec3 = [0, 0, 0];
-  let nu = 0;
-  let nl = 0;
-  let nsum: Vec3 = [0, 0, 0];
-  {
-    const du = s.f32(distU, nFine);
-    const dl = s.f32(distL, nFine);
-    const pts = s.f32(biteSide.fine.ptr, nFine * 6);
-    for (let i = 0; i < nFine; i++) {
-      const d = Math.min(du[i]!, dl[i]!);
-      if (d <= BITE.onSurface) {
-        on++;
-        sum2 += d * d;
+    // Fit figures.
+    const fu = fit(s, jaws.upper, biteSide.fine, maskU, mu, 1, BITE.onSurface);
+    const fl = fit(s, jaws.lower, biteSide.fine, maskL, ml, 1, BITE.onSurface);
+    fit(s, jaws.upper, biteSide.fine, 0, mu, 1, 1, distU);
+    fit(s, jaws.lower, biteSide.fine, 0, ml, 1, 1, distL);
+    let on = 0;
+    let sum2 = 0;
+    let cu: Vec3 = [0, 0, 0];
+    let cl: Vec3 = [0, 0, 0];
+    let nu = 0;
+    let nl = 0;
+    let nsum: Vec3 = [0, 0, 0];
+    {
+      const du = s.f32(distU, nFine);
+      const dl = s.f32(distL, nFine);
+      const pts = s.f32(biteSide.fine.ptr, nFine * 6);
+      for (let i = 0; i < nFine; i++) {
+        const d = Math.min(du[i]!, dl[i]!);
+        if (d <= BITE.onSurface) {
+          on++;
+          sum2 += d * d;
+        }
+        const p: Vec3 = [pts[i * 6]!, pts[i * 6 + 1]!, pts[i * 6 + 2]!];
+        if (du[i]! <= BITE.onSurface && du[i]! <= dl[i]!) {
+          cu = [cu[0] + p[0], cu[1] + p[1], cu[2] + p[2]];
+          nu++;
+        } else if (dl[i]! <= BITE.onSurface) {
+          cl = [cl[0] + p[0], cl[1] + p[1], cl[2] + p[2]];
+          nl++;
+        }
+        nsum = [nsum[0] + pts[i * 6 + 3]!, nsum[1] + pts[i * 6 + 4]!, nsum[2] + pts[i * 6 + 5]!];
       }
-      const p: Vec3 = [pts[i * 6]!, pts[i * 6 + 1]!, pts[i * 6 + 2]!];
-      if (du[i]! <= BITE.onSurface && du[i]! <= dl[i]!) {
-        cu = [cu[0] + p[0], cu[1] + p[1], cu[2] + p[2]];
-        nu++;
-      } else if (dl[i]! <= BITE.onSurface) {
-        cl = [cl[0] + p[0], cl[1] + p[1], cl[2] + p[2]];
-        nl++;
-      }
-      nsum = [nsum[0] + pts[i * 6 + 3]!, nsum[1] + pts[i * 6 + 4]!, nsum[2] + pts[i * 6 + 5]!];
     }
+    slicer.phase('fit');
+    const overlap = on / nFine;
+    const rms = on > 0 ? Math.sqrt(sum2 / on) : 0;
+    const fits = {
+      upperFit: { rms: fu.rms, points: fu.count },
+      lowerFit: { rms: fl.rms, points: fl.count },
+    };
+    if (overlap < BITE.minOverlap || Math.min(nu, nl) < 10) {
+      return failure('BITE_NO_OVERLAP', `Only ${(overlap * 100).toFixed(0)} % of the bite scan lies on the models (upper ${nu}, lower ${nl} points): the scan does not show these jaws.`, { rms, overlap, ...fits, ms: ms() });
+    }
+    if (overlap < BITE.goodOverlap || rms > BITE.maxRms || Math.min(nu, nl) < BITE.minJawShare * nFine) {
+      return failure(
+        'BITE_POOR_FIT',
+        `The bite scan fits the models poorly (${(overlap * 100).toFixed(0)} % of it within ${BITE.onSurface} mm, RMS ${rms.toFixed(3)} mm; upper ${nu}, lower ${nl} of ${nFine} points): is it this patient's?`,
+        { rms, overlap, ...fits, ms: ms() },
+      );
+    }
+    return { mu, ml, overlap, rms, fits, cu, cl, nu, nl, nsum };
+  };
+
+  // Tries, until one fits: upper first; lower first (should the upper have taken the wrong half);
+  // the bite's normals flipped (a scan exported inside out), upper first.
+  let aligned: Aligned | undefined;
+  let refusal: BiteResult | undefined;
+  const tries = [
+    { flip: false, lowerFirst: false },
+    { flip: false, lowerFirst: true },
+    { flip: true, lowerFirst: false },
+  ];
+  for (let t = 0; t < tries.length && !aligned; t++) {
+    const { flip, lowerFirst } = tries[t]!;
+    if (flip) flipNormals(s, biteSide);
+    const r = await align(lowerFirst, 0.25 + 0.05 * t);
+    if ('mu' in r) aligned = r;
+    else refusal ??= r;
   }
-  slicer.phase('fit');
-  const overlap = on / nFine;
-  const rms = on > 0 ? Math.sqrt(sum2 / on) : 0;
+  if (!aligned) return { ...refusal!, ms: ms() };
+  const { mu, ml, overlap, rms, fits, nu, nl, nsum } = aligned;
+  let { cu, cl } = aligned;
   const upperT = rtInverse(mu);
   let lowerT = rtInverse(ml);
-  const fits = {
-    upperFit: { rms: fu.rms, points: fu.count },
-    lowerFit: { rms: fl.rms, points: fl.count },
-  };
-  const ms = () => performance.now() - t0;
-  if (overlap < BITE.minOverlap || Math.min(nu, nl) < 10) {
-    return failure('BITE_NO_OVERLAP', `Only ${(overlap * 100).toFixed(0)} % of the bite scan lies on the models (upper ${nu}, lower ${nl} points): the scan does not show these jaws.`, { rms, overlap, ...fits, ms: ms() });
-  }
-  if (overlap < BITE.goodOverlap || rms > BITE.maxRms || Math.min(nu, nl) < BITE.minJawShare * nFine) {
-    return failure(
-      'BITE_POOR_FIT',
-      `The bite scan fits the models poorly (${(overlap * 100).toFixed(0)} % of it within ${BITE.onSurface} mm, RMS ${rms.toFixed(3)} mm; upper ${nu}, lower ${nl} of ${nFine} points): is it this patient's?`,
-      { rms, overlap, ...fits, ms: ms() },
-    );
-  }
 
   // Occlusal direction (bite frame): from the upper's bite points to the lower's, without the
   // buccal component (the mean normal of a one-sided scan).
