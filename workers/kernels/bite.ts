@@ -343,9 +343,17 @@ async function globalSearch(s: Scratch, slicer: Slicer, progress: number, jaw: J
   }
   const pairs = s.alloc(idx.length * BITE.matchK * 8);
   slicer.phase('other');
-  const nPairs = k.biteMatch(subDesc, idx.length, jaw.descPtr, jaw.desc.n, BITE.matchK, pairs);
+  // in chunks of bite descriptors, so a cancel gets through (a chunk's pairs count from its start)
+  let nPairs = 0;
+  for (let start = 0; start < idx.length; start += 256) {
+    const n = Math.min(256, idx.length - start);
+    const got = k.biteMatch(subDesc + start * DESC, n, jaw.descPtr, jaw.desc.n, BITE.matchK, pairs + nPairs * 8);
+    const view = new Int32Array(k.memory.buffer, pairs + nPairs * 8, got * 2);
+    for (let j = 0; j < got; j++) view[j * 2] = view[j * 2]! + start;
+    nPairs += got;
+    await slicer.tick(progress);
+  }
   slicer.phase('match');
-  await slicer.tick(progress);
   const maxHyp = BITE.verify;
   const hypPtr = s.alloc(maxHyp * 13 * 8);
   const all: { m: Rt; inliers: number }[] = [];
