@@ -114,7 +114,7 @@ function solve6(): bool {
  * and its rotated normal agrees with the closest face's (cos >= minCos); the
  * step minimises the summed squared distances to those faces' planes
  * (linearised rotation, then applied exactly). Stops early when a step moves
- * less than 1e-6 rad and 1e-5 mm. `seeds` (i32 per sample, or 0) carries
+ * less than 1e-5 rad and 1e-4 mm. `seeds` (i32 per sample, or 0) carries
  * each sample's last closest triangle between calls (-1 unknown). Returns the
  * samples used in the last iteration (biteLastRms: their RMS distance).
  */
@@ -163,7 +163,7 @@ export function biteIcp(bvh: usize, pts: usize, n: i32, maskPtr: usize, mat: usi
     const tx = -load<f64>(sol, 24), ty = -load<f64>(sol, 32), tz = -load<f64>(sol, 40);
     applyStep(wx, wy, wz, tx, ty, tz);
     lastIters = it + 1;
-    if (Math.sqrt(wx * wx + wy * wy + wz * wz) < 1e-6 && Math.sqrt(tx * tx + ty * ty + tz * tz) < 1e-5) break;
+    if (Math.sqrt(wx * wx + wy * wy + wz * wz) < 1e-5 && Math.sqrt(tx * tx + ty * ty + tz * tz) < 1e-4) break;
   }
   storeMat(mat);
   return used;
