@@ -59,7 +59,10 @@ export const BITE = {
   /** Failure thresholds. */
   minOverlap: 0.25,
   goodOverlap: 0.4,
+  /** RMS (mm) accepted at any coverage; up to noisyRms only when the scan is almost all on the models (a noisy scanner). */
   maxRms: 0.06,
+  noisyRms: 0.1,
+  noisyOverlap: 0.8,
   /** Share of the bite points each jaw must explain. */
   minJawShare: 0.1,
   /** Jaw / bite size range (largest extent, mm) of dental meshes. */
@@ -625,7 +628,8 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
     if (overlap < BITE.minOverlap || Math.min(nu, nl) < 10) {
       return failure('BITE_NO_OVERLAP', `Only ${(overlap * 100).toFixed(0)} % of the bite scan lies on the models (upper ${nu}, lower ${nl} points): the scan does not show these jaws.`, { rms, overlap, ...fits, ms: ms() });
     }
-    if (overlap < BITE.goodOverlap || rms > BITE.maxRms || Math.min(nu, nl) < BITE.minJawShare * nFine) {
+    const rmsLimit = overlap >= BITE.noisyOverlap ? BITE.noisyRms : BITE.maxRms;
+    if (overlap < BITE.goodOverlap || rms > rmsLimit || Math.min(nu, nl) < BITE.minJawShare * nFine) {
       return failure(
         'BITE_POOR_FIT',
         `The bite scan fits the models poorly (${(overlap * 100).toFixed(0)} % of it within ${BITE.onSurface} mm, RMS ${rms.toFixed(3)} mm; upper ${nu}, lower ${nl} of ${nFine} points): is it this patient's?`,
