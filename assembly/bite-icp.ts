@@ -283,3 +283,28 @@ export function bitePenetration(bvh: usize, positions: usize, n: i32, mat: usize
   }
   return deepest;
 }
+
+/**
+ * Copies the vertices (xyz f32) that `mat` moves into the box [lo, hi] to
+ * `out` (xyz f32, their original coordinates); returns how many.
+ */
+export function biteBoxFilter(positions: usize, n: i32, mat: usize, lox: f32, loy: f32, loz: f32, hix: f32, hiy: f32, hiz: f32, out: usize): i32 {
+  loadMat(mat);
+  let m: i32 = 0;
+  for (let i: i32 = 0; i < n; i++) {
+    const p = positions + <usize>i * 12;
+    const x: f64 = <f64>load<f32>(p), y: f64 = <f64>load<f32>(p, 4), z: f64 = <f64>load<f32>(p, 8);
+    const qx = <f32>(m00 * x + m01 * y + m02 * z + m03);
+    if (qx < lox || qx > hix) continue;
+    const qy = <f32>(m10 * x + m11 * y + m12 * z + m13);
+    if (qy < loy || qy > hiy) continue;
+    const qz = <f32>(m20 * x + m21 * y + m22 * z + m23);
+    if (qz < loz || qz > hiz) continue;
+    const o = out + <usize>m * 12;
+    store<f32>(o, <f32>x);
+    store<f32>(o, <f32>y, 4);
+    store<f32>(o, <f32>z, 8);
+    m++;
+  }
+  return m;
+}

@@ -3,4 +3,4 @@
 // (bite-ransac.ts), ICP, fit scores and penetration (bite-icp.ts).
 export { biteVoxelSample, biteFpfh, biteDescriptorSpread } from './bite-sample';
 export { biteMatch, biteRansac, biteRansacTested } from './bite-ransac';
-export { biteIcp, biteFit, bitePenetration, biteLastRms, biteLastIterations, biteLastDeepCount } from './bite-icp';
+export { biteIcp, biteFit, bitePenetration, biteBoxFilter, biteLastRms, biteLastIterations, biteLastDeepCount } from './bite-icp';

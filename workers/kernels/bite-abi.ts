@@ -37,6 +37,8 @@ export interface BiteExports {
   biteFit(bvh: number, samplesPtr: number, n: number, maskPtr: number, matPtr: number, maxDist: number, minCos: number, inlier: number, distOutPtr: number): number;
   /** Deepest penetration (positive mm) of the moved vertices behind the BVH's surface within maxDist; signed distances at distOutPtr (or 0). */
   bitePenetration(bvh: number, positionsPtr: number, n: number, matPtr: number, maxDist: number, distOutPtr: number): number;
+  /** Copies the vertices that matPtr moves into the box [lo, hi] to outPtr (their own coordinates); returns how many. */
+  biteBoxFilter(positionsPtr: number, n: number, matPtr: number, lox: number, loy: number, loz: number, hix: number, hiy: number, hiz: number, outPtr: number): number;
   biteLastRms(): number;
   biteLastIterations(): number;
   biteLastDeepCount(): number;

@@ -681,31 +681,16 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
     const matPtr = s.mat(rtMul(mu, lt));
     return k.bitePenetration(jaws.upper.bvh.ptr, positionsPtr, n, matPtr, BITE.penetrationRange, distPtr);
   };
-  // Only lower vertices inside the upper's box (grown by the range) can touch it: a quick pass in
-  // JS picks them (the plinth, the far side of the arch drop out), the kernel measures those.
+  // Only lower vertices inside the upper's box (grown by the range) can touch it (the plinth and
+  // the far side of the arch drop out): a quick pass picks them, the closest points measure those.
   let near = { ptr: 0, n: 0 };
   {
     const box = extent(s, upper);
     const g = BITE.penetrationRange;
-    const toUpper = rtMul(mu, lowerT);
-    const src = s.f32(lower.positionsPtr, lower.vertexCount * 3);
-    const ids: number[] = [];
-    const [a, b, c, x, d, e, f, y, g2, h, i2, z] = toUpper as [number, number, number, number, number, number, number, number, number, number, number, number];
-    for (let v = 0; v < lower.vertexCount; v++) {
-      const px = src[v * 3]!, py = src[v * 3 + 1]!, pz = src[v * 3 + 2]!;
-      const qx = a * px + b * py + c * pz + x;
-      if (qx < box.min[0] - g || qx > box.max[0] + g) continue;
-      const qy = d * px + e * py + f * pz + y;
-      if (qy < box.min[1] - g || qy > box.max[1] + g) continue;
-      const qz = g2 * px + h * py + i2 * pz + z;
-      if (qz < box.min[2] - g || qz > box.max[2] + g) continue;
-      ids.push(v);
-    }
-    const ptr = s.alloc(ids.length * 12);
-    const all = s.f32(lower.positionsPtr, lower.vertexCount * 3);
-    const dst = s.f32(ptr, ids.length * 3);
-    ids.forEach((v, j) => dst.set(all.subarray(v * 3, v * 3 + 3), j * 3));
-    near = { ptr, n: ids.length };
+    const ptr = s.alloc(lower.vertexCount * 12);
+    const matPtr = s.mat(rtMul(mu, lowerT));
+    const n = k.biteBoxFilter(lower.positionsPtr, lower.vertexCount, matPtr, box.min[0] - g, box.min[1] - g, box.min[2] - g, box.max[0] + g, box.max[1] + g, box.max[2] + g, ptr);
+    near = { ptr, n };
   }
   slicer.phase('penetration-filter');
   const signed = s.alloc(near.n * 4);
