@@ -73,6 +73,16 @@ describe('bite registration on generated jaws', () => {
     }
   });
 
+  it('registers a noisy scan (0.06 mm) from a random pose', async () => {
+    const g = generatedBite({ seed: 6, sides: 'both', noise: 0.06 });
+    const next = rng(18);
+    const pu = randomPose(next, centroid(g.upper.positions));
+    const pl = randomPose(next, centroid(g.lower.positions));
+    const { r } = await run(g.upper, g.lower, g.bite, pu, pl);
+    expectAccurate(r, pu, pl, g.upper, g.lower);
+    expect(r.rms).toBeGreaterThan(0.04);
+  });
+
   it('registers a bite scan exported inside out (normals towards the teeth)', async () => {
     const g = generatedBite({ seed: 5, sides: 'right' });
     const flipped = g.bite.indices.slice();
