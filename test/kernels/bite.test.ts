@@ -92,6 +92,34 @@ describe('bite registration on generated jaws', () => {
     expectAccurate(r, pu, [...IDENTITY], g.upper, g.lower);
   });
 
+  it('starts from given poses (options.initial) and reports and resolves penetration on request', async () => {
+    // crowns about 0.4 mm into each other in the true bite
+    const g = generatedBite({ seed: 7, sides: 'both', gap: -1.6 });
+    const k = await loadKernels();
+    const pu = randomPose(rng(19), centroid(g.upper.positions));
+    const u = transformed(pu, g.upper.positions);
+    const meshes = {
+      upper: meshFromArrays(k, u.positions, g.upper.indices),
+      lower: meshFromArrays(k, g.lower.positions, g.lower.indices),
+      bite: meshFromArrays(k, g.bite.positions, g.bite.indices),
+    };
+    // a start 1 degree and 0.5 mm off the truth
+    const initial = { upper: mul(randomPose(rng(20), [0, 0, 0], 1, 0.5), invertRigid(pu)), lower: randomPose(rng(21), [0, 0, 0], 1, 0.5) };
+    const r = await registerBite(k, meshes, { initial });
+    expectAccurate(r, pu, [...IDENTITY], g.upper, g.lower);
+    expect(r.penetration).toBeGreaterThan(0.3);
+    expect(r.penetration).toBeLessThan(0.55);
+    expect(r.resolved).toBe(0);
+    expect(r.resolveBy).toBeGreaterThan(0.25);
+    const applied = await registerBite(k, meshes, { initial, resolvePenetration: true, contactTolerance: 0.05 });
+    expect(applied.resolved).toBeCloseTo(applied.resolveBy!, 9);
+    expect(applied.lower).toEqual(applied.lowerResolved);
+    // the lower moved along the occlusal direction (down, -z) by resolveBy
+    const shift = apply(mul(applied.lower, invertRigid(r.lower)), [0, 0, 0]);
+    expect(Math.hypot(...shift)).toBeCloseTo(applied.resolveBy!, 3);
+    expect(shift[2]).toBeLessThan(0);
+  });
+
   it('refuses the bite scan of another patient', async () => {
     const other = generatedBite({ seed: 2, sides: 'both' });
     const { r } = await run(both.upper, both.lower, other.bite);
