@@ -110,14 +110,6 @@ function mat4ToRt(m: Mat4): Rt {
   return [m[0]!, m[4]!, m[8]!, m[12]!, m[1]!, m[5]!, m[9]!, m[13]!, m[2]!, m[6]!, m[10]!, m[14]!];
 }
 
-function rtApply(m: Rt, p: Vec3): Vec3 {
-  return [
-    m[0]! * p[0] + m[1]! * p[1] + m[2]! * p[2] + m[3]!,
-    m[4]! * p[0] + m[5]! * p[1] + m[6]! * p[2] + m[7]!,
-    m[8]! * p[0] + m[9]! * p[1] + m[10]! * p[2] + m[11]!,
-  ];
-}
-
 /** Rigid map (rows of [R | t]) that best takes points a onto b in the least-squares sense (Horn's quaternion method). */
 export function kabsch(a: readonly Vec3[], b: readonly Vec3[]): Rt {
   const n = a.length;
@@ -293,7 +285,6 @@ interface BiteSide {
   desc: Samples;
   descPtr: number;
   fine: Samples;
-  seedsPtr: number;
 }
 
 /** ICP in stages of shrinking distance: `stages` of [maxDist, iterations]. */
@@ -502,7 +493,6 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
     desc: biteDesc,
     descPtr: descriptors(s, biteDesc, BITE.descRadius),
     fine: sample(s, bite.positionsPtr, biteNormals, bite.vertexCount, BITE.fineVoxel, true),
-    seedsPtr: 0,
   };
   if (biteSide.fine.n < 20 || biteDesc.n < 10) return failure('BITE_BAD_INPUT', 'The bite scan has too few usable points.');
   for (const [name, d] of [
@@ -749,10 +739,6 @@ async function register(s: Scratch, slicer: Slicer, meshes: { upper: MeshRef; lo
 
 // ---------------------------------------------------------------- STL entry (server job, CLI)
 
-export interface BiteStlTimings {
-  parseMs: number;
-}
-
 /**
  * Parses the STLs (several bite files make one bite scan) and registers them
  * in a fresh instance of `module`. Unreadable files are BITE_BAD_INPUT results.
@@ -843,9 +829,3 @@ export async function alignByPairs(
     k.arenaRelease(mark);
   }
 }
-
-/** The point `p` (jaw coordinates) in the bite frame under `m` (jaw -> bite); for tests and tools. */
-export function applyMat4(m: Mat4, p: Vec3): Vec3 {
-  return rtApply(mat4ToRt(m), p);
-}
-
