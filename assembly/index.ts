@@ -24,6 +24,7 @@ export * from './bvh';
 export * from './topology';
 export * from './shape';
 export * from './bend';
+export * from './bite';
 
 /** Version of the kernel ABI; bump when an export changes meaning. */
 export function kernelsAbiVersion(): i32 {

@@ -30,6 +30,13 @@ export interface BiteResult {
   code?: BiteErrorCode;
   /** How far (mm) the lower jaw was moved along the occlusal direction to resolve penetration. */
   resolved?: number;
+  /**
+   * How far (mm) the lower jaw would move along the occlusal direction to bring the penetration
+   * down to the contact tolerance (0 when within it), whether or not that was applied.
+   */
+  resolveBy?: number;
+  /** Lower model coordinates -> bite frame with the penetration resolved (`lower` moved by resolveBy). */
+  lowerResolved?: Mat4;
   /** Unit occlusal direction (upper jaw towards the lower) in the bite frame. */
   occlusal?: readonly [number, number, number];
   /** Per jaw: RMS (mm) and the number of bite points matched. */

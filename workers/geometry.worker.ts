@@ -20,6 +20,8 @@ import { compileKernelsFromUrl, instantiateModule, type KernelExports } from './
 import { comlinkChannel } from './comlink-channel.ts';
 import { jobRunner, KernelError, toJobFailure, type JobFailure, type JobOptions, type JobResult, type KernelErrorCode, type ProgressCallback } from './kernels/job.ts';
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
+import { alignByPairs, registerBite } from './kernels/bite.ts';
+import type { BiteResult, Mat4 } from '../common/bite.ts';
 import { BaseError, generateBase, outlinePath, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePathOptions, type OutlinePoint } from './kernels/base.ts';
 import { writeBinaryStl } from './kernels/stl-write.ts';
 import { meshBounds } from './kernels/mesh-ops.ts';
@@ -293,6 +295,18 @@ function verticesMoved(m: StoredMesh, moved?: Uint32Array): void {
   // Allocated here, between jobs, never inside a job's scratch bracket.
   m.refitIndex ??= bvhRefitIndex(m.bvh, m.mesh);
   if (moved.length > 0) refitBvhVertices(m.refitIndex, m.mesh, moved);
+}
+
+/**
+ * A copy of a kept mesh's arrays, taken in turn with its other jobs, and a function that puts it
+ * into another instance (a kernel that needs several meshes in one memory: bite registration).
+ */
+async function snapshot(handle: MeshHandle): Promise<(k: KernelExports) => MeshRef> {
+  const copy = await withMesh(handle, (m) => {
+    const v = meshViews(m.mesh);
+    return { positions: v.positions.slice(), indices: v.indices.slice(), normals: v.normals?.slice() };
+  });
+  return (k) => meshFromArrays(k, copy.positions, copy.indices, copy.normals);
 }
 
 /** Bounds of a kept mesh's positions (a SIMD pass in its instance). */
@@ -592,6 +606,38 @@ const api = {
   /** The rigid transform that puts a jaw model into the canonical frame (the mesh is not moved: see transformMesh). */
   straighten(handle: MeshHandle, jaw: StraightenJaw, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<StraightenResult>> {
     return job('straighten', jobId, onProgress, (options) => withMesh(handle, ({ mesh }) => straighten(mesh, { ...options, jaw })));
+  },
+
+  // ---- bite registration (workers/kernels/bite.ts)
+
+  /**
+   * Registers the upper and lower models to the bite scan (each kept mesh's coordinates -> the
+   * bite's frame). The three meshes are copied into one fresh instance for the job (each handle
+   * keeps its own); a poor fit or bad input is a result with `code`, not a failure.
+   */
+  registerBite(upperHandle: MeshHandle, lowerHandle: MeshHandle, biteHandle: MeshHandle, jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<BiteResult>> {
+    return job('registerBite', jobId, onProgress, async (jobOptions) => {
+      const [upper, lower, bite] = [await snapshot(upperHandle), await snapshot(lowerHandle), await snapshot(biteHandle)];
+      const k = await newInstance();
+      return registerBite(k, { upper: upper(k), lower: lower(k), bite: bite(k) }, jobOptions);
+    });
+  },
+
+  /**
+   * Manual alignment of one jaw to the bite scan: Kabsch on the picked pairs (jaw point, bite
+   * point; at least 3, or none with `initial`), then ICP. Returns jaw -> bite.
+   */
+  alignByPairs(
+    jawHandle: MeshHandle,
+    biteHandle: MeshHandle,
+    pairs: { jaw: [number, number, number]; bite: [number, number, number] }[],
+    initial?: Mat4,
+  ): Promise<WorkerResult<{ matrix: Mat4; rms: number; points: number }>> {
+    return job('alignByPairs', undefined, undefined, async () => {
+      const [jaw, bite] = [await snapshot(jawHandle), await snapshot(biteHandle)];
+      const k = await newInstance();
+      return alignByPairs(k, jaw(k), bite(k), pairs, initial);
+    });
   },
 
   /** Applies a column-major rigid 4x4 (e.g. straighten's matrix or inverse) to the kept mesh's positions and normals. */

@@ -43,10 +43,12 @@ import type { StlMesh, StlStage } from '../../workers/kernels/stl.ts';
 import type { MeshHealth } from '../../workers/kernels/topology.ts';
 import type { BendStep, SimulateOptions, WireState } from '../../workers/kernels/bend.ts';
 import type { BendCheckInput, BendCheckResult } from '../../workers/kernels/bend-checks.ts';
+import type { BiteResult, Mat4 } from '../../common/bite.ts';
 import { GeometryError } from './errors.ts';
 import { abortReason, WorkerConnection, type CallOptions, type JobCalls, type ShortCalls } from './workerConnection.ts';
 
 export type { StlMesh, StlStage, Vec3 } from '../../workers/kernels/stl.ts';
+export type { BiteResult, BiteErrorCode, Mat4 } from '../../common/bite.ts';
 export type { BvhInfo, MeshHandle, MeshInfo, OpenedMesh, RemoteStl, SimplifiedMesh, StlSettings, StlSource, WorkerStats } from '../../workers/geometry.worker.ts';
 export type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions } from '../../workers/kernels/bvh.ts';
 export type { DistanceOptions, DistanceResult } from '../../workers/kernels/distance.ts';
@@ -256,6 +258,16 @@ export class GeometryClient {
   /** The rigid transform into the canonical frame (the kept mesh is not moved). */
   straighten(handle: MeshHandle, jaw: StraightenJaw = 'lower', options: JobCallOptions = {}): Promise<StraightenResult> {
     return this.jobs.straighten(handle, jaw, options);
+  }
+
+  /** Registers the upper and lower models to the bite scan (workers/kernels/bite.ts); a poor fit resolves with `code`. */
+  registerBite(upper: MeshHandle, lower: MeshHandle, bite: MeshHandle, options: JobCallOptions = {}): Promise<BiteResult> {
+    return this.jobs.registerBite(upper, lower, bite, options);
+  }
+
+  /** One jaw onto the bite scan from picked point pairs (>= 3, or `initial` alone), refined by ICP; jaw -> bite. */
+  alignByPairs(jaw: MeshHandle, bite: MeshHandle, pairs: { jaw: [number, number, number]; bite: [number, number, number] }[], initial?: Mat4): Promise<{ matrix: Mat4; rms: number; points: number }> {
+    return this.calls.alignByPairs(jaw, bite, pairs, initial);
   }
 
   /** Moves the kept mesh by a column-major rigid 4x4. */

@@ -7,13 +7,14 @@
 const KERNELS_ABI_VERSION = 1;
 
 import type { BendExports } from './bend-abi.ts';
+import type { BiteExports } from './bite-abi.ts';
 import type { BvhExports } from './bvh-abi.ts';
 import type { MeshOpsExports } from './mesh-ops-abi.ts';
 import type { ShapeExports } from './shape-abi.ts';
 import type { TopologyExports } from './topology-abi.ts';
 
 /** Exports of every area: one interface per assembly/<area>.ts, merged here. */
-export interface KernelExports extends BvhExports, TopologyExports, ShapeExports, BendExports, MeshOpsExports {
+export interface KernelExports extends BvhExports, TopologyExports, ShapeExports, BendExports, MeshOpsExports, BiteExports {
   readonly memory: WebAssembly.Memory;
   kernelsAbiVersion(): number;
 
