@@ -3,7 +3,9 @@
 // without the permission, a forged body).
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cubeStl, sphereStl } from '../fixtures/stl.ts';
+import { binaryStl, cubeStl, soupOf, sphereStl } from '../fixtures/stl.ts';
+import { generatedBite } from '../fixtures/bite-jaws.ts';
+import { centroid, mul, randomPose, rng, transformed, transformError } from '../fixtures/bite-poses.ts';
 import { biteKind } from '../../server/modules/geo-jobs/bite.ts';
 import { GeoJobRunner } from '../../server/modules/geo-jobs/runner.ts';
 import { checkBent } from '../../server/modules/order/lifecycle.ts';
@@ -127,18 +129,34 @@ describe('bite registration job', () => {
     expect((await info(id, anna)).status).toBe(0);
   }, 30_000);
 
-  // Through the real kernel (workers/kernels/bite.ts, written elsewhere; and build/kernels.wasm):
-  // spheres are no dentition, so the result may carry its error; either way the wait ends.
-  const realKernel = fs.existsSync(new URL('../../workers/kernels/bite.ts', import.meta.url)) && fs.existsSync(new URL('../../build/kernels.wasm', import.meta.url));
-  it.skipIf(!realKernel)('the bite kind runs the real kernel in its thread', async () => {
-    const id = await addWithBite(anna);
+  // Through the real kernel (workers/kernels/bite.ts and build/kernels.wasm), in the job's thread:
+  // a generated patient whose upper jaw arrives moved; the stored bite must undo that move.
+  const realKernel = fs.existsSync(new URL('../../build/kernels.wasm', import.meta.url));
+  it.skipIf(!realKernel)('the bite kind registers a moved jaw with the real kernel in its thread', async () => {
+    const jaws = generatedBite({ seed: 5 });
+    const pose = randomPose(rng(11), centroid(jaws.upper.positions));
+    const movedUpper = { positions: transformed(pose, jaws.upper.positions).positions, indices: jaws.upper.indices };
+    const upper = await model(anna, 'upper.stl', binaryStl(soupOf(movedUpper)));
+    const lower = await model(anna, 'lower.stl', binaryStl(soupOf(jaws.lower)));
+    const occlusion = await model(anna, 'bite.stl', binaryStl(soupOf(jaws.bite)));
+    const id = await addOrder(anna, { upperFileId: upper.id, lowerFileId: lower.id, occlusionFileId: occlusion.id });
+    expect((await info(id, anna)).status).toBe(3);
     const runner = new GeoJobRunner(t.ctx, { kinds: { bite: biteKind() }, concurrency: 1, pollMs: 30 });
     await runner.start();
     await runner.idle(120_000);
     await runner.stop();
-    const o = await info(id, anna);
-    expect(o.status).toBe(0);
-    expect(['done', 'failed']).toContain(o.biteJob.state);
+    expect((await info(id, anna)).status).toBe(0);
+    const data = (await get(`getOcclusalModelData?orderId=${id}`, anna)).body.data;
+    expect(data.job.state).toBe('done');
+    expect(data.bite.error).toBeUndefined();
+    expect(data.bite.source).toBe('auto');
+    // The stored upper transform composed with the move is the identity; the lower stays.
+    const upperError = transformError(mul(data.bite.upper, pose), jaws.upper.positions);
+    expect(upperError.deg).toBeLessThan(0.1);
+    expect(upperError.mm).toBeLessThan(0.05);
+    expect(transformError(data.bite.lower, jaws.lower.positions).mm).toBeLessThan(0.05);
+    expect(data.bite.rms).toBeLessThan(0.06);
+    expect(data.bite.overlap).toBeGreaterThan(0.7);
   }, 150_000);
 
   it('getOcclusalModelData and history answer only within the order scope', async () => {
