@@ -53,6 +53,9 @@ export function BitePanel({ engine, state }: { engine: EditorEngine | null; stat
       aria-label={t`Bite registration`}
       data-source={doc?.source ?? (view.server?.bite ? 'server' : 'none')}
       data-failed={q?.error ? 'true' : 'false'}
+      // The transforms the jaws are placed with now (browser tests compare them with the server's).
+      data-placed-upper={JSON.stringify(Array.from(engine.modelBite('upper') ?? []))}
+      data-placed-lower={JSON.stringify(Array.from(engine.modelBite('lower') ?? []))}
     >
       <h2 className="mb-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">{t`Bite registration`}</h2>
       <p className="text-xs text-slate-600" data-testid="bite-source">
