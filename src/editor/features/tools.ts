@@ -61,7 +61,8 @@ export function createTool(id: ToolId, ctx: ToolContext, deps: ToolDeps): Tool {
         removeLastPair: () => bite.removeLastPair(),
         canAlign: () => bite.canAlign(),
         align: () => bite.align(),
-        pairCount: () => bite.getState().pairs.length,
+        pairs: () => bite.getState().pairs,
+        watch: (listener) => bite.subscribe(listener),
       });
     }
   }

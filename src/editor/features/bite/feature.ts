@@ -22,6 +22,9 @@ export interface PointPair {
   jaw: Jaw;
   jawPoint: Xyz;
   bitePoint: Xyz;
+  /** The picked triangles (the markers drawn on the surfaces). */
+  jawTriangle?: number;
+  biteTriangle?: number;
 }
 
 /**

@@ -15,8 +15,10 @@ export interface BiteToolHost {
   removeLastPair(): void;
   canAlign(): boolean;
   align(): Promise<boolean>;
-  /** Pairs collected so far (the hint counts them). */
-  pairCount(): number;
+  /** Pairs collected so far (the hint counts them; the markers show them). */
+  pairs(): readonly PointPair[];
+  /** Calls `listener` when the pairs change elsewhere (the panel's "Clear pairs", an alignment); returns the unsubscribe. */
+  watch(listener: () => void): () => void;
 }
 
 type State = { phase: 'idle' } | { phase: 'pointing'; jaw: ModelHit & { model: Jaw } } | { phase: 'busy' };
@@ -28,10 +30,20 @@ export class BiteAlignTool implements Tool {
   /** Bumped by cancel(): a pick answered after it is dropped. */
   private generation = 0;
 
+  private readonly unwatch: () => void;
+
   constructor(
     private readonly ctx: ToolContext,
     private readonly host: BiteToolHost,
-  ) {}
+  ) {
+    let seen = host.pairs();
+    this.unwatch = host.watch(() => {
+      if (host.pairs() === seen) return;
+      seen = host.pairs();
+      this.showMarkers();
+      this.ctx.notify();
+    });
+  }
 
   get phase(): ToolPhase {
     return this.state.phase;
@@ -69,14 +81,23 @@ export class BiteAlignTool implements Tool {
     if (this.state.phase === 'busy') return;
     if (hit.model === 'upper' || hit.model === 'lower') {
       this.state = { phase: 'pointing', jaw: { model: hit.model, pick: hit.pick } };
-      this.ctx.showPending([hit]);
     } else if (this.state.phase === 'pointing') {
       const { jaw } = this.state;
-      this.host.addPair({ jaw: jaw.model, jawPoint: jaw.pick.point, bitePoint: hit.pick.point });
+      this.host.addPair({ jaw: jaw.model, jawPoint: jaw.pick.point, bitePoint: hit.pick.point, jawTriangle: jaw.pick.triangle, biteTriangle: hit.pick.triangle });
       this.state = { phase: 'idle' };
-      this.ctx.showPending([]);
     }
+    this.showMarkers();
     this.ctx.notify();
+  }
+
+  /** Every pair's two points and the jaw point waiting for its partner. */
+  private showMarkers(): void {
+    const marks: ModelHit[] = this.host.pairs().flatMap((p) => [
+      { model: p.jaw, pick: { point: p.jawPoint, triangle: p.jawTriangle ?? 0 } },
+      { model: 'occlusion' as const, pick: { point: p.bitePoint, triangle: p.biteTriangle ?? 0 } },
+    ]);
+    if (this.state.phase === 'pointing') marks.push(this.state.jaw);
+    this.ctx.showPending(marks);
   }
 
   wantsKey(key: string): boolean {
@@ -89,8 +110,9 @@ export class BiteAlignTool implements Tool {
       this.cancel();
       return true;
     }
-    if (key === 'Backspace' && this.state.phase === 'idle' && this.host.pairCount() > 0) {
+    if (key === 'Backspace' && this.state.phase === 'idle' && this.host.pairs().length > 0) {
       this.host.removeLastPair();
+      this.showMarkers();
       this.ctx.notify();
       return true;
     }
@@ -109,6 +131,7 @@ export class BiteAlignTool implements Tool {
       return await this.host.align();
     } finally {
       this.state = { phase: 'idle' };
+      this.showMarkers();
       this.ctx.notify();
     }
   }
@@ -116,11 +139,12 @@ export class BiteAlignTool implements Tool {
   cancel(): void {
     this.generation++;
     if (this.state.phase === 'pointing') this.state = { phase: 'idle' };
-    this.ctx.showPending([]);
+    this.showMarkers();
     this.ctx.notify();
   }
 
   dispose(): void {
+    this.unwatch();
     this.ctx.showPending([]);
   }
 }
