@@ -5,8 +5,8 @@
 import { Matrix } from '@babylonjs/core/Maths/math.vector';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
-import { cleanRigid, transformPoint, type Matrix4 } from '../../src/editor/engine/pose.ts';
-import { parseDocument } from '../../src/editor/engine/document.ts';
+import { cleanRigid, multiply, transformPoint, type Matrix4 } from '../../src/editor/engine/pose.ts';
+import { modelToCanonical, parseDocument } from '../../src/editor/engine/document.ts';
 import { alignableJaws, effectiveBite, pairsOf, serverBite, withBite, type BiteGeometry } from '../../src/editor/features/bite/feature.ts';
 import type { BiteAlignTool } from '../../src/editor/features/bite/tool.ts';
 import type { OcclusalModelData } from '../../common/order-lifecycle.ts';
@@ -90,6 +90,12 @@ describe('bite registration in the editor (headless)', () => {
     expect(effectiveBite(doc, failed)).toBeNull();
     // The document keeps its bite through JSON.
     expect(parseDocument(JSON.parse(JSON.stringify(own))).bite).toEqual(own.bite);
+    // A jaw's frame → canonical is its bite, then the straightening (wire templates, insertion direction); the scan has no bite.
+    const S = cleanRigid(rigidMatrix([1, 0, 0], 10, [0, 0, 3]));
+    const straight = { ...own, straightening: { matrix: S, jaw: 'upper' as const } };
+    expectMatrix(modelToCanonical(straight, 'upper'), multiply(S, LOWER));
+    expectMatrix(modelToCanonical(straight, 'occlusion'), S);
+    expectMatrix(modelToCanonical(doc, 'lower'), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
   });
 
   it('picks land on the jaw as it is placed in the bite', async () => {
@@ -170,7 +176,8 @@ describe('bite registration in the editor (headless)', () => {
     expect(editor.bite.getState().pairs.map((p) => p.jaw)).toEqual(['lower']);
     expect(editor.bite.getState().quality).toMatchObject({ source: 'manual', rms: 0.05 });
     editor.undo();
-    expect(editor.document.bite).toBeUndefined();
+    // Back to the server's bite, written into the document when it arrived (no undo step of its own).
+    expect(editor.document.bite).toEqual({ upper: UPPER, lower: LOWER, source: 'auto' });
     expectMatrix(worldOf('upper'), UPPER);
   });
 

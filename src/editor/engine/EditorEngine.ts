@@ -56,7 +56,7 @@ import { createRenderEngine, createScene, runFrames } from './viewport.ts';
 import { FrameClock, summarize, type FrameStatus } from './frames.ts';
 import { initialState, type EditorState, type EngineState } from './state.ts';
 import { IDLE_STRAIGHTEN } from '../features/straighten/feature.ts';
-import { BiteFeature, placement } from '../features/bite/feature.ts';
+import { BiteFeature, placement, serverBite } from '../features/bite/feature.ts';
 import { OrderLifecycle } from '../order/lifecycle.ts';
 
 export type { EditorError, EditorErrorCode, GeometryPort, LoadStage, MeshBuffers, ModelInfo, ModelView } from './models.ts';
@@ -211,13 +211,16 @@ export class EditorEngine {
     });
     this.bite = new BiteFeature(ctx, ctx.geometry);
     // The jaws follow the bite shown: the document's, else the server's.
-    this.bite.subscribe(() => this.applyBite());
+    this.bite.subscribe(() => {
+      this.adoptServerBite();
+      this.applyBite();
+    });
     this.order = new OrderLifecycle({
       document: () => this.state.document,
       checksSettled: () => this.wires.settled(),
       check: (id) => this.wires.check(id),
       change: (label, next) => this.changeDocument(label, next),
-      needsSave: () => !this.state.document.bite && this.bite.effective() !== null,
+      needsSave: () => this.adoptedAt === this.state.revision && this.state.document.bite !== undefined,
     });
     this.devices = new DeviceController({
       geometry: ctx.geometry,
@@ -429,6 +432,23 @@ export class EditorEngine {
     if (!this.models.setPose(matrix)) return;
     this.tool?.poseChanged?.();
     this.requestRender();
+  }
+
+  /** The revision at which the server's bite was written into the document (not saved by itself), or null. */
+  private adoptedAt: number | null = null;
+
+  /**
+   * The server's registration, for a document without a bite of its own: written into the
+   * document without a command (undo never takes it away) and without a new revision (opening an
+   * order saves nothing by itself); the next save stores it. Features that map a jaw's points
+   * to the canonical frame read the bite from the document (document.ts modelToCanonical).
+   */
+  private adoptServerBite(): void {
+    const doc = this.state.document;
+    const bite = doc.bite ? null : serverBite(this.bite.getState().server);
+    if (!bite) return;
+    this.adoptedAt = this.state.revision;
+    this.setState({ document: { ...doc, bite } });
   }
 
   /** Places the jaws in the bite shown (the document's, else the server's registration). */

@@ -3,7 +3,7 @@
 // new document through a command), versioned by `schemaVersion`. Meshes are never in it: they are
 // the order's models; the document refers to them by role.
 import type { Millimetres } from './units.ts';
-import { isRigidMatrix, type Xyz } from './pose.ts';
+import { IDENTITY, isRigidMatrix, multiply, type Xyz } from './pose.ts';
 import { DESIGN_SCHEMA_VERSION } from '../../../common/design.ts';
 import { WIRE_TYPES, type WireType } from '../../../common/wires.ts';
 
@@ -168,6 +168,17 @@ export function parseDocument(data: unknown): DesignDocument {
   const bite = parseBite((data as { bite?: unknown }).bite);
   if (bite) doc.bite = bite;
   return doc;
+}
+
+/**
+ * A model's frame → the canonical frame, as drawn: its bite (a jaw's model → the bite scan's
+ * frame; the scan is in it) and then the straightening. What features that work "in the
+ * canonical frame" (wire templates, insertion direction, straightening) map a jaw's points with.
+ */
+export function modelToCanonical(doc: DesignDocument, role: ModelRole): number[] {
+  const straightening = doc.straightening?.matrix ?? IDENTITY;
+  const bite = role === 'occlusion' ? null : doc.bite?.[role];
+  return bite ? multiply(straightening, bite) : Array.from(straightening);
 }
 
 export function parseBite(v: unknown): BiteDesign | null {
