@@ -103,7 +103,8 @@ export function OrderStatusHistory({ form }: { form: Row }) {
   useEffect(() => {
     if (!id) return undefined;
     const abort = new AbortController();
-    orderHistory(id, abort.signal).then(setHistory, () => !abort.signal.aborted && setFailed(true));
+    // Oldest first, whatever order the server sends.
+    orderHistory(id, abort.signal).then((rows) => setHistory([...rows].sort((a, b) => a.createTime.localeCompare(b.createTime))), () => !abort.signal.aborted && setFailed(true));
     return () => abort.abort();
   }, [id]);
   const label = (status: number | null) => (status === null ? '—' : (statuses.find((s) => s.value === status)?.label ?? String(status)));

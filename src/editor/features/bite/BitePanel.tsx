@@ -29,6 +29,7 @@ export function BitePanel({ engine, state }: { engine: EditorEngine | null; stat
   const job = view.server?.job;
   const jobRunning = job && (job.state === 'queued' || job.state === 'running');
   const jobPercent = job ? Math.round(job.progress * 100) : 0;
+  const jobError = job?.error ?? '';
   const doc = state.document.bite;
   const sourceText = doc ? (doc.source === 'manual' ? t`Aligned by hand (saved with the design)` : t`Registered (saved with the design)`) : view.server?.bite && !q?.error ? t`Registered on the server` : t`Not registered: the jaws are shown as scanned`;
   const button = (id: ActionId, label: string) => (
@@ -90,6 +91,11 @@ export function BitePanel({ engine, state }: { engine: EditorEngine | null; stat
             </>
           )}
         </dl>
+      )}
+      {!q?.error && job?.state === 'failed' && (
+        <p className="mt-2 rounded border border-amber-200 bg-amber-50 px-2 py-1 text-xs text-amber-800" role="alert" data-testid="bite-error">
+          {t`Bite registration failed: ${jobError}`}
+        </p>
       )}
       {q?.error && (
         <p className="mt-2 rounded border border-amber-200 bg-amber-50 px-2 py-1 text-xs text-amber-800" role="alert" data-testid="bite-error" data-code={q.code ?? ''}>
