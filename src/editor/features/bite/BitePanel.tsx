@@ -8,7 +8,7 @@ import type { EditorEngine, EditorState } from '../../engine/EditorEngine.ts';
 import type { ActionId } from '../actions.ts';
 import { useEngineStore } from '../../ui/useEngineStore.ts';
 import { formatNumber } from '../../../i18n/format.ts';
-import { MIN_PAIRS, type BiteProblem, type BiteView } from './feature.ts';
+import { isServerBite, MIN_PAIRS, type BiteProblem, type BiteView } from './feature.ts';
 
 const IDLE: BiteView = { server: null, loadError: null, quality: null, running: null, aligning: false, problem: null, pairs: [] };
 
@@ -30,8 +30,9 @@ export function BitePanel({ engine, state }: { engine: EditorEngine | null; stat
   const jobRunning = job && (job.state === 'queued' || job.state === 'running');
   const jobPercent = job ? Math.round(job.progress * 100) : 0;
   const jobError = job?.error ?? '';
-  const doc = state.document.bite;
-  const sourceText = doc ? (doc.source === 'manual' ? t`Aligned by hand (saved with the design)` : t`Registered (saved with the design)`) : view.server?.bite && !q?.error ? t`Registered on the server` : t`Not registered: the jaws are shown as scanned`;
+  const fromServer = isServerBite(state.document.bite, view.server);
+  const doc = fromServer ? undefined : state.document.bite;
+  const sourceText = doc ? (doc.source === 'manual' ? t`Aligned by hand (saved with the design)` : t`Registered (saved with the design)`) : fromServer ? t`Registered on the server` : t`Not registered: the jaws are shown as scanned`;
   const button = (id: ActionId, label: string) => (
     <button
       type="button"
@@ -52,7 +53,7 @@ export function BitePanel({ engine, state }: { engine: EditorEngine | null; stat
       className="border-b border-slate-200 px-3 py-3"
       data-testid="bite-panel"
       aria-label={t`Bite registration`}
-      data-source={doc?.source ?? (view.server?.bite ? 'server' : 'none')}
+      data-source={doc?.source ?? (fromServer ? 'server' : 'none')}
       data-failed={q?.error ? 'true' : 'false'}
       // The transforms the jaws are placed with now (browser tests compare them with the server's).
       data-placed-upper={JSON.stringify(Array.from(engine.modelBite('upper') ?? []))}

@@ -84,6 +84,13 @@ export function serverBite(server: OcclusalModelData | null): BiteDesign | null 
   return { upper: [...b.upper], lower: [...b.lower], source: b.source };
 }
 
+/** Whether a document's bite is the server's registration (written in when it arrived). */
+export function isServerBite(bite: BiteDesign | undefined | null, server: OcclusalModelData | null): boolean {
+  const s = serverBite(server);
+  const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+  return !!bite && !!s && bite.source === s.source && same(bite.upper, s.upper) && same(bite.lower, s.lower);
+}
+
 /** The bite the jaws are drawn in: the document's, else the server's, else none. */
 export function effectiveBite(doc: DesignDocument, server: OcclusalModelData | null): BiteDesign | null {
   return doc.bite ?? serverBite(server);
