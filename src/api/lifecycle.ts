@@ -87,8 +87,8 @@ export async function otherDesigns(body: Body<typeof otherDesignSchema>): Promis
   return rowsOf<Record<string, unknown>>(await request<unknown>({ url: '/admin/design/otherDesign', method: 'POST', data: body, silent: true })).map(brief);
 }
 
-/** The geometry job an order row carries (`job`), if any. */
+/** The bite job an order row carries (`biteJob`, common/order-lifecycle.ts OrderLifecycleFields; `job` in the first draft of the contract), if any. */
 export function jobOf(row: Record<string, unknown>): GeoJobView | null {
-  const job = row.job as GeoJobView | null | undefined;
+  const job = (row.biteJob ?? row.job) as GeoJobView | null | undefined;
   return job && typeof job === 'object' && typeof job.state === 'string' ? job : null;
 }

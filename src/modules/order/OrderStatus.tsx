@@ -115,6 +115,7 @@ export function OrderStatusHistory({ form }: { form: Row }) {
     submit: t`Submitted`,
     reopen: t`Reopened`,
     bent: t`Bent on a machine`,
+    designer: t`Designer changed`,
   };
   const job = jobOf(form);
   return (

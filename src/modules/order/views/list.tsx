@@ -44,7 +44,7 @@ export default function OrderList() {
     { prop: 'caseNo', label: t`Case number`, sortable: true, width: 170, render: (r) => <span className="font-mono text-xs whitespace-nowrap">{String(r.caseNo)}</span> },
     { prop: 'patientName', label: t`Patient`, sortable: true, minWidth: 120 },
     { prop: 'status', label: t`Status`, dict: statuses, sortable: true, width: 130 },
-    { prop: 'job', label: t`Bite registration`, width: 160, render: (r) => <BiteJobCell row={r} ended={refresh} /> },
+    { prop: 'biteJob', label: t`Bite registration`, width: 160, render: (r) => <BiteJobCell row={r} ended={refresh} /> },
     { prop: 'aiStatus', label: t`AI status`, dict: aiStatuses, sortable: true, width: 110 },
     { prop: 'designerName', label: t`Designer`, width: 100 },
     { prop: 'deliveryTime', label: t`Delivery time`, sortable: true, width: 150, render: (r) => nowrap(typeof r.deliveryTime === 'string' ? r.deliveryTime.slice(0, 16) : r.deliveryTime) },
