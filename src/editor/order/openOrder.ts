@@ -6,7 +6,7 @@ import { parseDocument } from '../engine/document.ts';
 import type { EditorEngine } from '../engine/EditorEngine.ts';
 import { forgetPrefetch, prefetched } from './prefetch.ts';
 import { designPort, lifecyclePort, loadDesign, remoteStl, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
-import { occlusalModelData } from '../../api/lifecycle.ts';
+import { occlusalModelData, orderHistory } from '../../api/lifecycle.ts';
 import { ORDER_STATUS } from '../../../common/orders.ts';
 
 /** How often the open order asks again while the server's bite job runs, or while it waits for a machine. */
@@ -60,6 +60,12 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
   };
 }
 
+/** The reason the last bite job gave no bite (the order's history), or null. */
+async function biteFailure(orderId: number): Promise<string | null> {
+  const rows = await orderHistory(orderId).catch(() => []);
+  return rows.filter((r) => r.reason === 'bite').at(-1)?.detail ?? null;
+}
+
 /**
  * Reads the order's bite registration, again every WATCH_MS while its job is queued or running;
  * and the order's status while it waits for a machine (to be processed → processed).
@@ -73,8 +79,11 @@ function watchOrder(engine: EditorEngine, orderId: number, hasScan: boolean): ()
       try {
         const data = await occlusalModelData(orderId);
         if (stopped) return;
-        engine.bite.setServer(data);
         again = !!data.job && (data.job.state === 'queued' || data.job.state === 'running');
+        // A job that ended without a bite: the history's last bite row says why.
+        const failure = !data.bite && data.job && !again && !data.job.error ? await biteFailure(orderId) : null;
+        if (stopped) return;
+        engine.bite.setServer(data, null, failure);
         if (!again && engine.order.getState().status === ORDER_STATUS.biteRegistration) await engine.order.refreshStatus();
       } catch (e) {
         if (stopped) return;

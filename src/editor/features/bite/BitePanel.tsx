@@ -10,7 +10,7 @@ import { useEngineStore } from '../../ui/useEngineStore.ts';
 import { formatNumber } from '../../../i18n/format.ts';
 import { isServerBite, MIN_PAIRS, type BiteProblem, type BiteView } from './feature.ts';
 
-const IDLE: BiteView = { server: null, loadError: null, quality: null, running: null, aligning: false, problem: null, pairs: [] };
+const IDLE: BiteView = { server: null, loadError: null, failure: null, quality: null, running: null, aligning: false, problem: null, pairs: [] };
 
 const PROBLEMS: Record<BiteProblem, MessageDescriptor> = {
   BITE_UNAVAILABLE: msg`Bite registration is not available in this version of the editor.`,
@@ -29,7 +29,7 @@ export function BitePanel({ engine, state }: { engine: EditorEngine | null; stat
   const job = view.server?.job;
   const jobRunning = job && (job.state === 'queued' || job.state === 'running');
   const jobPercent = job ? Math.round(job.progress * 100) : 0;
-  const jobError = job?.error ?? '';
+  const jobError = view.failure ?? '';
   const fromServer = isServerBite(state.document.bite, view.server);
   const doc = fromServer ? undefined : state.document.bite;
   const sourceText = doc ? (doc.source === 'manual' ? t`Aligned by hand (saved with the design)` : t`Registered (saved with the design)`) : fromServer ? t`Registered on the server` : t`Not registered: the jaws are shown as scanned`;
@@ -93,7 +93,7 @@ export function BitePanel({ engine, state }: { engine: EditorEngine | null; stat
           )}
         </dl>
       )}
-      {!q?.error && job?.state === 'failed' && (
+      {!q && view.failure && (
         <p className="mt-2 rounded border border-amber-200 bg-amber-50 px-2 py-1 text-xs text-amber-800" role="alert" data-testid="bite-error">
           {t`Bite registration failed: ${jobError}`}
         </p>

@@ -59,6 +59,11 @@ export interface BiteView {
   server: OcclusalModelData | null;
   /** The call failed: its message. */
   loadError: string | null;
+  /**
+   * Why the server's registration gave no bite, when its result is not there to say it (the job
+   * ended without storing one: the order's history keeps the reason).
+   */
+  failure: string | null;
   quality: BiteQuality | null;
   /** A re-run in the worker: its progress 0..1, or null. */
   running: number | null;
@@ -75,7 +80,7 @@ export type BiteProblem = 'BITE_UNAVAILABLE' | 'BITE_NEEDS_MODELS' | 'BITE_NEEDS
 /** At least this many pairs on a jaw to align it. */
 export const MIN_PAIRS = 3;
 
-const INITIAL: BiteView = { server: null, loadError: null, quality: null, running: null, aligning: false, problem: null, pairs: [] };
+const INITIAL: BiteView = { server: null, loadError: null, failure: null, quality: null, running: null, aligning: false, problem: null, pairs: [] };
 
 /** The server's registration, if it gave transforms (a failure's identities are not a bite). */
 export function serverBite(server: OcclusalModelData | null): BiteDesign | null {
@@ -141,9 +146,12 @@ export class BiteFeature extends FeatureStore<BiteView> {
   }
 
   /** The server's registration arrived (or the order was left: null). */
-  setServer(server: OcclusalModelData | null, loadError: string | null = null): void {
+  setServer(server: OcclusalModelData | null, loadError: string | null = null, failure: string | null = null): void {
     const b = server?.bite;
-    this.set({ server, loadError, quality: b ? qualityOf(b, 'server') : null, problem: null });
+    const quality = this.getState().quality;
+    // A re-run's or an alignment's figures stay until the server has something new to say.
+    const keep = quality && quality.source !== 'server' && b?.updateTime === this.getState().server?.bite?.updateTime;
+    this.set({ server, loadError, failure: b ? null : (server?.job?.error ?? failure), quality: keep ? quality : b ? qualityOf(b, 'server') : null, problem: null });
   }
 
   /** The bite the jaws are drawn in now. */
