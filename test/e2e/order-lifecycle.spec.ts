@@ -31,38 +31,54 @@ interface ModelFiles {
   upper: string;
   lower: string;
   bites: string[];
-  source: 'study' | 'generated';
+  source: string;
+}
+
+/** The kernel's synthetic jaws and bite scan (test/fixtures/bite-jaws.ts), where that generator is present. */
+interface BiteGenerator {
+  generatedBite(options: { sides?: 'both' | 'left' | 'right'; seed?: number }): { upper: IndexedMesh; lower: IndexedMesh; bite: IndexedMesh };
+}
+async function biteGenerator(): Promise<BiteGenerator | null> {
+  // Not a literal: the generator comes with the bite kernel's branch, and this spec must run without it.
+  const file = '../fixtures/bite-jaws.ts';
+  return fs.existsSync(path.join(import.meta.dirname, file)) ? ((await import(file)) as BiteGenerator) : null;
 }
 
 /** The study models when all are there, else generated ones written to a temporary folder. */
-function modelFiles(): ModelFiles {
+async function modelFiles(): Promise<ModelFiles> {
   const dir = process.env.ARCHWRIGHT_FIXTURES ?? path.resolve(process.cwd(), '../shared/fixtures/study-models');
   const at = (name: string) => path.join(dir, name);
   if (['upper-model.stl', 'lower-model.stl', 'bite-left.stl'].every((n) => fs.existsSync(at(n)))) {
     return { upper: at('upper-model.stl'), lower: at('lower-model.stl'), bites: ['bite-left.stl', 'bite-right.stl'].map(at).filter((f) => fs.existsSync(f)), source: 'study' };
   }
-  // The bite frame is the generated jaws' own: lower cusps up to z = 0, upper turned over onto them.
-  const lower = jawMesh({ detail: 0.4 });
-  const upper: IndexedMesh = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
-  const both = mergeMeshes(upper, lower);
-  // The scan sees the teeth around the occlusal plane, buccal side only (a bite's impression).
-  const centroid = (t: number, axis: number) =>
-    (both.positions[both.indices[t * 3]! * 3 + axis]! + both.positions[both.indices[t * 3 + 1]! * 3 + axis]! + both.positions[both.indices[t * 3 + 2]! * 3 + axis]!) / 3;
-  const near = (t: number) => Math.abs(centroid(t, 2) - 0.25) < 4;
-  const left = filterTriangles(both, (t) => near(t) && centroid(t, 0) < 0);
-  const right = filterTriangles(both, (t) => near(t) && centroid(t, 0) >= 0);
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-lifecycle-'));
   const write = (name: string, mesh: IndexedMesh) => {
     const file = path.join(out, name);
     fs.writeFileSync(file, binaryStl(soupOf(mesh)));
     return file;
   };
-  // Each jaw as its scanner left it: turned and moved away from the bite frame.
+  // Everything in the bite frame, then each jaw as its scanner left it: turned and moved away.
+  let upper: IndexedMesh, lower: IndexedMesh, left: IndexedMesh, right: IndexedMesh;
+  const generator = await biteGenerator();
+  if (generator) {
+    ({ upper, lower, bite: left } = generator.generatedBite({ sides: 'left' }));
+    right = generator.generatedBite({ sides: 'right' }).bite;
+  } else {
+    // Lower cusps up to z = 0, the upper turned over onto them; the scan sees the teeth around the occlusal plane.
+    lower = jawMesh({ detail: 0.4 });
+    upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
+    const both = mergeMeshes(upper, lower);
+    const centroid = (t: number, axis: number) =>
+      (both.positions[both.indices[t * 3]! * 3 + axis]! + both.positions[both.indices[t * 3 + 1]! * 3 + axis]! + both.positions[both.indices[t * 3 + 2]! * 3 + axis]!) / 3;
+    const near = (t: number) => Math.abs(centroid(t, 2) - 0.25) < 4;
+    left = filterTriangles(both, (t) => near(t) && centroid(t, 0) < 0);
+    right = filterTriangles(both, (t) => near(t) && centroid(t, 0) >= 0);
+  }
   return {
     upper: write('upper-model.stl', { positions: transformPositions(upper.positions, rigidMatrix([0.2, 1, 0.1], 7, [3, -2, 6])), indices: upper.indices }),
     lower: write('lower-model.stl', { positions: transformPositions(lower.positions, rigidMatrix([1, 0.3, 0], -6, [-2, 4, -5])), indices: lower.indices }),
     bites: [write('bite-left.stl', left), write('bite-right.stl', right)],
-    source: 'generated',
+    source: generator ? 'generated (bite-jaws)' : 'generated (jaw slices)',
   };
 }
 
@@ -80,7 +96,7 @@ async function machineFor(request: APIRequestContext, designerToken: string): Pr
 
 test('an order with three models goes through bite registration, design, submission and bending', async ({ page, request }) => {
   test.setTimeout(120_000);
-  const files = modelFiles();
+  const files = await modelFiles();
   test.info().annotations.push({ type: 'models', description: files.source });
   await createDesigner(request, 'life-designer', 'Lina');
   const token = await apiLogin(request, 'life-designer', 'life-designer-pass');
