@@ -162,7 +162,8 @@ export class OrderLifecycle extends FeatureStore<LifecycleView> {
     const orderId = this.getState().orderId;
     if (!port || orderId === null) return;
     const status = await port.status(orderId).catch(() => null);
-    if (status !== null && this.port === port && status !== this.getState().status) this.set({ status });
+    // A new status elsewhere (a machine finished): the last submit's message has had its day.
+    if (status !== null && this.port === port && status !== this.getState().status) this.set({ status, outcome: null });
   }
 
   /**
