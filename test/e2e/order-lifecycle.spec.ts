@@ -117,6 +117,11 @@ test('an order with three models goes through bite registration, design, submiss
     await dialog.getByLabel('Lower model').setInputFiles(files.lower);
     await dialog.getByLabel('Occlusion model').setInputFiles(files.bites);
     if (files.bites.length > 1) await expect(dialog.getByText(`${files.bites.length} bite scans combined into one occlusion model`)).toBeVisible();
+    // The slot names the file it uploads (the merged one) once its upload has started: saving then waits for it.
+    const stem = (f: string) => path.basename(f).replace(/\.stl$/i, '');
+    for (const name of [path.basename(files.upper), path.basename(files.lower), `${files.bites.map(stem).join('+')}.stl`]) {
+      await expect(dialog.getByText(name, { exact: true })).toBeVisible();
+    }
     await expect(dialog.getByRole('progressbar', { name: 'Upload progress' })).toHaveCount(0, { timeout: 60_000 });
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
