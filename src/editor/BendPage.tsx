@@ -16,6 +16,7 @@ import { StatusBar } from './ui/StatusBar.tsx';
 import { Toolbar, ToolButton } from './ui/Toolbar.tsx';
 import { orderIdOf } from './order/orderId.ts';
 import { useFrameAttributes } from './ui/frameAttributes.ts';
+import { OrderHeader, OrderOutcome } from './order/OrderHeader.tsx';
 import { formatCount } from '../i18n/format.ts';
 
 function hasFiles(e: DragEvent): boolean {
@@ -110,6 +111,7 @@ export default function BendPage() {
               <span className="block text-xs text-slate-500">{caseNo}</span>
             </p>
           )}
+          {orderId !== null && order.status === 'ready' && <OrderHeader engine={engine} orderId={orderId} />}
           {(modelsLoading || loading) && (
             <button type="button" className="h-7 rounded-md border border-slate-300 bg-white px-2 text-xs text-slate-600 hover:bg-slate-50" onClick={() => engine?.cancelLoad()}>
               {t`Cancel`}
@@ -118,6 +120,7 @@ export default function BendPage() {
         </div>
       </div>
 
+      <OrderOutcome engine={engine} />
       {error && (
         <div role="alert" className="flex items-start gap-3 border-b border-red-200 bg-red-50 px-4 py-2.5 text-sm text-red-800" data-error-code={error.code}>
           <p className="flex-1">

@@ -66,6 +66,7 @@ export function useEditor(orderId: number | null = null): UseEditor {
       (value) => {
         result = value;
         if (!live) {
+          value.close();
           value.autosave.dispose();
           return;
         }
@@ -80,6 +81,7 @@ export function useEditor(orderId: number | null = null): UseEditor {
       live = false;
       abort.abort();
       if (result) {
+        result.close();
         void result.autosave.close();
       }
       setOpened(null);

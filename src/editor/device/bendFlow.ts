@@ -71,7 +71,7 @@ export async function bendWire(req: BendRequest, deps: BendDeps): Promise<BendOu
     const { jobId } = await deps.port.bend({
       deviceId: device.id,
       orderId: req.orderId,
-      wire: { type: wire.type, diameter: wire.diameter },
+      wire: { type: wire.type, diameter: wire.diameter, id: wire.id },
       steps,
     });
     return { kind: 'sent', jobId, warnings: check.issues.filter((i) => i.severity === 'warning'), steps: steps.length };

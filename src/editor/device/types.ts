@@ -51,6 +51,7 @@ export interface QueueJob {
 export interface BendBody {
   deviceId: number | null;
   orderId?: number | null;
-  wire: { type: string; diameter: number } | null;
+  /** `id`: the design's wire, so the server knows when every wire of the order's design was bent (the order is then processed). */
+  wire: { type: string; diameter: number; id?: string | number } | null;
   steps: { feed: number; rotate: number; bend: number }[];
 }

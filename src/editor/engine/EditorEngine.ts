@@ -56,6 +56,8 @@ import { createRenderEngine, createScene, runFrames } from './viewport.ts';
 import { FrameClock, summarize, type FrameStatus } from './frames.ts';
 import { initialState, type EditorState, type EngineState } from './state.ts';
 import { IDLE_STRAIGHTEN } from '../features/straighten/feature.ts';
+import { BiteFeature, placement, serverBite } from '../features/bite/feature.ts';
+import { OrderLifecycle } from '../order/lifecycle.ts';
 
 export type { EditorError, EditorErrorCode, GeometryPort, LoadStage, MeshBuffers, ModelInfo, ModelView } from './models.ts';
 export type { ModelSource } from './modelSource.ts';
@@ -98,6 +100,10 @@ export class EditorEngine {
   readonly wires: WireFeature;
   /** Bending machines: devices, queue, Bend and the simulation (device/DeviceController.ts). */
   readonly devices: DeviceController;
+  /** The registered bite: the server's, re-runs, manual alignment (features/bite/feature.ts). */
+  readonly bite: BiteFeature;
+  /** The open order's status, submit and reopen (order/lifecycle.ts). */
+  readonly order: OrderLifecycle;
 
   /** The engine's own state; getState() adds the feature stores' parts. */
   private state: EngineState;
@@ -202,6 +208,19 @@ export class EditorEngine {
       if (this.wires.selectedId === selectedWire) return;
       selectedWire = this.wires.selectedId;
       this.notifyState();
+    });
+    this.bite = new BiteFeature(ctx, ctx.geometry);
+    // The jaws follow the bite shown: the document's, else the server's.
+    this.bite.subscribe(() => {
+      this.adoptServerBite();
+      this.applyBite();
+    });
+    this.order = new OrderLifecycle({
+      document: () => this.state.document,
+      checksSettled: () => this.wires.settled(),
+      check: (id) => this.wires.check(id),
+      change: (label, next) => this.changeDocument(label, next),
+      needsSave: () => this.adoptedAt === this.state.revision && this.state.document.bite !== undefined,
     });
     this.devices = new DeviceController({
       geometry: ctx.geometry,
@@ -415,6 +434,38 @@ export class EditorEngine {
     this.requestRender();
   }
 
+  /** The revision at which the server's bite was written into the document (not saved by itself), or null. */
+  private adoptedAt: number | null = null;
+
+  /**
+   * The server's registration, for a document without a bite of its own: written into the
+   * document without a command (undo never takes it away) and without a new revision (opening an
+   * order saves nothing by itself); the next save stores it. Features that map a jaw's points
+   * to the canonical frame read the bite from the document (document.ts modelToCanonical).
+   */
+  private adoptServerBite(): void {
+    const doc = this.state.document;
+    const bite = doc.bite ? null : serverBite(this.bite.getState().server);
+    if (!bite) return;
+    this.adoptedAt = this.state.revision;
+    this.setState({ document: { ...doc, bite } });
+  }
+
+  /** Places the jaws in the bite shown (the document's, else the server's registration). */
+  private applyBite(): void {
+    const bite = this.bite as BiteFeature | undefined; // the document may be applied before the feature exists
+    if (!bite || !this.models.setBites(placement(bite.effective()))) return;
+    this.tool?.poseChanged?.();
+    this.overlays.sync();
+    this.wires.sync();
+    this.requestRender();
+  }
+
+  /** A model's registered bite transform (model → bite frame) as placed now, or null (tests, diagnostics). */
+  modelBite(role: ModelRole): Matrix4 | null {
+    return this.models.biteOf(role);
+  }
+
   /** Translation of a model in the scene (the bite), [0, 0, 0] when absent. */
   modelOffset(role: ModelRole): Xyz {
     const offset = this.models.get(role)?.offset;
@@ -565,6 +616,7 @@ export class EditorEngine {
   private applyDocument(doc: DesignDocument): void {
     this.setState({ document: doc, revision: this.state.revision + 1 });
     this.setPose(doc.straightening?.matrix ?? null);
+    this.applyBite();
     this.overlays.sync();
     this.base.sync();
     this.slots.sync();
@@ -602,6 +654,7 @@ export class EditorEngine {
             analysis: this.analysis,
             wires: this.wires,
             straightening: this.straightening,
+            bite: this.bite,
             cameraHold: () => this.cameraHold,
             mayHitModel: (x, y) => this.mayHitModel(x, y),
             project: (jaw, p) => this.projectModelPoint(jaw, p),
@@ -709,6 +762,8 @@ export class EditorEngine {
     this.analysis.dispose();
     this.wires.dispose();
     this.devices.dispose();
+    this.bite.dispose();
+    this.order.clear();
     this.models.dispose();
     this.disposed = true;
     if (this.ownsGeometry) {

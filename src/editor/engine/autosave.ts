@@ -70,13 +70,13 @@ export class Autosave {
     this.timer = setTimeout(() => void this.flush(), this.delayMs);
   }
 
-  /** Saves now if anything changed (and waits for a save under way). */
-  async flush(): Promise<void> {
+  /** Saves now if anything changed, or (`force`) even if not: a version to refer to (and waits for a save under way). */
+  async flush(force = false): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     while (this.inFlight) await this.inFlight;
     const { document, revision } = this.source.getState();
-    if (this.disposed || this.state.status === 'conflict' || revision === this.savedRevision) return;
+    if (this.disposed || this.state.status === 'conflict' || (revision === this.savedRevision && !force)) return;
     this.set({ status: 'saving' });
     this.inFlight = this.port.save(document, this.state.version).then(
       ({ version }) => {

@@ -3,7 +3,7 @@
 // new document through a command), versioned by `schemaVersion`. Meshes are never in it: they are
 // the order's models; the document refers to them by role.
 import type { Millimetres } from './units.ts';
-import { isRigidMatrix, type Xyz } from './pose.ts';
+import { IDENTITY, isRigidMatrix, multiply, type Xyz } from './pose.ts';
 import { DESIGN_SCHEMA_VERSION } from '../../../common/design.ts';
 import { WIRE_TYPES, type WireType } from '../../../common/wires.ts';
 
@@ -109,6 +109,18 @@ export interface DesignDocument {
   wires?: WireDesign[];
   /** Slots cut into the base, in order; reset removes them all. */
   slots?: SlotDesign[];
+  /**
+   * The bite the document's coordinates assume: each jaw's model → bite frame (the occlusion
+   * scan's), column-major. When present it wins over the server's registration (features/bite).
+   */
+  bite?: BiteDesign;
+}
+
+/** The registered bite a design was made in: automatic (the server's or a re-run) or manual (point pairs). */
+export interface BiteDesign {
+  upper: number[];
+  lower: number[];
+  source: 'auto' | 'manual';
 }
 
 /** The analysis heatmap shown: which map, and the jaw analysed for undercuts. */
@@ -153,7 +165,26 @@ export function parseDocument(data: unknown): DesignDocument {
   if (Array.isArray(wires)) doc.wires = wires.map(parseWire).filter((w): w is WireDesign => w !== null);
   const slots = (data as { slots?: unknown }).slots;
   if (Array.isArray(slots)) doc.slots = slots.filter(isSlot).map((v) => ({ wireId: v.wireId, depth: v.depth, clearance: v.clearance }));
+  const bite = parseBite((data as { bite?: unknown }).bite);
+  if (bite) doc.bite = bite;
   return doc;
+}
+
+/**
+ * A model's frame → the canonical frame, as drawn: its bite (a jaw's model → the bite scan's
+ * frame; the scan is in it) and then the straightening. What features that work "in the
+ * canonical frame" (wire templates, insertion direction, straightening) map a jaw's points with.
+ */
+export function modelToCanonical(doc: DesignDocument, role: ModelRole): number[] {
+  const straightening = doc.straightening?.matrix ?? IDENTITY;
+  const bite = role === 'occlusion' ? null : doc.bite?.[role];
+  return bite ? multiply(straightening, bite) : Array.from(straightening);
+}
+
+export function parseBite(v: unknown): BiteDesign | null {
+  const b = v as Partial<BiteDesign> | null;
+  if (!b || typeof b !== 'object' || !isRigidMatrix(b.upper) || !isRigidMatrix(b.lower)) return null;
+  return { upper: [...b.upper], lower: [...b.lower], source: b.source === 'manual' ? 'manual' : 'auto' };
 }
 
 const pickOf = (p: SurfacePick): SurfacePick => ({ point: [...p.point] as unknown as Xyz, triangle: p.triangle });

@@ -131,6 +131,8 @@ export class ModelSlots {
   framesHeldUntil = 0;
   /** The models' pose as drawn (the document's straightening, or a drag's preview); null: none. */
   pose: Matrix4 | null = null;
+  /** Each jaw's registered bite (model → bite frame); absent: as in its file. The occlusion scan is in the bite frame. */
+  private bites: Partial<Record<ModelRole, Matrix4>> = {};
   private loadAbort: AbortController | null = null;
 
   constructor(
@@ -372,7 +374,7 @@ export class ModelSlots {
     mesh.material = material;
     mesh.isPickable = false;
     mesh.doNotSyncBoundingInfo = true;
-    this.placeMesh(mesh, entry.offset);
+    this.placeMesh(mesh, entry.offset, entry.role);
     entry.mesh = mesh;
     entry.material = material;
     this.applyAppearance(entry);
@@ -403,9 +405,25 @@ export class ModelSlots {
     this.host.requestRender();
   }
 
-  /** Places a model's mesh: the straightening, then the bite offset (overlays are its children). */
-  private placeMesh(mesh: Mesh, offset: Xyz): void {
-    const world = Matrix.FromArray(modelToWorldMatrix(this.pose, offset));
+  /** A model's registered bite transform, or null. */
+  biteOf(role: ModelRole): Matrix4 | null {
+    return this.bites[role] ?? null;
+  }
+
+  /** Places the jaws in a registered bite (null: as in their files). False: already so. */
+  setBites(bites: Partial<Record<ModelRole, Matrix4>> | null): boolean {
+    const next = bites ?? {};
+    const same = (a?: Matrix4, b?: Matrix4): boolean => (!a && !b) || (!!a && !!b && Array.from(a).every((v, i) => v === b[i]));
+    if (MODEL_ROLES.every((r) => same(next[r], this.bites[r]))) return false;
+    this.bites = { ...next };
+    for (const entry of this.entries.values()) if (entry.mesh) this.placeMesh(entry.mesh, entry.offset, entry.role);
+    this.host.requestRender();
+    return true;
+  }
+
+  /** Places a model's mesh: its bite, the straightening, then the bite offset (overlays are its children). */
+  private placeMesh(mesh: Mesh, offset: Xyz, role: ModelRole): void {
+    const world = Matrix.FromArray(modelToWorldMatrix(this.pose, offset, this.biteOf(role)));
     const rotation = new Quaternion();
     const position = new Vector3();
     world.decompose(undefined, rotation, position);
@@ -418,7 +436,7 @@ export class ModelSlots {
     const same = (a: Matrix4 = IDENTITY, b: Matrix4 = IDENTITY): boolean => Array.from(a).every((v, i) => v === b[i]);
     if (same(matrix ?? undefined, this.pose ?? undefined)) return false;
     this.pose = matrix;
-    for (const entry of this.entries.values()) if (entry.mesh) this.placeMesh(entry.mesh, entry.offset);
+    for (const entry of this.entries.values()) if (entry.mesh) this.placeMesh(entry.mesh, entry.offset, entry.role);
     return true;
   }
 
@@ -427,7 +445,7 @@ export class ModelSlots {
     const lower = this.entries.get('lower');
     if (!lower) return;
     lower.offset = [0, 0, z];
-    if (lower.mesh) this.placeMesh(lower.mesh, lower.offset);
+    if (lower.mesh) this.placeMesh(lower.mesh, lower.offset, 'lower');
   }
 
   /** engine.setVisible / setOpacity (opacity already clamped). */
@@ -448,7 +466,7 @@ export class ModelSlots {
       if (!entry.info || (visibleOnly && !entry.view.visible)) continue;
       any = true;
       // The box's corners as drawn (straightened and offset).
-      const m = modelToWorldMatrix(this.pose, entry.offset);
+      const m = modelToWorldMatrix(this.pose, entry.offset, this.biteOf(entry.role));
       const b = entry.info.bounds;
       for (let i = 0; i < 8; i++) {
         const p = transformPoint(m, [i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]]);

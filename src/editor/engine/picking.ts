@@ -51,7 +51,7 @@ export class Picking {
       .filter((e) => e.handle !== null && e.view.visible && e.view.status === 'ready')
       .map(async (e) => {
         // The ray in the model's frame (straightening and bite undone; rigid, so t is unchanged).
-        const { origin, direction: dir } = rayToModel(pose, e.offset, [ray.origin.x, ray.origin.y, ray.origin.z], [ray.direction.x, ray.direction.y, ray.direction.z]);
+        const { origin, direction: dir } = rayToModel(pose, e.offset, [ray.origin.x, ray.origin.y, ray.origin.z], [ray.direction.x, ray.direction.y, ray.direction.z], this.models.biteOf(e.role));
         const range: { tMin?: number; tMax?: number } = {};
         if (clip.enabled) {
           // The ray's part with y < offset is cut away (world y).
@@ -83,7 +83,7 @@ export class Picking {
   private viewKey(): string {
     const c = this.host.camera();
     const engine = this.host.engine();
-    const models = [...this.models.entries.values()].map((e) => `${e.role}:${e.handle}:${e.view.visible}:${e.view.status}:${e.offset}`);
+    const models = [...this.models.entries.values()].map((e) => `${e.role}:${e.handle}:${e.view.visible}:${e.view.status}:${e.offset}:${Array.from(this.models.biteOf(e.role) ?? []).join(',')}`);
     const { enabled, offset } = this.host.clipping();
     return c && engine ? [c.alpha, c.beta, c.radius, c.target, c.fov, engine.getRenderWidth(), engine.getRenderHeight(), this.models.pose, enabled && offset, ...models].join('|') : '';
   }
@@ -95,7 +95,7 @@ export class Picking {
     const camera = this.host.camera();
     const entry = this.models.get(model);
     if (!scene || !engine || !camera || !entry) return null;
-    const world = Vector3.FromArray(transformPoint(modelToWorldMatrix(this.models.pose, entry.offset), p));
+    const world = Vector3.FromArray(transformPoint(modelToWorldMatrix(this.models.pose, entry.offset, this.models.biteOf(model)), p));
     return projectWorld(scene, engine, camera, world);
   }
 
@@ -133,7 +133,7 @@ export class Picking {
     const entry = this.models.get(model);
     if (!scene || !camera || !entry) return null;
     const ray = scene.createPickingRay(x, y, Matrix.Identity(), camera);
-    return rayToModel(this.models.pose, entry.offset, [ray.origin.x, ray.origin.y, ray.origin.z], [ray.direction.x, ray.direction.y, ray.direction.z]);
+    return rayToModel(this.models.pose, entry.offset, [ray.origin.x, ray.origin.y, ray.origin.z], [ray.direction.x, ray.direction.y, ray.direction.z], this.models.biteOf(model));
   }
 
   /** The camera's viewing direction in a model's frame, or null. */
@@ -142,7 +142,7 @@ export class Picking {
     const entry = this.models.get(model);
     if (!camera || !entry) return null;
     const p = camera.position, d = camera.target.subtract(camera.position);
-    return rayToModel(this.models.pose, entry.offset, [p.x, p.y, p.z], [d.x, d.y, d.z]).direction;
+    return rayToModel(this.models.pose, entry.offset, [p.x, p.y, p.z], [d.x, d.y, d.z], this.models.biteOf(model)).direction;
   }
 
   /** The geodesic path between two picks on a model (the measure tool), or null when the worker cannot. */

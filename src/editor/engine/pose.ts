@@ -100,13 +100,22 @@ export function isRigidMatrix(m: unknown): m is number[] {
   return t.every((v, i) => Math.abs(v - IDENTITY[i]!) < 1e-4);
 }
 
-/** Model → world: the straightening, then the bite offset. */
-export function modelToWorldMatrix(pose: Matrix4 | null, offset: Xyz): number[] {
-  return multiply(translation(offset), pose ?? IDENTITY);
+/**
+ * Model → world: the model's registered bite (model → bite frame; features/bite), the
+ * straightening, then the bite offset (the opened bite's translation).
+ */
+export function modelToWorldMatrix(pose: Matrix4 | null, offset: Xyz, bite: Matrix4 | null = null): number[] {
+  return multiply(translation(offset), bite ? multiply(pose ?? IDENTITY, bite) : (pose ?? IDENTITY));
 }
 
 /** A world ray in a model's frame (rigid, so distances along the ray are unchanged). */
-export function rayToModel(pose: Matrix4 | null, offset: Xyz, origin: Xyz, direction: Xyz): { origin: [number, number, number]; direction: [number, number, number] } {
-  const inverse = invertRigid(modelToWorldMatrix(pose, offset));
+export function rayToModel(
+  pose: Matrix4 | null,
+  offset: Xyz,
+  origin: Xyz,
+  direction: Xyz,
+  bite: Matrix4 | null = null,
+): { origin: [number, number, number]; direction: [number, number, number] } {
+  const inverse = invertRigid(modelToWorldMatrix(pose, offset, bite));
   return { origin: transformPoint(inverse, origin), direction: rotateVector(inverse, direction) };
 }

@@ -10,6 +10,8 @@ import { straightenActions } from './straighten/actions.ts';
 import { slotActions } from './slots/actions.ts';
 import { wireActions } from './wires/actions.ts';
 import { deviceActions } from '../device/actions.ts';
+import { biteActions } from './bite/actions.ts';
+import { orderActions } from '../order/actions.ts';
 
 export const EDITOR_ACTIONS = [
   ...coreActions,
@@ -21,6 +23,8 @@ export const EDITOR_ACTIONS = [
   ...slotActions,
   ...deviceActions,
   ...wireActions,
+  ...biteActions,
+  ...orderActions,
 ] as const;
 
 export type ActionId = (typeof EDITOR_ACTIONS)[number]['id'];

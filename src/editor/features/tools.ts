@@ -12,6 +12,8 @@ import { SmoothTool } from './smooth/tool.ts';
 import { MeasureTool } from './measure/tool.ts';
 import { DirectionTool } from './analysis/tool.ts';
 import { WireTool } from './wires/tool.ts';
+import { BiteAlignTool } from './bite/tool.ts';
+import type { BiteFeature } from './bite/feature.ts';
 import { StraightenTool, type StraightenToolHost } from './straighten/tool.ts';
 import type { Tool, ToolContext, ToolId } from '../engine/tools/tool.ts';
 
@@ -21,6 +23,7 @@ export interface ToolDeps {
   readonly analysis: AnalysisController;
   readonly wires: WireFeature;
   readonly straightening: StraighteningController;
+  readonly bite: BiteFeature;
   cameraHold(): CameraHold | null;
   mayHitModel(x: number, y: number): boolean;
   /** Model point → canvas CSS pixel. */
@@ -51,6 +54,17 @@ export function createTool(id: ToolId, ctx: ToolContext, deps: ToolDeps): Tool {
       return new DirectionTool(ctx, deps.analysis);
     case 'wire':
       return new WireTool(ctx, { feature: deps.wires, holdCamera, setCursor: (cursor) => deps.setCursor(cursor) });
+    case 'bite': {
+      const bite = deps.bite;
+      return new BiteAlignTool(ctx, {
+        addPair: (pair) => bite.addPair(pair),
+        removeLastPair: () => bite.removeLastPair(),
+        canAlign: () => bite.canAlign(),
+        align: () => bite.align(),
+        pairs: () => bite.getState().pairs,
+        watch: (listener) => bite.subscribe(listener),
+      });
+    }
   }
 }
 

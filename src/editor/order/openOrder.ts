@@ -5,11 +5,18 @@ import { Autosave } from '../engine/autosave.ts';
 import { parseDocument } from '../engine/document.ts';
 import type { EditorEngine } from '../engine/EditorEngine.ts';
 import { forgetPrefetch, prefetched } from './prefetch.ts';
-import { designPort, loadDesign, remoteStl, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
+import { designPort, lifecyclePort, loadDesign, remoteStl, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
+import { occlusalModelData, orderHistory } from '../../api/lifecycle.ts';
+import { ORDER_STATUS } from '../../../common/orders.ts';
+
+/** How often the open order asks again while the server's bite job runs, or while it waits for a machine. */
+export const WATCH_MS = 2000;
 
 export interface OpenedOrder {
   order: OrderInfo;
   autosave: Autosave;
+  /** Stops watching the order (its bite job, its status) and detaches it from the engine. */
+  close(): void;
 }
 
 /** Rejects (with the server's message) when the order cannot be read; model errors stay per model. */
@@ -36,7 +43,63 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
   });
   forgetPrefetch(orderId);
   engine.loadDocument(parseDocument(saved?.data));
-  const autosave = new Autosave(engine, designPort(orderId), saved?.version ?? 0);
+  // Saves store the bite the jaws are shown in: the server's, when the document has none yet.
+  const port = designPort(orderId);
+  const autosave = new Autosave(engine, { ...port, save: (data, version) => port.save(engine.bite.forSave(data), version) }, saved?.version ?? 0);
+  engine.order.attach(orderId, order.status ?? null, autosave, lifecyclePort());
   void engine.openModels(loads);
-  return { order, autosave };
+  const watch = watchOrder(engine, orderId, order.occlusionFile !== null);
+  return {
+    order,
+    autosave,
+    close: () => {
+      watch();
+      engine.order.detach();
+      engine.bite.setServer(null);
+    },
+  };
+}
+
+/** The reason the last bite job gave no bite (the order's history), or null. */
+async function biteFailure(orderId: number): Promise<string | null> {
+  const rows = await orderHistory(orderId).catch(() => []);
+  return rows.filter((r) => r.reason === 'bite').at(-1)?.detail ?? null;
+}
+
+/**
+ * Reads the order's bite registration, again every WATCH_MS while its job is queued or running;
+ * and the order's status while it waits for a machine (to be processed → processed).
+ */
+function watchOrder(engine: EditorEngine, orderId: number, hasScan: boolean): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const tick = async (): Promise<void> => {
+    let again = false;
+    if (hasScan) {
+      try {
+        const data = await occlusalModelData(orderId);
+        if (stopped) return;
+        again = !!data.job && (data.job.state === 'queued' || data.job.state === 'running');
+        // A job that ended without a bite: the history's last bite row says why.
+        const failure = !data.bite && data.job && !again && !data.job.error ? await biteFailure(orderId) : null;
+        if (stopped) return;
+        engine.bite.setServer(data, null, failure);
+        if (!again && engine.order.getState().status === ORDER_STATUS.biteRegistration) await engine.order.refreshStatus();
+      } catch (e) {
+        if (stopped) return;
+        engine.bite.setServer(null, e instanceof Error ? e.message : String(e));
+      }
+    }
+    const status = engine.order.getState().status;
+    if (status === ORDER_STATUS.pending || status === ORDER_STATUS.biteRegistration) {
+      await engine.order.refreshStatus();
+      again = true;
+    }
+    if (!stopped) timer = setTimeout(() => void tick(), again ? WATCH_MS : WATCH_MS * 5);
+  };
+  void tick();
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  };
 }

@@ -5,6 +5,9 @@ import { session } from '../../api/client.ts';
 import type { DesignPort } from '../engine/autosave.ts';
 import type { DesignDocument, ModelRole } from '../engine/document.ts';
 import type { RemoteStl } from '../../geometry/client.ts';
+import type { OrderStatus } from '../../../common/orders.ts';
+import { reopenDesign, submitDesign, updateDrc } from '../../api/lifecycle.ts';
+import type { LifecyclePort } from './lifecycle.ts';
 
 export interface OrderFile {
   id: number;
@@ -20,6 +23,7 @@ export interface OrderInfo {
   upperFile: OrderFile | null;
   lowerFile: OrderFile | null;
   occlusionFile: OrderFile | null;
+  status?: OrderStatus;
 }
 
 export interface SavedDesign {
@@ -69,5 +73,16 @@ export function designPort(orderId: number): DesignPort {
         }),
       ),
     storedVersion: async () => (await loadDesign(orderId))?.version ?? 0,
+  };
+}
+
+/** The lifecycle's calls for the open order (order/lifecycle.ts). */
+export function lifecyclePort(): LifecyclePort {
+  return {
+    updateDrc: (body) => updateDrc(body),
+    submit: (orderId) => submitDesign({ orderId }),
+    reopen: (orderId) => reopenDesign({ orderId }),
+    status: async (orderId) => (await orderInfo(orderId)).status ?? null,
+    design: (orderId) => loadDesign(orderId),
   };
 }

@@ -15,6 +15,7 @@ import { SmoothPanel } from '../features/smooth/SmoothPanel.tsx';
 import { WirePanel } from '../features/wires/WirePanel.tsx';
 import { AnalysisPanel } from '../features/analysis/AnalysisPanel.tsx';
 import { StraightenPanel } from '../features/straighten/StraightenPanel.tsx';
+import { BitePanel } from '../features/bite/BitePanel.tsx';
 import { formatCount, formatNumber } from '../../i18n/format.ts';
 
 const ROLE_NAMES: Record<ModelRole, MessageDescriptor> = {
@@ -35,6 +36,7 @@ const TOOL_SECTION: Record<ToolId, string> = {
   direction: 'analysis',
   straighten: 'straighten-panel',
   wire: 'wire-panel',
+  bite: 'bite-panel',
 };
 
 /**
@@ -202,6 +204,7 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
           </label>
         )}
       </Section>
+      <BitePanel engine={engine} state={state} />
       <StraightenPanel engine={engine} state={state} />
       <AnalysisPanel engine={engine} state={state} />
       <BasePanel engine={engine} state={state} caseNo={caseNo} />

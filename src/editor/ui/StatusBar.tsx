@@ -42,6 +42,14 @@ export function StatusBar({ engine, state, save, saving, onRetry }: { engine: Ed
         return t`Straighten: moving the models (Esc cancels).`;
       case 'straighten.busy':
         return t`Straightening the models…`;
+      case 'bite.jaw':
+        return t`Bite: click a point on a jaw, then the same point on the bite scan (O shows the scan; Backspace removes the last pair).`;
+      case 'bite.scan':
+        return t`Bite: now click the same point on the bite scan (Esc cancels).`;
+      case 'bite.ready':
+        return t`Bite: Enter or Align aligns the jaws with the picked pairs; or pick more pairs.`;
+      case 'bite.busy':
+        return t`Bite: aligning…`;
       case 'wire.edit':
         return t`Wire: drag a corner to move it, double-click a segment to insert a corner, Delete removes the selected corner; click beside the wire or press Esc to place a new one.`;
       case 'wire.drag':

@@ -96,6 +96,11 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
           {action('bite.toggle')}
           {action('clip.toggle')}
         </Group>
+        <Group label={t`Bite`}>
+          {action('bite.scan')}
+          {action('bite.rerun')}
+          {action('tool.bite')}
+        </Group>
         <Group label={t`Analysis`}>
           {action('tool.measure')}
           {action('tool.direction')}

@@ -37,6 +37,10 @@ const PATHS = {
   step: 'M5 4l10 8-10 8zM18 4v16',
   restart: 'M4 12a8 8 0 1 0 3-6.2M4 4v5h5',
   send: 'M4 12l16-8-6 16-3-7z',
+  align: 'M5 5h4v4H5zM15 15h4v4h-4zM9 7h6a2 2 0 0 1 2 2v6M7 9v6a2 2 0 0 0 2 2h6',
+  submit: 'M5 12l5 5L20 7M4 21h16',
+  rerun: 'M20 12a8 8 0 1 1-3-6.2M20 4v5h-5',
+  scan: 'M4 8V5a1 1 0 0 1 1-1h3M16 4h3a1 1 0 0 1 1 1v3M20 16v3a1 1 0 0 1-1 1h-3M8 20H5a1 1 0 0 1-1-1v-3M7 12c2-3 8-3 10 0',
 } as const;
 
 export type EditorIconName = keyof typeof PATHS;

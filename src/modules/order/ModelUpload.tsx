@@ -19,6 +19,7 @@ import { healthIssues, healthWarning, type HealthIssues } from './modelHealth.ts
 import { simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify.ts';
 import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload.ts';
 import { formatCount } from '../../i18n/format.ts';
+import { mergeBinaryStl, mergedName, StlMergeError } from './stlMerge.ts';
 
 const pending = new Map<string, Promise<number>>();
 let counter = 0;
@@ -72,9 +73,14 @@ export interface ModelUploadProps {
   invalid: boolean;
   /** The stored file of the record being edited (`upperFile` etc. from info). */
   file?: ModelFile | null;
+  /**
+   * The occlusion slot: one or two bite scans (left and right), kept as ONE model: two binary STL
+   * files are merged here into one (stlMerge.ts) before the upload.
+   */
+  pair?: boolean;
 }
 
-export function ModelUpload({ id, value, onChange, disabled, invalid, file }: ModelUploadProps) {
+export function ModelUpload({ id, value, onChange, disabled, invalid, file, pair = false }: ModelUploadProps) {
   const { t, i18n } = useLingui();
   const input = useRef<HTMLInputElement>(null);
   const [current, setCurrent] = useState<ModelFile | null>(file ?? null);
@@ -126,16 +132,42 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
     );
   };
 
-  const pick = async (f: File | undefined) => {
-    if (!f) return;
+  /** Two bite scans → one binary STL file (or a message, and null). */
+  const merge = async (files: File[]): Promise<File | null> => {
+    try {
+      const parts = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+      const bytes = mergeBinaryStl(parts);
+      const name = mergedName(files.map((f) => f.name));
+      setNote(t`${files.length} bite scans combined into one occlusion model`);
+      return new File([bytes.buffer as ArrayBuffer], name, { type: 'model/stl' });
+    } catch (e) {
+      if (e instanceof StlMergeError && e.detail.code === 'STL_MERGE_ASCII') {
+        const name = e.detail.name;
+        setError(t`${name} is an ASCII STL file: two bite scans can only be combined from binary STL files. Export it as binary STL, or upload one scan.`);
+      } else if (e instanceof StlMergeError && e.detail.code === 'STL_MERGE_INVALID') {
+        const name = e.detail.name;
+        setError(t`${name} is not a valid STL file`);
+      } else setError(e instanceof Error ? e.message : String(e));
+      return null;
+    }
+  };
+
+  const pick = async (chosen: File[]) => {
+    if (chosen.length === 0) return;
     setError(null);
     setNote(null);
     setOversize(null);
     setDamage(null);
-    if (!/\.stl$/i.test(f.name)) {
+    if (chosen.some((c) => !/\.stl$/i.test(c.name))) {
       setError(t`Only STL files are accepted`);
       return;
     }
+    if (chosen.length > (pair ? 2 : 1)) {
+      setError(pair ? t`Choose one or two bite scans` : t`Choose one file`);
+      return;
+    }
+    const f = chosen.length > 1 ? await merge(chosen) : chosen[0]!;
+    if (!f) return;
     const limit = await uploadLimit();
     if (limit && f.size > limit.maxBytes) {
       setOversize({ file: f, maxBytes: limit.maxBytes });
@@ -212,17 +244,18 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file }: Mo
           id={id}
           type="file"
           accept=".stl"
+          multiple={pair}
           className="sr-only"
           disabled={disabled || busy}
           aria-invalid={invalid || undefined}
           onChange={(e) => {
-            void pick(e.target.files?.[0]);
+            void pick(Array.from(e.target.files ?? []));
             e.target.value = '';
           }}
         />
         <button type="button" className="aw-btn-default" disabled={disabled || busy} onClick={() => input.current?.click()}>
           <Icon name="file" className="size-4" />
-          {shown ? t`Replace` : t`Choose STL file`}
+          {shown ? t`Replace` : pair ? t`Choose one or two STL files` : t`Choose STL file`}
         </button>
         {shown && (
           <span className="flex min-w-0 items-center gap-2 text-sm text-slate-700">

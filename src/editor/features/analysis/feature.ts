@@ -18,7 +18,7 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { GeometryClient, MeshHandle } from '../../../geometry/client.ts';
 import { isAbortError } from '../../../geometry/errors.ts';
-import type { DesignDocument, HeatmapMode, HeatmapSettings } from '../../engine/document.ts';
+import { modelToCanonical, type DesignDocument, type HeatmapMode, type HeatmapSettings } from '../../engine/document.ts';
 import { invertRigid, rotateVector, type Xyz } from '../../engine/pose.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
@@ -94,18 +94,18 @@ function directionFromTilts(front: number, side: number, jaw: AnalysisJaw): Xyz 
   return normalize([Math.tan(clamp(side)), Math.tan(clamp(front)), s]);
 }
 
-/** The straightening rotation (model → canonical, column-major 4x4), or null without one. */
-function straighteningOf(doc: DesignDocument): number[] | null {
-  const m = (doc as { straightening?: { matrix?: number[] } }).straightening?.matrix;
-  return Array.isArray(m) && m.length === 16 ? m : null;
+/** The jaw's model frame → canonical (its bite, then the straightening), or null when both are absent. */
+function straighteningOf(doc: DesignDocument, jaw: AnalysisJaw): number[] | null {
+  if (!doc.straightening && !doc.bite) return null;
+  return modelToCanonical(doc, jaw);
 }
-/** Canonical → model frame: the straightening's inverse rotation (its transpose). */
-function toModelFrame(doc: DesignDocument, d: Xyz): Xyz {
-  const m = straighteningOf(doc);
+/** Canonical → the jaw's model frame: the inverse rotation (its transpose). */
+function toModelFrame(doc: DesignDocument, d: Xyz, jaw: AnalysisJaw): Xyz {
+  const m = straighteningOf(doc, jaw);
   return m ? normalize(rotateVector(invertRigid(m), d)) : d;
 }
-function toCanonicalFrame(doc: DesignDocument, d: Xyz): Xyz {
-  const m = straighteningOf(doc);
+function toCanonicalFrame(doc: DesignDocument, d: Xyz, jaw: AnalysisJaw): Xyz {
+  const m = straighteningOf(doc, jaw);
   return m ? normalize(rotateVector(m, d)) : d;
 }
 
@@ -251,7 +251,7 @@ export class AnalysisController {
     try {
       const result = await this.host.geometry.bestInsertionDirection(
         handle,
-        [...toModelFrame(doc, this.state.direction)] as [number, number, number],
+        [...toModelFrame(doc, this.state.direction, this.state.model)] as [number, number, number],
         { halfAngleDeg: BEST_DIRECTION_CONE_DEG },
         {
           signal: abort.signal,
@@ -262,7 +262,7 @@ export class AnalysisController {
       );
       if (abort.signal.aborted) return;
       this.setState({ best: { running: false, progress: 1, angleDeg: result.angleDeg, area: result.area, hintArea: result.hintArea } });
-      this.setDirection(toCanonicalFrame(this.host.document(), result.direction as unknown as Xyz));
+      this.setDirection(toCanonicalFrame(this.host.document(), result.direction as unknown as Xyz, this.state.model));
     } catch (e) {
       if (abort.signal.aborted || isAbortError(e)) return;
       console.error('Best insertion direction failed', e);
@@ -316,7 +316,7 @@ export class AnalysisController {
     const { mode, model, direction } = this.state;
     if (mode === 'off') return 'off';
     // In the model frame: a new straightening turns the direction the worker sees, so it recomputes.
-    const d = toModelFrame(this.host.document(), direction).map((v) => v.toFixed(6)).join(',');
+    const d = toModelFrame(this.host.document(), direction, model).map((v) => v.toFixed(6)).join(',');
     if (mode === 'undercut') return `undercut|${model}|${this.host.handleOf(model)}|${d}`;
     if (mode === 'occlusal') return `occlusal|${this.host.handleOf('upper')}|${this.host.handleOf('lower')}`;
     const base = this.shownBase();
@@ -360,7 +360,7 @@ export class AnalysisController {
       if (mode === 'undercut') {
         const handle = this.host.handleOf(model);
         if (handle === null) return missing();
-        const d = toModelFrame(doc, this.state.direction);
+        const d = toModelFrame(doc, this.state.direction, model);
         const result = await this.host.geometry.undercut(handle, [d[0], d[1], d[2]], { colors: { ...UNDERCUT_RANGE } }, { signal, onProgress });
         if (signal.aborted) return;
         perfMark(PERF_MARKS.computed);
@@ -485,7 +485,7 @@ export class AnalysisController {
     const box = mesh.getBoundingInfo().boundingBox;
     const centre = box.center;
     const length = Math.max(5, box.extendSize.length() * 1.2);
-    const d = toModelFrame(this.host.document(), direction);
+    const d = toModelFrame(this.host.document(), direction, model);
     const tip = centre.add(new Vector3(d[0], d[1], d[2]).scale(length));
     // Two short barbs at the tip, across the arrow.
     const side = Math.abs(d[0]) < 0.9 ? new Vector3(1, 0, 0) : new Vector3(0, 1, 0);

@@ -7,7 +7,7 @@
 import type { MeshHandle } from '../../../geometry/client.ts';
 import { GeometryError, isAbortError, type GeometryErrorCode } from '../../../geometry/errors.ts';
 import type { ModelRole, Straightening } from '../../engine/document.ts';
-import { cleanRigid, IDENTITY, multiply, rotationAbout, translation, type Matrix4, type Xyz } from '../../engine/pose.ts';
+import { cleanRigid, IDENTITY, invertRigid, multiply, rotationAbout, translation, type Matrix4, type Xyz } from '../../engine/pose.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { StraightenHandles, type HandleId, type HandleLayout } from './handles.ts';
@@ -93,7 +93,9 @@ export class StraighteningController {
     try {
       const result = await this.host.geometry.straighten(handle, jaw, { signal: abort.signal });
       if (abort.signal.aborted) return;
-      this.commit('straighten.auto', Array.from(result.matrix), jaw);
+      // The worker straightens the jaw's own frame; the set is drawn in the bite's: undo the jaw's bite first.
+      const bite = this.host.document().bite?.[jaw];
+      this.commit('straighten.auto', bite ? multiply(result.matrix, invertRigid(bite)) : Array.from(result.matrix), jaw);
       this.setStatus({ busy: false, error: null, method: result.method });
       this.host.fitToView();
     } catch (e) {

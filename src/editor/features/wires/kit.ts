@@ -1,7 +1,7 @@
 // engine.wires' geometry (WireKit) over the worker: surface.ts for keeping corners off the
 // teeth, templates.ts for placing a wire on clicked teeth, fit.ts for the clasp's auto-fit.
 import type { MeshHandle } from '../../../geometry/client.ts';
-import type { DesignDocument, SurfacePick, WireDesign, WirePoint, WireType } from '../../engine/document.ts';
+import { modelToCanonical, type DesignDocument, type SurfacePick, type WireDesign, type WirePoint, type WireType } from '../../engine/document.ts';
 import { IDENTITY, type Xyz } from '../../engine/pose.ts';
 import type { WireFrame } from './local.ts';
 import type { WireKit } from './feature.ts';
@@ -48,5 +48,5 @@ export function wireKit(geometry: WireKitGeometry, host: WireKitHost): WireKit {
 
 /** The wire's working frame: the straightening (identity before it) and the jaw. */
 function frameOf(doc: DesignDocument, jaw: 'upper' | 'lower'): WireFrame {
-  return { matrix: doc.straightening ? [...doc.straightening.matrix] : Array.from(IDENTITY), jaw };
+  return { matrix: modelToCanonical(doc, jaw), jaw };
 }

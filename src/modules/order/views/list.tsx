@@ -1,5 +1,5 @@
 /** Orders: patient, jaw models (STL, uploaded with progress), delivery, AI; open one in the editor. */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { api, unwrap } from '../../../api/api.ts';
@@ -11,6 +11,7 @@ import { ModelUpload, isPending, settleModels } from '../ModelUpload.tsx';
 import { useStatusOptions } from '../status.ts';
 import { userLabel, type NamedUser } from '../../../app/users.ts';
 import { AI_STATUS } from '../../../../common/orders.ts';
+import { BiteJobCell, OrderStatusHistory } from '../OrderStatus.tsx';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -37,11 +38,13 @@ export default function OrderList() {
   const { order: statuses, ai: aiStatuses } = useStatusOptions();
   const service = createService(PREFIX);
 
+  const refresh = useCallback(() => crud.current?.refresh(), []);
   const nowrap = (v: unknown) => <span className="whitespace-nowrap">{v == null || v === '' ? '—' : String(v)}</span>;
   const columns: TableColumn[] = [
     { prop: 'caseNo', label: t`Case number`, sortable: true, width: 170, render: (r) => <span className="font-mono text-xs whitespace-nowrap">{String(r.caseNo)}</span> },
     { prop: 'patientName', label: t`Patient`, sortable: true, minWidth: 120 },
     { prop: 'status', label: t`Status`, dict: statuses, sortable: true, width: 130 },
+    { prop: 'biteJob', label: t`Bite registration`, width: 160, render: (r) => <BiteJobCell row={r} ended={refresh} /> },
     { prop: 'aiStatus', label: t`AI status`, dict: aiStatuses, sortable: true, width: 110 },
     { prop: 'designerName', label: t`Designer`, width: 100 },
     { prop: 'deliveryTime', label: t`Delivery time`, sortable: true, width: 150, render: (r) => nowrap(typeof r.deliveryTime === 'string' ? r.deliveryTime.slice(0, 16) : r.deliveryTime) },
@@ -59,11 +62,19 @@ export default function OrderList() {
           ? (value, form) => (!value && !form.lowerFileId ? t`Please upload the upper or lower model` : null)
           : undefined,
     render: ({ id, value, onChange, disabled, invalid, form }) => (
-      <ModelUpload id={id} value={value} onChange={onChange} disabled={disabled} invalid={invalid} file={form[FILE_OF[prop]] as never} />
+      <ModelUpload id={id} value={value} onChange={onChange} disabled={disabled} invalid={invalid} file={form[FILE_OF[prop]] as never} pair={prop === 'occlusionFileId'} />
     ),
   });
 
   const items: FormItem[] = [
+    {
+      prop: 'statusHistory',
+      label: t`Status`,
+      type: 'custom',
+      span: 24,
+      hidden: ({ mode }) => mode === 'add',
+      render: ({ form }) => <OrderStatusHistory form={form} />,
+    },
     { prop: 'patientName', label: t`Patient`, required: true, span: 12 },
     { prop: 'deliveryTime', label: t`Delivery time`, type: 'datetime', span: 12 },
     { prop: 'designerId', label: t`Designer`, type: 'select', options: designers, span: 12, hidden: noDesigners },
