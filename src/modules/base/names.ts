@@ -26,6 +26,9 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'device time': msg`Device time`,
   // Orders, devices, interface configuration and file space.
   'retry ai': msg`Retry AI`,
+  'order history': msg`Order history`,
+  'design orders': msg`Design orders`,
+  'assign designer': msg`Assign designer`,
   design: msg`Design`,
   bend: msg({ message: 'Bend', context: 'permission' }),
   'reset key': msg`Reset key`,
