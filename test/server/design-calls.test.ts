@@ -22,6 +22,7 @@ let maker: string;
 let olga: string;
 let annaId: number;
 let benId: number;
+let olgaId: number;
 const ORDER_PERMS = ['order:info:add', 'order:info:update', 'order:info:info', 'order:info:page', 'order:info:list', 'order:info:history'];
 const DESIGN_PERMS = ['design:save', 'design:getDesignData', 'design:submit', 'design:bend', 'design:designer'];
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
   annaId = await addUser(t, admin, { username: 'anna', password: 'anna-pass', roleIdList: [designer] });
   benId = await addUser(t, admin, { username: 'ben', password: 'ben-pass', roleIdList: [designer] });
   await addUser(t, admin, { username: 'maker', password: 'maker-pass', roleIdList: [manufacturer] });
-  await addUser(t, admin, { username: 'olga', password: 'olga-pass', roleIdList: [clerk] });
+  olgaId = await addUser(t, admin, { username: 'olga', password: 'olga-pass', roleIdList: [clerk] });
   anna = (await t.login('anna', 'anna-pass')).token;
   ben = (await t.login('ben', 'ben-pass')).token;
   maker = (await t.login('maker', 'maker-pass')).token;
@@ -267,6 +268,9 @@ describe('design calls', () => {
     expect((await post('designer', ben, { orderId: id, designerId: benId })).body).toEqual(NOT_YOURS);
     expect((await post('designer', olga, { orderId: id, designerId: benId })).status).toBe(403);
     expect((await post('designer', maker, { orderId: id, designerId: 999_999 })).body).toMatchObject({ code: 1002 });
+    // Nor to someone who may not design (olga lacks design:save).
+    expect((await post('designer', maker, { orderId: id, designerId: olgaId })).body).toMatchObject({ code: 1002 });
+    expect((await info(id)).designerId).toBe(annaId);
     expect((await post('designer', admin, { orderId: id, designerId: benId })).body.code).toBe(1000);
     expect((await info(id)).designerId).toBe(benId);
     expect((await post('designer', admin, { orderId: 999_999, designerId: benId })).body).toEqual(NOT_YOURS);

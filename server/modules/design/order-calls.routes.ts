@@ -93,6 +93,9 @@ export function orderCallRoutes(ctx: AppContext) {
       if (!admin && o.creatorId !== userId) throw fail('designerNotAllowed');
       const user = await db.selectFrom('base_sys_user').select(['id', 'status']).where('id', '=', designerId).executeTakeFirst();
       if (!user || user.status !== 1) throw invalidField('designerId');
+      // Only someone who may design (design:save) can be handed an order to design.
+      const access = await loadAccess(db, designerId);
+      if (!access.isSuper && !access.perms.has('design:save')) throw invalidField('designerId');
       if (o.designerId !== designerId) {
         const now = ctx.clock.now();
         await db.transaction().execute(async (trx) => {
