@@ -1,17 +1,12 @@
 /**
  * The order lifecycle's calls (common/order-lifecycle.ts): status history, the bite registration's
  * data, submit and reopen, the design rule check, the order switcher and the patient's other
- * designs.
- *
- * These go through the plain `request()` helper rather than the typed `api()` client: the routes
- * are written in parallel (server/modules/design, server/modules/order) and are not in this
- * branch's `AppType` yet, so `api().admin.design.submit` would not compile here. Once they are,
- * each function can switch to `unwrap(api().admin.design.<call>.$post(...))` without its callers
- * changing. Request bodies are typed from the shared zod schemas, replies from the shared reply
- * shapes, so a contract change breaks the compile here too.
+ * designs; through the typed client (hc<AppType>), so the server's routes type the bodies and a
+ * contract change breaks the compile here.
  */
 import type { z } from 'zod';
-import { request } from './client.ts';
+import { api } from './api.ts';
+import { unwrap } from './typed.ts';
 import type {
   designReopenSchema,
   designSubmitSchema,
@@ -37,28 +32,28 @@ export function rowsOf<T>(reply: unknown): T[] {
 
 /** GET /admin/order/info/history?id=: the order's status changes, oldest first. */
 export async function orderHistory(id: number, signal?: AbortSignal): Promise<OrderStatusChange[]> {
-  const reply = await request<unknown>({ url: '/admin/order/info/history', params: { id }, silent: true, ...(signal ? { signal } : {}) });
+  const reply = await unwrap(api({ silent: true }).admin.order.info.history.$get({ query: { id: String(id) } }, signal ? { init: { signal } } : undefined));
   return rowsOf<OrderStatusChange>(reply);
 }
 
 /** GET /admin/design/getOcclusalModelData?orderId= */
 export function occlusalModelData(orderId: number): Promise<OcclusalModelData> {
-  return request<OcclusalModelData>({ url: '/admin/design/getOcclusalModelData', params: { orderId }, silent: true });
+  return unwrap(api({ silent: true }).admin.design.getOcclusalModelData.$get({ query: { orderId: String(orderId) } })) as Promise<OcclusalModelData>;
 }
 
 /** POST /admin/design/updateDRC: the check result of a saved design version. */
 export function updateDrc(body: Body<typeof updateDrcSchema>): Promise<DrcResult | null> {
-  return request<DrcResult | null>({ url: '/admin/design/updateDRC', method: 'POST', data: body, silent: true });
+  return unwrap(api({ silent: true }).admin.design.updateDRC.$post({ json: body })) as Promise<DrcResult | null>;
 }
 
 /** POST /admin/design/submit */
 export function submitDesign(body: Body<typeof designSubmitSchema>): Promise<unknown> {
-  return request({ url: '/admin/design/submit', method: 'POST', data: body, silent: true });
+  return unwrap(api({ silent: true }).admin.design.submit.$post({ json: body }));
 }
 
 /** POST /admin/design/reopen */
 export function reopenDesign(body: Body<typeof designReopenSchema>): Promise<unknown> {
-  return request({ url: '/admin/design/reopen', method: 'POST', data: body, silent: true });
+  return unwrap(api({ silent: true }).admin.design.reopen.$post({ json: body }));
 }
 
 /** One order as the switcher and the other-designs list show it (fields the server may leave out are optional). */
@@ -79,12 +74,12 @@ function brief(row: Record<string, unknown>): OrderBrief {
 
 /** GET /admin/design/changeOrderList: the designer's orders to switch to. */
 export async function changeOrderList(): Promise<OrderBrief[]> {
-  return rowsOf<Record<string, unknown>>(await request<unknown>({ url: '/admin/design/changeOrderList', silent: true })).map(brief);
+  return rowsOf<Record<string, unknown>>(await unwrap(api({ silent: true }).admin.design.changeOrderList.$get({ query: {} }))).map(brief);
 }
 
 /** POST /admin/design/otherDesign: the patient's other orders with designs. */
 export async function otherDesigns(body: Body<typeof otherDesignSchema>): Promise<OrderBrief[]> {
-  return rowsOf<Record<string, unknown>>(await request<unknown>({ url: '/admin/design/otherDesign', method: 'POST', data: body, silent: true })).map(brief);
+  return rowsOf<Record<string, unknown>>(await unwrap(api({ silent: true }).admin.design.otherDesign.$post({ json: body }))).map(brief);
 }
 
 /** The bite job an order row carries (`biteJob`, common/order-lifecycle.ts OrderLifecycleFields; `job` in the first draft of the contract), if any. */
