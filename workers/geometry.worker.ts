@@ -619,7 +619,8 @@ const api = {
     return job('registerBite', jobId, onProgress, async (jobOptions) => {
       const [upper, lower, bite] = [await snapshot(upperHandle), await snapshot(lowerHandle), await snapshot(biteHandle)];
       const k = await newInstance();
-      return registerBite(k, { upper: upper(k), lower: lower(k), bite: bite(k) }, jobOptions);
+      // As the order's bite job: penetration beyond the contact tolerance resolved and reported.
+      return registerBite(k, { upper: upper(k), lower: lower(k), bite: bite(k) }, { ...jobOptions, resolvePenetration: true });
     });
   },
 

@@ -17,7 +17,7 @@ interface BiteModules {
   registerBiteStl(
     compiled: Compiled,
     input: { upper: Uint8Array; lower: Uint8Array; bites: Uint8Array[] },
-    options?: { onProgress?: (f: number) => void },
+    options?: { onProgress?: (f: number) => void; resolvePenetration?: boolean },
   ): Promise<BiteResult>;
 }
 
@@ -30,5 +30,6 @@ export async function run(input: BiteInput, progress: (f: number) => void): Prom
   const abi = (await import(moduleUrl('abi.ts'))) as Pick<BiteModules, 'compileKernels'>;
   const bite = (await import(moduleUrl('bite.ts'))) as Pick<BiteModules, 'registerBiteStl'>;
   const compiled = await abi.compileKernels(fs.readFileSync(WASM_PATH));
-  return bite.registerBiteStl(compiled, { upper, lower, bites: [occlusion] }, { onProgress: progress });
+  // An order's bite has its penetration resolved (docs/geometry.md, Penetration policy).
+  return bite.registerBiteStl(compiled, { upper, lower, bites: [occlusion] }, { onProgress: progress, resolvePenetration: true });
 }
