@@ -1,6 +1,7 @@
 // Brute-force references for the BVH tests: every triangle, in f64.
 
 import type { IndexedMesh, Vec3 } from '../fixtures/meshes.ts';
+import { random } from '../fixtures/random.ts';
 
 export interface BruteHit {
   t: number;
@@ -82,17 +83,7 @@ export function bruteClosest(m: IndexedMesh, p: Vec3): { distance: number; trian
   return { distance: best, triangle };
 }
 
-/** Deterministic uniform numbers in [0, 1) (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { random };
 
 /** `count` rays (origin xyz, unit direction xyz) with origins in the cube [-size, size]^3. */
 export function randomRays(count: number, size: number, seed: number): Float32Array<ArrayBuffer> {

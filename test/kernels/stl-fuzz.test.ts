@@ -10,6 +10,7 @@ import type { KernelExports } from '../../workers/kernels/abi.ts';
 import { parseStl, STL_ERROR_CODES, type StlErrorCode, type StlMesh, type StlResult } from '../../workers/kernels/stl.ts';
 import { asciiStl, binaryStl, cubeStl, cubeTriangles, garbage, sphereTriangles } from '../fixtures/stl.ts';
 import { loadKernels } from './kernels.ts';
+import { random } from '../fixtures/random.ts';
 
 let k: KernelExports;
 let reference: StlMesh;
@@ -21,17 +22,7 @@ beforeAll(async () => {
   reference = r.mesh;
 });
 
-/** mulberry32: small, seedable, good enough to pick mutations. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = random;
 
 interface Case {
   name: string;
