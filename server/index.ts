@@ -1,6 +1,7 @@
 // The only file that knows Node's HTTP server: serves the API and the built front end, sets the
 // cross-origin isolation headers, and stops cleanly on signals.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -137,7 +138,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const scheduler = schedulerFor(ctx);
   scheduler.start();
   // Geometry jobs (bite registration...) in worker threads; ARCHWRIGHT_JOB_CONCURRENCY at a time.
-  const geoJobs = new GeoJobRunner(ctx, { kinds: GEO_KINDS });
+  // The runner is named by host and port, so a server restarted on its port takes back at once
+  // the jobs its previous life left running (another process's wait for their leases to end).
+  const geoJobs = new GeoJobRunner(ctx, { kinds: GEO_KINDS, owner: `${os.hostname()}:${port}` });
   ctx.geoJobs = geoJobs;
   await geoJobs.start();
   let deviceHub: Awaited<ReturnType<typeof attachDeviceHub>>;
