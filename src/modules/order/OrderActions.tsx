@@ -7,7 +7,9 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
+import { ApiError } from '../../api/http.ts';
 import { assignDesigner, copyOrder, type CopiedOrder } from '../../api/lifecycle.ts';
+import { Code } from '../../../common/codes.ts';
 import { getApp, hasPerm } from '../../app/store.ts';
 import type { Option, Row } from '../../kit/index.ts';
 import { Modal } from '../../ui/Modal.tsx';
@@ -143,7 +145,8 @@ export function DesignerDialog({ order, designers, onClose, onDone }: DesignerDi
       await assignDesigner({ orderId: Number(order.id), designerId: Number(choice) });
       onDone(Number(choice));
     } catch (err) {
-      setError(errorText(err));
+      // The server names the field ("designerId is invalid"): say what it means here.
+      setError(err instanceof ApiError && err.code === Code.validation ? t`This user cannot be given orders to design (disabled, or without the design permission). Choose another designer.` : errorText(err));
     } finally {
       setBusy(false);
     }
