@@ -3,7 +3,8 @@
 // binary STL (the converter is injected: the real one is the geometry worker, tested in
 // order-simplify.test.ts) and merged with the other into ONE uploaded model; a file that is no
 // STL is refused naming it (in en, zh and de), as is a failed conversion; more than two files are
-// refused; nothing is uploaded after a refusal.
+// refused; nothing is uploaded after a refusal and the value is what it was; while the scans
+// merge the value is pending, so that saving the order waits for them.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { I18nProvider } from '@lingui/react';
@@ -63,6 +64,12 @@ function slot(toBinary: Converter) {
   return { input, onChange };
 }
 
+/** While scans merge the value is a pending token (saving waits); after a refusal it is back to what it was (null). */
+function refusedWithoutValue(onChange: ReturnType<typeof vi.fn>) {
+  expect(onChange.mock.calls.some(([v]) => typeof v === 'number')).toBe(false);
+  expect(onChange).toHaveBeenLastCalledWith(null);
+}
+
 /** Stands in for the worker: the cube as binary STL, whatever the ASCII said. */
 const cubeConverter = () => vi.fn<Converter>(async () => binaryStl(cubeTriangles()));
 
@@ -72,6 +79,8 @@ describe('two bite scans in the occlusion slot', () => {
     const { input, onChange } = slot(toBinary);
     const left = binaryStl(cubeTriangles());
     fireEvent.change(input, { target: { files: [file('left.stl', left), file('right.stl', asciiStl(cubeTriangles()))] } });
+    // Pending from the moment the scans were chosen (a save waits for the merge and the upload).
+    expect(String(onChange.mock.calls[0]![0])).toMatch(/^pending:/);
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(70));
     expect(toBinary).toHaveBeenCalledTimes(1);
     expect(toBinary.mock.calls[0]![0].name).toBe('right.stl');
@@ -104,7 +113,7 @@ describe('two bite scans in the occlusion slot', () => {
       const { input, onChange } = slot(toBinary);
       fireEvent.change(input, { target: { files: [file('left.stl', binaryStl(cubeTriangles())), file('right.stl', garbage(2000))] } });
       expect(await screen.findByText(text)).toBeTruthy();
-      expect(onChange).not.toHaveBeenCalled();
+      refusedWithoutValue(onChange);
       expect(toBinary).not.toHaveBeenCalled();
       expect(uploaded).toHaveLength(0);
       cleanup();
@@ -125,7 +134,7 @@ describe('two bite scans in the occlusion slot', () => {
       const { input, onChange } = slot(toBinary);
       fireEvent.change(input, { target: { files: [file('left.stl', binaryStl(cubeTriangles())), file('right.stl', asciiStl(cubeTriangles()))] } });
       expect(await screen.findByText((t) => t.startsWith(text))).toBeTruthy();
-      expect(onChange).not.toHaveBeenCalled();
+      refusedWithoutValue(onChange);
       expect(uploaded).toHaveLength(0);
       cleanup();
     }

@@ -103,14 +103,16 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file, pair
 
   const count = (n: number) => formatCount(n, i18n.locale);
 
-  const upload = (f: File) => {
+  /** Uploads `f` at once; resolves with its file id (the slot's value then). */
+  const upload = (f: File): Promise<number> => {
     setCurrent({ name: f.name, size: f.size });
     setProgress(0);
     const job = uploadFiles([f], { kind: 'model', onProgress: setProgress }).then(([row]) => {
       if (!row) throw new Error(t`Upload failed, please try again`);
       return row;
     });
-    onChange(track(job.then((row) => row.id)));
+    const fileId = job.then((row) => row.id);
+    onChange(track(fileId));
     job.then(
       (row) => {
         setProgress(null);
@@ -133,6 +135,7 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file, pair
         toast.error(message);
       },
     );
+    return fileId;
   };
 
   /**
@@ -202,8 +205,24 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file, pair
       setError(pair ? t`Choose one or two bite scans` : t`Choose one file`);
       return;
     }
-    const f = chosen.length > 1 ? await merge(chosen) : chosen[0]!;
-    if (!f) return;
+    if (chosen.length > 1) {
+      // Merging (and converting an ASCII scan in the worker) takes a moment: the value is pending
+      // meanwhile, so that saving the order waits for the merged model instead of leaving it out.
+      const before = value;
+      let settle!: (fileId: Promise<number>) => void;
+      onChange(track(new Promise<number>((resolve, reject) => (settle = (fileId) => void fileId.then(resolve, reject)))));
+      const merged = await merge(chosen);
+      const limit = merged ? await uploadLimit() : null;
+      if (!merged || (limit && merged.size > limit.maxBytes)) {
+        settle(Promise.reject(new Error(t`Upload failed, please try again`)));
+        onChange(before);
+        if (merged && limit) setOversize({ file: merged, maxBytes: limit.maxBytes });
+        return;
+      }
+      settle(upload(merged));
+      return;
+    }
+    const f = chosen[0]!;
     const limit = await uploadLimit();
     if (limit && f.size > limit.maxBytes) {
       setOversize({ file: f, maxBytes: limit.maxBytes });
