@@ -8,6 +8,8 @@ import type { z } from 'zod';
 import { api } from './api.ts';
 import { unwrap } from './typed.ts';
 import type {
+  copyOrderSchema,
+  designerSchema,
   designReopenSchema,
   designSubmitSchema,
   DrcResult,
@@ -86,4 +88,34 @@ export async function otherDesigns(body: Body<typeof otherDesignSchema>): Promis
 export function jobOf(row: Record<string, unknown>): GeoJobView | null {
   const job = (row.biteJob ?? row.job) as GeoJobView | null | undefined;
   return job && typeof job === 'object' && typeof job.state === 'string' ? job : null;
+}
+
+/** What POST /admin/design/copyOrder answers: the remake. */
+export interface CopiedOrder {
+  id: number;
+  caseNo: string;
+  status: OrderStatus;
+  designerId: number;
+}
+
+/** POST /admin/design/copyOrder: a remake (same models, the design copied as version 1); the caller shows the error. */
+export function copyOrder(body: Body<typeof copyOrderSchema>): Promise<CopiedOrder> {
+  return unwrap(api({ silent: true }).admin.design.copyOrder.$post({ json: body })) as Promise<CopiedOrder>;
+}
+
+/** POST /admin/design/designer: assign or change an order's designer; the caller shows the error. */
+export function assignDesigner(body: Body<typeof designerSchema>): Promise<unknown> {
+  return unwrap(api({ silent: true }).admin.design.designer.$post({ json: body }));
+}
+
+/** A manufacturer (department) an order may be sent to. */
+export interface Factory {
+  id: number;
+  name: string;
+  parentId: number | null;
+}
+
+/** POST /admin/design/factories: the manufacturers the caller may send an order to. */
+export async function factories(): Promise<Factory[]> {
+  return rowsOf<Factory>(await unwrap(api({ silent: true }).admin.design.factories.$post()));
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, apiLogin, signIn } from './helpers.ts';
-import { binaryStl, cubeStl, cubeTriangles, sphereStl } from '../fixtures/stl.ts';
+import { asciiStl, binaryStl, cubeStl, cubeTriangles, sphereStl } from '../fixtures/stl.ts';
 
 /** A 2 × 2 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGNwTL0ORAwQCgAnYgX1yCFt5wAAAABJRU5ErkJggg==', 'base64');
@@ -122,6 +122,44 @@ test('a designer creates an order with an STL upload; another designer neither s
   const own = await request.get(order.upperFile.url, { headers: { Authorization: tokenA } });
   expect(own.status()).toBe(200);
   expect((await own.body()).byteLength).toBe(fs.statSync(upper).size);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('an ASCII bite scan among two is converted in the worker and merged; the order is remade from the list', async ({ page }) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-orders-'));
+  const write = (name: string, bytes: Uint8Array) => (fs.writeFileSync(path.join(dir, name), bytes), path.join(dir, name));
+  const upper = write('remake-upper.stl', cubeStl({ size: 30 }));
+  const lower = write('remake-lower.stl', cubeStl({ size: 28 }));
+  const left = write('bite-left.stl', binaryStl(cubeTriangles(8, [-10, 0, 0])));
+  const right = write('bite-right.stl', asciiStl(cubeTriangles(8, [10, 0, 0])));
+
+  await signIn(page);
+  await page.goto('/order/list');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Patient').fill('Rita Remake');
+  await dialog.getByLabel('Upper model').setInputFiles(upper);
+  await dialog.getByLabel('Lower model').setInputFiles(lower);
+  await dialog.getByLabel('Occlusion model').setInputFiles([left, right]);
+  await expect(dialog.getByText('2 bite scans combined into one occlusion model (bite-right.stl converted from ASCII STL)')).toBeVisible();
+  await expect(dialog.getByText('bite-left+bite-right.stl')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Save successful', { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // Remake: a new order for another patient name; the list shows it and its form opens.
+  await page.getByRole('row', { name: /Rita Remake/ }).getByRole('button', { name: 'Remake' }).click();
+  const remake = page.getByRole('dialog');
+  await expect(remake.getByRole('heading', { name: /^Remake AW-/ })).toBeVisible();
+  await remake.getByLabel('Patient').fill('Rita Remake II');
+  await remake.getByRole('button', { name: 'Create remake' }).click();
+  await expect(page.getByText(/^Remake AW-\d{8}-\d{4} created$/)).toBeVisible();
+  const form = page.getByRole('dialog');
+  await expect(form.getByRole('heading', { name: 'Edit' })).toBeVisible();
+  await expect(form.getByLabel('Patient')).toHaveValue('Rita Remake II');
+  await expect(form.getByText('bite-left+bite-right.stl')).toBeVisible();
+  await form.getByRole('button', { name: 'Close' }).last().click();
+  await expect(page.getByRole('row', { name: /Rita Remake II/ })).toBeVisible();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GeometryError } from '../../src/geometry/errors.ts';
-import { simplifiedName, simplifyErrorMessage, simplifyModel, targetTriangles, type SimplifyStage } from '../../src/modules/order/simplify.ts';
+import { convertToBinaryStl, simplifiedName, simplifyErrorMessage, simplifyModel, targetTriangles, type SimplifyStage } from '../../src/modules/order/simplify.ts';
+import { stlKind, triangleCount } from '../../src/modules/order/stlMerge.ts';
 import { asciiStl, pngLike, sphereCounts, sphereStl, sphereTriangles, stlBytes } from '../fixtures/stl.ts';
 import { rejection, useWorkerShim } from '../kernels/client-harness.ts';
 import { GeometryWorkerShim } from '../kernels/stl-worker-thread.ts';
@@ -115,6 +116,18 @@ describe('simplifying a model over the upload limit', () => {
     expect(result.trianglesAfter).toBe(n);
     expect(result.file.size).toBe(stlBytes(n));
     expect(stages).toEqual(['open', 'export']);
+  });
+
+  it('an ASCII bite scan is converted to binary STL for the merge (convertToBinaryStl), the worker ended; a file that is no STL rejects', async () => {
+    const tris = sphereTriangles(10, 32, 16);
+    const ended = CountingWorker.ended;
+    const bytes = await convertToBinaryStl(new File([asciiStl(tris)], 'bite-right.stl'));
+    expect(stlKind(bytes)).toBe('binary');
+    expect(triangleCount(bytes)).toBe(sphereCounts(32, 16).triangles);
+    expect(readSphere(bytes, 10).worst).toBeLessThan(1e-3);
+    expect(CountingWorker.ended).toBeGreaterThan(ended);
+    const e = await rejection(convertToBinaryStl(new File([pngLike(4096)], 'photo.stl')));
+    expect((e as GeometryError).code).toBe('STL_NOT_STL');
   });
 
   it('a file that is no STL rejects with the code the slot turns into "not an STL file"', async () => {

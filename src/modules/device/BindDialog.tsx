@@ -4,7 +4,7 @@ import { useLingui } from '@lingui/react/macro';
 import { request } from '../../api/client.ts';
 import { hasPerm } from '../../app/store.ts';
 import type { Row } from '../../kit/index.ts';
-import { Modal } from './Modal.tsx';
+import { Modal } from '../../ui/Modal.tsx';
 import { userLabel, userName, type NamedUser } from '../../app/users.ts';
 import type { DeviceBindRequest, DeviceIdRequest } from '../../../common/device-request.ts';
 

@@ -2,7 +2,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../../api/client.ts';
 import { CrudPage, createService, type FormItem, type Row, type TableColumn } from '../../kit/index.ts';
-import { Modal } from './Modal.tsx';
+import { Modal } from '../../ui/Modal.tsx';
 import { tableToText, textToTable } from './springback.ts';
 import type { DeviceConfigAddRequest } from '../../../common/device-request.ts';
 

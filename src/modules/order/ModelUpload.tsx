@@ -16,10 +16,10 @@ import { useLingui } from '@lingui/react/macro';
 import { toast } from '../../ui/toast.tsx';
 import { Icon } from '../../ui/icons.tsx';
 import { healthIssues, healthWarning, type HealthIssues } from './modelHealth.ts';
-import { simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify.ts';
+import { convertToBinaryStl, simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify.ts';
 import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload.ts';
 import { formatCount } from '../../i18n/format.ts';
-import { mergeBinaryStl, mergedName, StlMergeError } from './stlMerge.ts';
+import { mergeBinaryStl, mergedName, stlKind, StlMergeError } from './stlMerge.ts';
 
 const pending = new Map<string, Promise<number>>();
 let counter = 0;
@@ -74,13 +74,16 @@ export interface ModelUploadProps {
   /** The stored file of the record being edited (`upperFile` etc. from info). */
   file?: ModelFile | null;
   /**
-   * The occlusion slot: one or two bite scans (left and right), kept as ONE model: two binary STL
-   * files are merged here into one (stlMerge.ts) before the upload.
+   * The occlusion slot: one or two bite scans (left and right), kept as ONE model: two STL files
+   * are merged here into one binary STL (stlMerge.ts) before the upload; an ASCII scan among them
+   * is converted to binary first (`toBinary`).
    */
   pair?: boolean;
+  /** ASCII STL → binary STL (default: through the geometry worker, simplify.ts); tests inject one. */
+  toBinary?: (file: File, options: { signal?: AbortSignal }) => Promise<Uint8Array>;
 }
 
-export function ModelUpload({ id, value, onChange, disabled, invalid, file, pair = false }: ModelUploadProps) {
+export function ModelUpload({ id, value, onChange, disabled, invalid, file, pair = false, toBinary = convertToBinaryStl }: ModelUploadProps) {
   const { t, i18n } = useLingui();
   const input = useRef<HTMLInputElement>(null);
   const [current, setCurrent] = useState<ModelFile | null>(file ?? null);
@@ -100,14 +103,16 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file, pair
 
   const count = (n: number) => formatCount(n, i18n.locale);
 
-  const upload = (f: File) => {
+  /** Uploads `f` at once; resolves with its file id (the slot's value then). */
+  const upload = (f: File): Promise<number> => {
     setCurrent({ name: f.name, size: f.size });
     setProgress(0);
     const job = uploadFiles([f], { kind: 'model', onProgress: setProgress }).then(([row]) => {
       if (!row) throw new Error(t`Upload failed, please try again`);
       return row;
     });
-    onChange(track(job.then((row) => row.id)));
+    const fileId = job.then((row) => row.id);
+    onChange(track(fileId));
     job.then(
       (row) => {
         setProgress(null);
@@ -130,25 +135,59 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file, pair
         toast.error(message);
       },
     );
+    return fileId;
   };
 
-  /** Two bite scans → one binary STL file (or a message, and null). */
+  /**
+   * Two bite scans → one binary STL file (or a message, and null). An ASCII scan is converted to
+   * binary STL in the geometry worker first; a file that is no STL is refused, naming it.
+   */
   const merge = async (files: File[]): Promise<File | null> => {
+    const converted: string[] = [];
+    const controller = new AbortController();
+    abort.current = controller;
     try {
-      const parts = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+      const read = await Promise.all(files.map(async (f) => ({ file: f, name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+      const parts: { name: string; bytes: Uint8Array }[] = [];
+      for (const p of read) {
+        const kind = stlKind(p.bytes);
+        if (kind === 'invalid') throw new StlMergeError({ code: 'STL_MERGE_INVALID', name: p.name });
+        if (kind === 'binary') {
+          parts.push(p);
+          continue;
+        }
+        const name = p.name;
+        setNote(t`Converting ${name} from ASCII to binary STL…`);
+        let bytes: Uint8Array;
+        try {
+          bytes = await toBinary(p.file, { signal: controller.signal });
+        } catch (e) {
+          const reason = simplifyErrorMessage(e);
+          // A cancel (the form closed) says nothing.
+          if (reason === null) return null;
+          const why = i18n._(reason);
+          setNote(null);
+          setError(t`${name} could not be converted to binary STL: ${why}`);
+          return null;
+        }
+        if (stlKind(bytes) !== 'binary') throw new StlMergeError({ code: 'STL_MERGE_INVALID', name });
+        converted.push(name);
+        parts.push({ name, bytes });
+      }
       const bytes = mergeBinaryStl(parts);
       const name = mergedName(files.map((f) => f.name));
-      setNote(t`${files.length} bite scans combined into one occlusion model`);
+      const names = converted.join(', ');
+      setNote(converted.length ? t`${files.length} bite scans combined into one occlusion model (${names} converted from ASCII STL)` : t`${files.length} bite scans combined into one occlusion model`);
       return new File([bytes.buffer as ArrayBuffer], name, { type: 'model/stl' });
     } catch (e) {
-      if (e instanceof StlMergeError && e.detail.code === 'STL_MERGE_ASCII') {
-        const name = e.detail.name;
-        setError(t`${name} is an ASCII STL file: two bite scans can only be combined from binary STL files. Export it as binary STL, or upload one scan.`);
-      } else if (e instanceof StlMergeError && e.detail.code === 'STL_MERGE_INVALID') {
+      setNote(null);
+      if (e instanceof StlMergeError && (e.detail.code === 'STL_MERGE_INVALID' || e.detail.code === 'STL_MERGE_ASCII')) {
         const name = e.detail.name;
         setError(t`${name} is not a valid STL file`);
       } else setError(e instanceof Error ? e.message : String(e));
       return null;
+    } finally {
+      if (abort.current === controller) abort.current = null;
     }
   };
 
@@ -166,8 +205,24 @@ export function ModelUpload({ id, value, onChange, disabled, invalid, file, pair
       setError(pair ? t`Choose one or two bite scans` : t`Choose one file`);
       return;
     }
-    const f = chosen.length > 1 ? await merge(chosen) : chosen[0]!;
-    if (!f) return;
+    if (chosen.length > 1) {
+      // Merging (and converting an ASCII scan in the worker) takes a moment: the value is pending
+      // meanwhile, so that saving the order waits for the merged model instead of leaving it out.
+      const before = value;
+      let settle!: (fileId: Promise<number>) => void;
+      onChange(track(new Promise<number>((resolve, reject) => (settle = (fileId) => void fileId.then(resolve, reject)))));
+      const merged = await merge(chosen);
+      const limit = merged ? await uploadLimit() : null;
+      if (!merged || (limit && merged.size > limit.maxBytes)) {
+        settle(Promise.reject(new Error(t`Upload failed, please try again`)));
+        onChange(before);
+        if (merged && limit) setOversize({ file: merged, maxBytes: limit.maxBytes });
+        return;
+      }
+      settle(upload(merged));
+      return;
+    }
+    const f = chosen[0]!;
     const limit = await uploadLimit();
     if (limit && f.size > limit.maxBytes) {
       setOversize({ file: f, maxBytes: limit.maxBytes });

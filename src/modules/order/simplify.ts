@@ -89,6 +89,29 @@ export async function simplifyModel(file: File, maxBytes: number, options: Simpl
   }
 }
 
+/**
+ * An ASCII STL file as binary STL, through the geometry worker (openStl, then exportStl): two bite
+ * scans are merged record-wise (stlMerge.ts), which needs binary ones. Rejects with a GeometryError
+ * (not STL, worker failure) or an AbortError; the worker is terminated whatever happens.
+ */
+export async function convertToBinaryStl(file: File, options: { signal?: AbortSignal | undefined } = {}): Promise<Uint8Array> {
+  const { signal } = options;
+  const { GeometryClient } = await import('../../geometry/client.ts');
+  signal?.throwIfAborted();
+  const client = new GeometryClient();
+  let handle: number | null = null;
+  try {
+    const opened = await client.openStl(file, { signal });
+    handle = opened.handle;
+    const bytes = await client.exportStl(opened.handle);
+    signal?.throwIfAborted();
+    return bytes;
+  } finally {
+    if (handle !== null) await client.release(handle).catch(() => false);
+    client.dispose();
+  }
+}
+
 /** A sentence for a failed simplification (translated where it is shown); null for a cancel. */
 export function simplifyErrorMessage(error: unknown): MessageDescriptor | null {
   if (isAbortError(error) || (error instanceof GeometryError && error.code === 'ABORTED')) return null;

@@ -2,9 +2,9 @@
  * The occlusion model of an order may come as two bite scans (left and right). They are kept as
  * ONE occlusion model: one binary STL with several shells, made here before the upload. Binary
  * STL files concatenate record-wise (80-byte header, triangle count, 50 bytes per triangle), so
- * merging is a copy, not a parse. ASCII (or a mix) is refused with a message that says what to do:
- * parsing megabytes of text on the form's thread is what the geometry worker is for, and scanners
- * export binary anyway. Pure: no DOM.
+ * merging is a copy, not a parse. An ASCII part is refused here: parsing megabytes of text on the
+ * form's thread is what the geometry worker is for, so the occlusion slot (ModelUpload.tsx) has the
+ * worker convert an ASCII scan to binary first (simplify.ts, convertToBinaryStl). Pure: no DOM.
  */
 
 export type StlKind = 'binary' | 'ascii' | 'invalid';

@@ -12,6 +12,8 @@ import { useStatusOptions } from '../status.ts';
 import { userLabel, type NamedUser } from '../../../app/users.ts';
 import { AI_STATUS } from '../../../../common/orders.ts';
 import { BiteJobCell, OrderStatusHistory } from '../OrderStatus.tsx';
+import { canAssignDesigner, canRemake, DesignerDialog, RemakeDialog } from '../OrderActions.tsx';
+import { factories as loadFactories, type CopiedOrder, type Factory } from '../../../api/lifecycle.ts';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -26,14 +28,26 @@ export default function OrderList() {
   // Orders admins (order:info:all) see every order and may hand one to another designer.
   const canAssign = hasPerm('order:info:all');
   const [designers, setDesigners] = useState<Option[]>([]);
+  // The "Assign designer" row action (POST /admin/design/designer) picks from the same list, for
+  // orders admins and for the creators of orders.
+  const assigns = canAssign || hasPerm('design:designer');
   useEffect(() => {
     // Without the user list (its call would be refused with an error toast) there is no one to pick.
-    if (!canAssign || !hasPerm('base:sys:user:list')) return;
+    if (!assigns || !hasPerm('base:sys:user:list')) return;
     request<({ id: number } & NamedUser)[]>({ url: '/admin/base/sys/user/list', method: 'POST', data: {}, silent: true }).then(
       (list) => setDesigners(list.map((u) => ({ label: userLabel(u), value: u.id }))),
       () => setDesigners([]),
     );
-  }, [canAssign]);
+  }, [assigns]);
+  // Where the caller may send an order (POST /admin/design/factories), shown read-only in the form:
+  // an order has no manufacturer of its own yet (docs/api.md, "The editor's order calls").
+  const [factoryList, setFactoryList] = useState<Factory[]>([]);
+  useEffect(() => {
+    if (!hasPerm('design:factories')) return;
+    loadFactories().then(setFactoryList, () => setFactoryList([]));
+  }, []);
+  const [remakeOf, setRemakeOf] = useState<Row | null>(null);
+  const [designerOf, setDesignerOf] = useState<Row | null>(null);
   const noDesigners = () => !canAssign || designers.length === 0;
   const { order: statuses, ai: aiStatuses } = useStatusOptions();
   const service = createService(PREFIX);
@@ -81,6 +95,18 @@ export default function OrderList() {
     model('upperFileId', t`Upper model`),
     model('lowerFileId', t`Lower model`),
     model('occlusionFileId', t`Occlusion model`),
+    {
+      prop: 'factories',
+      label: t`Can be produced at`,
+      type: 'custom',
+      span: 24,
+      hidden: () => factoryList.length === 0,
+      render: () => (
+        <p className="py-1.5 text-sm text-slate-700" data-testid="order-factories">
+          {factoryList.map((f) => f.name).join(' · ')}
+        </p>
+      ),
+    },
     { prop: 'enableAI', label: t`AI design`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
   ];
@@ -107,18 +133,38 @@ export default function OrderList() {
     }
   };
 
+  const remade = (created: CopiedOrder) => {
+    setRemakeOf(null);
+    const caseNo = created.caseNo;
+    toast.success(t`Remake ${caseNo} created`);
+    crud.current?.refresh();
+    // The new order opens, so the remake can be checked or changed at once.
+    crud.current?.openUpdate({ id: created.id });
+  };
+  const designerSet = () => {
+    setDesignerOf(null);
+    toast.success(t`The designer was changed`);
+    crud.current?.refresh();
+  };
+
   return (
-    <CrudPage
-      ref={crud}
-      service={service}
-      columns={columns}
-      items={items}
-      search={search}
-      dialog={{ width: '60%', onSubmit }}
-      rowActions={[
-        { label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) },
-        { label: t`Retry AI`, onClick: (row) => void retryAI(row), hidden: (row) => Number(row.aiStatus) !== AI_FAIL || !hasPerm('order:info:retryAI') },
-      ]}
-    />
+    <>
+      <CrudPage
+        ref={crud}
+        service={service}
+        columns={columns}
+        items={items}
+        search={search}
+        dialog={{ width: '60%', onSubmit }}
+        rowActions={[
+          { label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) },
+          { label: t`Retry AI`, onClick: (row) => void retryAI(row), hidden: (row) => Number(row.aiStatus) !== AI_FAIL || !hasPerm('order:info:retryAI') },
+          { label: t`Remake`, onClick: (row) => setRemakeOf(row), hidden: () => !canRemake() },
+          { label: t`Assign designer`, onClick: (row) => setDesignerOf(row), hidden: (row) => !canAssignDesigner(row) },
+        ]}
+      />
+      <RemakeDialog order={remakeOf} onClose={() => setRemakeOf(null)} onDone={remade} />
+      <DesignerDialog order={designerOf} designers={designers} onClose={() => setDesignerOf(null)} onDone={designerSet} />
+    </>
   );
 }

@@ -1,8 +1,8 @@
-/** A plain dialog shell for this module's side dialogs (users, calibration). */
+/** A plain dialog shell for side dialogs (a device's users and calibration, an order's remake and designer). */
 import type { ReactNode } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { Icon } from '../../ui/icons.tsx';
+import { Icon } from './icons.tsx';
 
 export function Modal({ open, title, onClose, width = '640px', children }: { open: boolean; title: string; onClose: () => void; width?: string; children: ReactNode }) {
   const { t } = useLingui();
