@@ -5,6 +5,8 @@
 // over, the file reopens to the same mesh), Restore reloads the jaw (the base on it made again),
 // and the order's machine in the device controller.
 import { createHash } from 'node:crypto';
+import type { Scene } from '@babylonjs/core/scene';
+import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
 import { describe, expect, it } from 'vitest';
 import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
@@ -179,6 +181,13 @@ describe('model versions', () => {
     expect(await editor.base.generate()).toBe(true);
     const triangles = editor.base.view.triangles;
 
+    // A wire on the jaw (after the base: the rules refuse a base while a wire exists).
+    const wire = { id: 'w1', type: 'singleArmClasp', jaw: 'lower', diameter: 0.8, clearance: 0.1, points: [{ point: [0, 0, 0] }, { point: [10, 0, 0] }, { point: [10, 6, 0] }], anchors: [] };
+    editor.changeDocument('wire.add', { ...editor.getState().document, wires: [wire] } as unknown as DesignDocument);
+    // The engine's scene (private: read here only to find the drawn tube).
+    const scene = () => (editor as unknown as { scene: Scene }).scene;
+    const tube = () => scene().meshes.find((m) => m.name === 'wire-w1' && !m.isDisposed()) ?? null;
+    expect(tube()).not.toBeNull();
     // Smoothing again, not kept, then back to the original.
     expect(await editor.smoothing.smoothAll('lower')).toBe(true);
     expect(await editor.modelVersions.restore('lower', 1)).toBe(true);
@@ -193,6 +202,10 @@ describe('model versions', () => {
     expect(editor.base.view.status).toBe('ready');
     expect(editor.base.view.triangles).toBeGreaterThan(triangles / 2);
     expect(editor.base.handle).not.toBeNull();
+    // The wire is drawn again on the reloaded jaw (its tube went with the old mesh).
+    expect(tube()).not.toBeNull();
+    expect(tube()!.parent).not.toBeNull();
+    expect((tube()!.parent as AbstractMesh).isDisposed()).toBe(false);
   });
 
   it('a refused change leaves the document and the jaw as they were, with the message', async () => {

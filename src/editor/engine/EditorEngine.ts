@@ -240,7 +240,13 @@ export class EditorEngine {
         return handle === null ? null : this.geometry.exportStl(handle, `Archwright ${jaw}`);
       },
       loadDocument: (doc) => this.loadDocument(doc),
-      reloadJaw: (jaw, name, source) => this.openModels([{ role: jaw, name, source }]),
+      reloadJaw: async (jaw, name, source) => {
+        // Dropped first, and what hangs on its mesh (measurements, wires) let go, so that it is drawn again on the new one.
+        this.models.drop(jaw);
+        this.overlays.sync();
+        this.wires.sync();
+        await this.openModels([{ role: jaw, name, source }]);
+      },
       modelsChanged: () => void this.order.refreshStatus(),
     });
     this.devices = new DeviceController({
