@@ -9,7 +9,6 @@ import { MmField } from '../../ui/MmField.tsx';
 import { useEngineStore } from '../../ui/useEngineStore.ts';
 import { formatCount } from '../../../i18n/format.ts';
 import type { BaseStorageView } from '../../order/orderFiles.ts';
-import { downloadFile } from '../../../modules/order/upload.ts';
 
 const NOT_STORED: BaseStorageView = { orderId: null, status: 'none', file: null, error: null };
 
@@ -40,7 +39,8 @@ function BaseStored({ engine }: { engine: EditorEngine | null }) {
             data-testid="base-stored-link"
             onClick={(e) => {
               e.preventDefault();
-              void downloadFile(file.url, file.name).catch(() => {});
+              // The file URL needs the token: fetched with it (the order form's download), loaded on first use.
+              void import('../../../modules/order/upload.ts').then((m) => m.downloadFile(file.url, file.name)).catch(() => {});
             }}
           >
             {file.name}
