@@ -62,7 +62,11 @@ export function ModelVersionsPanel({ engine, state }: { engine: EditorEngine | n
                     {v.active ? (
                       <span className="rounded bg-emerald-50 px-1.5 py-0.5 text-emerald-700">{t`Active`}</span>
                     ) : (
-                      <button type="button" className="text-primary underline hover:no-underline disabled:opacity-50" disabled={view.busy !== null} onClick={() => void engine?.modelVersions.restore(jaw, v.version)} data-testid="model-restore">
+                      <button type="button" className="text-primary underline hover:no-underline disabled:opacity-50" disabled={view.busy !== null} onClick={() => {
+                          // Smoothing not kept is made on the version being left: it goes with it.
+                          if (smoothed && !window.confirm(t`The smoothing of this jaw that was not kept as a version will be lost. Restore version ${v.version}?`)) return;
+                          void engine?.modelVersions.restore(jaw, v.version);
+                        }} data-testid="model-restore">
                         {t`Restore`}
                       </button>
                     )}
