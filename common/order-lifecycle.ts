@@ -117,3 +117,27 @@ export interface OrderDeviceInfo {
   device: { id: number; name: string; status: string; online: boolean } | null;
   jobs: { jobId: string; wire: string; status: string; updateTime: string }[];
 }
+
+/** GET /admin/design/modelVersions?orderId= (and modifyModel's `versions`): one version of a jaw's model. */
+export interface OrderModelVersion {
+  jaw: 'upper' | 'lower';
+  version: number;
+  fileId: number;
+  name: string | null;
+  /** 'original' for version 1, else modifyModel's note. */
+  note: string;
+  userId: number | null;
+  createTime: string;
+  url: string;
+  /** The order's model is this version's file now. */
+  active: boolean;
+}
+
+/** POST /admin/design/saveDentureBase's reply. */
+export interface StoredDentureBase {
+  orderId: number;
+  baseFileId: number;
+  url: string;
+  size: number;
+  triangles: number;
+}

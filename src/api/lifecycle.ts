@@ -7,10 +7,17 @@
 import type { z } from 'zod';
 import { api } from './api.ts';
 import { unwrap } from './typed.ts';
+import { session } from './client.ts';
+import { ApiError, unwrap as unwrapReply } from './http.ts';
+import { currentLocale } from '../i18n/index.ts';
 import type {
   copyOrderSchema,
   designerSchema,
   designReopenSchema,
+  modifyModelSchema,
+  OrderDeviceInfo,
+  OrderModelVersion,
+  StoredDentureBase,
   designSubmitSchema,
   DrcResult,
   GeoJobView,
@@ -21,7 +28,7 @@ import type {
 } from '../../common/order-lifecycle.ts';
 import type { OrderStatus } from '../../common/orders.ts';
 
-export type { DrcResult, GeoJobView, OcclusalModelData, OrderStatusChange } from '../../common/order-lifecycle.ts';
+export type { DrcResult, GeoJobView, OcclusalModelData, OrderDeviceInfo, OrderModelVersion, OrderStatusChange, StoredDentureBase } from '../../common/order-lifecycle.ts';
 
 type Body<S extends z.ZodType> = z.input<S>;
 
@@ -118,4 +125,48 @@ export interface Factory {
 /** POST /admin/design/factories: the manufacturers the caller may send an order to. */
 export async function factories(): Promise<Factory[]> {
   return rowsOf<Factory>(await unwrap(api({ silent: true }).admin.design.factories.$post()));
+}
+
+/**
+ * POST /admin/design/saveDentureBase?orderId=: the generated base's STL as the raw body (the route
+ * reads its own body: the typed client sends JSON only). Rejects with the server's message
+ * (ApiError kind 'api': a submitted order, a bad STL) or a transport failure.
+ */
+export async function saveDentureBase(orderId: number, stl: Uint8Array, signal?: AbortSignal): Promise<StoredDentureBase> {
+  const token = await session.validToken();
+  let res: Response;
+  try {
+    res = await window.fetch(`/admin/design/saveDentureBase?orderId=${encodeURIComponent(String(orderId))}`, {
+      method: 'POST',
+      headers: { Authorization: token, 'Accept-Language': currentLocale(), Accept: 'application/json', 'Content-Type': 'application/octet-stream' },
+      body: stl as Uint8Array<ArrayBuffer>,
+      ...(signal ? { signal } : {}),
+    });
+  } catch (err) {
+    throw new ApiError('Network error', { kind: 'network', cause: err });
+  }
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  return unwrapReply<StoredDentureBase>({ status: res.status, body });
+}
+
+/** POST /admin/design/modifyModel: a new version of a jaw (an uploaded file) or back to an earlier one. */
+export async function modifyModel(body: Body<typeof modifyModelSchema>): Promise<{ jaw: 'upper' | 'lower'; version: number; fileId: number; versions: OrderModelVersion[] }> {
+  const reply = await unwrap(api({ silent: true }).admin.design.modifyModel.$post({ json: body }));
+  return reply as unknown as { jaw: 'upper' | 'lower'; version: number; fileId: number; versions: OrderModelVersion[] };
+}
+
+/** GET /admin/design/modelVersions?orderId= */
+export async function modelVersions(orderId: number): Promise<OrderModelVersion[]> {
+  return rowsOf<OrderModelVersion>(await unwrap(api({ silent: true }).admin.design.modelVersions.$get({ query: { orderId: String(orderId) } })));
+}
+
+/** GET /admin/design/getDeviceInfo?orderId=: the machine the order's wires went to and their jobs. */
+export function orderDeviceInfo(orderId: number): Promise<OrderDeviceInfo> {
+  return unwrap(api({ silent: true }).admin.design.getDeviceInfo.$get({ query: { orderId: String(orderId) } })) as Promise<OrderDeviceInfo>;
 }

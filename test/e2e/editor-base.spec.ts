@@ -1,6 +1,7 @@
 // The base tool in the browser: a designer opens an order with generated jaws (a palate under
 // the teeth), is told to straighten first, straightens (a document saved through the API),
-// draws an outline by clicks on the lower jaw, generates the base, undoes and redoes, reloads
+// draws an outline by clicks on the lower jaw, generates the base (stored on the server as the
+// order's base, linked in the panel), undoes and redoes, reloads
 // and finds outline and base again, and exports the base: the downloaded STL parses with our
 // own parser into a closed mesh.
 import fs from 'node:fs';
@@ -85,6 +86,13 @@ test('a designer straightens, draws a base outline, generates, undoes and redoes
   await page.getByTestId('base-generate').click();
   await expect(page.getByTestId('base-ready')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('base-problem')).toHaveCount(0);
+  // Stored on the server as the order's base (saveDentureBase: the raw STL through the session).
+  await expect(page.getByTestId('base-stored')).toHaveAttribute('data-status', 'stored', { timeout: 30_000 });
+  await expect(page.getByTestId('base-stored-link')).toHaveText(`base-${order.caseNo}.stl`);
+  const info = await request.get(`/admin/order/info/info?id=${order.id}`, { headers: { Authorization: order.token } });
+  const baseFile = ((await info.json()) as { data: { baseFile: { size: number; url: string } | null } }).data.baseFile;
+  expect(baseFile?.size).toBeGreaterThan(1000);
+  await expect(page.getByTestId('base-stored-link')).toHaveAttribute('href', baseFile!.url);
   await settle(page);
   await page.screenshot({ path: 'test-results/editor-base-generated.png' });
 
@@ -102,6 +110,9 @@ test('a designer straightens, draws a base outline, generates, undoes and redoes
   await expect(page.getByTestId('base-outline')).toHaveAttribute('data-points', String(n));
   await expect(page.getByTestId('base-outline')).toHaveAttribute('data-closed', 'true');
   await expect(page.getByTestId('base-ready')).toBeVisible({ timeout: 60_000 });
+  // The order info links the stored base after the reload (a regeneration on reopening stores nothing).
+  await expect(page.getByTestId('base-stored')).toHaveAttribute('data-status', 'none');
+  await expect(page.getByTestId('base-stored-link')).toHaveText(`base-${order.caseNo}.stl`);
   await page.getByRole('checkbox', { name: 'Semi-transparent base' }).check();
   await settle(page);
   await page.screenshot({ path: 'test-results/editor-base-reloaded.png' });

@@ -337,6 +337,8 @@ describe('design calls', () => {
     expect(first.body).toMatchObject({ code: 1000, data: { orderId: id, triangles: 12 } });
     const baseId = first.body.data.baseFileId;
     expect((await info(id, anna)).baseFileId).toBe(baseId);
+    // The order info links it as a file, as it does the models (the editor's "stored on the server").
+    expect((await info(id, anna)).baseFile).toMatchObject({ id: baseId, url: first.body.data.url, size: first.body.data.size });
     const file = await download(t, anna, first.body.data.url);
     expect(file.status).toBe(200);
     expect(file.bytes).toEqual(cubeStl());

@@ -235,7 +235,7 @@ export function createOrderResource(ctx: AppContext) {
 
 async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {
   const userIds = [...new Set(rows.map((r) => Number(r.designerId)))];
-  const fileIds = [...new Set(rows.flatMap((r) => MODELS.map((f) => r[f]).filter((v): v is number => typeof v === 'number')))];
+  const fileIds = [...new Set(rows.flatMap((r) => [...MODELS, 'baseFileId' as const].map((f) => r[f]).filter((v): v is number => typeof v === 'number')))];
   const users = userIds.length
     ? await db.selectFrom('base_sys_user').select(['id', 'username', 'nickName', 'name']).where('id', 'in', userIds).execute()
     : [];
@@ -261,6 +261,8 @@ async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {
       upperFile: upper,
       lowerFile: lower,
       occlusionFile: occlusion,
+      // The stored denture base (saveDentureBase) as a file like the models, or null.
+      baseFile: fileById.get(r.baseFileId as number) ?? null,
       // The latest bite registration job (GeoJobView: state, progress, error), or null.
       biteJob: bites.get(Number(r.id)) ?? null,
       drc: typeof r.drc === 'string' ? (JSON.parse(r.drc) as unknown) : (r.drc ?? null),

@@ -10,6 +10,7 @@ import { bendWire, checkInput, springbackFor, type BendOutcome } from './bendFlo
 import { DeviceNetworkError, type DevicePort } from './port.ts';
 import type { QueueJob, UserDevice } from './types.ts';
 import { FeatureStore } from '../engine/store.ts';
+import type { OrderDeviceInfo } from '../../../common/order-lifecycle.ts';
 
 export interface DeviceGeometry {
   bendCheck(input: BendCheckInput): Promise<BendCheckResult>;
@@ -70,6 +71,8 @@ export interface DeviceView {
   /** Cancel refused by the server (its message), or a failed call. */
   cancelError: { jobId: string; message: string | null } | null;
   simulation: { status: 'none' | 'computing' | 'ready' | 'failed'; data: SimulationData | null; problem: 'noWire' | 'invalid' | 'badTable' | null; issues: BendIssue[] };
+  /** The open order's machine (its latest bend job's) and its wires' jobs (getDeviceInfo); null without an order or before the first answer. */
+  orderDevice: OrderDeviceInfo | null;
 }
 
 const INITIAL: DeviceView = {
@@ -86,6 +89,7 @@ const INITIAL: DeviceView = {
   outcome: null,
   cancelError: null,
   simulation: { status: 'none', data: null, problem: null, issues: [] },
+  orderDevice: null,
 };
 
 const QUEUE_LIMIT = 50;
@@ -182,12 +186,16 @@ export class DeviceController {
     const conn = this.conn!;
     const generation = this.generation;
     try {
-      const [devices, queue] = await Promise.all([
+      // The order's machine on its own: a refusal there (an order out of scope) leaves the lists alone.
+      const orderId = conn.orderId;
+      const order = orderId !== null && conn.port.orderDevice ? conn.port.orderDevice(orderId).catch(() => this.view.orderDevice) : Promise.resolve(null);
+      const [devices, queue, orderDevice] = await Promise.all([
         conn.port.devices(),
         conn.port.queue({ ...(this.view.mine ? { mine: true } : {}), limit: QUEUE_LIMIT }),
+        order,
       ]);
       if (generation !== this.generation) return;
-      this.set({ devices, queue, loaded: true, offline: false });
+      this.set({ devices, queue, orderDevice, loaded: true, offline: false });
     } catch (e) {
       if (generation !== this.generation) return;
       if (e instanceof DeviceNetworkError) this.set({ offline: true });

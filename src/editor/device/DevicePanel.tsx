@@ -15,6 +15,7 @@ import type { EditorEngine, EditorState } from '../engine/EditorEngine.ts';
 import type { WireDesign } from '../engine/document.ts';
 import { EditorIcon } from '../ui/icons.tsx';
 import { formatMm, formatNumber } from '../../i18n/format.ts';
+import type { OrderDeviceInfo } from '../../../common/order-lifecycle.ts';
 
 function useDeviceView(devices: DeviceController | null | undefined): DeviceView | null {
   return useEngineStore<DeviceView, DeviceView | null>(devices, (view) => view, null);
@@ -160,6 +161,46 @@ function Outcome({ outcome, device, wire, onDismiss }: { outcome: BendOutcome; d
   );
 }
 
+/** The open order's machine (its latest bend job's, with its state) and its wires' jobs (getDeviceInfo). */
+function OrderDevice({ info, wires }: { info: OrderDeviceInfo | null; wires: readonly WireDesign[] }) {
+  const { t, i18n } = useLingui();
+  const device = info?.device ?? null;
+  const wireName = (id: string): string => {
+    const index = wires.findIndex((w) => w.id === id);
+    const wire = wires[index];
+    return wire ? `${index + 1}. ${wireTypeName(i18n, wire.type)}` : id || t`Wire`;
+  };
+  return (
+    <section className="border-b border-slate-200 px-3 py-3" aria-label={t`This order`} data-testid="order-device">
+      <h3 className="mb-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">{t`This order`}</h3>
+      {info === null ? (
+        <p className="text-xs text-slate-500">{t`Loading…`}</p>
+      ) : !device ? (
+        <p className="text-xs text-slate-500" data-testid="order-device-none">
+          {t`No wire of this order was sent to a machine yet.`}
+        </p>
+      ) : (
+        <p className="flex items-center gap-1.5 text-xs text-slate-700" data-testid="order-device-name" data-state={device.status}>
+          <span className={`size-2 shrink-0 rounded-full ${STATE_DOT[device.status] ?? 'bg-slate-300'}`} aria-hidden />
+          <span className="min-w-0 flex-1 truncate">{t`Sent to ${device.name}`}</span>
+          <span className="shrink-0 text-slate-600">{deviceStateName(i18n, device.status)}</span>
+        </p>
+      )}
+      {info && info.jobs.length > 0 && (
+        <ol className="mt-1.5 space-y-1">
+          {info.jobs.map((job) => (
+            <li key={job.jobId} className="flex items-center gap-2 text-xs" data-testid="order-job" data-status={job.status}>
+              <span className={`rounded px-1.5 py-0.5 font-medium ${STATUS_BADGE[job.status] ?? ''}`}>{jobStatusName(i18n, job.status as QueueJob['status'])}</span>
+              <span className="min-w-0 flex-1 truncate text-slate-700">{wireName(job.wire)}</span>
+              <span className="shrink-0 text-slate-400 tabular-nums">{job.updateTime}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
 export function DevicePanel({ engine, state, orderId }: { engine: EditorEngine | null; state: EditorState; orderId: number | null }) {
   const { t, i18n } = useLingui();
   const devices = engine?.devices ?? null;
@@ -220,6 +261,8 @@ export function DevicePanel({ engine, state, orderId }: { engine: EditorEngine |
           </ul>
         )}
       </section>
+
+      {orderId !== null && <OrderDevice info={view.orderDevice} wires={state.document.wires ?? []} />}
 
       <section className="border-b border-slate-200 px-3 py-3" aria-label={t`Bend`}>
         <h3 className="mb-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">{t`Bend`}</h3>

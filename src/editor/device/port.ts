@@ -6,6 +6,7 @@
 import { ApiError } from '../../api/http.ts';
 import { unwrap, type Api } from '../../api/typed.ts';
 import type { BendBody, QueueJob, UserDevice } from './types.ts';
+import type { OrderDeviceInfo } from '../../../common/order-lifecycle.ts';
 
 /** A refusal by the server (envelope code other than CODE_OK, common/codes.ts), with the server's message. */
 export class DeviceRefusal extends Error {
@@ -34,6 +35,8 @@ export interface DevicePort {
   queue(query: QueueQuery): Promise<QueueJob[]>;
   bend(body: BendBody): Promise<{ jobId: string }>;
   cancel(jobId: string): Promise<void>;
+  /** GET /admin/design/getDeviceInfo: the machine the order's wires went to and their jobs (absent in ports that do not know it). */
+  orderDevice?(orderId: number): Promise<OrderDeviceInfo>;
 }
 
 export function devicePort(api: Api): DevicePort {
@@ -51,5 +54,6 @@ export function devicePort(api: Api): DevicePort {
     queue: (query) => call(() => unwrap(design.getQueueList.$post({ json: query }))),
     bend: (body) => call(() => unwrap(design.bend.$post({ json: body }))),
     cancel: async (jobId) => void (await call(() => unwrap(design.cancel.$post({ json: { jobId } })))),
+    orderDevice: (orderId) => call(async () => (await unwrap(design.getDeviceInfo.$get({ query: { orderId: String(orderId) } }))) as OrderDeviceInfo),
   };
 }

@@ -58,6 +58,7 @@ import { initialState, type EditorState, type EngineState } from './state.ts';
 import { IDLE_STRAIGHTEN } from '../features/straighten/feature.ts';
 import { BiteFeature, placement, serverBite } from '../features/bite/feature.ts';
 import { OrderLifecycle } from '../order/lifecycle.ts';
+import { BaseStorage, ModelVersions } from '../order/orderFiles.ts';
 
 export type { EditorError, EditorErrorCode, GeometryPort, LoadStage, MeshBuffers, ModelInfo, ModelView } from './models.ts';
 export type { ModelSource } from './modelSource.ts';
@@ -104,6 +105,10 @@ export class EditorEngine {
   readonly bite: BiteFeature;
   /** The open order's status, submit and reopen (order/lifecycle.ts). */
   readonly order: OrderLifecycle;
+  /** The open order's stored denture base (order/orderFiles.ts): stored after every generation by the designer. */
+  readonly baseFile: BaseStorage;
+  /** The open order's jaw model versions (order/orderFiles.ts): keep the smoothing as a version, restore one. */
+  readonly modelVersions: ModelVersions;
 
   /** The engine's own state; getState() adds the feature stores' parts. */
   private state: EngineState;
@@ -161,6 +166,8 @@ export class EditorEngine {
         },
         dropped: (role) => {
           this.smoothing.forget(role);
+          // The base hangs on its jaw's mesh, gone with it: made again when the jaw is back.
+          this.base.modelDropped(role);
           this.onModelChanged.notifyObservers(null);
         },
         visibilityChanged: (role) => this.overlays.setModelVisible(role),
@@ -221,6 +228,26 @@ export class EditorEngine {
       check: (id) => this.wires.check(id),
       change: (label, next) => this.changeDocument(label, next),
       needsSave: () => this.adoptedAt === this.state.revision && this.state.document.bite !== undefined,
+    });
+    this.baseFile = new BaseStorage(() => this.base.exportStl());
+    // The designer generated a base: the order's stored base follows (the local one stays whatever happens).
+    this.base.onDesignerGenerated.add(() => void this.baseFile.store());
+    this.modelVersions = new ModelVersions({
+      document: () => this.state.document,
+      smoothingSettled: () => this.smoothing.settled(),
+      exportJaw: async (jaw) => {
+        const handle = this.handleOf(jaw);
+        return handle === null ? null : this.geometry.exportStl(handle, `Archwright ${jaw}`);
+      },
+      loadDocument: (doc) => this.loadDocument(doc),
+      reloadJaw: async (jaw, name, source) => {
+        // Dropped first, and what hangs on its mesh (measurements, wires) let go, so that it is drawn again on the new one.
+        this.models.drop(jaw);
+        this.overlays.sync();
+        this.wires.sync();
+        await this.openModels([{ role: jaw, name, source }]);
+      },
+      modelsChanged: () => void this.order.refreshStatus(),
     });
     this.devices = new DeviceController({
       geometry: ctx.geometry,
@@ -764,6 +791,8 @@ export class EditorEngine {
     this.devices.dispose();
     this.bite.dispose();
     this.order.clear();
+    this.baseFile.clear();
+    this.modelVersions.clear();
     this.models.dispose();
     this.disposed = true;
     if (this.ownsGeometry) {

@@ -5,7 +5,7 @@ import { Autosave } from '../engine/autosave.ts';
 import { parseDocument } from '../engine/document.ts';
 import type { EditorEngine } from '../engine/EditorEngine.ts';
 import { forgetPrefetch, prefetched } from './prefetch.ts';
-import { designPort, lifecyclePort, loadDesign, remoteStl, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
+import { baseStoragePort, designPort, lifecyclePort, modelVersionPort, loadDesign, remoteStl, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
 import { occlusalModelData, orderHistory } from '../../api/lifecycle.ts';
 import { ORDER_STATUS } from '../../../common/orders.ts';
 
@@ -47,6 +47,8 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
   const port = designPort(orderId);
   const autosave = new Autosave(engine, { ...port, save: (data, version) => port.save(engine.bite.forSave(data), version) }, saved?.version ?? 0);
   engine.order.attach(orderId, order.status ?? null, autosave, lifecyclePort());
+  engine.baseFile.attach(order, baseStoragePort());
+  engine.modelVersions.attach(order, modelVersionPort());
   void engine.openModels(loads);
   const watch = watchOrder(engine, orderId, order.occlusionFile !== null);
   return {
@@ -55,6 +57,8 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
     close: () => {
       watch();
       engine.order.detach();
+      engine.baseFile.detach();
+      engine.modelVersions.detach();
       engine.bite.setServer(null);
     },
   };

@@ -6,7 +6,9 @@ import type { DesignPort } from '../engine/autosave.ts';
 import type { DesignDocument, ModelRole } from '../engine/document.ts';
 import type { RemoteStl } from '../../geometry/client.ts';
 import type { OrderStatus } from '../../../common/orders.ts';
-import { reopenDesign, submitDesign, updateDrc } from '../../api/lifecycle.ts';
+import { modelVersions, modifyModel, reopenDesign, saveDentureBase, submitDesign, updateDrc } from '../../api/lifecycle.ts';
+import { uploadFiles } from '../../modules/order/upload.ts';
+import type { BaseStoragePort, ModelVersionPort } from './orderFiles.ts';
 import type { LifecyclePort } from './lifecycle.ts';
 
 export interface OrderFile {
@@ -23,6 +25,8 @@ export interface OrderInfo {
   upperFile: OrderFile | null;
   lowerFile: OrderFile | null;
   occlusionFile: OrderFile | null;
+  /** The stored denture base (saveDentureBase), or null. */
+  baseFile?: OrderFile | null;
   status?: OrderStatus;
 }
 
@@ -84,5 +88,24 @@ export function lifecyclePort(): LifecyclePort {
     reopen: (orderId) => reopenDesign({ orderId }),
     status: async (orderId) => (await orderInfo(orderId)).status ?? null,
     design: (orderId) => loadDesign(orderId),
+  };
+}
+
+/** The stored base's call for the open order (order/orderFiles.ts). */
+export function baseStoragePort(): BaseStoragePort {
+  return { saveBase: (orderId, stl) => saveDentureBase(orderId, stl) };
+}
+
+/** The model versions' calls (order/orderFiles.ts): the order form's upload, modifyModel, modelVersions. */
+export function modelVersionPort(): ModelVersionPort {
+  return {
+    upload: async (stl, name) => {
+      const [file] = await uploadFiles([new File([stl as Uint8Array<ArrayBuffer>], name, { type: 'model/stl' })], { kind: 'model' });
+      if (!file) throw new Error('upload');
+      return file;
+    },
+    modify: (body) => modifyModel(body),
+    versions: (orderId) => modelVersions(orderId),
+    source: (version) => () => remoteStl({ id: version.fileId, name: version.name ?? '', size: 0, url: version.url }),
   };
 }

@@ -12,6 +12,7 @@ import { EditorIcon } from './icons.tsx';
 import { BasePanel } from '../features/base/BasePanel.tsx';
 import { SlotPanel } from '../features/slots/SlotPanel.tsx';
 import { SmoothPanel } from '../features/smooth/SmoothPanel.tsx';
+import { ModelVersionsPanel } from '../order/ModelVersionsPanel.tsx';
 import { WirePanel } from '../features/wires/WirePanel.tsx';
 import { AnalysisPanel } from '../features/analysis/AnalysisPanel.tsx';
 import { StraightenPanel } from '../features/straighten/StraightenPanel.tsx';
@@ -210,6 +211,7 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
       <BasePanel engine={engine} state={state} caseNo={caseNo} />
       <SlotPanel engine={engine} state={state} />
       <SmoothPanel engine={engine} state={state} />
+      <ModelVersionsPanel engine={engine} state={state} />
       <WirePanel engine={engine} state={state} />
       <Section title={t`Measurements`} testId="measurements">
         {measurements.length > 0 && (

@@ -8,6 +8,48 @@ import { baseProblemMessage } from './messages.ts';
 import { MmField } from '../../ui/MmField.tsx';
 import { useEngineStore } from '../../ui/useEngineStore.ts';
 import { formatCount } from '../../../i18n/format.ts';
+import type { BaseStorageView } from '../../order/orderFiles.ts';
+
+const NOT_STORED: BaseStorageView = { orderId: null, status: 'none', file: null, error: null };
+
+/** The order's stored base: "stored on the server" with its download link, storing, or why storing failed. */
+function BaseStored({ engine }: { engine: EditorEngine | null }) {
+  const { t } = useLingui();
+  const stored = useEngineStore(engine?.baseFile, (v) => v, NOT_STORED);
+  if (stored.orderId === null) return null;
+  const file = stored.file;
+  return (
+    <div className="mt-2 text-xs" data-testid="base-stored" data-status={stored.status}>
+      {stored.status === 'storing' && <p className="text-slate-500">{t`Storing the base on the server…`}</p>}
+      {stored.status === 'failed' && (
+        <div role="alert" className="rounded-md bg-red-50 px-2 py-1.5 text-red-700" data-testid="base-store-error">
+          <p>{t`The base could not be stored on the server: ${stored.error ?? ''}`}</p>
+          <p className="mt-0.5 text-red-600">{t`The base in the editor is kept.`}</p>
+          <button type="button" className="mt-1 underline hover:no-underline" onClick={() => void engine?.baseFile.store()} data-testid="base-store-retry">
+            {t`Store again`}
+          </button>
+        </div>
+      )}
+      {file && stored.status !== 'storing' && (
+        <p className="text-emerald-700">
+          {stored.status === 'failed' ? t`The server keeps the base stored before:` : t`Stored on the server:`}{' '}
+          <a
+            href={file.url}
+            className="text-primary underline hover:no-underline"
+            data-testid="base-stored-link"
+            onClick={(e) => {
+              e.preventDefault();
+              // The file URL needs the token: fetched with it (the order form's download), loaded on first use.
+              void import('../../../modules/order/upload.ts').then((m) => m.downloadFile(file.url, file.name)).catch(() => {});
+            }}
+          >
+            {file.name}
+          </a>
+        </p>
+      )}
+    </div>
+  );
+}
 
 const NONE: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
 
@@ -76,6 +118,7 @@ export function BasePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
         </p>
       )}
       {view.status === 'ready' && <p className="mt-2 text-xs text-emerald-700" data-testid="base-ready">{t`Base generated (${triangles} triangles).`}</p>}
+      <BaseStored engine={engine} />
       <div className="mt-2 flex flex-wrap gap-1.5">
         {generating ? (
           <button type="button" className={`${BUTTON} border-slate-300 bg-white text-slate-700 hover:bg-slate-100`} onClick={() => engine?.base.cancel()}>

@@ -64,6 +64,8 @@ export class BaseFeature {
   }
   /** A freshly generated base is shown (its arrays as the worker made them), or the base went (null): slotting starts over. */
   readonly onGenerated = new Observable<BaseMeshArrays | null>();
+  /** The designer generated (or regenerated) the base (generate(), not a regeneration on reopening or redo): the order stores it. */
+  readonly onDesignerGenerated = new Observable<void>();
   /** Awaited before an export (slotting: the document's slots are all cut into the shown base). */
   beforeExport: (() => Promise<void>) | null = null;
   private base: { handle: MeshHandle; mesh: Mesh | null; key: string; jaw: 'upper' | 'lower' } | null = null;
@@ -139,6 +141,7 @@ export class BaseFeature {
       const now = this.host.document();
       if (keyOf(now) === this.base?.key) this.host.change('base.generate', { ...now, base: { ...now.base!, generated: true } });
     }
+    if (ok) this.onDesignerGenerated.notifyObservers();
     return ok;
   }
 
@@ -229,6 +232,14 @@ export class BaseFeature {
     await this.beforeExport?.();
     if (!this.base || !this.geometry.exportStl) return null;
     return this.geometry.exportStl(this.base.handle, 'Archwright base');
+  }
+
+  /** A model was dropped (a restored version reloads its jaw): a base on it went with its mesh and is made again when the jaw is back. */
+  modelDropped(role: string): void {
+    if (this.base?.jaw !== role) return;
+    if (this.generation) this.cancel();
+    this.dropBase();
+    if (this.state.status !== 'none') this.set({ status: 'none', progress: null });
   }
 
   /** Makes the scene match the document: outline, and the base (dropped or regenerated). */
@@ -355,5 +366,6 @@ export class BaseFeature {
     this.lineMaterial?.dispose();
     this.store.clear();
     this.onGenerated.clear();
+    this.onDesignerGenerated.clear();
   }
 }
