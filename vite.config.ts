@@ -25,6 +25,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',
+    // Every core (vitest's default leaves one free: on 2 cores, one file at a time).
+    maxWorkers: '100%',
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
