@@ -13,18 +13,19 @@ export const ROLE_KINDS: readonly RoleKind[] = ['designer', 'manufacturer', 'adm
 type Template = Record<string, readonly string[] | '*'>;
 
 const TEMPLATES: Record<Exclude<RoleKind, 'administrator'>, Template> = {
-  // Designs the orders given to them: the order list (no adding or deleting), the editor, its
-  // bending machines, and the help.
+  // Designs the orders given to them: the order list (no adding or deleting) with its history,
+  // the editor and its order calls (submit, bite, switcher...), its bending machines, and the help.
   designer: {
-    '/order/list': ['Query', 'Update', 'Design', 'Bend'],
+    '/order/list': ['Query', 'Update', 'Design', 'Bend', 'Order history', 'Design orders'],
     '/order/time': '*',
     '/device/list': ['Editor devices'],
     '/help/doc': '*',
   },
-  // Runs a lab: orders, machines and their interface, files, and the data board.
+  // Runs a lab: orders (their history, remakes, designers), machines and their interface, files,
+  // and the data board.
   manufacturer: {
     '/dashboard': '*',
-    '/order/list': ['Add', 'Delete', 'Update', 'Query', 'Retry AI'],
+    '/order/list': ['Add', 'Delete', 'Update', 'Query', 'Retry AI', 'Order history', 'Assign designer', 'Design orders'],
     '/order/time': '*',
     '/device/list': ['Add', 'Delete', 'Update', 'Query', 'Config', 'Reset key', 'Bind users', 'Editor devices'],
     '/device/api-config': '*',

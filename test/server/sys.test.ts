@@ -301,10 +301,10 @@ describe('roles and data scope', () => {
     const perms = (ids: number[]) => new Set(menus.filter((m) => ids.includes(m.id)).flatMap((m) => String(m.perms ?? '').split(',').filter(Boolean)));
     const designer = templateMenuIds('designer', menus);
     const held = perms(designer);
-    for (const p of ['order:info:page', 'order:info:update', 'design:save', 'design:bend', 'device:info:currentDevice', 'base:sys:article:docs']) expect(held, p).toContain(p);
+    for (const p of ['order:info:page', 'order:info:update', 'order:info:history', 'design:save', 'design:bend', 'design:submit', 'design:getOcclusalModelData', 'design:changeOrderList', 'device:info:currentDevice', 'base:sys:article:docs']) expect(held, p).toContain(p);
     for (const p of ['order:info:add', 'order:info:delete', 'order:info:all', 'device:info:page', 'base:sys:user:page']) expect(held, p).not.toContain(p);
     const manufacturer = perms(templateMenuIds('manufacturer', menus));
-    for (const p of ['order:info:add', 'device:info:page', 'device:info:bind', 'device:apiConfig:page', 'dashboard:info:deviceProcessTime', 'space:info:page']) expect(manufacturer, p).toContain(p);
+    for (const p of ['order:info:add', 'order:info:history', 'design:designer', 'design:copyOrder', 'device:info:page', 'device:info:bind', 'device:apiConfig:page', 'dashboard:info:deviceProcessTime', 'space:info:page']) expect(manufacturer, p).toContain(p);
     expect(manufacturer).not.toContain('base:sys:role:page');
     expect(templateMenuIds('administrator', menus)).toHaveLength(menus.length);
     expect(ROLE_KINDS).toEqual(['designer', 'manufacturer', 'administrator']);
