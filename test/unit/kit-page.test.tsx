@@ -263,10 +263,11 @@ describe('dictionary columns and selects', () => {
     expect(within(rowOf('user-001')).getByText('Off')).toBeTruthy();
     expect(within(rowOf('user-002')).getByText('On')).toBeTruthy();
     fireEvent.click(within(rowOf('user-002')).getByRole('button', { name: 'Edit' }));
-    const dialog = await screen.findByRole('dialog');
-    const select = within(dialog).getByLabelText('Status') as HTMLSelectElement;
-    await waitFor(() => expect(select.selectedOptions[0]!.textContent).toBe('On'));
-    expect([...select.options].map((o) => o.textContent)).toEqual(['Please select', 'On', 'Off']);
+    // Looked up afresh each time: the form may render again (with a new select) when the row's info arrives.
+    const statusSelect = () => within(screen.getByRole('dialog')).getByLabelText('Status') as HTMLSelectElement;
+    await screen.findByRole('dialog');
+    await waitFor(() => expect(statusSelect().selectedOptions[0]!.textContent).toBe('On'));
+    expect([...statusSelect().options].map((o) => o.textContent)).toEqual(['Please select', 'On', 'Off']);
   });
 });
 
