@@ -71,8 +71,9 @@ describe('upsert dialog', () => {
     await screen.findByText('Beta');
     const pages = mem.calls.filter((c) => c.action === 'page').length;
     const dialog = await open('Beta', 'Edit');
+    // Filled once info arrived (the form renders again then): look the field up afresh until then.
+    await waitFor(() => expect((within(dialog).getByLabelText(/Name/) as HTMLInputElement).value).toBe('Beta'));
     const name = within(dialog).getByLabelText(/Name/) as HTMLInputElement;
-    await waitFor(() => expect(name.value).toBe('Beta'));
     fireEvent.change(name, { target: { value: 'Beta 2' } });
     fireEvent.click(within(dialog).getByRole('switch'));
     // The remark on the other tab is required and empty: fill it there first.
