@@ -1,0 +1,70 @@
+// Teeth segmentation against the study models' truth (issue 16):
+//   npx tsx test/bench/teeth-measure.ts [--poses=N] [--jaw=upper|lower] [--concave=X] [--passes=N]
+// Prints per-tooth IoU, numbering, gum accuracy and time per jaw, in the
+// file's pose and in N random rigid poses. Needs ../shared/fixtures (or
+// ARCHWRIGHT_FIXTURES); exits 0 with a message without them.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadKernels } from '../kernels/kernels.ts';
+import { meshFromArrays } from '../../workers/kernels/mesh.ts';
+import { parseStl } from '../../workers/kernels/stl.ts';
+import { segmentTeeth } from '../../workers/kernels/teeth.ts';
+import { fixturesDir } from './inputs.ts';
+import { formatScore, scoreLabels } from './teeth-score.ts';
+
+const argv = process.argv.slice(2);
+const opt = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const poses = Number(opt('poses') ?? 0);
+const jaws = opt('jaw') ? [opt('jaw') as 'upper' | 'lower'] : (['upper', 'lower'] as const);
+const dir = resolve(fixturesDir, 'study-models');
+if (!existsSync(resolve(dir, 'upper-model.labels.bin'))) {
+  console.log(`teeth: SKIPPED, ${dir} has no labels (set ARCHWRIGHT_FIXTURES)`);
+  process.exit(0);
+}
+
+// deterministic random rigid poses (rotation: random unit quaternion; shift up to 50 mm)
+let seed = 12345;
+const rnd = (): number => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed / 4294967296; };
+function randomPose(): number[] {
+  let q = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
+  const l = Math.hypot(...q); q = q.map((v) => v / l);
+  const [w, x, y, z] = q as [number, number, number, number];
+  const r = [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 0,
+    2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 0,
+    2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
+    (rnd() - 0.5) * 100, (rnd() - 0.5) * 100, (rnd() - 0.5) * 100, 1];
+  return r;
+}
+
+const k0 = await loadKernels();
+for (const jaw of jaws) {
+  const parsed = await parseStl(k0, readFileSync(resolve(dir, `${jaw}-model.stl`)));
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const truth = readFileSync(resolve(dir, `${jaw}-model.labels.bin`));
+  const { positions, indices } = parsed.mesh;
+  if (truth.length !== positions.length / 3) throw new Error(`weld differs: ${positions.length / 3} vertices, ${truth.length} labels`);
+  for (let p = 0; p <= poses; p++) {
+    let pos = positions;
+    if (p > 0) {
+      const m = randomPose();
+      pos = new Float32Array(positions.length);
+      for (let i = 0; i < pos.length; i += 3) {
+        const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+        pos[i] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
+        pos[i + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
+        pos[i + 2] = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
+      }
+    }
+    const k = await loadKernels();
+    const mesh = meshFromArrays(k, pos, indices);
+    const t0 = performance.now();
+    const r = await segmentTeeth(mesh, {
+      jaw,
+      concave: opt('concave') ? Number(opt('concave')) : undefined,
+      smoothPasses: opt('passes') ? Number(opt('passes')) : undefined,
+    });
+    const ms = performance.now() - t0;
+    const s = scoreLabels(truth, r.labels);
+    console.log(formatScore(`${jaw}${p ? ` pose ${p}` : ''} (${indices.length / 3} triangles, ${ms.toFixed(0)} ms: ${Object.entries(r.timings).map(([a, b]) => `${a} ${b.toFixed(0)}`).join(', ')})`, s));
+  }
+}
