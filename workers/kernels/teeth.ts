@@ -48,7 +48,35 @@ const MAX_CROWN_HEIGHT = 14;
 /** A crown's highest point lies within this of the occlusal plane (an extruded molar stands ~3 mm off). */
 const TIP_BAND = 5;
 /** Smallest crown area: a lower incisor's crown has ~40 mm^2; papillae and gum bumps have less. */
-const MIN_CROWN_AREA = 15;
+const MIN_CROWN_AREA = 5;
+/** Crown cores: within this of the occlusal plane (above every gum margin: clinical crowns are 7+ mm tall). */
+const CORE_DEPTH = 4;
+/** Core pieces smaller than this (mm^2) are noise. */
+const MIN_CORE_AREA = 0.5;
+/** Cusps of one tooth lie within this of each other in the plane; neighbouring teeth's centres are 5+ mm apart. */
+const MERGE_XY = 3.5;
+/** Below this depth the surface is gum, palate or plinth (seed of the gum region). */
+const GUM_DEPTH = 12;
+
+class MinHeap {
+  keys: Float64Array; vals: Int32Array; size = 0;
+  constructor(n: number) { this.keys = new Float64Array(n); this.vals = new Int32Array(n); }
+  push(v: number, key: number): void {
+    let i = this.size++;
+    while (i > 0) { const p = (i - 1) >> 1; if (this.keys[p]! <= key) break; this.keys[i] = this.keys[p]!; this.vals[i] = this.vals[p]!; i = p; }
+    this.keys[i] = key; this.vals[i] = v;
+  }
+  pop(): number {
+    const top = this.vals[0]!; const n = --this.size; const key = this.keys[n]!, val = this.vals[n]!;
+    let i = 0;
+    for (;;) { let c = 2 * i + 1; if (c >= n) break; if (c + 1 < n && this.keys[c + 1]! < this.keys[c]!) c++; if (this.keys[c]! >= key) break; this.keys[i] = this.keys[c]!; this.vals[i] = this.vals[c]!; i = c; }
+    this.keys[i] = key; this.vals[i] = val;
+    return top;
+  }
+}
+
+export let debugTruth: ((verts: number[]) => string) | undefined;
+export function setDebugTruth(f: (verts: number[]) => string): void { debugTruth = f; }
 
 export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promise<TeethResult> {
   const timings: Record<string, number> = {};
@@ -121,15 +149,17 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
   }
   timings.curvature = performance.now() - t0;
   t0 = performance.now();
-  // crown candidates and their components
+  // crown cores: non-concave vertices near the occlusal plane (h > -CORE_DEPTH), their components
   const concave = options.concave ?? 0.15;
   const comp = new Int32Array(V).fill(-1);
   const stack = new Int32Array(V);
-  const comps: { area: number; maxH: number; verts: number[]; cx: number; cy: number; cz: number }[] = [];
+  type Comp = { area: number; maxH: number; verts: number[]; cx: number; cy: number; cz: number; parent: number };
+  const comps: Comp[] = [];
+  const inCore = (v: number): boolean => curv[v]! > -concave && X[3 * v + 2]! > -CORE_DEPTH;
   for (let s = 0; s < V; s++) {
-    if (comp[s] !== -1 || curv[s]! <= -concave || X[3 * s + 2]! < -MAX_CROWN_HEIGHT) continue;
+    if (comp[s] !== -1 || !inCore(s)) continue;
     const id = comps.length;
-    const rec = { area: 0, maxH: -Infinity, verts: [] as number[], cx: 0, cy: 0, cz: 0 };
+    const rec: Comp = { area: 0, maxH: -Infinity, verts: [], cx: 0, cy: 0, cz: 0, parent: id };
     comps.push(rec);
     let top = 0;
     stack[top++] = s; comp[s] = id;
@@ -141,14 +171,55 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
       if (X[3 * v + 2]! > rec.maxH) rec.maxH = X[3 * v + 2]!;
       for (let j = deg[v]!; j < deg[v + 1]!; j++) {
         const w = adj[j]!;
-        if (comp[w] !== -1 || curv[w]! <= -concave || X[3 * w + 2]! < -MAX_CROWN_HEIGHT) continue;
+        if (comp[w] !== -1 || !inCore(w)) continue;
         comp[w] = id; stack[top++] = w;
       }
     }
   }
-  const crowns = comps.filter((c) => c.maxH > -TIP_BAND && c.area > MIN_CROWN_AREA);
-  for (const c of crowns) { c.cx /= c.area; c.cy /= c.area; c.cz /= c.area; }
+  for (const c of comps) { c.cx /= c.area; c.cy /= c.area; c.cz /= c.area; }
+  // cores of one tooth (cusps split by fissures): merged when their centroids lie within MERGE_XY in the plane
+  let cores = comps.filter((c) => c.area > MIN_CORE_AREA);
+  const find = (c: Comp): Comp => { while (comps[c.parent] !== c) c = comps[c.parent]!; return c; };
+  cores.sort((a, b) => b.area - a.area);
+  for (let i = 0; i < cores.length; i++) for (let j = 0; j < i; j++) {
+    const a = cores[i]!, b = cores[j]!;
+    if (Math.hypot(a.cx - b.cx, a.cy - b.cy) < MERGE_XY) { const ra = find(a), rb = find(b); if (ra !== rb) ra.parent = comps.indexOf(rb); }
+  }
+  const roots = new Map<Comp, Comp>();
+  for (const c of cores) {
+    const r = find(c);
+    let g = roots.get(r);
+    if (!g) { g = { area: 0, maxH: -Infinity, verts: [], cx: 0, cy: 0, cz: 0, parent: -1 }; roots.set(r, g); }
+    g.cx = (g.cx * g.area + c.cx * c.area) / (g.area + c.area); g.cy = (g.cy * g.area + c.cy * c.area) / (g.area + c.area); g.cz = (g.cz * g.area + c.cz * c.area) / (g.area + c.area);
+    g.area += c.area; g.maxH = Math.max(g.maxH, c.maxH); for (const v of c.verts) g.verts.push(v);
+  }
+  const crowns = [...roots.values()].filter((c) => c.maxH > -TIP_BAND && c.area > MIN_CROWN_AREA);
+  if (process.env.TEETH_DEBUG) for (const c of crowns) console.log(`core area ${c.area.toFixed(1)} maxH ${c.maxH.toFixed(2)} n ${c.verts.length} c ${c.cx.toFixed(1)},${c.cy.toFixed(1)} truth ${debugTruth?.(c.verts)}`);
   timings.components = performance.now() - t0;
+  t0 = performance.now();
+  // marker-controlled watershed (Meyer) on the concavity: crowns and the gum (h < -GUM_DEPTH) flood
+  // the surface in order of increasing concavity; regions meet on the concave crests (gum line, grooves)
+  const region = new Int32Array(V).fill(-1);
+  const heap = new MinHeap(V);
+  crowns.forEach((c, i) => { for (const v of c.verts) region[v] = i; });
+  const GUM = crowns.length;
+  for (let v = 0; v < V; v++) if (region[v] === -1 && X[3 * v + 2]! < -GUM_DEPTH) region[v] = GUM;
+  for (let v = 0; v < V; v++) {
+    if (region[v] === -1) continue;
+    for (let j = deg[v]!; j < deg[v + 1]!; j++) if (region[adj[j]!] === -1) { heap.push(v, -curv[v]!); break; }
+  }
+  while (heap.size) {
+    const v = heap.pop();
+    for (let j = deg[v]!; j < deg[v + 1]!; j++) {
+      const w = adj[j]!;
+      if (region[w] !== -1) continue;
+      region[w] = region[v]!;
+      heap.push(w, -curv[w]!);
+    }
+  }
+  for (let i = 0; i < crowns.length; i++) crowns[i]!.verts = [];
+  for (let v = 0; v < V; v++) { const r = region[v]!; if (r >= 0 && r < GUM) crowns[r]!.verts.push(v); }
+  timings.watershed = performance.now() - t0;
   // numbering: from the midline outwards on each side, by angle around a point behind the incisors
   let cy0 = 0;
   for (const c of crowns) cy0 += c.cy;
