@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { loadKernels } from '../kernels/kernels.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
-import { segmentTeeth, setDebugTruth } from '../../workers/kernels/teeth.ts';
+import { segmentTeeth, setDebugLabels, setDebugTruth } from '../../workers/kernels/teeth.ts';
 import { fixturesDir } from './inputs.ts';
 import { formatScore, scoreLabels } from './teeth-score.ts';
 
@@ -56,6 +56,7 @@ for (const jaw of jaws) {
       }
     }
     const k = await loadKernels();
+    setDebugLabels(truth);
     setDebugTruth((verts) => { const c = new Map<number, number>(); for (const v of verts) c.set(truth[v]!, (c.get(truth[v]!) ?? 0) + 1); return [...c].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([a, b]) => `${a}:${b}`).join(' '); });
     const mesh = meshFromArrays(k, pos, indices);
     const t0 = performance.now();

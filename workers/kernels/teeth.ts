@@ -76,6 +76,8 @@ class MinHeap {
 }
 
 export let debugTruth: ((verts: number[]) => string) | undefined;
+export let debugLabels: Uint8Array | undefined;
+export function setDebugLabels(l: Uint8Array): void { debugLabels = l; }
 export function setDebugTruth(f: (verts: number[]) => string): void { debugTruth = f; }
 
 export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promise<TeethResult> {
@@ -109,7 +111,8 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     for (const w of [a, b, c]) { N[3 * w]! += nx; N[3 * w + 1]! += ny; N[3 * w + 2]! += nz; area[w]! += ar; deg[w + 1]! += 2; }
   }
   for (let v = 0; v < V; v++) {
-    const l = Math.hypot(N[3 * v]!, N[3 * v + 1]!, N[3 * v + 2]!) || 1;
+    // z -> sign * z mirrors an upper jaw, which turns the triangles' winding: sign keeps the normals outwards
+    const l = sign * (Math.hypot(N[3 * v]!, N[3 * v + 1]!, N[3 * v + 2]!) || 1);
     N[3 * v]! /= l; N[3 * v + 1]! /= l; N[3 * v + 2]! /= l;
   }
   // neighbour lists (CSR, with duplicates: each edge seen from both triangles; harmless for averages)
@@ -220,6 +223,19 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
   for (let i = 0; i < crowns.length; i++) crowns[i]!.verts = [];
   for (let v = 0; v < V; v++) { const r = region[v]!; if (r >= 0 && r < GUM) crowns[r]!.verts.push(v); }
   timings.watershed = performance.now() - t0;
+  if (process.env.TEETH_DEBUG && debugLabels) {
+    const hg = new Array(20).fill(0), ht = new Array(20).fill(0), cg = new Array(20).fill(0);
+    for (let v = 0; v < V; v++) {
+      const hb = Math.max(0, Math.min(19, Math.floor(-X[3 * v + 2]!)));
+      const pt = region[v]! >= 0 && region[v]! < GUM;
+      if (debugLabels[v] === 0 && pt) hg[hb]++;
+      if (debugLabels[v] !== 0 && !pt) ht[hb]++;
+      if (debugLabels[v] === 0 && pt) cg[Math.max(0, Math.min(19, Math.floor(10 * curv[v]! + 10)))]++;
+    }
+    console.log('gum as tooth by depth', hg.join(' '));
+    console.log('tooth as gum by depth', ht.join(' '));
+    console.log('gum as tooth by curv*10+10', cg.join(' '));
+  }
   // numbering: from the midline outwards on each side, by angle around a point behind the incisors
   let cy0 = 0;
   for (const c of crowns) cy0 += c.cy;
