@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { loadKernels } from '../kernels/kernels.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
-import { segmentTeeth, setDebugLabels, setDebugTruth } from '../../workers/kernels/teeth.ts';
+import { segmentTeeth } from '../../workers/kernels/teeth.ts';
 import { fixturesDir } from './inputs.ts';
 import { formatScore, scoreLabels } from './teeth-score.ts';
 
@@ -39,7 +39,7 @@ function randomPose(): number[] {
 const k0 = await loadKernels();
 for (const jaw of jaws) {
   const parsed = await parseStl(k0, readFileSync(resolve(dir, `${jaw}-model.stl`)));
-  if (!parsed.ok) throw new Error(parsed.error.message);
+  if (!parsed.ok) throw new Error(parsed.error.code);
   const truth = readFileSync(resolve(dir, `${jaw}-model.labels.bin`));
   const { positions, indices } = parsed.mesh;
   if (truth.length !== positions.length / 3) throw new Error(`weld differs: ${positions.length / 3} vertices, ${truth.length} labels`);
@@ -56,8 +56,6 @@ for (const jaw of jaws) {
       }
     }
     const k = await loadKernels();
-    setDebugLabels(truth);
-    setDebugTruth((verts) => { const c = new Map<number, number>(); for (const v of verts) c.set(truth[v]!, (c.get(truth[v]!) ?? 0) + 1); return [...c].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([a, b]) => `${a}:${b}`).join(' '); });
     const mesh = meshFromArrays(k, pos, indices);
     const t0 = performance.now();
     const r = await segmentTeeth(mesh, {

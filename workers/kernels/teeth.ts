@@ -2,19 +2,24 @@
 // while the method is measured (test/bench/teeth-measure.ts, figures in
 // docs/teeth-notes.md); the hot loops move to assembly/ once it holds.
 //
-// Method (v0):
+// Method:
 //  1. straighten() gives the canonical frame (occlusal plane z = 0, incisors
 //     towards -y, midline x = 0, patient's left at +x); h = height towards the
-//     opposing jaw (z for a lower jaw, -z for an upper one).
+//     opposing jaw (z for a lower jaw, -z for an upper one, whose normals are
+//     then flipped: the mirror turns the winding).
 //  2. Per-vertex curvature from the umbrella operator: c = -2 (mean of the
 //     neighbours - v) . n / mean(|e|^2), which is 1/R on a sphere of radius R
 //     (mm^-1, positive convex), smoothed by a few neighbour-averaging passes.
-//  3. Crown candidates: vertices not concave (c > -CONCAVE) and above the
-//     lowest plausible gum line (h > -MAX_CROWN_HEIGHT); their connected
-//     components. Crowns: components that reach the occlusal band
-//     (max h > -TIP_BAND) and are big enough (area > MIN_CROWN_AREA).
-//  4. Numbering: crowns ordered by angle around a point behind the incisors;
-//     counted from the midline on each side (x < 0: patient's right).
+//  3. Crown cores: connected non-concave vertices (c > -concave) within
+//     CORE_DEPTH of the occlusal plane; cores whose centroids lie within
+//     MERGE_XY in the plane are one tooth (cusps split by fissures).
+//  4. Marker-controlled watershed (Meyer) on the concavity -c: the crown cores
+//     and a gum seed (h < -GUM_DEPTH) flood the surface in order of increasing
+//     concavity, so regions meet on the concave crests: the gingival margin
+//     and the interproximal grooves, whatever their exact depth.
+//  5. Numbering: crowns ordered by angle around a point behind the incisors,
+//     counted from the midline outwards on each side (x < 0: patient's right).
+//     Missing teeth are NOT yet detected (a gap shifts the numbers behind it).
 
 import type { MeshRef } from './mesh.ts';
 import { meshViews } from './mesh.ts';
@@ -43,8 +48,6 @@ export interface TeethResult {
 }
 
 // Constants (mm, mm^-1), each with its reason:
-/** Crowns stand at most this far below the occlusal plane (clinical crowns: 7-11 mm; 14 for slack). */
-const MAX_CROWN_HEIGHT = 14;
 /** A crown's highest point lies within this of the occlusal plane (an extruded molar stands ~3 mm off). */
 const TIP_BAND = 5;
 /** Smallest crown area: a lower incisor's crown has ~40 mm^2; papillae and gum bumps have less. */
@@ -74,11 +77,6 @@ class MinHeap {
     return top;
   }
 }
-
-export let debugTruth: ((verts: number[]) => string) | undefined;
-export let debugLabels: Uint8Array | undefined;
-export function setDebugLabels(l: Uint8Array): void { debugLabels = l; }
-export function setDebugTruth(f: (verts: number[]) => string): void { debugTruth = f; }
 
 export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promise<TeethResult> {
   const timings: Record<string, number> = {};
@@ -197,7 +195,6 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     g.area += c.area; g.maxH = Math.max(g.maxH, c.maxH); for (const v of c.verts) g.verts.push(v);
   }
   const crowns = [...roots.values()].filter((c) => c.maxH > -TIP_BAND && c.area > MIN_CROWN_AREA);
-  if (process.env.TEETH_DEBUG) for (const c of crowns) console.log(`core area ${c.area.toFixed(1)} maxH ${c.maxH.toFixed(2)} n ${c.verts.length} c ${c.cx.toFixed(1)},${c.cy.toFixed(1)} truth ${debugTruth?.(c.verts)}`);
   timings.components = performance.now() - t0;
   t0 = performance.now();
   // marker-controlled watershed (Meyer) on the concavity: crowns and the gum (h < -GUM_DEPTH) flood
@@ -223,19 +220,6 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
   for (let i = 0; i < crowns.length; i++) crowns[i]!.verts = [];
   for (let v = 0; v < V; v++) { const r = region[v]!; if (r >= 0 && r < GUM) crowns[r]!.verts.push(v); }
   timings.watershed = performance.now() - t0;
-  if (process.env.TEETH_DEBUG && debugLabels) {
-    const hg = new Array(20).fill(0), ht = new Array(20).fill(0), cg = new Array(20).fill(0);
-    for (let v = 0; v < V; v++) {
-      const hb = Math.max(0, Math.min(19, Math.floor(-X[3 * v + 2]!)));
-      const pt = region[v]! >= 0 && region[v]! < GUM;
-      if (debugLabels[v] === 0 && pt) hg[hb]++;
-      if (debugLabels[v] !== 0 && !pt) ht[hb]++;
-      if (debugLabels[v] === 0 && pt) cg[Math.max(0, Math.min(19, Math.floor(10 * curv[v]! + 10)))]++;
-    }
-    console.log('gum as tooth by depth', hg.join(' '));
-    console.log('tooth as gum by depth', ht.join(' '));
-    console.log('gum as tooth by curv*10+10', cg.join(' '));
-  }
   // numbering: from the midline outwards on each side, by angle around a point behind the incisors
   let cy0 = 0;
   for (const c of crowns) cy0 += c.cy;
