@@ -1,5 +1,5 @@
 // Teeth segmentation against the study models' truth (issue 16):
-//   npx tsx test/bench/teeth-measure.ts [--poses=N] [--jaw=upper|lower] [--concave=X] [--passes=N]
+//   npx tsx test/bench/teeth-measure.ts [--poses=N] [--jaw=upper|lower] [--concave=X] [--passes=N] [--remove=N,M]
 // Prints per-tooth IoU, numbering, gum accuracy and time per jaw, in the
 // file's pose and in N random rigid poses. Needs ../shared/fixtures (or
 // ARCHWRIGHT_FIXTURES); exits 0 with a message without them.
@@ -15,6 +15,7 @@ import { formatScore, scoreLabels } from './teeth-score.ts';
 const argv = process.argv.slice(2);
 const opt = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const poses = Number(opt('poses') ?? 0);
+const removed = (opt('remove') ?? '').split(',').filter(Boolean).map(Number);
 const jaws = opt('jaw') ? [opt('jaw') as 'upper' | 'lower'] : (['upper', 'lower'] as const);
 const dir = resolve(fixturesDir, 'study-models');
 if (!existsSync(resolve(dir, 'upper-model.labels.bin'))) {
@@ -41,7 +42,19 @@ for (const jaw of jaws) {
   const parsed = await parseStl(k0, readFileSync(resolve(dir, `${jaw}-model.stl`)));
   if (!parsed.ok) throw new Error(parsed.error.code);
   const truth = readFileSync(resolve(dir, `${jaw}-model.labels.bin`));
-  const { positions, indices } = parsed.mesh;
+  const { positions } = parsed.mesh;
+  let { indices } = parsed.mesh;
+  if (removed.length) {
+    // a missing tooth: its triangles cut away (a hole in the gum, as an open scan has), its truth gum
+    const gone = new Set(removed);
+    const keep: number[] = [];
+    for (let t = 0; t < indices.length; t += 3) {
+      if (gone.has(truth[indices[t]!]!) || gone.has(truth[indices[t + 1]!]!) || gone.has(truth[indices[t + 2]!]!)) continue;
+      keep.push(indices[t]!, indices[t + 1]!, indices[t + 2]!);
+    }
+    indices = Uint32Array.from(keep);
+    for (let v = 0; v < truth.length; v++) if (gone.has(truth[v]!)) truth[v] = 0;
+  }
   if (truth.length !== positions.length / 3) throw new Error(`weld differs: ${positions.length / 3} vertices, ${truth.length} labels`);
   for (let p = 0; p <= poses; p++) {
     let pos = positions;

@@ -61,6 +61,63 @@ const MERGE_XY = 3.5;
 /** Below this depth the surface is gum, palate or plinth (seed of the gum region). */
 const GUM_DEPTH = 12;
 
+/**
+ * Typical mesio-distal crown widths (mm), central incisor to third molar (textbook means, e.g. Wheeler's
+ * Dental Anatomy; patients vary by about +-10 %, which the costs below allow).
+ */
+const UPPER_WIDTHS = [8.5, 6.5, 7.5, 7.0, 6.5, 10.0, 9.0, 8.5];
+const LOWER_WIDTHS = [5.0, 5.5, 7.0, 7.0, 7.0, 11.0, 10.5, 10.0];
+/** Spread (mm) of a measured width and of a measured gap around the expected ones. */
+const SIGMA_WIDTH = 1.5;
+const SIGMA_GAP = 2.0;
+
+/**
+ * Slot (1 central incisor .. 8 third molar) of each crown of one side, ordered from the midline; 0 when
+ * there are more crowns than slots fit. Dynamic programming over monotone assignments: the cost adds,
+ * per crown, (measured width - slot width)^2 / SIGMA_WIDTH^2 and (measured gap before it - widths of the
+ * slots skipped)^2 / SIGMA_GAP^2. Width: extent of the crown along the arch tangent (direction between
+ * its neighbours' centroids); gap: centroid distance minus half widths; the first crown's gap is its
+ * distance from the midline (x = 0).
+ */
+function placeInSlots(list: { cx: number; cy: number; verts: number[] }[], X: Float64Array, W: number[]): number[] {
+  const m = list.length;
+  if (m === 0) return [];
+  const w: number[] = [], gap: number[] = [];
+  for (let j = 0; j < m; j++) {
+    const c = list[j]!;
+    const prev = j > 0 ? list[j - 1]! : { cx: -c.cx, cy: c.cy };
+    const next = j + 1 < m ? list[j + 1]! : { cx: 2 * c.cx - prev.cx, cy: 2 * c.cy - prev.cy };
+    let tx = next.cx - prev.cx, ty = next.cy - prev.cy;
+    const tl = Math.hypot(tx, ty) || 1; tx /= tl; ty /= tl;
+    let lo = Infinity, hi = -Infinity, minAbsX = Infinity;
+    for (const v of c.verts) {
+      const d = (X[3 * v]! - c.cx) * tx + (X[3 * v + 1]! - c.cy) * ty;
+      if (d < lo) lo = d; if (d > hi) hi = d;
+      minAbsX = Math.min(minAbsX, Math.abs(X[3 * v]!));
+    }
+    w.push(hi - lo);
+    if (j === 0) gap.push(minAbsX);
+    else { const p = list[j - 1]!; gap.push(Math.hypot(c.cx - p.cx, c.cy - p.cy) - (w[j]! + w[j - 1]!) / 2); }
+  }
+  const S = W.length;
+  const skipped = (from: number, to: number): number => { let s = 0; for (let k = from; k < to; k++) s += W[k]!; return s; };
+  // best[j][k]: cost of crowns 0..j with crown j in slot k (0-based)
+  const best = Array.from({ length: m }, () => new Float64Array(S).fill(Infinity));
+  const from = Array.from({ length: m }, () => new Int32Array(S).fill(-1));
+  const wc = (j: number, k: number): number => ((w[j]! - W[k]!) / SIGMA_WIDTH) ** 2;
+  for (let k = 0; k < S; k++) best[0]![k] = wc(0, k) + ((gap[0]! - skipped(0, k)) / SIGMA_GAP) ** 2;
+  for (let j = 1; j < m; j++) for (let k = j; k < S; k++) for (let q = j - 1; q < k; q++) {
+    const c = best[j - 1]![q]! + wc(j, k) + ((gap[j]! - skipped(q + 1, k)) / SIGMA_GAP) ** 2;
+    if (c < best[j]![k]!) { best[j]![k] = c; from[j]![k] = q; }
+  }
+  const out = new Array<number>(m).fill(0);
+  const last = Math.min(m, S) - 1;
+  let k = -1, bc = Infinity;
+  for (let q = 0; q < S; q++) if (best[last]![q]! < bc) { bc = best[last]![q]!; k = q; }
+  for (let j = last; j >= 0 && k >= 0; j--) { out[j] = k + 1; k = from[j]![k]!; }
+  return out;
+}
+
 class MinHeap {
   keys: Float64Array; vals: Int32Array; size = 0;
   constructor(n: number) { this.keys = new Float64Array(n); this.vals = new Int32Array(n); }
@@ -204,6 +261,16 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
   crowns.forEach((c, i) => { for (const v of c.verts) region[v] = i; });
   const GUM = crowns.length;
   for (let v = 0; v < V; v++) if (region[v] === -1 && X[3 * v + 2]! < -GUM_DEPTH) region[v] = GUM;
+  // an open scan's border (and a hole where a tooth was cut away) is gum: an edge seen from one triangle only
+  for (let v = 0; v < V; v++) {
+    if (region[v] !== -1) continue;
+    const a = deg[v]!, b = deg[v + 1]!;
+    for (let j = a; j < b && region[v] === -1; j++) {
+      let n = 0;
+      for (let q = a; q < b; q++) if (adj[q] === adj[j]) n++;
+      if (n === 1) region[v] = GUM;
+    }
+  }
   for (let v = 0; v < V; v++) {
     if (region[v] === -1) continue;
     for (let j = deg[v]!; j < deg[v + 1]!; j++) if (region[adj[j]!] === -1) { heap.push(v, -curv[v]!); break; }
@@ -220,27 +287,40 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
   for (let i = 0; i < crowns.length; i++) crowns[i]!.verts = [];
   for (let v = 0; v < V; v++) { const r = region[v]!; if (r >= 0 && r < GUM) crowns[r]!.verts.push(v); }
   timings.watershed = performance.now() - t0;
-  // numbering: from the midline outwards on each side, by angle around a point behind the incisors
+  // crown centroids from the grown regions
+  for (const c of crowns) {
+    let a = 0, x = 0, y = 0, z = 0;
+    for (const v of c.verts) { a += area[v]!; x += area[v]! * X[3 * v]!; y += area[v]! * X[3 * v + 1]!; z += area[v]! * X[3 * v + 2]!; }
+    c.area = a; c.cx = x / a; c.cy = y / a; c.cz = z / a;
+  }
+  // numbering: per side, crowns ordered from the midline outwards (angle around a point behind the
+  // incisors), then placed in the 8 slots (central incisor .. third molar) by their widths and the gaps
   let cy0 = 0;
   for (const c of crowns) cy0 += c.cy;
   cy0 = crowns.length ? cy0 / crowns.length : 0;
   const ang = (c: { cx: number; cy: number }): number => Math.atan2(c.cx, -(c.cy - cy0));
-  const right = crowns.filter((c) => c.cx < 0).sort((a, b) => ang(b) - ang(a)); // from the midline outwards
-  const left = crowns.filter((c) => c.cx >= 0).sort((a, b) => ang(a) - ang(b));
+  const rightSide = crowns.filter((c) => c.cx < 0).sort((a, b) => ang(b) - ang(a));
+  const leftSide = crowns.filter((c) => c.cx >= 0).sort((a, b) => ang(a) - ang(b));
+  const widths = options.jaw === 'upper' ? UPPER_WIDTHS : LOWER_WIDTHS;
+  const slotsOf = (list: typeof crowns): number[] => placeInSlots(list, X, widths);
+  const right = rightSide.map((c, i) => ({ c, slot: 0, i }));
+  const left = leftSide.map((c, i) => ({ c, slot: 0, i }));
+  slotsOf(rightSide).forEach((s, i) => { right[i]!.slot = s; });
+  slotsOf(leftSide).forEach((s, i) => { left[i]!.slot = s; });
   const labels = new Uint8Array(V);
   const teeth: ToothInfo[] = [];
   const inv = frame.inverse;
-  const assign = (list: typeof crowns, num: (k: number) => number): void => {
-    list.forEach((c, i) => {
-      if (i >= 8) return;
-      const n = num(i + 1);
+  const assign = (list: { c: (typeof crowns)[number]; slot: number }[], num: (k: number) => number): void => {
+    for (const { c, slot } of list) {
+      if (slot < 1) continue;
+      const n = num(slot);
       for (const v of c.verts) labels[v] = n;
       const x = c.cx, y = c.cy, z = sign * c.cz;
       teeth.push({
         number: n, vertexCount: c.verts.length,
         centroid: [inv[0]! * x + inv[4]! * y + inv[8]! * z + inv[12]!, inv[1]! * x + inv[5]! * y + inv[9]! * z + inv[13]!, inv[2]! * x + inv[6]! * y + inv[10]! * z + inv[14]!],
       });
-    });
+    }
   };
   if (options.jaw === 'upper') { assign(right, (k) => 9 - k); assign(left, (k) => 8 + k); }
   else { assign(left, (k) => 25 - k); assign(right, (k) => 24 + k); }
