@@ -22,7 +22,7 @@
 //     Missing teeth are NOT yet detected (a gap shifts the numbers behind it).
 
 import type { MeshRef } from './mesh.ts';
-import { meshViews } from './mesh.ts';
+import { KernelError } from './job.ts';
 import { straighten, type StraightenResult } from './straighten.ts';
 
 export interface TeethOptions {
@@ -118,22 +118,6 @@ function placeInSlots(list: { cx: number; cy: number; verts: number[] }[], X: Fl
   return out;
 }
 
-class MinHeap {
-  keys: Float64Array; vals: Int32Array; size = 0;
-  constructor(n: number) { this.keys = new Float64Array(n); this.vals = new Int32Array(n); }
-  push(v: number, key: number): void {
-    let i = this.size++;
-    while (i > 0) { const p = (i - 1) >> 1; if (this.keys[p]! <= key) break; this.keys[i] = this.keys[p]!; this.vals[i] = this.vals[p]!; i = p; }
-    this.keys[i] = key; this.vals[i] = v;
-  }
-  pop(): number {
-    const top = this.vals[0]!; const n = --this.size; const key = this.keys[n]!, val = this.vals[n]!;
-    let i = 0;
-    for (;;) { let c = 2 * i + 1; if (c >= n) break; if (c + 1 < n && this.keys[c + 1]! < this.keys[c]!) c++; if (this.keys[c]! >= key) break; this.keys[i] = this.keys[c]!; this.vals[i] = this.vals[c]!; i = c; }
-    this.keys[i] = key; this.vals[i] = val;
-    return top;
-  }
-}
 
 export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promise<TeethResult> {
   const timings: Record<string, number> = {};
@@ -141,152 +125,67 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
   const frame = await straighten(mesh, { jaw: options.jaw });
   timings.straighten = performance.now() - t0;
   t0 = performance.now();
-  const { positions: P, indices: I } = meshViews(mesh);
-  const V = mesh.vertexCount, T = mesh.triangleCount;
-  const m = frame.matrix;
+  const k = mesh.k;
+  const V = mesh.vertexCount;
   const sign = options.jaw === 'upper' ? -1 : 1;
-  // canonical positions; z -> h (teeth up)
-  const X = new Float64Array(V * 3);
-  for (let v = 0; v < V; v++) {
-    const x = P[3 * v]!, y = P[3 * v + 1]!, z = P[3 * v + 2]!;
-    X[3 * v] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
-    X[3 * v + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
-    X[3 * v + 2] = sign * (m[2]! * x + m[6]! * y + m[10]! * z + m[14]!);
-  }
-  // vertex normals (area weighted) and vertex areas (1/3 of the triangles')
-  const N = new Float64Array(V * 3);
-  const area = new Float64Array(V);
-  const deg = new Int32Array(V + 1);
-  for (let t = 0; t < T; t++) {
-    const a = I[3 * t]!, b = I[3 * t + 1]!, c = I[3 * t + 2]!;
-    const ux = X[3 * b]! - X[3 * a]!, uy = X[3 * b + 1]! - X[3 * a + 1]!, uz = X[3 * b + 2]! - X[3 * a + 2]!;
-    const vx = X[3 * c]! - X[3 * a]!, vy = X[3 * c + 1]! - X[3 * a + 1]!, vz = X[3 * c + 2]! - X[3 * a + 2]!;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const ar = Math.hypot(nx, ny, nz) / 6;
-    for (const w of [a, b, c]) { N[3 * w]! += nx; N[3 * w + 1]! += ny; N[3 * w + 2]! += nz; area[w]! += ar; deg[w + 1]! += 2; }
-  }
-  for (let v = 0; v < V; v++) {
-    // z -> sign * z mirrors an upper jaw, which turns the triangles' winding: sign keeps the normals outwards
-    const l = sign * (Math.hypot(N[3 * v]!, N[3 * v + 1]!, N[3 * v + 2]!) || 1);
-    N[3 * v]! /= l; N[3 * v + 1]! /= l; N[3 * v + 2]! /= l;
-  }
-  // neighbour lists (CSR, with duplicates: each edge seen from both triangles; harmless for averages)
-  for (let v = 0; v < V; v++) deg[v + 1]! += deg[v]!;
-  const adj = new Int32Array(deg[V]!);
-  const fill = deg.slice(0, V);
-  for (let t = 0; t < T; t++) {
-    const a = I[3 * t]!, b = I[3 * t + 1]!, c = I[3 * t + 2]!;
-    adj[fill[a]!++] = b; adj[fill[a]!++] = c;
-    adj[fill[b]!++] = c; adj[fill[b]!++] = a;
-    adj[fill[c]!++] = a; adj[fill[c]!++] = b;
-  }
-  timings.setup = performance.now() - t0;
-  t0 = performance.now();
-  // curvature
-  let curv = new Float64Array(V);
-  for (let v = 0; v < V; v++) {
-    let sx = 0, sy = 0, sz = 0, se = 0;
-    const n = deg[v + 1]! - deg[v]!;
-    if (n === 0) continue;
-    for (let j = deg[v]!; j < deg[v + 1]!; j++) {
-      const w = adj[j]!;
-      const dx = X[3 * w]! - X[3 * v]!, dy = X[3 * w + 1]! - X[3 * v + 1]!, dz = X[3 * w + 2]! - X[3 * v + 2]!;
-      sx += dx; sy += dy; sz += dz; se += dx * dx + dy * dy + dz * dz;
+  const mark = k.arenaMark() >>> 0;
+  try {
+    new Float64Array(k.memory.buffer, k.teethMatrixPtr() >>> 0, 16).set(frame.matrix);
+    const st = k.teethPrepare(mesh.positionsPtr, mesh.indicesPtr, V, mesh.triangleCount, sign, options.smoothPasses ?? 4);
+    if (st === -1) throw new KernelError('OUT_OF_MEMORY', 'no room for the teeth segmentation');
+    if (st < 0) throw new KernelError('BAD_INPUT', 'the mesh is empty or has bad indices');
+    timings.curvature = performance.now() - t0;
+    t0 = performance.now();
+    // crown cores: non-concave vertices near the occlusal plane, their components
+    const count = k.teethCores(options.concave ?? 0.15, CORE_DEPTH);
+    const stats = new Float64Array(k.memory.buffer, k.teethStatsPtr() >>> 0, count * 5);
+    const compOf = new Int32Array(k.memory.buffer, k.teethComponentPtr() >>> 0, V);
+    type Comp = { id: number; area: number; maxH: number; cx: number; cy: number; cz: number; parent: number };
+    const comps: Comp[] = [];
+    for (let i = 0; i < count; i++) {
+      const a = stats[5 * i]!;
+      comps.push({ id: i, area: a, cx: stats[5 * i + 1]! / a, cy: stats[5 * i + 2]! / a, cz: stats[5 * i + 3]! / a, maxH: stats[5 * i + 4]!, parent: i });
     }
-    curv[v] = (-2 * (sx * N[3 * v]! + sy * N[3 * v + 1]! + sz * N[3 * v + 2]!)) / (se || 1);
-  }
-  const passes = options.smoothPasses ?? 4;
-  let tmp = new Float64Array(V);
-  for (let p = 0; p < passes; p++) {
-    for (let v = 0; v < V; v++) {
-      let s = curv[v]!, c = 1;
-      for (let j = deg[v]!; j < deg[v + 1]!; j++) { s += curv[adj[j]!]!; c++; }
-      tmp[v] = s / c;
+    // cores of one tooth (cusps split by fissures): merged when their centroids lie within MERGE_XY in the plane
+    const cores = comps.filter((c) => c.area > MIN_CORE_AREA).sort((a, b) => b.area - a.area);
+    const find = (c: Comp): Comp => { while (comps[c.parent] !== c) c = comps[c.parent]!; return c; };
+    for (let i = 0; i < cores.length; i++) for (let j = 0; j < i; j++) {
+      const a = cores[i]!, b = cores[j]!;
+      if (Math.hypot(a.cx - b.cx, a.cy - b.cy) < MERGE_XY) { const ra = find(a), rb = find(b); if (ra !== rb) ra.parent = rb.id; }
     }
-    [curv, tmp] = [tmp, curv];
-  }
-  timings.curvature = performance.now() - t0;
-  t0 = performance.now();
-  // crown cores: non-concave vertices near the occlusal plane (h > -CORE_DEPTH), their components
-  const concave = options.concave ?? 0.15;
-  const comp = new Int32Array(V).fill(-1);
-  const stack = new Int32Array(V);
-  type Comp = { area: number; maxH: number; verts: number[]; cx: number; cy: number; cz: number; parent: number };
-  const comps: Comp[] = [];
-  const inCore = (v: number): boolean => curv[v]! > -concave && X[3 * v + 2]! > -CORE_DEPTH;
-  for (let s = 0; s < V; s++) {
-    if (comp[s] !== -1 || !inCore(s)) continue;
-    const id = comps.length;
-    const rec: Comp = { area: 0, maxH: -Infinity, verts: [], cx: 0, cy: 0, cz: 0, parent: id };
-    comps.push(rec);
-    let top = 0;
-    stack[top++] = s; comp[s] = id;
-    while (top) {
-      const v = stack[--top]!;
-      rec.verts.push(v);
-      rec.area += area[v]!;
-      rec.cx += area[v]! * X[3 * v]!; rec.cy += area[v]! * X[3 * v + 1]!; rec.cz += area[v]! * X[3 * v + 2]!;
-      if (X[3 * v + 2]! > rec.maxH) rec.maxH = X[3 * v + 2]!;
-      for (let j = deg[v]!; j < deg[v + 1]!; j++) {
-        const w = adj[j]!;
-        if (comp[w] !== -1 || !inCore(w)) continue;
-        comp[w] = id; stack[top++] = w;
-      }
+    const groups = new Map<Comp, { area: number; maxH: number; members: number[] }>();
+    for (const c of cores) {
+      const r = find(c);
+      let g = groups.get(r);
+      if (!g) { g = { area: 0, maxH: -Infinity, members: [] }; groups.set(r, g); }
+      g.area += c.area; g.maxH = Math.max(g.maxH, c.maxH); g.members.push(c.id);
     }
+    const kept = [...groups.values()].filter((g) => g.maxH > -TIP_BAND && g.area > MIN_CROWN_AREA);
+    const seedOf = new Int32Array(count).fill(-1);
+    kept.forEach((g, i) => { for (const id of g.members) seedOf[id] = i; });
+    const region = new Int32Array(k.memory.buffer, k.teethRegionPtr() >>> 0, V);
+    for (let v = 0; v < V; v++) { const c = compOf[v]!; region[v] = c >= 0 ? seedOf[c]! : -1; }
+    timings.components = performance.now() - t0;
+    t0 = performance.now();
+    // marker-controlled watershed on the concavity: crowns and the gum meet on the concave crests
+    const GUM = kept.length;
+    k.teethWatershed(GUM_DEPTH, GUM);
+    timings.watershed = performance.now() - t0;
+    const buf = k.memory.buffer;
+    const X = new Float64Array(buf, k.teethXPtr() >>> 0, V * 3).slice();
+    const area = new Float64Array(buf, k.teethAreaPtr() >>> 0, V).slice();
+    const regions = new Int32Array(buf, k.teethRegionPtr() >>> 0, V);
+    const crowns = kept.map(() => ({ area: 0, cx: 0, cy: 0, cz: 0, verts: [] as number[] }));
+    for (let v = 0; v < V; v++) { const r = regions[v]!; if (r >= 0 && r < GUM) crowns[r]!.verts.push(v); }
+    return finish(crowns, X, area, V, sign, frame, options, timings);
+  } finally {
+    k.arenaRelease(mark);
   }
-  for (const c of comps) { c.cx /= c.area; c.cy /= c.area; c.cz /= c.area; }
-  // cores of one tooth (cusps split by fissures): merged when their centroids lie within MERGE_XY in the plane
-  let cores = comps.filter((c) => c.area > MIN_CORE_AREA);
-  const find = (c: Comp): Comp => { while (comps[c.parent] !== c) c = comps[c.parent]!; return c; };
-  cores.sort((a, b) => b.area - a.area);
-  for (let i = 0; i < cores.length; i++) for (let j = 0; j < i; j++) {
-    const a = cores[i]!, b = cores[j]!;
-    if (Math.hypot(a.cx - b.cx, a.cy - b.cy) < MERGE_XY) { const ra = find(a), rb = find(b); if (ra !== rb) ra.parent = comps.indexOf(rb); }
-  }
-  const roots = new Map<Comp, Comp>();
-  for (const c of cores) {
-    const r = find(c);
-    let g = roots.get(r);
-    if (!g) { g = { area: 0, maxH: -Infinity, verts: [], cx: 0, cy: 0, cz: 0, parent: -1 }; roots.set(r, g); }
-    g.cx = (g.cx * g.area + c.cx * c.area) / (g.area + c.area); g.cy = (g.cy * g.area + c.cy * c.area) / (g.area + c.area); g.cz = (g.cz * g.area + c.cz * c.area) / (g.area + c.area);
-    g.area += c.area; g.maxH = Math.max(g.maxH, c.maxH); for (const v of c.verts) g.verts.push(v);
-  }
-  const crowns = [...roots.values()].filter((c) => c.maxH > -TIP_BAND && c.area > MIN_CROWN_AREA);
-  timings.components = performance.now() - t0;
-  t0 = performance.now();
-  // marker-controlled watershed (Meyer) on the concavity: crowns and the gum (h < -GUM_DEPTH) flood
-  // the surface in order of increasing concavity; regions meet on the concave crests (gum line, grooves)
-  const region = new Int32Array(V).fill(-1);
-  const heap = new MinHeap(V);
-  crowns.forEach((c, i) => { for (const v of c.verts) region[v] = i; });
-  const GUM = crowns.length;
-  for (let v = 0; v < V; v++) if (region[v] === -1 && X[3 * v + 2]! < -GUM_DEPTH) region[v] = GUM;
-  // an open scan's border (and a hole where a tooth was cut away) is gum: an edge seen from one triangle only
-  for (let v = 0; v < V; v++) {
-    if (region[v] !== -1) continue;
-    const a = deg[v]!, b = deg[v + 1]!;
-    for (let j = a; j < b && region[v] === -1; j++) {
-      let n = 0;
-      for (let q = a; q < b; q++) if (adj[q] === adj[j]) n++;
-      if (n === 1) region[v] = GUM;
-    }
-  }
-  for (let v = 0; v < V; v++) {
-    if (region[v] === -1) continue;
-    for (let j = deg[v]!; j < deg[v + 1]!; j++) if (region[adj[j]!] === -1) { heap.push(v, -curv[v]!); break; }
-  }
-  while (heap.size) {
-    const v = heap.pop();
-    for (let j = deg[v]!; j < deg[v + 1]!; j++) {
-      const w = adj[j]!;
-      if (region[w] !== -1) continue;
-      region[w] = region[v]!;
-      heap.push(w, -curv[w]!);
-    }
-  }
-  for (let i = 0; i < crowns.length; i++) crowns[i]!.verts = [];
-  for (let v = 0; v < V; v++) { const r = region[v]!; if (r >= 0 && r < GUM) crowns[r]!.verts.push(v); }
-  timings.watershed = performance.now() - t0;
+}
+
+type Crown = { area: number; cx: number; cy: number; cz: number; verts: number[] };
+
+function finish(crowns: Crown[], X: Float64Array, area: Float64Array, V: number, sign: number, frame: StraightenResult, options: TeethOptions, timings: Record<string, number>): TeethResult {
   // crown centroids from the grown regions
   for (const c of crowns) {
     let a = 0, x = 0, y = 0, z = 0;
