@@ -235,3 +235,29 @@ export function teethWatershed(gumDepth: f64, gumId: i32): i32 {
   for (let v: usize = 0; v < V; v++) if (load<i32>(REGION + v * 4) == -1) unset++;
   return unset;
 }
+
+/**
+ * The crest pass: a gum vertex beside a crown vertex and more concave than it joins that crown (the
+ * seam between crown and gum lies on the concave crest, which the flood gives to whichever side arrives
+ * first). One ring at most per call. Returns the vertices moved.
+ */
+export function teethDilate(gumId: i32): i32 {
+  const V = <usize>nV;
+  const next = HEAPV; // free after the watershed
+  let moved = 0;
+  for (let v: usize = 0; v < V; v++) {
+    let r = load<i32>(REGION + v * 4);
+    if (r == gumId) {
+      const j0 = load<u32>(OFF + v * 4), j1 = load<u32>(OFF + (v + 1) * 4);
+      for (let j = j0; j < j1; j++) {
+        const w = <usize>load<u32>(ADJ + <usize>j * 4);
+        const q = load<i32>(REGION + w * 4);
+        // only a vertex on the crest: more concave than the crown vertex beside it
+        if (q >= 0 && q != gumId && load<f64>(CURV + v * 8) <= load<f64>(CURV + w * 8)) { r = q; moved++; break; }
+      }
+    }
+    store<i32>(next + v * 4, r);
+  }
+  memory.copy(REGION, next, V * 4);
+  return moved;
+}

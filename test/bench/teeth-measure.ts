@@ -75,6 +75,7 @@ for (const jaw of jaws) {
       jaw,
       concave: opt('concave') ? Number(opt('concave')) : undefined,
       smoothPasses: opt('passes') ? Number(opt('passes')) : undefined,
+      dilate: opt('dilate') ? Number(opt('dilate')) : undefined,
     });
     const ms = performance.now() - t0;
     const s = scoreLabels(truth, r.labels);

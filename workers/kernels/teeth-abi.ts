@@ -9,6 +9,8 @@ export interface TeethExports {
   teethCores(concave: number, depth: number): number;
   /** Returns the vertices no seed reached. */
   teethWatershed(gumDepth: number, gumId: number): number;
+  /** Crest pass: gum vertices beside a crown and more concave than it join it; returns how many moved. */
+  teethDilate(gumId: number): number;
   /** f64 xyz per vertex, canonical (z towards the opposing jaw). */
   teethXPtr(): number;
   teethAreaPtr(): number;

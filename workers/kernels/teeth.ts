@@ -30,6 +30,8 @@ export interface TeethOptions {
   /** Concavity (mm^-1) that stops a crown: the gingival margin and the interproximal grooves. */
   concave?: number;
   smoothPasses?: number;
+  /** Crest passes after the flood (default 1): a gum vertex beside a crown, more concave than it, joins it (the seam lies on the crest). */
+  dilate?: number;
 }
 
 export interface ToothInfo {
@@ -170,6 +172,7 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     // marker-controlled watershed on the concavity: crowns and the gum meet on the concave crests
     const GUM = kept.length;
     k.teethWatershed(GUM_DEPTH, GUM);
+    for (let i = 0; i < (options.dilate ?? 1); i++) k.teethDilate(GUM);
     timings.watershed = performance.now() - t0;
     const buf = k.memory.buffer;
     const X = new Float64Array(buf, k.teethXPtr() >>> 0, V * 3).slice();
