@@ -38,7 +38,7 @@ export function teethRegionPtr(): usize { return REGION; }
 @inline function xf(v: i32, c: i32): f64 { return load<f64>(X + ((<usize>v * 3 + <usize>c) << 3)); }
 
 /** 0 ok, -1 out of memory, -3 bad input. */
-export function teethPrepare(positions: usize, indices: usize, vertexCount: i32, triangleCount: i32, sign: f64, passes: i32): i32 {
+export function teethPrepare(positions: usize, indices: usize, vertexCount: i32, triangleCount: i32, sign: f64, passes: i32, denoise: i32): i32 {
   if (vertexCount <= 0 || triangleCount <= 0) return -3;
   nV = vertexCount; nT = triangleCount;
   const V = <usize>vertexCount, T = <usize>triangleCount;
@@ -90,6 +90,47 @@ export function teethPrepare(positions: usize, indices: usize, vertexCount: i32,
       store<u32>(TMP + w * 4, cur + 2);
     }
   }
+  // denoising for the curvature only (scanner noise swamps the umbrella operator on fine meshes): Taubin
+  // passes (lambda 0.5, mu -0.53: smooths without shrinking) on a copy; heights stay the raw ones
+  let G = X;
+  if (denoise > 0) {
+    G = arenaAlloc(V * 24);
+    const H = arenaAlloc(V * 24);
+    if (G == 0 || H == 0) return -1;
+    memory.copy(G, X, V * 24);
+    for (let p = 0; p < 2 * denoise; p++) {
+      const f = (p & 1) == 0 ? 0.5 : -0.53;
+      for (let v: usize = 0; v < V; v++) {
+        const j0 = load<u32>(OFF + v * 4), j1 = load<u32>(OFF + (v + 1) * 4);
+        const px = load<f64>(G + v * 24), py = load<f64>(G + v * 24, 8), pz = load<f64>(G + v * 24, 16);
+        let sx = 0.0, sy = 0.0, sz = 0.0;
+        for (let j = j0; j < j1; j++) {
+          const w = <usize>load<u32>(ADJ + <usize>j * 4);
+          sx += load<f64>(G + w * 24); sy += load<f64>(G + w * 24, 8); sz += load<f64>(G + w * 24, 16);
+        }
+        const n = <f64>(j1 - j0);
+        if (n == 0) { memory.copy(H + v * 24, G + v * 24, 24); continue; }
+        store<f64>(H + v * 24, px + f * (sx / n - px));
+        store<f64>(H + v * 24, py + f * (sy / n - py), 8);
+        store<f64>(H + v * 24, pz + f * (sz / n - pz), 16);
+      }
+      memory.copy(G, H, V * 24);
+    }
+    // normals of the denoised surface
+    memory.fill(N, 0, V * 24);
+    for (let t: usize = 0; t < T; t++) {
+      const a = load<u32>(indices + t * 12), b = load<u32>(indices + t * 12, 4), c = load<u32>(indices + t * 12, 8);
+      const pa = G + <usize>a * 24, pb = G + <usize>b * 24, pc = G + <usize>c * 24;
+      const ux = load<f64>(pb) - load<f64>(pa), uy = load<f64>(pb, 8) - load<f64>(pa, 8), uz = load<f64>(pb, 16) - load<f64>(pa, 16);
+      const vx = load<f64>(pc) - load<f64>(pa), vy = load<f64>(pc, 8) - load<f64>(pa, 8), vz = load<f64>(pc, 16) - load<f64>(pa, 16);
+      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+      for (let k = 0; k < 3; k++) {
+        const w = <usize>(k == 0 ? a : k == 1 ? b : c);
+        const np = N + w * 24;
+        store<f64>(np, load<f64>(np) + nx); store<f64>(np, load<f64>(np, 8) + ny, 8); store<f64>(np, load<f64>(np, 16) + nz, 16);
+      }
+    }
+  }
   // the mirror (sign < 0) turns the winding: sign keeps the normals outwards
   for (let v: usize = 0; v < V; v++) {
     const np = N + v * 24;
@@ -102,11 +143,11 @@ export function teethPrepare(positions: usize, indices: usize, vertexCount: i32,
   // umbrella curvature: -2 (mean neighbour - v) . n / mean |e|^2 (1/R on a sphere)
   for (let v: usize = 0; v < V; v++) {
     const j0 = load<u32>(OFF + v * 4), j1 = load<u32>(OFF + (v + 1) * 4);
-    const px = load<f64>(X + v * 24), py = load<f64>(X + v * 24, 8), pz = load<f64>(X + v * 24, 16);
+    const px = load<f64>(G + v * 24), py = load<f64>(G + v * 24, 8), pz = load<f64>(G + v * 24, 16);
     let sx = 0.0, sy = 0.0, sz = 0.0, se = 0.0;
     for (let j = j0; j < j1; j++) {
       const w = <usize>load<u32>(ADJ + <usize>j * 4);
-      const dx = load<f64>(X + w * 24) - px, dy = load<f64>(X + w * 24, 8) - py, dz = load<f64>(X + w * 24, 16) - pz;
+      const dx = load<f64>(G + w * 24) - px, dy = load<f64>(G + w * 24, 8) - py, dz = load<f64>(G + w * 24, 16) - pz;
       sx += dx; sy += dy; sz += dz; se += dx * dx + dy * dy + dz * dz;
     }
     const np = N + v * 24;

@@ -1,5 +1,5 @@
 // Teeth segmentation against the study models' truth (issue 16):
-//   npx tsx test/bench/teeth-measure.ts [--poses=N] [--jaw=upper|lower] [--concave=X] [--passes=N] [--remove=N,M]
+//   npx tsx test/bench/teeth-measure.ts [--poses=N] [--jaw=upper|lower] [--concave=X] [--passes=N] [--remove=N,M] [--noise=SIGMA_MM]
 // Prints per-tooth IoU, numbering, gum accuracy and time per jaw, in the
 // file's pose and in N random rigid poses. Needs ../shared/fixtures (or
 // ARCHWRIGHT_FIXTURES); exits 0 with a message without them.
@@ -15,6 +15,7 @@ import { formatScore, scoreLabels } from './teeth-score.ts';
 const argv = process.argv.slice(2);
 const opt = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const poses = Number(opt('poses') ?? 0);
+const noise = Number(opt('noise') ?? 0);
 const removed = (opt('remove') ?? '').split(',').filter(Boolean).map(Number);
 const jaws = opt('jaw') ? [opt('jaw') as 'upper' | 'lower'] : (['upper', 'lower'] as const);
 const dir = resolve(fixturesDir, 'study-models');
@@ -58,11 +59,16 @@ for (const jaw of jaws) {
   if (truth.length !== positions.length / 3) throw new Error(`weld differs: ${positions.length / 3} vertices, ${truth.length} labels`);
   for (let p = 0; p <= poses; p++) {
     let pos = positions;
+    if (noise > 0) {
+      // a noisier scan: Gaussian noise (Box-Muller) of sigma `noise` mm on every coordinate
+      pos = positions.map((x) => x + noise * Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd()));
+    }
     if (p > 0) {
+      const src = pos;
       const m = randomPose();
-      pos = new Float32Array(positions.length);
+      pos = new Float32Array(src.length);
       for (let i = 0; i < pos.length; i += 3) {
-        const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+        const x = src[i]!, y = src[i + 1]!, z = src[i + 2]!;
         pos[i] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
         pos[i + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
         pos[i + 2] = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
@@ -75,6 +81,7 @@ for (const jaw of jaws) {
       jaw,
       concave: opt('concave') ? Number(opt('concave')) : undefined,
       smoothPasses: opt('passes') ? Number(opt('passes')) : undefined,
+      denoise: opt('denoise') ? Number(opt('denoise')) : undefined,
       dilate: opt('dilate') ? Number(opt('dilate')) : undefined,
     });
     const ms = performance.now() - t0;

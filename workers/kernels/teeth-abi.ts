@@ -4,7 +4,7 @@
 export interface TeethExports {
   /** 16 f64, column-major rigid matrix (model to canonical) that teethPrepare applies. */
   teethMatrixPtr(): number;
-  teethPrepare(positionsPtr: number, indicesPtr: number, vertexCount: number, triangleCount: number, sign: number, passes: number): number;
+  teethPrepare(positionsPtr: number, indicesPtr: number, vertexCount: number, triangleCount: number, sign: number, passes: number, denoise: number): number;
   /** Returns the number of components; per component 5 f64 at teethStatsPtr(): area, sum a x, sum a y, sum a z, max z. */
   teethCores(concave: number, depth: number): number;
   /** Returns the vertices no seed reached. */

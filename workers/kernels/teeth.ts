@@ -30,6 +30,8 @@ export interface TeethOptions {
   /** Concavity (mm^-1) that stops a crown: the gingival margin and the interproximal grooves. */
   concave?: number;
   smoothPasses?: number;
+  /** Taubin passes on a copy of the positions before the curvature (scanner noise). */
+  denoise?: number;
   /** Crest passes after the flood (default 1): a gum vertex beside a crown, more concave than it, joins it (the seam lies on the crest). */
   dilate?: number;
 }
@@ -133,7 +135,7 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
   const mark = k.arenaMark() >>> 0;
   try {
     new Float64Array(k.memory.buffer, k.teethMatrixPtr() >>> 0, 16).set(frame.matrix);
-    const st = k.teethPrepare(mesh.positionsPtr, mesh.indicesPtr, V, mesh.triangleCount, sign, options.smoothPasses ?? 4);
+    const st = k.teethPrepare(mesh.positionsPtr, mesh.indicesPtr, V, mesh.triangleCount, sign, options.smoothPasses ?? 4, options.denoise ?? 3);
     if (st === -1) throw new KernelError('OUT_OF_MEMORY', 'no room for the teeth segmentation');
     if (st < 0) throw new KernelError('BAD_INPUT', 'the mesh is empty or has bad indices');
     timings.curvature = performance.now() - t0;
