@@ -86,6 +86,20 @@ describe.skipIf(!present)(title, () => {
         expect(s.meanIou, msg).toBeGreaterThanOrEqual(0.95);
         expect(s.gumAccuracy, msg).toBeGreaterThanOrEqual(0.98);
         expect(r.teeth.map((t) => t.number)).toEqual(s.teeth.map((t) => t.number));
+        if (name === 'file pose') {
+          // landmarks against teeth-<jaw>.json: crown centroid and crown tip (measured: <= 0.14 / 0.22 mm)
+          const truthTeeth = (JSON.parse(readFileSync(resolve(study, `teeth-${jaw}.json`), 'utf8')) as {
+            teeth: { number: number; fdi: number; type: string; crownCentroid: number[]; crownTip: number[] }[];
+          }).teeth;
+          for (const t of r.teeth) {
+            const want = truthTeeth.find((w) => w.number === t.number)!;
+            expect(t.fdi, `tooth ${t.number}`).toBe(want.fdi);
+            expect(t.type, `tooth ${t.number}`).toBe(want.type);
+            expect(Math.hypot(...t.centroid.map((c, i) => c - want.crownCentroid[i]!)), `centroid of ${t.number}`).toBeLessThan(0.3);
+            expect(Math.hypot(...t.tip.map((c, i) => c - want.crownTip[i]!)), `tip of ${t.number}`).toBeLessThan(0.5);
+          }
+          expect(r.arch.length).toBe(65);
+        }
       }
     }, 120_000);
   }

@@ -40,14 +40,27 @@ export interface ToothInfo {
   /** Universal number 1-32. */
   number: number;
   vertexCount: number;
+  /** FDI (ISO 3950) number. */
+  fdi: number;
+  type: 'incisor' | 'canine' | 'premolar' | 'molar';
   /** Area-weighted centroid of the crown's vertices, model coordinates. */
   centroid: [number, number, number];
+  /** Crown vertex farthest towards the opposing jaw, model coordinates. */
+  tip: [number, number, number];
+  /** Extent of the crown along the arch tangent, mm. */
+  mesioDistalWidth: number;
 }
 
 export interface TeethResult {
   labels: Uint8Array;
   teeth: ToothInfo[];
   frame: StraightenResult;
+  /**
+   * The arch: quartic y(x) least-squares fitted through the crown centroids in the occlusal plane of the
+   * canonical frame, sampled at 65 points over the crowns' x range, in model coordinates (empty with
+   * fewer than 5 crowns).
+   */
+  arch: [number, number, number][];
   timings: Record<string, number>;
 }
 
@@ -64,6 +77,37 @@ const MIN_CORE_AREA = 0.5;
 const MERGE_XY = 3.5;
 /** Below this depth the surface is gum, palate or plinth (seed of the gum region). */
 const GUM_DEPTH = 12;
+
+/** Quartic y(x) through the crown centroids (normal equations, 5 x 5, Gaussian elimination), sampled. */
+function fitArch(crowns: { cx: number; cy: number }[], toModel: (x: number, y: number, h: number) => [number, number, number]): [number, number, number][] {
+  if (crowns.length < 5) return [];
+  const M = Array.from({ length: 5 }, () => new Array<number>(6).fill(0));
+  let x0 = Infinity, x1 = -Infinity;
+  for (const c of crowns) {
+    x0 = Math.min(x0, c.cx); x1 = Math.max(x1, c.cx);
+    const p = [1, c.cx, c.cx ** 2, c.cx ** 3, c.cx ** 4];
+    for (let r = 0; r < 5; r++) { for (let q = 0; q < 5; q++) M[r]![q]! += p[r]! * p[q]!; M[r]![5]! += p[r]! * c.cy; }
+  }
+  for (let col = 0; col < 5; col++) {
+    let piv = col;
+    for (let r = col + 1; r < 5; r++) if (Math.abs(M[r]![col]!) > Math.abs(M[piv]![col]!)) piv = r;
+    [M[col], M[piv]] = [M[piv]!, M[col]!];
+    const d = M[col]![col]!;
+    if (Math.abs(d) < 1e-12) return [];
+    for (let r = 0; r < 5; r++) {
+      if (r === col) continue;
+      const f = M[r]![col]! / d;
+      for (let q = col; q < 6; q++) M[r]![q]! -= f * M[col]![q]!;
+    }
+  }
+  const a = M.map((row, i) => row[5]! / row[i]!);
+  const out: [number, number, number][] = [];
+  for (let i = 0; i <= 64; i++) {
+    const x = x0 + ((x1 - x0) * i) / 64;
+    out.push(toModel(x, a[0]! + a[1]! * x + a[2]! * x * x + a[3]! * x ** 3 + a[4]! * x ** 4, 0));
+  }
+  return out;
+}
 
 /**
  * Typical mesio-distal crown widths (mm), central incisor to third molar (textbook means, e.g. Wheeler's
@@ -83,7 +127,7 @@ const SIGMA_GAP = 2.0;
  * its neighbours' centroids); gap: centroid distance minus half widths; the first crown's gap is its
  * distance from the midline (x = 0).
  */
-function placeInSlots(list: { cx: number; cy: number; verts: number[] }[], X: Float64Array, W: number[]): number[] {
+function placeInSlots(list: { cx: number; cy: number; verts: number[] }[], X: Float64Array, W: number[], widthsOut: number[]): number[] {
   const m = list.length;
   if (m === 0) return [];
   const w: number[] = [], gap: number[] = [];
@@ -100,6 +144,7 @@ function placeInSlots(list: { cx: number; cy: number; verts: number[] }[], X: Fl
       minAbsX = Math.min(minAbsX, Math.abs(X[3 * v]!));
     }
     w.push(hi - lo);
+    widthsOut.push(hi - lo);
     if (j === 0) gap.push(minAbsX);
     else { const p = list[j - 1]!; gap.push(Math.hypot(c.cx - p.cx, c.cy - p.cy) - (w[j]! + w[j - 1]!) / 2); }
   }
@@ -206,28 +251,37 @@ function finish(crowns: Crown[], X: Float64Array, area: Float64Array, V: number,
   const rightSide = crowns.filter((c) => c.cx < 0).sort((a, b) => ang(b) - ang(a));
   const leftSide = crowns.filter((c) => c.cx >= 0).sort((a, b) => ang(a) - ang(b));
   const widths = options.jaw === 'upper' ? UPPER_WIDTHS : LOWER_WIDTHS;
-  const slotsOf = (list: typeof crowns): number[] => placeInSlots(list, X, widths);
-  const right = rightSide.map((c, i) => ({ c, slot: 0, i }));
-  const left = leftSide.map((c, i) => ({ c, slot: 0, i }));
-  slotsOf(rightSide).forEach((s, i) => { right[i]!.slot = s; });
-  slotsOf(leftSide).forEach((s, i) => { left[i]!.slot = s; });
+  const right = rightSide.map((c) => ({ c, slot: 0, width: 0 }));
+  const left = leftSide.map((c) => ({ c, slot: 0, width: 0 }));
+  for (const [list, side] of [[rightSide, right], [leftSide, left]] as const) {
+    const w: number[] = [];
+    placeInSlots(list, X, widths, w).forEach((s, i) => { side[i]!.slot = s; side[i]!.width = w[i]!; });
+  }
   const labels = new Uint8Array(V);
   const teeth: ToothInfo[] = [];
   const inv = frame.inverse;
-  const assign = (list: { c: (typeof crowns)[number]; slot: number }[], num: (k: number) => number): void => {
-    for (const { c, slot } of list) {
+  const toModel = (x: number, y: number, h: number): [number, number, number] => {
+    const z = sign * h;
+    return [inv[0]! * x + inv[4]! * y + inv[8]! * z + inv[12]!, inv[1]! * x + inv[5]! * y + inv[9]! * z + inv[13]!, inv[2]! * x + inv[6]! * y + inv[10]! * z + inv[14]!];
+  };
+  const TYPES = ['incisor', 'incisor', 'canine', 'premolar', 'premolar', 'molar', 'molar', 'molar'] as const;
+  const assign = (list: { c: (typeof crowns)[number]; slot: number; width: number }[], num: (k: number) => number, quadrant: number): void => {
+    for (const { c, slot, width } of list) {
       if (slot < 1) continue;
       const n = num(slot);
-      for (const v of c.verts) labels[v] = n;
-      const x = c.cx, y = c.cy, z = sign * c.cz;
+      let tipV = c.verts[0]!;
+      for (const v of c.verts) { labels[v] = n; if (X[3 * v + 2]! > X[3 * tipV + 2]!) tipV = v; }
       teeth.push({
-        number: n, vertexCount: c.verts.length,
-        centroid: [inv[0]! * x + inv[4]! * y + inv[8]! * z + inv[12]!, inv[1]! * x + inv[5]! * y + inv[9]! * z + inv[13]!, inv[2]! * x + inv[6]! * y + inv[10]! * z + inv[14]!],
+        number: n, fdi: quadrant * 10 + slot, type: TYPES[slot - 1]!, vertexCount: c.verts.length,
+        centroid: toModel(c.cx, c.cy, c.cz),
+        tip: toModel(X[3 * tipV]!, X[3 * tipV + 1]!, X[3 * tipV + 2]!),
+        mesioDistalWidth: width,
       });
     }
   };
-  if (options.jaw === 'upper') { assign(right, (k) => 9 - k); assign(left, (k) => 8 + k); }
-  else { assign(left, (k) => 25 - k); assign(right, (k) => 24 + k); }
+  // FDI quadrants: 1 upper right, 2 upper left, 3 lower left, 4 lower right
+  if (options.jaw === 'upper') { assign(right, (k) => 9 - k, 1); assign(left, (k) => 8 + k, 2); }
+  else { assign(left, (k) => 25 - k, 3); assign(right, (k) => 24 + k, 4); }
   teeth.sort((a, b) => a.number - b.number);
-  return { labels, teeth, frame, timings };
+  return { labels, teeth, frame, arch: fitArch(crowns, toModel), timings };
 }
