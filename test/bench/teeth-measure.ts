@@ -98,8 +98,8 @@ for (const jaw of jaws) {
       const want = truthTeeth.find((w) => w.number === t.number);
       if (!want) continue;
       const c = back(t.centroid), tip = back(t.tip);
-      dc.push(Math.hypot(c[0]! - want.crownCentroid[0], c[1]! - want.crownCentroid[1], c[2]! - want.crownCentroid[2]));
-      dt.push(Math.hypot(tip[0]! - want.crownTip[0], tip[1]! - want.crownTip[1], tip[2]! - want.crownTip[2]));
+      dc.push(Math.hypot(c[0]! - want.crownCentroid[0]!, c[1]! - want.crownCentroid[1]!, c[2]! - want.crownCentroid[2]!));
+      dt.push(Math.hypot(tip[0]! - want.crownTip[0]!, tip[1]! - want.crownTip[1]!, tip[2]! - want.crownTip[2]!));
     }
     const stat = (a: number[]): string => `mean ${(a.reduce((x, y) => x + y, 0) / Math.max(1, a.length)).toFixed(3)} max ${Math.max(...a).toFixed(3)} mm`;
     console.log(`  centroid error ${stat(dc)}; crown tip error ${stat(dt)}; arch ${r.arch.length} points; widths ${r.teeth.map((t) => `${t.number}:${t.mesioDistalWidth.toFixed(1)}`).join(' ')}`);
