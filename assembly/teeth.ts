@@ -14,6 +14,9 @@
 import { arenaAlloc } from './arena';
 
 const matrix = memory.data(16 * 8);
+/** Plane centre (x, y) of each crown region 0..63: the flood keeps a crown within maxRadius of it. */
+const MAX_CENTERS = 64;
+const centers = memory.data(MAX_CENTERS * 16);
 let nV: i32 = 0;
 let nT: i32 = 0;
 let X: usize = 0; // f64 xyz per vertex, canonical, z = height towards the opposing jaw
@@ -28,6 +31,7 @@ let HEAPK: usize = 0; // f64 heap keys
 let HEAPV: usize = 0; // i32 heap vertices
 
 export function teethMatrixPtr(): usize { return matrix; }
+export function teethCentersPtr(): usize { return centers; }
 export function teethXPtr(): usize { return X; }
 export function teethAreaPtr(): usize { return A; }
 export function teethCurvaturePtr(): usize { return CURV; }
@@ -236,10 +240,12 @@ function heapPop(): i32 {
 
 /**
  * Floods the regions at teethRegionPtr() (seeds >= 0, -1 unset) in order of increasing concavity; unset
- * vertices deeper than `gumDepth` or on an open border get `gumId` first. Returns the vertices left unset
+ * vertices deeper than `gumDepth` or on an open border get `gumId` first. Crown regions 0..63 do not
+ * claim vertices farther than `maxRadius` in the plane from their centre at teethCentersPtr(). Returns the vertices left unset
  * (not connected to any seed).
  */
-export function teethWatershed(gumDepth: f64, gumId: i32): i32 {
+export function teethWatershed(gumDepth: f64, gumId: i32, maxRadius: f64): i32 {
+  const r2max = maxRadius * maxRadius;
   const V = <usize>nV;
   for (let v: usize = 0; v < V; v++) {
     if (load<i32>(REGION + v * 4) != -1) continue;
@@ -268,6 +274,12 @@ export function teethWatershed(gumDepth: f64, gumId: i32): i32 {
     for (let j = j0; j < j1; j++) {
       const w = <usize>load<u32>(ADJ + <usize>j * 4);
       if (load<i32>(REGION + w * 4) != -1) continue;
+      if (r != gumId && r >= 0 && r < MAX_CENTERS) {
+        // a crown stops at maxRadius from its centre in the plane: beyond is gum (retromolar pad, ridge)
+        const dx = load<f64>(X + w * 24) - load<f64>(centers + (<usize>r << 4));
+        const dy = load<f64>(X + w * 24, 8) - load<f64>(centers + (<usize>r << 4), 8);
+        if (dx * dx + dy * dy > r2max) continue;
+      }
       store<i32>(REGION + w * 4, r);
       heapPush(<i32>w, -load<f64>(CURV + w * 8));
     }

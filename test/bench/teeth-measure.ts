@@ -1,5 +1,5 @@
 // Teeth segmentation against the study models' truth (issue 16):
-//   npx tsx test/bench/teeth-measure.ts [--poses=N] [--jaw=upper|lower] [--concave=X] [--passes=N] [--remove=N,M] [--noise=SIGMA_MM]
+//   npx tsx test/bench/teeth-measure.ts [--poses=N] [--jaw=upper|lower] [--concave=X] [--passes=N] [--remove=N,M] [--noise=SIGMA_MM] [--coarse=FRACTION] [--radius=MM]
 // Prints per-tooth IoU, numbering, gum accuracy and time per jaw, in the
 // file's pose and in N random rigid poses. Needs ../shared/fixtures (or
 // ARCHWRIGHT_FIXTURES); exits 0 with a message without them.
@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { loadKernels } from '../kernels/kernels.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
+import { simplify } from '../../workers/kernels/simplify.ts';
 import { invertRigid } from '../../workers/kernels/straighten.ts';
 import { segmentTeeth } from '../../workers/kernels/teeth.ts';
 import { fixturesDir } from './inputs.ts';
@@ -16,6 +17,7 @@ import { formatScore, scoreLabels } from './teeth-score.ts';
 const argv = process.argv.slice(2);
 const opt = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const poses = Number(opt('poses') ?? 0);
+const coarse = Number(opt('coarse') ?? 0);
 const noise = Number(opt('noise') ?? 0);
 const removed = (opt('remove') ?? '').split(',').filter(Boolean).map(Number);
 const jaws = opt('jaw') ? [opt('jaw') as 'upper' | 'lower'] : (['upper', 'lower'] as const);
@@ -43,9 +45,35 @@ const k0 = await loadKernels();
 for (const jaw of jaws) {
   const parsed = await parseStl(k0, readFileSync(resolve(dir, `${jaw}-model.stl`)));
   if (!parsed.ok) throw new Error(parsed.error.code);
-  const truth = readFileSync(resolve(dir, `${jaw}-model.labels.bin`));
-  const { positions } = parsed.mesh;
-  let { indices } = parsed.mesh;
+  let truth = readFileSync(resolve(dir, `${jaw}-model.labels.bin`));
+  let { positions, indices } = parsed.mesh;
+  if (coarse > 0) {
+    // a coarser scan: decimated to `coarse` of the triangles; truth by the nearest original vertex
+    const ks = await loadKernels();
+    const sm = await simplify(meshFromArrays(ks, positions, indices), { targetTriangles: Math.round((indices.length / 3) * coarse) });
+    const cell = 0.5, grid = new Map<string, number[]>();
+    const key = (x: number, y: number, z: number): string => `${Math.floor(x / cell)},${Math.floor(y / cell)},${Math.floor(z / cell)}`;
+    for (let v = 0; v < positions.length / 3; v++) {
+      const kk = key(positions[3 * v]!, positions[3 * v + 1]!, positions[3 * v + 2]!);
+      let b = grid.get(kk); if (!b) grid.set(kk, (b = [])); b.push(v);
+    }
+    const newTruth = new Uint8Array(sm.vertexCount);
+    for (let v = 0; v < sm.vertexCount; v++) {
+      const x = sm.positions[3 * v]!, y = sm.positions[3 * v + 1]!, z = sm.positions[3 * v + 2]!;
+      let best = -1, bd = Infinity;
+      for (let r = 1; best < 0 && r < 8; r++) {
+        for (let dx = -r; dx <= r; dx++) for (let dy = -r; dy <= r; dy++) for (let dz = -r; dz <= r; dz++) {
+          for (const w of grid.get(key(x + dx * cell, y + dy * cell, z + dz * cell)) ?? []) {
+            const d = (positions[3 * w]! - x) ** 2 + (positions[3 * w + 1]! - y) ** 2 + (positions[3 * w + 2]! - z) ** 2;
+            if (d < bd) { bd = d; best = w; }
+          }
+        }
+      }
+      newTruth[v] = best >= 0 ? truth[best]! : 0;
+    }
+    positions = sm.positions.slice(); indices = sm.indices.slice();
+    truth = Buffer.from(newTruth);
+  }
   if (removed.length) {
     // a missing tooth: its triangles cut away (a hole in the gum, as an open scan has), its truth gum
     const gone = new Set(removed);
@@ -86,6 +114,7 @@ for (const jaw of jaws) {
       concave: opt('concave') ? Number(opt('concave')) : undefined,
       smoothPasses: opt('passes') ? Number(opt('passes')) : undefined,
       denoise: opt('denoise') ? Number(opt('denoise')) : undefined,
+      maxCrownRadius: opt('radius') ? Number(opt('radius')) : undefined,
       dilate: opt('dilate') ? Number(opt('dilate')) : undefined,
     });
     const ms = performance.now() - t0;

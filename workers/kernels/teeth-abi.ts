@@ -8,7 +8,9 @@ export interface TeethExports {
   /** Returns the number of components; per component 5 f64 at teethStatsPtr(): area, sum a x, sum a y, sum a z, max z. */
   teethCores(concave: number, depth: number): number;
   /** Returns the vertices no seed reached. */
-  teethWatershed(gumDepth: number, gumId: number): number;
+  teethWatershed(gumDepth: number, gumId: number, maxRadius: number): number;
+  /** f64 (x, y) per crown region 0..63: plane centres for the watershed's radius limit. */
+  teethCentersPtr(): number;
   /** Crest pass: gum vertices beside a crown and more concave than it join it; returns how many moved. */
   teethDilate(gumId: number): number;
   /** f64 xyz per vertex, canonical (z towards the opposing jaw). */

@@ -32,6 +32,8 @@ export interface TeethOptions {
   smoothPasses?: number;
   /** Taubin passes on a copy of the positions before the curvature (scanner noise). */
   denoise?: number;
+  /** mm; default MAX_CROWN_RADIUS. */
+  maxCrownRadius?: number;
   /** Crest passes after the flood (default 1): a gum vertex beside a crown, more concave than it, joins it (the seam lies on the crest). */
   dilate?: number;
 }
@@ -77,6 +79,11 @@ const MIN_CORE_AREA = 0.5;
 const MERGE_XY = 3.5;
 /** Below this depth the surface is gum, palate or plinth (seed of the gum region). */
 const GUM_DEPTH = 12;
+/**
+ * No crown reaches farther than this in the plane from its core's centre: the largest crown, a lower
+ * first molar, is ~11.5 x 10.5 mm (half diagonal ~7.8 mm), plus slack for a core off the crown's middle.
+ */
+const MAX_CROWN_RADIUS = 9;
 
 /** Quartic y(x) through the crown centroids (normal equations, 5 x 5, Gaussian elimination), sampled. */
 function fitArch(crowns: { cx: number; cy: number }[], toModel: (x: number, y: number, h: number) => [number, number, number]): [number, number, number][] {
@@ -218,7 +225,13 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     t0 = performance.now();
     // marker-controlled watershed on the concavity: crowns and the gum meet on the concave crests
     const GUM = kept.length;
-    k.teethWatershed(GUM_DEPTH, GUM);
+    const centers = new Float64Array(k.memory.buffer, k.teethCentersPtr() >>> 0, 128);
+    kept.slice(0, 64).forEach((g, i) => {
+      let a = 0, x = 0, y = 0;
+      for (const id of g.members) { const c = comps[id]!; a += c.area; x += c.area * c.cx; y += c.area * c.cy; }
+      centers[2 * i] = x / a; centers[2 * i + 1] = y / a;
+    });
+    k.teethWatershed(GUM_DEPTH, GUM, options.maxCrownRadius ?? MAX_CROWN_RADIUS);
     for (let i = 0; i < (options.dilate ?? 1); i++) k.teethDilate(GUM);
     timings.watershed = performance.now() - t0;
     const buf = k.memory.buffer;
