@@ -1,25 +1,34 @@
-// Teeth segmentation of one jaw (issue 16), PROTOTYPE: the loops run in JS
-// while the method is measured (test/bench/teeth-measure.ts, figures in
-// docs/teeth-notes.md); the hot loops move to assembly/ once it holds.
+// Teeth segmentation of one jaw (issue 16): the per-vertex phases run in
+// assembly/teeth.ts (raw exports typed in teeth-abi.ts); this driver merges
+// the crown cores, numbers the crowns and fits the arch (one record per core
+// or crown). Measured with test/bench/teeth-measure.ts; figures and open
+// problems in docs/teeth-notes.md.
 //
 // Method:
 //  1. straighten() gives the canonical frame (occlusal plane z = 0, incisors
 //     towards -y, midline x = 0, patient's left at +x); h = height towards the
 //     opposing jaw (z for a lower jaw, -z for an upper one, whose normals are
 //     then flipped: the mirror turns the winding).
-//  2. Per-vertex curvature from the umbrella operator: c = -2 (mean of the
-//     neighbours - v) . n / mean(|e|^2), which is 1/R on a sphere of radius R
-//     (mm^-1, positive convex), smoothed by a few neighbour-averaging passes.
+//  2. Taubin denoising of a copy of the positions, then per-vertex curvature
+//     from the umbrella operator: c = -2 (mean of the neighbours - v) . n /
+//     mean(|e|^2), which is 1/R on a sphere of radius R (mm^-1, positive
+//     convex), smoothed by neighbour-averaging passes; pass counts from the
+//     median edge length (SMOOTH_MM).
 //  3. Crown cores: connected non-concave vertices (c > -concave) within
 //     CORE_DEPTH of the occlusal plane; cores whose centroids lie within
 //     MERGE_XY in the plane are one tooth (cusps split by fissures).
 //  4. Marker-controlled watershed (Meyer) on the concavity -c: the crown cores
-//     and a gum seed (h < -GUM_DEPTH) flood the surface in order of increasing
-//     concavity, so regions meet on the concave crests: the gingival margin
-//     and the interproximal grooves, whatever their exact depth.
-//  5. Numbering: crowns ordered by angle around a point behind the incisors,
-//     counted from the midline outwards on each side (x < 0: patient's right).
-//     Missing teeth are NOT yet detected (a gap shifts the numbers behind it).
+//     and the gum seeds (h < -GUM_DEPTH, open borders) flood the surface in
+//     order of increasing concavity, so regions meet on the concave crests:
+//     the gingival margin and the interproximal grooves, whatever their exact
+//     depth. A crown claims nothing beyond MAX_CROWN_RADIUS from its core's
+//     centre. Then the crest pass: a gum vertex beside a crown and more
+//     concave than it joins the crown (the seam lies on the crest).
+//  5. Numbering: per side, crowns ordered from the midline outwards and placed
+//     in the 8 slots by their widths and the gaps between them (placeInSlots),
+//     so a missing tooth keeps its neighbours' numbers; left/right from the
+//     frame, so a mirrored patient is numbered by the side each tooth is on.
+//  6. Per tooth: FDI, type, centroid, tip, mesio-distal width; the arch curve.
 
 import type { MeshRef } from './mesh.ts';
 import { KernelError } from './job.ts';
