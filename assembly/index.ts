@@ -25,6 +25,7 @@ export * from './topology';
 export * from './shape';
 export * from './bend';
 export * from './bite';
+export * from './teeth';
 
 /** Version of the kernel ABI; bump when an export changes meaning. */
 export function kernelsAbiVersion(): i32 {

@@ -11,10 +11,11 @@ import type { BiteExports } from './bite-abi.ts';
 import type { BvhExports } from './bvh-abi.ts';
 import type { MeshOpsExports } from './mesh-ops-abi.ts';
 import type { ShapeExports } from './shape-abi.ts';
+import type { TeethExports } from './teeth-abi.ts';
 import type { TopologyExports } from './topology-abi.ts';
 
 /** Exports of every area: one interface per assembly/<area>.ts, merged here. */
-export interface KernelExports extends BvhExports, TopologyExports, ShapeExports, BendExports, MeshOpsExports, BiteExports {
+export interface KernelExports extends BvhExports, TopologyExports, ShapeExports, BendExports, MeshOpsExports, BiteExports, TeethExports {
   readonly memory: WebAssembly.Memory;
   kernelsAbiVersion(): number;
 
