@@ -1,4 +1,4 @@
-// Teeth segmentation kernels (issue 16; driver: workers/kernels/teeth.ts, which
+// Teeth segmentation kernels (driver: workers/kernels/teeth.ts, which
 // holds the method's description and its constants). Phases, one call each:
 //   teethPrepare   canonical positions (the caller's rigid matrix at
 //                  teethMatrixPtr(), z scaled by `sign`), area-weighted

@@ -1,4 +1,4 @@
-// Teeth segmentation against the study models' truth (issue 16):
+// Teeth segmentation against the study models' truth:
 //   npx tsx test/bench/teeth-measure.ts [--poses=N] [--jaw=upper|lower] [--concave=X] [--passes=N] [--remove=N,M] [--noise=SIGMA_MM] [--coarse=FRACTION] [--radius=MM]
 // Prints per-tooth IoU, numbering, gum accuracy and time per jaw, in the
 // file's pose and in N random rigid poses. Needs ../shared/fixtures (or

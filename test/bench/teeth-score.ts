@@ -1,4 +1,4 @@
-// Scores a per-vertex teeth labelling against the truth (issue 16's goals):
+// Scores a per-vertex teeth labelling against the truth (the goals):
 // per-tooth IoU of the vertex labels, whether every tooth got its number, and
 // the share of gum vertices (truth 0) left as gum. Used by the teeth harness
 // (test/bench/teeth-measure.ts) and the kernel tests; pure, no I/O.

@@ -1,7 +1,7 @@
 // Teeth segmentation (workers/kernels/teeth.ts) on the study models against
 // their truth (../shared/fixtures/study-models/*.labels.bin, see its README):
 // in the file's pose, in random rigid poses, mirrored (a mirrored patient:
-// each tooth takes the number of its mirror image) and with two teeth cut away. Issue 16's goals: mean
+// each tooth takes the number of its mirror image) and with two teeth cut away. The goals: mean
 // per-tooth IoU >= 0.95, every tooth numbered right, gum >= 98 % right. Skips
 // with a message without the fixtures. Time is the harness's
 // (test/bench/teeth-measure.ts), not asserted here.

@@ -76,7 +76,7 @@ export const BITE = {
   penetrationRange: 1.0,
 };
 
-/** Default penetration left in place (mm): the resolution target of the issue. */
+/** Default penetration left in place (mm): the resolution target. */
 export const BITE_CONTACT_TOLERANCE = 0.05;
 
 // ---------------------------------------------------------------- matrices

@@ -1,4 +1,4 @@
-// Teeth segmentation of one jaw (issue 16): the per-vertex phases run in
+// Teeth segmentation of one jaw: the per-vertex phases run in
 // assembly/teeth.ts (raw exports typed in teeth-abi.ts); this driver merges
 // the crown cores, numbers the crowns and fits the arch (one record per core
 // or crown). Measured with test/bench/teeth-measure.ts; figures and open

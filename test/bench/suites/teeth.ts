@@ -1,4 +1,4 @@
-// Teeth suite (issue 16): segmentTeeth on each study model in the file's pose
+// Teeth suite: segmentTeeth on each study model in the file's pose
 // and in random rigid poses (10; 3 with --quick), scored against the truth
 // labels (test/bench/teeth-score.ts). Goals: mean per-tooth IoU >= 0.95, every
 // tooth numbered right, gum >= 98 % right in every pose; <= 1.5 s per
