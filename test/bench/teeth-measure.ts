@@ -13,6 +13,8 @@ import { invertRigid } from '../../workers/kernels/straighten.ts';
 import { segmentTeeth } from '../../workers/kernels/teeth.ts';
 import { fixturesDir } from './inputs.ts';
 import { formatScore, scoreLabels } from './teeth-score.ts';
+import { centroid, randomPose, transformed } from '../fixtures/bite-poses.ts';
+import { random } from '../fixtures/random.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -27,19 +29,8 @@ if (!existsSync(resolve(dir, 'upper-model.labels.bin'))) {
   process.exit(0);
 }
 
-// deterministic random rigid poses (rotation: random unit quaternion; shift up to 50 mm)
-let seed = 12345;
-const rnd = (): number => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed / 4294967296; };
-function randomPose(): number[] {
-  let q = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
-  const l = Math.hypot(...q); q = q.map((v) => v / l);
-  const [w, x, y, z] = q as [number, number, number, number];
-  const r = [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 0,
-    2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 0,
-    2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
-    (rnd() - 0.5) * 100, (rnd() - 0.5) * 100, (rnd() - 0.5) * 100, 1];
-  return r;
-}
+// deterministic random rigid poses (up to 180 degrees about the jaw's centroid, up to 50 mm)
+const rnd = random(12345);
 
 const k0 = await loadKernels();
 for (const jaw of jaws) {
@@ -95,16 +86,9 @@ for (const jaw of jaws) {
       pos = positions.map((x) => x + noise * Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd()));
     }
     if (p > 0) {
-      const src = pos;
-      const m = randomPose();
+      const m = randomPose(rnd, centroid(pos));
       lastPose = m;
-      pos = new Float32Array(src.length);
-      for (let i = 0; i < pos.length; i += 3) {
-        const x = src[i]!, y = src[i + 1]!, z = src[i + 2]!;
-        pos[i] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
-        pos[i + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
-        pos[i + 2] = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
-      }
+      pos = transformed(m, pos).positions;
     }
     const k = await loadKernels();
     const mesh = meshFromArrays(k, pos, indices);

@@ -14,6 +14,8 @@ import { parseStl } from '../../workers/kernels/stl.ts';
 import { segmentTeeth } from '../../workers/kernels/teeth.ts';
 import { formatScore, scoreLabels } from '../bench/teeth-score.ts';
 import { loadKernels } from './kernels.ts';
+import { centroid, randomPose, transformed } from '../fixtures/bite-poses.ts';
+import { random } from '../fixtures/random.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = process.env.ARCHWRIGHT_FIXTURES ?? resolve(root, '../shared/fixtures');
@@ -24,29 +26,6 @@ const title = present
   : `teeth segmentation of the study models: SKIPPED, ${resolve(study, 'upper-model.labels.bin')} not found (set ARCHWRIGHT_FIXTURES to the shared fixtures folder)`;
 if (!present) console.warn(title);
 
-/** Rotation about a random axis by a random angle, then a shift: column-major 4x4. */
-function pose(seed: number): number[] {
-  let s = seed;
-  const r = (): number => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 4294967296; };
-  let q = [r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5];
-  const l = Math.hypot(...q); q = q.map((v) => v / l);
-  const [w, x, y, z] = q as [number, number, number, number];
-  return [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 0,
-    2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 0,
-    2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
-    (r() - 0.5) * 100, (r() - 0.5) * 100, (r() - 0.5) * 100, 1];
-}
-
-function apply(m: number[], p: Float32Array): Float32Array {
-  const out = new Float32Array(p.length);
-  for (let i = 0; i < p.length; i += 3) {
-    const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
-    out[i] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
-    out[i + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
-    out[i + 2] = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
-  }
-  return out;
-}
 
 describe.skipIf(!present)(title, () => {
   for (const jaw of ['upper', 'lower'] as const) {
@@ -58,14 +37,14 @@ describe.skipIf(!present)(title, () => {
       const { positions, indices } = parsed.mesh;
       expect(positions.length / 3).toBe(truth.length); // the README's weld
       // mirrored: x -> -x with the winding reversed; tooth n becomes its mirror (upper 17 - n, lower 49 - n)
-      const mirrored = apply([-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], positions);
+      const mirrored = transformed([-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], positions).positions;
       const flipped = indices.slice();
       for (let t = 0; t < flipped.length; t += 3) { flipped[t + 1] = indices[t + 2]!; flipped[t + 2] = indices[t + 1]!; }
       const mirrorTruth = truth.map((n) => (n === 0 ? 0 : jaw === 'upper' ? 17 - n : 49 - n));
       const cases: [string, Float32Array, Uint32Array, Uint8Array][] = [
         ['file pose', positions, indices, truth],
-        ['pose 1', apply(pose(1), positions), indices, truth],
-        ['pose 2', apply(pose(2), positions), indices, truth],
+        ['pose 1', transformed(randomPose(random(1), centroid(positions)), positions).positions, indices, truth],
+        ['pose 2', transformed(randomPose(random(2), centroid(positions)), positions).positions, indices, truth],
         ['mirrored', mirrored, flipped, mirrorTruth],
       ];
       // missing teeth (a premolar and an incisor on the other side): their triangles cut away, a hole in the

@@ -15,16 +15,8 @@ import { fixturesDir } from '../inputs.ts';
 import { median } from '../measure.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';
 import { scoreLabels } from '../teeth-score.ts';
-
-function randomPose(next: () => number): number[] {
-  let q = [next() - 0.5, next() - 0.5, next() - 0.5, next() - 0.5];
-  const l = Math.hypot(...q); q = q.map((v) => v / l);
-  const [w, x, y, z] = q as [number, number, number, number];
-  return [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 0,
-    2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 0,
-    2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y), 0,
-    (next() - 0.5) * 100, (next() - 0.5) * 100, (next() - 0.5) * 100, 1];
-}
+import { centroid, randomPose, transformed } from '../../fixtures/bite-poses.ts';
+import { random } from '../../fixtures/random.ts';
 
 export const teethSuite: BenchSuite = {
   name: 'teeth',
@@ -35,8 +27,7 @@ export const teethSuite: BenchSuite = {
       return [];
     }
     const poses = ctx.quick ? 3 : 10;
-    let seed = 16;
-    const next = (): number => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return seed / 4294967296; };
+    const next = random(16);
     const rows: BenchRow[] = [];
     for (const jaw of ['upper', 'lower'] as const) {
       const k0 = await loadKernels();
@@ -48,16 +39,7 @@ export const teethSuite: BenchSuite = {
       let worstIou = Infinity, worstGum = Infinity, allNumbered = true;
       for (let p = 0; p <= poses; p++) {
         let pos = positions;
-        if (p > 0) {
-          const m = randomPose(next);
-          pos = new Float32Array(positions.length);
-          for (let i = 0; i < pos.length; i += 3) {
-            const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
-            pos[i] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
-            pos[i + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
-            pos[i + 2] = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
-          }
-        }
+        if (p > 0) pos = transformed(randomPose(next, centroid(positions)), positions).positions;
         const k = await loadKernels();
         const mesh = meshFromArrays(k, pos, indices);
         const t0 = performance.now();
