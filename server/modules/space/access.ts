@@ -1,7 +1,20 @@
 // Who may read a stored file (downloads): the general rules are server/core/access.ts.
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { SEE_ALL } from '../../core/access.ts';
 import { loadAccess } from '../../core/perms.ts';
+import type { Database } from '../../db/schema.ts';
+
+/** The order uses one of these files: as a model, its denture base, or a kept model version (modifyModel). */
+export function usesFiles(eb: ExpressionBuilder<Database, 'order_info'>, ids: readonly number[]): Expression<SqlBool> {
+  return eb.or([
+    eb('upperFileId', 'in', ids),
+    eb('lowerFileId', 'in', ids),
+    eb('occlusionFileId', 'in', ids),
+    eb('baseFileId', 'in', ids),
+    eb('id', 'in', eb.selectFrom('order_model_version').select('orderId').where('fileId', 'in', ids)),
+  ]);
+}
 
 /** Can this user read the file: the uploader, a files admin, or someone who sees an order that uses it. */
 export async function canReadFile(ctx: AppContext, userId: number, fileId: number): Promise<boolean> {
@@ -13,16 +26,7 @@ export async function canReadFile(ctx: AppContext, userId: number, fileId: numbe
   let orders = ctx.db
     .selectFrom('order_info')
     .select('id')
-    .where((eb) =>
-      eb.or([
-        eb('upperFileId', '=', fileId),
-        eb('lowerFileId', '=', fileId),
-        eb('occlusionFileId', '=', fileId),
-        eb('baseFileId', '=', fileId),
-        // An earlier version of one of its models (modifyModel).
-        eb('id', 'in', eb.selectFrom('order_model_version').select('orderId').where('fileId', '=', fileId)),
-      ]),
-    );
+    .where((eb) => usesFiles(eb, [fileId]));
   if (!access.perms.has(SEE_ALL.orders)) orders = orders.where('designerId', '=', userId);
   return !!(await orders.executeTakeFirst());
 }

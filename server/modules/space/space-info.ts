@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { fail, invalidField } from '../../core/errors.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
+import { usesFiles } from './access.ts';
 
 const updateSchema = z.object({
   id: z.coerce.number().int().positive(),
@@ -59,16 +60,8 @@ export function createSpaceInfoResource(ctx: AppContext) {
         const used = await trx
           .selectFrom('order_info')
           .select('caseNo')
-          .where((eb) =>
-            eb.or([
-              eb('upperFileId', 'in', ids),
-              eb('lowerFileId', 'in', ids),
-              eb('occlusionFileId', 'in', ids),
-              // The denture base, and the kept versions of a model (modifyModel restores them).
-              eb('baseFileId', 'in', ids),
-              eb('id', 'in', eb.selectFrom('order_model_version').select('orderId').where('fileId', 'in', ids)),
-            ]),
-          )
+          // A model, the denture base, or a kept model version (modifyModel restores them).
+          .where((eb) => usesFiles(eb, ids))
           .executeTakeFirst();
         if (used) throw fail('fileInUse', { caseNo: used.caseNo });
       },
