@@ -1,0 +1,77 @@
+// Wires placed on named teeth (src/editor/features/wires/tooth-anchors.ts) on the generated
+// jaws (test/fixtures/jaw.ts), headless with the real worker: the anchors are the clicks a
+// designer would make (the buccal face of the named tooth, the embrasure between two), the
+// template placed from them wraps the named tooth, and a tooth that was not detected is named
+// in the error.
+import { describe, expect, it } from 'vitest';
+import { anchorsOnTeeth, ToothAnchorError, type AnchorTooth } from '../../src/editor/features/wires/tooth-anchors.ts';
+import { surfaceQuery } from '../../src/editor/features/wires/surface.ts';
+import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
+import { headlessEditorEach, openJaws, type Headless } from './editor-harness.ts';
+import { toothOnArch } from '../fixtures/jaw.ts';
+
+let h: Headless;
+let editor: EditorEngine;
+headlessEditorEach((made) => ((h = made), (editor = made.editor)));
+
+/** Universal number of the generated lower jaw's tooth i (0: right second molar .. 13: left second molar). */
+const universal = (i: number): number => (i < 7 ? 31 - i : 17 + (i - 6));
+const index = (n: number): number => (n >= 25 ? 31 - n : n - 17 + 6);
+/** The generated teeth as detected teeth (tips touch z = 0, crowns ~5.5 mm tall). */
+const detected = (skip: number[] = []): AnchorTooth[] =>
+  Array.from({ length: 14 }, (_, i) => {
+    const c = toothOnArch(i);
+    return { number: universal(i), centroid: [c.x, c.y, -2.5], tip: [c.x, c.y, 0] };
+  }).filter((t) => !skip.includes(t.number));
+const FRAME = { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], jaw: 'lower' as const };
+
+/** Distance in the occlusal plane from tooth n's centre, and how far out (buccal) along its arch normal. */
+function relative(n: number, p: readonly number[]): { reach: number; out: number } {
+  const c = toothOnArch(index(n));
+  const dx = p[0]! - c.x, dy = p[1]! - c.y;
+  return { reach: Math.hypot(dx, dy), out: dx * c.ty - dy * c.tx };
+}
+
+describe('wires on named teeth (headless)', () => {
+  it('a single-arm clasp on the lower right first molar: the anchor on its buccal face, the clasp round that tooth', async () => {
+    await openJaws(editor);
+    const surface = surfaceQuery(h.geometry, editor.handleOf('lower')!);
+    const [pick] = await anchorsOnTeeth('singleArmClasp', [30], detected(), FRAME, surface);
+    const at = relative(30, pick!.point);
+    expect(at.out).toBeGreaterThan(3); // on the buccal side, at its bulge
+    expect(at.reach).toBeLessThan(6.5);
+    expect(pick!.point[2]).toBeGreaterThan(-5);
+    expect(pick!.point[2]).toBeLessThan(-0.5);
+
+    const id = await editor.wires.place('lower', 'singleArmClasp', [pick!]);
+    expect(id).not.toBeNull();
+    const wire = editor.getState().document.wires!.find((w) => w.id === id)!;
+    const onTooth = wire.points.filter((p) => p.surface).map((p) => relative(30, p.point).reach);
+    expect(onTooth.length).toBeGreaterThan(0);
+    for (const r of onTooth) expect(r).toBeLessThan(8);
+  });
+
+  it('labial bow on both canines, arrow clasp between two premolars: anchors on those teeth, wires placed', async () => {
+    await openJaws(editor);
+    const surface = surfaceQuery(h.geometry, editor.handleOf('lower')!);
+    const bow = await anchorsOnTeeth('labialBow', [27, 22], detected(), FRAME, surface);
+    expect(bow.map((p, i) => relative([27, 22][i]!, p.point).out).every((o) => o > 2)).toBe(true);
+    expect(await editor.wires.place('lower', 'labialBow', bow)).not.toBeNull();
+
+    const [arrow] = await anchorsOnTeeth('arrowClasp', [29, 28], detected(), FRAME, surface);
+    const a = toothOnArch(index(29)), b = toothOnArch(index(28));
+    const contact = [(a.x + b.x) / 2, (a.y + b.y) / 2];
+    expect(Math.hypot(arrow!.point[0] - contact[0]!, arrow!.point[1] - contact[1]!)).toBeLessThan(5.5);
+  });
+
+  it('a tooth that was not detected, or two teeth that do not touch, are named in the error', async () => {
+    await openJaws(editor);
+    const surface = surfaceQuery(h.geometry, editor.handleOf('lower')!);
+    const missing = await anchorsOnTeeth('singleArmClasp', [30], detected([30]), FRAME, surface).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ToothAnchorError);
+    expect(missing).toMatchObject({ tooth: 30, reason: 'NOT_DETECTED' });
+    const apart = await anchorsOnTeeth('arrowClasp', [30, 19], detected(), FRAME, surface).catch((e: unknown) => e);
+    expect(apart).toMatchObject({ tooth: 19, reason: 'NOT_NEIGHBOURS' });
+    await expect(anchorsOnTeeth('labialBow', [27], detected(), FRAME, surface)).rejects.toMatchObject({ code: 'TEMPLATE_CLICKS' });
+  });
+});
