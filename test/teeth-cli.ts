@@ -8,7 +8,8 @@
 // --jaw, else from the file name (upper/maxilla/oberkiefer, lower/mandible/unterkiefer). A
 // summary goes to stderr. Lives beside bite-cli.ts.
 //
-// Exit codes: 0 done; 2 usage; 3 a file is missing, unreadable or not an STL; 1 kernels.wasm
+// Exit codes: 0 done; 2 usage; 3 a file is missing, unreadable or not an STL, or an output
+// cannot be written; 1 kernels.wasm
 // missing or an internal error.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -77,7 +78,14 @@ try {
   }
   const totalMs = performance.now() - t0;
   const { result, timings } = done;
-  writeFileSync(opts.out, result.labels);
+  const write = (path: string, data: string | Uint8Array) => {
+    try {
+      writeFileSync(path, data);
+    } catch (e) {
+      fail(3, `cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  write(opts.out, result.labels);
   if (opts.json) {
     const json = {
       jaw,
@@ -87,7 +95,7 @@ try {
       arch: result.arch,
       timings: { totalMs, ...timings, kernel: result.timings },
     };
-    writeFileSync(opts.json, `${JSON.stringify(json, null, 2)}\n`);
+    write(opts.json, `${JSON.stringify(json, null, 2)}\n`);
   }
   const numbers = result.teeth.map((t) => t.fdi).join(' ');
   console.error(
