@@ -17,6 +17,7 @@ import { binaryStl, soupOf, sphereStl } from '../fixtures/stl.ts';
 import { loadKernels } from '../kernels/kernels.ts';
 import { addUser, createRole, setup, type TestServer } from './helpers.ts';
 import { uploadOne } from './space-helpers.ts';
+import { createApi, unwrap } from '../../src/api/typed.ts';
 
 const KINDS_MODULE = new URL('./geo-test-kinds.ts', import.meta.url).href;
 
@@ -231,6 +232,15 @@ describe('teeth jobs', () => {
     } finally {
       await runner.stop();
     }
+  });
+
+  it('the typed client (as src/api/teeth.ts calls it) reads the same answer', async () => {
+    const upper = await model(anna, 'upper.stl', jawStl('upper'));
+    const id = await addOrder(anna, { upperFileId: upper.id });
+    const api = createApi('http://app.test', { fetch: (input: RequestInfo | URL, init?: RequestInit) => t.app.request(input, init), headers: { Authorization: anna } });
+    const data = await unwrap(api.admin.design.getTeeth.$get({ query: { orderId: String(id), jaw: 'upper' } }));
+    expect(data).toEqual(await teethOf(id, 'upper'));
+    expect(data).toMatchObject({ state: 'queued', fileId: upper.id });
   });
 
   it('a copied order shares its models and their stored teeth', async () => {
