@@ -3,7 +3,11 @@
 // (test/fixtures/jaw.ts: the pipeline is asserted, not the teeth), the result is stored under the
 // model's content key (a replaced model's teeth no longer apply), the order's status never moves,
 // bite jobs go first; GET /admin/design/getTeeth answers within the order scope. For each, the
-// user's test and the attacker's.
+// user's test and the attacker's. With the fixtures, the study model's stored labels are scored
+// against the truth (skipped with a message without them).
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeLabels, universalToFdi } from '../../common/teeth.ts';
 import { biteKind } from '../../server/modules/geo-jobs/bite.ts';
@@ -15,11 +19,19 @@ import { parseStl } from '../../workers/kernels/stl.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf, sphereStl } from '../fixtures/stl.ts';
 import { loadKernels } from '../kernels/kernels.ts';
+import { formatScore, scoreLabels } from '../bench/teeth-score.ts';
 import { addUser, createRole, setup, type TestServer } from './helpers.ts';
 import { uploadOne } from './space-helpers.ts';
 import { createApi, unwrap } from '../../src/api/typed.ts';
 
 const KINDS_MODULE = new URL('./geo-test-kinds.ts', import.meta.url).href;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const study = resolve(process.env.ARCHWRIGHT_FIXTURES ?? resolve(root, '../shared/fixtures'), 'study-models');
+const present = existsSync(resolve(study, 'lower-model.labels.bin')) && existsSync(resolve(study, 'lower-model.stl'));
+const studyTitle = present
+  ? `teeth job on the study model (${study})`
+  : `teeth job on the study model: SKIPPED, ${resolve(study, 'lower-model.labels.bin')} not found (set ARCHWRIGHT_FIXTURES to the shared fixtures folder)`;
+if (!present) console.warn(studyTitle);
 
 let t: TestServer;
 let admin: string;
@@ -102,7 +114,7 @@ function expectWellFormed(data: any, jaw: 'upper' | 'lower', vertexCount: number
     expect(r.mesioDistalWidth).toBeGreaterThan(0);
     expect(labels.filter((n) => n === r.number).length).toBe(r.vertexCount);
   }
-  for (const n of labels) expect(n === 0 || (n >= lo && n <= hi)).toBe(true);
+  expect(labels.every((n) => n === 0 || (n >= lo && n <= hi))).toBe(true);
   expect(Array.isArray(teeth.arch)).toBe(true);
 }
 
@@ -277,4 +289,20 @@ describe('getTeeth: the attacker', () => {
       expect(res.body.code, q).toBe(1002);
     }
   });
+});
+
+describe.skipIf(!present)(studyTitle, () => {
+  it('lower: the stored labels have the truth\'s length and score like the kernel test', async () => {
+    const lower = await model(anna, 'lower-model.stl', readFileSync(resolve(study, 'lower-model.stl')));
+    const id = await addOrder(anna, { lowerFileId: lower.id });
+    await run();
+    const truth = readFileSync(resolve(study, 'lower-model.labels.bin'));
+    const data = await teethOf(id, 'lower');
+    expectWellFormed(data, 'lower', truth.length);
+    const s = scoreLabels(truth, decodeLabels(data.teeth.labels, truth.length));
+    const msg = formatScore('teeth job, lower', s);
+    expect(s.numberingRight, msg).toBe(true);
+    expect(s.meanIou, msg).toBeGreaterThanOrEqual(0.95);
+    expect(s.gumAccuracy, msg).toBeGreaterThanOrEqual(0.98);
+  }, 120_000);
 });
