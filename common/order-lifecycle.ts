@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { BiteResult } from './bite.ts';
 import { ORDER_STATUS, type OrderStatus } from './orders.ts';
+import type { Jaw, StoredTeeth } from './teeth.ts';
 
 const id = z.coerce.number().int().positive();
 
@@ -110,6 +111,28 @@ export interface OcclusalModelData {
   job: GeoJobView | null;
   /** The registered bite; null until a job ended. */
   bite: (BiteResult & { source: 'auto' | 'manual'; updateTime: string }) | null;
+}
+
+/** GET /admin/design/getTeeth?orderId=&jaw=: the teeth of an order's jaw model. */
+export const orderTeethSchema = z.object({ orderId: id, jaw: z.enum(['upper', 'lower']) });
+export type OrderTeethRequest = z.input<typeof orderTeethSchema>;
+
+/** 'none': the order has no such model, or no teeth job for the model it has now. */
+export type TeethState = 'none' | GeoJobState;
+
+/** GET /admin/design/getTeeth's answer: the `teeth` job of the jaw's current model and its result. */
+export interface OrderTeeth {
+  orderId: number;
+  jaw: Jaw;
+  /** The jaw's model now (a space file id), or null. */
+  fileId: number | null;
+  state: TeethState;
+  /** 0..1 (1 when done). */
+  progress: number;
+  /** A failed job's reason, else null. */
+  error: string | null;
+  /** The segmentation of the current model; only when done. */
+  teeth: StoredTeeth | null;
 }
 
 /** GET /admin/design/getDeviceInfo?orderId=: the machine the order's wires go to. */

@@ -433,6 +433,8 @@ export interface GeoJobTable {
   id: Generated<number>;
   kind: string;
   orderId: number | null;
+  /** What within the order the job is about (a teeth job's jaw); null for one per order. */
+  subject: Generated<string | null>;
   /** queued | running | done | failed */
   state: string;
   progress: Generated<number>;
@@ -475,6 +477,20 @@ export interface OrderBiteTable {
   updateTime: string;
 }
 
+/** The teeth of a model file's bytes for one jaw (the `teeth` job). */
+export interface ModelTeethTable {
+  id: Generated<number>;
+  /** space_info.key (sha256 of the bytes). */
+  fileKey: string;
+  /** upper | lower */
+  jaw: string;
+  jobId: number | null;
+  /** JSON StoredTeeth (common/teeth.ts). */
+  teeth: string;
+  createTime: string;
+  updateTime: string;
+}
+
 export interface OrderModelVersionTable {
   id: Generated<number>;
   orderId: number;
@@ -492,6 +508,7 @@ export interface Database {
   order_status_log: OrderStatusLogTable;
   order_bite: OrderBiteTable;
   order_model_version: OrderModelVersionTable;
+  model_teeth: ModelTeethTable;
   base_sys_user: BaseSysUserTable;
   base_sys_role: BaseSysRoleTable;
   base_sys_user_role: BaseSysUserRoleTable;

@@ -81,6 +81,8 @@ export const seedMenus: MenuSeed[] = [
             perms: 'design:submit,design:reopen,design:updateDRC,design:changeOrderList,design:otherDesign,design:copyOrder,design:getOcclusalModelData,design:getDeviceInfo,design:modifyModel,design:modelVersions,design:saveDentureBase,design:factories',
           },
           { name: 'Assign designer', type: 2, perms: 'design:designer' },
+          // The teeth of an order's jaw models (the teeth job): a new entry, as above.
+          { name: 'Order teeth', type: 2, perms: 'design:getTeeth' },
         ]),
       },
       {

@@ -14,6 +14,7 @@ import * as m0101 from './0101_redact_log.ts';
 import * as m0102 from './0102_rate_pending.ts';
 import * as m0103 from './0103_rights_version.ts';
 import * as m0110 from './0110_order_lifecycle.ts';
+import * as m0120 from './0120_model_teeth.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0102_rate_pending': m0102,
   '0103_rights_version': m0103,
   '0110_order_lifecycle': m0110,
+  '0120_model_teeth': m0120,
 };

@@ -12,6 +12,7 @@ import {
   designSubmitSchema,
   modifyModelSchema,
   orderIdSchema,
+  orderTeethSchema,
   otherDesignSchema,
   updateDrcSchema,
   type DrcResult,
@@ -31,7 +32,8 @@ import { userHolding } from '../../core/grants.ts';
 import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
 import { latestJobs } from '../geo-jobs/store.ts';
-import { modelsChanged, moveOrder, recordCreated } from '../order/lifecycle.ts';
+import { modelsChanged, moveOrder, recordCreated, uploadsDir } from '../order/lifecycle.ts';
+import { orderTeeth, queueTeeth } from '../geo-jobs/teeth.ts';
 import { nextCaseNo } from '../order/order-info.ts';
 import { fileUrl } from '../space/upload.routes.ts';
 import { saveDentureBase } from './denture-base.ts';
@@ -193,9 +195,11 @@ export function orderCallRoutes(ctx: AppContext) {
         if (bite) {
           await trx.insertInto('order_bite').values({ orderId: newId, jobId: null, source: bite.source, result: bite.result, createTime: time, updateTime: time }).execute();
         } else if (src.occlusionFileId) {
-          // No registered bite to copy: register it for the copy.
+          // No registered bite to copy: register it for the copy (its teeth with it).
           await modelsChanged(ctx, trx, newId, userId);
         }
+        // Same model files: their stored teeth apply to the copy as they are; a jaw without gets its job.
+        if (bite || !src.occlusionFileId) await queueTeeth(ctx, trx, newId, uploadsDir(ctx));
         return newId;
       });
       const created = await db.selectFrom('order_info').select(['id', 'caseNo', 'status', 'designerId']).where('id', '=', id).executeTakeFirstOrThrow();
@@ -262,6 +266,11 @@ export function orderCallRoutes(ctx: AppContext) {
         bite: bite ? { ...(JSON.parse(bite.result) as BiteResult), source: bite.source as 'auto' | 'manual', updateTime: bite.updateTime } : null,
       };
       return ok(c, data);
+    })
+    .get(`${PREFIX}/getTeeth`, doc("The teeth of an order's jaw model (?orderId=&jaw=upper|lower): the state of its teeth job, and the stored teeth when done"), validate('query', orderTeethSchema), async (c) => {
+      const { orderId, jaw } = c.req.valid('query');
+      const o = await order(c, orderId);
+      return ok(c, await orderTeeth(db, o, jaw));
     })
     .post(`${PREFIX}/factories`, doc('The manufacturers (departments) the caller may send an order to: those of their data scope, all for orders admins'), async (c) => {
       const { userId } = authOf(c);

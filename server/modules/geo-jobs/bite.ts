@@ -6,6 +6,7 @@ import type { BiteResult } from '../../../common/bite.ts';
 import { ORDER_STATUS } from '../../../common/orders.ts';
 import { formatTime } from '../../core/clock.ts';
 import { moveOrder } from '../order/lifecycle.ts';
+import { teethKind } from './teeth.ts';
 import type { GeoKind, GeoKinds, HookArgs } from './types.ts';
 
 export const BITE_THREAD = new URL('./bite.thread.ts', import.meta.url).href;
@@ -35,4 +36,4 @@ export function biteKind(thread: { module?: string; fn?: string } = {}): GeoKind
 }
 
 /** Every kind the server runs. */
-export const GEO_KINDS: GeoKinds = { bite: biteKind() };
+export const GEO_KINDS: GeoKinds = { bite: biteKind(), teeth: teethKind() };

@@ -186,17 +186,17 @@ export class GeoJobRunner {
     }
   }
 
-  /** Takes the oldest queued job of a known kind: a conditional update, so one runner wins it. */
+  /** Takes the oldest queued job of a known kind, background kinds last: a conditional update, so one runner wins it. */
   private async claim(): Promise<JobInfo | null> {
+    const background = Object.keys(this.kinds).filter((k) => this.kinds[k]!.background);
     for (let tries = 0; tries < 5; tries++) {
-      const next = await this.db
+      let q = this.db
         .selectFrom('geo_job')
         .select(['id', 'kind', 'orderId', 'attempts', 'input'])
         .where('state', '=', 'queued')
-        .where('kind', 'in', Object.keys(this.kinds))
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst();
+        .where('kind', 'in', Object.keys(this.kinds));
+      if (background.length) q = q.orderBy((eb) => eb.case().when('kind', 'in', background).then(1).else(0).end());
+      const next = await q.orderBy('id').limit(1).executeTakeFirst();
       if (!next) return null;
       const now = this.ctx.clock.now();
       const res = await this.db

@@ -6,18 +6,20 @@ import type { Database } from '../../db/schema.ts';
 
 /** A job fails for good after this many starts (a throw, or a crashed thread, each count). */
 export const MAX_ATTEMPTS = 2;
-/** The error of a job replaced by a newer one of the same kind for the same order. */
+/** The error of a job replaced by a newer one of the same kind (and subject) for the same order. */
 export const SUPERSEDED = 'superseded by a newer job';
 
 export interface NewGeoJob {
   kind: string;
   orderId: number | null;
+  /** What within the order it is about (a teeth job's jaw): only the same subject's jobs are superseded. */
+  subject?: string | null;
   input: unknown;
 }
 
 /**
  * Stores a job `queued`. With an order, the order's older queued or running jobs of the same kind
- * are failed as superseded first (a running one's thread is stopped by its runner when its lease
+ * and subject are failed as superseded first (a running one's thread is stopped by its runner when its lease
  * renewal finds the row no longer its own; its end is then not written). Run it inside the
  * transaction that caused it.
  */
@@ -29,12 +31,13 @@ export async function enqueueJob(db: Kysely<Database>, job: NewGeoJob, now: numb
       .set({ state: 'failed', error: SUPERSEDED, owner: null, leaseUntil: null, endTime: time, updateTime: time })
       .where('orderId', '=', job.orderId)
       .where('kind', '=', job.kind)
+      .where((eb) => (job.subject ? eb('subject', '=', job.subject) : eb('subject', 'is', null)))
       .where('state', 'in', ['queued', 'running'])
       .execute();
   }
   const row = await db
     .insertInto('geo_job')
-    .values({ kind: job.kind, orderId: job.orderId, state: 'queued', input: JSON.stringify(job.input ?? null), createTime: time, updateTime: time })
+    .values({ kind: job.kind, orderId: job.orderId, subject: job.subject ?? null, state: 'queued', input: JSON.stringify(job.input ?? null), createTime: time, updateTime: time })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);

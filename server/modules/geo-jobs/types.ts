@@ -38,6 +38,8 @@ export interface GeoKind {
   module: string;
   /** Its exported function; default `run`. */
   fn?: string;
+  /** Taken only when no job of a foreground kind is queued (a teeth job never delays a bite job). */
+  background?: boolean;
   /** Longest an attempt may run (ms, real time) before its thread is stopped and the attempt fails; default the runner's. */
   timeoutMs?: number;
   /** In the transaction that marks the job done. */

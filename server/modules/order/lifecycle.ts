@@ -10,6 +10,7 @@ import { formatTime } from '../../core/clock.ts';
 import type { Database, OrderInfoTable } from '../../db/schema.ts';
 import type { Updateable } from 'kysely';
 import { enqueueJob, SUPERSEDED } from '../geo-jobs/store.ts';
+import { queueTeeth } from '../geo-jobs/teeth.ts';
 import { localBlobPath } from '../space/storage.ts';
 import path from 'node:path';
 
@@ -74,11 +75,21 @@ export interface BiteInput {
 }
 
 /**
- * The order's models changed with an occlusion model present: status 3 and a bite job (a newer
- * job supersedes the order's older one). Without an occlusion model an order waiting for its
- * bite goes back to design (its job is superseded). Inside the transaction of the change.
+ * The order's models changed (or were given): the bite as below, then the teeth of each jaw
+ * model (geo-jobs/teeth.ts; no lifecycle step, the status stays), queued after the bite job and
+ * taken after it. Inside the transaction of the change.
  */
 export async function modelsChanged(ctx: AppContext, trx: Trx, orderId: number, userId: number): Promise<void> {
+  await biteModelsChanged(ctx, trx, orderId, userId);
+  await queueTeeth(ctx, trx, orderId, uploadsDir(ctx));
+}
+
+/**
+ * With an occlusion model present: status 3 and a bite job (a newer job supersedes the order's
+ * older one). Without an occlusion model an order waiting for its bite goes back to design (its
+ * job is superseded).
+ */
+async function biteModelsChanged(ctx: AppContext, trx: Trx, orderId: number, userId: number): Promise<void> {
   const now = ctx.clock.now();
   const order = await trx.selectFrom('order_info').select(['status', 'upperFileId', 'lowerFileId', 'occlusionFileId']).where('id', '=', orderId).executeTakeFirst();
   if (!order) return;

@@ -162,11 +162,12 @@ export function createOrderResource(ctx: AppContext) {
           designStartTime: formatTime(now),
         };
       },
-      // The first history row; with an occlusion model, status 3 and the bite job (same transaction).
+      // The first history row; the models' jobs (same transaction): with an occlusion model, status 3
+      // and the bite job; the teeth of each jaw model.
       async afterAdd(id, data, { c, ctx, trx }) {
         const { userId } = authOf(c);
         await recordCreated(trx, id, userId, ctx.clock.now());
-        if (data.occlusionFileId || data.occlusion) await modelsChanged(ctx, trx, id, userId);
+        await modelsChanged(ctx, trx, id, userId);
       },
       async beforeUpdate(data, { c, trx }) {
         const { userId } = authOf(c);

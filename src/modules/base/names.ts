@@ -29,6 +29,7 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'order history': msg`Order history`,
   'design orders': msg`Design orders`,
   'assign designer': msg`Assign designer`,
+  'order teeth': msg`Order teeth`,
   design: msg`Design`,
   bend: msg({ message: 'Bend', context: 'permission' }),
   'reset key': msg`Reset key`,
