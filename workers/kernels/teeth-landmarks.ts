@@ -15,11 +15,14 @@
 //    arch; the neighbours' chord with fewer than 5 teeth). The arch opens
 //    towards +y, so out of the arch is (y', -1); mesial points to the midline.
 //  - Gum line: the longest loop of gumLines() (teeth-gumline.ts).
-//  - Long axis: from the centroid of the crown's occlusal third (vertices
-//    above 2/3 of the way from the gum line's mean height to the tip) to the
-//    gum line's centre (length-weighted): both lie on the axis of a crown
-//    that is roughly symmetric about it, tilted or not. More than 60 degrees
-//    from -up means a broken crown or gum line: -up instead.
+//  - Long axis: from the crown's area centroid to the gum line's centre
+//    (length-weighted): both lie on the axis of a crown that is roughly
+//    symmetric about it, tilted or not, and neither depends on the frame
+//    (tried: the occlusal third's centroid along up, once or iterated: it
+//    follows the frame, and iterated it drifts to 40+ degrees on the study
+//    models' lower molars; the gum line's plane: these models' generated gum
+//    lines are level whatever the tooth). More than 60 degrees from -up
+//    means a broken crown or gum line: -up instead.
 //  - FA point (Andrews; the study models' truth uses the same rule): cut the
 //    crown with the plane through the middle of its mesio-distal extent
 //    (normal = mesial); of the cut on the buccal side of the centroid, the
@@ -182,7 +185,8 @@ export function crownPatches(mesh: MeshRef | MeshArrays, labels: Uint8Array, fra
   const V = labels.length;
   const count = new Int32Array(33);
   for (let v = 0; v < V; v++) count[labels[v]!]!++;
-  const wanted = (numbers ?? [...Array(32).keys()].map((i) => i + 1)).filter((n) => n >= 1 && n <= 32 && count[n]! > 0).sort((a, b) => a - b);
+  // every labelled tooth takes part (the arch needs them all); `numbers` picks the ones returned
+  const wanted = [...Array(32).keys()].map((i) => i + 1).filter((n) => count[n]! > 0);
   const slotOf = new Int32Array(33).fill(-1);
   wanted.forEach((n, i) => { slotOf[n] = i; });
   const local = new Int32Array(V);
@@ -235,7 +239,9 @@ export function crownPatches(mesh: MeshRef | MeshArrays, labels: Uint8Array, fra
   const quartic = wanted.length >= 5 ? polyFit(canon.map((c) => c[0]), canon.map((c) => c[1]), 4) : null;
   const toModelDir = (x: number, y: number): Xyz => norm([inv[0]! * x + inv[4]! * y, inv[1]! * x + inv[5]! * y, inv[2]! * x + inv[6]! * y]);
   const lines = new Map(gumLines(P, I, labels).map((g) => [g.number, g.loops[0] ?? new Float32Array(0)]));
-  return wanted.map((n, s) => {
+  const picked = new Set(numbers ?? wanted);
+  return wanted.flatMap((n, s) => {
+    if (!picked.has(n)) return [];
     let tx: number, ty: number;
     if (quartic) {
       const x = canon[s]![0];
@@ -261,10 +267,10 @@ export function crownPatches(mesh: MeshRef | MeshArrays, labels: Uint8Array, fra
       const l = Math.hypot(N[3 * i]!, N[3 * i + 1]!, N[3 * i + 2]!) || 1;
       for (let q = 0; q < 3; q++) N[3 * i + q] = (flip * N[3 * i + q]!) / l;
     }
-    return {
+    return [{
       number: n, type: typeOf(n), vertices: vs, positions: X, normals: N, triangles: Uint32Array.from(tris[s]!), areas: areas[s]!,
       centroid: c, up, buccal, mesial, gumLine: lines.get(n) ?? new Float32Array(0),
-    };
+    }];
   });
 }
 
@@ -291,23 +297,15 @@ function loopCentre(loop: Float32Array): Xyz | null {
   return w > 0 ? [s[0] / w, s[1] / w, s[2] / w] : null;
 }
 
-/** Long axis (unit, crown towards root): occlusal third's centroid to the gum line's centre. */
+/**
+ * Long axis (unit, crown towards root): from the crown's area centroid to the gum line's centre. Both lie
+ * on the axis of a crown symmetric about it, whatever the tilt, and neither depends on the frame.
+ */
 export function longAxis(c: CrownPatch): Xyz {
   const down: Xyz = [-c.up[0], -c.up[1], -c.up[2]];
   const gc = loopCentre(c.gumLine);
   if (!gc) return down;
-  const hTip = dot(at(c.positions, tipIndex(c)), c.up), hGum = dot(gc, c.up);
-  const cut = hGum + (2 / 3) * (hTip - hGum);
-  let w = 0;
-  const s: Xyz = [0, 0, 0];
-  for (let i = 0; i < c.vertices.length; i++) {
-    const p = at(c.positions, i);
-    if (dot(p, c.up) < cut) continue;
-    const a = c.areas[i]! || 1e-9;
-    w += a; s[0] += a * p[0]; s[1] += a * p[1]; s[2] += a * p[2];
-  }
-  if (!(w > 0)) return down;
-  const axis = norm([gc[0] - s[0] / w, gc[1] - s[1] / w, gc[2] - s[2] / w]);
+  const axis = norm([gc[0] - c.centroid[0], gc[1] - c.centroid[1], gc[2] - c.centroid[2]]);
   return Math.acos(Math.min(1, dot(axis, down))) > MAX_AXIS_TILT ? down : axis;
 }
 
