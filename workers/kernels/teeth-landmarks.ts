@@ -176,6 +176,10 @@ function polyFit(xs: number[], ys: number[], d: number): number[] | null {
   return M.map((row, i) => row[m]! / row[i]!);
 }
 
+function addNormal(N: Float64Array, l: number, x: number, y: number, z: number): void {
+  N[3 * l]! += x; N[3 * l + 1]! += y; N[3 * l + 2]! += z;
+}
+
 /**
  * The crowns of the given teeth (or of every label present) with their normals, centroids, arch
  * directions and gum lines.
@@ -207,11 +211,9 @@ export function crownPatches(mesh: MeshRef | MeshArrays, labels: Uint8Array, fra
     const ux = P[3 * b]! - P[3 * a]!, uy = P[3 * b + 1]! - P[3 * a + 1]!, uz = P[3 * b + 2]! - P[3 * a + 2]!;
     const wx = P[3 * c]! - P[3 * a]!, wy = P[3 * c + 1]! - P[3 * a + 1]!, wz = P[3 * c + 2]! - P[3 * a + 2]!;
     const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-    for (const [v, s] of [[a, sa], [b, sb], [c, sc]] as const) {
-      if (s < 0) continue;
-      const N = normals[s]!, l = local[v]!;
-      N[3 * l]! += nx; N[3 * l + 1]! += ny; N[3 * l + 2]! += nz;
-    }
+    if (sa >= 0) addNormal(normals[sa]!, local[a]!, nx, ny, nz);
+    if (sb >= 0) addNormal(normals[sb]!, local[b]!, nx, ny, nz);
+    if (sc >= 0) addNormal(normals[sc]!, local[c]!, nx, ny, nz);
     if (sa >= 0 && sa === sb && sb === sc) {
       const area = Math.hypot(nx, ny, nz) / 2;
       tris[sa]!.push(local[a]!, local[b]!, local[c]!);
@@ -317,7 +319,8 @@ interface CutPoint { p: Xyz; n: Xyz }
  */
 function planeCut(c: CrownPatch, s: number, side: Xyz): [CutPoint, CutPoint][] {
   const X = c.positions, N = c.normals, T = c.triangles, m = c.mesial, o = c.centroid;
-  const f = (i: number): number => (X[3 * i]! - o[0]) * m[0] + (X[3 * i + 1]! - o[1]) * m[1] + (X[3 * i + 2]! - o[2]) * m[2] - s;
+  const F = new Float64Array(c.vertices.length);
+  for (let i = 0; i < F.length; i++) F[i] = (X[3 * i]! - o[0]) * m[0] + (X[3 * i + 1]! - o[1]) * m[1] + (X[3 * i + 2]! - o[2]) * m[2] - s;
   const out: [CutPoint, CutPoint][] = [];
   const edge = (a: number, b: number, fa: number, fb: number): CutPoint => {
     const t = fa / (fa - fb);
@@ -326,7 +329,9 @@ function planeCut(c: CrownPatch, s: number, side: Xyz): [CutPoint, CutPoint][] {
     return { p, n: norm(n) };
   };
   for (let t = 0; t < T.length; t += 3) {
-    const v = [T[t]!, T[t + 1]!, T[t + 2]!], fv = v.map(f);
+    const f0 = F[T[t]!]! < 0, f1 = F[T[t + 1]!]! < 0, f2 = F[T[t + 2]!]! < 0;
+    if (f0 === f1 && f1 === f2) continue;
+    const v = [T[t]!, T[t + 1]!, T[t + 2]!], fv = v.map((i) => F[i]!);
     const pts: CutPoint[] = [];
     for (let e = 0; e < 3; e++) {
       const a = v[e]!, b = v[(e + 1) % 3]!, fa = fv[e]!, fb = fv[(e + 1) % 3]!;
@@ -464,67 +469,68 @@ export function surveyTooth(c: CrownPatch, insertion: Xyz = c.up): ToothSurvey {
   const n = c.vertices.length, X = c.positions;
   const K = SURVEY_SECTORS;
   const best = new Int32Array(K).fill(-1), bestR = new Float64Array(K).fill(-1);
-  const polar = (p: ArrayLike<number>): [number, number, number] => {
-    const u = dot(p, e1) - cx, v = dot(p, e2) - cy;
-    return [u, v, Math.atan2(v, u)];
-  };
+  const Pu = new Float64Array(n), Pv = new Float64Array(n), Ph = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const [u, v, a] = polar(at(X, i));
-    const k = Math.min(K - 1, Math.floor(((a + Math.PI) / (2 * Math.PI)) * K));
-    const r = Math.hypot(u, v);
+    const x = X[3 * i]!, y = X[3 * i + 1]!, z = X[3 * i + 2]!;
+    const u = x * e1[0] + y * e1[1] + z * e1[2] - cx, v = x * e2[0] + y * e2[1] + z * e2[2] - cy;
+    Pu[i] = u; Pv[i] = v; Ph[i] = x * d[0] + y * d[1] + z * d[2];
+    const k = Math.min(K - 1, Math.floor(((Math.atan2(v, u) + Math.PI) / (2 * Math.PI)) * K));
+    const r = u * u + v * v;
     if (r > bestR[k]!) { bestR[k] = r; best[k] = i; }
   }
+  // the outline in the plane across d (u, v, angle, ascending) and the survey height per outline point
   const ring = [...best].filter((i) => i >= 0);
-  const line: number[] = [];
-  // the outline in the plane across d (u, v, angle) and the survey height per outline point
-  const U: number[] = [], W: number[] = [], A: number[] = [], H: number[] = [];
-  for (const i of ring) {
-    const p = at(X, i);
-    line.push(...p);
-    const [u, v, a] = polar(p);
-    U.push(u); W.push(v); A.push(a); H.push(dot(p, d));
-  }
   const m = ring.length;
-  /** Outline edge j (point j to j+1) that the ray at angle a crosses, and where along it. */
-  const bracket = (a: number): [number, number] => {
-    for (let j = 0; j < m; j++) {
-      const a0 = A[j]!, a1 = j + 1 < m ? A[j + 1]! : A[0]! + 2 * Math.PI;
-      let x = a;
-      while (x < a0) x += 2 * Math.PI;
-      if (x <= a1) return [j, a1 > a0 ? (x - a0) / (a1 - a0) : 0];
+  const line: number[] = [];
+  const U = new Float64Array(m), W = new Float64Array(m), A = new Float64Array(m), H = new Float64Array(m);
+  ring.forEach((i, j) => {
+    line.push(X[3 * i]!, X[3 * i + 1]!, X[3 * i + 2]!);
+    U[j] = Pu[i]!; W[j] = Pv[i]!; A[j] = Math.atan2(Pv[i]!, Pu[i]!); H[j] = Ph[i]!;
+  });
+  // outline edge (point j to j + 1) that the ray at angle a crosses, and where along it
+  let bj = 0, bt = 0;
+  const bracket = (a: number): void => {
+    let lo = 0, hi = m - 1;
+    if (a < A[0]! || a >= A[m - 1]!) {
+      // the edge from the last point round to the first
+      const x = a < A[0]! ? a + 2 * Math.PI : a, span = A[0]! + 2 * Math.PI - A[m - 1]!;
+      bj = m - 1; bt = span > 0 ? (x - A[m - 1]!) / span : 0;
+      return;
     }
-    return [m - 1, 0];
+    while (hi - lo > 1) { const mid = (lo + hi) >> 1; if (A[mid]! <= a) lo = mid; else hi = mid; }
+    bj = lo; bt = A[hi]! > A[lo]! ? (a - A[lo]!) / (A[hi]! - A[lo]!) : 0;
   };
-  const heightAt = (p: Xyz): number => {
-    if (m < 3) return -Infinity;
-    const [j, t] = bracket(polar(p)[2]);
-    return H[j]! + t * (H[(j + 1) % m]! - H[j]!);
-  };
-  const depthAt = (p: Xyz): number => {
+  const surveyHeight = (): number => H[bj]! + bt * (H[(bj + 1) % m]! - H[bj]!);
+  const depthUV = (u: number, v: number, h: number): number => {
     if (m < 3) return 0;
-    const [u, v, a] = polar(p);
-    const [j, t] = bracket(a);
-    const k = (j + 1) % m;
-    if (dot(p, d) >= H[j]! + t * (H[k]! - H[j]!)) return 0;
-    // inside the outline: the ray from the centre meets edge j beyond the point
+    bracket(Math.atan2(v, u));
+    if (h >= surveyHeight()) return 0;
+    // inside the outline: the ray from the centre meets edge bj beyond the point
+    const j = bj, k = (j + 1) % m;
     const ex = U[k]! - U[j]!, ey = W[k]! - W[j]!;
     const den = u * ey - v * ex;
-    if (den === 0) return 0;
-    const s = (U[j]! * ey - W[j]! * ex) / den;
-    if (s <= 1) return 0;
+    if (den === 0 || (U[j]! * ey - W[j]! * ex) / den <= 1) return 0;
     let best2 = Infinity;
     for (let q = 0; q < m; q++) {
-      const q1 = (q + 1) % m;
-      const fx = U[q1]! - U[q]!, fy = W[q1]! - W[q]!;
+      const q1 = q + 1 < m ? q + 1 : 0;
+      const fx = U[q1]! - U[q]!, fy = W[q1]! - W[q]!, gx = u - U[q]!, gy = v - W[q]!;
       const l2 = fx * fx + fy * fy;
-      const tt = l2 > 0 ? Math.max(0, Math.min(1, ((u - U[q]!) * fx + (v - W[q]!) * fy) / l2)) : 0;
-      best2 = Math.min(best2, (u - U[q]! - tt * fx) ** 2 + (v - W[q]! - tt * fy) ** 2);
+      const tt = l2 > 0 ? Math.max(0, Math.min(1, (gx * fx + gy * fy) / l2)) : 0;
+      const dx = gx - tt * fx, dy = gy - tt * fy;
+      const e = dx * dx + dy * dy;
+      if (e < best2) best2 = e;
     }
     return Math.sqrt(best2);
   };
+  const depthAt = (p: Xyz): number => depthUV(dot(p, e1) - cx, dot(p, e2) - cy, dot(p, d));
+  const heightAt = (p: Xyz): number => {
+    if (m < 3) return -Infinity;
+    bracket(Math.atan2(dot(p, e2) - cy, dot(p, e1) - cx));
+    return surveyHeight();
+  };
   const depth = new Float32Array(n);
   let maxDepth = 0;
-  for (let i = 0; i < n; i++) { depth[i] = depthAt(at(X, i)); maxDepth = Math.max(maxDepth, depth[i]!); }
+  for (let i = 0; i < n; i++) { depth[i] = depthUV(Pu[i]!, Pv[i]!, Ph[i]!); maxDepth = Math.max(maxDepth, depth[i]!); }
   return { number: c.number, direction: d, line, depth, maxDepth, depthAt, heightAt };
 }
 
