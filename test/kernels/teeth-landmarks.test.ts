@@ -2,7 +2,7 @@
 // crowns whose answers are known by construction (ellipsoid crowns on a gum
 // plane, test/fixtures/crowns.ts: the survey line is the equator, the undercut
 // depth at height z is a - r(z); bumps make the cusps), tilted with any
-// insertion direction, moved rigidly; and on the study models against their
+// insertion direction, moved rigidly, mirrored, with noise; and on the study models against their
 // truth (../shared/fixtures/study-models, skipped without it).
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -137,6 +137,29 @@ describe('landmarks of generated crowns', () => {
     for (const k of premolar.cusps) expect(k.mesial).toBeNull();
     // incisors and canines get none, and plain domes of premolars one
     expect(marks.find((t) => t.number === 21)!.cusps).toHaveLength(1);
+    // scanner noise (0.02 mm on every coordinate) makes no extra tips
+    const next = random(3);
+    const noisy = { ...m, positions: m.positions.map((v) => v + 0.02 * (next() + next() + next() - 1.5) * 2) };
+    const again = toothLandmarks(noisy, m.labels, [{ number: 19 }, { number: 20 }], frame0, 'lower');
+    expect(again.map((t) => t.cusps.length)).toEqual([4, 2]);
+  });
+
+  it('a mirrored patient: each tooth gets the mirror image of the landmarks of its counterpart', () => {
+    const m = arch((n, x) => (n === 19 ? bumps([local(x, 2, 2), local(x, 2, -2), local(x, -2, 2), local(x, -2, -2)], [1.2, 1.0, 1.4, 0.8], 1) : undefined));
+    const positions = m.positions.map((v, i) => (i % 3 === 0 ? -v : v));
+    const indices = m.indices.slice();
+    for (let t = 0; t < indices.length; t += 3) { indices[t + 1] = m.indices[t + 2]!; indices[t + 2] = m.indices[t + 1]!; }
+    const labels = m.labels.map((n) => (n ? 49 - n : 0));
+    const before = toothLandmarks(m, m.labels, undefined, frame0, 'lower');
+    const after = toothLandmarks({ positions, indices }, labels, undefined, frame0, 'lower');
+    const flip = (p: readonly number[]): Xyz => [-p[0]!, p[1]!, p[2]!];
+    for (const b of before) {
+      const a = after.find((t) => t.number === 49 - b.number)!;
+      for (const key of ['centroid', 'tip', 'faPoint'] as const) expect(dist(a[key]!, flip(b[key]!)), `${b.number} ${key}`).toBeLessThan(1e-3);
+      for (const key of ['axis', 'buccal', 'mesial'] as const) expect(deg(a[key], flip(b[key])), `${b.number} ${key}`).toBeLessThan(0.01);
+      expect(a.cusps.map((c) => [c.buccal, c.mesial])).toEqual(b.cusps.map((c) => [c.buccal, c.mesial]));
+      a.cusps.forEach((c, j) => expect(dist(c.point, flip(b.cusps[j]!.point))).toBeLessThan(1e-3));
+    }
   });
 
   it('a tilted crown: the long axis follows it, and its survey along its own axis is again the equator (any insertion direction)', () => {
