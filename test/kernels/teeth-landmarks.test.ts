@@ -2,8 +2,9 @@
 // crowns whose answers are known by construction (ellipsoid crowns on a gum
 // plane, test/fixtures/crowns.ts: the survey line is the equator, the undercut
 // depth at height z is a - r(z); bumps make the cusps), tilted with any
-// insertion direction, moved rigidly, mirrored, with noise; and on the study models against their
-// truth (../shared/fixtures/study-models, skipped without it).
+// insertion direction, moved rigidly, mirrored, with noise; and on the study
+// models against their truth (../shared/fixtures/study-models, skipped
+// without it).
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
