@@ -37,7 +37,10 @@
 //  - Survey for insertion direction d (default up): the crown seen along d,
 //    in angular sectors around its centroid; per sector the vertex farthest
 //    out is on the outline, where the surface is parallel to d (the height of
-//    contour, as a surveyor's rod finds it). The survey line joins them. A
+//    contour, as a surveyor's rod finds it). The survey line joins, per
+//    sector, the vertex within 0.03 mm of the outline nearest the running
+//    median of the outline's heights (a wall parallel to d is all outline:
+//    the farthest vertex alone zigzags by up to 4 mm between sectors). A
 //    crown point below the line is in undercut by its distance across d from
 //    the outline (the survey line's cylinder along d): what a clasp's
 //    undercut gauge measures. The BVH undercut map (undercut.ts) measures a
@@ -131,6 +134,13 @@ export type UndercutPoint =
 
 const MAX_AXIS_TILT = (60 * Math.PI) / 180;
 const SURVEY_SECTORS = 120;
+/**
+ * The survey line may lie this far (mm) inside the outline: less than any clasp's undercut (0.25 mm), and
+ * on a wall parallel to the insertion direction it lets the line keep its neighbours' height.
+ */
+const SURVEY_BAND = 0.03;
+/** Half-window (sectors) of the running median of the outline's heights that the line follows. */
+const SURVEY_MEDIAN = 3;
 const SIDE_DEADBAND = 0.25;
 
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
@@ -469,24 +479,40 @@ export function surveyTooth(c: CrownPatch, insertion: Xyz = c.up): ToothSurvey {
   const n = c.vertices.length, X = c.positions;
   const K = SURVEY_SECTORS;
   const best = new Int32Array(K).fill(-1), bestR = new Float64Array(K).fill(-1);
-  const Pu = new Float64Array(n), Pv = new Float64Array(n), Ph = new Float64Array(n);
+  const Pu = new Float64Array(n), Pv = new Float64Array(n), Ph = new Float64Array(n), Pr = new Float64Array(n);
+  const sector = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const x = X[3 * i]!, y = X[3 * i + 1]!, z = X[3 * i + 2]!;
     const u = x * e1[0] + y * e1[1] + z * e1[2] - cx, v = x * e2[0] + y * e2[1] + z * e2[2] - cy;
-    Pu[i] = u; Pv[i] = v; Ph[i] = x * d[0] + y * d[1] + z * d[2];
-    const k = Math.min(K - 1, Math.floor(((Math.atan2(v, u) + Math.PI) / (2 * Math.PI)) * K));
-    const r = u * u + v * v;
-    if (r > bestR[k]!) { bestR[k] = r; best[k] = i; }
+    Pu[i] = u; Pv[i] = v; Ph[i] = x * d[0] + y * d[1] + z * d[2]; Pr[i] = Math.hypot(u, v);
+    const k = (sector[i] = Math.min(K - 1, Math.floor(((Math.atan2(v, u) + Math.PI) / (2 * Math.PI)) * K)));
+    if (Pr[i]! > bestR[k]!) { bestR[k] = Pr[i]!; best[k] = i; }
   }
-  // the outline in the plane across d (u, v, angle, ascending) and the survey height per outline point
+  // the outline in the plane across d (u, v, angle, ascending): the farthest vertex per sector
   const ring = [...best].filter((i) => i >= 0);
   const m = ring.length;
-  const line: number[] = [];
   const U = new Float64Array(m), W = new Float64Array(m), A = new Float64Array(m), H = new Float64Array(m);
-  ring.forEach((i, j) => {
-    line.push(X[3 * i]!, X[3 * i + 1]!, X[3 * i + 2]!);
-    U[j] = Pu[i]!; W[j] = Pv[i]!; A[j] = Math.atan2(Pv[i]!, Pu[i]!); H[j] = Ph[i]!;
-  });
+  ring.forEach((i, j) => { U[j] = Pu[i]!; W[j] = Pv[i]!; A[j] = Math.atan2(Pv[i]!, Pu[i]!); });
+  // the line's point per sector: of the vertices within SURVEY_BAND of the outline (on a wall parallel to
+  // d, many), the one nearest the running median of the farthest ones' heights, so the line does not zigzag
+  const ref = new Float64Array(K).fill(NaN);
+  const slot = new Int32Array(K).fill(-1);
+  ring.forEach((i, j) => { slot[sector[i]!] = j; });
+  for (let j = 0; j < m; j++) {
+    const win: number[] = [];
+    for (let q = -SURVEY_MEDIAN; q <= SURVEY_MEDIAN; q++) win.push(Ph[ring[(j + q + m) % m]!]!);
+    win.sort((a, b) => a - b);
+    ref[sector[ring[j]!]!] = win[SURVEY_MEDIAN]!;
+  }
+  const pick = ring.slice(), off = new Float64Array(K).fill(Infinity);
+  for (let i = 0; i < n; i++) {
+    const k = sector[i]!;
+    if (Pr[i]! < bestR[k]! - SURVEY_BAND) continue;
+    const e = Math.abs(Ph[i]! - ref[k]!);
+    if (e < off[k]!) { off[k] = e; pick[slot[k]!] = i; }
+  }
+  const line: number[] = [];
+  pick.forEach((i, j) => { line.push(X[3 * i]!, X[3 * i + 1]!, X[3 * i + 2]!); H[j] = Ph[i]!; });
   // outline edge (point j to j + 1) that the ray at angle a crosses, and where along it
   let bj = 0, bt = 0;
   const bracket = (a: number): void => {
