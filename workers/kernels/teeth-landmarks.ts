@@ -195,10 +195,6 @@ function polyFit(xs: number[], ys: number[], d: number): number[] | null {
   return M.map((row, i) => row[m]! / row[i]!);
 }
 
-function addNormal(N: Float64Array, l: number, x: number, y: number, z: number): void {
-  N[3 * l]! += x; N[3 * l + 1]! += y; N[3 * l + 2]! += z;
-}
-
 /**
  * The crowns of the given teeth (or of every label present) with their normals, centroids, arch
  * directions and gum lines. The arch is fitted through every labelled crown, whichever are returned.
@@ -219,37 +215,47 @@ export function crownPatches(mesh: MeshRef | MeshArrays, labels: Uint8Array, fra
     const s = slotOf[labels[v]!]!;
     if (s >= 0) { local[v] = fill[s]!; verts[s]![fill[s]!++] = v; }
   }
-  const normals = verts.map((vs) => new Float64Array(vs.length * 3));
-  const areas = verts.map((vs) => new Float64Array(vs.length));
-  const tris: number[][] = wanted.map(() => []);
-  const cen = wanted.map(() => [0, 0, 0, 0]);
+  // one pass over the triangles into per-vertex arrays of the whole mesh (no per-tooth lookups in the loop)
+  const slot = new Int8Array(V);
+  for (let v = 0; v < V; v++) slot[v] = slotOf[labels[v]!]!;
+  const Nall = new Float64Array(3 * V), Aall = new Float64Array(V);
+  const cen = new Float64Array(4 * wanted.length);
+  const crownTri = new Int32Array(I.length / 3).fill(-1);
+  const triCount = new Int32Array(wanted.length);
   for (let t = 0; t + 2 < I.length; t += 3) {
     const a = I[t]!, b = I[t + 1]!, c = I[t + 2]!;
-    const sa = slotOf[labels[a]!]!, sb = slotOf[labels[b]!]!, sc = slotOf[labels[c]!]!;
+    const sa = slot[a]!, sb = slot[b]!, sc = slot[c]!;
     if (sa < 0 && sb < 0 && sc < 0) continue;
-    const ux = P[3 * b]! - P[3 * a]!, uy = P[3 * b + 1]! - P[3 * a + 1]!, uz = P[3 * b + 2]! - P[3 * a + 2]!;
-    const wx = P[3 * c]! - P[3 * a]!, wy = P[3 * c + 1]! - P[3 * a + 1]!, wz = P[3 * c + 2]! - P[3 * a + 2]!;
+    const ax = P[3 * a]!, ay = P[3 * a + 1]!, az = P[3 * a + 2]!;
+    const bx = P[3 * b]!, by = P[3 * b + 1]!, bz = P[3 * b + 2]!;
+    const cx = P[3 * c]!, cy = P[3 * c + 1]!, cz = P[3 * c + 2]!;
+    const ux = bx - ax, uy = by - ay, uz = bz - az, wx = cx - ax, wy = cy - ay, wz = cz - az;
     const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-    if (sa >= 0) addNormal(normals[sa]!, local[a]!, nx, ny, nz);
-    if (sb >= 0) addNormal(normals[sb]!, local[b]!, nx, ny, nz);
-    if (sc >= 0) addNormal(normals[sc]!, local[c]!, nx, ny, nz);
+    Nall[3 * a]! += nx; Nall[3 * a + 1]! += ny; Nall[3 * a + 2]! += nz;
+    Nall[3 * b]! += nx; Nall[3 * b + 1]! += ny; Nall[3 * b + 2]! += nz;
+    Nall[3 * c]! += nx; Nall[3 * c + 1]! += ny; Nall[3 * c + 2]! += nz;
     if (sa >= 0 && sa === sb && sb === sc) {
-      const area = Math.hypot(nx, ny, nz) / 2;
-      tris[sa]!.push(local[a]!, local[b]!, local[c]!);
-      const A = areas[sa]!;
-      A[local[a]!]! += area / 3; A[local[b]!]! += area / 3; A[local[c]!]! += area / 3;
-      const C = cen[sa]!;
-      C[0]! += area; C[1]! += (area * (P[3 * a]! + P[3 * b]! + P[3 * c]!)) / 3;
-      C[2]! += (area * (P[3 * a + 1]! + P[3 * b + 1]! + P[3 * c + 1]!)) / 3;
-      C[3]! += (area * (P[3 * a + 2]! + P[3 * b + 2]! + P[3 * c + 2]!)) / 3;
+      const area = Math.sqrt(nx * nx + ny * ny + nz * nz) / 2;
+      crownTri[t / 3] = sa; triCount[sa]!++;
+      Aall[a]! += area / 3; Aall[b]! += area / 3; Aall[c]! += area / 3;
+      cen[4 * sa]! += area; cen[4 * sa + 1]! += (area * (ax + bx + cx)) / 3;
+      cen[4 * sa + 2]! += (area * (ay + by + cy)) / 3; cen[4 * sa + 3]! += (area * (az + bz + cz)) / 3;
     }
+  }
+  const tris = wanted.map((_, s) => new Uint32Array(3 * triCount[s]!));
+  triCount.fill(0);
+  for (let t = 0; t < crownTri.length; t++) {
+    const s = crownTri[t]!;
+    if (s < 0) continue;
+    const T = tris[s]!, o = 3 * triCount[s]!++;
+    T[o] = local[I[3 * t]!]!; T[o + 1] = local[I[3 * t + 1]!]!; T[o + 2] = local[I[3 * t + 2]!]!;
   }
   const M = frame.matrix, inv = frame.inverse;
   const sign = jaw === 'upper' ? -1 : 1;
   const up = norm([sign * inv[8]!, sign * inv[9]!, sign * inv[10]!]);
   const centroids = wanted.map((_, s): Xyz => {
-    const C = cen[s]!;
-    if (C[0]! > 0) return [C[1]! / C[0]!, C[2]! / C[0]!, C[3]! / C[0]!];
+    const w = cen[4 * s]!;
+    if (w > 0) return [cen[4 * s + 1]! / w, cen[4 * s + 2]! / w, cen[4 * s + 3]! / w];
     const vs = verts[s]!;
     const out: Xyz = [0, 0, 0];
     for (const v of vs) for (let i = 0; i < 3; i++) out[i]! += P[3 * v + i]! / vs.length;
@@ -276,20 +282,24 @@ export function crownPatches(mesh: MeshRef | MeshArrays, labels: Uint8Array, fra
     const buccal = toModelDir(ty, -tx);
     const t = toModelDir(tx, ty);
     const mesial: Xyz = onRight(n) ? t : [-t[0], -t[1], -t[2]];
-    const vs = verts[s]!, N = normals[s]!;
-    const X = new Float64Array(vs.length * 3);
-    vs.forEach((v, i) => { X[3 * i] = P[3 * v]!; X[3 * i + 1] = P[3 * v + 1]!; X[3 * i + 2] = P[3 * v + 2]!; });
+    const vs = verts[s]!;
+    const X = new Float64Array(vs.length * 3), N = new Float64Array(vs.length * 3), areas = new Float64Array(vs.length);
+    for (let i = 0; i < vs.length; i++) {
+      const v = vs[i]!;
+      areas[i] = Aall[v]!;
+      for (let q = 0; q < 3; q++) { X[3 * i + q] = P[3 * v + q]!; N[3 * i + q] = Nall[3 * v + q]!; }
+    }
     // outwards: the normals point away from the centroid on the whole (a crown is a cap around it)
     const c = centroids[s]!;
     let out = 0;
     for (let i = 0; i < vs.length; i++) out += (X[3 * i]! - c[0]) * N[3 * i]! + (X[3 * i + 1]! - c[1]) * N[3 * i + 1]! + (X[3 * i + 2]! - c[2]) * N[3 * i + 2]!;
     const flip = out < 0 ? -1 : 1;
     for (let i = 0; i < vs.length; i++) {
-      const l = Math.hypot(N[3 * i]!, N[3 * i + 1]!, N[3 * i + 2]!) || 1;
+      const l = Math.sqrt(N[3 * i]! ** 2 + N[3 * i + 1]! ** 2 + N[3 * i + 2]! ** 2) || 1;
       for (let q = 0; q < 3; q++) N[3 * i + q] = (flip * N[3 * i + q]!) / l;
     }
     return [{
-      number: n, type: typeOf(n), vertices: vs, positions: X, normals: N, triangles: Uint32Array.from(tris[s]!), areas: areas[s]!,
+      number: n, type: typeOf(n), vertices: vs, positions: X, normals: N, triangles: tris[s]!, areas,
       centroid: c, up, buccal, mesial, gumLine: lines.get(n) ?? new Float32Array(0),
     }];
   });
