@@ -196,6 +196,36 @@ function polyFit(xs: number[], ys: number[], d: number): number[] | null {
 }
 
 /**
+ * One pass over the triangles (its own small function, so the JIT optimises the loop): area-weighted
+ * normals and vertex areas of every vertex that is on a tooth, and per crown triangle (3 corners on one
+ * tooth) its tooth's slot, the crown triangle counts and the area-weighted centroid sums.
+ */
+function accumulate(
+  P: Float32Array, I: Uint32Array, slot: Int8Array, Nall: Float64Array, Aall: Float64Array, cen: Float64Array, crownTri: Int32Array, triCount: Int32Array,
+): void {
+  for (let t = 0; t + 2 < I.length; t += 3) {
+    const a = I[t]!, b = I[t + 1]!, c = I[t + 2]!;
+    const sa = slot[a]!, sb = slot[b]!, sc = slot[c]!;
+    if (sa < 0 && sb < 0 && sc < 0) continue;
+    const ax = P[3 * a]!, ay = P[3 * a + 1]!, az = P[3 * a + 2]!;
+    const bx = P[3 * b]!, by = P[3 * b + 1]!, bz = P[3 * b + 2]!;
+    const cx = P[3 * c]!, cy = P[3 * c + 1]!, cz = P[3 * c + 2]!;
+    const ux = bx - ax, uy = by - ay, uz = bz - az, wx = cx - ax, wy = cy - ay, wz = cz - az;
+    const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+    Nall[3 * a]! += nx; Nall[3 * a + 1]! += ny; Nall[3 * a + 2]! += nz;
+    Nall[3 * b]! += nx; Nall[3 * b + 1]! += ny; Nall[3 * b + 2]! += nz;
+    Nall[3 * c]! += nx; Nall[3 * c + 1]! += ny; Nall[3 * c + 2]! += nz;
+    if (sa >= 0 && sa === sb && sb === sc) {
+      const area = Math.sqrt(nx * nx + ny * ny + nz * nz) / 2;
+      crownTri[t / 3] = sa; triCount[sa]!++;
+      Aall[a]! += area / 3; Aall[b]! += area / 3; Aall[c]! += area / 3;
+      cen[4 * sa]! += area; cen[4 * sa + 1]! += (area * (ax + bx + cx)) / 3;
+      cen[4 * sa + 2]! += (area * (ay + by + cy)) / 3; cen[4 * sa + 3]! += (area * (az + bz + cz)) / 3;
+    }
+  }
+}
+
+/**
  * The crowns of the given teeth (or of every label present) with their normals, centroids, arch
  * directions and gum lines. The arch is fitted through every labelled crown, whichever are returned.
  */
@@ -222,26 +252,7 @@ export function crownPatches(mesh: MeshRef | MeshArrays, labels: Uint8Array, fra
   const cen = new Float64Array(4 * wanted.length);
   const crownTri = new Int32Array(I.length / 3).fill(-1);
   const triCount = new Int32Array(wanted.length);
-  for (let t = 0; t + 2 < I.length; t += 3) {
-    const a = I[t]!, b = I[t + 1]!, c = I[t + 2]!;
-    const sa = slot[a]!, sb = slot[b]!, sc = slot[c]!;
-    if (sa < 0 && sb < 0 && sc < 0) continue;
-    const ax = P[3 * a]!, ay = P[3 * a + 1]!, az = P[3 * a + 2]!;
-    const bx = P[3 * b]!, by = P[3 * b + 1]!, bz = P[3 * b + 2]!;
-    const cx = P[3 * c]!, cy = P[3 * c + 1]!, cz = P[3 * c + 2]!;
-    const ux = bx - ax, uy = by - ay, uz = bz - az, wx = cx - ax, wy = cy - ay, wz = cz - az;
-    const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-    Nall[3 * a]! += nx; Nall[3 * a + 1]! += ny; Nall[3 * a + 2]! += nz;
-    Nall[3 * b]! += nx; Nall[3 * b + 1]! += ny; Nall[3 * b + 2]! += nz;
-    Nall[3 * c]! += nx; Nall[3 * c + 1]! += ny; Nall[3 * c + 2]! += nz;
-    if (sa >= 0 && sa === sb && sb === sc) {
-      const area = Math.sqrt(nx * nx + ny * ny + nz * nz) / 2;
-      crownTri[t / 3] = sa; triCount[sa]!++;
-      Aall[a]! += area / 3; Aall[b]! += area / 3; Aall[c]! += area / 3;
-      cen[4 * sa]! += area; cen[4 * sa + 1]! += (area * (ax + bx + cx)) / 3;
-      cen[4 * sa + 2]! += (area * (ay + by + cy)) / 3; cen[4 * sa + 3]! += (area * (az + bz + cz)) / 3;
-    }
-  }
+  accumulate(P, I, slot, Nall, Aall, cen, crownTri, triCount);
   const tris = wanted.map((_, s) => new Uint32Array(3 * triCount[s]!));
   triCount.fill(0);
   for (let t = 0; t < crownTri.length; t++) {
@@ -309,7 +320,11 @@ const at = (X: ArrayLike<number>, i: number): Xyz => [X[3 * i]!, X[3 * i + 1]!, 
 
 function tipIndex(c: CrownPatch): number {
   let best = 0, bh = -Infinity;
-  for (let i = 0; i < c.vertices.length; i++) { const h = dot(at(c.positions, i), c.up); if (h > bh) { bh = h; best = i; } }
+  const X = c.positions, u = c.up;
+  for (let i = 0; i < c.vertices.length; i++) {
+    const h = X[3 * i]! * u[0] + X[3 * i + 1]! * u[1] + X[3 * i + 2]! * u[2];
+    if (h > bh) { bh = h; best = i; }
+  }
   return best;
 }
 
@@ -417,15 +432,26 @@ function neighbours(c: CrownPatch): { start: Int32Array; list: Int32Array } {
   return { start, list };
 }
 
+/** Indices of h from the highest: a plain numeric sort of keys that carry the index (heights to 1e-4 mm). */
+function descending(h: Float64Array): Int32Array {
+  const n = h.length, B = 2 ** 20, key = new Float64Array(n);
+  for (let i = 0; i < n; i++) key[i] = Math.round(-h[i]! * 1e4) * B + i;
+  key.sort();
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) { const k = key[i]!; out[i] = k - Math.floor(k / B) * B; }
+  return out;
+}
+
 /** Cusp tips: prominent maxima of the smoothed height (see the method at the top). */
 export function cuspTips(c: CrownPatch, options: LandmarkOptions = {}): CuspTip[] {
   if (c.type !== 'premolar' && c.type !== 'molar') return [];
   const n = c.vertices.length;
   if (!n) return [];
   const { start, list } = neighbours(c);
+  const X = c.positions, u = c.up;
   let h = new Float64Array(n);
-  for (let i = 0; i < n; i++) h[i] = dot(at(c.positions, i), c.up);
-  const hTip = Math.max(...h);
+  for (let i = 0; i < n; i++) h[i] = X[3 * i]! * u[0] + X[3 * i + 1]! * u[1] + X[3 * i + 2]! * u[2];
+  const raw = h, hTip = Math.max(...h);
   for (let pass = 0; pass < (options.cuspSmoothing ?? 2); pass++) {
     const g = new Float64Array(n);
     for (let i = 0; i < n; i++) {
@@ -436,7 +462,7 @@ export function cuspTips(c: CrownPatch, options: LandmarkOptions = {}): CuspTip[
     h = g;
   }
   // persistence: sweep from the top, union-find; a merge ends the lower peak's region
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => h[b]! - h[a]!);
+  const order = descending(h);
   const parent = new Int32Array(n).fill(-1), peak = new Int32Array(n);
   const prominence = new Float64Array(n).fill(-1);
   const find = (i: number): number => { while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; } return i; };
@@ -447,7 +473,8 @@ export function cuspTips(c: CrownPatch, options: LandmarkOptions = {}): CuspTip[
       if (parent[u]! < 0) continue;
       const a = find(u), b = find(v);
       if (a === b) continue;
-      const [hiR, loR] = h[peak[a]!]! >= h[peak[b]!]! ? [a, b] : [b, a];
+      const aHigher = h[peak[a]!]! >= h[peak[b]!]!;
+      const hiR = aHigher ? a : b, loR = aHigher ? b : a;
       if (peak[loR] !== v) prominence[peak[loR]!] = h[peak[loR]!]! - h[v]!;
       parent[loR] = hiR;
     }
@@ -456,7 +483,7 @@ export function cuspTips(c: CrownPatch, options: LandmarkOptions = {}): CuspTip[
   prominence[top] = h[top]! - h[order[n - 1]!]!;
   const maxCount = c.type === 'molar' ? 5 : 3;
   const sep = options.cuspSeparation ?? 1.5;
-  const cands = order.filter((v) => prominence[v]! >= (options.minProminence ?? 0.1) && hTip - dot(at(c.positions, v), c.up) <= (options.cuspDepth ?? 3.5))
+  const cands = Array.from(order).filter((v) => prominence[v]! >= (options.minProminence ?? 0.1) && hTip - raw[v]! <= (options.cuspDepth ?? 3.5))
     .sort((a, b) => prominence[b]! - prominence[a]!);
   const kept: number[] = [];
   for (const v of cands) {
