@@ -245,7 +245,7 @@ interface TruthTooth {
 
 describe.skipIf(!present)(title, () => {
   for (const jaw of ['upper', 'lower'] as const) {
-    it(`${jaw}: landmarks from the truth labels against teeth-${jaw}.json, survey lines above the gum lines; segmentTeeth carries them`, async () => {
+    it(`${jaw}: landmarks from the truth labels against teeth-${jaw}.json, survey lines above the gum lines, posed; segmentTeeth carries them`, async () => {
       const k = await loadKernels();
       const parsed = await parseStl(k, readFileSync(resolve(study, `${jaw}-model.stl`)));
       if (!parsed.ok) throw new Error(parsed.error.code);
@@ -297,6 +297,20 @@ describe.skipIf(!present)(title, () => {
         }
       });
       expect(claspPoints).toBeGreaterThan(3);
+      // a random pose: straightened again, the landmarks move with the model
+      const P = randomPose(random(5), [0, 0, 0]);
+      const moved = transformed(P, positions).positions;
+      const posedFrame = await straighten(meshFromArrays(await loadKernels(), moved, indices), { jaw });
+      const posed = toothLandmarks({ positions: moved, indices }, labels, truth, posedFrame, jaw);
+      posed.forEach((m, i) => {
+        const b = marks[i]!, id = `posed tooth ${m.number}`;
+        for (const key of ['centroid', 'tip', 'faPoint'] as const) expect(dist(m[key]!, apply(P, b[key]!)), `${id} ${key}`).toBeLessThan(0.05);
+        const o = apply(P, [0, 0, 0]);
+        const dir = (v: Xyz): Xyz => { const q = apply(P, v); return [q[0] - o[0], q[1] - o[1], q[2] - o[2]]; };
+        for (const key of ['axis', 'buccal', 'mesial'] as const) expect(deg(m[key], dir(b[key])), `${id} ${key}`).toBeLessThan(0.5);
+        expect(m.cusps.length, id).toBe(b.cusps.length);
+        m.cusps.forEach((c, j) => expect(dist(c.point, apply(P, b.cusps[j]!.point)), id).toBeLessThan(0.05));
+      });
       // segmentTeeth adds the landmarks to its teeth (its own labels: FA within 0.5 mm of the truth)
       const seg = await segmentTeeth(meshFromArrays(await loadKernels(), positions, indices), { jaw });
       for (const t of seg.teeth) {
