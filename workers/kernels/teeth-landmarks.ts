@@ -232,11 +232,11 @@ function accumulate(
 export function crownPatches(mesh: MeshRef | MeshArrays, labels: Uint8Array, frame: LandmarkFrame, jaw: Jaw, numbers?: readonly number[]): CrownPatch[] {
   const { positions: P, indices: I } = arrays(mesh);
   const V = labels.length;
-  const count = new Int32Array(33);
+  const count = new Int32Array(256);
   for (let v = 0; v < V; v++) count[labels[v]!]!++;
   // every labelled tooth takes part (the arch needs them all); `numbers` picks the ones returned
   const wanted = [...Array(32).keys()].map((i) => i + 1).filter((n) => count[n]! > 0);
-  const slotOf = new Int32Array(33).fill(-1);
+  const slotOf = new Int32Array(256).fill(-1); // labels above 32 are no tooth
   wanted.forEach((n, i) => { slotOf[n] = i; });
   const local = new Int32Array(V);
   const verts = wanted.map((n) => new Uint32Array(count[n]!));
