@@ -9,7 +9,7 @@ export type ToothType = 'incisor' | 'canine' | 'premolar' | 'molar';
 export type Xyz = [number, number, number];
 
 /** What the server and the command line write per tooth (model coordinates, mm). */
-export interface ToothRecord {
+export interface ToothRecord extends ToothLandmarkFields {
   /** Universal number 1-32. */
   number: number;
   /** FDI (ISO 3950) number. */
@@ -19,6 +19,32 @@ export interface ToothRecord {
   centroid: Xyz;
   tip: Xyz;
   mesioDistalWidth: number;
+}
+
+/** A cusp tip (premolars, molars): a local height maximum of the smoothed crown. */
+export interface CuspTip {
+  point: Xyz;
+  /** Height above the highest saddle to a higher tip (the highest: above the crown's lowest point), mm. */
+  prominence: number;
+  /** On the buccal (true) or lingual (false) half of the crown; null within 0.25 mm of the middle. */
+  buccal: boolean | null;
+  /** On the mesial (true) or distal (false) half; null within 0.25 mm of the middle. */
+  mesial: boolean | null;
+}
+
+/** Landmarks per tooth (workers/kernels/teeth-landmarks.ts), model coordinates; optional: older results lack them. */
+export interface ToothLandmarkFields {
+  /** The main gum line (closed; the last point joins the first), flat xyz. */
+  gumLine?: number[];
+  /** Unit long axis, crown towards root. */
+  axis?: Xyz;
+  /** Facial-axis point (Andrews): middle of the facial surface's vertical midline, on the surface. */
+  faPoint?: Xyz;
+  /** Premolars and molars, most prominent first. */
+  cusps?: CuspTip[];
+  /** Horizontal unit directions of the tooth: out of the arch, and along it towards the midline. */
+  buccal?: Xyz;
+  mesial?: Xyz;
 }
 
 export interface StoredTeeth {

@@ -77,7 +77,7 @@ for (const jaw of jaws) {
     for (let v = 0; v < truth.length; v++) if (gone.has(truth[v]!)) truth[v] = 0;
   }
   if (truth.length !== positions.length / 3) throw new Error(`weld differs: ${positions.length / 3} vertices, ${truth.length} labels`);
-  const truthTeeth = (JSON.parse(readFileSync(resolve(dir, `teeth-${jaw}.json`), 'utf8')) as { teeth: { number: number; crownCentroid: number[]; crownTip: number[] }[] }).teeth;
+  const truthTeeth = (JSON.parse(readFileSync(resolve(dir, `teeth-${jaw}.json`), 'utf8')) as { teeth: { number: number; crownCentroid: number[]; crownTip: number[]; faPoint: number[] }[] }).teeth;
   let lastPose: number[] = [];
   for (let p = 0; p <= poses; p++) {
     let pos = positions;
@@ -106,16 +106,17 @@ for (const jaw of jaws) {
     // landmarks against teeth-<jaw>.json (the pose undone: compare in the file's frame)
     const inv = p > 0 ? invertRigid(lastPose) : undefined;
     const back = (q: [number, number, number]): number[] => (inv ? [0, 1, 2].map((r) => inv[r]! * q[0] + inv[4 + r]! * q[1] + inv[8 + r]! * q[2] + inv[12 + r]!) : q);
-    const dc: number[] = [], dt: number[] = [];
+    const dc: number[] = [], dt: number[] = [], df: number[] = [];
     for (const t of r.teeth) {
       const want = truthTeeth.find((w) => w.number === t.number);
       if (!want) continue;
       const c = back(t.centroid), tip = back(t.tip);
       dc.push(Math.hypot(c[0]! - want.crownCentroid[0]!, c[1]! - want.crownCentroid[1]!, c[2]! - want.crownCentroid[2]!));
       dt.push(Math.hypot(tip[0]! - want.crownTip[0]!, tip[1]! - want.crownTip[1]!, tip[2]! - want.crownTip[2]!));
+      if (t.faPoint) { const fa = back(t.faPoint); df.push(Math.hypot(fa[0]! - want.faPoint[0]!, fa[1]! - want.faPoint[1]!, fa[2]! - want.faPoint[2]!)); }
     }
     const stat = (a: number[]): string => `mean ${(a.reduce((x, y) => x + y, 0) / Math.max(1, a.length)).toFixed(3)} max ${Math.max(...a).toFixed(3)} mm`;
-    console.log(`  centroid error ${stat(dc)}; crown tip error ${stat(dt)}; arch ${r.arch.length} points; widths ${r.teeth.map((t) => `${t.number}:${t.mesioDistalWidth.toFixed(1)}`).join(' ')}`);
+    console.log(`  centroid error ${stat(dc)}; crown tip error ${stat(dt)}; FA point error ${stat(df)}; arch ${r.arch.length} points; widths ${r.teeth.map((t) => `${t.number}:${t.mesioDistalWidth.toFixed(1)}`).join(' ')}`);
     console.log(formatScore(`${jaw}${p ? ` pose ${p}` : ''} (${indices.length / 3} triangles, ${ms.toFixed(0)} ms: ${Object.entries(r.timings).map(([a, b]) => `${a} ${b.toFixed(a === 'medianEdge' ? 3 : 0)}`).join(', ')})`, s));
   }
 }

@@ -28,12 +28,15 @@
 //     in the 8 slots by their widths and the gaps between them (placeInSlots),
 //     so a missing tooth keeps its neighbours' numbers; left/right from the
 //     frame, so a mirrored patient is numbered by the side each tooth is on.
-//  6. Per tooth: FDI, type, centroid, tip, mesio-distal width; the arch curve.
+//  6. Per tooth: FDI, type, centroid, tip, mesio-distal width; the arch curve;
+//     the landmarks (teeth-landmarks.ts).
 
 import type { MeshRef } from './mesh.ts';
 import { KernelError } from './job.ts';
 import { meshViews } from './mesh.ts';
 import { straighten, type StraightenResult } from './straighten.ts';
+import { addLandmarks } from './teeth-landmarks.ts';
+import type { ToothLandmarkFields } from '../../common/teeth.ts';
 
 export interface TeethOptions {
   jaw: 'upper' | 'lower';
@@ -48,7 +51,8 @@ export interface TeethOptions {
   dilate?: number;
 }
 
-export interface ToothInfo {
+/** Landmarks (gum line, axis, FA point, cusps, directions): teeth-landmarks.ts. */
+export interface ToothInfo extends ToothLandmarkFields {
   /** Universal number 1-32. */
   number: number;
   vertexCount: number;
@@ -275,7 +279,9 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     const regions = new Int32Array(buf, k.teethRegionPtr() >>> 0, V);
     const crowns = kept.map(() => ({ area: 0, cx: 0, cy: 0, cz: 0, verts: [] as number[] }));
     for (let v = 0; v < V; v++) { const r = regions[v]!; if (r >= 0 && r < GUM) crowns[r]!.verts.push(v); }
-    return finish(crowns, X, area, V, sign, frame, options, timings);
+    const result = finish(crowns, X, area, V, sign, frame, options, timings);
+    addLandmarks(mesh, result, options.jaw);
+    return result;
   } finally {
     k.arenaRelease(mark);
   }
