@@ -156,17 +156,17 @@ const LOWER_WIDTHS = [5.0, 5.5, 7.0, 7.0, 7.0, 11.0, 10.5, 10.0];
 const SIGMA_WIDTH = 1.5;
 const SIGMA_GAP = 2.0;
 
+type SideCrown = { cx: number; cy: number; verts: number[] };
+
 /**
- * Slot (1 central incisor .. 8 third molar) of each crown of one side, ordered from the midline; 0 when
- * there are more crowns than slots fit. Dynamic programming over monotone assignments: the cost adds,
- * per crown, (measured width - slot width)^2 / SIGMA_WIDTH^2 and (measured gap before it - widths of the
- * slots skipped)^2 / SIGMA_GAP^2. Width: extent of the crown along the arch tangent (direction between
- * its neighbours' centroids); gap: centroid distance minus half widths; the first crown's gap is its
- * distance from the midline (x = 0).
+ * One side's crowns, ordered from the midline, against the 8 slots (1 central incisor .. 8 third molar):
+ * widths (extent along the arch tangent, the direction between the neighbours' centroids), and the
+ * cost-to-go of placing crown j in slot k with the crowns after it in later slots. The cost adds, per
+ * crown, (measured width - slot width)^2 / SIGMA_WIDTH^2 and, per pair of neighbours, (measured gap -
+ * widths of the slots skipped between them)^2 / SIGMA_GAP^2 (gap: centroid distance minus half widths).
  */
-function placeInSlots(list: { cx: number; cy: number; verts: number[] }[], X: Float64Array, W: number[], widthsOut: number[]): number[] {
+function sideCosts(list: SideCrown[], X: Float64Array, W: number[]): { w: number[]; go: Float64Array[]; next: Int32Array[] } {
   const m = list.length;
-  if (m === 0) return [];
   const w: number[] = [], gap: number[] = [];
   for (let j = 0; j < m; j++) {
     const c = list[j]!;
@@ -174,34 +174,71 @@ function placeInSlots(list: { cx: number; cy: number; verts: number[] }[], X: Fl
     const next = j + 1 < m ? list[j + 1]! : { cx: 2 * c.cx - prev.cx, cy: 2 * c.cy - prev.cy };
     let tx = next.cx - prev.cx, ty = next.cy - prev.cy;
     const tl = Math.hypot(tx, ty) || 1; tx /= tl; ty /= tl;
-    let lo = Infinity, hi = -Infinity, minAbsX = Infinity;
+    let lo = Infinity, hi = -Infinity;
     for (const v of c.verts) {
       const d = (X[3 * v]! - c.cx) * tx + (X[3 * v + 1]! - c.cy) * ty;
       if (d < lo) lo = d; if (d > hi) hi = d;
-      minAbsX = Math.min(minAbsX, Math.abs(X[3 * v]!));
     }
     w.push(hi - lo);
-    widthsOut.push(hi - lo);
-    if (j === 0) gap.push(minAbsX);
-    else { const p = list[j - 1]!; gap.push(Math.hypot(c.cx - p.cx, c.cy - p.cy) - (w[j]! + w[j - 1]!) / 2); }
+    if (j > 0) { const p = list[j - 1]!; gap.push(Math.hypot(c.cx - p.cx, c.cy - p.cy) - (w[j]! + w[j - 1]!) / 2); } else gap.push(0);
   }
   const S = W.length;
-  const skipped = (from: number, to: number): number => { let s = 0; for (let k = from; k < to; k++) s += W[k]!; return s; };
-  // best[j][k]: cost of crowns 0..j with crown j in slot k (0-based)
-  const best = Array.from({ length: m }, () => new Float64Array(S).fill(Infinity));
-  const from = Array.from({ length: m }, () => new Int32Array(S).fill(-1));
-  const wc = (j: number, k: number): number => ((w[j]! - W[k]!) / SIGMA_WIDTH) ** 2;
-  for (let k = 0; k < S; k++) best[0]![k] = wc(0, k) + ((gap[0]! - skipped(0, k)) / SIGMA_GAP) ** 2;
-  for (let j = 1; j < m; j++) for (let k = j; k < S; k++) for (let q = j - 1; q < k; q++) {
-    const c = best[j - 1]![q]! + wc(j, k) + ((gap[j]! - skipped(q + 1, k)) / SIGMA_GAP) ** 2;
-    if (c < best[j]![k]!) { best[j]![k] = c; from[j]![k] = q; }
+  const skipped = (from: number, to: number): number => { let t = 0; for (let k = from; k < to; k++) t += W[k]!; return t; };
+  // go[j][k]: cost of crowns j..m-1 with crown j in slot k (0-based); next[j][k]: crown j+1's slot
+  const go = Array.from({ length: m }, () => new Float64Array(S).fill(Infinity));
+  const nextSlot = Array.from({ length: m }, () => new Int32Array(S).fill(-1));
+  for (let j = m - 1; j >= 0; j--) {
+    for (let k = j; k < S - (m - 1 - j); k++) {
+      const wc = ((w[j]! - W[k]!) / SIGMA_WIDTH) ** 2;
+      if (j === m - 1) { go[j]![k] = wc; continue; }
+      for (let q = k + 1; q < S; q++) {
+        const c = wc + ((gap[j + 1]! - skipped(k + 1, q)) / SIGMA_GAP) ** 2 + go[j + 1]![q]!;
+        if (c < go[j]![k]!) { go[j]![k] = c; nextSlot[j]![k] = q; }
+      }
+    }
   }
-  const out = new Array<number>(m).fill(0);
-  const last = Math.min(m, S) - 1;
-  let k = -1, bc = Infinity;
-  for (let q = 0; q < S; q++) if (best[last]![q]! < bc) { bc = best[last]![q]!; k = q; }
-  for (let j = last; j >= 0 && k >= 0; j--) { out[j] = k + 1; k = from[j]![k]!; }
-  return out;
+  return { w, go, next: nextSlot };
+}
+
+/**
+ * Slots (1..8, 0: more crowns than slots) of both sides' crowns, each list ordered from the midline. The
+ * two first crowns are placed together: the distance between their centroids should be the slot widths
+ * from one centre to the other (half of each, plus the slots skipped on both sides), so a missing central
+ * incisor shows as a gap whichever side of a slightly misplaced midline it was on. With one side empty,
+ * the first crown's gap is its distance from the midline (x = 0).
+ */
+function placeInSlots(right: SideCrown[], left: SideCrown[], X: Float64Array, W: number[]): { slots: number[]; widths: number[] }[] {
+  const S = W.length;
+  const sides = [right.slice(0, S), left.slice(0, S)].map((list) => ({ list, ...sideCosts(list, X, W) }));
+  const skipped = (to: number): number => { let t = 0; for (let k = 0; k < to; k++) t += W[k]!; return t; };
+  const first = [-1, -1];
+  const [r, l] = sides as [(typeof sides)[0], (typeof sides)[0]];
+  if (r.list.length && l.list.length) {
+    const a = r.list[0]!, b = l.list[0]!;
+    const d = Math.hypot(a.cx - b.cx, a.cy - b.cy);
+    let best = Infinity;
+    for (let kr = 0; kr < S; kr++) for (let kl = 0; kl < S; kl++) {
+      const expect = W[kr]! / 2 + W[kl]! / 2 + skipped(kr) + skipped(kl);
+      const c = r.go[0]![kr]! + l.go[0]![kl]! + ((d - expect) / SIGMA_GAP) ** 2;
+      if (c < best) { best = c; first[0] = kr; first[1] = kl; }
+    }
+  } else {
+    sides.forEach((side, i) => {
+      if (!side.list.length) return;
+      let minAbsX = Infinity;
+      for (const v of side.list[0]!.verts) minAbsX = Math.min(minAbsX, Math.abs(X[3 * v]!));
+      let best = Infinity;
+      for (let k = 0; k < S; k++) {
+        const c = side.go[0]![k]! + ((minAbsX - skipped(k)) / SIGMA_GAP) ** 2;
+        if (c < best) { best = c; first[i] = k; }
+      }
+    });
+  }
+  return sides.map((side, i) => {
+    const slots = new Array<number>(i === 0 ? right.length : left.length).fill(0);
+    for (let j = 0, k = first[i]!; j < side.list.length && k >= 0; j++) { slots[j] = k + 1; k = side.next[j]![k]!; }
+    return { slots, widths: side.w.concat(new Array<number>(slots.length - side.w.length).fill(0)) };
+  });
 }
 
 
@@ -301,10 +338,8 @@ function finish(crowns: Crown[], X: Float64Array, area: Float64Array, V: number,
   const widths = options.jaw === 'upper' ? UPPER_WIDTHS : LOWER_WIDTHS;
   const right = rightSide.map((c) => ({ c, slot: 0, width: 0 }));
   const left = leftSide.map((c) => ({ c, slot: 0, width: 0 }));
-  for (const [list, side] of [[rightSide, right], [leftSide, left]] as const) {
-    const w: number[] = [];
-    placeInSlots(list, X, widths, w).forEach((s, i) => { side[i]!.slot = s; side[i]!.width = w[i]!; });
-  }
+  const placed = placeInSlots(rightSide, leftSide, X, widths);
+  for (const [i, side] of [right, left].entries()) side.forEach((c, j) => { c.slot = placed[i]!.slots[j]!; c.width = placed[i]!.widths[j]!; });
   const labels = new Uint8Array(V);
   const teeth: ToothInfo[] = [];
   const inv = frame.inverse;
