@@ -37,7 +37,7 @@ import { straighten, type StraightenResult } from './straighten.ts';
 
 export interface TeethOptions {
   jaw: 'upper' | 'lower';
-  /** Concavity (mm^-1) that stops a crown: the gingival margin and the interproximal grooves. */
+  /** Concavity (mm^-1) that stops a crown core (default CORE_CONCAVE). */
   concave?: number;
   smoothPasses?: number;
   /** Taubin passes on a copy of the positions before the curvature (scanner noise). */
@@ -83,6 +83,12 @@ const TIP_BAND = 5;
 const MIN_CROWN_AREA = 5;
 /** Crown cores: within this of the occlusal plane (above every gum margin: clinical crowns are 7+ mm tall). */
 const CORE_DEPTH = 4;
+/**
+ * Crown cores stop at this concavity (mm^-1). Crowded teeth (overlapping their neighbours by ~1 mm) meet on
+ * creases whose ends, on the buccal and lingual faces, are barely concave: at 0.15 their cores joined
+ * through them (generated jaws); the study models give the same labels for any value from 0 to 0.3.
+ */
+const CORE_CONCAVE = 0.05;
 /** Core pieces smaller than this (mm^2) are noise. */
 const MIN_CORE_AREA = 0.5;
 /** Cusps of one tooth lie within this of each other in the plane; neighbouring teeth's centres are 5+ mm apart. */
@@ -265,7 +271,7 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     timings.curvature = performance.now() - t0;
     t0 = performance.now();
     // crown cores: non-concave vertices near the occlusal plane, their components
-    const count = k.teethCores(options.concave ?? 0.15, CORE_DEPTH);
+    const count = k.teethCores(options.concave ?? CORE_CONCAVE, CORE_DEPTH);
     const stats = new Float64Array(k.memory.buffer, k.teethStatsPtr() >>> 0, count * 5);
     const compOf = new Int32Array(k.memory.buffer, k.teethComponentPtr() >>> 0, V);
     type Comp = { id: number; area: number; maxH: number; cx: number; cy: number; cz: number; parent: number };
