@@ -82,8 +82,8 @@ describe('generated jaws', () => {
     await meetsGoals('upper crowded', { jaw: 'upper', seed: 6, crowding: 1 });
   }, 60_000);
 
-  it('third molars', async () => {
-    await meetsGoals('lower with third molars', { jaw: 'lower', seed: 8, thirdMolars: true });
+  it('third molars (the retromolar pad behind them near the occlusal plane is no crown)', async () => {
+    await meetsGoals('lower with third molars, 19 missing', { jaw: 'lower', seed: 21, thirdMolars: true, missing: [19] });
     await meetsGoals('upper with third molars', { jaw: 'upper', seed: 9, thirdMolars: true });
   }, 60_000);
 

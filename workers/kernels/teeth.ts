@@ -89,6 +89,12 @@ const CORE_DEPTH = 4;
  * through them (generated jaws); the study models give the same labels for any value from 0 to 0.3.
  */
 const CORE_CONCAVE = 0.05;
+/**
+ * A crown's core holds a cusp, tip or incisal edge sharper than this (mm^-1, radius 3.3 mm): the study
+ * models' crowns reach 0.54-2 (decimated, noisy too), generated ones 0.43+; a retromolar pad or a healed
+ * ridge standing near the occlusal plane is rounder (0.2 on the generated jaws, where it made a crown).
+ */
+const CUSP_CURVATURE = 0.3;
 /** Core pieces smaller than this (mm^2) are noise. */
 const MIN_CORE_AREA = 0.5;
 /** Cusps of one tooth lie within this of each other in the plane; neighbouring teeth's centres are 5+ mm apart. */
@@ -343,7 +349,11 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
       if (!g) { g = { area: 0, maxH: -Infinity, members: [] }; groups.set(r, g); }
       g.area += c.area; g.maxH = Math.max(g.maxH, c.maxH); g.members.push(c.id);
     }
-    const kept = [...groups.values()].filter((g) => g.maxH > -TIP_BAND && g.area > MIN_CROWN_AREA);
+    // a crown has a cusp, a tip or an incisal edge: its core's sharpest convexity
+    const curv = new Float64Array(k.memory.buffer, k.teethCurvaturePtr() >>> 0, V);
+    const sharpest = new Float64Array(count).fill(-Infinity);
+    for (let v = 0; v < V; v++) { const c = compOf[v]!; if (c >= 0 && curv[v]! > sharpest[c]!) sharpest[c] = curv[v]!; }
+    const kept = [...groups.values()].filter((g) => g.maxH > -TIP_BAND && g.area > MIN_CROWN_AREA && g.members.some((id) => sharpest[id]! > CUSP_CURVATURE));
     const seedOf = new Int32Array(count).fill(-1);
     kept.forEach((g, i) => { for (const id of g.members) seedOf[id] = i; });
     const region = new Int32Array(k.memory.buffer, k.teethRegionPtr() >>> 0, V);
