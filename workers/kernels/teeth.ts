@@ -13,21 +13,25 @@
 //     from the umbrella operator: c = -2 (mean of the neighbours - v) . n /
 //     mean(|e|^2), which is 1/R on a sphere of radius R (mm^-1, positive
 //     convex), smoothed by neighbour-averaging passes; pass counts from the
-//     median edge length (SMOOTH_MM).
-//  3. Crown cores: connected non-concave vertices (c > -concave) within
+//     median edge length (SMOOTH_MM) and the scanner noise (NOISE_MM),
+//     estimated from the umbrella distance (noiseSigma).
+//  3. Crown cores: connected non-concave vertices (c > -CORE_CONCAVE) within
 //     CORE_DEPTH of the occlusal plane; cores whose centroids lie within
-//     MERGE_XY in the plane are one tooth (cusps split by fissures).
+//     MERGE_XY in the plane are one tooth (cusps split by fissures); a crown's
+//     core holds a cusp, tip or edge (CUSP_CURVATURE), a gum bump does not.
 //  4. Marker-controlled watershed (Meyer) on the concavity -c: the crown cores
-//     and the gum seeds (h < -GUM_DEPTH, open borders) flood the surface in
-//     order of increasing concavity, so regions meet on the concave crests:
-//     the gingival margin and the interproximal grooves, whatever their exact
-//     depth. A crown claims nothing beyond MAX_CROWN_RADIUS from its core's
-//     centre. Then the crest pass: a gum vertex beside a crown and more
-//     concave than it joins the crown (the seam lies on the crest).
+//     and the gum seeds (h < -GUM_DEPTH, open borders, and whatever lies beyond
+//     every crown's reach) flood the surface in order of increasing
+//     concavity, so regions meet on the concave crests: the gingival margin
+//     and the interproximal grooves, whatever their exact depth. A crown
+//     claims nothing beyond MAX_CROWN_RADIUS from its core's centre. Then the
+//     crest pass: a gum vertex beside a crown and more concave than it joins
+//     the crown (the seam lies on the crest).
 //  5. Numbering: per side, crowns ordered from the midline outwards and placed
 //     in the 8 slots by their widths and the gaps between them (placeInSlots),
-//     so a missing tooth keeps its neighbours' numbers; left/right from the
-//     frame, so a mirrored patient is numbered by the side each tooth is on.
+//     the two sides' first crowns together (the gap across the midline), so a
+//     missing tooth keeps its neighbours' numbers; left/right from the frame,
+//     so a mirrored patient is numbered by the side each tooth is on.
 //  6. Per tooth: FDI, type, centroid, tip, mesio-distal width; the arch curve.
 
 import type { MeshRef } from './mesh.ts';
