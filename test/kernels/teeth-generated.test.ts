@@ -87,8 +87,12 @@ describe('generated jaws', () => {
     await meetsGoals('upper with third molars', { jaw: 'upper', seed: 9, thirdMolars: true });
   }, 60_000);
 
-  it('open intraoral-style scans (no plinth: the border is the only gum seed)', async () => {
+  it('open intraoral-style scans and a low plinth (neither has gum deeper than 12 mm)', async () => {
+    // the open border is a gum seed; on the low plinth, what lies beyond every crown's reach
     await meetsGoals('lower open', { jaw: 'lower', seed: 10, base: 'open' });
+    const low = teethJaw({ jaw: 'lower', seed: 15, plinthDepth: 11 }).positions;
+    expect(Math.min(...low.filter((_, i) => i % 3 === 2))).toBeGreaterThan(-11.01);
+    await meetsGoals('lower on a low plinth', { jaw: 'lower', seed: 15, plinthDepth: 11 });
     await meetsGoals('upper open, crowded, 13 missing', { jaw: 'upper', seed: 11, base: 'open', crowding: 1, missing: [13] });
   }, 60_000);
 
