@@ -145,19 +145,20 @@ function noiseSigma(mesh: MeshRef): number {
   const step = Math.max(1, Math.floor(V / 20000));
   const n = Math.ceil(V / step);
   const sum = new Float64Array(n * 3), nrm = new Float64Array(n * 3), cnt = new Float64Array(n);
+  const add = (v: number, o1: number, o2: number, nx: number, ny: number, nz: number): void => {
+    if (v % step) return;
+    const i = v / step;
+    sum[3 * i]! += P[3 * o1]! + P[3 * o2]!; sum[3 * i + 1]! += P[3 * o1 + 1]! + P[3 * o2 + 1]!; sum[3 * i + 2]! += P[3 * o1 + 2]! + P[3 * o2 + 2]!;
+    nrm[3 * i]! += nx; nrm[3 * i + 1]! += ny; nrm[3 * i + 2]! += nz;
+    cnt[i]! += 2;
+  };
   for (let t = 0; t < mesh.triangleCount; t++) {
     const a = I[3 * t]!, b = I[3 * t + 1]!, c = I[3 * t + 2]!;
     if (a % step && b % step && c % step) continue;
     const ux = P[3 * b]! - P[3 * a]!, uy = P[3 * b + 1]! - P[3 * a + 1]!, uz = P[3 * b + 2]! - P[3 * a + 2]!;
     const vx = P[3 * c]! - P[3 * a]!, vy = P[3 * c + 1]! - P[3 * a + 1]!, vz = P[3 * c + 2]! - P[3 * a + 2]!;
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    for (const [v, o1, o2] of [[a, b, c], [b, c, a], [c, a, b]] as const) {
-      if (v % step) continue;
-      const i = v / step;
-      sum[3 * i]! += P[3 * o1]! + P[3 * o2]!; sum[3 * i + 1]! += P[3 * o1 + 1]! + P[3 * o2 + 1]!; sum[3 * i + 2]! += P[3 * o1 + 2]! + P[3 * o2 + 2]!;
-      nrm[3 * i]! += nx; nrm[3 * i + 1]! += ny; nrm[3 * i + 2]! += nz;
-      cnt[i]! += 2;
-    }
+    add(a, b, c, nx, ny, nz); add(b, c, a, nx, ny, nz); add(c, a, b, nx, ny, nz);
   }
   const d: number[] = [];
   for (let i = 0; i < n; i++) {
