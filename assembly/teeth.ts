@@ -240,16 +240,26 @@ function heapPop(): i32 {
 
 /**
  * Floods the regions at teethRegionPtr() (seeds >= 0, -1 unset) in order of increasing concavity; unset
- * vertices deeper than `gumDepth` or on an open border get `gumId` first. Crown regions 0..63 do not
+ * vertices deeper than `gumDepth`, on an open border or beyond `maxRadius` of every crown get `gumId` first. Crown regions 0..63 do not
  * claim vertices farther than `maxRadius` in the plane from their centre at teethCentersPtr(). Returns the vertices left unset
  * (not connected to any seed).
  */
 export function teethWatershed(gumDepth: f64, gumId: i32, maxRadius: f64): i32 {
   const r2max = maxRadius * maxRadius;
   const V = <usize>nV;
+  const crowns = gumId < MAX_CENTERS ? gumId : MAX_CENTERS;
   for (let v: usize = 0; v < V; v++) {
     if (load<i32>(REGION + v * 4) != -1) continue;
     if (load<f64>(X + v * 24, 16) < -gumDepth) { store<i32>(REGION + v * 4, gumId); continue; }
+    // beyond every crown's reach: gum from the start (the tuberosity or retromolar pad behind the last
+    // molar, walled in by concave folds, would otherwise wait for the gum flood while the crown spreads)
+    let reach = false;
+    const x = load<f64>(X + v * 24), y = load<f64>(X + v * 24, 8);
+    for (let r = 0; r < crowns && !reach; r++) {
+      const dx = x - load<f64>(centers + (<usize>r << 4)), dy = y - load<f64>(centers + (<usize>r << 4), 8);
+      reach = dx * dx + dy * dy <= r2max;
+    }
+    if (!reach && crowns > 0) { store<i32>(REGION + v * 4, gumId); continue; }
     // an edge seen from one triangle only: v's list holds that neighbour once
     const j0 = load<u32>(OFF + v * 4), j1 = load<u32>(OFF + (v + 1) * 4);
     for (let j = j0; j < j1; j++) {

@@ -117,6 +117,6 @@ for (const jaw of jaws) {
     }
     const stat = (a: number[]): string => `mean ${(a.reduce((x, y) => x + y, 0) / Math.max(1, a.length)).toFixed(3)} max ${Math.max(...a).toFixed(3)} mm`;
     console.log(`  centroid error ${stat(dc)}; crown tip error ${stat(dt)}; FA point error ${stat(df)}; arch ${r.arch.length} points; widths ${r.teeth.map((t) => `${t.number}:${t.mesioDistalWidth.toFixed(1)}`).join(' ')}`);
-    console.log(formatScore(`${jaw}${p ? ` pose ${p}` : ''} (${indices.length / 3} triangles, ${ms.toFixed(0)} ms: ${Object.entries(r.timings).map(([a, b]) => `${a} ${b.toFixed(a === 'medianEdge' ? 3 : 0)}`).join(', ')})`, s));
+    console.log(formatScore(`${jaw}${p ? ` pose ${p}` : ''} (${indices.length / 3} triangles, ${ms.toFixed(0)} ms: ${Object.entries(r.timings).map(([a, b]) => `${a} ${b.toFixed(a === 'medianEdge' || a === 'noiseSigma' ? 3 : 0)}`).join(', ')})`, s));
   }
 }

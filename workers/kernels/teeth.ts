@@ -13,21 +13,25 @@
 //     from the umbrella operator: c = -2 (mean of the neighbours - v) . n /
 //     mean(|e|^2), which is 1/R on a sphere of radius R (mm^-1, positive
 //     convex), smoothed by neighbour-averaging passes; pass counts from the
-//     median edge length (SMOOTH_MM).
-//  3. Crown cores: connected non-concave vertices (c > -concave) within
+//     median edge length (SMOOTH_MM) and the scanner noise (NOISE_MM),
+//     estimated from the umbrella distance (noiseSigma).
+//  3. Crown cores: connected non-concave vertices (c > -CORE_CONCAVE) within
 //     CORE_DEPTH of the occlusal plane; cores whose centroids lie within
-//     MERGE_XY in the plane are one tooth (cusps split by fissures).
+//     MERGE_XY in the plane are one tooth (cusps split by fissures); a crown's
+//     core holds a cusp, tip or edge (CUSP_CURVATURE), a gum bump does not.
 //  4. Marker-controlled watershed (Meyer) on the concavity -c: the crown cores
-//     and the gum seeds (h < -GUM_DEPTH, open borders) flood the surface in
-//     order of increasing concavity, so regions meet on the concave crests:
-//     the gingival margin and the interproximal grooves, whatever their exact
-//     depth. A crown claims nothing beyond MAX_CROWN_RADIUS from its core's
-//     centre. Then the crest pass: a gum vertex beside a crown and more
-//     concave than it joins the crown (the seam lies on the crest).
+//     and the gum seeds (h < -GUM_DEPTH, open borders, and whatever lies beyond
+//     every crown's reach) flood the surface in order of increasing
+//     concavity, so regions meet on the concave crests: the gingival margin
+//     and the interproximal grooves, whatever their exact depth. A crown
+//     claims nothing beyond MAX_CROWN_RADIUS from its core's centre. Then the
+//     crest pass: a gum vertex beside a crown and more concave than it joins
+//     the crown (the seam lies on the crest).
 //  5. Numbering: per side, crowns ordered from the midline outwards and placed
 //     in the 8 slots by their widths and the gaps between them (placeInSlots),
-//     so a missing tooth keeps its neighbours' numbers; left/right from the
-//     frame, so a mirrored patient is numbered by the side each tooth is on.
+//     the two sides' first crowns together (the gap across the midline), so a
+//     missing tooth keeps its neighbours' numbers; left/right from the frame,
+//     so a mirrored patient is numbered by the side each tooth is on.
 //  6. Per tooth: FDI, type, centroid, tip, mesio-distal width; the arch curve;
 //     the landmarks (teeth-landmarks.ts).
 
@@ -40,7 +44,7 @@ import type { ToothLandmarkFields } from '../../common/teeth.ts';
 
 export interface TeethOptions {
   jaw: 'upper' | 'lower';
-  /** Concavity (mm^-1) that stops a crown: the gingival margin and the interproximal grooves. */
+  /** Concavity (mm^-1) that stops a crown core (default CORE_CONCAVE). */
   concave?: number;
   smoothPasses?: number;
   /** Taubin passes on a copy of the positions before the curvature (scanner noise). */
@@ -87,6 +91,18 @@ const TIP_BAND = 5;
 const MIN_CROWN_AREA = 5;
 /** Crown cores: within this of the occlusal plane (above every gum margin: clinical crowns are 7+ mm tall). */
 const CORE_DEPTH = 4;
+/**
+ * Crown cores stop at this concavity (mm^-1). Crowded teeth (overlapping their neighbours by ~1 mm) meet on
+ * creases whose ends, on the buccal and lingual faces, are barely concave: at 0.15 their cores joined
+ * through them (generated jaws); the study models give the same labels for any value from 0 to 0.3.
+ */
+const CORE_CONCAVE = 0.05;
+/**
+ * A crown's core holds a cusp, tip or incisal edge sharper than this (mm^-1, radius 3.3 mm): the study
+ * models' crowns reach 0.54-2 (decimated, noisy too), generated ones 0.43+; a retromolar pad or a healed
+ * ridge standing near the occlusal plane is rounder (0.2 on the generated jaws, where it made a crown).
+ */
+const CUSP_CURVATURE = 0.3;
 /** Core pieces smaller than this (mm^2) are noise. */
 const MIN_CORE_AREA = 0.5;
 /** Cusps of one tooth lie within this of each other in the plane; neighbouring teeth's centres are 5+ mm apart. */
@@ -99,6 +115,14 @@ const GUM_DEPTH = 12;
  * measured best on the 0.18 mm study models, and 2 + 1 on them decimated to a quarter.
  */
 const SMOOTH_MM = 0.4;
+
+/**
+ * Scanner noise scale (mm): the smoothing passes grow by (1 + (sigma / NOISE_MM)^2), 4 + 3 -> 8 + 6 at
+ * sigma 0.05 mm on the study models (the passes' curvature then meets the goals; 4 + 3 left gum 88-94 %).
+ */
+const NOISE_MM = 0.05;
+/** The umbrella distance on a smooth scan is ~ this x edge^2 (0.0043 mm at 0.198 mm edges, 0.015 at 0.43): curvature, not noise. */
+const CURVATURE_RESIDUAL = 0.1;
 
 function medianEdge(mesh: MeshRef): number {
   const { positions: P, indices: I } = meshViews(mesh);
@@ -113,6 +137,43 @@ function medianEdge(mesh: MeshRef): number {
   e.sort((x, y) => x - y);
   return e[e.length >> 1] || 1;
 }
+/**
+ * Scanner noise (mm): the median distance of a vertex from the mean of its neighbours along its normal
+ * (umbrella operator, from the triangle list: no adjacency needed), over a sample of vertices, / 0.73 (the
+ * median of that distance on a noisy plane with six neighbours is 0.73 sigma). Smooth surfaces at the
+ * study models' resolution give ~0.003 mm (curvature, not noise).
+ */
+function noiseSigma(mesh: MeshRef): number {
+  const { positions: P, indices: I } = meshViews(mesh);
+  const V = mesh.vertexCount;
+  const step = Math.max(1, Math.floor(V / 20000));
+  const n = Math.ceil(V / step);
+  const sum = new Float64Array(n * 3), nrm = new Float64Array(n * 3), cnt = new Float64Array(n);
+  const add = (v: number, o1: number, o2: number, nx: number, ny: number, nz: number): void => {
+    if (v % step) return;
+    const i = v / step;
+    sum[3 * i]! += P[3 * o1]! + P[3 * o2]!; sum[3 * i + 1]! += P[3 * o1 + 1]! + P[3 * o2 + 1]!; sum[3 * i + 2]! += P[3 * o1 + 2]! + P[3 * o2 + 2]!;
+    nrm[3 * i]! += nx; nrm[3 * i + 1]! += ny; nrm[3 * i + 2]! += nz;
+    cnt[i]! += 2;
+  };
+  for (let t = 0; t < mesh.triangleCount; t++) {
+    const a = I[3 * t]!, b = I[3 * t + 1]!, c = I[3 * t + 2]!;
+    if (a % step && b % step && c % step) continue;
+    const ux = P[3 * b]! - P[3 * a]!, uy = P[3 * b + 1]! - P[3 * a + 1]!, uz = P[3 * b + 2]! - P[3 * a + 2]!;
+    const vx = P[3 * c]! - P[3 * a]!, vy = P[3 * c + 1]! - P[3 * a + 1]!, vz = P[3 * c + 2]! - P[3 * a + 2]!;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    add(a, b, c, nx, ny, nz); add(b, c, a, nx, ny, nz); add(c, a, b, nx, ny, nz);
+  }
+  const d: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!cnt[i]) continue;
+    const v = i * step, l = Math.hypot(nrm[3 * i]!, nrm[3 * i + 1]!, nrm[3 * i + 2]!) || 1;
+    d.push(Math.abs(((sum[3 * i]! / cnt[i]! - P[3 * v]!) * nrm[3 * i]! + (sum[3 * i + 1]! / cnt[i]! - P[3 * v + 1]!) * nrm[3 * i + 1]! + (sum[3 * i + 2]! / cnt[i]! - P[3 * v + 2]!) * nrm[3 * i + 2]!) / l));
+  }
+  d.sort((x, y) => x - y);
+  return (d[d.length >> 1] ?? 0) / 0.73;
+}
+
 /**
  * No crown reaches farther than this in the plane from its core's centre: the largest crown, a lower
  * first molar, is ~11.5 x 10.5 mm (half diagonal ~7.8 mm), plus slack for a core off the crown's middle.
@@ -160,17 +221,17 @@ const LOWER_WIDTHS = [5.0, 5.5, 7.0, 7.0, 7.0, 11.0, 10.5, 10.0];
 const SIGMA_WIDTH = 1.5;
 const SIGMA_GAP = 2.0;
 
+type SideCrown = { cx: number; cy: number; verts: number[] };
+
 /**
- * Slot (1 central incisor .. 8 third molar) of each crown of one side, ordered from the midline; 0 when
- * there are more crowns than slots fit. Dynamic programming over monotone assignments: the cost adds,
- * per crown, (measured width - slot width)^2 / SIGMA_WIDTH^2 and (measured gap before it - widths of the
- * slots skipped)^2 / SIGMA_GAP^2. Width: extent of the crown along the arch tangent (direction between
- * its neighbours' centroids); gap: centroid distance minus half widths; the first crown's gap is its
- * distance from the midline (x = 0).
+ * One side's crowns, ordered from the midline, against the 8 slots (1 central incisor .. 8 third molar):
+ * widths (extent along the arch tangent, the direction between the neighbours' centroids), and the
+ * cost-to-go of placing crown j in slot k with the crowns after it in later slots. The cost adds, per
+ * crown, (measured width - slot width)^2 / SIGMA_WIDTH^2 and, per pair of neighbours, (measured gap -
+ * widths of the slots skipped between them)^2 / SIGMA_GAP^2 (gap: centroid distance minus half widths).
  */
-function placeInSlots(list: { cx: number; cy: number; verts: number[] }[], X: Float64Array, W: number[], widthsOut: number[]): number[] {
+function sideCosts(list: SideCrown[], X: Float64Array, W: number[]): { w: number[]; go: Float64Array[]; next: Int32Array[] } {
   const m = list.length;
-  if (m === 0) return [];
   const w: number[] = [], gap: number[] = [];
   for (let j = 0; j < m; j++) {
     const c = list[j]!;
@@ -178,34 +239,71 @@ function placeInSlots(list: { cx: number; cy: number; verts: number[] }[], X: Fl
     const next = j + 1 < m ? list[j + 1]! : { cx: 2 * c.cx - prev.cx, cy: 2 * c.cy - prev.cy };
     let tx = next.cx - prev.cx, ty = next.cy - prev.cy;
     const tl = Math.hypot(tx, ty) || 1; tx /= tl; ty /= tl;
-    let lo = Infinity, hi = -Infinity, minAbsX = Infinity;
+    let lo = Infinity, hi = -Infinity;
     for (const v of c.verts) {
       const d = (X[3 * v]! - c.cx) * tx + (X[3 * v + 1]! - c.cy) * ty;
       if (d < lo) lo = d; if (d > hi) hi = d;
-      minAbsX = Math.min(minAbsX, Math.abs(X[3 * v]!));
     }
     w.push(hi - lo);
-    widthsOut.push(hi - lo);
-    if (j === 0) gap.push(minAbsX);
-    else { const p = list[j - 1]!; gap.push(Math.hypot(c.cx - p.cx, c.cy - p.cy) - (w[j]! + w[j - 1]!) / 2); }
+    if (j > 0) { const p = list[j - 1]!; gap.push(Math.hypot(c.cx - p.cx, c.cy - p.cy) - (w[j]! + w[j - 1]!) / 2); } else gap.push(0);
   }
   const S = W.length;
-  const skipped = (from: number, to: number): number => { let s = 0; for (let k = from; k < to; k++) s += W[k]!; return s; };
-  // best[j][k]: cost of crowns 0..j with crown j in slot k (0-based)
-  const best = Array.from({ length: m }, () => new Float64Array(S).fill(Infinity));
-  const from = Array.from({ length: m }, () => new Int32Array(S).fill(-1));
-  const wc = (j: number, k: number): number => ((w[j]! - W[k]!) / SIGMA_WIDTH) ** 2;
-  for (let k = 0; k < S; k++) best[0]![k] = wc(0, k) + ((gap[0]! - skipped(0, k)) / SIGMA_GAP) ** 2;
-  for (let j = 1; j < m; j++) for (let k = j; k < S; k++) for (let q = j - 1; q < k; q++) {
-    const c = best[j - 1]![q]! + wc(j, k) + ((gap[j]! - skipped(q + 1, k)) / SIGMA_GAP) ** 2;
-    if (c < best[j]![k]!) { best[j]![k] = c; from[j]![k] = q; }
+  const skipped = (from: number, to: number): number => { let t = 0; for (let k = from; k < to; k++) t += W[k]!; return t; };
+  // go[j][k]: cost of crowns j..m-1 with crown j in slot k (0-based); next[j][k]: crown j+1's slot
+  const go = Array.from({ length: m }, () => new Float64Array(S).fill(Infinity));
+  const nextSlot = Array.from({ length: m }, () => new Int32Array(S).fill(-1));
+  for (let j = m - 1; j >= 0; j--) {
+    for (let k = j; k < S - (m - 1 - j); k++) {
+      const wc = ((w[j]! - W[k]!) / SIGMA_WIDTH) ** 2;
+      if (j === m - 1) { go[j]![k] = wc; continue; }
+      for (let q = k + 1; q < S; q++) {
+        const c = wc + ((gap[j + 1]! - skipped(k + 1, q)) / SIGMA_GAP) ** 2 + go[j + 1]![q]!;
+        if (c < go[j]![k]!) { go[j]![k] = c; nextSlot[j]![k] = q; }
+      }
+    }
   }
-  const out = new Array<number>(m).fill(0);
-  const last = Math.min(m, S) - 1;
-  let k = -1, bc = Infinity;
-  for (let q = 0; q < S; q++) if (best[last]![q]! < bc) { bc = best[last]![q]!; k = q; }
-  for (let j = last; j >= 0 && k >= 0; j--) { out[j] = k + 1; k = from[j]![k]!; }
-  return out;
+  return { w, go, next: nextSlot };
+}
+
+/**
+ * Slots (1..8, 0: more crowns than slots) of both sides' crowns, each list ordered from the midline. The
+ * two first crowns are placed together: the distance between their centroids should be the slot widths
+ * from one centre to the other (half of each, plus the slots skipped on both sides), so a missing central
+ * incisor shows as a gap whichever side of a slightly misplaced midline it was on. With one side empty,
+ * the first crown's gap is its distance from the midline (x = 0).
+ */
+function placeInSlots(right: SideCrown[], left: SideCrown[], X: Float64Array, W: number[]): { slots: number[]; widths: number[] }[] {
+  const S = W.length;
+  const sides = [right.slice(0, S), left.slice(0, S)].map((list) => ({ list, ...sideCosts(list, X, W) }));
+  const skipped = (to: number): number => { let t = 0; for (let k = 0; k < to; k++) t += W[k]!; return t; };
+  const first = [-1, -1];
+  const [r, l] = sides as [(typeof sides)[0], (typeof sides)[0]];
+  if (r.list.length && l.list.length) {
+    const a = r.list[0]!, b = l.list[0]!;
+    const d = Math.hypot(a.cx - b.cx, a.cy - b.cy);
+    let best = Infinity;
+    for (let kr = 0; kr < S; kr++) for (let kl = 0; kl < S; kl++) {
+      const expect = W[kr]! / 2 + W[kl]! / 2 + skipped(kr) + skipped(kl);
+      const c = r.go[0]![kr]! + l.go[0]![kl]! + ((d - expect) / SIGMA_GAP) ** 2;
+      if (c < best) { best = c; first[0] = kr; first[1] = kl; }
+    }
+  } else {
+    sides.forEach((side, i) => {
+      if (!side.list.length) return;
+      let minAbsX = Infinity;
+      for (const v of side.list[0]!.verts) minAbsX = Math.min(minAbsX, Math.abs(X[3 * v]!));
+      let best = Infinity;
+      for (let k = 0; k < S; k++) {
+        const c = side.go[0]![k]! + ((minAbsX - skipped(k)) / SIGMA_GAP) ** 2;
+        if (c < best) { best = c; first[i] = k; }
+      }
+    });
+  }
+  return sides.map((side, i) => {
+    const slots = new Array<number>(i === 0 ? right.length : left.length).fill(0);
+    for (let j = 0, k = first[i]!; j < side.list.length && k >= 0; j++) { slots[j] = k + 1; k = side.next[j]![k]!; }
+    return { slots, widths: side.w.concat(new Array<number>(slots.length - side.w.length).fill(0)) };
+  });
 }
 
 
@@ -222,17 +320,22 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
   try {
     new Float64Array(k.memory.buffer, k.teethMatrixPtr() >>> 0, 16).set(frame.matrix);
     // smoothing scale in millimetres, not rings: passes from the median edge length
-    const edge = medianEdge(mesh);
-    const passes = options.smoothPasses ?? Math.max(2, Math.min(16, Math.round((SMOOTH_MM / edge) ** 2)));
+    // noise: the umbrella estimate less what the curvature gives at this edge length; noise lengthens
+    // the edges too (by 6 sigma^2 in the square), so the spacing is the median edge less that
+    const measured = medianEdge(mesh);
+    const sigma = Math.sqrt(Math.max(0, noiseSigma(mesh) ** 2 - (CURVATURE_RESIDUAL * measured * measured) ** 2));
+    const edge = Math.sqrt(Math.max(measured * measured - 6 * sigma * sigma, (measured * measured) / 4));
+    const passes = options.smoothPasses ?? Math.max(2, Math.min(16, Math.round((SMOOTH_MM / edge) ** 2 * (1 + (sigma / NOISE_MM) ** 2))));
     const denoise = options.denoise ?? Math.max(1, Math.floor(passes * 0.75));
     timings.medianEdge = edge;
+    timings.noiseSigma = sigma;
     const st = k.teethPrepare(mesh.positionsPtr, mesh.indicesPtr, V, mesh.triangleCount, sign, passes, denoise);
     if (st === -1) throw new KernelError('OUT_OF_MEMORY', 'no room for the teeth segmentation');
     if (st < 0) throw new KernelError('BAD_INPUT', 'the mesh is empty or has bad indices');
     timings.curvature = performance.now() - t0;
     t0 = performance.now();
     // crown cores: non-concave vertices near the occlusal plane, their components
-    const count = k.teethCores(options.concave ?? 0.15, CORE_DEPTH);
+    const count = k.teethCores(options.concave ?? CORE_CONCAVE, CORE_DEPTH);
     const stats = new Float64Array(k.memory.buffer, k.teethStatsPtr() >>> 0, count * 5);
     const compOf = new Int32Array(k.memory.buffer, k.teethComponentPtr() >>> 0, V);
     type Comp = { id: number; area: number; maxH: number; cx: number; cy: number; cz: number; parent: number };
@@ -255,7 +358,11 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
       if (!g) { g = { area: 0, maxH: -Infinity, members: [] }; groups.set(r, g); }
       g.area += c.area; g.maxH = Math.max(g.maxH, c.maxH); g.members.push(c.id);
     }
-    const kept = [...groups.values()].filter((g) => g.maxH > -TIP_BAND && g.area > MIN_CROWN_AREA);
+    // a crown has a cusp, a tip or an incisal edge: its core's sharpest convexity
+    const curv = new Float64Array(k.memory.buffer, k.teethCurvaturePtr() >>> 0, V);
+    const sharpest = new Float64Array(count).fill(-Infinity);
+    for (let v = 0; v < V; v++) { const c = compOf[v]!; if (c >= 0 && curv[v]! > sharpest[c]!) sharpest[c] = curv[v]!; }
+    const kept = [...groups.values()].filter((g) => g.maxH > -TIP_BAND && g.area > MIN_CROWN_AREA && g.members.some((id) => sharpest[id]! > CUSP_CURVATURE));
     const seedOf = new Int32Array(count).fill(-1);
     kept.forEach((g, i) => { for (const id of g.members) seedOf[id] = i; });
     const region = new Int32Array(k.memory.buffer, k.teethRegionPtr() >>> 0, V);
@@ -307,10 +414,8 @@ function finish(crowns: Crown[], X: Float64Array, area: Float64Array, V: number,
   const widths = options.jaw === 'upper' ? UPPER_WIDTHS : LOWER_WIDTHS;
   const right = rightSide.map((c) => ({ c, slot: 0, width: 0 }));
   const left = leftSide.map((c) => ({ c, slot: 0, width: 0 }));
-  for (const [list, side] of [[rightSide, right], [leftSide, left]] as const) {
-    const w: number[] = [];
-    placeInSlots(list, X, widths, w).forEach((s, i) => { side[i]!.slot = s; side[i]!.width = w[i]!; });
-  }
+  const placed = placeInSlots(rightSide, leftSide, X, widths);
+  for (const [i, side] of [right, left].entries()) side.forEach((c, j) => { c.slot = placed[i]!.slots[j]!; c.width = placed[i]!.widths[j]!; });
   const labels = new Uint8Array(V);
   const teeth: ToothInfo[] = [];
   const inv = frame.inverse;
