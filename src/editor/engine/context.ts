@@ -19,9 +19,10 @@ import type { AnalysisGeometry } from '../features/analysis/feature.ts';
 import type { WireKitGeometry } from '../features/wires/kit.ts';
 import type { DeviceGeometry } from '../device/DeviceController.ts';
 import type { BiteGeometry } from '../features/bite/feature.ts';
+import type { TeethGeometry } from '../features/teeth/feature.ts';
 
 /** The geometry worker as the engine holds it: everything the models and the features call. */
-export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry & BiteGeometry;
+export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry & BiteGeometry & TeethGeometry;
 
 /** What features publish for each other in the engine's state. */
 export type SharedState = Pick<EditorState, 'baseMesh'>;
