@@ -106,13 +106,13 @@ export function TeethPanel({ engine, state }: { engine: EditorEngine | null; sta
               <button
                 key={n}
                 type="button"
-                className={chip(n === selected.number)}
+                // A number on another tooth: underlined (picking it swaps the two).
+                className={`${chip(n === selected.number)} ${present.includes(n) && n !== selected.number ? 'underline decoration-dotted' : ''}`}
                 data-testid={`teeth-number-${n}`}
                 title={present.includes(n) && n !== selected.number ? t`Swap with tooth ${name(n)}` : undefined}
                 onClick={() => teeth.renumber(selected.jaw, selected.number, n)}
               >
                 {name(n)}
-                {present.includes(n) && n !== selected.number ? '⇄' : ''}
               </button>
             ))}
           </div>

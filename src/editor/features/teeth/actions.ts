@@ -23,7 +23,7 @@ export const teethActions = [
     id: 'tool.teeth',
     keys: ['shift+n'],
     label: msg`Correct the teeth`,
-    icon: 'teeth',
+    icon: 'teethEdit',
     ...toolToggle('teeth'),
     enabled: (editor) => jawReady(editor) && editor.getState().teethShown,
   },
