@@ -79,6 +79,7 @@ export function createTool(id: ToolId, ctx: ToolContext, deps: ToolDeps): Tool {
         splitTooth: (jaw, number, a, b, other) => teeth.splitTooth(jaw, number, a, b, other),
         splitTarget: () => teeth.splitTarget(),
         holdCamera,
+        showStroke: (points, closed) => teeth.showStroke(points, closed),
       });
     }
   }

@@ -41,8 +41,12 @@ export interface DrawingHost {
   requestRender(): void;
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+
 export class TeethDrawing {
   private readonly painted = new Map<Jaw, Painted>();
+  /** The lasso or split line being drawn (an SVG over the canvas). */
+  private stroke: SVGSVGElement | null = null;
 
   constructor(private readonly host: DrawingHost) {}
 
@@ -106,6 +110,31 @@ export class TeethDrawing {
     this.host.requestRender();
   }
 
+  /** Shows the lasso (closed) or the split line being drawn, in canvas pixels; null takes it away. */
+  showStroke(points: readonly { x: number; y: number }[] | null, closed: boolean): void {
+    const overlay = this.host.overlay();
+    if (!points || points.length < 2 || !overlay || typeof document === 'undefined') {
+      this.stroke?.remove();
+      this.stroke = null;
+      return;
+    }
+    if (!this.stroke || this.stroke.parentElement !== overlay) {
+      this.stroke?.remove();
+      this.stroke = document.createElementNS(SVG, 'svg');
+      this.stroke.dataset.testid = 'teeth-stroke';
+      Object.assign(this.stroke.style, { position: 'absolute', inset: '0', width: '100%', height: '100%', pointerEvents: 'none', overflow: 'visible' });
+      this.stroke.appendChild(document.createElementNS(SVG, 'polyline'));
+      overlay.appendChild(this.stroke);
+    }
+    const line = this.stroke.firstElementChild!;
+    const all = closed ? [...points, points[0]!] : [points[0]!, points[points.length - 1]!];
+    line.setAttribute('points', all.map((p) => `${Math.round(p.x)},${Math.round(p.y)}`).join(' '));
+    line.setAttribute('fill', closed ? 'rgba(65, 101, 215, 0.12)' : 'none');
+    line.setAttribute('stroke', 'rgb(65, 101, 215)');
+    line.setAttribute('stroke-width', '2');
+    line.setAttribute('stroke-dasharray', '6 4');
+  }
+
   /** The numbers' text in another numbering. */
   renumber(numbering: Numbering): void {
     for (const entry of this.painted.values()) for (const l of entry.labels) if (l.element) l.element.textContent = toothName(l.number, numbering);
@@ -147,6 +176,7 @@ export class TeethDrawing {
 
   eraseAll(): void {
     for (const jaw of [...this.painted.keys()]) this.erase(jaw);
+    this.showStroke(null, false);
   }
 }
 

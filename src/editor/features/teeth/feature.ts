@@ -427,6 +427,11 @@ export class TeethFeature extends FeatureStore<TeethView> {
     return out;
   }
 
+  /** The tool's lasso or split line while it is drawn (null: none). */
+  showStroke(points: readonly { x: number; y: number }[] | null, closed: boolean): void {
+    this.drawing.showStroke(points, closed);
+  }
+
   /** A jaw's numbers on no tooth (the split's and the picker's choices). */
   freeNumbers(jaw: Jaw): number[] {
     const labels = this.current(jaw);

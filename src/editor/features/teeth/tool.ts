@@ -21,6 +21,8 @@ export interface TeethToolHost {
   splitTooth(jaw: Jaw, number: number, a: { x: number; y: number }, b: { x: number; y: number }, other: number): boolean;
   splitTarget(): number | null;
   holdCamera(on: boolean): void;
+  /** Draws the lasso (closed) or the line being drawn; null takes it away. */
+  showStroke(points: readonly Point[] | null, closed: boolean): void;
 }
 
 type Point = { x: number; y: number };
@@ -69,13 +71,16 @@ export class TeethTool implements Tool {
       return;
     }
     const last = this.state.points[this.state.points.length - 1]!;
-    if (Math.hypot(e.x - last.x, e.y - last.y) >= 2) this.state.points.push({ x: e.x, y: e.y });
+    if (Math.hypot(e.x - last.x, e.y - last.y) < 2) return;
+    this.state.points.push({ x: e.x, y: e.y });
+    this.host.showStroke(this.state.points, this.host.mode() !== 'split');
   }
 
   async pointerUp(e: ToolPointerEvent): Promise<void> {
     if (this.state.phase === 'dragging') {
       const points = [...this.state.points, { x: e.x, y: e.y }];
       this.host.holdCamera(false);
+      this.host.showStroke(null, false);
       await this.finish(points);
       return;
     }
@@ -135,11 +140,13 @@ export class TeethTool implements Tool {
   cancel(): void {
     this.generation++;
     if (this.state.phase === 'dragging') this.host.holdCamera(false);
+    this.host.showStroke(null, false);
     this.state = { phase: 'idle' };
     this.ctx.notify();
   }
 
   dispose(): void {
     if (this.state.phase === 'dragging') this.host.holdCamera(false);
+    this.host.showStroke(null, false);
   }
 }
