@@ -141,6 +141,16 @@ describe('Teeth display', () => {
     expect(editor.teeth.getState().problem).toBe('TEETH_FAILED');
   });
 
+  it('is shown instead of a heatmap, and a heatmap instead of it (both colour the vertices)', async () => {
+    await openJaws(editor);
+    editor.analysis.setMode('undercut');
+    await editor.teeth.setShown(true);
+    expect(editor.document.heatmap?.mode).toBe('off');
+    expect(mesh('lower').isVerticesDataPresent(VertexBuffer.ColorKind)).toBe(true);
+    editor.analysis.setMode('occlusal');
+    expect(editor.getState().teethShown).toBe(false);
+  });
+
   it('numbers in FDI or Universal, as the user chose', async () => {
     await showTeeth();
     expect(editor.teeth.getState().numbering).toBe('fdi');

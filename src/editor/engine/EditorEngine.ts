@@ -236,6 +236,8 @@ export class EditorEngine {
       teethShown = this.teeth.getState().shown;
       // The correction tool needs the display.
       if (!teethShown && this.tool?.id === 'teeth') this.setTool(null);
+      // Both colour the jaws' vertices: the Teeth display and a heatmap are shown one at a time.
+      if (teethShown) this.analysis.setMode('off');
       this.notifyState();
     });
     this.order = new OrderLifecycle({
@@ -666,7 +668,9 @@ export class EditorEngine {
     this.slots.sync();
     this.analysis.sync();
     this.wires.sync();
-    void (this.teeth as TeethFeature | undefined)?.sync();
+    const teeth = this.teeth as TeethFeature | undefined;
+    if (teeth && (doc.heatmap?.mode ?? 'off') !== 'off') void teeth.setShown(false);
+    void teeth?.sync();
   }
 
   undo(): void {
