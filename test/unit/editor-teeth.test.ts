@@ -95,6 +95,7 @@ describe('Teeth display', () => {
     expect(editor.getState().teethShown).toBe(false);
     expect(mesh('lower').isVerticesDataPresent(VertexBuffer.ColorKind)).toBe(false);
     expect((mesh('lower').material as StandardMaterial).diffuseColor.equals(diffuse)).toBe(true);
+    expect((mesh('lower').material as StandardMaterial).zOffset).toBe(0);
     expect(editor['scene']!.meshes.some((m) => m.name.startsWith('teeth-gumlines'))).toBe(false);
   });
 

@@ -31,6 +31,7 @@ const LABEL_STYLE: Partial<CSSStyleDeclaration> = {
 interface Painted {
   mesh: Mesh;
   diffuse: Color3 | null;
+  zOffset: number;
   lines: LinesMesh | null;
   labels: { number: number; at: Xyz; element: HTMLElement | null }[];
 }
@@ -57,10 +58,15 @@ export class TeethDrawing {
     const material = mesh.material as StandardMaterial | null;
     let entry = this.painted.get(jaw);
     if (!entry) {
-      entry = { mesh, diffuse: material?.diffuseColor.clone() ?? null, lines: null, labels: [] };
+      entry = { mesh, diffuse: material?.diffuseColor.clone() ?? null, zOffset: material?.zOffset ?? 0, lines: null, labels: [] };
       this.painted.set(jaw, entry);
-      // The vertex colour is multiplied by the diffuse colour: white shows the tints as they are.
-      if (material) material.diffuseColor = new Color3(1, 1, 1);
+      if (material) {
+        // The vertex colour is multiplied by the diffuse colour: white shows the tints as they are.
+        material.diffuseColor = new Color3(1, 1, 1);
+        // The surface a little farther in depth, so that the gum lines on it are not half hidden
+        // by it (a polygon offset moves triangles only, not lines).
+        material.zOffset = 2;
+      }
     }
     const gum = entry.diffuse ?? new Color3(0.9, 0.9, 0.9);
     const n = Math.min(labels.length, mesh.getTotalVertices());
@@ -170,6 +176,7 @@ export class TeethDrawing {
       entry.mesh.useVertexColors = false;
       const material = entry.mesh.material as StandardMaterial | null;
       if (material && entry.diffuse) material.diffuseColor = entry.diffuse;
+      if (material) material.zOffset = entry.zOffset;
     }
     this.host.requestRender();
   }
