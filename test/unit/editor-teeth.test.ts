@@ -274,6 +274,10 @@ describe('corrections', () => {
     editor.teeth.select({ jaw: 'lower', number: 21 });
     editor.teeth.setMode('split');
     expect(editor.teeth.splitTarget()).toBe(32); // the first free one, FDI 48
+    expect(editor.teeth.splitTooth('lower', 21, c, { x: c.x + 1, y: c.y }, 24)).toBe(false); // 24 is on a tooth
+    expect(editor.teeth.getState().problem).toBe('TEETH_NUMBER_USED');
+    expect(editor.teeth.splitTooth('lower', 21, c, { x: c.x + 1, y: c.y }, null)).toBe(false);
+    expect(editor.teeth.getState().problem).toBe('TEETH_NO_FREE_NUMBER');
     editor.teeth.setSplitNumber(17);
     await editor.pointer('down', { x: c.x - 40, y: c.y, button: 0, buttons: 1 });
     await editor.pointer('move', { x: c.x, y: c.y, button: 0, buttons: 1 });

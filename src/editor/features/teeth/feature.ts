@@ -387,9 +387,13 @@ export class TeethFeature extends FeatureStore<TeethView> {
    * Splits a tooth along the screen line a→b: the part on the line's left keeps the number, the
    * other part gets `other` (a number of the jaw on no tooth).
    */
-  splitTooth(jaw: Jaw, number: number, a: { x: number; y: number }, b: { x: number; y: number }, other: number): boolean {
+  splitTooth(jaw: Jaw, number: number, a: { x: number; y: number }, b: { x: number; y: number }, other: number | null): boolean {
     const labels = this.current(jaw);
     if (!labels) return false;
+    if (other === null) {
+      this.set({ problem: 'TEETH_NO_FREE_NUMBER' });
+      return false;
+    }
     if (!ops.freeNumbers(labels, jaw).includes(other)) {
       this.set({ problem: 'TEETH_NUMBER_USED' });
       return false;

@@ -18,7 +18,7 @@ export interface TeethToolHost {
   toothAt(hit: ModelHit): number | null;
   select(selected: { jaw: Jaw; number: number } | null): void;
   assignRegion(jaw: Jaw, polygon: { x: number; y: number }[], to: number): boolean;
-  splitTooth(jaw: Jaw, number: number, a: { x: number; y: number }, b: { x: number; y: number }, other: number): boolean;
+  splitTooth(jaw: Jaw, number: number, a: { x: number; y: number }, b: { x: number; y: number }, other: number | null): boolean;
   splitTarget(): number | null;
   holdCamera(on: boolean): void;
   /** Draws the lasso (closed) or the line being drawn; null takes it away. */
@@ -107,7 +107,7 @@ export class TeethTool implements Tool {
     try {
       if (mode === 'split') {
         const other = this.host.splitTarget();
-        if (selected && other !== null && points.length >= 2) this.host.splitTooth(selected.jaw, selected.number, points[0]!, points[points.length - 1]!, other);
+        if (selected && points.length >= 2) this.host.splitTooth(selected.jaw, selected.number, points[0]!, points[points.length - 1]!, other);
       } else if (mode === 'add') {
         if (selected) this.host.assignRegion(selected.jaw, points, selected.number);
       } else if (mode === 'remove') {
