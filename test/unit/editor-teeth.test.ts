@@ -265,6 +265,18 @@ describe('corrections', () => {
     expect(countOf('lower', 24)).toBe(before - removed);
   });
 
+  it('projects the vertices of a jaw at once as one at a time', async () => {
+    await openJaws(editor);
+    topOfLower();
+    const positions = mesh('lower').getVerticesData(VertexBuffer.PositionKind)!;
+    const many = editor['picking'].projectModelPoints('lower', positions)!;
+    for (let v = 0; v < positions.length / 3; v += 97) {
+      const one = editor.projectModelPoint('lower', [positions[3 * v]!, positions[3 * v + 1]!, positions[3 * v + 2]!])!;
+      expect(many[2 * v]!).toBeCloseTo(one.x, 2);
+      expect(many[2 * v + 1]!).toBeCloseTo(one.y, 2);
+    }
+  });
+
   it('splits a tooth along a drawn line; the other part gets the chosen free number', async () => {
     await showTeeth();
     topOfLower();

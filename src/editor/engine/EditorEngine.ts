@@ -360,6 +360,7 @@ export class EditorEngine {
       bounds: () => this.models.bounds(true),
       previewPose: (matrix) => this.setPose(matrix ?? this.state.document.straightening?.matrix ?? null),
       project: (role, p) => this.projectModelPoint(role, p),
+      projectMany: (role, points) => this.picking.projectModelPoints(role, points),
       rayAt: (role, x, y) => this.modelRayAt(role, x, y),
       viewAxis: (role) => this.picking.viewAxis(role),
       viewDirection: () => {

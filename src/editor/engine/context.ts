@@ -84,6 +84,8 @@ export interface EditorContext {
   // ------------------------------------------------------------ viewport
   /** Canvas pixel of a model point (null behind the camera or without the model). */
   project(role: ModelRole, p: Xyz): { x: number; y: number } | null;
+  /** Canvas pixels of many model points (xyz each): x, y each, NaN where project gives null; null without the model. */
+  projectMany(role: ModelRole, points: ArrayLike<number>): Float32Array | null;
   /** The viewing ray under a canvas pixel in a model's frame. */
   rayAt(role: ModelRole, x: number, y: number): { origin: Xyz; direction: Xyz } | null;
   /** The camera's viewing direction in a model's frame. */

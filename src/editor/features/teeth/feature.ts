@@ -409,12 +409,12 @@ export class TeethFeature extends FeatureStore<TeethView> {
     const positions = mesh?.getVerticesData(VertexBuffer.PositionKind);
     const normals = mesh?.getVerticesData(VertexBuffer.NormalKind);
     const axis = facing ? this.ctx.viewAxis(jaw) : null;
-    if (!positions) return out;
+    const screen = positions ? this.ctx.projectMany(jaw, positions) : null;
+    if (!positions || !screen) return out;
     for (let v = 0; v < positions.length / 3; v++) {
-      if (!want(v)) continue;
+      if (!want(v) || Number.isNaN(screen[2 * v]!)) continue;
       if (axis && normals && normals[3 * v]! * axis[0] + normals[3 * v + 1]! * axis[1] + normals[3 * v + 2]! * axis[2] > 0) continue;
-      const p = this.ctx.project(jaw, [positions[3 * v]!, positions[3 * v + 1]!, positions[3 * v + 2]!]);
-      if (p) out.set(v, p);
+      out.set(v, { x: screen[2 * v]!, y: screen[2 * v + 1]! });
     }
     return out;
   }
