@@ -22,6 +22,8 @@ import { jobRunner, KernelError, toJobFailure, type JobFailure, type JobOptions,
 import { meshFromArrays, meshViews, type MeshRef } from './kernels/mesh.ts';
 import { alignByPairs, registerBite } from './kernels/bite.ts';
 import type { BiteResult, Mat4 } from '../common/bite.ts';
+import { segmentTeeth, type ToothInfo } from './kernels/teeth.ts';
+import { gumLines, type GumLine } from './kernels/teeth-gumline.ts';
 import { BaseError, generateBase, outlinePath, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePathOptions, type OutlinePoint } from './kernels/base.ts';
 import { writeBinaryStl } from './kernels/stl-write.ts';
 import { meshBounds } from './kernels/mesh-ops.ts';
@@ -123,6 +125,19 @@ export interface GeneratedBase extends BaseMesh {
  * to fix; the editor shows the specification's message for `code`).
  */
 export type BaseOutcome = { ok: true; base: GeneratedBase } | { ok: false; code: BaseErrorCode; detail: string };
+
+/** segmentTeeth's answer for the editor: per-vertex labels of the kept mesh (Universal 1-32, 0 gum), one record per tooth, the arch. */
+export interface TeethSegmentation {
+  labels: Uint8Array;
+  teeth: ToothInfo[];
+  arch: [number, number, number][];
+}
+
+/** What the editor draws for a set of labels: each tooth's gum line and centroid (the labels as the designer corrected them). */
+export interface ToothOutlines {
+  lines: GumLine[];
+  teeth: { number: number; vertexCount: number; centroid: [number, number, number] }[];
+}
 
 export interface MeshInfo {
   handle: MeshHandle;
@@ -639,6 +654,47 @@ const api = {
       const k = await newInstance();
       return alignByPairs(k, jaw(k), bite(k), pairs, initial);
     });
+  },
+
+  // ---- teeth (workers/kernels/teeth.ts, teeth-gumline.ts)
+
+  /**
+   * Segments a kept jaw into teeth: labels per welded vertex of the kept mesh. Runs on a copy in
+   * a fresh instance (the kernel straightens and keeps scratch of its own), so the kept mesh and
+   * its BVH stay as they are.
+   */
+  segmentTeeth(handle: MeshHandle, jaw: 'upper' | 'lower', jobId: number, onProgress?: ProgressCallback): Promise<WorkerResult<TeethSegmentation>> {
+    return job('segmentTeeth', jobId, onProgress, async (options) => {
+      const copy = await snapshot(handle);
+      const k = await newInstance();
+      options.onProgress?.(0.1);
+      if (options.shouldCancel?.()) throw new KernelError('ABORTED', 'cancelled');
+      const r = await segmentTeeth(copy(k), { jaw });
+      return { labels: r.labels.slice(), teeth: r.teeth, arch: r.arch };
+    });
+  },
+
+  /** Gum lines and centroids of labelled vertices of a kept mesh (labels: one byte per vertex, as segmentTeeth gives them). */
+  toothOutlines(handle: MeshHandle, labels: Uint8Array): Promise<WorkerResult<ToothOutlines>> {
+    return job('toothOutlines', undefined, undefined, () =>
+      withMesh(handle, ({ mesh }) => {
+        const { positions, indices } = meshViews(mesh);
+        if (labels.length !== mesh.vertexCount) throw new KernelError('BAD_INPUT', `${labels.length} labels for ${mesh.vertexCount} vertices`);
+        const sums = new Map<number, [number, number, number, number]>();
+        for (let v = 0; v < labels.length; v++) {
+          const n = labels[v]!;
+          if (n === 0) continue;
+          let s = sums.get(n);
+          if (!s) sums.set(n, (s = [0, 0, 0, 0]));
+          s[0] += positions[3 * v]!;
+          s[1] += positions[3 * v + 1]!;
+          s[2] += positions[3 * v + 2]!;
+          s[3]++;
+        }
+        const teeth = [...sums].sort((a, b) => a[0] - b[0]).map(([number, s]) => ({ number, vertexCount: s[3], centroid: [s[0] / s[3], s[1] / s[3], s[2] / s[3]] as [number, number, number] }));
+        return { lines: gumLines(positions, indices, labels), teeth };
+      }),
+    );
   },
 
   /** Applies a column-major rigid 4x4 (e.g. straighten's matrix or inverse) to the kept mesh's positions and normals. */

@@ -29,6 +29,8 @@ import type {
   WorkerFailure,
   WorkerStats,
   BaseOutcome,
+  TeethSegmentation,
+  ToothOutlines,
 } from '../../workers/geometry.worker.ts';
 import type { BaseSettings, OutlinePathOptions, OutlinePoint } from '../../workers/kernels/base.ts';
 import type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions, Vec3 as BvhVec3 } from '../../workers/kernels/bvh.ts';
@@ -61,7 +63,7 @@ export type { MeshHealth } from '../../workers/kernels/topology.ts';
 export type { BendProgram, BendStep, HeadBox, ProgramOptions, ProgramStep, SimulateOptions, WireState } from '../../workers/kernels/bend.ts';
 export type { BendCheckInput, BendCheckResult, BendIssue, BendIssueCode, MachineLimits, WireType } from '../../workers/kernels/bend-checks.ts';
 export { BEND_MESSAGES, WIRE_END_MAX, WIRE_END_MIN, WRAPAROUND_FIRST_MAX } from '../../common/bend-program.ts';
-export type { BaseOutcome, GeneratedBase } from '../../workers/geometry.worker.ts';
+export type { BaseOutcome, GeneratedBase, TeethSegmentation, ToothOutlines } from '../../workers/geometry.worker.ts';
 export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../workers/kernels/base.ts';
 
 /** Options of every long call. */
@@ -268,6 +270,16 @@ export class GeometryClient {
   /** One jaw onto the bite scan from picked point pairs (>= 3, or `initial` alone), refined by ICP; jaw -> bite. */
   alignByPairs(jaw: MeshHandle, bite: MeshHandle, pairs: { jaw: [number, number, number]; bite: [number, number, number] }[], initial?: Mat4): Promise<{ matrix: Mat4; rms: number; points: number }> {
     return this.calls.alignByPairs(jaw, bite, pairs, initial);
+  }
+
+  /** Segments a kept jaw into teeth (workers/kernels/teeth.ts): labels per welded vertex, one record per tooth. */
+  segmentTeeth(handle: MeshHandle, jaw: 'upper' | 'lower', options: JobCallOptions = {}): Promise<TeethSegmentation> {
+    return this.jobs.segmentTeeth(handle, jaw, options);
+  }
+
+  /** Gum lines and centroids of a kept mesh's labelled vertices (the labels are copied, not transferred). */
+  toothOutlines(handle: MeshHandle, labels: Uint8Array): Promise<ToothOutlines> {
+    return this.calls.toothOutlines(handle, labels);
   }
 
   /** Moves the kept mesh by a column-major rigid 4x4. */

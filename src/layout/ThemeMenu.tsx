@@ -5,6 +5,7 @@ import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { setTheme, setTransition, THEMES, useTheme } from '../ui/theme.ts';
 import { Icon } from '../ui/icons.tsx';
+import { setToothNumbering, useToothNumbering, type ToothNumbering } from '../ui/toothNumbering.ts';
 
 const NAMES = {
   default: msg`Default blue`,
@@ -26,6 +27,7 @@ function Swatch({ color, className = 'size-4' }: { color: string; className?: st
 export function ThemeMenu() {
   const { t, i18n } = useLingui();
   const theme = useTheme();
+  const numbering = useToothNumbering();
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className="aw-btn-icon" aria-label={t`Theme`} title={t`Theme`}>
@@ -54,6 +56,18 @@ export function ThemeMenu() {
               <Icon name="check" className="size-4 text-primary" />
             </DropdownMenu.ItemIndicator>
           </DropdownMenu.CheckboxItem>
+          <DropdownMenu.Separator className="my-1 h-px bg-slate-100" />
+          <DropdownMenu.Label className="px-2.5 py-1.5 text-xs font-medium text-slate-400">{t`Tooth numbers`}</DropdownMenu.Label>
+          <DropdownMenu.RadioGroup value={numbering} onValueChange={(v) => setToothNumbering(v as ToothNumbering)}>
+            {(['fdi', 'universal'] as const).map((n) => (
+              <DropdownMenu.RadioItem key={n} value={n} className="aw-menu-item justify-between">
+                {n === 'fdi' ? t`FDI (11-48)` : t`Universal (1-32)`}
+                <DropdownMenu.ItemIndicator>
+                  <Icon name="check" className="size-4 text-primary" />
+                </DropdownMenu.ItemIndicator>
+              </DropdownMenu.RadioItem>
+            ))}
+          </DropdownMenu.RadioGroup>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>

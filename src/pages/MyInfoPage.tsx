@@ -6,6 +6,7 @@ import { session } from '../api/client.ts';
 import { reloadUser, useApp } from '../app/store.ts';
 import { uploadFile } from '../kit/upload.ts';
 import { ThemeSwatches } from '../layout/ThemeMenu.tsx';
+import { ToothNumberingChoice } from '../layout/ToothNumberingChoice.tsx';
 import { Avatar, displayName } from '../layout/TopBar.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { toast } from '../ui/toast.tsx';
@@ -39,6 +40,9 @@ export function MyInfoPage() {
       <ProfileForm key={user?.id ?? 0} nickName={user?.nickName ?? ''} />
       <Section title={t`Theme`}>
         <ThemeSwatches />
+      </Section>
+      <Section title={t`Tooth numbers`}>
+        <ToothNumberingChoice />
       </Section>
       <PasswordForm />
     </div>

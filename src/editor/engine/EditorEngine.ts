@@ -57,6 +57,7 @@ import { FrameClock, summarize, type FrameStatus } from './frames.ts';
 import { initialState, type EditorState, type EngineState } from './state.ts';
 import { IDLE_STRAIGHTEN } from '../features/straighten/feature.ts';
 import { BiteFeature, placement, serverBite } from '../features/bite/feature.ts';
+import { TeethFeature } from '../features/teeth/feature.ts';
 import { OrderLifecycle } from '../order/lifecycle.ts';
 import { BaseStorage, ModelVersions } from '../order/orderFiles.ts';
 
@@ -103,6 +104,8 @@ export class EditorEngine {
   readonly devices: DeviceController;
   /** The registered bite: the server's, re-runs, manual alignment (features/bite/feature.ts). */
   readonly bite: BiteFeature;
+  /** The teeth of each jaw: segmentation, the Teeth display and its corrections (features/teeth/feature.ts). */
+  readonly teeth: TeethFeature;
   /** The open order's status, submit and reopen (order/lifecycle.ts). */
   readonly order: OrderLifecycle;
   /** The open order's stored denture base (order/orderFiles.ts): stored after every generation by the designer. */
@@ -162,12 +165,14 @@ export class EditorEngine {
           void this.smoothing.replay(entry.role).finally(() => !this.disposed && this.base.sync());
           this.analysis.modelsChanged();
           this.wires.sync();
+          void this.teeth.sync();
           this.onModelChanged.notifyObservers(entry.info);
         },
         dropped: (role) => {
           this.smoothing.forget(role);
           // The base hangs on its jaw's mesh, gone with it: made again when the jaw is back.
           this.base.modelDropped(role);
+          void this.teeth.sync();
           this.onModelChanged.notifyObservers(null);
         },
         visibilityChanged: (role) => this.overlays.setModelVisible(role),
@@ -221,6 +226,19 @@ export class EditorEngine {
     this.bite.subscribe(() => {
       this.adoptServerBite();
       this.applyBite();
+    });
+    this.teeth = new TeethFeature(ctx, ctx.geometry, () => this.overlays.element);
+    // The tool's hint follows the picked tooth and the mode.
+    let teethShown = false;
+    this.teeth.subscribe(() => {
+      if (this.tool?.id === 'teeth') this.publishTool();
+      if (this.teeth.getState().shown === teethShown) return;
+      teethShown = this.teeth.getState().shown;
+      // The correction tool needs the display.
+      if (!teethShown && this.tool?.id === 'teeth') this.setTool(null);
+      // Both colour the jaws' vertices: the Teeth display and a heatmap are shown one at a time.
+      if (teethShown) this.analysis.setMode('off');
+      this.notifyState();
     });
     this.order = new OrderLifecycle({
       document: () => this.state.document,
@@ -342,6 +360,7 @@ export class EditorEngine {
       bounds: () => this.models.bounds(true),
       previewPose: (matrix) => this.setPose(matrix ?? this.state.document.straightening?.matrix ?? null),
       project: (role, p) => this.projectModelPoint(role, p),
+      projectMany: (role, points) => this.picking.projectModelPoints(role, points),
       rayAt: (role, x, y) => this.modelRayAt(role, x, y),
       viewAxis: (role) => this.picking.viewAxis(role),
       viewDirection: () => {
@@ -367,10 +386,11 @@ export class EditorEngine {
     // Features built on the context may read the state before the later ones exist.
     const straighten = (this.straightening as StraighteningController | undefined)?.getState() ?? IDLE_STRAIGHTEN;
     const selectedId = (this.wires as WireFeature | undefined)?.selectedId ?? null;
+    const teethShown = (this.teeth as TeethFeature | undefined)?.getState().shown ?? false;
     const last = this.snapshot;
-    if (last && last.from === this.state && last.state.straighten === straighten && last.state.wires.selectedId === selectedId) return last.state;
+    if (last && last.from === this.state && last.state.straighten === straighten && last.state.wires.selectedId === selectedId && last.state.teethShown === teethShown) return last.state;
     const wires = last && last.state.wires.selectedId === selectedId ? last.state.wires : { selectedId };
-    this.snapshot = { from: this.state, state: { ...this.state, straighten, wires } };
+    this.snapshot = { from: this.state, state: { ...this.state, straighten, wires, teethShown } };
     return this.snapshot.state;
   };
 
@@ -649,6 +669,9 @@ export class EditorEngine {
     this.slots.sync();
     this.analysis.sync();
     this.wires.sync();
+    const teeth = this.teeth as TeethFeature | undefined;
+    if (teeth && (doc.heatmap?.mode ?? 'off') !== 'off') void teeth.setShown(false);
+    void teeth?.sync();
   }
 
   undo(): void {
@@ -682,6 +705,7 @@ export class EditorEngine {
             wires: this.wires,
             straightening: this.straightening,
             bite: this.bite,
+            teeth: this.teeth,
             cameraHold: () => this.cameraHold,
             mayHitModel: (x, y) => this.mayHitModel(x, y),
             project: (jaw, p) => this.projectModelPoint(jaw, p),
@@ -751,6 +775,7 @@ export class EditorEngine {
   /** Where measurement labels go (a positioned element over the canvas); null detaches. */
   attachOverlay(element: HTMLElement | null): void {
     this.overlays.attach(element);
+    void this.teeth.sync(); // its numbers are labels on that element
   }
 
   // ---------------------------------------------------------------- frames
@@ -790,6 +815,7 @@ export class EditorEngine {
     this.wires.dispose();
     this.devices.dispose();
     this.bite.dispose();
+    this.teeth.dispose();
     this.order.clear();
     this.baseFile.clear();
     this.modelVersions.clear();

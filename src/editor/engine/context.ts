@@ -19,9 +19,10 @@ import type { AnalysisGeometry } from '../features/analysis/feature.ts';
 import type { WireKitGeometry } from '../features/wires/kit.ts';
 import type { DeviceGeometry } from '../device/DeviceController.ts';
 import type { BiteGeometry } from '../features/bite/feature.ts';
+import type { TeethGeometry } from '../features/teeth/feature.ts';
 
 /** The geometry worker as the engine holds it: everything the models and the features call. */
-export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry & BiteGeometry;
+export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry & BiteGeometry & TeethGeometry;
 
 /** What features publish for each other in the engine's state. */
 export type SharedState = Pick<EditorState, 'baseMesh'>;
@@ -83,6 +84,8 @@ export interface EditorContext {
   // ------------------------------------------------------------ viewport
   /** Canvas pixel of a model point (null behind the camera or without the model). */
   project(role: ModelRole, p: Xyz): { x: number; y: number } | null;
+  /** Canvas pixels of many model points (xyz each): x, y each, NaN where project gives null; null without the model. */
+  projectMany(role: ModelRole, points: ArrayLike<number>): Float32Array | null;
   /** The viewing ray under a canvas pixel in a model's frame. */
   rayAt(role: ModelRole, x: number, y: number): { origin: Xyz; direction: Xyz } | null;
   /** The camera's viewing direction in a model's frame. */

@@ -114,6 +114,21 @@ export interface DesignDocument {
    * scan's), column-major. When present it wins over the server's registration (features/bite).
    */
   bite?: BiteDesign;
+  /**
+   * The tooth labels as the designer corrected them, per jaw (features/teeth); absent: the
+   * automatic segmentation's.
+   */
+  teeth?: Partial<Record<'upper' | 'lower', TeethDesign>>;
+}
+
+/**
+ * One jaw's corrected tooth labels: one byte per welded vertex (Universal 1-32, 0 gum), encoded
+ * with common/teeth.ts encodeLabels, and the vertex count of the model they belong to (labels for
+ * another model are ignored).
+ */
+export interface TeethDesign {
+  vertexCount: number;
+  labels: string;
 }
 
 /** The registered bite a design was made in: automatic (the server's or a re-run) or manual (point pairs). */
@@ -167,6 +182,8 @@ export function parseDocument(data: unknown): DesignDocument {
   if (Array.isArray(slots)) doc.slots = slots.filter(isSlot).map((v) => ({ wireId: v.wireId, depth: v.depth, clearance: v.clearance }));
   const bite = parseBite((data as { bite?: unknown }).bite);
   if (bite) doc.bite = bite;
+  const teeth = parseTeeth((data as { teeth?: unknown }).teeth);
+  if (teeth) doc.teeth = teeth;
   return doc;
 }
 
@@ -185,6 +202,16 @@ export function parseBite(v: unknown): BiteDesign | null {
   const b = v as Partial<BiteDesign> | null;
   if (!b || typeof b !== 'object' || !isRigidMatrix(b.upper) || !isRigidMatrix(b.lower)) return null;
   return { upper: [...b.upper], lower: [...b.lower], source: b.source === 'manual' ? 'manual' : 'auto' };
+}
+
+function parseTeeth(v: unknown): DesignDocument['teeth'] | null {
+  if (!v || typeof v !== 'object') return null;
+  const out: NonNullable<DesignDocument['teeth']> = {};
+  for (const jaw of ['upper', 'lower'] as const) {
+    const t = (v as Record<string, Partial<TeethDesign> | undefined>)[jaw];
+    if (t && typeof t === 'object' && Number.isInteger(t.vertexCount) && (t.vertexCount as number) > 0 && typeof t.labels === 'string') out[jaw] = { vertexCount: t.vertexCount as number, labels: t.labels };
+  }
+  return out.upper || out.lower ? out : null;
 }
 
 const pickOf = (p: SurfacePick): SurfacePick => ({ point: [...p.point] as unknown as Xyz, triangle: p.triangle });

@@ -220,6 +220,11 @@ export class Overlays {
     this.sync();
   }
 
+  /** The element labels are placed on (features draw their own labels there too), or null. */
+  get element(): HTMLElement | null {
+    return this.overlay;
+  }
+
   /** After each frame: the labels move to their points' pixels. */
   placeLabels(): void {
     if (this.previewLabel && this.previewNode && this.previewAnchor) {

@@ -99,6 +99,35 @@ export class Picking {
     return projectWorld(scene, engine, camera, world);
   }
 
+  /**
+   * Canvas CSS pixels of many points of a model (xyz per point, model frame): x, y per point, NaN
+   * where projectModelPoint gives null. One matrix for all (a lasso over a whole jaw).
+   */
+  projectModelPoints(model: ModelRole, points: ArrayLike<number>): Float32Array | null {
+    const scene = this.host.scene();
+    const engine = this.host.engine();
+    const camera = this.host.camera();
+    const entry = this.models.get(model);
+    if (!scene || !engine || !camera || !entry) return null;
+    const scale = engine.getHardwareScalingLevel();
+    const viewport = camera.viewport.toGlobal(engine.getRenderWidth() * scale, engine.getRenderHeight() * scale);
+    const m = Matrix.FromArray(modelToWorldMatrix(this.models.pose, entry.offset, this.models.biteOf(model))).multiply(scene.getTransformMatrix()).m;
+    const n = Math.floor(points.length / 3);
+    const out = new Float32Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      const x = points[3 * i]!, y = points[3 * i + 1]!, z = points[3 * i + 2]!;
+      const w = m[3]! * x + m[7]! * y + m[11]! * z + m[15]!;
+      const depth = (m[2]! * x + m[6]! * y + m[10]! * z + m[14]!) / w;
+      if (!(w > 0) || depth < -1 || depth > 1) {
+        out[2 * i] = out[2 * i + 1] = NaN;
+        continue;
+      }
+      out[2 * i] = viewport.x + (((m[0]! * x + m[4]! * y + m[8]! * z + m[12]!) / w + 1) * viewport.width) / 2;
+      out[2 * i + 1] = viewport.y + ((1 - (m[1]! * x + m[5]! * y + m[9]! * z + m[13]!) / w) * viewport.height) / 2;
+    }
+    return out;
+  }
+
   /** Canvas CSS pixel of a world point (the straightening handles), or null when behind the camera. */
   projectWorldPoint(p: Xyz): { x: number; y: number } | null {
     const scene = this.host.scene();

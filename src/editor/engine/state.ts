@@ -50,6 +50,8 @@ export interface EditorState extends EngineState {
   readonly straighten: StraightenStatus;
   /** The selected wire (engine.wires' store, features/wires/feature.ts). */
   readonly wires: { readonly selectedId: string | null };
+  /** The Teeth display is on (engine.teeth's store, features/teeth/feature.ts). */
+  readonly teethShown: boolean;
 }
 
 export function initialState(): EngineState {
@@ -77,5 +79,5 @@ export function initialState(): EngineState {
 
 /** The whole state before an engine and its features exist (the page before its canvas mounts). */
 export function initialEditorState(): EditorState {
-  return { ...initialState(), straighten: IDLE_STRAIGHTEN, wires: { selectedId: null } };
+  return { ...initialState(), straighten: IDLE_STRAIGHTEN, wires: { selectedId: null }, teethShown: false };
 }

@@ -11,6 +11,7 @@ import { slotActions } from './slots/actions.ts';
 import { wireActions } from './wires/actions.ts';
 import { deviceActions } from '../device/actions.ts';
 import { biteActions } from './bite/actions.ts';
+import { teethActions } from './teeth/actions.ts';
 import { orderActions } from '../order/actions.ts';
 
 export const EDITOR_ACTIONS = [
@@ -24,6 +25,7 @@ export const EDITOR_ACTIONS = [
   ...deviceActions,
   ...wireActions,
   ...biteActions,
+  ...teethActions,
   ...orderActions,
 ] as const;
 

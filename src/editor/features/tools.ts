@@ -14,6 +14,8 @@ import { DirectionTool } from './analysis/tool.ts';
 import { WireTool } from './wires/tool.ts';
 import { BiteAlignTool } from './bite/tool.ts';
 import type { BiteFeature } from './bite/feature.ts';
+import type { TeethFeature } from './teeth/feature.ts';
+import { TeethTool } from './teeth/tool.ts';
 import { StraightenTool, type StraightenToolHost } from './straighten/tool.ts';
 import type { Tool, ToolContext, ToolId } from '../engine/tools/tool.ts';
 
@@ -24,6 +26,7 @@ export interface ToolDeps {
   readonly wires: WireFeature;
   readonly straightening: StraighteningController;
   readonly bite: BiteFeature;
+  readonly teeth: TeethFeature;
   cameraHold(): CameraHold | null;
   mayHitModel(x: number, y: number): boolean;
   /** Model point → canvas CSS pixel. */
@@ -63,6 +66,20 @@ export function createTool(id: ToolId, ctx: ToolContext, deps: ToolDeps): Tool {
         align: () => bite.align(),
         pairs: () => bite.getState().pairs,
         watch: (listener) => bite.subscribe(listener),
+      });
+    }
+    case 'teeth': {
+      const teeth = deps.teeth;
+      return new TeethTool(ctx, {
+        mode: () => teeth.getState().mode,
+        selected: () => teeth.getState().selected,
+        toothAt: (hit) => (hit.model === 'upper' || hit.model === 'lower' ? teeth.toothAt(hit.model, hit.pick) : null),
+        select: (selected) => teeth.select(selected),
+        assignRegion: (jaw, polygon, to) => teeth.assignRegion(jaw, polygon, to),
+        splitTooth: (jaw, number, a, b, other) => teeth.splitTooth(jaw, number, a, b, other),
+        splitTarget: () => teeth.splitTarget(),
+        holdCamera,
+        showStroke: (points, closed) => teeth.showStroke(points, closed),
       });
     }
   }

@@ -17,6 +17,7 @@ import { WirePanel } from '../features/wires/WirePanel.tsx';
 import { AnalysisPanel } from '../features/analysis/AnalysisPanel.tsx';
 import { StraightenPanel } from '../features/straighten/StraightenPanel.tsx';
 import { BitePanel } from '../features/bite/BitePanel.tsx';
+import { TeethPanel } from '../features/teeth/TeethPanel.tsx';
 import { formatCount, formatNumber } from '../../i18n/format.ts';
 
 const ROLE_NAMES: Record<ModelRole, MessageDescriptor> = {
@@ -38,6 +39,7 @@ const TOOL_SECTION: Record<ToolId, string> = {
   straighten: 'straighten-panel',
   wire: 'wire-panel',
   bite: 'bite-panel',
+  teeth: 'teeth-panel',
 };
 
 /**
@@ -206,6 +208,7 @@ export function SidePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
         )}
       </Section>
       <BitePanel engine={engine} state={state} />
+      <TeethPanel engine={engine} state={state} />
       <StraightenPanel engine={engine} state={state} />
       <AnalysisPanel engine={engine} state={state} />
       <BasePanel engine={engine} state={state} caseNo={caseNo} />

@@ -50,6 +50,18 @@ export function StatusBar({ engine, state, save, saving, onRetry }: { engine: Ed
         return t`Bite: Enter or Align aligns the jaws with the picked pairs; or pick more pairs.`;
       case 'bite.busy':
         return t`Bite: aligning…`;
+      case 'teeth.pick':
+        return t`Teeth: click a tooth to renumber or merge it in the side panel; or choose Add region, Remove region or Split.`;
+      case 'teeth.picked':
+        return t`Teeth: pick its number in the side panel (a number on another tooth swaps with it), or click another tooth (Esc: none).`;
+      case 'teeth.pickFirst':
+        return t`Teeth: pick a tooth first (mode Pick), then draw on the model.`;
+      case 'teeth.add':
+        return t`Teeth: drag a loop round the surface to add it to the picked tooth.`;
+      case 'teeth.remove':
+        return t`Teeth: drag a loop round the surface that is gum, not tooth.`;
+      case 'teeth.split':
+        return t`Teeth: drag a line across the picked tooth; the part left of the line keeps its number.`;
       case 'wire.edit':
         return t`Wire: drag a corner to move it, double-click a segment to insert a corner, Delete removes the selected corner; click beside the wire or press Esc to place a new one.`;
       case 'wire.drag':

@@ -95,6 +95,8 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
         <Group label={t`Display`}>
           {action('bite.toggle')}
           {action('clip.toggle')}
+          {action('teeth.toggle')}
+          {action('tool.teeth')}
         </Group>
         <Group label={t`Bite`}>
           {action('bite.scan')}

@@ -6,7 +6,7 @@ import type { Command } from '../commands.ts';
 import type { DesignDocument, ModelRole, SurfacePick } from '../document.ts';
 import type { Millimetres } from '../units.ts';
 
-export type ToolId = 'measure' | 'base' | 'smooth' | 'direction' | 'straighten' | 'wire' | 'bite';
+export type ToolId = 'measure' | 'base' | 'smooth' | 'direction' | 'straighten' | 'wire' | 'bite' | 'teeth';
 
 /** Where a tool is: idle (nothing started), pointing (collecting points), dragging, busy (waiting for the worker). */
 export type ToolPhase = 'idle' | 'pointing' | 'dragging' | 'busy';
