@@ -147,3 +147,26 @@ export function decodeLabels(encoded: string, vertexCount: number): Uint8Array {
   if (o !== vertexCount) throw new RangeError(`labels for ${o} vertices, the model has ${vertexCount}`);
   return labels;
 }
+
+/** The next tooth away from the midline (Universal), or null past the third molar. */
+export function distalOf(n: number): number | null {
+  if (n >= 2 && n <= 8) return n - 1;
+  if (n >= 9 && n <= 15) return n + 1;
+  if (n >= 18 && n <= 24) return n - 1;
+  if (n >= 25 && n <= 31) return n + 1;
+  return null;
+}
+
+/** A jaw's canines, patient's right first (Universal). */
+export function caninesOf(jaw: Jaw): [number, number] {
+  return jaw === 'upper' ? [6, 11] : [27, 22];
+}
+
+/** The last molar present on each side, patient's right first (Universal), from the numbers present; null on a side without molars. */
+export function lastMolarsOf(jaw: Jaw, present: readonly number[]): [number | null, number | null] {
+  const has = new Set(present);
+  // per side, molars from the third towards the first
+  const right = jaw === 'upper' ? [1, 2, 3] : [32, 31, 30];
+  const left = jaw === 'upper' ? [16, 15, 14] : [17, 18, 19];
+  return [right.find((n) => has.has(n)) ?? null, left.find((n) => has.has(n)) ?? null];
+}

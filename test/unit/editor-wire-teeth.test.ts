@@ -2,13 +2,16 @@
 // jaws (test/fixtures/jaw.ts), headless with the real worker: the anchors are the clicks a
 // designer would make (the buccal face of the named tooth, the embrasure between two), the
 // template placed from them wraps the named tooth, and a tooth that was not detected is named
-// in the error.
+// in the error; through the editor, the wire tool finds the teeth by the segmentation and places
+// one command per wire.
 import { describe, expect, it } from 'vitest';
 import { anchorsOnTeeth, ToothAnchorError, type AnchorTooth } from '../../src/editor/features/wires/tooth-anchors.ts';
 import { surfaceQuery } from '../../src/editor/features/wires/surface.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import { headlessEditorEach, openJaws, type Headless } from './editor-harness.ts';
 import { toothOnArch } from '../fixtures/jaw.ts';
+import { teethJaw } from '../fixtures/teeth-jaws.ts';
+import { binaryStl, soupOf } from '../fixtures/stl.ts';
 
 let h: Headless;
 let editor: EditorEngine;
@@ -73,5 +76,33 @@ describe('wires on named teeth (headless)', () => {
     const apart = await anchorsOnTeeth('arrowClasp', [30, 19], detected(), FRAME, surface).catch((e: unknown) => e);
     expect(apart).toMatchObject({ tooth: 19, reason: 'NOT_NEIGHBOURS' });
     await expect(anchorsOnTeeth('labialBow', [27], detected(), FRAME, surface)).rejects.toMatchObject({ code: 'TEMPLATE_CLICKS' });
+  });
+
+  it('through the editor: the teeth segmented, a clasp on the 46 and a wraparound bow round the last molars, each one undoable command; a missing tooth named', async () => {
+    const g = teethJaw({ jaw: 'lower', seed: 3, missing: [19] });
+    const bytes = binaryStl(soupOf(g)).buffer as ArrayBuffer;
+    await editor.openModels([{ role: 'lower', name: 'lower.stl', source: async (_s, onProgress) => (onProgress(1), bytes.slice(0)) }]);
+    const centre = (n: number): [number, number] => g.teeth.find((t) => t.number === n)!.center;
+    const near = (n: number, p: readonly number[]): number => Math.hypot(p[0]! - centre(n)[0], p[1]! - centre(n)[1]);
+
+    const clasp = await editor.wires.placeOnTeeth('singleArmClasp', { tooth: 30 });
+    expect(clasp).not.toBeNull();
+    const wire = editor.getState().document.wires!.find((w) => w.id === clasp)!;
+    const onTooth = wire.points.filter((p) => p.surface);
+    expect(onTooth.length).toBeGreaterThan(0);
+    // the corners resting on teeth: round the 46 (the arm ends over its contact with the 45)
+    const mid = [0, 1].map((a) => onTooth.reduce((s, p) => s + p.point[a]!, 0) / onTooth.length);
+    expect(near(30, mid)).toBeLessThan(Math.min(near(29, mid), near(31, mid)));
+    for (const p of onTooth) expect(near(30, p.point)).toBeLessThan(8);
+
+    const bow = await editor.wires.placeOnTeeth('wraparoundBow', { jaw: 'lower' });
+    expect(bow).not.toBeNull();
+    expect(editor.getState().document.wires).toHaveLength(2);
+    editor.undo();
+    expect(editor.getState().document.wires).toHaveLength(1);
+
+    expect(await editor.wires.placeOnTeeth('singleArmClasp', { tooth: 19 })).toBeNull();
+    expect(editor.wires.getState()).toMatchObject({ problem: 'TOOTH_NOT_FOUND', problemTooth: 19 });
+    expect(editor.getState().document.wires).toHaveLength(1);
   });
 });

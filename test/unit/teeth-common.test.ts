@@ -31,3 +31,21 @@ describe('tooth numbers and stored labels', () => {
     expect(() => decodeLabels('AP////8P', 10)).toThrow(RangeError);
   });
 });
+
+describe('neighbours, canines and last molars', () => {
+  it('names the distal neighbour on every quadrant, none past the third molar', async () => {
+    const { distalOf } = await import('../../common/teeth.ts');
+    // FDI 16 -> 17, 21 -> 22, 36 -> 37, 44 -> 45
+    expect([3, 9, 19, 28].map((n) => universalToFdi(distalOf(n)!))).toEqual([17, 22, 37, 45]);
+    expect([1, 16, 17, 32].map(distalOf)).toEqual([null, null, null, null]);
+  });
+
+  it('canines and the last molars present per side', async () => {
+    const { caninesOf, lastMolarsOf } = await import('../../common/teeth.ts');
+    expect(caninesOf('upper').map(universalToFdi)).toEqual([13, 23]);
+    expect(caninesOf('lower').map(universalToFdi)).toEqual([43, 33]);
+    expect(lastMolarsOf('upper', [2, 3, 4, 13, 14]).map((n) => n && universalToFdi(n))).toEqual([17, 26]);
+    expect(lastMolarsOf('lower', [17, 18, 19, 30, 29])).toEqual([30, 17]);
+    expect(lastMolarsOf('lower', [20, 21, 28])).toEqual([null, null]);
+  });
+});

@@ -228,6 +228,7 @@ export class EditorEngine {
       this.applyBite();
     });
     this.teeth = new TeethFeature(ctx, ctx.geometry, () => this.overlays.element);
+    this.wires.setTeethSource((jaw) => this.teeth.crowns(jaw));
     // The tool's hint follows the picked tooth and the mode.
     let teethShown = false;
     this.teeth.subscribe(() => {

@@ -7,6 +7,7 @@ import type { EditorEngine } from '../engine/EditorEngine.ts';
 import { forgetPrefetch, prefetched } from './prefetch.ts';
 import { baseStoragePort, designPort, lifecyclePort, modelVersionPort, loadDesign, remoteStl, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
 import { occlusalModelData, orderHistory } from '../../api/lifecycle.ts';
+import { orderTeeth } from '../../api/teeth.ts';
 import { ORDER_STATUS } from '../../../common/orders.ts';
 
 /** How often the open order asks again while the server's bite job runs, or while it waits for a machine. */
@@ -49,6 +50,11 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
   engine.order.attach(orderId, order.status ?? null, autosave, lifecyclePort());
   engine.baseFile.attach(order, baseStoragePort());
   engine.modelVersions.attach(order, modelVersionPort());
+  // The server's teeth of each jaw model when its job is done; else the editor's worker finds them.
+  engine.teeth.setPort({ loadStored: async (jaw) => {
+    const stored = await orderTeeth(orderId, jaw);
+    return stored.state === 'done' ? stored.teeth : null;
+  } });
   void engine.openModels(loads);
   const watch = watchOrder(engine, orderId, order.occlusionFile !== null);
   return {
@@ -59,6 +65,7 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
       engine.order.detach();
       engine.baseFile.detach();
       engine.modelVersions.detach();
+      engine.teeth.setPort(null);
       engine.bite.setServer(null);
     },
   };

@@ -12,8 +12,8 @@ import type { Observer } from '@babylonjs/core/Misc/observable';
 import type { Scene } from '@babylonjs/core/scene';
 import { FeatureStore } from '../../engine/store.ts';
 import type { EditorContext } from '../../engine/context.ts';
-import type { DesignDocument } from '../../engine/document.ts';
-import type { Xyz } from '../../engine/pose.ts';
+import { modelToCanonical, type DesignDocument } from '../../engine/document.ts';
+import { invertRigid, rotateVector, type Xyz } from '../../engine/pose.ts';
 import type { MeshHandle, TeethSegmentation, ToothOutlines } from '../../../geometry/client.ts';
 import { isAbortError } from '../../../geometry/errors.ts';
 import { decodeLabels, encodeLabels, type StoredTeeth } from '../../../../common/teeth.ts';
@@ -236,6 +236,19 @@ export class TeethFeature extends FeatureStore<TeethView> {
     const fromDocument = documentLabels(this.ctx.document(), jaw, this.vertexCount(jaw));
     if (fromDocument) return fromDocument;
     return this.automaticLabels(jaw);
+  }
+
+  /**
+   * A jaw's teeth as the wire templates are placed on them (wires/tooth-anchors.ts): per number its
+   * centroid and tip (towards the opposing jaw), model frame, from the labels shown (found now if
+   * need be); null without labels.
+   */
+  async crowns(jaw: Jaw): Promise<{ number: number; centroid: Xyz; tip: Xyz }[] | null> {
+    const labels = await this.labels(jaw);
+    const positions = this.ctx.meshOf(jaw)?.getVerticesData(VertexBuffer.PositionKind);
+    if (!labels || !positions || positions.length !== 3 * labels.length) return null;
+    const up = rotateVector(invertRigid(modelToCanonical(this.ctx.document(), jaw)), [0, 0, jaw === 'upper' ? -1 : 1]);
+    return ops.crownPoints(positions, labels, up);
   }
 
   /** The labels drawn now (what a correction starts from), or null. */

@@ -97,3 +97,29 @@ export function toothColor(n: number): [number, number, number] {
   const rgb: [number, number, number][] = [[v, t, p], [q, v, p], [p, v, t], [p, q, v], [t, p, v], [v, p, q]];
   return rgb[i % 6]!;
 }
+
+/** Per tooth: the centroid of its vertices and its tip (the vertex farthest along `up`, towards the opposing jaw). */
+export function crownPoints(positions: ArrayLike<number>, labels: Uint8Array, up: readonly number[]): { number: number; centroid: [number, number, number]; tip: [number, number, number] }[] {
+  const sum = new Float64Array(33 * 4);
+  const tip = new Int32Array(33).fill(-1);
+  const best = new Float64Array(33).fill(-Infinity);
+  for (let v = 0; v < labels.length; v++) {
+    const n = labels[v]!;
+    if (n === 0 || n > 32) continue;
+    const x = positions[3 * v]!, y = positions[3 * v + 1]!, z = positions[3 * v + 2]!;
+    sum[4 * n] = sum[4 * n]! + x;
+    sum[4 * n + 1] = sum[4 * n + 1]! + y;
+    sum[4 * n + 2] = sum[4 * n + 2]! + z;
+    sum[4 * n + 3] = sum[4 * n + 3]! + 1;
+    const h = x * up[0]! + y * up[1]! + z * up[2]!;
+    if (h > best[n]!) { best[n] = h; tip[n] = v; }
+  }
+  const out: { number: number; centroid: [number, number, number]; tip: [number, number, number] }[] = [];
+  for (let n = 1; n <= 32; n++) {
+    const c = sum[4 * n + 3]!;
+    if (!c) continue;
+    const t = tip[n]!;
+    out.push({ number: n, centroid: [sum[4 * n]! / c, sum[4 * n + 1]! / c, sum[4 * n + 2]! / c], tip: [positions[3 * t]!, positions[3 * t + 1]!, positions[3 * t + 2]!] });
+  }
+  return out;
+}

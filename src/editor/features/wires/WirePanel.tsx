@@ -11,6 +11,9 @@ import { bendIssueMessage, WIRE_TYPE_NAMES, wireProblemMessage } from './message
 import { FIELD_CLASS, MmField } from '../../ui/MmField.tsx';
 import { formatMm, formatNumber } from '../../../i18n/format.ts';
 import { useEngineStore } from '../../ui/useEngineStore.ts';
+import { OnTeeth } from './OnTeeth.tsx';
+import { toothName } from '../teeth/labels.ts';
+import { useToothNumbering } from '../../../ui/toothNumbering.ts';
 
 function useWireView(engine: EditorEngine | null): WireView {
   return useEngineStore(engine?.wires, (view) => view, INITIAL_WIRE_VIEW);
@@ -34,6 +37,7 @@ const STATUS_STYLE: Record<Status, string> = {
 export function WirePanel({ engine, state }: { engine: EditorEngine | null; state: EditorState }) {
   const { t, i18n } = useLingui();
   const view = useWireView(engine);
+  const numbering = useToothNumbering();
   const wires = state.document.wires ?? [];
   const tool = state.tool === 'wire';
   if (!tool && wires.length === 0) return null;
@@ -79,11 +83,12 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
                 ? t`Click the tooth to place the wire on.`
                 : t`Click the teeth to place the wire on: ${clicked} of ${needed}.`}
           </p>
+          <OnTeeth engine={engine} state={state} type={view.type} busy={view.busy} />
         </div>
       )}
       {view.problem && (
         <p role="alert" className="mt-2 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-700" data-testid="wire-problem" data-code={view.problem}>
-          {t(wireProblemMessage(view.problem))}
+          {t(wireProblemMessage(view.problem, view.problemTooth ? toothName(view.problemTooth, numbering) : ''))}
         </p>
       )}
       {wires.length > 0 && (

@@ -18,6 +18,8 @@ import { buildHandle, buildTube, WireMaterials } from './tube.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { WireChecks } from './checks.ts';
+import { ToothAnchorError, type AnchorTooth } from './tooth-anchors.ts';
+import { caninesOf, distalOf, jawOf, lastMolarsOf } from '../../../../common/teeth.ts';
 import { cornerDeleted, cornerInserted, cornerMoved, newWireId, placedWire, reshaped, withoutWire, withWire, withWireAdded, type Shaped } from './edits.ts';
 
 /** The wire diameters the machines take (mm). */
@@ -31,7 +33,10 @@ const HANDLE_PX = 9;
 const WIRE_PICK_PX = 8;
 
 /** Why the last wire action was refused or failed (the panel shows a sentence). */
-export type WireProblemCode = 'AUTOFIT_ONLY_CLASP' | 'MIN_CORNERS' | 'PLACE_FAILED' | 'FIT_FAILED';
+export type WireProblemCode = 'AUTOFIT_ONLY_CLASP' | 'MIN_CORNERS' | 'PLACE_FAILED' | 'FIT_FAILED' | 'NO_TEETH' | 'TOOTH_NOT_FOUND' | 'TEETH_APART';
+
+/** Where the wire tool finds a jaw's teeth to place a template on (engine.teeth.crowns); null: none found. */
+export type WireTeethSource = (jaw: 'upper' | 'lower') => Promise<AnchorTooth[] | null>;
 
 export { CHECK_RADIUS, type WireGeometry } from './checks.ts';
 export type { Shaped } from './edits.ts';
@@ -48,6 +53,8 @@ export interface WireKit {
   nearest(jaw: 'upper' | 'lower', p: Xyz): Promise<SurfacePick | null>;
   /** The single-arm clasp fitted to its tooth. */
   autoFit(wire: WireDesign): Promise<Shaped>;
+  /** The template's clicks found on named teeth (Universal numbers; tooth-anchors.ts). */
+  onTeeth(jaw: 'upper' | 'lower', type: WireType, numbers: readonly number[], teeth: readonly AnchorTooth[]): Promise<SurfacePick[]>;
 }
 
 export interface WireView {
@@ -64,6 +71,8 @@ export interface WireView {
   /** The jaw of the collected clicks. */
   anchorJaw: 'upper' | 'lower' | null;
   problem: WireProblemCode | null;
+  /** The tooth a TOOTH_NOT_FOUND or TEETH_APART problem names (Universal). */
+  problemTooth: number | null;
   /** Placing, fitting or re-offsetting in the worker. */
   busy: boolean;
   /** Bumped when a check result arrives (the panel re-reads check(id)). */
@@ -104,6 +113,7 @@ export const INITIAL_WIRE_VIEW: WireView = {
   needed: 1,
   anchorJaw: null,
   problem: null,
+  problemTooth: null,
   busy: false,
   checks: 0,
 };
@@ -111,6 +121,7 @@ export const INITIAL_WIRE_VIEW: WireView = {
 export class WireFeature {
   private readonly store: FeatureStore<WireView>;
   private pending: SurfacePick[] = [];
+  private teethSource: WireTeethSource | null = null;
   private readonly drawn = new Map<string, Drawn>();
   /** The live rule checks (checks.ts). */
   private readonly checks: WireChecks;
@@ -292,6 +303,45 @@ export class WireFeature {
     this.set({ selectedId: wire.id, corner: null });
     this.host.change('wire.add', withWireAdded(doc, wire));
     return wire.id;
+  }
+
+  /** Where placeOnTeeth finds the teeth (the engine sets engine.teeth's). */
+  setTeethSource(source: WireTeethSource | null): void {
+    this.teethSource = source;
+  }
+
+  /**
+   * Places a template on named teeth instead of clicks ("a clasp on the 6"): `tooth` is the clasped
+   * tooth (the arrow clasp sits between it and its distal neighbour); the bows take the jaw's
+   * canines or last molars. One command like a placement by clicks.
+   */
+  async placeOnTeeth(type: WireType, target: { tooth: number } | { jaw: 'upper' | 'lower' }): Promise<string | null> {
+    const jaw = 'tooth' in target ? jawOf(target.tooth) : target.jaw;
+    this.set({ busy: true, problem: null, problemTooth: null });
+    let anchors: SurfacePick[];
+    try {
+      const teeth = this.teethSource ? await this.teethSource(jaw) : null;
+      if (!teeth?.length) {
+        this.set({ busy: false, problem: 'NO_TEETH' });
+        return null;
+      }
+      const numbers = teethFor(type, target, teeth.map((t) => t.number));
+      if (!numbers) {
+        this.set({ busy: false, problem: 'NO_TEETH' });
+        return null;
+      }
+      anchors = await this.kit.onTeeth(jaw, type, numbers, teeth);
+    } catch (e) {
+      if (e instanceof ToothAnchorError) {
+        this.set({ busy: false, problem: e.reason === 'NOT_NEIGHBOURS' ? 'TEETH_APART' : 'TOOTH_NOT_FOUND', problemTooth: e.tooth });
+        return null;
+      }
+      console.error('Placing a wire on teeth failed', e);
+      this.set({ busy: false, problem: 'PLACE_FAILED' });
+      return null;
+    }
+    this.set({ busy: false });
+    return this.place(jaw, type, anchors);
   }
 
   // ---------------------------------------------------------------- editing
@@ -588,3 +638,21 @@ function segmentDistance(x: number, y: number, a: { x: number; y: number }, b: {
   return Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy));
 }
 
+
+/** The teeth a template is placed on, from the designer's choice and the teeth present; null when they cannot be named. */
+export function teethFor(type: WireType, target: { tooth: number } | { jaw: 'upper' | 'lower' }, present: readonly number[]): number[] | null {
+  if ('tooth' in target) {
+    if (type === 'singleArmClasp') return [target.tooth];
+    if (type === 'arrowClasp') {
+      const distal = distalOf(target.tooth);
+      return distal === null ? null : [target.tooth, distal];
+    }
+    return teethFor(type, { jaw: jawOf(target.tooth) }, present);
+  }
+  if (type === 'labialBow') return caninesOf(target.jaw);
+  if (type === 'wraparoundBow') {
+    const [right, left] = lastMolarsOf(target.jaw, present);
+    return right !== null && left !== null ? [right, left] : null;
+  }
+  return null;
+}

@@ -10,6 +10,7 @@ import type { WireGeometry } from './checks.ts';
 import { keepOff, surfaceQuery, xyzAt, type SurfaceGeometry, type SurfaceQuery } from './surface.ts';
 import { placeTemplate, TEMPLATE_CLICKS } from './templates.ts';
 import { autoFit } from './fit.ts';
+import { anchorsOnTeeth } from './tooth-anchors.ts';
 
 export type WireKitGeometry = SurfaceGeometry & WireGeometry;
 
@@ -31,6 +32,7 @@ export function wireKit(geometry: WireKitGeometry, host: WireKitHost): WireKit {
       const placed = await placeTemplate(type, anchors, frameOf(host.document(), jaw), surfaceOf(jaw), opts);
       return { points: placed.points, tag: placed.tag, tags: placed.tags };
     },
+    onTeeth: (jaw, type, numbers, teeth) => anchorsOnTeeth(type, numbers, teeth, frameOf(host.document(), jaw), surfaceOf(jaw)),
     async keepOff(jaw, pick, opts) {
       const [p] = await keepOff([{ point: pick.point, surface: pick }], offsetOf(opts), surfaceOf(jaw));
       return p!;

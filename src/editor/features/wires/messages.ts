@@ -41,7 +41,8 @@ export function bendIssueMessage(code: BendIssueCode): MessageDescriptor {
   }
 }
 
-export function wireProblemMessage(code: WireProblemCode): MessageDescriptor {
+/** `tooth`: the tooth the problem names, as the designer reads it (FDI or Universal). */
+export function wireProblemMessage(code: WireProblemCode, tooth = ''): MessageDescriptor {
   switch (code) {
     case 'AUTOFIT_ONLY_CLASP':
       return msg`Auto-fit supports only the single-arm clasp`;
@@ -51,6 +52,12 @@ export function wireProblemMessage(code: WireProblemCode): MessageDescriptor {
       return msg`The wire could not be placed on these teeth; click them again.`;
     case 'FIT_FAILED':
       return msg`Auto-fit failed; move the corners by hand.`;
+    case 'NO_TEETH':
+      return msg`No teeth were found on this jaw to place the wire on; click the teeth instead.`;
+    case 'TOOTH_NOT_FOUND':
+      return msg`Tooth ${tooth} was not found; correct the teeth or click the tooth instead.`;
+    case 'TEETH_APART':
+      return msg`Tooth ${tooth} does not touch the named tooth; the arrow clasp needs two neighbours.`;
   }
 }
 
