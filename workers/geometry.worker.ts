@@ -667,9 +667,8 @@ const api = {
     return job('segmentTeeth', jobId, onProgress, async (options) => {
       const copy = await snapshot(handle);
       const k = await newInstance();
-      options.onProgress?.(0.1);
       if (options.shouldCancel?.()) throw new KernelError('ABORTED', 'cancelled');
-      const r = await segmentTeeth(copy(k), { jaw });
+      const r = await segmentTeeth(copy(k), { jaw, onProgress: options.onProgress, shouldCancel: options.shouldCancel });
       return { labels: r.labels.slice(), teeth: r.teeth, arch: r.arch };
     });
   },

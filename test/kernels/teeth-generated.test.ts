@@ -100,4 +100,17 @@ describe('generated jaws', () => {
     await meetsGoals('lower noise', { jaw: 'lower', seed: 12, noise: 0.02 });
     await meetsGoals('upper noise, pose', { jaw: 'upper', seed: 13, noise: 0.02 }, 14);
   }, 60_000);
+
+  it('reports its progress by phase up to 1, and a cancel stops it between phases', async () => {
+    const g = teethJaw({ jaw: 'lower', edge: 0.4 });
+    const k = await loadKernels();
+    const seen: number[] = [];
+    await segmentTeeth(meshFromArrays(k, g.positions, g.indices), { jaw: 'lower', onProgress: (f) => seen.push(f) });
+    expect(seen.at(-1)).toBe(1);
+    expect(seen.filter((f) => f > 0.1 && f < 1).length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+    let calls = 0;
+    const stopped = segmentTeeth(meshFromArrays(k, g.positions, g.indices), { jaw: 'lower', shouldCancel: () => ++calls > 2 });
+    await expect(stopped).rejects.toMatchObject({ code: 'ABORTED' });
+  });
 });

@@ -29,7 +29,7 @@ export function storedTeeth(jaw: 'upper' | 'lower', result: TeethResult): Stored
 
 /**
  * Parses `bytes` and segments the jaw. An unreadable file throws KernelError BAD_INPUT with the
- * parser's code. `onProgress`: 0..1 (parsing is the first tenth; the segmentation reports none).
+ * parser's code. `onProgress`: 0..1 (parsing is the first tenth, the segmentation's phases the rest).
  */
 export async function segmentTeethStl(
   module: WebAssembly.Module,
@@ -49,7 +49,7 @@ export async function segmentTeethStl(
   if (!indices.length) throw new KernelError('BAD_INPUT', 'the STL has no triangles');
   onProgress(0.1);
   t0 = performance.now();
-  const result = await segmentTeeth(meshFromArrays(instantiateModule(module), positions, indices), { jaw });
+  const result = await segmentTeeth(meshFromArrays(instantiateModule(module), positions, indices), { jaw, onProgress: (f) => onProgress(0.1 + 0.9 * f) });
   const segmentMs = performance.now() - t0;
   onProgress(1);
   return { result, stored: storedTeeth(jaw, result), vertexCount: positions.length / 3, timings: { parseMs, segmentMs } };

@@ -36,13 +36,13 @@
 //     the landmarks (teeth-landmarks.ts).
 
 import type { MeshRef } from './mesh.ts';
-import { KernelError } from './job.ts';
+import { KernelError, type JobOptions } from './job.ts';
 import { meshViews } from './mesh.ts';
 import { straighten, type StraightenResult } from './straighten.ts';
 import { addLandmarks } from './teeth-landmarks.ts';
 import type { ToothLandmarkFields } from '../../common/teeth.ts';
 
-export interface TeethOptions {
+export interface TeethOptions extends Pick<JobOptions, 'onProgress' | 'shouldCancel'> {
   jaw: 'upper' | 'lower';
   /** Concavity (mm^-1) that stops a crown core (default CORE_CONCAVE). */
   concave?: number;
@@ -309,9 +309,15 @@ function placeInSlots(right: SideCrown[], left: SideCrown[], X: Float64Array, W:
 
 export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promise<TeethResult> {
   const timings: Record<string, number> = {};
+  // progress at the phases' ends (their shares of the time on the study models); a cancel between them
+  const reached = (fraction: number): void => {
+    if (options.shouldCancel?.()) throw new KernelError('ABORTED', 'cancelled');
+    options.onProgress?.(fraction);
+  };
   let t0 = performance.now();
-  const frame = await straighten(mesh, { jaw: options.jaw });
+  const frame = await straighten(mesh, { jaw: options.jaw, onProgress: (f) => options.onProgress?.(0.15 * f), shouldCancel: options.shouldCancel });
   timings.straighten = performance.now() - t0;
+  reached(0.15);
   t0 = performance.now();
   const k = mesh.k;
   const V = mesh.vertexCount;
@@ -333,6 +339,7 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     if (st === -1) throw new KernelError('OUT_OF_MEMORY', 'no room for the teeth segmentation');
     if (st < 0) throw new KernelError('BAD_INPUT', 'the mesh is empty or has bad indices');
     timings.curvature = performance.now() - t0;
+    reached(0.55);
     t0 = performance.now();
     // crown cores: non-concave vertices near the occlusal plane, their components
     const count = k.teethCores(options.concave ?? CORE_CONCAVE, CORE_DEPTH);
@@ -368,6 +375,7 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     const region = new Int32Array(k.memory.buffer, k.teethRegionPtr() >>> 0, V);
     for (let v = 0; v < V; v++) { const c = compOf[v]!; region[v] = c >= 0 ? seedOf[c]! : -1; }
     timings.components = performance.now() - t0;
+    reached(0.65);
     t0 = performance.now();
     // marker-controlled watershed on the concavity: crowns and the gum meet on the concave crests
     const GUM = kept.length;
@@ -380,6 +388,7 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     k.teethWatershed(GUM_DEPTH, GUM, options.maxCrownRadius ?? MAX_CROWN_RADIUS);
     for (let i = 0; i < (options.dilate ?? 1); i++) k.teethDilate(GUM);
     timings.watershed = performance.now() - t0;
+    reached(0.85);
     const buf = k.memory.buffer;
     const X = new Float64Array(buf, k.teethXPtr() >>> 0, V * 3).slice();
     const area = new Float64Array(buf, k.teethAreaPtr() >>> 0, V).slice();
@@ -388,6 +397,7 @@ export async function segmentTeeth(mesh: MeshRef, options: TeethOptions): Promis
     for (let v = 0; v < V; v++) { const r = regions[v]!; if (r >= 0 && r < GUM) crowns[r]!.verts.push(v); }
     const result = finish(crowns, X, area, V, sign, frame, options, timings);
     addLandmarks(mesh, result, options.jaw);
+    options.onProgress?.(1);
     return result;
   } finally {
     k.arenaRelease(mark);
