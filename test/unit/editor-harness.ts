@@ -10,6 +10,7 @@ import { GeometryClient } from '../../src/geometry/client.ts';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { palateJaw } from '../fixtures/base-models.ts';
+import { teethJaw, type TeethJaw } from '../fixtures/teeth-jaws.ts';
 
 type Listener = (event: MessageEvent) => void;
 const g = globalThis as unknown as Record<string, unknown>;
@@ -113,4 +114,41 @@ export async function openPalateJaw(editor: EditorEngine): Promise<void> {
   await editor.openModels([{ role: 'lower', name: 'lower.stl', source: async (_signal, onProgress) => (onProgress(1), bytes) }]);
   editor.setView('top');
   editor.renderNow();
+}
+
+/** The realistic generated jaws of the teeth tests (test/fixtures/teeth-jaws.ts) with their truth. */
+export interface TeethJaws {
+  upper: TeethJaw;
+  lower: TeethJaw;
+}
+
+const TEETH_JAWS = { lower: { jaw: 'lower', seed: 1 }, upper: { jaw: 'upper', seed: 2 } } as const;
+/** Grid step, mm: ~23k vertices a jaw, small enough to stay fast; the kernel numbers both jaws right at it (mean IoU ~0.98). */
+const TEETH_EDGE = 0.4;
+let teethJawsMade: (TeethJaws & { stl: { upper: ArrayBuffer; lower: ArrayBuffer } }) | undefined;
+
+/**
+ * The generated scan-like jaws (one welded surface each, truth labels by construction), made once per test
+ * file. Both are in the canonical frame as teethJaw builds them: the lower's crowns face +z, the upper's -z,
+ * cusps meeting at the occlusal plane z = 0, the patient's left at +x (no turning over, unlike jawStls).
+ */
+export function teethJaws(): TeethJaws {
+  if (!teethJawsMade) {
+    const lower = teethJaw({ ...TEETH_JAWS.lower, edge: TEETH_EDGE });
+    const upper = teethJaw({ ...TEETH_JAWS.upper, edge: TEETH_EDGE });
+    teethJawsMade = { lower, upper, stl: { lower: binaryStl(soupOf(lower)).buffer as ArrayBuffer, upper: binaryStl(soupOf(upper)).buffer as ArrayBuffer } };
+  }
+  return { lower: teethJawsMade.lower, upper: teethJawsMade.upper };
+}
+
+/** Opens the generated teeth jaws (teethJaws) as an order's models, both or the lower alone; returns their truth. */
+export async function openTeethJaws(editor: EditorEngine, options: { upper?: boolean } = {}): Promise<TeethJaws> {
+  const truth = teethJaws();
+  const { stl } = teethJawsMade!;
+  const model = (role: 'upper' | 'lower') => {
+    const bytes = stl[role].slice(0); // a copy each time: the worker may take the buffer
+    return { role, name: `${role}.stl`, source: async (_signal: AbortSignal, onProgress: (fraction: number) => void) => (onProgress(1), bytes) };
+  };
+  await editor.openModels(options.upper === false ? [model('lower')] : [model('upper'), model('lower')]);
+  return truth;
 }
