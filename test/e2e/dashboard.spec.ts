@@ -3,7 +3,7 @@
 // make (their role lost a card's permission) costs only that card and a message, never the page.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { SimDevice } from '../device-sim.ts';
-import { ADMIN_PASSWORD, apiLogin, signIn } from './helpers.ts';
+import { ADMIN_PASSWORD, apiLogin, signInViaApi } from './helpers.ts';
 
 const SHOTS = process.env.E2E_SHOTS ?? '';
 
@@ -75,7 +75,7 @@ async function shoot(page: Page, name: string) {
 
 test('the board shows the map, device times, wires bent and the rankings from real bending, in zh, en and de', async ({ page, request, baseURL }) => {
   const { admin, devices } = await seed(request, baseURL!);
-  await signIn(page);
+  await signInViaApi(page);
   await page.evaluate(() => localStorage.setItem('aw.lang', 'zh'));
   await page.goto('/dashboard?period=day');
   const map = page.getByRole('region', { name: '制造商与设备分布' });
@@ -130,7 +130,7 @@ test('a card whose permission the role lost answers 403: a message, the card goe
   const role = await call<{ id: number }>(request, admin, '/admin/base/sys/role/add', grant([query.id, time.id]));
   await call(request, admin, '/admin/base/sys/user/add', { username: `viewer-${stamp}`, password: 'viewer-pass-1', name: 'Viewer', nickName: 'Viewer', status: 1, roleIdList: [role.id] });
 
-  await signIn(page, `viewer-${stamp}`, 'viewer-pass-1');
+  await signInViaApi(page, `viewer-${stamp}`, 'viewer-pass-1');
   await page.goto('/dashboard');
   await expect(page.getByRole('region', { name: 'Device processing and standby time' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Arch wires bent' })).toBeVisible();
@@ -150,7 +150,7 @@ test('a card whose permission the role lost answers 403: a message, the card goe
 
 test('a location entered in the device form is checked and then shows on the map', async ({ page }) => {
   const name = `Bender Oslo ${stamp}`;
-  await signIn(page);
+  await signInViaApi(page);
   await page.goto('/device/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -177,7 +177,7 @@ test('a location entered in the device form is checked and then shows on the map
 
 test('a manufacturer (department) gets its location in the department dialog of the user list', async ({ page, request }) => {
   const name = `Lab Lisbon ${stamp}`;
-  await signIn(page);
+  await signInViaApi(page);
   await page.goto('/sys/user');
   await page.getByRole('complementary', { name: 'Departments' }).getByRole('button', { name: 'Add' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add department' });

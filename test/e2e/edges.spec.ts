@@ -4,14 +4,14 @@
 // readable owner, the role list shows its Created column, and the role form starts from a kind.
 import { test, expect, type Page } from '@playwright/test';
 import { palateJaw } from '../fixtures/base-models.ts';
-import { ADMIN_PASSWORD, apiLogin, designerWithOrder, saveDesign, signIn } from './helpers.ts';
+import { ADMIN_PASSWORD, apiLogin, designerWithOrder, saveDesign, signInViaApi } from './helpers.ts';
 import { settle } from './canvas.ts';
 
 test.use({ locale: 'en-US', viewport: { width: 1440, height: 900 } });
 
-/** Signs in (the login page in English), then speaks German from the next page on. */
+/** Signs in (through the API), then speaks German from the next page on. */
 async function signInGerman(page: Page, username?: string, password?: string): Promise<void> {
-  await signIn(page, username, password);
+  await signInViaApi(page, username, password);
   await page.evaluate(() => localStorage.setItem('aw.lang', 'de'));
 }
 

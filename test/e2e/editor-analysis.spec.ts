@@ -4,7 +4,7 @@
 // map, and turns the heatmap off (the normal shading is back).
 import { test, expect, type APIRequestContext } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
-import { designerWithOrder as createDesignerOrder, namedWorker, signIn, workerStats } from './helpers.ts';
+import { designerWithOrder as createDesignerOrder, namedWorker, signInViaApi, workerStats } from './helpers.ts';
 import { canvasPixels as pixels, pixelDifference as difference, saturated, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
@@ -20,7 +20,7 @@ async function designerWithOrder(request: APIRequestContext, username: string): 
 test('a designer shows the undercut heatmap, tilts the insertion direction, shows occlusal distances and turns the heatmap off', async ({ page, request }) => {
   test.setTimeout(180_000);
   const orderId = await designerWithOrder(request, 'analysis-designer');
-  await signIn(page, 'analysis-designer', 'analysis-designer-pass');
+  await signInViaApi(page, 'analysis-designer', 'analysis-designer-pass');
   await page.goto(`/bend?orderId=${orderId}`);
   await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await expect(page.getByTestId('model-lower')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
@@ -113,7 +113,7 @@ test('a designer shows the undercut heatmap, tilts the insertion direction, show
 test('Cancel stops the best-direction search in the worker, leaving the direction as it was; run to the end it shows its progress and sets one', async ({ page, request }) => {
   test.setTimeout(120_000);
   const orderId = await designerWithOrder(request, 'best-designer');
-  await signIn(page, 'best-designer', 'best-designer-pass');
+  await signInViaApi(page, 'best-designer', 'best-designer-pass');
   await page.goto(`/bend?orderId=${orderId}`);
   await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await page.getByTestId('heatmap-undercut').click();

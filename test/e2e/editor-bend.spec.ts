@@ -11,7 +11,7 @@ import { test, expect, type APIRequestContext, type Page } from '@playwright/tes
 import { palateJaw } from '../fixtures/base-models.ts';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { SimDevice } from '../device-sim.ts';
-import { ADMIN_PASSWORD, apiLogin, designerWithOrder, saveDesign, signIn } from './helpers.ts';
+import { ADMIN_PASSWORD, apiLogin, designerWithOrder, saveDesign, signInViaApi } from './helpers.ts';
 import { topSurfaceAt } from '../fixtures/mesh.ts';
 import { modelPixels, settle, topViewMapping } from './canvas.ts';
 
@@ -63,7 +63,7 @@ test('a designer sends a wire to a bound machine, sees the job go from queued to
     await machine.start();
     expect(machine.connected).toBe(true);
 
-    await signIn(page, 'bend-designer', 'bend-designer-pass');
+    await signInViaApi(page, 'bend-designer', 'bend-designer-pass');
     await openOrder(page, order.id);
     await page.locator('[data-testid="viewport"] canvas').focus();
     await page.keyboard.press('d');
@@ -217,7 +217,7 @@ test('the issue\'s flow: a designer places a single-arm clasp, auto-fits it, slo
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
-    await signIn(page, 'flow-designer', 'flow-designer-pass');
+    await signInViaApi(page, 'flow-designer', 'flow-designer-pass');
     await page.goto(`/bend?orderId=${order.id}`);
     await expect(page.getByTestId('model-lower')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
     await expect(page.getByTestId('base-ready')).toBeVisible({ timeout: 60_000 });

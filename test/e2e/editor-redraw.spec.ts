@@ -4,7 +4,7 @@
 // are checked beside them.
 import { test, expect, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
-import { designerWithOrder, signIn } from './helpers.ts';
+import { designerWithOrder, signInViaApi } from './helpers.ts';
 import { canvasPixels, modelPixels, pixelDifference, saturated, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
@@ -22,7 +22,7 @@ test('with large models every change reaches the canvas without touching the cam
   const order = await designerWithOrder(request, { username: 'redraw-designer', name: 'Rita', patientName: 'Rudi Redraw', upper, lower });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await signIn(page, 'redraw-designer', 'redraw-designer-pass');
+  await signInViaApi(page, 'redraw-designer', 'redraw-designer-pass');
 
   // Opened: both models on screen, nothing else asked of the camera.
   await openOrder(page, order.id);

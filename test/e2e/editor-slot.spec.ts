@@ -10,7 +10,7 @@ import { parseStl } from '../../workers/kernels/stl.ts';
 import { palateJaw } from '../fixtures/base-models.ts';
 import { loadKernels } from '../kernels/kernels.ts';
 import { edgeReport } from '../kernels/mesh-checks.ts';
-import { designerWithOrder, saveDesign, signIn } from './helpers.ts';
+import { designerWithOrder, saveDesign, signInViaApi } from './helpers.ts';
 import { topSurfaceAt } from '../fixtures/mesh.ts';
 import { settle } from './canvas.ts';
 
@@ -126,7 +126,7 @@ test('a designer slots the selected clasp into the base: undo, redo, reset, expo
 
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await signIn(page, 'slot-designer', 'slot-designer-pass');
+  await signInViaApi(page, 'slot-designer', 'slot-designer-pass');
   await openOrder(page, order.id);
   await expect(page.getByTestId('base-ready')).toBeVisible({ timeout: 60_000 });
   const panel = page.getByTestId('slot-panel');
@@ -200,7 +200,7 @@ test('the slotting panel in German and Chinese', async ({ page, request }) => {
   test.setTimeout(180_000);
   const order = await designerWithOrder(request, { username: 'slot-i18n', name: 'Sol', patientName: 'Sina Schlitz', upper: palateJaw({ upper: true }), lower });
   await saveDesign(request, order, design());
-  await signIn(page, 'slot-i18n', 'slot-i18n-pass');
+  await signInViaApi(page, 'slot-i18n', 'slot-i18n-pass');
   for (const [lang, title, select] of [
     ['de', 'Schlitzen', 'Wählen Sie zuerst einen Draht aus und schlitzen Sie ihn dann.'],
     ['zh', '开槽', '请先选择钢丝，再开槽。'],

@@ -6,7 +6,7 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { modelPixels, pixelDifference, settle, stablePixels, topViewMapping } from './canvas.ts';
-import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { designerWithOrder as createDesignerOrder, signInViaApi } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -27,12 +27,16 @@ async function openOrder(page: Page, orderId: number): Promise<void> {
   await settle(page);
 }
 
-/** One brush stroke through page coordinates, moving right after the press as a hand does. */
+/**
+ * One brush stroke through page coordinates, moving right after the press as a hand does. A few
+ * moves per leg: the tool fills in dabs between picks (DAB_SPACING), and every move waits for a
+ * frame, seconds each with software WebGL on a busy machine.
+ */
 async function stroke(page: Page, points: { x: number; y: number }[]): Promise<void> {
   const [first, ...rest] = points;
   await page.mouse.move(first!.x, first!.y);
   await page.mouse.down();
-  for (const p of rest) await page.mouse.move(p.x, p.y, { steps: 12 });
+  for (const p of rest) await page.mouse.move(p.x, p.y, { steps: 3 });
   await page.mouse.up();
 }
 
@@ -51,7 +55,7 @@ async function extent(page: Page): Promise<number[]> {
 test('a designer smooths cusps with the brush, undoes and redoes it, and finds it after a reload', async ({ page, request }) => {
   test.setTimeout(180_000);
   const orderId = await designerWithOrder(request);
-  await signIn(page, 'smooth-designer', 'smooth-designer-pass');
+  await signInViaApi(page, 'smooth-designer', 'smooth-designer-pass');
   await openOrder(page, orderId);
   const model = await modelPixels(page);
   expect(model.length).toBeGreaterThan(100);

@@ -4,7 +4,7 @@
 // resets them to the scanned position.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
-import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { designerWithOrder as createDesignerOrder, signInViaApi } from './helpers.ts';
 import { canvasPixels as pixels, pixelDifference as difference, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
@@ -33,7 +33,7 @@ async function designerWithOrder(request: APIRequestContext): Promise<number> {
  * (0..1): the share of model pixels whose mirror image is a model pixel too. A level arch seen
  * from above, its midline upright on the screen, is close to 1.
  */
-function symmetry(shot: { width: number; height: number; data: number[] }): number {
+function symmetry(shot: { width: number; height: number; data: ArrayLike<number> }): number {
   const bg = [shot.data[0]!, shot.data[1]!, shot.data[2]!];
   const isModel = (x: number, y: number): boolean => {
     const i = (y * shot.width + x) * 4;
@@ -73,7 +73,7 @@ async function openOrder(page: Page, orderId: number): Promise<void> {
 }
 
 /** The occlusal view of the upper jaw alone. */
-async function occlusalUpper(page: Page): Promise<{ width: number; height: number; data: number[] }> {
+async function occlusalUpper(page: Page): Promise<{ width: number; height: number; data: Uint8Array }> {
   const hide = page.getByRole('button', { name: 'Hide Lower jaw' });
   if (await hide.isVisible()) await hide.click();
   await page.getByRole('button', { name: 'Occlusal view (top)' }).click();
@@ -84,7 +84,7 @@ async function occlusalUpper(page: Page): Promise<{ width: number; height: numbe
 test('a designer straightens tilted jaws automatically, finds them straightened after a reload, and resets them', async ({ page, request }) => {
   test.setTimeout(180_000);
   const orderId = await designerWithOrder(request);
-  await signIn(page, 'straighten-designer', 'straighten-designer-pass');
+  await signInViaApi(page, 'straighten-designer', 'straighten-designer-pass');
   await openOrder(page, orderId);
   const viewport = page.getByTestId('viewport');
   await settle(page);

@@ -4,7 +4,7 @@
 // Chinese panel has no English left.
 import { test, expect, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
-import { designerWithOrder, signIn } from './helpers.ts';
+import { designerWithOrder, signInViaApi } from './helpers.ts';
 import { settle, topViewMapping } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
@@ -49,7 +49,7 @@ test('a designer places a single-arm clasp on a molar, sees its tube, auto-fits,
   const lower = jawMesh({ detail: 0.5 });
   const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
   const order = await designerWithOrder(request, { username: 'wire-designer', name: 'Wendy', patientName: 'Walter Wire', upper, lower });
-  await signIn(page, 'wire-designer', 'wire-designer-pass');
+  await signInViaApi(page, 'wire-designer', 'wire-designer-pass');
   await openOrder(page, order.id);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

@@ -4,7 +4,7 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
-import { ADMIN_PASSWORD, apiLogin, designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { ADMIN_PASSWORD, apiLogin, designerWithOrder as createDesignerOrder, signInViaApi } from './helpers.ts';
 import { canvasPixels as pixels, modelPixels, pixelDifference as difference, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
@@ -20,7 +20,7 @@ async function designerWithOrder(request: APIRequestContext): Promise<number> {
 test('a designer opens an order, changes views, measures, undoes and redoes, and finds the design saved after a reload', async ({ page, request }) => {
   test.setTimeout(180_000);
   const orderId = await designerWithOrder(request);
-  await signIn(page, 'editor-designer', 'editor-designer-pass');
+  await signInViaApi(page, 'editor-designer', 'editor-designer-pass');
   // The order's requests start as the page loads, before the 3D engine: each still goes out once.
   const requested: string[] = [];
   page.on('request', (r) => {
@@ -175,7 +175,7 @@ test('a model that cannot be downloaded fails on its own with a clear message; a
   const file = (await upload.json()).data[0];
   const order = await (await request.post('/admin/order/info/add', { headers: { Authorization: admin }, data: { patientName: 'Only Upper', upperFileId: file.id } })).json();
   expect(order.code, JSON.stringify(order)).toBe(1000);
-  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await signInViaApi(page, 'admin', ADMIN_PASSWORD);
 
   // The network drops the download: the upper model says so; the page goes on.
   await page.route(`**/admin/base/comm/file/${file.id}`, (route) => route.abort('connectionreset'));
@@ -202,7 +202,7 @@ test('a model that cannot be downloaded fails on its own with a clear message; a
 
 test('an order that does not exist shows a clear message instead of the editor crashing', async ({ page, request }) => {
   await apiLogin(request, 'admin', ADMIN_PASSWORD);
-  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await signInViaApi(page, 'admin', ADMIN_PASSWORD);
   await page.goto('/bend?orderId=987654');
   await expect(page.getByTestId('order-error')).toBeVisible();
   await expect(page.getByRole('toolbar', { name: 'Editor toolbar' })).toBeVisible();

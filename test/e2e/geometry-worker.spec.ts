@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { sphereCounts, sphereStl } from '../fixtures/stl.ts';
-import { namedWorker, signIn, workerStats } from './helpers.ts';
+import { namedWorker, signInViaApi, workerStats } from './helpers.ts';
 
 // The geometry worker in real Chromium, driven through the /bend page: a file
 // opened with the open-stl-input is parsed in the worker with progress and
@@ -41,7 +41,7 @@ async function recordProgress(page: Page, fileName: string, cancelAt?: number): 
 
 test('STL files go through the geometry worker with progress; Cancel aborts a large parse and the worker opens the next file', async ({ page }, testInfo) => {
   test.setTimeout(60_000);
-  await signIn(page);
+  await signInViaApi(page);
   await page.goto('/bend');
   const viewport = page.getByTestId('viewport');
   await expect(page.getByRole('button', { name: 'Open STL' })).toBeEnabled();

@@ -1,5 +1,5 @@
 import { test, expect, type Page, type APIRequestContext } from '@playwright/test';
-import { ADMIN_PASSWORD, signIn } from './helpers.ts';
+import { ADMIN_PASSWORD, signIn, signInViaApi } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -23,7 +23,7 @@ async function addReader(request: APIRequestContext): Promise<string> {
 
 test('an admin writes and publishes a help article in markdown; a normal user reads it rendered', async ({ page, browser, request }) => {
   const adminToken = await addReader(request);
-  await signIn(page);
+  await signInViaApi(page);
   await page.goto('/help/article');
 
   // A category first.
@@ -89,7 +89,7 @@ test('an admin writes and publishes a help article in markdown; a normal user re
 });
 
 test('a task is added, started and run once; its log shows the run', async ({ page }) => {
-  await signIn(page);
+  await signInViaApi(page);
   await page.goto('/task/list');
   // The seeded system tasks are there and running.
   await expect(page.getByRole('row', { name: /Request log purge/ })).toContainText('Running');
@@ -127,7 +127,7 @@ test('a task is added, started and run once; its log shows the run', async ({ pa
 });
 
 test('dictionary entries form a tree under their type; the request log keeps the set days and clears after confirmation', async ({ page }) => {
-  await signIn(page);
+  await signInViaApi(page);
   await page.goto('/dict/list');
   const types = page.getByRole('complementary', { name: 'Dictionary types' });
   await types.getByRole('button', { name: 'Add' }).click();

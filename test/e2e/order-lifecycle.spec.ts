@@ -19,7 +19,7 @@ import { generatedBite } from '../fixtures/bite-jaws.ts';
 import type { IndexedMesh } from '../fixtures/mesh.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { SimDevice } from '../device-sim.ts';
-import { ADMIN_PASSWORD, apiLogin, createDesigner, signIn } from './helpers.ts';
+import { ADMIN_PASSWORD, apiLogin, createDesigner, signInViaApi } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -85,7 +85,7 @@ test('an order with three models goes through bite registration, design, submiss
     await machine.start();
 
     // ---------------------------------------------------------------- the order, with three models
-    await signIn(page, 'life-designer', 'life-designer-pass');
+    await signInViaApi(page, 'life-designer', 'life-designer-pass');
     await page.goto('/order/list');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     const dialog = page.getByRole('dialog');

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type Request } from '@playwright/test';
-import { apiLogin, createDesigner, signIn } from './helpers.ts';
+import { apiLogin, createDesigner, signInViaApi } from './helpers.ts';
 import { pngLike, sphereCounts, sphereStl } from '../fixtures/stl.ts';
 
 /** playwright.config.ts: `smallUploadPort`, started with UPLOAD_MAX_MB=1. */
@@ -45,7 +45,7 @@ test('a model over the upload limit is simplified in the browser and saved with 
     if (r.method() === 'POST' && r.url().endsWith('/admin/base/comm/upload')) uploads.push(r);
   });
 
-  await signIn(page, 'simplify-designer', 'simplify-designer-pass');
+  await signInViaApi(page, 'simplify-designer', 'simplify-designer-pass');
   await page.goto('/order/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -153,7 +153,7 @@ test('when the limit could not be asked beforehand, the refused upload still lea
     if (r.method() === 'POST' && r.url().endsWith('/admin/base/comm/upload')) sent = true;
   });
   await page.route('**/admin/base/comm/uploadLimit', (route) => (sent ? route.continue() : route.abort()));
-  await signIn(page, 'simplify-designer-2', 'simplify-designer-2-pass');
+  await signInViaApi(page, 'simplify-designer-2', 'simplify-designer-2-pass');
   await page.goto('/order/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN_PASSWORD, apiLogin, signIn } from './helpers.ts';
+import { ADMIN_PASSWORD, apiLogin, signInViaApi } from './helpers.ts';
 import { asciiStl, binaryStl, cubeStl, cubeTriangles, sphereStl } from '../fixtures/stl.ts';
 
 /** A 2 × 2 PNG. */
@@ -38,7 +38,7 @@ test('a designer creates an order with an STL upload; another designer neither s
   const notStl = path.join(dir, 'photo.png');
   fs.writeFileSync(notStl, cubeStl());
 
-  await signIn(page, 'orders-designer-a', 'orders-designer-a-pass');
+  await signInViaApi(page, 'orders-designer-a', 'orders-designer-a-pass');
   await page.goto('/order/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -109,7 +109,7 @@ test('a designer creates an order with an STL upload; another designer neither s
 
   // Designer B: an empty list, and nothing by id, neither the order nor its model file.
   await page.evaluate(() => localStorage.removeItem('aw.session'));
-  await signIn(page, 'orders-designer-b', 'orders-designer-b-pass');
+  await signInViaApi(page, 'orders-designer-b', 'orders-designer-b-pass');
   await page.goto('/order/list');
   await expect(page.getByText('Erika Mustermann')).toHaveCount(0);
   await expect(page.getByText(/No data/i)).toBeVisible();
@@ -133,7 +133,7 @@ test('an ASCII bite scan among two is converted in the worker and merged; the or
   const left = write('bite-left.stl', binaryStl(cubeTriangles(8, [-10, 0, 0])));
   const right = write('bite-right.stl', asciiStl(cubeTriangles(8, [10, 0, 0])));
 
-  await signIn(page);
+  await signInViaApi(page);
   await page.goto('/order/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -173,7 +173,7 @@ test('a damaged model gets a warning after its upload; the user keeps it or remo
   const damaged = path.join(dir, 'damaged-scan.stl');
   fs.writeFileSync(damaged, binaryStl(soup));
 
-  await signIn(page);
+  await signInViaApi(page);
   await page.goto('/order/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -198,7 +198,7 @@ test('a damaged model gets a warning after its upload; the user keeps it or remo
 });
 
 test('devices: the key is shown once after adding; the pages read well in zh and de', async ({ page }) => {
-  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await signInViaApi(page, 'admin', ADMIN_PASSWORD);
   await page.goto('/device/list');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog');

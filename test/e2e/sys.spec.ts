@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { test, expect, type Page } from '@playwright/test';
-import { ADMIN_PASSWORD, apiLogin, signIn, signOut } from './helpers.ts';
+import { ADMIN_PASSWORD, apiLogin, signIn, signInViaApi, signOut } from './helpers.ts';
 
 // Users, roles, menus, departments and the recycle bin, against the real server.
 const SHOTS = process.env.SYS_SHOTS ?? 'test-results/sys';
@@ -102,7 +102,7 @@ test('departments hold users; a deleted user comes back from the recycle bin', a
   await api('/admin/base/sys/department/add', { name: 'Wire bending', parentId: lab });
   await api('/admin/base/sys/user/add', { username: 'erin', password: 'erin-pass-1', name: 'Erin', departmentId: lab });
 
-  await signIn(page);
+  await signInViaApi(page);
   await page.goto('/sys/user');
   const panel = page.getByRole('complementary', { name: 'Departments' });
   await panel.getByRole('button', { name: 'Lab', exact: true }).click();

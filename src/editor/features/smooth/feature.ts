@@ -233,8 +233,11 @@ export class SmoothFeature {
     return this.queue;
   }
 
-  /** Puts a dab's result into the buffers, remembering the first old values per vertex. */
-  private apply(model: ModelRole, r: SmoothResult, touched: Stroke['touched'] | null): void {
+  /**
+   * Puts a dab's result into the buffers, remembering the first old values per vertex. `render`
+   * false leaves the frame to the caller (a replay draws once at its end, not once per dab).
+   */
+  private apply(model: ModelRole, r: SmoothResult, touched: Stroke['touched'] | null, render = true): void {
     const mesh = this.host.meshOf(model);
     if (!mesh) return;
     if (touched) {
@@ -252,11 +255,11 @@ export class SmoothFeature {
         }
       }
     }
-    this.upload(model, r.vertices, r.positions, r.normals ?? null);
+    this.upload(model, r.vertices, r.positions, r.normals ?? null, render);
   }
 
   /** Writes listed vertices into the Babylon buffers, uploading only the range they span. */
-  private upload(model: ModelRole, vertices: Uint32Array, positions: Float32Array, normals: Float32Array | null): void {
+  private upload(model: ModelRole, vertices: Uint32Array, positions: Float32Array, normals: Float32Array | null, render = true): void {
     const mesh = this.host.meshOf(model);
     if (!mesh || vertices.length === 0) return;
     let lo = Infinity, hi = -1;
@@ -280,7 +283,7 @@ export class SmoothFeature {
       if (buffer.isUpdatable() && gpu) mesh.getEngine().updateDynamicVertexBuffer(gpu, data.subarray(lo * 3, (hi + 1) * 3), lo * 3 * 4);
       else mesh.updateVerticesData(kind, data); // a mesh built without dynamic buffers: whole upload
     }
-    this.host.requestRender();
+    if (render) this.host.requestRender();
   }
 
   // ------------------------------------------------------------------ reopening
@@ -296,19 +299,23 @@ export class SmoothFeature {
       try {
         for (const op of ops) {
           if (op.all) {
-            this.apply(model, await this.geometry.smoothRegion!(handle, {}), null);
+            this.apply(model, await this.geometry.smoothRegion!(handle, {}), null, false);
             continue;
           }
           const d = op.dabs ?? [];
           const filter = dabFilter(op.brush ?? 1, op.strength);
           for (let i = 0; i + 3 < d.length; i += 4) {
             const r = await this.geometry.smoothDab!(handle, { center: [d[i]!, d[i + 1]!, d[i + 2]!], triangle: d[i + 3]!, radius: op.radius, ...filter });
-            this.apply(model, r, null);
+            // No frame per dab: with a software renderer a frame costs far more than the dab
+            // (reopening a stroke of some 50 dabs: 33 s instead of 7 on a busy machine, the
+            // browser test's figures). The frame after the replay shows it all.
+            this.apply(model, r, null, false);
           }
         }
       } catch (e) {
         console.error('Replaying the smoothing failed', e);
       }
+      this.host.requestRender();
     });
   }
 
