@@ -40,7 +40,8 @@ export default defineConfig({
     locale: 'zh-CN',
     viewport: { width: 1280, height: 800 },
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // DOM snapshots of a failed test, without a screencast frame per action (canvas pages make those slow)
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

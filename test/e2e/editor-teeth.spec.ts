@@ -6,7 +6,7 @@
 import { test, expect, type APIRequestContext } from '@playwright/test';
 import { teethJaw, universal } from '../fixtures/teeth-jaws.ts';
 import { numbersOf, toothName } from '../../src/editor/features/teeth/labels.ts';
-import { designerWithOrder as createDesignerOrder, signIn } from './helpers.ts';
+import { designerWithOrder as createDesignerOrder, signInViaApi } from './helpers.ts';
 import { canvasPixels as pixels, saturated, settle } from './canvas.ts';
 
 test.use({ locale: 'en-US' });
@@ -27,7 +27,7 @@ async function designerWithOrder(request: APIRequestContext, username: string): 
 test('a designer shows the numbered teeth, re-numbers one and undoes it', async ({ page, request }) => {
   test.setTimeout(120_000);
   const orderId = await designerWithOrder(request, 'teeth-designer');
-  await signIn(page, 'teeth-designer', 'teeth-designer-pass');
+  await signInViaApi(page, 'teeth-designer', 'teeth-designer-pass');
   await page.goto(`/bend?orderId=${orderId}`);
   await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   await expect(page.getByTestId('model-lower')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
