@@ -6,18 +6,16 @@ import type { Millimetres } from './units.ts';
 import { IDENTITY, isRigidMatrix, multiply, type Xyz } from './pose.ts';
 import { DESIGN_SCHEMA_VERSION } from '../../../common/design.ts';
 import { WIRE_TYPES, type WireType } from '../../../common/wires.ts';
+import type { SurfacePick, WireDesign, WirePoint } from '../../../common/wires/types.ts';
+
+/** The wire parts of the document (common/wires/types.ts: the wire geometry shares them). */
+export type { SurfacePick, WireAi, WireDesign, WirePoint } from '../../../common/wires/types.ts';
 
 /** The format written by this editor (common/design.ts); the server refuses newer ones it does not know. */
 export { DESIGN_SCHEMA_VERSION } from '../../../common/design.ts';
 
 export type ModelRole = 'upper' | 'lower' | 'occlusion';
 export const MODEL_ROLES: readonly ModelRole[] = ['upper', 'lower', 'occlusion'];
-
-/** A picked point on a model's surface, in that model's frame. */
-export interface SurfacePick {
-  point: Xyz;
-  triangle: number;
-}
 
 export interface Measurement {
   id: string;
@@ -58,33 +56,6 @@ export interface BaseDesign {
 
 /** The four wire types of the specification (common/wires.ts: the bend kernels, the slot worker and the server's). */
 export { WIRE_TYPES, type WireType } from '../../../common/wires.ts';
-
-/** A corner of a wire's centreline, in the model frame of the wire's jaw. */
-export interface WirePoint {
-  point: Xyz;
-  /**
-   * The surface point this corner is kept off (by the wire's radius plus its clearance, along the
-   * surface normal); absent for a free corner (a tag inside the base, a loop in the air).
-   */
-  surface?: SurfacePick;
-}
-
-/** A designed wire: its corners from the end the machine feeds first to the last. */
-export interface WireDesign {
-  id: string;
-  type: WireType;
-  jaw: 'upper' | 'lower';
-  diameter: Millimetres;
-  /** Gap between the wire's surface and the model's (mm). */
-  clearance: Millimetres;
-  points: WirePoint[];
-  /** The designer's clicks on the teeth the template was placed on (model frame). */
-  anchors: SurfacePick[];
-  /** Corner indices [from, to] (inclusive) of the tag held in the base: what slotting cuts. */
-  tag?: [number, number];
-  /** Every tag, when the wire has more than one (the bows: one at each end); slotting cuts them all. Absent: `tag` alone. */
-  tags?: [number, number][];
-}
 
 /** A slot cut into the base for a wire's tag (applied in order after every base generation). */
 export interface SlotDesign {
@@ -239,6 +210,7 @@ function parseWire(w: unknown): WireDesign | null {
     const tags = v.tags.filter(isTag).map((g): [number, number] => [g[0], g[1]]);
     if (tags.length > 0) out.tags = tags;
   }
+  if (v.ai && typeof v.ai === 'object') out.ai = { accepted: v.ai.accepted === true };
   return out;
 }
 

@@ -19,7 +19,10 @@ import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { WireChecks } from './checks.ts';
 import { ToothAnchorError, type AnchorTooth } from './tooth-anchors.ts';
-import { caninesOf, distalOf, jawOf, lastMolarsOf } from '../../../../common/teeth.ts';
+import { jawOf } from '../../../../common/teeth.ts';
+import { teethFor } from '../../../../common/wires/teeth-for.ts';
+
+export { teethFor } from '../../../../common/wires/teeth-for.ts';
 import { cornerDeleted, cornerInserted, cornerMoved, newWireId, placedWire, reshaped, withoutWire, withWire, withWireAdded, type Shaped } from './edits.ts';
 
 /** The wire diameters the machines take (mm). */
@@ -636,23 +639,4 @@ function segmentDistance(x: number, y: number, a: { x: number; y: number }, b: {
   const l2 = dx * dx + dy * dy;
   const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / l2)) : 0;
   return Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy));
-}
-
-
-/** The teeth a template is placed on, from the designer's choice and the teeth present; null when they cannot be named. */
-export function teethFor(type: WireType, target: { tooth: number } | { jaw: 'upper' | 'lower' }, present: readonly number[]): number[] | null {
-  if ('tooth' in target) {
-    if (type === 'singleArmClasp') return [target.tooth];
-    if (type === 'arrowClasp') {
-      const distal = distalOf(target.tooth);
-      return distal === null ? null : [target.tooth, distal];
-    }
-    return teethFor(type, { jaw: jawOf(target.tooth) }, present);
-  }
-  if (type === 'labialBow') return caninesOf(target.jaw);
-  if (type === 'wraparoundBow') {
-    const [right, left] = lastMolarsOf(target.jaw, present);
-    return right !== null && left !== null ? [right, left] : null;
-  }
-  return null;
 }

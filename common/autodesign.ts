@@ -1,0 +1,38 @@
+// The automatic design's report per prescribed wire (workers/design/autodesign.ts): placed, or
+// failed with a code and the specification's message ("AI detection failed for the labial bow,
+// single-arm clasp and arrow clasp on teeth 5 to 7 and the wraparound bow on teeth 6 or 7; the
+// bending path collided with the machine and was skipped"). Pure: no zod, the workers load it.
+import { universalToFdi } from './teeth.ts';
+import { WIRE_TYPE_LABELS, type WireType } from './wires.ts';
+
+/**
+ * DETECTION_FAILED: a named tooth was not detected or has no face to place on, or the template
+ * could not be laid on it; CHECKS_FAILED: the placed wire fails the bending checks (left out).
+ */
+export type AutodesignFailure = 'DETECTION_FAILED' | 'CHECKS_FAILED';
+
+export interface AutodesignWireReport {
+  jaw: 'upper' | 'lower';
+  type: WireType;
+  /** The prescribed teeth (Universal numbers). */
+  teeth: number[];
+  status: 'placed' | 'failed';
+  /** The design's wire id when placed. */
+  wireId?: string;
+  /** The die radius the template made room for when the first (1 mm) did not pass the checks. */
+  dieRadius?: number;
+  code?: AutodesignFailure;
+  /** The tooth that failed (Universal), when one is to blame. */
+  tooth?: number;
+  /** English, the specification's wording with the wire and the tooth (FDI). */
+  message?: string;
+  /** What went wrong underneath (the anchor's or template's error, the checks' messages). */
+  detail?: string;
+}
+
+/** The specification's message for a failed wire, in English. */
+export function autodesignMessage(code: AutodesignFailure, type: WireType, tooth?: number): string {
+  const wire = WIRE_TYPE_LABELS[type].en.toLowerCase();
+  const on = tooth === undefined ? '' : ` on tooth ${universalToFdi(tooth)}`;
+  return code === 'DETECTION_FAILED' ? `AI detection failed for the ${wire}${on}` : `The ${wire}${on} fails the bending checks and was skipped`;
+}

@@ -1,0 +1,364 @@
+// Wire templates: the first shape of each wire type from the designer's clicks on the teeth,
+// laid out in the jaw's local frame (local.ts: the canonical frame with the teeth up) and carried
+// back to the model frame. The parts that rest on teeth are corners kept off the surface by the
+// wire's radius plus its clearance (`surface` picks); the tag held in the base is free corners
+// on the lingual (palatal) side, inside where the base is. Every template leaves room for the
+// bending die (straights longer than its tangent lengths, start and end straights of 5-100 mm,
+// turns under 160°), so it passes the bending checks as placed.
+import type { SurfacePick, WirePoint, WireType } from './types.ts';
+import { keepOff, type SurfaceQuery } from './surface.ts';
+import { add, dist, dot, norm, scale, sub, type Xyz } from '../pose.ts';
+import { LocalSurface, at, flat, tangentLength, type WireFrame } from './local.ts';
+import {
+  clamp,
+  DIE_RADIUS,
+  buccalProfile,
+  envelope,
+  finish,
+  heightsAt,
+  mesialOf,
+  openSide,
+  placeFree,
+  placeOff,
+  probeTooth,
+  rayHits,
+  tagOffset,
+  widthAt,
+  type Corner,
+  type ToothProbe,
+} from './shape.ts';
+
+export type { WireFrame } from './local.ts';
+
+/** Clicks on the teeth each template needs (in order; see placeTemplate). */
+export const TEMPLATE_CLICKS: Record<WireType, number> = {
+  singleArmClasp: 1,
+  arrowClasp: 1,
+  labialBow: 2,
+  wraparoundBow: 2,
+};
+
+export interface WireOptions {
+  diameter: number;
+  clearance: number;
+  /** The bending die's radius the corners make room for (the device's; default 1 mm). */
+  dieRadius?: number;
+}
+
+export interface PlacedWire {
+  points: WirePoint[];
+  /** Corner indices [from, to] of the tag held in the base (for two tags: the one at the first-fed end). */
+  tag: [number, number];
+  /** Every tag (the bows have one at each end). */
+  tags: [number, number][];
+}
+
+export class TemplateError extends Error {
+  constructor(
+    readonly code: 'TEMPLATE_CLICKS' | 'TEMPLATE_FAILED',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * How much closer than the offset a straight may pass the surface between its corners (mm): most
+ * of the clearance (at most 0.15 mm), so that the wire itself never enters a tooth.
+ */
+export const tolerance = (clearance: number): number => Math.max(0.02, Math.min(0.15, clearance * 0.9));
+
+/**
+ * Places a template on the clicked teeth:
+ * - singleArmClasp: 1 click, the buccal face of the clasped tooth. A C-shaped arm round the
+ *   buccal in the gingival third (tip distal, in the undercut), up over the contact with the mesial
+ *   neighbour, down the lingual into the base.
+ * - arrowClasp: 1 click, buccal, at the contact between two teeth. From the base over that
+ *   contact, down into the buccal embrasure, an arrowhead (two corners close together) pressed into
+ *   the interproximal undercut, the end resting on the next tooth.
+ * - labialBow: 2 clicks, the labial faces of both canines. Across the incisors at mid-crown, a
+ *   U-loop on each canine, over the contact between canine and first premolar into the base on
+ *   both sides (two tags; `tag` is the first-fed one).
+ * - wraparoundBow: 2 clicks, the buccal faces of the last molars. Along the buccal of every tooth,
+ *   round the distal of both last molars into the base (two tags, short first straight).
+ * `frame.matrix` is the straightening (model → canonical; identity when not straightened) and
+ * `frame.jaw` the wire's jaw. Points are in the model frame, fed from the first.
+ */
+export async function placeTemplate(type: WireType, anchors: SurfacePick[], frame: WireFrame, surface: SurfaceQuery, wire: WireOptions): Promise<PlacedWire> {
+  const need = TEMPLATE_CLICKS[type];
+  if (anchors.length < need) throw new TemplateError('TEMPLATE_CLICKS', `the ${type} template needs ${need} clicks on the teeth`);
+  const local = new LocalSurface(surface, frame);
+  const offset = wire.diameter / 2 + wire.clearance;
+  const tol = tolerance(wire.clearance);
+  const R = wire.dieRadius ?? DIE_RADIUS;
+  const clicks = anchors.slice(0, need).map((a) => local.local(a.point));
+  let corners: Corner[];
+  switch (type) {
+    case 'singleArmClasp':
+      corners = await singleArmClasp(local, clicks[0]!, offset, tol, R);
+      break;
+    case 'arrowClasp':
+      corners = await arrowClasp(local, clicks[0]!, offset, tol, R);
+      break;
+    case 'labialBow':
+      corners = await labialBow(local, clicks[0]!, clicks[1]!, offset, tol, R);
+      break;
+    case 'wraparoundBow':
+      corners = await wraparoundBow(local, clicks[0]!, clicks[1]!, offset, tol, R);
+      break;
+  }
+  return toModel(local, corners, offset, surface);
+}
+
+/** Local corners → the design's points (model frame), surface corners kept off once more there. */
+export async function toModel(local: LocalSurface, corners: Corner[], offset: number, surface: SurfaceQuery): Promise<PlacedWire> {
+  if (corners.length < 2) throw new TemplateError('TEMPLATE_FAILED', 'the template found no teeth there');
+  const tags = tagRanges(corners);
+  if (tags.length === 0) throw new TemplateError('TEMPLATE_FAILED', 'the template has no tag');
+  return { points: await cornersToPoints(local, corners, offset, surface), tag: tags[0]!, tags };
+}
+
+/** Local corners → wire points in the model frame; corners on the surface are kept off it there. */
+export async function cornersToPoints(local: LocalSurface, corners: Corner[], offset: number, surface: SurfaceQuery): Promise<WirePoint[]> {
+  const points: WirePoint[] = corners.map((c) =>
+    c.on && c.s ? { point: local.modelPoint(c.p), surface: { point: local.modelPoint(c.s), triangle: c.triangle ?? 0 } } : { point: local.modelPoint(c.p) },
+  );
+  return keepOff(points, offset, surface);
+}
+
+function tagRanges(corners: Corner[]): [number, number][] {
+  const out: [number, number][] = [];
+  corners.forEach((c, i) => {
+    if (!c.tag) return;
+    const last = out[out.length - 1];
+    if (last && last[1] === i - 1) last[1] = i;
+    else out.push([i, i]);
+  });
+  // A tag is a run of at least two corners (one straight in the base).
+  return out.filter(([a, b]) => b > a);
+}
+
+// ---------------------------------------------------------------- the templates
+
+/** The crossing over the contact of a tooth with its mesial or distal neighbour: buccal, over, lingual. */
+async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'distal', offset: number): Promise<{ corners: Corner[]; s: number; h: number; dir: Xyz }> {
+  const { s, h } = side === 'mesial' ? t.mesialContact : t.distalContact;
+  const dir = side === 'mesial' ? t.mesial : scale(t.mesial, -1);
+  const half = t.width / 2;
+  const [b, over, l] = await placeOff(ls, [at(t.centre, dir, s, t.buccal, half + offset, h - 1.4), at(t.centre, dir, s, t.buccal, 0, h + 1), at(t.centre, dir, s, t.buccal, -(half + offset), h - 1.4)], offset);
+  return { corners: [b!, over!, l!], s, h, dir };
+}
+
+/**
+ * The tag: down the lingual from the crossing at `s` along `dir`, then `run` mm (signed, along
+ * dir) along the arch, turned 30° towards the palate or tongue (the arch curves inwards; a
+ * straight run along the tangent would leave it), both corners inside the base.
+ */
+async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, run: number, offset: number): Promise<Corner[]> {
+  const half = t.width / 2;
+  const z = t.top - 7;
+  const start = at(t.centre, dir, s - 0.3 * Math.sign(run || 1), t.buccal, -(half + 1), z);
+  const along = norm(add(scale(dir, Math.sign(run || 1) * Math.cos(Math.PI / 6)), scale(t.buccal, -Math.sin(Math.PI / 6))));
+  return placeFree(ls, [start, add(start, scale(along, Math.abs(run)))], tagOffset(offset));
+}
+
+async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
+  const t = await probeTooth(ls, click);
+  const r = t.width / 2 + offset;
+  const z = t.top - clamp(t.top - click[2], 4.5, 6);
+  const m = t.mesial;
+  const cross = await crossing(ls, t, 'mesial', offset);
+  // Angles round the tooth from its buccal towards mesial: the tip at the distobuccal line angle
+  // (deepest in the undercut), the first corner a start straight's length away, the last short of
+  // the contact, the corners between about 20° apart, rising towards the contact.
+  const contact = (Math.atan2(cross.s, r) * 180) / Math.PI;
+  const tipAngle = -65;
+  const first = tipAngle + (2 * Math.asin(Math.min(1, 3.1 / r)) * 180) / Math.PI;
+  const last = Math.max(first, contact - 10);
+  const n = Math.max(1, Math.round((last - first) / 20) + 1);
+  const angles = [tipAngle, ...Array.from({ length: n }, (_, i) => (n === 1 ? first : first + ((last - first) * i) / (n - 1)))];
+  const dirOf = (deg: number): Xyz => norm(add(scale(t.buccal, Math.cos((deg * Math.PI) / 180)), scale(m, Math.sin((deg * Math.PI) / 180))));
+  const arm = await placeOff(
+    ls,
+    angles.map((a, i) => {
+      const d = dirOf(a);
+      return [t.centre[0] + d[0] * r, t.centre[1] + d[1] * r, z - 0.3 + (i / Math.max(1, angles.length - 1)) * 1.5] as Xyz;
+    }),
+    offset,
+    { soft: true },
+  );
+  // The tip is the free end of the start straight (moved out where the straight would cut into the tooth).
+  const tip: Corner = { p: arm[0]!.p, on: false };
+  const tag = await tagFrom(ls, t, m, cross.s, -7.5, offset);
+  let corners: Corner[] = [tip, ...arm.slice(1), ...cross.corners, ...tag];
+  return finish(ls, corners, offset, tol, R);
+}
+
+async function arrowClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
+  // The click is in the buccal embrasure: its direction, the notch nearest to it along the arch
+  // (the deepest point of the buccal face), the height over the contact there.
+  const buccal = await openSide(ls, click);
+  const m = mesialOf(buccal, click);
+  const steps: number[] = [];
+  for (let s = -3; s <= 3 + 1e-9; s += 0.25) steps.push(s);
+  const depth = await buccalProfile(ls, click, buccal, m, click[2], steps);
+  let best = Math.floor(steps.length / 2);
+  depth.forEach((d, i) => {
+    if (Number.isFinite(d) && d > depth[best]! + 1e-3 && Math.abs(steps[i]!) <= 2.5) best = i;
+  });
+  const notch = at(click, m, steps[best]!, buccal, 0, click[2]);
+  // The contact's centre line: half way to the lingual embrasure straight across.
+  const width = await widthAt(ls, notch, buccal);
+  const k = at(notch, buccal, -width / 2, buccal, 0, click[2]);
+  const across = [-0.35, -0.2, -0.1, 0, 0.1, 0.2, 0.35].map((s) => at(k, buccal, s * width, m, 0, 0));
+  const heights = (await heightsAt(ls, across, click[2] + 40)).filter(Number.isFinite);
+  const around = (await heightsAt(ls, [-3.5, -2.5, 2.5, 3.5].map((s) => at(k, m, s, buccal, 0, 0)), click[2] + 40)).filter(Number.isFinite);
+  const hc = heights.length ? Math.max(...heights) : click[2] + 3;
+  const top = around.length ? Math.max(hc + 0.5, ...around) : hc + 1.5;
+  const t = { buccal, width };
+  const half = t.width / 2;
+  const out = (d: number): number => half + offset + d;
+  // Feed order: the tag first (the start straight in the base), over the contact, the arrowhead, the end arm.
+  const tag = await placeFree(ls, [at(k, m, -7, t.buccal, -(half + 1), top - 7), at(k, m, -0.3, t.buccal, -(half + 1), top - 7)], tagOffset(offset));
+  const [lq, over] = await placeOff(ls, [at(k, m, 0, t.buccal, -out(0), hc - 1.4), at(k, m, 0, t.buccal, 0, hc + 1)], offset);
+  // The arrowhead, found from outside with rays (the embrasure's walls): a leg down each side of
+  // the embrasure, the tip (two corners a double bend apart) deeper in and lower, in the undercut
+  // below the contact. Widened until every straight has room for the die's arcs.
+  const legs: [number, number][] = [[-2.2, hc - 1.8], [-1.25, hc - 4], [1.25, hc - 4], [2.2, hc - 1.8]];
+  const endAt: [number, number] = [8.5, hc - 3];
+  let head: Corner[] = [];
+  for (let round = 0; round < 12; round++) {
+    const spots = [...legs, endAt];
+    const hits = await rayHits(ls, spots.map(([s, z]) => ({ o: at(k, m, s, t.buccal, 10, z), d: scale(t.buccal, -1) })), 20);
+    const guesses = hits.map((h, i) => add(h ?? at(k, m, spots[i]![0], t.buccal, out(0), spots[i]![1]), scale(t.buccal, offset)));
+    head = await placeOff(ls, guesses, offset);
+    const path = [over!, ...head].map((c) => c.p);
+    const room = (i: number): boolean => {
+      const tA = i > 0 ? tangentLength(path[i - 1]!, path[i]!, path[i + 1]!, R) : 0;
+      const tB = i + 2 < path.length ? tangentLength(path[i]!, path[i + 1]!, path[i + 2]!, R) : 0;
+      return dist(path[i]!, path[i + 1]!) >= tA + tB + 0.3;
+    };
+    const legsOk = room(1) && room(3) && room(0);
+    const tipOk = room(2) && dist(path[2]!, path[3]!) - tangentLength(path[1]!, path[2]!, path[3]!, R) - tangentLength(path[2]!, path[3]!, path[4]!, R) <= 1.9;
+    if (legsOk && tipOk) break;
+    if (!room(2)) {
+      legs[1]![0] -= 0.15;
+      legs[2]![0] += 0.15;
+    }
+    if (!legsOk) {
+      legs[0]![0] -= 0.2;
+      legs[3]![0] += 0.2;
+      legs[0]![1] += 0.15;
+      legs[3]![1] += 0.15;
+      legs[1]![1] -= 0.15;
+      legs[2]![1] -= 0.15;
+    }
+  }
+  const [d1, t1, t2, d2, end] = head;
+  const corners: Corner[] = [...tag, lq!, over!, d1!, t1!, t2!, d2!, { ...end!, on: false }];
+  return finish(ls, corners, offset, tol, R);
+}
+
+/** Front of the arch: the labial face of the central incisors seen from in front of the midpoint of two clicks. */
+async function archFront(ls: LocalSurface, a: Xyz, b: Xyz): Promise<{ mid: Xyz; across: Xyz; forward: Xyz; front: Xyz; top: number }> {
+  const across = flat(sub(b, a));
+  let forward: Xyz = [-across[1], across[0], 0];
+  if (forward[1] > 0) forward = scale(forward, -1);
+  const mid = scale(add(a, b), 0.5);
+  const z = Math.max(a[2], b[2]);
+  const [hit] = await rayHits(ls, [{ o: add([mid[0], mid[1], z], scale(forward, 70)), d: scale(forward, -1) }], 140);
+  const front: Xyz = hit ?? add(mid, scale(forward, 10));
+  // The incisal edges: the highest of a few points behind the labial faces (the midline itself is an embrasure).
+  const behind = add(front, scale(forward, -1.5));
+  const tops = (await heightsAt(ls, [-4, -3, -2, -1, 0, 1, 2, 3, 4].map((s) => add(behind, scale(across, s))), z + 40)).filter(Number.isFinite);
+  return { mid, across, forward, front, top: tops.length ? Math.max(...tops) : front[2] + 4 };
+}
+
+/** Samples of a half ellipse from `a` round `front` to `b` (horizontal), with their outward directions and heights. */
+function archSamples(a: Xyz, b: Xyz, front: Xyz, forward: Xyz, step: number, z: (f: number) => number): { p: Xyz; out: Xyz }[] {
+  const across = flat(sub(b, a));
+  const centre = scale(add(a, b), 0.5);
+  const ha = Math.hypot(b[0] - a[0], b[1] - a[1]) / 2;
+  const rel = sub(front, centre);
+  const depth = Math.max(2, rel[0] * forward[0] + rel[1] * forward[1]);
+  const arc = (Math.PI * (ha + depth)) / 2;
+  const n = Math.max(8, Math.ceil(arc / step));
+  const out: { p: Xyz; out: Xyz }[] = [];
+  for (let i = 0; i <= n; i++) {
+    const phi = (Math.PI * i) / n;
+    const x = -ha * Math.cos(phi), y = depth * Math.sin(phi);
+    const f = Math.sin(phi);
+    const p: Xyz = [centre[0] + across[0] * x + forward[0] * y, centre[1] + across[1] * x + forward[1] * y, z(f)];
+    // Outward normal of the ellipse: (x / ha², y / depth²).
+    const nx = x / (ha * ha), ny = y / (depth * depth);
+    out.push({ p, out: flat([across[0] * nx + forward[0] * ny, across[1] * nx + forward[1] * ny, 0]) });
+  }
+  return out;
+}
+
+async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
+  // Feed from the canine with the smaller x.
+  const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
+  const arch = await archFront(ls, ra, la);
+  const right = await probeTooth(ls, ra);
+  const left = await probeTooth(ls, la);
+  const zMid = arch.top - 4.5;
+  // The incisor part: from each canine's mesial third, round the labial faces.
+  const mesialThird = (t: ToothProbe): Xyz => at(t.centre, t.mesial, 1.4, t.buccal, t.width / 2, zMid);
+  const samples = archSamples(mesialThird(right), mesialThird(left), arch.front, arch.forward, 0.8, () => zMid);
+  // The U-loop's size leaves room for the die: legs 2R + 1.2 mm apart, 2R + 1 mm high.
+  const loopTop = zMid - (2 * R + 1);
+  const legM = R + 0.4, legD = -(R + 0.8);
+  // Only the part of the envelope mesial of both loops.
+  const mesialOfLoop = (c: Corner, t: ToothProbe): boolean => dot(sub(c.p, t.centre), t.mesial) > legM + 1.2;
+  const front = (await envelope(ls, samples, offset, tol)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
+  const side = async (t: ToothProbe): Promise<Corner[]> => {
+    const cr = await crossing(ls, t, 'distal', offset);
+    const distal = cr.dir;
+    // The U-loop: up the distal third (towards the gum), across, down the mesial third to mid-crown.
+    const [ld, lm, lb] = await placeOff(
+      ls,
+      [at(t.centre, t.mesial, legD, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, zMid)],
+      offset,
+    );
+    const tag = await tagFrom(ls, t, distal, cr.s, 7, offset);
+    // From the base: tag end, tag start, lingual, over the contact, buccal, the loop.
+    return [...tag.reverse(), ...cr.corners.slice().reverse(), ld!, lm!, lb!];
+  };
+  const r = await side(right);
+  const l = (await side(left)).reverse();
+  const corners = [...r, ...front, ...l];
+  return finish(ls, corners, offset, tol, R);
+}
+
+async function wraparoundBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
+  const [ra, la] = c1[0] <= c2[0] ? [c1, c2] : [c2, c1];
+  const arch = await archFront(ls, ra, la);
+  const right = await probeTooth(ls, ra);
+  const left = await probeTooth(ls, la);
+  const zMolar = Math.max(right.top, left.top) - 3.8;
+  const zFront = arch.top - 4.5;
+  const buccalOf = (t: ToothProbe): Xyz => at(t.centre, t.buccal, t.width / 2, t.mesial, 0, zMolar);
+  const samples = archSamples(buccalOf(right), buccalOf(left), arch.front, arch.forward, 0.8, (f) => zMolar + (zFront - zMolar) * f);
+  const buccal = await envelope(ls, samples, offset, tol);
+  const wrap = async (t: ToothProbe): Promise<Corner[]> => {
+    const distal = scale(t.mesial, -1);
+    const z = t.top - 4.5;
+    // The distal face of the last molar, from behind.
+    const [d] = await rayHits(ls, [{ o: at(t.centre, distal, 15, t.buccal, 0, z), d: t.mesial }], 15);
+    const reach = d ? Math.hypot(d[0] - t.centre[0], d[1] - t.centre[1]) : 5;
+    const round = await placeOff(
+      ls,
+      [at(t.centre, distal, reach + offset, t.buccal, 0, z), at(t.centre, distal, (reach + offset) * 0.75, t.buccal, (t.width / 2 + offset) * 0.75, z + 0.3)],
+      offset,
+    );
+    const tagZ = t.top - 7;
+    const tag = await placeFree(ls, [at(t.centre, t.mesial, 3, t.buccal, -(t.width / 2 + 1), tagZ), at(t.centre, distal, reach * 0.7, t.buccal, -(t.width / 2) * 0.8, tagZ)], tagOffset(offset));
+    return [...tag, ...round];
+  };
+  const r = await wrap(right);
+  const l = (await wrap(left)).reverse();
+  const corners = [...r, ...buccal.map((c) => ({ ...c, soft: true })), ...l];
+  return finish(ls, corners, offset, tol, R);
+}
+

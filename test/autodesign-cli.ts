@@ -1,0 +1,105 @@
+// npm run autodesign -- [--upper U.stl] [--lower L.stl] [--prescription p.json] --out design.json [--report report.json]
+//
+// The automatic design of one order (workers/design/autodesign.ts: the same kernels and wire
+// geometry as the server's job and the editor), in this process on one core. Writes the design
+// document (the editor's format, src/editor/engine/document.ts) to --out and, with --report, the
+// report per prescribed wire (placed, or failed with the specification's reason), the teeth found
+// and the timings. Without --prescription: the default (common/prescription.ts) on the jaws
+// given. A summary, one line per wire, goes to stderr. Lives beside teeth-cli.ts.
+//
+// Exit codes: 0 designed (some wires may have failed: see the summary); 2 usage or a prescription
+// that is refused; 3 a file is missing, unreadable or not an STL, or an output cannot be written;
+// 1 kernels.wasm missing or an internal error.
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { DEFAULT_PRESCRIPTION, prescriptionSchema, type Prescription } from '../common/prescription.ts';
+import { universalToFdi } from '../common/teeth.ts';
+import { compileKernels } from '../workers/kernels/abi.ts';
+import { KernelError } from '../workers/kernels/job.ts';
+import { autodesign } from '../workers/design/autodesign.ts';
+import { WASM_PATH } from './kernels/kernels.ts';
+
+const USAGE = 'usage: npm run autodesign -- [--upper U.stl] [--lower L.stl] [--prescription p.json] --out design.json [--report report.json]';
+
+function fail(code: number, message: string): never {
+  console.error(message);
+  process.exit(code);
+}
+
+const argv = process.argv.slice(2);
+const opts: { upper?: string; lower?: string; prescription?: string; out?: string; report?: string } = {};
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i]!;
+  const value = (what: string): string => {
+    const v = argv[++i];
+    if (v === undefined || v.startsWith('--')) fail(2, `${a} needs ${what}\n${USAGE}`);
+    return v;
+  };
+  if (a === '--upper') opts.upper = value('an STL file');
+  else if (a === '--lower') opts.lower = value('an STL file');
+  else if (a === '--prescription') opts.prescription = value('a JSON file');
+  else if (a === '--out') opts.out = value('a file name');
+  else if (a === '--report') opts.report = value('a file name');
+  else if (a === '--help' || a === '-h') fail(0, USAGE);
+  else fail(2, `unknown argument ${a}\n${USAGE}`);
+}
+if (!opts.upper && !opts.lower) fail(2, `a model is required (--upper, --lower or both)\n${USAGE}`);
+if (!opts.out) fail(2, `--out is required (the design document)\n${USAGE}`);
+
+function read(what: string, path: string): Uint8Array {
+  if (!existsSync(path)) fail(3, `${what}: ${path} does not exist`);
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    fail(3, `${what}: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+let prescription: Prescription;
+if (opts.prescription) {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(read('prescription', opts.prescription)));
+  } catch (e) {
+    fail(2, `prescription: ${opts.prescription} is not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const parsed = prescriptionSchema.safeParse(raw);
+  if (!parsed.success) fail(2, `prescription: ${parsed.error.issues.map((x) => `${x.path.join('.') || '(root)'}: ${x.message}`).join('; ')}`);
+  prescription = parsed.data;
+  for (const jaw of ['upper', 'lower'] as const) {
+    if (prescription[jaw]?.wires.length && !opts[jaw]) fail(2, `the prescription has ${jaw} wires: give --${jaw}\n${USAGE}`);
+  }
+} else {
+  prescription = { upper: opts.upper ? DEFAULT_PRESCRIPTION.upper : null, lower: opts.lower ? DEFAULT_PRESCRIPTION.lower : null };
+}
+const upper = opts.upper ? read('upper', opts.upper) : null;
+const lower = opts.lower ? read('lower', opts.lower) : null;
+if (!existsSync(WASM_PATH)) fail(1, `${WASM_PATH} is missing: run \`npm run build:wasm\` first`);
+
+try {
+  const module = await compileKernels(readFileSync(WASM_PATH));
+  let result;
+  try {
+    result = await autodesign(module, { upper, lower, prescription });
+  } catch (e) {
+    if (e instanceof KernelError && e.code === 'BAD_INPUT') fail(3, e.message);
+    throw e;
+  }
+  const write = (path: string, data: unknown) => {
+    try {
+      writeFileSync(path, `${JSON.stringify(data, null, 2)}\n`);
+    } catch (e) {
+      fail(3, `cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  write(opts.out, result.document);
+  if (opts.report) write(opts.report, { report: result.report, teeth: result.teeth, timings: result.timings });
+  for (const r of result.report) {
+    const teeth = r.teeth.map(universalToFdi).join(', ');
+    console.error(`${r.jaw} ${r.type} (${teeth}): ${r.status === 'placed' ? `placed as ${r.wireId}` : `${r.message}${r.detail ? ` (${r.detail})` : ''}`}`);
+  }
+  const placed = result.report.filter((r) => r.status === 'placed').length;
+  console.error(`${placed} of ${result.report.length} wires placed in ${result.timings.totalMs.toFixed(0)} ms; design written to ${opts.out}${opts.report ? `, report to ${opts.report}` : ''}`);
+} catch (e) {
+  fail(1, `automatic design failed: ${e instanceof Error ? e.message : String(e)}`);
+}
