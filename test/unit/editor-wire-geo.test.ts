@@ -1,4 +1,4 @@
-// Wire geometry (src/editor/features/wires/surface.ts, templates.ts, fit.ts) on the generated jaws
+// Wire geometry (common/wires/surface.ts, templates.ts, fit.ts) on the generated jaws
 // of test/fixtures/jaw.ts through the real geometry worker: corners kept off the teeth, templates
 // shaped like appliances that the bending program accepts, auto-fit of the single-arm clasp.
 import { existsSync, readFileSync } from 'node:fs';
@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mm } from '../../src/editor/engine/units.ts';
 import type { SurfacePick, WireDesign, WirePoint, WireType } from '../../src/editor/engine/document.ts';
-import { keepOff, offsetPoints, surfaceQuery, type SurfaceQuery } from '../../src/editor/features/wires/surface.ts';
+import { keepOff, offsetPoints, surfaceQuery, type SurfaceQuery } from '../../common/wires/surface.ts';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
-import { placeTemplate, TEMPLATE_CLICKS, type PlacedWire } from '../../src/editor/features/wires/templates.ts';
-import { autoFit } from '../../src/editor/features/wires/fit.ts';
+import { placeTemplate, TEMPLATE_CLICKS, type PlacedWire } from '../../common/wires/templates.ts';
+import { autoFit } from '../../common/wires/fit.ts';
 import { invertRigid, rotateVector, transformPoint, type Xyz } from '../../src/editor/engine/pose.ts';
 
 /** A point (model frame) as the document stores it. */

@@ -1,12 +1,12 @@
-// Wires placed on named teeth (src/editor/features/wires/tooth-anchors.ts) on the generated
+// Wires placed on named teeth (common/wires/tooth-anchors.ts) on the generated
 // jaws (test/fixtures/jaw.ts), headless with the real worker: the anchors are the clicks a
 // designer would make (the buccal face of the named tooth, the embrasure between two), the
 // template placed from them wraps the named tooth, and a tooth that was not detected is named
 // in the error; through the editor, the wire tool finds the teeth by the segmentation and places
 // one command per wire.
 import { describe, expect, it } from 'vitest';
-import { anchorsOnTeeth, ToothAnchorError, type AnchorTooth } from '../../src/editor/features/wires/tooth-anchors.ts';
-import { surfaceQuery } from '../../src/editor/features/wires/surface.ts';
+import { anchorsOnTeeth, ToothAnchorError, type AnchorTooth } from '../../common/wires/tooth-anchors.ts';
+import { surfaceQuery } from '../../common/wires/surface.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import { headlessEditorEach, openJaws, type Headless } from './editor-harness.ts';
 import { toothOnArch } from '../fixtures/jaw.ts';

@@ -18,7 +18,7 @@ import { buildHandle, buildTube, WireMaterials } from './tube.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { WireChecks } from './checks.ts';
-import { ToothAnchorError, type AnchorTooth } from './tooth-anchors.ts';
+import { ToothAnchorError, type AnchorTooth } from '../../../../common/wires/tooth-anchors.ts';
 import { jawOf } from '../../../../common/teeth.ts';
 import { teethFor } from '../../../../common/wires/teeth-for.ts';
 

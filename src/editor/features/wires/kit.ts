@@ -3,14 +3,14 @@
 import type { MeshHandle } from '../../../geometry/client.ts';
 import { modelToCanonical, type DesignDocument, type SurfacePick, type WireDesign, type WirePoint, type WireType } from '../../engine/document.ts';
 import { IDENTITY, type Xyz } from '../../engine/pose.ts';
-import type { WireFrame } from './local.ts';
+import type { WireFrame } from '../../../../common/wires/local.ts';
 import type { WireKit } from './feature.ts';
 import type { Shaped } from './edits.ts';
 import type { WireGeometry } from './checks.ts';
-import { keepOff, surfaceQuery, xyzAt, type SurfaceGeometry, type SurfaceQuery } from './surface.ts';
-import { placeTemplate, TEMPLATE_CLICKS } from './templates.ts';
-import { autoFit } from './fit.ts';
-import { anchorsOnTeeth } from './tooth-anchors.ts';
+import { keepOff, surfaceQuery, xyzAt, type SurfaceGeometry, type SurfaceQuery } from '../../../../common/wires/surface.ts';
+import { placeTemplate, TEMPLATE_CLICKS } from '../../../../common/wires/templates.ts';
+import { autoFit } from '../../../../common/wires/fit.ts';
+import { anchorsOnTeeth } from '../../../../common/wires/tooth-anchors.ts';
 
 export type WireKitGeometry = SurfaceGeometry & WireGeometry;
 

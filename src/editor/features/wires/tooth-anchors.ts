@@ -1,2 +1,0 @@
-// Pure wire geometry, shared with the engine outside the browser: common/wires/tooth-anchors.ts.
-export * from '../../../../common/wires/tooth-anchors.ts';
