@@ -79,7 +79,24 @@ export default function DataBoard() {
                 <Stat icon="cpu" label={t`New devices`} value={b.add.added.devices} total={b.add.totals.devices} totalLabel={t`Total`} />
               </>
             )}
-            {b.ai && <Stat icon="sparkles" label={t`AI enabled`} value={`${Math.round(b.ai.ratio * 100)} %`} total={`${b.ai.enabled} / ${b.ai.orders}`} totalLabel={t`Orders`} />}
+            {b.ai && (
+              <>
+                <Stat
+                  icon="sparkles"
+                  label={t`AI design success`}
+                  value={b.ai.byStatus.ready + b.ai.byStatus.fail ? `${Math.round(b.ai.successRate * 100)} %` : '—'}
+                  total={`${b.ai.byStatus.ready} / ${b.ai.byStatus.ready + b.ai.byStatus.fail} · ${t`AI enabled`} ${b.ai.enabled} / ${b.ai.orders}`}
+                  totalLabel={t`Ready / finished`}
+                />
+                <Stat
+                  icon="sparkles"
+                  label={t`AI design mean time`}
+                  value={meanTime(b.ai.meanSeconds)}
+                  total={`${b.ai.byStatus.submitted + b.ai.byStatus.processing} · ${t`Failed`} ${b.ai.byStatus.fail}`}
+                  totalLabel={t`In progress`}
+                />
+              </>
+            )}
           </div>
 
           <div className="grid grid-cols-1 gap-4 xl:grid-flow-dense xl:grid-cols-3">
@@ -139,4 +156,12 @@ export default function DataBoard() {
       )}
     </div>
   );
+}
+
+/** Seconds as "42 s", "3.5 min" or "1.2 h"; "—" without finished runs. */
+function meanTime(seconds: number | null): string {
+  if (seconds === null) return '—';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${(seconds / 60).toFixed(1)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
 }
