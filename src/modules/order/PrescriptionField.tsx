@@ -28,7 +28,8 @@ export function prescriptionFits(p: Prescription | null | undefined): boolean {
   return JAWS.every((jaw) => !p[jaw] || prescriptionProblem(jaw, p[jaw]!) === null);
 }
 
-export function PrescriptionField({ id, value, onChange, disabled }: { id?: string; value: unknown; onChange: (v: Prescription | null) => void; disabled?: boolean }) {
+/** `lab`: the lab's own default is edited (system params): no "use the default" choice. */
+export function PrescriptionField({ id, value, onChange, disabled, lab = false }: { id?: string; value: unknown; onChange: (v: Prescription | null) => void; disabled?: boolean; lab?: boolean }) {
   const { t, i18n } = useLingui();
   const numbering = useToothNumbering();
   const p = (value ?? null) as Prescription | null;
@@ -39,7 +40,7 @@ export function PrescriptionField({ id, value, onChange, disabled }: { id?: stri
 
   return (
     <div id={id} className="space-y-2 text-sm" data-testid="prescription">
-      <label className="flex items-center gap-2">
+      <label className={`flex items-center gap-2 ${lab ? 'hidden' : ''}`}>
         <input type="checkbox" checked={!own} disabled={disabled} onChange={(e) => onChange(e.target.checked ? null : structuredClone(DEFAULT_PRESCRIPTION))} />
         {t`The lab's default prescription (system params)`}
       </label>
