@@ -10,6 +10,7 @@ import { request } from '../../api/client.ts';
 import type { Option, Row } from '../../kit/index.ts';
 import { useStatusOptions } from './status.ts';
 import { AI_STATUS, ORDER_STATUS } from '../../../common/orders.ts';
+import { formatNumber } from '../../i18n/format.ts';
 
 /** How often a row in bite registration asks for its job. */
 const JOB_POLL_MS = 1500;
@@ -132,7 +133,7 @@ export function AiStatusCell({ row, options, ended }: { row: Row; options: Optio
       clearInterval(timer);
     };
   }, [status, row.id, ended]);
-  const percent = Math.round((job?.progress ?? 0) * 100);
+  const percent = formatNumber((job?.progress ?? 0) * 100);
   const error = typeof row.aiError === 'string' ? row.aiError : '';
   return (
     <span className="flex flex-col gap-0.5" data-testid="ai-status-cell" data-status={status}>
