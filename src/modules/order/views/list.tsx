@@ -136,7 +136,9 @@ export default function OrderList() {
 
   const retryAI = async (row: Row) => {
     try {
-      await unwrap(api().admin.order.info.retryAI.$post({ json: { id: row.id } }));
+      // The spec's call (design:retryAI, the designer's), else the order list's (order:info:retryAI).
+      if (hasPerm('design:retryAI')) await unwrap(api().admin.design.retryAI.$post({ json: { orderId: Number(row.id) } }));
+      else await unwrap(api().admin.order.info.retryAI.$post({ json: { id: row.id } }));
       toast.success(t`The order was sent to AI design again`);
       crud.current?.refresh();
     } catch {
@@ -169,7 +171,7 @@ export default function OrderList() {
         dialog={{ width: '60%', onSubmit }}
         rowActions={[
           { label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) },
-          { label: t`Retry AI`, onClick: (row) => void retryAI(row), hidden: (row) => Number(row.aiStatus) !== AI_FAIL || !hasPerm('order:info:retryAI') },
+          { label: t`Retry AI`, onClick: (row) => void retryAI(row), hidden: (row) => Number(row.aiStatus) !== AI_FAIL || !(hasPerm('order:info:retryAI') || hasPerm('design:retryAI')) },
           { label: t`Remake`, onClick: (row) => setRemakeOf(row), hidden: () => !canRemake() },
           { label: t`Assign designer`, onClick: (row) => setDesignerOf(row), hidden: (row) => !canAssignDesigner(row) },
         ]}
