@@ -20,6 +20,8 @@ export const bendWireSchema = z.object({
   material: z.string().max(64).nullable().optional(),
   /** The design's wire (design document `wires[].id`): when every wire of an order's design has a done job, the order is processed. */
   id: z.union([z.string().min(1).max(64), z.number().int()]).optional(),
+  /** Made by the automatic design (common/ai.ts): not accepted by a designer, it goes only to an AI-enabled device. The stored design's mark wins. */
+  ai: z.object({ accepted: z.boolean() }).nullable().optional(),
 });
 export type BendWire = z.input<typeof bendWireSchema>;
 

@@ -4,6 +4,7 @@
 // bodies are typed from them (z.input).
 import { z } from 'zod';
 import { ORDER_STATUS } from './orders.ts';
+import type { Prescription } from './prescription.ts';
 
 /** "YYYY-MM-DD" or "YYYY-MM-DD HH:mm(:ss)" (also with a T) -> "YYYY-MM-DD HH:mm:ss". */
 const dateTime = z
@@ -37,6 +38,12 @@ const fields = {
   upper: modelRef,
   lower: modelRef,
   occlusion: modelRef,
+  /**
+   * The order's own prescription for the automatic design (common/prescription.ts), null for the
+   * lab's default. Checked by the server with prescriptionSchema after this parse, so that a
+   * refusal names the jaw, the wire and the teeth.
+   */
+  prescription: z.custom<Prescription | null>((v) => v === null || (typeof v === 'object' && !Array.isArray(v))).optional(),
 };
 export const orderAddSchema = z.object(fields);
 export type OrderAddRequest = z.input<typeof orderAddSchema>;

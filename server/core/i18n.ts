@@ -1,6 +1,7 @@
 // Server messages in zh (default), en and de. The client shows `message` as is.
 // One catalog file per area under messages/, merged here.
 
+import { aiMessages } from './messages/ai.ts';
 import { baseMessages } from './messages/base.ts';
 import { designMessages } from './messages/design.ts';
 import { hubMessages } from './messages/hub.ts';
@@ -21,6 +22,7 @@ const catalog = {
   ...designMessages,
   ...hubMessages,
   ...lifecycleMessages,
+  ...aiMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

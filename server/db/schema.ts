@@ -201,6 +201,13 @@ export interface OrderInfoTable {
   baseFileId: number | null;
   /** JSON DrcResult (common/order-lifecycle.ts) of a design version, updateDRC. */
   drc: string | null;
+  /** JSON Prescription (common/prescription.ts) of this order; null: the lab's default (param aiPrescription). */
+  prescription: string | null;
+  /** Why the last automatic design failed (aiStatus fail). */
+  aiError: string | null;
+  /** When the automatic design was last submitted, and when that run ended. */
+  aiSubmitTime: string | null;
+  aiEndTime: string | null;
   createTime: string;
   updateTime: string;
 }

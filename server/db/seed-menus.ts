@@ -83,6 +83,8 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Assign designer', type: 2, perms: 'design:designer' },
           // The teeth of an order's jaw models (the teeth job): a new entry, as above.
           { name: 'Order teeth', type: 2, perms: 'design:getTeeth' },
+          // The automatic design (server/modules/ai/routes.ts): a new entry, as above.
+          { name: 'AI design', type: 2, perms: 'design:retryAI,design:aiStatistics' },
         ]),
       },
       {

@@ -114,7 +114,7 @@ describe('dashboard rankings and shares', () => {
       { status: 1, count: 1 },
       { status: 2, count: 3 },
     ]);
-    expect((await info('aiInfo', { period: 'month' })).body.data).toEqual({ orders: 4, enabled: 3, ratio: 0.75 });
+    expect((await info('aiInfo', { period: 'month' })).body.data).toMatchObject({ orders: 4, enabled: 3, ratio: 0.75 });
     expect((await info('aiInfo', { period: 'all' })).body.data.orders).toBe(5);
   });
 

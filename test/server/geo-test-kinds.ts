@@ -56,3 +56,32 @@ export async function fakeBitePoor() {
   const m = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
   return { upper: m, lower: m, rms: 9, overlap: 0.01, penetration: 0, error: 'the bite scan does not fit the models', code: 'BITE_POOR_FIT' };
 }
+
+/** Stored teeth that answer at once (the automatic design tests' stand-in for the segmentation). */
+export async function fakeTeeth(input: { jaw: 'upper' | 'lower' }) {
+  return { jaw: input.jaw, vertexCount: 0, labels: '', teeth: [], arch: [] };
+}
+
+/**
+ * An engine that designs one wire per prescribed wire (tests of server/modules/ai): each marked
+ * `ai: { accepted: false }`, with a report; it sleeps a little so that `processing` can be seen,
+ * and refuses to run without the stored teeth (it must run after the teeth job).
+ */
+export async function fakeAutodesign(
+  input: { orderId: number; upper: { teeth: unknown } | null; lower: { teeth: unknown } | null; prescription: { upper: { wires: { type: string; teeth: number[] }[] } | null } },
+  progress: (f: number) => void,
+) {
+  if (input.upper && !input.upper.teeth) throw new Error('no stored teeth for the upper jaw');
+  progress(0.5);
+  await sleep(300);
+  const wires = (input.prescription.upper?.wires ?? []).map((w, i) => ({ id: `ai-${i}`, type: w.type, teeth: w.teeth, ai: { accepted: false } }));
+  return {
+    design: { schemaVersion: 1, wires },
+    report: wires.map((w) => ({ wireId: w.id, jaw: 'upper', type: w.type, teeth: w.teeth, ok: true })),
+  };
+}
+
+/** An engine that answers something that is no design. */
+export async function fakeAutodesignJunk() {
+  return { design: { schemaVersion: 99, wires: [] }, report: [] };
+}

@@ -15,6 +15,7 @@ import * as m0102 from './0102_rate_pending.ts';
 import * as m0103 from './0103_rights_version.ts';
 import * as m0110 from './0110_order_lifecycle.ts';
 import * as m0120 from './0120_model_teeth.ts';
+import * as m0130 from './0130_ai_design.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0103_rights_version': m0103,
   '0110_order_lifecycle': m0110,
   '0120_model_teeth': m0120,
+  '0130_ai_design': m0130,
 };

@@ -6,8 +6,10 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { fail } from '../../core/errors.ts';
-import { t } from '../../core/i18n.ts';
+import { fail, invalidField } from '../../core/errors.ts';
+import { PRESCRIPTION_PARAM_KEY } from '../../../common/ai.ts';
+import { checkPrescription } from '../ai/prescription.ts';
+import { t, type Lang } from '../../core/i18n.ts';
 import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
 
@@ -58,6 +60,17 @@ export async function getParam(db: Db, keyName: string): Promise<string | null |
   return row ? row.data : undefined;
 }
 
+/** The lab's default prescription (param aiPrescription): JSON checked like an order's (server/modules/ai/prescription.ts). */
+function checkPrescriptionParam(lang: Lang, data: string | null | undefined) {
+  let value: unknown;
+  try {
+    value = JSON.parse(data ?? '');
+  } catch {
+    throw invalidField('data');
+  }
+  checkPrescription(lang, value, 'data');
+}
+
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
@@ -87,12 +100,15 @@ export function createParamResource(ctx: AppContext) {
   const resource = createCrud(ctx, {
     ...paramResource,
     hooks: {
-      async beforeAdd(data, { trx }) {
+      async beforeAdd(data, { c, trx }) {
         await ensureUniqueKey(trx, data.keyName);
+        if (data.keyName === PRESCRIPTION_PARAM_KEY) checkPrescriptionParam(c.get('lang'), data.data);
         return data;
       },
-      async beforeUpdate(data, { trx }) {
+      async beforeUpdate(data, { c, trx }) {
         if (data.keyName !== undefined) await ensureUniqueKey(trx, data.keyName, data.id);
+        const key = data.keyName ?? (await trx.selectFrom('base_sys_param').select('keyName').where('id', '=', data.id).executeTakeFirst())?.keyName;
+        if (key === PRESCRIPTION_PARAM_KEY && data.data !== undefined) checkPrescriptionParam(c.get('lang'), data.data);
         return data;
       },
     },

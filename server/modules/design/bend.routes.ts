@@ -17,6 +17,18 @@ import { ApiError, fail, invalidField } from '../../core/errors.ts';
 import { validate, validationError } from '../../core/validate.ts';
 import { bendTarget, deviceList, insertJob, jobOwner, jobStatus, queueList, transition, usableDeviceIds } from '../device-hub/jobs.ts';
 import { visibleOrder } from './service.ts';
+import { isDesignerWire, type WireAiMark } from '../../../common/ai.ts';
+
+/** The design document's wire of this id, if any. */
+function storedWire(data: string, id: string): { ai?: WireAiMark | null } | undefined {
+  try {
+    const doc = JSON.parse(data) as { wires?: unknown };
+    if (!Array.isArray(doc.wires)) return undefined;
+    return (doc.wires as ({ id?: unknown; ai?: WireAiMark | null } | null)[]).find((w) => w && (typeof w.id === 'string' || typeof w.id === 'number') && String(w.id) === id) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const PREFIX = '/admin/design';
 
@@ -24,6 +36,19 @@ const BEND = epsGroup('design', PREFIX, 'DesignBend');
 
 export function bendRoutes(ctx: AppContext) {
   const doc = entryDoc(BEND);
+
+  /**
+   * Whether the wire is a designer's (common/ai.ts isDesignerWire): the order's stored design
+   * decides for a wire it holds (by id); otherwise the body's own mark.
+   */
+  async function designersWire(orderId: number | null, wire: { id?: string | number; ai?: { accepted: boolean } | null }): Promise<boolean> {
+    if (orderId !== null && wire.id !== undefined) {
+      const row = await ctx.db.selectFrom('design_data').select('data').where('orderId', '=', orderId).executeTakeFirst();
+      const stored = row ? storedWire(row.data, String(wire.id)) : undefined;
+      if (stored) return isDesignerWire(stored);
+    }
+    return isDesignerWire(wire);
+  }
 
   const usable = async (userId: number) => usableDeviceIds(ctx.db, userId, await seesAll(ctx.db, userId, SEE_ALL.devices));
 
@@ -83,6 +108,8 @@ export function bendRoutes(ctx: AppContext) {
       if (orderId !== null && !(Number.isInteger(orderId) && orderId > 0)) throw invalidField('orderId');
       // The same rule as the design document: the order's designer or an orders admin.
       if (orderId !== null && !(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
+      // A wire the automatic design made and no designer accepted goes only to an AI-enabled device.
+      if (!device.enableAI && !(await designersWire(orderId, wire.data))) throw fail('hubAiWire', { device: device.devicename });
       const jobId = await insertJob(ctx, {
         deviceId: device.id,
         userId,

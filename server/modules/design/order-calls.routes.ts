@@ -168,6 +168,8 @@ export function orderCallRoutes(ctx: AppContext) {
             deliveryTime: null,
             enableAI: 0,
             aiStatus: 0,
+            // The remake keeps the order's own prescription (AI stays off until switched on).
+            prescription: src.prescription,
             status: ORDER_STATUS.design,
             // Only an orders admin keeps another designer; everyone else designs their copy.
             designerId: admin ? src.designerId : userId,

@@ -56,19 +56,19 @@ export interface DesignWrite {
   time: string;
 }
 
-/** Writes version baseVersion + 1 if the stored version is still baseVersion; false when it is not (a stale save). */
-export async function writeDesign(ctx: AppContext, w: DesignWrite): Promise<boolean> {
+/** Writes version baseVersion + 1 if the stored version is still baseVersion; false when it is not (a stale save). `db`: a transaction (the automatic design's job end). */
+export async function writeDesign(ctx: AppContext, w: DesignWrite, db: Db = ctx.db): Promise<boolean> {
   const values = { version: w.baseVersion + 1, schemaVersion: w.schemaVersion, data: w.text, userId: w.userId, updateTime: w.time };
   // The version check is part of the write itself, so concurrent saves cannot both pass it.
   if (w.baseVersion === 0) {
-    const result = await ctx.db
+    const result = await db
       .insertInto('design_data')
       .values({ orderId: w.orderId, createTime: w.time, ...values })
       .onConflict((oc) => oc.column('orderId').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
-  const result = await ctx.db
+  const result = await db
     .updateTable('design_data')
     .set(values)
     .where('orderId', '=', w.orderId)

@@ -229,7 +229,7 @@ export async function usableDeviceIds(db: Db, userId: number, seesAllDevices: bo
 
 /** What a bend job is checked against: the device's wire diameters and program memory. */
 export function bendTarget(db: Db, deviceId: number) {
-  return db.selectFrom('device_info').select(['id', 'diameters', 'memory']).where('id', '=', deviceId).executeTakeFirst();
+  return db.selectFrom('device_info').select(['id', 'devicename', 'diameters', 'memory', 'enableAI']).where('id', '=', deviceId).executeTakeFirst();
 }
 
 /** Who queued a job, for which device, and where it stands. */

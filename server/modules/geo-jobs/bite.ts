@@ -7,6 +7,7 @@ import { ORDER_STATUS } from '../../../common/orders.ts';
 import { formatTime } from '../../core/clock.ts';
 import { moveOrder } from '../order/lifecycle.ts';
 import { teethKind } from './teeth.ts';
+import { autodesignKind } from '../ai/kind.ts';
 import type { GeoKind, GeoKinds, HookArgs } from './types.ts';
 
 export const BITE_THREAD = new URL('./bite.thread.ts', import.meta.url).href;
@@ -36,4 +37,4 @@ export function biteKind(thread: { module?: string; fn?: string } = {}): GeoKind
 }
 
 /** Every kind the server runs. */
-export const GEO_KINDS: GeoKinds = { bite: biteKind(), teeth: teethKind() };
+export const GEO_KINDS: GeoKinds = { bite: biteKind(), teeth: teethKind(), autodesign: autodesignKind() };

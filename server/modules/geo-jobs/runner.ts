@@ -18,7 +18,7 @@ import { formatTime } from '../../core/clock.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Kysely } from 'kysely';
 import { MAX_ATTEMPTS } from './store.ts';
-import type { GeoKinds, JobInfo, ThreadMessage, ThreadStart } from './types.ts';
+import type { GeoKind, GeoKinds, JobInfo, ThreadMessage, ThreadStart } from './types.ts';
 
 const THREAD_URL = new URL('./thread.mjs', import.meta.url);
 
@@ -46,7 +46,8 @@ export function defaultConcurrency(env: Record<string, string | undefined> = pro
 
 interface Running {
   job: JobInfo;
-  worker: Worker;
+  /** null while the kind's prepare runs. */
+  worker: Worker | null;
   settled: boolean;
   renew: ReturnType<typeof setInterval>;
   timeout?: ReturnType<typeof setTimeout>;
@@ -103,7 +104,7 @@ export class GeoJobRunner {
       r.settled = true;
       clearInterval(r.renew);
       clearTimeout(r.timeout);
-      return r.worker.terminate();
+      return r.worker?.terminate();
     });
     this.running.clear();
     await Promise.all(ends);
@@ -195,6 +196,26 @@ export class GeoJobRunner {
         .select(['id', 'kind', 'orderId', 'attempts', 'input'])
         .where('state', '=', 'queued')
         .where('kind', 'in', Object.keys(this.kinds));
+      // A kind that waits for others (`after`) is not taken while one of theirs for its order is pending.
+      for (const [name, kind] of Object.entries(this.kinds)) {
+        if (!kind.after?.length) continue;
+        const after = [...kind.after];
+        q = q.where((eb) =>
+          eb.or([
+            eb('geo_job.kind', '!=', name),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('geo_job as before')
+                  .select('before.id')
+                  .whereRef('before.orderId', '=', 'geo_job.orderId')
+                  .where('before.kind', 'in', after)
+                  .where('before.state', 'in', ['queued', 'running']),
+              ),
+            ),
+          ]),
+        );
+      }
       if (background.length) q = q.orderBy((eb) => eb.case().when('kind', 'in', background).then(1).else(0).end());
       const next = await q.orderBy('id').limit(1).executeTakeFirst();
       if (!next) return null;
@@ -223,7 +244,32 @@ export class GeoJobRunner {
 
   private launch(job: JobInfo): void {
     const kind = this.kinds[job.kind]!;
-    const start: ThreadStart = { module: kind.module, fn: kind.fn ?? 'run', input: job.input };
+    if (!kind.prepare) return this.startThread(job, kind, job.input);
+    // The kind's main-side preparation (its input as the database is now) holds the slot meanwhile.
+    const slot: Running = { job, worker: null, settled: false, renew: setInterval(() => {}, 1 << 30) };
+    slot.renew.unref();
+    this.running.set(job.id, slot);
+    void (async () => {
+      let input: unknown;
+      try {
+        input = await kind.prepare!({ ctx: this.ctx, job });
+      } catch (err) {
+        clearInterval(slot.renew);
+        await this.finish(job, { ok: false, error: (err instanceof Error ? err.message : String(err)).slice(0, 2000) });
+        this.running.delete(job.id);
+        this.idleWaiters.splice(0).forEach((w) => w());
+        this.wake();
+        return;
+      }
+      clearInterval(slot.renew);
+      this.running.delete(job.id);
+      if (this.stopped) return;
+      this.startThread(job, kind, input);
+    })();
+  }
+
+  private startThread(job: JobInfo, kind: GeoKind, input: unknown): void {
+    const start: ThreadStart = { module: kind.module, fn: kind.fn ?? 'run', input };
     let worker: Worker;
     try {
       worker = new Worker(THREAD_URL, { workerData: start });
@@ -300,7 +346,7 @@ export class GeoJobRunner {
       clearInterval(run.renew);
       clearTimeout(run.timeout);
       this.running.delete(run.job.id);
-      await run.worker.terminate();
+      await run.worker?.terminate();
       this.idleWaiters.splice(0).forEach((w) => w());
       this.wake();
     }

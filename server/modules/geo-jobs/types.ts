@@ -42,6 +42,16 @@ export interface GeoKind {
   background?: boolean;
   /** Longest an attempt may run (ms, real time) before its thread is stopped and the attempt fails; default the runner's. */
   timeoutMs?: number;
+  /**
+   * Kinds that must end first: a job of this kind is not taken while a job of one of these kinds
+   * for the same order is queued or running (the automatic design waits for the bite and teeth).
+   */
+  after?: readonly string[];
+  /**
+   * Main side, after the claim and before the thread starts: answers the thread's input (from the
+   * stored one and the database as it is now). A throw fails the attempt with its message.
+   */
+  prepare?(args: Omit<HookArgs, 'trx'>): Promise<unknown> | unknown;
   /** In the transaction that marks the job done. */
   onDone?(result: unknown, args: HookArgs): Promise<void> | void;
   /** In the transaction that marks the job failed for good (after its last attempt). */

@@ -15,6 +15,8 @@ import { AI_STATUS, ORDER_STATUS } from './status.ts';
 import { latestJobs } from '../geo-jobs/store.ts';
 import { modelsChanged, recordCreated } from './lifecycle.ts';
 import { historySchema, orderHistory } from './history.ts';
+import { aiOff, AUTODESIGN_KIND, submitAi } from '../ai/status.ts';
+import { checkPrescription } from '../ai/prescription.ts';
 
 type Row = Record<string, unknown>;
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -52,6 +54,10 @@ export const orderResource = {
     processEndTime: { type: 'datetime', comment: 'Processing finished', nullable: true },
     baseFileId: { type: 'number', comment: 'Generated denture base (space file ID), saveDentureBase', nullable: true, readonly: true },
     drc: { type: 'json', comment: 'Design rule check of a design version (updateDRC)', nullable: true, readonly: true },
+    prescription: { type: 'json', comment: "The order's prescription for the automatic design (common/prescription.ts); null: the lab's default", nullable: true },
+    aiError: { type: 'string', comment: 'Why the last automatic design failed (aiStatus 3)', nullable: true, readonly: true },
+    aiSubmitTime: { type: 'datetime', comment: 'Automatic design last submitted', nullable: true, readonly: true },
+    aiEndTime: { type: 'datetime', comment: 'Automatic design last ended (ready or fail)', nullable: true, readonly: true },
     createTime: { type: 'datetime', comment: 'Created', readonly: true },
     updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
   },
@@ -64,7 +70,7 @@ export const orderResource = {
   updateSchema,
   recycle: true,
   extraApi: [
-    { method: 'post', path: '/retryAI', summary: 'Send a failed AI design again ({ id }): aiStatus fail -> submitted' },
+    { method: 'post', path: '/retryAI', summary: 'Send a failed AI design again ({ id }): aiStatus fail -> submitted, a new autodesign job (as POST /admin/design/retryAI)' },
     { method: 'get', path: '/history', summary: "The order's status changes, oldest first (?id=): OrderStatusChange[]" },
   ],
 } as const satisfies ResourceDef<'order_info', typeof addSchema, typeof updateSchema>;
@@ -130,6 +136,10 @@ async function checkDesigner(trx: Kysely<Database>, designerId: number) {
 export function createOrderResource(ctx: AppContext) {
   /** Update bodies whose models changed (beforeUpdate -> afterUpdate, same request). */
   const modelChanges = new WeakSet<object>();
+  /** Update bodies that submit the automatic design again, or switch it off. */
+  const aiChanges = new WeakMap<object, 'submit' | 'off'>();
+  const prescriptionOf = (lang: Parameters<typeof checkPrescription>[0], value: unknown) =>
+    value === undefined ? undefined : value === null ? null : JSON.stringify(checkPrescription(lang, value, 'prescription'));
   const resource = createCrud(ctx, {
     ...orderResource,
     hooks: {
@@ -146,13 +156,16 @@ export function createOrderResource(ctx: AppContext) {
         if (designerId !== userId) await checkDesigner(trx, designerId);
         const now = ctx.clock.now();
         const enableAI = data.enableAI ?? 0;
+        const prescription = prescriptionOf(c.get('lang'), data.prescription);
         return {
           caseNo: await nextCaseNo(trx, now),
           patientName: data.patientName,
           remark: data.remark ?? null,
           deliveryTime: data.deliveryTime ?? null,
           enableAI,
-          aiStatus: enableAI ? AI_STATUS.submitted : AI_STATUS.notEnabled,
+          // AI on: submitted by afterAdd (submitAi), after the models' jobs.
+          aiStatus: AI_STATUS.notEnabled,
+          prescription: prescription ?? null,
           status: ORDER_STATUS.design,
           designerId,
           creatorId: userId,
@@ -168,6 +181,8 @@ export function createOrderResource(ctx: AppContext) {
         const { userId } = authOf(c);
         await recordCreated(trx, id, userId, ctx.clock.now());
         await modelsChanged(ctx, trx, id, userId);
+        // Saved with AI on: submitted, its job queued after the bite and teeth jobs.
+        if (data.enableAI) await submitAi(ctx, trx, id);
       },
       async beforeUpdate(data, { c, trx }) {
         const { userId } = authOf(c);
@@ -191,14 +206,23 @@ export function createOrderResource(ctx: AppContext) {
           await checkDesigner(trx, data.designerId);
           values.designerId = data.designerId;
         }
-        if (data.enableAI !== undefined && data.enableAI !== previous.enableAI) {
-          values.enableAI = data.enableAI;
-          values.aiStatus = data.enableAI ? AI_STATUS.submitted : AI_STATUS.notEnabled;
-        }
+        const prescription = prescriptionOf(c.get('lang'), data.prescription);
+        const prescriptionChanged = prescription !== undefined && prescription !== (previous.prescription ?? null);
+        if (prescriptionChanged) values.prescription = prescription;
+        // The automatic design is (re)submitted when AI is switched on, or when what it designs
+        // from changed (models, prescription) while AI is on; switched off, it stops.
+        const enableAI = data.enableAI ?? previous.enableAI;
+        if (enableAI !== previous.enableAI) values.enableAI = enableAI;
+        if (!enableAI && previous.enableAI) aiChanges.set(data, 'off');
+        else if (enableAI && (!previous.enableAI || changed || prescriptionChanged)) aiChanges.set(data, 'submit');
         return values;
       },
       async afterUpdate(id, data, { c, ctx, trx }) {
         if (modelChanges.delete(data)) await modelsChanged(ctx, trx, id, authOf(c).userId);
+        const ai = aiChanges.get(data);
+        aiChanges.delete(data);
+        if (ai === 'submit') await submitAi(ctx, trx, id);
+        else if (ai === 'off') await aiOff(ctx, trx, id);
       },
       // Names for the list: the designer, and the model files with their download URLs.
       async decorateList(rows, { db }) {
@@ -218,11 +242,8 @@ export function createOrderResource(ctx: AppContext) {
       .executeTakeFirst();
     if (!order) throw fail('dataNotFound');
     if (!order.enableAI || order.aiStatus !== AI_STATUS.fail) throw fail('orderAiNotRetryable');
-    await ctx.db
-      .updateTable('order_info')
-      .set({ aiStatus: AI_STATUS.submitted, updateTime: formatTime(ctx.clock.now()) })
-      .where('id', '=', id)
-      .execute();
+    // The same resubmission as POST /admin/design/retryAI (conditional: a concurrent retry loses).
+    if (!(await ctx.db.transaction().execute((trx) => submitAi(ctx, trx, id, 'retry')))) throw fail('orderAiNotRetryable');
     return ok(c, null);
   })
     .get('/history', validate('query', historySchema), async (c) => {
@@ -244,6 +265,7 @@ async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {
     ? await db.selectFrom('space_info').select(['id', 'name', 'size']).where('id', 'in', fileIds).execute()
     : [];
   const bites = await latestJobs(db, rows.map((r) => Number(r.id)), 'bite');
+  const designs = await latestJobs(db, rows.map((r) => Number(r.id)), AUTODESIGN_KIND);
   const userById = new Map(users.map((u) => [u.id, u]));
   const fileById = new Map(files.map((f) => [f.id, { ...f, url: fileUrl(f.id) }]));
   return rows.map((r) => {
@@ -267,6 +289,9 @@ async function decorate(db: Kysely<Database>, rows: Row[]): Promise<Row[]> {
       // The latest bite registration job (GeoJobView: state, progress, error), or null.
       biteJob: bites.get(Number(r.id)) ?? null,
       drc: typeof r.drc === 'string' ? (JSON.parse(r.drc) as unknown) : (r.drc ?? null),
+      prescription: typeof r.prescription === 'string' ? (JSON.parse(r.prescription) as unknown) : (r.prescription ?? null),
+      // The latest automatic design job (GeoJobView), or null: its progress while aiStatus is processing.
+      aiJob: designs.get(Number(r.id)) ?? null,
     };
   });
 }

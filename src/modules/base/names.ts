@@ -30,6 +30,7 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'design orders': msg`Design orders`,
   'assign designer': msg`Assign designer`,
   'order teeth': msg`Order teeth`,
+  'ai design': msg`AI design`,
   design: msg`Design`,
   bend: msg({ message: 'Bend', context: 'permission' }),
   'reset key': msg`Reset key`,

@@ -3,6 +3,7 @@
  * when the user holds its permission. A call that fails anyway (a 403 after the role changed, a
  * network error) shows its toast and leaves its card out; the rest of the board stays.
  */
+import type { AiStatistics } from '../../../common/ai.ts';
 import { request } from '../../api/client.ts';
 import { hasPerm } from '../../app/store.ts';
 
@@ -69,7 +70,8 @@ export interface BaseRankings {
 export interface Board {
   add?: AddInfo;
   status?: { status: number; count: number }[];
-  ai?: { orders: number; enabled: number; ratio: number };
+  /** aiInfo: the automatic design's figures (common/ai.ts, as GET /admin/design/aiStatistics). */
+  ai?: AiStatistics;
   designers?: DesignerRow[];
   departments?: DepartmentRow[];
   devices?: { online: number; offline: number; total: number };

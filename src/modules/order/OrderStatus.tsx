@@ -9,7 +9,8 @@ import { jobOf, orderHistory, type GeoJobView, type OrderStatusChange } from '..
 import { request } from '../../api/client.ts';
 import type { Option, Row } from '../../kit/index.ts';
 import { useStatusOptions } from './status.ts';
-import { ORDER_STATUS } from '../../../common/orders.ts';
+import { AI_STATUS, ORDER_STATUS } from '../../../common/orders.ts';
+import { formatNumber } from '../../i18n/format.ts';
 
 /** How often a row in bite registration asks for its job. */
 const JOB_POLL_MS = 1500;
@@ -92,6 +93,61 @@ export function BiteJobCell({ row, ended }: { row: Row; ended: () => void }) {
   );
 }
 
+const aiJobOf = (row: Row): GeoJobView | null => {
+  const job = row.aiJob as GeoJobView | null | undefined;
+  return job && typeof job === 'object' && typeof job.state === 'string' ? job : null;
+};
+const aiRunning = (status: number) => status === AI_STATUS.submitted || status === AI_STATUS.processing;
+
+/**
+ * The list's AI status cell: the status tag, the automatic design's progress while it is
+ * submitted or processing (asked again like the bite cell; `ended` refreshes the list), and the
+ * reason when it failed.
+ */
+export function AiStatusCell({ row, options, ended }: { row: Row; options: Option[]; ended: () => void }) {
+  const { t } = useLingui();
+  const [status, setStatus] = useState(Number(row.aiStatus));
+  const [job, setJob] = useState<GeoJobView | null>(aiJobOf(row));
+  useEffect(() => {
+    setStatus(Number(row.aiStatus));
+    setJob(aiJobOf(row));
+  }, [row]);
+  useEffect(() => {
+    if (!aiRunning(status)) return undefined;
+    let live = true;
+    const timer = setInterval(() => {
+      request<Row>({ url: '/admin/order/info/info', params: { id: Number(row.id) }, silent: true }).then(
+        (info) => {
+          if (!live) return;
+          setJob(aiJobOf(info));
+          if (!aiRunning(Number(info.aiStatus))) {
+            setStatus(Number(info.aiStatus));
+            ended();
+          } else setStatus(Number(info.aiStatus));
+        },
+        () => undefined,
+      );
+    }, JOB_POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [status, row.id, ended]);
+  const percent = formatNumber((job?.progress ?? 0) * 100);
+  const error = typeof row.aiError === 'string' ? row.aiError : '';
+  return (
+    <span className="flex flex-col gap-0.5" data-testid="ai-status-cell" data-status={status}>
+      <Tag option={options.find((o) => o.value === status)} value={status} testId="ai-status-tag" />
+      {status === AI_STATUS.processing && <span className="text-xs text-violet-700">{t`Designing ${percent}%`}</span>}
+      {status === AI_STATUS.fail && error && (
+        <span className="block max-w-40 truncate text-xs text-red-700" title={error}>
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** The form's status part (update and info): status and AI status, the bite job, and the history. */
 export function OrderStatusHistory({ form }: { form: Row }) {
   const { t } = useLingui();
@@ -124,6 +180,7 @@ export function OrderStatusHistory({ form }: { form: Row }) {
         <Tag option={statuses.find((s) => s.value === Number(form.status))} value={form.status} testId="order-form-status" />
         <span className="text-xs text-slate-500">{t`AI status`}</span>
         <Tag option={ai.find((s) => s.value === Number(form.aiStatus))} value={form.aiStatus} testId="order-form-ai-status" />
+        {Number(form.aiStatus) === AI_STATUS.fail && typeof form.aiError === 'string' && <span className="text-xs text-red-700">{form.aiError}</span>}
         {job && (Number(form.status) === ORDER_STATUS.biteRegistration || job.state === 'failed') && (
           <span className={`text-xs ${job.state === 'failed' ? 'text-red-700' : 'text-violet-700'}`}>{text(job)}</span>
         )}

@@ -2,7 +2,20 @@
 import { useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { CrudPage, type FormItem, type Option, type TableColumn } from '../../../kit/index.ts';
+import { CrudPage, Field, type FormItem, type Option, type TableColumn } from '../../../kit/index.ts';
+import { PRESCRIPTION_PARAM_KEY } from '../../../../common/ai.ts';
+import { DEFAULT_PRESCRIPTION, prescriptionSchema, type Prescription } from '../../../../common/prescription.ts';
+import { PrescriptionField } from '../../order/PrescriptionField.tsx';
+
+/** The param's JSON as a prescription (the lab's control), or undefined when it is not one (the plain text field then). */
+function readable(value: unknown): Prescription | undefined {
+  try {
+    const parsed = prescriptionSchema.safeParse(JSON.parse(String(value ?? '')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
 import { session } from '../../../api/client.ts';
 import { hasPerm } from '../../../app/store.ts';
 import { toast } from '../../../ui/toast.tsx';
@@ -36,7 +49,20 @@ export default function ParamList() {
       validate: (v) => (typeof v === 'string' && !/^[\w.:-]+$/.test(v) ? t`Letters, digits and . : _ - only` : null),
     },
     { prop: 'dataType', label: t`Type`, type: 'radio', options: types, value: 0 },
-    { prop: 'data', label: t`Value`, type: 'textarea' },
+    {
+      prop: 'data',
+      label: t`Value`,
+      type: 'custom',
+      span: 24,
+      // The lab's default prescription (common/ai.ts PRESCRIPTION_PARAM_KEY) is edited with the order
+      // form's control and stored as JSON; the server checks it like an order's.
+      render: (p) =>
+        p.form.keyName === PRESCRIPTION_PARAM_KEY && readable(p.value) !== undefined ? (
+          <PrescriptionField id={p.id} value={readable(p.value)} onChange={(v) => p.onChange(JSON.stringify(v ?? DEFAULT_PRESCRIPTION))} disabled={p.disabled} lab />
+        ) : (
+          <Field item={{ prop: 'data', label: t`Value`, type: 'textarea' }} id={p.id} value={p.value} onChange={p.onChange} disabled={p.disabled} invalid={p.invalid} form={p.form} mode={p.mode} />
+        ),
+    },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
   ];
 

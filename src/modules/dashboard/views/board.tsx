@@ -18,6 +18,7 @@ import { DeviceTimes } from '../DeviceTimes.tsx';
 import { Card, DeviceSplit, RankingList, Segmented, Stat } from '../parts.tsx';
 import { WireCard } from '../WireCard.tsx';
 import { WorldMap } from '../WorldMap.tsx';
+import { formatCount, formatNumber } from '../../../i18n/format.ts';
 
 function usePeriod(): [Period, (p: Period) => void] {
   const router = useRouter();
@@ -79,7 +80,24 @@ export default function DataBoard() {
                 <Stat icon="cpu" label={t`New devices`} value={b.add.added.devices} total={b.add.totals.devices} totalLabel={t`Total`} />
               </>
             )}
-            {b.ai && <Stat icon="sparkles" label={t`AI enabled`} value={`${Math.round(b.ai.ratio * 100)} %`} total={`${b.ai.enabled} / ${b.ai.orders}`} totalLabel={t`Orders`} />}
+            {b.ai && (
+              <>
+                <Stat
+                  icon="sparkles"
+                  label={t`AI design success`}
+                  value={b.ai.byStatus.ready + b.ai.byStatus.fail ? `${formatNumber(b.ai.successRate * 100)} %` : '—'}
+                  total={`${formatCount(b.ai.byStatus.ready)} / ${formatCount(b.ai.byStatus.ready + b.ai.byStatus.fail)} · ${t`AI enabled`} ${formatCount(b.ai.enabled)} / ${formatCount(b.ai.orders)}`}
+                  totalLabel={t`Ready / finished`}
+                />
+                <Stat
+                  icon="sparkles"
+                  label={t`AI design mean time`}
+                  value={meanTime(b.ai.meanSeconds)}
+                  total={`${formatCount(b.ai.byStatus.submitted + b.ai.byStatus.processing)} · ${t`Failed`} ${formatCount(b.ai.byStatus.fail)}`}
+                  totalLabel={t`In progress`}
+                />
+              </>
+            )}
           </div>
 
           <div className="grid grid-cols-1 gap-4 xl:grid-flow-dense xl:grid-cols-3">
@@ -139,4 +157,12 @@ export default function DataBoard() {
       )}
     </div>
   );
+}
+
+/** Seconds as "42 s", "3,5 min" or "1,2 h" in the active language; "—" without finished runs. */
+function meanTime(seconds: number | null): string {
+  if (seconds === null) return '—';
+  if (seconds < 60) return `${formatNumber(seconds)} s`;
+  if (seconds < 3600) return `${formatNumber(seconds / 60, { fixed: 1 })} min`;
+  return `${formatNumber(seconds / 3600, { fixed: 1 })} h`;
 }

@@ -11,7 +11,8 @@ import { ModelUpload, isPending, settleModels } from '../ModelUpload.tsx';
 import { useStatusOptions } from '../status.ts';
 import { userLabel, type NamedUser } from '../../../app/users.ts';
 import { AI_STATUS } from '../../../../common/orders.ts';
-import { BiteJobCell, OrderStatusHistory } from '../OrderStatus.tsx';
+import { AiStatusCell, BiteJobCell, OrderStatusHistory } from '../OrderStatus.tsx';
+import { PrescriptionField, prescriptionFits } from '../PrescriptionField.tsx';
 import { canAssignDesigner, canRemake, DesignerDialog, RemakeDialog } from '../OrderActions.tsx';
 import { factories as loadFactories, type CopiedOrder, type Factory } from '../../../api/lifecycle.ts';
 
@@ -59,7 +60,7 @@ export default function OrderList() {
     { prop: 'patientName', label: t`Patient`, sortable: true, minWidth: 120 },
     { prop: 'status', label: t`Status`, dict: statuses, sortable: true, width: 130 },
     { prop: 'biteJob', label: t`Bite registration`, width: 160, render: (r) => <BiteJobCell row={r} ended={refresh} /> },
-    { prop: 'aiStatus', label: t`AI status`, dict: aiStatuses, sortable: true, width: 110 },
+    { prop: 'aiStatus', label: t`AI status`, sortable: true, width: 150, render: (r) => <AiStatusCell row={r} options={aiStatuses} ended={refresh} /> },
     { prop: 'designerName', label: t`Designer`, width: 100 },
     { prop: 'deliveryTime', label: t`Delivery time`, sortable: true, width: 150, render: (r) => nowrap(typeof r.deliveryTime === 'string' ? r.deliveryTime.slice(0, 16) : r.deliveryTime) },
   ];
@@ -108,6 +109,16 @@ export default function OrderList() {
       ),
     },
     { prop: 'enableAI', label: t`AI design`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
+    {
+      prop: 'prescription',
+      label: t`Prescription`,
+      type: 'custom',
+      span: 24,
+      value: null,
+      hidden: ({ form }) => !form.enableAI,
+      validate: (value) => (prescriptionFits(value as never) ? null : t`The teeth of a wire do not fit its type (count, jaw, neighbours); the server names which.`),
+      render: ({ id, value, onChange, disabled }) => <PrescriptionField id={id} value={value} onChange={onChange} disabled={disabled} />,
+    },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
   ];
   const search: FormItem[] = [
@@ -125,7 +136,9 @@ export default function OrderList() {
 
   const retryAI = async (row: Row) => {
     try {
-      await unwrap(api().admin.order.info.retryAI.$post({ json: { id: row.id } }));
+      // The spec's call (design:retryAI, the designer's), else the order list's (order:info:retryAI).
+      if (hasPerm('design:retryAI')) await unwrap(api().admin.design.retryAI.$post({ json: { orderId: Number(row.id) } }));
+      else await unwrap(api().admin.order.info.retryAI.$post({ json: { id: row.id } }));
       toast.success(t`The order was sent to AI design again`);
       crud.current?.refresh();
     } catch {
@@ -158,7 +171,7 @@ export default function OrderList() {
         dialog={{ width: '60%', onSubmit }}
         rowActions={[
           { label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) },
-          { label: t`Retry AI`, onClick: (row) => void retryAI(row), hidden: (row) => Number(row.aiStatus) !== AI_FAIL || !hasPerm('order:info:retryAI') },
+          { label: t`Retry AI`, onClick: (row) => void retryAI(row), hidden: (row) => Number(row.aiStatus) !== AI_FAIL || !(hasPerm('order:info:retryAI') || hasPerm('design:retryAI')) },
           { label: t`Remake`, onClick: (row) => setRemakeOf(row), hidden: () => !canRemake() },
           { label: t`Assign designer`, onClick: (row) => setDesignerOf(row), hidden: (row) => !canAssignDesigner(row) },
         ]}
