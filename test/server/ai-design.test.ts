@@ -1,7 +1,7 @@
 // The automatic design around its engine (server/modules/ai) through the real app: saving an
 // order with AI on submits it, the autodesign job runs after the teeth job (a fake engine in its
 // thread), the design is stored with its wires marked `ai` and aiStatus goes submitted ->
-// processing -> ready; the built-in engine fails cleanly with its reason; retryAI resubmits only
+// processing -> ready; the built-in engine designs a generated jaw, and fails cleanly with its reasons on one without teeth; retryAI resubmits only
 // a failed order of one's own; aiStatistics counts; a bend job of an unaccepted AI wire goes only
 // to an AI-enabled device; prescriptions are checked with a message. The user's test and the
 // attacker's for each call.
@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRESCRIPTION } from '../../common/prescription.ts';
 import { AI_STATUS } from '../../common/orders.ts';
 import { autodesignKind } from '../../server/modules/ai/kind.ts';
-import { ENGINE_UNAVAILABLE } from '../../server/modules/ai/engine.ts';
 import { biteKind } from '../../server/modules/geo-jobs/bite.ts';
 import { GeoJobRunner } from '../../server/modules/geo-jobs/runner.ts';
 import { teethKind } from '../../server/modules/geo-jobs/teeth.ts';
 import type { GeoKinds } from '../../server/modules/geo-jobs/types.ts';
-import { cubeStl } from '../fixtures/stl.ts';
+import { binaryStl, cubeStl, soupOf } from '../fixtures/stl.ts';
+import { teethJaw } from '../fixtures/teeth-jaws.ts';
+import { parseDocument } from '../../src/editor/engine/document.ts';
 import { addUser, createRole, setup, type TestServer } from './helpers.ts';
 import { uploadOne } from './space-helpers.ts';
 
@@ -99,10 +100,24 @@ describe('automatic design lifecycle', () => {
     expect(design.data.wires.map((w: any) => [w.type, w.ai])).toEqual(DEFAULT_PRESCRIPTION.upper!.wires.map((w) => [w.type, { accepted: false }]));
   });
 
-  it('the built-in engine fails cleanly with its reason; retryAI resubmits and a working engine makes it ready', async () => {
+  it('the built-in engine designs a generated jaw: ready, its wires on the prescribed teeth, each marked ai', async () => {
+    const jaw = await uploadOne(t, anna, { name: 'upper-jaw.stl', bytes: binaryStl(soupOf(teethJaw({ jaw: 'upper', edge: 0.4 }))) }, { kind: 'model' }) as { id: number };
+    const res = await call('POST', '/admin/order/info/add', anna, { patientName: 'Pat', upper: jaw.id, enableAI: 1 });
+    const id = res.body.data.id as number;
+    await run(KINDS({}));
+    expect(await info(id)).toMatchObject({ aiStatus: AI_STATUS.ready, aiError: null });
+    const design = (await call('GET', `/admin/design/getDesignData?orderId=${id}`, anna)).body.data;
+    const doc = parseDocument(design.data);
+    expect(doc.wires!.map((w) => [w.type, w.jaw, w.ai])).toEqual(DEFAULT_PRESCRIPTION.upper!.wires.map((w) => [w.type, 'upper', { accepted: false }]));
+    for (const w of doc.wires!) expect(w.points.length).toBeGreaterThan(2);
+  });
+
+  it('the built-in engine fails cleanly with its reasons on models with no teeth; retryAI resubmits and a working engine makes it ready', async () => {
     const id = await addOrder(anna, { enableAI: true });
     await run(KINDS({}));
-    expect(await info(id)).toMatchObject({ aiStatus: AI_STATUS.fail, aiError: ENGINE_UNAVAILABLE });
+    const failed = await info(id);
+    expect(failed.aiStatus).toBe(AI_STATUS.fail);
+    expect(failed.aiError).toMatch(/AI detection failed for the single-arm clasp on tooth 16/);
     // Another designer's order is not theirs to retry (as if it did not exist).
     expect((await call('POST', '/admin/design/retryAI', ben, { orderId: id })).body).toMatchObject({ code: 1001, message: 'The order does not exist or you may not design it' });
     // Without the permission.
@@ -153,7 +168,7 @@ describe('automatic design lifecycle', () => {
     expect(s.orders).toBe(rows.length);
     expect(s.enabled).toBe(rows.filter((r) => r.enableAI).length);
     expect(s.byStatus.ready).toBe(rows.filter((r) => r.enableAI && r.aiStatus === AI_STATUS.ready).length);
-    expect(s.byStatus.ready).toBe(3);
+    expect(s.byStatus.ready).toBe(4);
     expect(s.successRate).toBe(1);
     expect(s.meanSeconds).toBeGreaterThanOrEqual(0);
     expect(s.series.reduce((a: number, b: { enabled: number }) => a + b.enabled, 0)).toBe(s.enabled);
@@ -170,8 +185,8 @@ describe('automatic design lifecycle', () => {
     await run(KINDS({}));
     expect((await info(id)).aiStatus).toBe(AI_STATUS.fail);
     const s = (await call('GET', '/admin/design/aiStatistics?period=all', anna)).body.data;
-    expect(s.byStatus).toMatchObject({ ready: 3, fail: 1 });
-    expect(s.successRate).toBeCloseTo(0.75);
+    expect(s.byStatus).toMatchObject({ ready: 4, fail: 1 });
+    expect(s.successRate).toBeCloseTo(0.8);
     expect(s.meanSeconds).toBeGreaterThan(0);
   });
 

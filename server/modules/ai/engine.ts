@@ -1,14 +1,19 @@
 // The automatic design's engine boundary: what the `autodesign` job hands the engine and what it
-// answers. The engine (another module, being built) runs in the job's worker thread
-// (autodesign.thread.ts); the server only knows this interface. Until it lands,
-// runAutodesign fails cleanly with ENGINE_UNAVAILABLE, which becomes the order's aiStatus fail
-// reason. Tests run other thread code through autodesignKind({ module, fn }).
+// answers. The engine runs in the job's worker thread (autodesign.thread.ts): the built-in one is
+// runAutodesign (the kernels of workers/design/autodesign.ts, docs/autodesign.md); an external AI
+// service would be another behind the same types. Tests run other thread code through
+// autodesignKind({ module, fn }).
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AutodesignWireReport } from '../../../common/autodesign.ts';
+import { localBlobPath } from '../space/storage.ts';
 import type { BiteResult } from '../../../common/bite.ts';
 import type { Prescription } from '../../../common/prescription.ts';
 import type { Jaw, StoredTeeth } from '../../../common/teeth.ts';
 import type { WireType } from '../../../common/wires.ts';
 import type { WireAiMark } from '../../../common/ai.ts';
 
+/** The kernels are not built (build/kernels.wasm missing): `npm run build` first. */
 export const ENGINE_UNAVAILABLE = 'the built-in engine is not available';
 
 /** One jaw model: its bytes' storage key (under `uploads`) and its stored teeth, if segmented. */
@@ -56,7 +61,41 @@ export interface AutodesignResult {
 
 export type AutodesignEngine = (input: AutodesignInput, onProgress: (f: number) => void) => Promise<AutodesignResult>;
 
-/** The built-in engine: not available yet (the design engine is another module's work). */
-export const runAutodesign: AutodesignEngine = async () => {
-  throw new Error(ENGINE_UNAVAILABLE);
+interface EngineModules {
+  compileKernels(bytes: Uint8Array): Promise<object>;
+  autodesign(
+    module: object,
+    input: { upper: Uint8Array | null; lower: Uint8Array | null; prescription: Prescription },
+    options?: { onProgress?: (f: number) => void },
+  ): Promise<{ document: AutodesignDocument; report: AutodesignWireReport[] }>;
+}
+
+/** Worker code (workers/), loaded by URL in the job's thread: the server project does not type-check it. */
+const workerUrl = (file: string) => new URL(`../../../workers/${file}`, import.meta.url).href;
+const WASM_PATH = fileURLToPath(new URL('../../../build/kernels.wasm', import.meta.url));
+
+/**
+ * The built-in engine (workers/design/autodesign.ts, the same as `npm run autodesign`): the jaw
+ * models read from storage, every prescribed wire placed and checked. Wires that fail are left out
+ * with their reasons; when none could be made the run fails with them.
+ */
+export const runAutodesign: AutodesignEngine = async (input, onProgress) => {
+  if (!fs.existsSync(WASM_PATH)) throw new Error(ENGINE_UNAVAILABLE);
+  const read = (jaw: AutodesignJaw | null) => (jaw ? new Uint8Array(fs.readFileSync(localBlobPath(input.uploads, jaw.key))) : null);
+  const abi = (await import(workerUrl('kernels/abi.ts'))) as Pick<EngineModules, 'compileKernels'>;
+  const engine = (await import(workerUrl('design/autodesign.ts'))) as Pick<EngineModules, 'autodesign'>;
+  const compiled = await abi.compileKernels(fs.readFileSync(WASM_PATH));
+  // a jaw without its model is not designed (an order of one jaw, the lab's default for both)
+  const prescription: Prescription = { upper: input.upper ? input.prescription.upper : null, lower: input.lower ? input.prescription.lower : null };
+  const out = await engine.autodesign(compiled, { upper: read(input.upper), lower: read(input.lower), prescription }, { onProgress });
+  const report: WireReport[] = out.report.map((r) => ({
+    ...(r.wireId ? { wireId: r.wireId } : {}),
+    jaw: r.jaw,
+    type: r.type,
+    teeth: r.teeth,
+    ok: r.status === 'placed',
+    ...(r.message ? { message: r.message } : {}),
+  }));
+  if (report.length > 0 && !report.some((r) => r.ok)) throw new Error(report.map((r) => r.message ?? `${r.type} failed`).join('; '));
+  return { design: out.document, report };
 };
