@@ -105,4 +105,27 @@ describe('wires on named teeth (headless)', () => {
     expect(editor.wires.getState()).toMatchObject({ problem: 'TOOTH_NOT_FOUND', problemTooth: 19 });
     expect(editor.getState().document.wires).toHaveLength(1);
   });
+
+  it('an AI-generated wire is the designer\'s once accepted or edited, each one undoable command', async () => {
+    await openJaws(editor);
+    editor.wires.setTeethSource(async () => detected());
+    const id = (await editor.wires.placeOnTeeth('singleArmClasp', { tooth: 30 }))!;
+    const other = (await editor.wires.placeOnTeeth('singleArmClasp', { tooth: 19 }))!;
+    const doc = editor.getState().document;
+    editor.loadDocument({ ...doc, wires: doc.wires!.map((w) => ({ ...w, ai: { accepted: false } })) });
+    expect(editor.wires.unaccepted().map((w) => w.id)).toEqual([id, other]);
+
+    expect(editor.wires.accept(id)).toBe(true);
+    expect(editor.wires.unaccepted().map((w) => w.id)).toEqual([other]);
+    expect(editor.wires.accept(id)).toBe(false); // already the designer's
+    editor.undo();
+    expect(editor.wires.unaccepted().map((w) => w.id)).toEqual([id, other]);
+    editor.redo();
+
+    // an edit (a corner moved) accepts it too, and keeps the mark in the saved document
+    const wire = editor.getState().document.wires!.find((w) => w.id === other)!;
+    editor.wires.moveCorner(other, 0, { point: [wire.points[0]!.point[0] + 0.2, wire.points[0]!.point[1], wire.points[0]!.point[2]] });
+    expect(editor.wires.unaccepted()).toEqual([]);
+    expect(editor.getState().document.wires!.map((w) => w.ai)).toEqual([{ accepted: true }, { accepted: true }]);
+  });
 });

@@ -12,6 +12,7 @@ import { FIELD_CLASS, MmField } from '../../ui/MmField.tsx';
 import { formatMm, formatNumber } from '../../../i18n/format.ts';
 import { useEngineStore } from '../../ui/useEngineStore.ts';
 import { OnTeeth } from './OnTeeth.tsx';
+import { isDesignerWire } from '../../../../common/ai.ts';
 import { toothName } from '../teeth/labels.ts';
 import { useToothNumbering } from '../../../ui/toothNumbering.ts';
 
@@ -115,6 +116,11 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
                 <button type="button" className="min-w-0 flex-1 text-left" onClick={() => engine?.wires.select(active ? null : w.id)} aria-pressed={active}>
                   <span className="block truncate font-medium text-slate-800">
                     {n}. {name}
+                    {!isDesignerWire(w) && (
+                      <span className="ml-1.5 rounded bg-violet-100 px-1 py-px text-[10px] font-semibold text-violet-700" title={t`Made by the automatic design, not accepted yet`} data-testid="wire-ai">
+                        AI
+                      </span>
+                    )}
                   </span>
                   <span className="block text-slate-500 tabular-nums">{t`Ø ${diameter} mm · length ${length} mm · ${corners} corners`}</span>
                 </button>
@@ -171,6 +177,14 @@ function SelectedWire({ engine, wire, view }: { engine: EditorEngine | null; wir
         </ul>
       ) : (
         result && <p className="text-xs text-emerald-700" data-testid="wire-ok">{t`The wire passes the bending rules.`}</p>
+      )}
+      {!isDesignerWire(wire) && (
+        <div className="mt-1.5 flex items-center gap-2 rounded bg-violet-50 px-2 py-1.5 text-xs text-violet-800" data-testid="wire-ai-review">
+          <span className="flex-1">{t`Made by the automatic design: accept it as it is, or edit it to make it yours.`}</span>
+          <button type="button" className={`${BUTTON} border-violet-300 bg-white text-violet-800 hover:bg-violet-100`} disabled={!engine} onClick={() => engine?.wires.accept(wire.id)} data-testid="wire-accept">
+            {t`Accept`}
+          </button>
+        </div>
       )}
       <p className="mt-1.5 text-xs text-slate-500">
         {corner === null ? t`Click a corner to select it; drag it to move it.` : t`Corner ${number} of ${count} selected.`}

@@ -20,6 +20,7 @@ import { FeatureStore } from '../../engine/store.ts';
 import { WireChecks } from './checks.ts';
 import { ToothAnchorError, type AnchorTooth } from '../../../../common/wires/tooth-anchors.ts';
 import { jawOf } from '../../../../common/teeth.ts';
+import { isDesignerWire } from '../../../../common/ai.ts';
 import { teethFor } from '../../../../common/wires/teeth-for.ts';
 
 export { teethFor } from '../../../../common/wires/teeth-for.ts';
@@ -349,8 +350,22 @@ export class WireFeature {
 
   // ---------------------------------------------------------------- editing
 
+  /** A changed wire is the designer's: an edit of an AI-generated wire accepts it. */
   private commit(label: string, wire: WireDesign): void {
-    this.host.change(label, withWire(this.host.document(), wire));
+    this.host.change(label, withWire(this.host.document(), wire.ai ? { ...wire, ai: { accepted: true } } : wire));
+  }
+
+  /** AI-generated wires no designer has accepted (or edited) yet. */
+  unaccepted(): WireDesign[] {
+    return (this.host.document().wires ?? []).filter((w) => !isDesignerWire(w));
+  }
+
+  /** Accepts an AI-generated wire as it is (one command): it becomes the designer's. */
+  accept(id: string): boolean {
+    const wire = this.wire(id);
+    if (!wire || isDesignerWire(wire)) return false;
+    this.commit('wire.accept', wire);
+    return true;
   }
 
   /** Moves one corner (one command). */
