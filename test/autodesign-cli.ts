@@ -18,23 +18,13 @@ import { compileKernels } from '../workers/kernels/abi.ts';
 import { KernelError } from '../workers/kernels/job.ts';
 import { autodesign } from '../workers/design/autodesign.ts';
 import { WASM_PATH } from './kernels/kernels.ts';
+import { eachArg, fail, readInput } from './cli-args.ts';
 
 const USAGE = 'usage: npm run autodesign -- [--upper U.stl] [--lower L.stl] [--prescription p.json] --out design.json [--report report.json]';
 
-function fail(code: number, message: string): never {
-  console.error(message);
-  process.exit(code);
-}
-
 const argv = process.argv.slice(2);
 const opts: { upper?: string; lower?: string; prescription?: string; out?: string; report?: string } = {};
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i]!;
-  const value = (what: string): string => {
-    const v = argv[++i];
-    if (v === undefined || v.startsWith('--')) fail(2, `${a} needs ${what}\n${USAGE}`);
-    return v;
-  };
+eachArg(argv, USAGE, (a, value) => {
   if (a === '--upper') opts.upper = value('an STL file');
   else if (a === '--lower') opts.lower = value('an STL file');
   else if (a === '--prescription') opts.prescription = value('a JSON file');
@@ -42,24 +32,15 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--report') opts.report = value('a file name');
   else if (a === '--help' || a === '-h') fail(0, USAGE);
   else fail(2, `unknown argument ${a}\n${USAGE}`);
-}
+});
 if (!opts.upper && !opts.lower) fail(2, `a model is required (--upper, --lower or both)\n${USAGE}`);
 if (!opts.out) fail(2, `--out is required (the design document)\n${USAGE}`);
-
-function read(what: string, path: string): Uint8Array {
-  if (!existsSync(path)) fail(3, `${what}: ${path} does not exist`);
-  try {
-    return readFileSync(path);
-  } catch (e) {
-    fail(3, `${what}: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
 
 let prescription: Prescription;
 if (opts.prescription) {
   let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder().decode(read('prescription', opts.prescription)));
+    raw = JSON.parse(new TextDecoder().decode(readInput('prescription', opts.prescription)));
   } catch (e) {
     fail(2, `prescription: ${opts.prescription} is not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
@@ -72,8 +53,8 @@ if (opts.prescription) {
 } else {
   prescription = { upper: opts.upper ? DEFAULT_PRESCRIPTION.upper : null, lower: opts.lower ? DEFAULT_PRESCRIPTION.lower : null };
 }
-const upper = opts.upper ? read('upper', opts.upper) : null;
-const lower = opts.lower ? read('lower', opts.lower) : null;
+const upper = opts.upper ? readInput('upper', opts.upper) : null;
+const lower = opts.lower ? readInput('lower', opts.lower) : null;
 if (!existsSync(WASM_PATH)) fail(1, `${WASM_PATH} is missing: run \`npm run build:wasm\` first`);
 
 try {

@@ -18,45 +18,26 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { compileKernels } from '../workers/kernels/abi.ts';
 import { registerBiteStl } from '../workers/kernels/bite.ts';
 import { WASM_PATH } from './kernels/kernels.ts';
+import { eachArg, fail, readInput } from './cli-args.ts';
 
 const USAGE = 'usage: npm run bite -- --upper U.stl --lower L.stl --bite B.stl [--bite B2.stl ...] [--out result.json] [--resolve]';
 
-function fail(code: number, message: string): never {
-  console.error(message);
-  process.exit(code);
-}
-
 const argv = process.argv.slice(2);
 const opts: { upper?: string; lower?: string; bites: string[]; out?: string; resolve: boolean } = { bites: [], resolve: false };
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i]!;
-  const value = (): string => {
-    const v = argv[++i];
-    if (v === undefined || v.startsWith('--')) fail(2, `${a} needs a file name\n${USAGE}`);
-    return v;
-  };
-  if (a === '--upper') opts.upper = value();
-  else if (a === '--lower') opts.lower = value();
-  else if (a === '--bite') opts.bites.push(value());
-  else if (a === '--out') opts.out = value();
+eachArg(argv, USAGE, (a, value) => {
+  if (a === '--upper') opts.upper = value('a file name');
+  else if (a === '--lower') opts.lower = value('a file name');
+  else if (a === '--bite') opts.bites.push(value('a file name'));
+  else if (a === '--out') opts.out = value('a file name');
   else if (a === '--resolve') opts.resolve = true;
   else if (a === '--help' || a === '-h') fail(0, USAGE);
   else fail(2, `unknown argument ${a}\n${USAGE}`);
-}
+});
 if (!opts.upper || !opts.lower || opts.bites.length === 0) fail(2, `--upper, --lower and at least one --bite are required\n${USAGE}`);
 
-function read(what: string, path: string): Uint8Array {
-  if (!existsSync(path)) fail(3, `${what}: ${path} does not exist`);
-  try {
-    return readFileSync(path);
-  } catch (e) {
-    fail(3, `${what}: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-const upper = read('upper jaw', opts.upper);
-const lower = read('lower jaw', opts.lower);
-const bites = opts.bites.map((b, i) => read(`bite scan ${i + 1}`, b));
+const upper = readInput('upper jaw', opts.upper);
+const lower = readInput('lower jaw', opts.lower);
+const bites = opts.bites.map((b, i) => readInput(`bite scan ${i + 1}`, b));
 if (!existsSync(WASM_PATH)) fail(1, `${WASM_PATH} is missing: run \`npm run build:wasm\` first`);
 
 try {

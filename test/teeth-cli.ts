@@ -17,13 +17,9 @@ import { basename } from 'node:path';
 import { compileKernels } from '../workers/kernels/abi.ts';
 import { segmentTeethStl } from '../workers/kernels/teeth-stl.ts';
 import { WASM_PATH } from './kernels/kernels.ts';
+import { eachArg, fail, readInput } from './cli-args.ts';
 
 const USAGE = 'usage: npm run teeth -- MODEL.stl --out labels.bin [--json teeth.json] [--jaw upper|lower]';
-
-function fail(code: number, message: string): never {
-  console.error(message);
-  process.exit(code);
-}
 
 /** The jaw a file name says, or null (both or neither). */
 function jawFromName(file: string): 'upper' | 'lower' | null {
@@ -35,13 +31,7 @@ function jawFromName(file: string): 'upper' | 'lower' | null {
 
 const argv = process.argv.slice(2);
 const opts: { model?: string; out?: string; json?: string; jaw?: string } = {};
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i]!;
-  const value = (what: string): string => {
-    const v = argv[++i];
-    if (v === undefined || v.startsWith('--')) fail(2, `${a} needs ${what}\n${USAGE}`);
-    return v;
-  };
+eachArg(argv, USAGE, (a, value) => {
   if (a === '--out') opts.out = value('a file name');
   else if (a === '--json') opts.json = value('a file name');
   else if (a === '--jaw') opts.jaw = value('upper or lower');
@@ -49,20 +39,14 @@ for (let i = 0; i < argv.length; i++) {
   else if (a.startsWith('-')) fail(2, `unknown argument ${a}\n${USAGE}`);
   else if (opts.model) fail(2, `one model at a time (${opts.model}, ${a})\n${USAGE}`);
   else opts.model = a;
-}
+});
 if (!opts.model) fail(2, `the model's STL file is required\n${USAGE}`);
 if (!opts.out) fail(2, `--out is required (the labels file)\n${USAGE}`);
 if (opts.jaw !== undefined && opts.jaw !== 'upper' && opts.jaw !== 'lower') fail(2, `--jaw must be upper or lower, not ${opts.jaw}\n${USAGE}`);
 const jaw = (opts.jaw as 'upper' | 'lower' | undefined) ?? jawFromName(opts.model);
 if (!jaw) fail(2, `cannot tell the jaw from the file name ${basename(opts.model)}: give --jaw upper or --jaw lower\n${USAGE}`);
 
-if (!existsSync(opts.model)) fail(3, `model: ${opts.model} does not exist`);
-let bytes: Uint8Array;
-try {
-  bytes = readFileSync(opts.model);
-} catch (e) {
-  fail(3, `model: cannot read ${opts.model}: ${e instanceof Error ? e.message : String(e)}`);
-}
+const bytes = readInput('model', opts.model);
 if (!existsSync(WASM_PATH)) fail(1, `${WASM_PATH} is missing: run \`npm run build:wasm\` first`);
 
 try {
