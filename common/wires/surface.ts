@@ -43,16 +43,20 @@ export function surfaceQuery(geometry: SurfaceGeometry, handle: number, options:
     },
     async raycast(rays) {
       const r = await geometry.raycast(handle, rays);
-      const n = r.t.length;
-      const point = new Float32Array(n * 3).fill(NaN);
-      for (let i = 0; i < n; i++) {
-        const t = r.t[i]!;
-        if (!Number.isFinite(t)) continue;
-        for (let a = 0; a < 3; a++) point[i * 3 + a] = rays[i * 6 + a]! + t * rays[i * 6 + 3 + a]!;
-      }
-      return { t: r.t, point, triangle: r.triangle };
+      return rayHits(rays, r.t, r.triangle);
     },
   };
+}
+
+/** First hits as points: origin + t * direction per ray (NaN on a miss). */
+export function rayHits(rays: Float32Array, t: Float32Array, triangle: Int32Array): RayHitsXyz {
+  const point = new Float32Array(t.length * 3).fill(NaN);
+  for (let i = 0; i < t.length; i++) {
+    const d = t[i]!;
+    if (!Number.isFinite(d)) continue;
+    for (let a = 0; a < 3; a++) point[i * 3 + a] = rays[i * 6 + a]! + d * rays[i * 6 + 3 + a]!;
+  }
+  return { t, point, triangle };
 }
 
 export interface OffsetResult {
