@@ -3,7 +3,7 @@
  * (GET /admin/order/info/history) and AI status, and the list's bite job cell (the row's `job`
  * while the order's bite registration runs, status 3), which follows the job until it ends.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { jobOf, orderHistory, type GeoJobView, type OrderStatusChange } from '../../api/lifecycle.ts';
 import { request } from '../../api/client.ts';
@@ -12,7 +12,7 @@ import { useStatusOptions } from './status.ts';
 import { AI_STATUS, ORDER_STATUS } from '../../../common/orders.ts';
 import { formatNumber } from '../../i18n/format.ts';
 
-/** How often a row in bite registration asks for its job. */
+/** How often a row whose bite registration or automatic design runs asks for its job. */
 const JOB_POLL_MS = 1500;
 
 function Tag({ option, testId, value }: { option: Option | undefined; testId: string; value: unknown }) {
@@ -27,6 +27,28 @@ function Tag({ option, testId, value }: { option: Option | undefined; testId: st
       {option.label}
     </span>
   );
+}
+
+/** While `active`, asks for the order again every JOB_POLL_MS and hands each answer to `seen` (the latest one given). */
+function useOrderWatch(id: number, active: boolean, seen: (info: Row) => void): void {
+  const latest = useRef(seen);
+  latest.current = seen;
+  useEffect(() => {
+    if (!active) return undefined;
+    let live = true;
+    const timer = setInterval(() => {
+      request<Row>({ url: '/admin/order/info/info', params: { id }, silent: true }).then(
+        (info) => {
+          if (live) latest.current(info);
+        },
+        () => undefined,
+      );
+    }, JOB_POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [active, id]);
 }
 
 /** The job's state in words: queued, running with its progress, done, or failed with its error. */
@@ -58,27 +80,13 @@ export function BiteJobCell({ row, ended }: { row: Row; ended: () => void }) {
     setJob(jobOf(row));
     setStatus(Number(row.status));
   }, [row]);
-  useEffect(() => {
-    if (status !== ORDER_STATUS.biteRegistration) return undefined;
-    let live = true;
-    const timer = setInterval(() => {
-      request<Row>({ url: '/admin/order/info/info', params: { id: Number(row.id) }, silent: true }).then(
-        (info) => {
-          if (!live) return;
-          setJob(jobOf(info));
-          if (Number(info.status) !== ORDER_STATUS.biteRegistration) {
-            setStatus(Number(info.status));
-            ended();
-          }
-        },
-        () => undefined,
-      );
-    }, JOB_POLL_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [status, row.id, ended]);
+  useOrderWatch(Number(row.id), status === ORDER_STATUS.biteRegistration, (info) => {
+    setJob(jobOf(info));
+    if (Number(info.status) !== ORDER_STATUS.biteRegistration) {
+      setStatus(Number(info.status));
+      ended();
+    }
+  });
   const failed = job?.state === 'failed';
   if (status !== ORDER_STATUS.biteRegistration && !failed) return <span className="text-slate-400">—</span>;
   return (
@@ -112,27 +120,11 @@ export function AiStatusCell({ row, options, ended }: { row: Row; options: Optio
     setStatus(Number(row.aiStatus));
     setJob(aiJobOf(row));
   }, [row]);
-  useEffect(() => {
-    if (!aiRunning(status)) return undefined;
-    let live = true;
-    const timer = setInterval(() => {
-      request<Row>({ url: '/admin/order/info/info', params: { id: Number(row.id) }, silent: true }).then(
-        (info) => {
-          if (!live) return;
-          setJob(aiJobOf(info));
-          if (!aiRunning(Number(info.aiStatus))) {
-            setStatus(Number(info.aiStatus));
-            ended();
-          } else setStatus(Number(info.aiStatus));
-        },
-        () => undefined,
-      );
-    }, JOB_POLL_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [status, row.id, ended]);
+  useOrderWatch(Number(row.id), aiRunning(status), (info) => {
+    setJob(aiJobOf(info));
+    setStatus(Number(info.aiStatus));
+    if (!aiRunning(Number(info.aiStatus))) ended();
+  });
   const percent = formatNumber((job?.progress ?? 0) * 100);
   const error = typeof row.aiError === 'string' ? row.aiError : '';
   return (
