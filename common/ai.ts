@@ -1,8 +1,8 @@
 // The automatic ("AI") design's shared vocabulary: the order's aiStatus moves (server side
 // server/modules/ai/status.ts), which wires of a design are still the engine's, the system param
 // that holds the lab's default prescription, and the statistics the dashboard shows
-// (GET /admin/design/aiStatistics, POST /admin/dashboard/info/aiInfo). Pure: zod only.
-import { z } from 'zod';
+// (GET /admin/design/aiStatistics, POST /admin/dashboard/info/aiInfo). Pure, without zod (the
+// browser reads it); the calls' request schemas are ai-request.ts.
 import { AI_STATUS, type AiStatus } from './orders.ts';
 
 /** The system param (base_sys_param.keyName) holding the lab's default prescription as JSON. */
@@ -40,16 +40,6 @@ export interface WireAiMark {
 export function isDesignerWire(wire: { ai?: WireAiMark | null } | null | undefined): boolean {
   return !wire?.ai || wire.ai.accepted === true;
 }
-
-/** POST /admin/design/retryAI: the failed order to send again ({ orderId }, or { id } as the order list's call). */
-export const aiRetrySchema = z.preprocess(
-  (v) => (v && typeof v === 'object' && !('orderId' in v) && 'id' in v ? { orderId: (v as { id: unknown }).id } : v),
-  z.object({ orderId: z.coerce.number().int().positive() }),
-);
-export type AiRetryRequest = z.input<typeof aiRetrySchema>;
-
-/** GET /admin/design/aiStatistics?period= (day | week | month | year | all; default week). */
-export const aiStatisticsSchema = z.object({ period: z.enum(['day', 'week', 'month', 'year', 'all']).optional() });
 
 /** The AI figures of a period: orders created in it, in the caller's scope. */
 export interface AiStatistics {

@@ -3,7 +3,6 @@
 // system params hold the lab's default; an order may carry its own. Checked the same way on
 // every path (order form, partner API, system params): the teeth must be the jaw's, the right
 // count per type, and the arrow clasp's two teeth neighbours.
-import { z } from 'zod';
 import { WIRE_TYPES, type WireType } from './wires.ts';
 import { caninesOf, distalOf, jawOf, type Jaw } from './teeth.ts';
 
@@ -63,24 +62,22 @@ export function prescriptionProblem(jaw: Jaw, p: JawPrescription): string | null
   return null;
 }
 
-const tooth = z.number().int().min(1).max(32);
-const wireSchema = z.object({ type: z.enum(WIRE_TYPES), teeth: z.array(tooth).min(1).max(2) }).strict();
-const jawSchema = z
-  .object({
-    wires: z.array(wireSchema).max(8),
-    base: z.boolean(),
-    diameter: z.union([z.literal(0.7), z.literal(0.8), z.literal(0.9), z.literal(1)]),
-  })
-  .strict();
-
-/** A prescription as it arrives (order form, partner API, system params), checked per jaw. */
-export const prescriptionSchema = z
-  .object({ upper: jawSchema.nullable(), lower: jawSchema.nullable() })
-  .strict()
-  .superRefine((p, ctx) => {
-    for (const jaw of ['upper', 'lower'] as const) {
-      const j = p[jaw];
-      const problem = j ? prescriptionProblem(jaw, j) : null;
-      if (problem) ctx.addIssue({ code: 'custom', path: [jaw], message: problem });
+/** Whether `value` is a prescription of the right shape whose teeth pass prescriptionProblem (pure: the browser's check; the server's is prescription-schema.ts, with field paths). */
+export function isPrescription(value: unknown): value is Prescription {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const onlyKeys = (v: Record<string, unknown>, keys: string[]) => Object.keys(v).every((k) => keys.includes(k)) && keys.every((k) => k in v);
+  const isJaw = (jaw: Jaw, v: unknown): boolean => {
+    if (v === null) return true;
+    if (!isObject(v) || !onlyKeys(v, ['wires', 'base', 'diameter'])) return false;
+    if (typeof v.base !== 'boolean' || !(PRESCRIPTION_DIAMETERS as readonly unknown[]).includes(v.diameter)) return false;
+    const wires = v.wires;
+    if (!Array.isArray(wires) || wires.length > 8) return false;
+    for (const w of wires as unknown[]) {
+      if (!isObject(w) || !onlyKeys(w, ['type', 'teeth']) || !(WIRE_TYPES as readonly unknown[]).includes(w.type)) return false;
+      const teeth = w.teeth;
+      if (!Array.isArray(teeth) || teeth.length < 1 || teeth.length > 2 || !teeth.every((n) => Number.isInteger(n) && n >= 1 && n <= 32)) return false;
     }
-  });
+    return prescriptionProblem(jaw, v as unknown as JawPrescription) === null;
+  };
+  return isObject(value) && onlyKeys(value, ['upper', 'lower']) && isJaw('upper', value.upper) && isJaw('lower', value.lower);
+}

@@ -12,7 +12,8 @@
 // 1 kernels.wasm missing or an internal error.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_PRESCRIPTION, prescriptionSchema, type Prescription } from '../common/prescription.ts';
+import { DEFAULT_PRESCRIPTION, type Prescription } from '../common/prescription.ts';
+import { prescriptionSchema } from '../common/prescription-schema.ts';
 import { universalToFdi } from '../common/teeth.ts';
 import { compileKernels } from '../workers/kernels/abi.ts';
 import { KernelError } from '../workers/kernels/job.ts';

@@ -2,14 +2,17 @@
 // check; teeth of the other jaw, a wrong count, an arrow clasp between teeth that do not touch and
 // unknown fields are refused with a reason.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRESCRIPTION, prescriptionSchema } from '../../common/prescription.ts';
+import { DEFAULT_PRESCRIPTION, isPrescription } from '../../common/prescription.ts';
+import { prescriptionSchema } from '../../common/prescription-schema.ts';
 
 describe('prescription', () => {
   it('accepts the default and a jaw left out', () => {
     expect(prescriptionSchema.safeParse(DEFAULT_PRESCRIPTION).success).toBe(true);
+    expect(isPrescription(DEFAULT_PRESCRIPTION)).toBe(true);
     expect(prescriptionSchema.safeParse({ ...DEFAULT_PRESCRIPTION, lower: null }).success).toBe(true);
     const arrow = { wires: [{ type: 'arrowClasp', teeth: [4, 3] }], base: true, diameter: 0.9 };
     expect(prescriptionSchema.safeParse({ upper: arrow, lower: null }).success).toBe(true);
+    expect(isPrescription({ upper: arrow, lower: null })).toBe(true);
   });
 
   it('refuses teeth of the other jaw, wrong counts, non-neighbours, bad diameters and unknown fields', () => {
@@ -26,7 +29,10 @@ describe('prescription', () => {
       jaw([], { script: 'x' }),
       { upper: null },
     ];
-    for (const p of bad) expect(prescriptionSchema.safeParse(p).success, JSON.stringify(p)).toBe(false);
+    for (const p of bad) {
+      expect(prescriptionSchema.safeParse(p).success, JSON.stringify(p)).toBe(false);
+      expect(isPrescription(p), JSON.stringify(p)).toBe(false); // the browser's pure check agrees
+    }
     const r = prescriptionSchema.safeParse(jaw([{ type: 'arrowClasp', teeth: [4, 6] }]));
     expect(r.error?.issues[0]?.message).toMatch(/not neighbours/);
   });

@@ -3,7 +3,8 @@
 // prescriptionSchema), answered with a message that names the jaw, the wire and the teeth (as
 // Universal numbers with their FDI names) in the caller's language.
 import { PRESCRIPTION_PARAM_KEY } from '../../../common/ai.ts';
-import { DEFAULT_PRESCRIPTION, PRESCRIPTION_TEETH, prescriptionSchema, type Prescription } from '../../../common/prescription.ts';
+import { DEFAULT_PRESCRIPTION, PRESCRIPTION_TEETH, type Prescription } from '../../../common/prescription.ts';
+import { prescriptionSchema } from '../../../common/prescription-schema.ts';
 import { distalOf, jawOf, universalToFdi, type Jaw } from '../../../common/teeth.ts';
 import type { WireType } from '../../../common/wires.ts';
 import { Code } from '../../core/envelope.ts';

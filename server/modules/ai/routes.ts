@@ -5,7 +5,7 @@
 // - aiStatistics ?period= (design:aiStatistics): the figures of statistics.ts, counted within the
 //   caller's order scope (non-admins: their own orders).
 import { Hono } from 'hono';
-import { aiRetrySchema, aiStatisticsSchema } from '../../../common/ai.ts';
+import { aiRetrySchema, aiStatisticsSchema } from '../../../common/ai-request.ts';
 import { AI_STATUS } from '../../../common/orders.ts';
 import type { AppContext } from '../../context.ts';
 import { authOf } from '../../core/access.ts';

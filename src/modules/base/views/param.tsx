@@ -4,14 +4,14 @@ import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import { CrudPage, Field, type FormItem, type Option, type TableColumn } from '../../../kit/index.ts';
 import { PRESCRIPTION_PARAM_KEY } from '../../../../common/ai.ts';
-import { DEFAULT_PRESCRIPTION, prescriptionSchema, type Prescription } from '../../../../common/prescription.ts';
+import { DEFAULT_PRESCRIPTION, isPrescription, type Prescription } from '../../../../common/prescription.ts';
 import { PrescriptionField } from '../../order/PrescriptionField.tsx';
 
 /** The param's JSON as a prescription (the lab's control), or undefined when it is not one (the plain text field then). */
 function readable(value: unknown): Prescription | undefined {
   try {
-    const parsed = prescriptionSchema.safeParse(JSON.parse(String(value ?? '')));
-    return parsed.success ? parsed.data : undefined;
+    const parsed: unknown = JSON.parse(String(value ?? ''));
+    return isPrescription(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
