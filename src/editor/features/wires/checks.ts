@@ -22,6 +22,8 @@ export class WireChecks {
   private readonly queue = new Map<string, Job>();
   private readonly wait: Debounced;
   private running: Promise<void> | null = null;
+  /** The check under way: its result will replace the wire's last one. */
+  private inFlight: { id: string; key: string } | null = null;
   private disposed = false;
 
   constructor(
@@ -45,10 +47,15 @@ export class WireChecks {
     return !!last && last.key === checkKey(wire, points);
   }
 
-  /** Queues a check of the wire as shown, unless its last or queued one is of that shape. */
+  /**
+   * Queues a check of the wire as shown, unless its last or queued one is of that shape. A last
+   * result of this shape does not count while a check of another shape is under way: that one's
+   * result would replace it (an undo then a redo before the undo's check ends).
+   */
   queueCheck(w: WireDesign, points: WirePoint[]): void {
     const key = checkKey(w, points);
-    if (this.results.get(w.id)?.key === key || this.queue.get(w.id)?.key === key) return;
+    const overtaken = this.inFlight?.id === w.id && this.inFlight.key !== key;
+    if ((this.results.get(w.id)?.key === key && !overtaken) || this.queue.get(w.id)?.key === key) return;
     if (!this.geometry.bendCheck) return;
     this.queue.set(w.id, { key, wire: w, points });
     this.wait.schedule();
@@ -77,6 +84,7 @@ export class WireChecks {
       while (this.queue.size > 0 && !this.disposed) {
         const [id, job] = this.queue.entries().next().value as [string, Job];
         this.queue.delete(id);
+        this.inFlight = { id, key: job.key };
         let result: BendCheckResult | null = null;
         try {
           result = await this.geometry.bendCheck!({
@@ -88,11 +96,13 @@ export class WireChecks {
         } catch (e) {
           console.error('Checking a wire failed', e);
         }
+        this.inFlight = null;
         if (this.disposed) return;
         this.results.set(id, { key: job.key, result });
         this.checked(id);
       }
     } finally {
+      this.inFlight = null;
       this.running = null;
     }
   }
