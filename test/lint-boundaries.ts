@@ -6,6 +6,8 @@
 // - workers/ and server/ import nothing at runtime from src/, nor from each other;
 // - common/ imports nothing from the others, not even types, and no package but zod: it is the
 //   vocabulary every world shares, so a runtime value used by two worlds lives there;
+// - src/ loads no common/ file that loads zod (itself or through other common/ files): zod's
+//   eval probe breaks the browser's CSP, so schemas live in files of their own;
 // - no world imports test code.
 // Run: tsx test/lint-boundaries.ts [root] (npm run lint). Exit code 1 and one line per violation
 // when the rules are broken. test/unit/lint-boundaries.test.ts checks the checker.
@@ -122,6 +124,10 @@ function* files(dir: string): Generator<string> {
 export function checkBoundaries(root: string): { files: number; problems: string[] } {
   const problems: string[] = [];
   let count = 0;
+  // zod in the browser: common/ files that load it (themselves or through other common/ files),
+  // and the run-time imports of common/ files by src/ (its eval probe breaks the CSP)
+  const commonFiles = new Map<string, { zod: boolean; deps: string[] }>();
+  const srcToCommon: { file: string; line: number; target: string; spec: string }[] = [];
   for (const world of WORLDS) {
     let dir: string | null;
     try {
@@ -136,13 +142,28 @@ export function checkBoundaries(root: string): { files: number; problems: string
       if (world === 'src') {
         for (const g of nodeGlobalsIn(text)) problems.push(`${relative(root, file)}:${g.line}: src/ runs in the browser: no Node global ${g.name}`);
       }
+      const node = { zod: false, deps: [] as string[] };
+      if (world === 'common') commonFiles.set(file, node);
       for (const imp of importsOf(text)) {
         const relativeSpec = imp.spec.startsWith('./') || imp.spec.startsWith('../');
         const target = relativeSpec ? folderOf(root, resolve(dirname(file), imp.spec)) : null;
         const why = violation(world, target, imp);
         if (why) problems.push(`${relative(root, file)}:${imp.line}: ${why} (${imp.spec})`);
+        if (imp.type) continue;
+        if (world === 'common' && target === null && packageOf(imp.spec) === 'zod') node.zod = true;
+        if (world === 'common' && target === 'common') node.deps.push(resolve(dirname(file), imp.spec));
+        if (world === 'src' && target === 'common') srcToCommon.push({ file, line: imp.line, target: resolve(dirname(file), imp.spec), spec: imp.spec });
       }
     }
+  }
+  const loadsZod = (path: string, seen = new Set<string>()): boolean => {
+    const node = commonFiles.get(path);
+    if (!node || seen.has(path)) return false;
+    seen.add(path);
+    return node.zod || node.deps.some((d) => loadsZod(d, seen));
+  };
+  for (const i of srcToCommon) {
+    if (loadsZod(i.target)) problems.push(`${relative(root, i.file)}:${i.line}: src/ runs in the browser without zod (its eval probe breaks the CSP): this common/ file loads it; keep schemas in their own file (${i.spec})`);
   }
   return { files: count, problems };
 }

@@ -82,6 +82,24 @@ describe('checkBoundaries', () => {
       'common/c.ts:2: common/ imports nothing from src/ (../src/a.ts)',
       'common/c.ts:3: common/ imports only zod among packages (not node:fs) (node:fs)',
       'common/c.ts:4: common/ imports only zod among packages (not react) (react)',
+      'src/a.ts:3: src/ runs in the browser without zod (its eval probe breaks the CSP): this common/ file loads it; keep schemas in their own file (../common/c.ts)',
+    ]);
+  });
+
+  it('refuses zod in src/ at run time, also through other common/ files; types and pure common/ files pass', () => {
+    const root = tree({
+      'src/a.ts': [
+        "import { pure } from '../common/pure.ts';",
+        "import { rule } from '../common/rule.ts';",
+        "import type { Shape } from '../common/schema.ts';",
+      ].join('\n'),
+      'common/pure.ts': 'export const pure = 1;\n',
+      'common/rule.ts': "import { schema } from './schema.ts';\nexport const rule = schema;\n",
+      'common/schema.ts': "import { z } from 'zod';\nexport const schema = z.object({});\n",
+      'server/s.ts': "import { schema } from '../common/schema.ts';\n",
+    });
+    expect(checkBoundaries(root).problems).toEqual([
+      'src/a.ts:2: src/ runs in the browser without zod (its eval probe breaks the CSP): this common/ file loads it; keep schemas in their own file (../common/rule.ts)',
     ]);
   });
 
