@@ -22,8 +22,6 @@ import { ToothAnchorError, type AnchorTooth } from '../../../../common/wires/too
 import { jawOf } from '../../../../common/teeth.ts';
 import { isDesignerWire } from '../../../../common/ai.ts';
 import { teethFor } from '../../../../common/wires/teeth-for.ts';
-
-export { teethFor } from '../../../../common/wires/teeth-for.ts';
 import { cornerDeleted, cornerInserted, cornerMoved, newWireId, placedWire, reshaped, withoutWire, withWire, withWireAdded, type Shaped } from './edits.ts';
 
 /** The wire diameters the machines take (mm). */
