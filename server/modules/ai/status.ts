@@ -8,7 +8,7 @@ import { AI_STATUS, type AiStatus } from '../../../common/orders.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Database, OrderInfoTable } from '../../db/schema.ts';
-import { enqueueJob, SUPERSEDED } from '../geo-jobs/store.ts';
+import { enqueueJob, supersedeJobs } from '../geo-jobs/store.ts';
 import { uploadsDir } from '../order/lifecycle.ts';
 
 type Trx = Kysely<Database>;
@@ -58,13 +58,6 @@ export async function submitAi(ctx: AppContext, trx: Trx, orderId: number, why: 
 /** AI switched off: aiStatus -> not enabled, the order's pending autodesign job superseded. */
 export async function aiOff(ctx: AppContext, trx: Trx, orderId: number): Promise<void> {
   const now = ctx.clock.now();
-  const time = formatTime(now);
   await moveAi(trx, { orderId, to: AI_STATUS.notEnabled, why: 'off', now, set: { aiError: null } });
-  await trx
-    .updateTable('geo_job')
-    .set({ state: 'failed', error: SUPERSEDED, owner: null, leaseUntil: null, endTime: time, updateTime: time })
-    .where('orderId', '=', orderId)
-    .where('kind', '=', AUTODESIGN_KIND)
-    .where('state', 'in', ['queued', 'running'])
-    .execute();
+  await supersedeJobs(trx, { orderId, kind: AUTODESIGN_KIND }, now);
 }

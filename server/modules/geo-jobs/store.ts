@@ -25,22 +25,30 @@ export interface NewGeoJob {
  */
 export async function enqueueJob(db: Kysely<Database>, job: NewGeoJob, now: number): Promise<number> {
   const time = formatTime(now);
-  if (job.orderId !== null) {
-    await db
-      .updateTable('geo_job')
-      .set({ state: 'failed', error: SUPERSEDED, owner: null, leaseUntil: null, endTime: time, updateTime: time })
-      .where('orderId', '=', job.orderId)
-      .where('kind', '=', job.kind)
-      .where((eb) => (job.subject ? eb('subject', '=', job.subject) : eb('subject', 'is', null)))
-      .where('state', 'in', ['queued', 'running'])
-      .execute();
-  }
+  if (job.orderId !== null) await supersedeJobs(db, { orderId: job.orderId, kind: job.kind, subject: job.subject ?? null }, now);
   const row = await db
     .insertInto('geo_job')
     .values({ kind: job.kind, orderId: job.orderId, subject: job.subject ?? null, state: 'queued', input: JSON.stringify(job.input ?? null), createTime: time, updateTime: time })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+/**
+ * Fails the order's queued or running jobs of a kind (and subject; none: the jobs without one) as
+ * superseded: a newer job replaces them, or what they were for is gone. A running one's thread is
+ * stopped by its runner at its next lease renewal.
+ */
+export async function supersedeJobs(db: Kysely<Database>, of: { orderId: number; kind: string; subject?: string | null }, now: number): Promise<void> {
+  const time = formatTime(now);
+  await db
+    .updateTable('geo_job')
+    .set({ state: 'failed', error: SUPERSEDED, owner: null, leaseUntil: null, endTime: time, updateTime: time })
+    .where('orderId', '=', of.orderId)
+    .where('kind', '=', of.kind)
+    .where((eb) => (of.subject ? eb('subject', '=', of.subject) : eb('subject', 'is', null)))
+    .where('state', 'in', ['queued', 'running'])
+    .execute();
 }
 
 const VIEW = ['id', 'kind', 'orderId', 'state', 'progress', 'attempts', 'error'] as const;

@@ -10,7 +10,7 @@ import type { Jaw, StoredTeeth } from '../../../common/teeth.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Database } from '../../db/schema.ts';
-import { enqueueJob, SUPERSEDED } from './store.ts';
+import { enqueueJob, supersedeJobs } from './store.ts';
 import type { GeoJobState, GeoKind, HookArgs } from './types.ts';
 
 type Db = Kysely<Database>;
@@ -90,7 +90,7 @@ export async function queueTeeth(ctx: AppContext, trx: Db, orderId: number, uplo
     const pending = latest && (latest.state === 'queued' || latest.state === 'running');
     if (file && pending && latest.input.key === file.key) continue;
     if (!file || (await storedTeethOf(trx, file.key, jaw))) {
-      if (pending) await supersede(trx, latest.id, now);
+      if (pending) await supersedeJobs(trx, { orderId, kind: 'teeth', subject: jaw }, now);
       continue;
     }
     const input: TeethInput = { orderId, jaw, fileId: file.id, key: file.key, uploads };
@@ -98,16 +98,6 @@ export async function queueTeeth(ctx: AppContext, trx: Db, orderId: number, uplo
     queued = true;
   }
   if (queued) ctx.geoJobs?.wake();
-}
-
-async function supersede(trx: Db, jobId: number, now: number) {
-  const time = formatTime(now);
-  await trx
-    .updateTable('geo_job')
-    .set({ state: 'failed', error: SUPERSEDED, owner: null, leaseUntil: null, endTime: time, updateTime: time })
-    .where('id', '=', jobId)
-    .where('state', 'in', ['queued', 'running'])
-    .execute();
 }
 
 /** The teeth of the order's jaw model as it is now (GET /admin/design/getTeeth). */

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Database, OrderInfoTable } from '../../db/schema.ts';
 import type { Updateable } from 'kysely';
-import { enqueueJob, SUPERSEDED } from '../geo-jobs/store.ts';
+import { enqueueJob, supersedeJobs } from '../geo-jobs/store.ts';
 import { queueTeeth } from '../geo-jobs/teeth.ts';
 import { localBlobPath } from '../space/storage.ts';
 import path from 'node:path';
@@ -95,7 +95,7 @@ async function biteModelsChanged(ctx: AppContext, trx: Trx, orderId: number, use
   if (!order) return;
   if (!order.occlusionFileId || !order.upperFileId || !order.lowerFileId) {
     if (order.status === ORDER_STATUS.biteRegistration) {
-      await supersedeBite(trx, orderId, now);
+      await supersedeJobs(trx, { orderId, kind: 'bite' }, now);
       await moveOrder(trx, { orderId, to: ORDER_STATUS.design, reason: 'bite', userId, detail: 'the occlusion model was removed', now });
     }
     return;
@@ -113,17 +113,6 @@ async function biteModelsChanged(ctx: AppContext, trx: Trx, orderId: number, use
 }
 
 export const uploadsDir = (ctx: AppContext) => path.resolve(ctx.config.dataDir, 'uploads');
-
-async function supersedeBite(trx: Trx, orderId: number, now: number) {
-  const time = formatTime(now);
-  await trx
-    .updateTable('geo_job')
-    .set({ state: 'failed', error: SUPERSEDED, owner: null, leaseUntil: null, endTime: time, updateTime: time })
-    .where('orderId', '=', orderId)
-    .where('kind', '=', 'bite')
-    .where('state', 'in', ['queued', 'running'])
-    .execute();
-}
 
 /** The ids of a design document's wires (each wire's `id`, else its position as `#i`). */
 export function wireIds(designJson: string | null | undefined): string[] {
