@@ -3,7 +3,7 @@
 // with the pure isPrescription (prescription.ts) and bundles no zod.
 import { z } from 'zod';
 import { WIRE_TYPES } from './wires.ts';
-import { prescriptionProblem } from './prescription.ts';
+import { prescriptionProblem, prescriptionProblemText } from './prescription.ts';
 
 const tooth = z.number().int().min(1).max(32);
 const wireSchema = z.object({ type: z.enum(WIRE_TYPES), teeth: z.array(tooth).min(1).max(2) }).strict();
@@ -23,6 +23,6 @@ export const prescriptionSchema = z
     for (const jaw of ['upper', 'lower'] as const) {
       const j = p[jaw];
       const problem = j ? prescriptionProblem(jaw, j) : null;
-      if (problem) ctx.addIssue({ code: 'custom', path: [jaw], message: problem });
+      if (problem) ctx.addIssue({ code: 'custom', path: [jaw], message: prescriptionProblemText(jaw, problem) });
     }
   });

@@ -51,15 +51,37 @@ export const DEFAULT_PRESCRIPTION: Prescription = {
   },
 };
 
-/** Why a jaw's prescription is refused (null: fine). */
-export function prescriptionProblem(jaw: Jaw, p: JawPrescription): string | null {
+/** Why a wire's teeth are refused: their count for its type, a tooth of the other jaw, an arrow clasp's teeth apart, a bow's two teeth the same. */
+export type PrescriptionProblemCode = 'TEETH_COUNT' | 'WRONG_JAW' | 'NOT_NEIGHBOURS' | 'SAME_TEETH';
+
+export interface PrescriptionProblem {
+  code: PrescriptionProblemCode;
+  wire: WirePrescription;
+}
+
+/** The first wire of a jaw's prescription whose teeth are refused, and why (null: fine). */
+export function prescriptionProblem(jaw: Jaw, p: JawPrescription): PrescriptionProblem | null {
   for (const w of p.wires) {
-    if (w.teeth.length !== PRESCRIPTION_TEETH[w.type]) return `${w.type} needs ${PRESCRIPTION_TEETH[w.type]} teeth`;
-    if (w.teeth.some((n) => jawOf(n) !== jaw)) return `${w.type}: teeth ${w.teeth.join(', ')} are not all on the ${jaw} jaw`;
-    if (w.type === 'arrowClasp' && distalOf(w.teeth[0]!) !== w.teeth[1] && distalOf(w.teeth[1]!) !== w.teeth[0]) return `arrowClasp: teeth ${w.teeth.join(' and ')} are not neighbours`;
-    if ((w.type === 'labialBow' || w.type === 'wraparoundBow') && w.teeth[0] === w.teeth[1]) return `${w.type}: two different teeth`;
+    if (w.teeth.length !== PRESCRIPTION_TEETH[w.type]) return { code: 'TEETH_COUNT', wire: w };
+    if (w.teeth.some((n) => jawOf(n) !== jaw)) return { code: 'WRONG_JAW', wire: w };
+    if (w.type === 'arrowClasp' && distalOf(w.teeth[0]!) !== w.teeth[1] && distalOf(w.teeth[1]!) !== w.teeth[0]) return { code: 'NOT_NEIGHBOURS', wire: w };
+    if ((w.type === 'labialBow' || w.type === 'wraparoundBow') && w.teeth[0] === w.teeth[1]) return { code: 'SAME_TEETH', wire: w };
   }
   return null;
+}
+
+/** The problem in English (the command line, the zod issue). */
+export function prescriptionProblemText(jaw: Jaw, { code, wire: w }: PrescriptionProblem): string {
+  switch (code) {
+    case 'TEETH_COUNT':
+      return `${w.type} needs ${PRESCRIPTION_TEETH[w.type]} teeth`;
+    case 'WRONG_JAW':
+      return `${w.type}: teeth ${w.teeth.join(', ')} are not all on the ${jaw} jaw`;
+    case 'NOT_NEIGHBOURS':
+      return `arrowClasp: teeth ${w.teeth.join(' and ')} are not neighbours`;
+    case 'SAME_TEETH':
+      return `${w.type}: two different teeth`;
+  }
 }
 
 /** Whether `value` is a prescription of the right shape whose teeth pass prescriptionProblem (pure: the browser's check; the server's is prescription-schema.ts, with field paths). */

@@ -3,9 +3,9 @@
 // prescriptionSchema), answered with a message that names the jaw, the wire and the teeth (as
 // Universal numbers with their FDI names) in the caller's language.
 import { PRESCRIPTION_PARAM_KEY } from '../../../common/ai.ts';
-import { DEFAULT_PRESCRIPTION, PRESCRIPTION_TEETH, type Prescription } from '../../../common/prescription.ts';
+import { DEFAULT_PRESCRIPTION, PRESCRIPTION_TEETH, prescriptionProblem, type Prescription, type PrescriptionProblemCode } from '../../../common/prescription.ts';
 import { prescriptionSchema } from '../../../common/prescription-schema.ts';
-import { distalOf, jawOf, universalToFdi, type Jaw } from '../../../common/teeth.ts';
+import { universalToFdi, type Jaw } from '../../../common/teeth.ts';
 import type { WireType } from '../../../common/wires.ts';
 import { Code } from '../../core/envelope.ts';
 import { ApiError } from '../../core/errors.ts';
@@ -18,6 +18,12 @@ const WIRE_NAMES: Record<WireType, MessageKey> = {
   singleArmClasp: 'wireSingleArmClasp',
   arrowClasp: 'wireArrowClasp',
   wraparoundBow: 'wireWraparoundBow',
+};
+
+const PROBLEM_MESSAGES: Record<Exclude<PrescriptionProblemCode, 'TEETH_COUNT'>, MessageKey> = {
+  WRONG_JAW: 'prescriptionWrongJaw',
+  NOT_NEIGHBOURS: 'prescriptionNotNeighbours',
+  SAME_TEETH: 'prescriptionSameTeeth',
 };
 
 const teethText = (teeth: readonly number[]) => teeth.map((n) => (n >= 1 && n <= 32 ? `${n} (FDI ${universalToFdi(n)})` : String(n))).join(', ');
@@ -33,19 +39,12 @@ export function checkPrescription(lang: Lang, value: unknown, field: string): Pr
   const custom = parsed.error.issues.find((i) => i.code === 'custom');
   if (!custom) throw validationError(parsed.error.issues.map((i) => ({ path: [field, ...i.path] })), { [field]: value });
   const jaw = custom.path[0] as Jaw;
-  const p = value as Prescription;
-  const jawName = t(lang, jaw === 'upper' ? 'jawUpper' : 'jawLower');
-  for (const w of p[jaw]?.wires ?? []) {
-    const wire = t(lang, WIRE_NAMES[w.type]);
-    const params = { field: `${field}.${jaw}`, jaw: jawName, wire, teeth: teethText(w.teeth) };
-    if (w.teeth.length !== PRESCRIPTION_TEETH[w.type]) throw new ApiError(Code.validation, 'prescriptionTeethCount', 200, { ...params, count: PRESCRIPTION_TEETH[w.type] });
-    if (w.teeth.some((n) => jawOf(n) !== jaw)) throw new ApiError(Code.validation, 'prescriptionWrongJaw', 200, params);
-    if (w.type === 'arrowClasp' && distalOf(w.teeth[0]!) !== w.teeth[1] && distalOf(w.teeth[1]!) !== w.teeth[0]) {
-      throw new ApiError(Code.validation, 'prescriptionNotNeighbours', 200, params);
-    }
-    if ((w.type === 'labialBow' || w.type === 'wraparoundBow') && w.teeth[0] === w.teeth[1]) throw new ApiError(Code.validation, 'prescriptionSameTeeth', 200, params);
-  }
-  throw new ApiError(Code.validation, 'fieldInvalid', 200, { field: `${field}.${jaw}` });
+  const problem = prescriptionProblem(jaw, (value as Prescription)[jaw]!);
+  if (!problem) throw new ApiError(Code.validation, 'fieldInvalid', 200, { field: `${field}.${jaw}` });
+  const w = problem.wire;
+  const params = { field: `${field}.${jaw}`, jaw: t(lang, jaw === 'upper' ? 'jawUpper' : 'jawLower'), wire: t(lang, WIRE_NAMES[w.type]), teeth: teethText(w.teeth) };
+  if (problem.code === 'TEETH_COUNT') throw new ApiError(Code.validation, 'prescriptionTeethCount', 200, { ...params, count: PRESCRIPTION_TEETH[w.type] });
+  throw new ApiError(Code.validation, PROBLEM_MESSAGES[problem.code], 200, params);
 }
 
 /** The lab's default: the param's prescription when it is one, else DEFAULT_PRESCRIPTION. */
