@@ -307,8 +307,32 @@ export interface DeviceApiConfigTable {
   departmentId: number | null;
   enabled: Generated<number>;
   remark: string | null;
+  /** 'partner' | 'aiService' (common/api-config.ts). */
+  kind: Generated<string>;
+  /** The HMAC secret of signed calls (server/core/signature.ts): shown once, never read back. */
+  secret: string | null;
   createTime: string;
   updateTime: string;
+}
+
+/** A nonce a signed call used, unique per API configuration entry (replays are refused). */
+export interface ApiNonceTable {
+  id: Generated<number>;
+  configId: number;
+  nonce: string;
+  /** When it was used (ms). */
+  at: number;
+}
+
+/** The order whose automatic design an outside AI service holds (server/modules/ai/vendor.ts). */
+export interface AiVendorJobTable {
+  orderId: number;
+  configId: number;
+  /** The geo job that sent it: the callback names it. */
+  jobId: number;
+  /** When the answer is no longer awaited (ms). */
+  deadline: number;
+  sentTime: string;
 }
 
 /** A named setting (`keyName` unique); dataType 0 text, 1 rich text (HTML), 2 file (URL). */
@@ -546,6 +570,8 @@ export interface Database {
   device_user: DeviceUserTable;
   device_config: DeviceConfigTable;
   device_api_config: DeviceApiConfigTable;
+  api_nonce: ApiNonceTable;
+  ai_vendor_job: AiVendorJobTable;
   device_job: DeviceJobTable;
   device_job_log: DeviceJobLogTable;
   device_link: DeviceLinkTable;

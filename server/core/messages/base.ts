@@ -42,4 +42,12 @@ export const baseMessages = {
   dataNotFound: { en: 'Data does not exist', zh: '数据不存在', de: 'Daten existieren nicht' },
   operateFailed: { en: 'Operate Failed', zh: '操作失败', de: 'Vorgang fehlgeschlagen' },
   internal: { en: 'Internal server error', zh: '服务器内部错误', de: 'Interner Serverfehler' },
+  // Signed calls (core/signature.ts): one answer for an unknown key and a wrong signature.
+  signatureInvalid: { en: 'The request signature is missing or invalid', zh: '请求签名缺失或无效', de: 'Die Signatur der Anfrage fehlt oder ist ungültig' },
+  signatureStale: {
+    en: 'The request timestamp is more than {minutes} minutes from the server time',
+    zh: '请求时间戳与服务器时间相差超过 {minutes} 分钟',
+    de: 'Der Zeitstempel der Anfrage weicht um mehr als {minutes} Minuten von der Serverzeit ab',
+  },
+  signatureReplayed: { en: 'This request nonce was already used', zh: '该请求的 nonce 已被使用', de: 'Diese Nonce der Anfrage wurde bereits verwendet' },
 } satisfies Catalog;

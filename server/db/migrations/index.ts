@@ -16,6 +16,7 @@ import * as m0103 from './0103_rights_version.ts';
 import * as m0110 from './0110_order_lifecycle.ts';
 import * as m0120 from './0120_model_teeth.ts';
 import * as m0130 from './0130_ai_design.ts';
+import * as m0140 from './0140_ai_vendor.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0110_order_lifecycle': m0110,
   '0120_model_teeth': m0120,
   '0130_ai_design': m0130,
+  '0140_ai_vendor': m0140,
 };
