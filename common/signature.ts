@@ -32,7 +32,7 @@ const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.t
 const bytesOf = (v: Uint8Array | string) => (typeof v === 'string' ? new TextEncoder().encode(v) : v);
 
 export async function sha256HexOf(body: Uint8Array | string): Promise<string> {
-  return hex(await crypto.subtle.digest('SHA-256', bytesOf(body) as BufferSource));
+  return hex(await crypto.subtle.digest('SHA-256', bytesOf(body) as Uint8Array<ArrayBuffer>));
 }
 
 /** The text that is signed. */

@@ -31,6 +31,11 @@ export interface Config {
   deviceGoneCancelMs: number;
   /** Most bytes the request log may hold (LOG_MAX_MB); the oldest entries go first. */
   logMaxBytes: number;
+  /**
+   * The address outside services reach this server at (PUBLIC_URL, no trailing slash; default
+   * http://HOST:PORT): an AI service's model links and callback are made from it.
+   */
+  publicUrl: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -57,9 +62,11 @@ function text(env: Env, name: string): string | undefined {
 }
 
 export function loadConfig(env: Env = {}): Config {
+  const port = int(env, 'PORT', 8787);
+  const host = text(env, 'HOST') ?? '127.0.0.1';
   return {
-    port: int(env, 'PORT', 8787),
-    host: text(env, 'HOST') ?? '127.0.0.1',
+    port,
+    host,
     dataDir: text(env, 'DATA_DIR') ?? './data',
     databaseUrl: text(env, 'DATABASE_URL') ?? '',
     adminPassword: text(env, 'ADMIN_PASSWORD'),
@@ -77,5 +84,6 @@ export function loadConfig(env: Env = {}): Config {
     uploadMaxBytes: int(env, 'UPLOAD_MAX_MB', 100, 1) * 1024 * 1024,
     deviceGoneCancelMs: int(env, 'DEVICE_GONE_CANCEL_SECONDS', 600, 0) * 1000,
     logMaxBytes: int(env, 'LOG_MAX_MB', 100, 1) * 1024 * 1024,
+    publicUrl: (text(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
   };
 }

@@ -76,6 +76,8 @@ export interface ResourceDef<T extends keyof Database = keyof Database, A extend
     prepareUpdate?(data: z.output<U>, args: Omit<HookArgs, 'trx'>): Promise<z.output<U>> | z.output<U>;
     beforeAdd?(data: z.output<A>, args: HookArgs): Promise<Row> | Row;
     afterAdd?(id: number, data: z.output<A>, args: HookArgs): Promise<void> | void;
+    /** Fields the add reply carries besides the id, from the inserted row (a secret shown once). */
+    addReply?(id: number, row: Row): Row;
     beforeUpdate?(data: z.output<U>, args: HookArgs): Promise<Row> | Row;
     afterUpdate?(id: number, data: z.output<U>, args: HookArgs): Promise<void> | void;
     /**
@@ -296,7 +298,7 @@ export function createCrud<
       const body = c.req.valid('json') as z.output<A>;
       const data = def.hooks?.prepareAdd ? await def.hooks.prepareAdd(body, { c, ctx }) : body;
       const now = formatTime(ctx.clock.now());
-      const id = await db.transaction().execute(async (trx) => {
+      const { id, values } = await db.transaction().execute(async (trx) => {
         const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
         const values = def.hooks?.beforeAdd ? pickFromHook(await def.hooks.beforeAdd(data, args)) : pick(data as Row);
         const row = await trx
@@ -306,9 +308,9 @@ export function createCrud<
           .executeTakeFirstOrThrow();
         const newId = Number(row.id);
         await def.hooks?.afterAdd?.(newId, data, args);
-        return newId;
+        return { id: newId, values };
       });
-      return ok(c, { id });
+      return ok(c, { ...def.hooks?.addReply?.(id, values), id });
     });
   }
 

@@ -51,6 +51,6 @@ export async function verifySigned(ctx: Pick<AppContext, 'db' | 'clock'>, c: Con
     .values({ configId: key.configId, nonce, at: now })
     .onConflict((oc) => oc.columns(['configId', 'nonce']).doNothing())
     .executeTakeFirst();
-  if (Number(res.numInsertedRows ?? 0) !== 1) throw unauthorized('signatureReplayed');
+  if (Number(res.numInsertedOrUpdatedRows ?? 0) !== 1) throw unauthorized('signatureReplayed');
   return key;
 }

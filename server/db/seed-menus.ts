@@ -113,7 +113,10 @@ export const seedMenus: MenuSeed[] = [
     children: [
       {
         name: 'Config list', type: 1, router: '/device/api-config', viewPath: 'modules/device/views/api-config', icon: 'api',
-        children: crud('device:apiConfig', [{ name: 'Departments', type: 2, perms: 'device:apiConfig:departmentList' }]),
+        children: crud('device:apiConfig', [
+          { name: 'Departments', type: 2, perms: 'device:apiConfig:departmentList' },
+          { name: 'Rotate secret', type: 2, perms: 'device:apiConfig:rotateSecret' },
+        ]),
       },
     ],
   },

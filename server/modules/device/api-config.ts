@@ -1,9 +1,17 @@
-// /admin/device/apiConfig: per-department settings of an outside API (name, url, key). The key
-// is written, never read back: replies carry only a hint of its last characters.
+// /admin/device/apiConfig: per-department settings of an outside API (name, url, key, kind). The
+// key is written, never read back: replies carry only a hint of its last characters. Each entry
+// also has a secret for signed calls (core/signature.ts), made by the server: the add reply and
+// rotateSecret { id } (device:apiConfig:rotateSecret) show it once; no other reply carries it, and
+// the request log never sees it (it is in no request, and replies are not logged).
 import { z } from 'zod';
+import { API_CONFIG_KINDS, DEFAULT_API_CONFIG_KIND } from '../../../common/api-config.ts';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
+import { randomToken } from '../../core/crypto.ts';
 import { ok } from '../../core/envelope.ts';
+import { fail } from '../../core/errors.ts';
+import { formatTime } from '../../core/clock.ts';
+import { validate } from '../../core/validate.ts';
 
 const url = z
   .string()
@@ -18,6 +26,7 @@ const fields = {
   departmentId: z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().positive().nullable().optional()),
   enabled: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v ? 1 : 0)).optional(),
   remark: z.string().max(1024).nullable().optional(),
+  kind: z.enum(API_CONFIG_KINDS).optional(),
 };
 const addSchema = z.object(fields);
 const updateSchema = z.object({ ...fields, name: fields.name.optional(), url: url.optional(), id: z.coerce.number().int().positive() });
@@ -35,18 +44,28 @@ export const apiConfigResource = {
     departmentId: { type: 'number', comment: 'Department ID', nullable: true },
     enabled: { type: 'number', comment: 'Enabled: 0 no, 1 yes' },
     remark: { type: 'string', comment: 'Remark', nullable: true },
+    kind: { type: 'string', comment: "Kind: 'partner' (signed partner API) or 'aiService' (outside design engine)" },
+    secret: { type: 'string', comment: 'Signing secret (shown once: add, rotateSecret)', select: false, readonly: true },
     createTime: { type: 'datetime', comment: 'Created', readonly: true },
     updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
   },
   actions: ['add', 'delete', 'update', 'info', 'list', 'page'],
   keyWordColumns: ['name', 'url'],
   sortable: ['id', 'name', 'departmentId', 'enabled', 'createTime'],
-  filterable: ['departmentId', 'enabled'],
+  filterable: ['departmentId', 'enabled', 'kind'],
   defaultOrder: ['id', 'desc'],
   addSchema,
   updateSchema,
-  extraApi: [{ method: 'get', path: '/departmentList', summary: 'Departments to pick from ([{ id, name, parentId }])' }],
+  extraApi: [
+    { method: 'get', path: '/departmentList', summary: 'Departments to pick from ([{ id, name, parentId }])' },
+    { method: 'post', path: '/rotateSecret', summary: 'A new signing secret for an entry ({ id }): answers { id, secret }, shown this once' },
+  ],
 } as const satisfies ResourceDef<'device_api_config', typeof addSchema, typeof updateSchema>;
+
+const rotateSchema = z.object({ id: z.coerce.number().int().positive() });
+
+/** A new signing secret: 32 random bytes, base64url. */
+export const newSecret = () => randomToken(32);
 
 /** "••••abcd" for a stored key, null when none. */
 export function keyHint(key: string | null | undefined): string | null {
@@ -64,7 +83,8 @@ export function createApiConfigResource(ctx: AppContext) {
   const resource = createCrud(ctx, {
     ...apiConfigResource,
     hooks: {
-      beforeAdd: (data) => ({ ...data, enabled: data.enabled ?? 1 }),
+      beforeAdd: (data) => ({ ...data, enabled: data.enabled ?? 1, kind: data.kind ?? DEFAULT_API_CONFIG_KIND, secret: newSecret() }),
+      addReply: (_id, row) => ({ secret: row.secret }),
       // An empty key on update keeps the stored one.
       beforeUpdate: ({ id: _id, ...data }) => data,
       decorateList: (rows) => withHints(rows),
@@ -72,8 +92,16 @@ export function createApiConfigResource(ctx: AppContext) {
     },
   });
   // Chained, so that AppType (and the typed client) see the extra call.
-  const routes = resource.routes.get('/departmentList', async (c) =>
-    ok(c, await ctx.db.selectFrom('base_sys_department').select(['id', 'name', 'parentId']).orderBy('orderNum').orderBy('id').execute()),
-  );
+  const routes = resource.routes
+    .get('/departmentList', async (c) =>
+      ok(c, await ctx.db.selectFrom('base_sys_department').select(['id', 'name', 'parentId']).orderBy('orderNum').orderBy('id').execute()),
+    )
+    .post('/rotateSecret', validate('json', rotateSchema), async (c) => {
+      const { id } = c.req.valid('json');
+      const secret = newSecret();
+      const res = await ctx.db.updateTable('device_api_config').set({ secret, updateTime: formatTime(ctx.clock.now()) }).where('id', '=', id).executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw fail('dataNotFound');
+      return ok(c, { id, secret });
+    });
   return { ...resource, routes };
 }

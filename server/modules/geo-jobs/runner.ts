@@ -18,7 +18,7 @@ import { formatTime } from '../../core/clock.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Kysely } from 'kysely';
 import { MAX_ATTEMPTS } from './store.ts';
-import type { GeoKind, GeoKinds, JobInfo, ThreadMessage, ThreadStart } from './types.ts';
+import { PreparedResult, type GeoKind, type GeoKinds, type JobInfo, type ThreadMessage, type ThreadStart } from './types.ts';
 
 const THREAD_URL = new URL('./thread.mjs', import.meta.url);
 
@@ -178,8 +178,12 @@ export class GeoJobRunner {
   }
 
   private async fill(): Promise<void> {
-    // Every look for work also looks for jobs a dead runner left behind (expired leases).
+    // Every look for work also looks for jobs a dead runner left behind (expired leases), and
+    // lets the kinds end what they wait for outside.
     await this.recover(false);
+    for (const kind of Object.values(this.kinds)) {
+      await kind.sweep?.(this.ctx).catch((err) => this.ctx.logger.error('geo jobs: a sweep failed', err));
+    }
     while (!this.stopped && this.running.size < this.concurrency) {
       const job = await this.claim();
       if (!job) return;
@@ -262,6 +266,13 @@ export class GeoJobRunner {
         return;
       }
       clearInterval(slot.renew);
+      if (input instanceof PreparedResult) {
+        await this.finish(job, { ok: true, result: input.result });
+        this.running.delete(job.id);
+        this.idleWaiters.splice(0).forEach((w) => w());
+        this.wake();
+        return;
+      }
       this.running.delete(job.id);
       if (this.stopped) return;
       this.startThread(job, kind, input);

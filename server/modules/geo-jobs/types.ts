@@ -49,9 +49,15 @@ export interface GeoKind {
   after?: readonly string[];
   /**
    * Main side, after the claim and before the thread starts: answers the thread's input (from the
-   * stored one and the database as it is now). A throw fails the attempt with its message.
+   * stored one and the database as it is now). A throw fails the attempt with its message; a
+   * PreparedResult ends the job done without a thread.
    */
   prepare?(args: Omit<HookArgs, 'trx'>): Promise<unknown> | unknown;
+  /**
+   * Main side, at each look for work: ends what the kind waits for outside the runner (an AI
+   * service's overdue answer). A throw is logged.
+   */
+  sweep?(ctx: AppContext): Promise<void>;
   /** In the transaction that marks the job done. */
   onDone?(result: unknown, args: HookArgs): Promise<void> | void;
   /** In the transaction that marks the job failed for good (after its last attempt). */
@@ -59,3 +65,11 @@ export interface GeoKind {
 }
 
 export type GeoKinds = Readonly<Record<string, GeoKind>>;
+
+/**
+ * What a kind's prepare answers when the job needs no thread (its work was handed to an outside
+ * service): the job ends done with `result`, as if a thread had answered it.
+ */
+export class PreparedResult {
+  constructor(readonly result: unknown) {}
+}
