@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { wireTypeSchema } from './bend-request.ts';
 
 /** A design document: its format version, any wires of known types, the rest as sent. */
-const designDocumentSchema = z.looseObject({
+export const designDocumentSchema = z.looseObject({
   schemaVersion: z.number().int().positive(),
   wires: z.array(z.looseObject({ type: wireTypeSchema })).optional(),
 });

@@ -19,6 +19,7 @@ import { authOf } from '../../core/access.ts';
 import { bendRoutes } from './bend.routes.ts';
 import { orderCallRoutes } from './order-calls.routes.ts';
 import { aiRoutes } from '../ai/routes.ts';
+import { aiVendorRoutes } from '../ai/vendor-routes.ts';
 import { assertEditable, currentVersion, readDesign, scopedOrder, visibleOrder, writeDesign } from './service.ts';
 
 export type { DesignRecord } from './service.ts';
@@ -60,5 +61,5 @@ export function designModule(ctx: AppContext) {
       return ok(c, record);
     });
   // After the document's routes (and eps entry), as when the bend calls were a module of their own.
-  return routes.route('/', bendRoutes(ctx)).route('/', orderCallRoutes(ctx)).route('/', aiRoutes(ctx));
+  return routes.route('/', bendRoutes(ctx)).route('/', orderCallRoutes(ctx)).route('/', aiRoutes(ctx)).route('/', aiVendorRoutes(ctx));
 }
