@@ -1,11 +1,11 @@
-/** Shows a device key once, with a copy button: the server keeps only its hash. */
+/** Shows a key or secret once, with a copy button (a device key by default: the server keeps only its hash). */
 import { useState } from 'react';
 import { Dialog } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import { Icon } from '../../ui/icons.tsx';
 import { toast } from '../../ui/toast.tsx';
 
-export function KeyDialog({ deviceKey, onClose }: { deviceKey: string | null; onClose: () => void }) {
+export function KeyDialog({ deviceKey, onClose, title, description }: { deviceKey: string | null; onClose: () => void; title?: string; description?: string }) {
   const { t } = useLingui();
   const [copied, setCopied] = useState(false);
   const copy = async () => {
@@ -35,9 +35,9 @@ export function KeyDialog({ deviceKey, onClose }: { deviceKey: string | null; on
           <div className="flex gap-3">
             <Icon name="key" className="mt-0.5 size-5 shrink-0 text-primary" />
             <div className="min-w-0 flex-1">
-              <Dialog.Title className="text-base font-semibold text-slate-900">{t`Device key`}</Dialog.Title>
+              <Dialog.Title className="text-base font-semibold text-slate-900">{title ?? t`Device key`}</Dialog.Title>
               <Dialog.Description className="mt-1.5 text-sm text-slate-600">
-                {t`Copy the key now and enter it in the device. It is shown only this once; if it is lost, reset it.`}
+                {description ?? t`Copy the key now and enter it in the device. It is shown only this once; if it is lost, reset it.`}
               </Dialog.Description>
               <div className="mt-3 flex items-center gap-2">
                 <code data-testid="device-key" className="min-w-0 flex-1 rounded border border-slate-200 bg-slate-50 px-2 py-1.5 font-mono text-xs break-all select-all">

@@ -1,9 +1,18 @@
-/** Interface configuration: per department, the URL and key of an outside API (key write-only). */
-import { useEffect, useState } from 'react';
+/**
+ * Interface configuration: per department, the URL, key (write-only) and kind of an outside API
+ * (a partner, or an AI service that designs in place of the built-in engine). The signing secret
+ * the server makes is shown once, after add and after "Rotate secret".
+ */
+import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../../../api/client.ts';
 import { hasPerm } from '../../../app/store.ts';
-import { CrudPage, toTree, type FormItem, type Option, type Row, type TableColumn, type TreeNode } from '../../../kit/index.ts';
+import { CrudPage, toTree, useConfirm, type CrudHandle, type FormItem, type Option, type Row, type TableColumn, type TreeNode } from '../../../kit/index.ts';
+import { toast } from '../../../ui/toast.tsx';
+import { DEFAULT_API_CONFIG_KIND } from '../../../../common/api-config.ts';
+import { KeyDialog } from '../KeyDialog.tsx';
+
+const PREFIX = '/admin/device/apiConfig';
 
 export default function ApiConfigList() {
   const { t } = useLingui();
@@ -15,6 +24,13 @@ export default function ApiConfigList() {
   }, []);
   const tree: TreeNode[] = toTree(departments);
   const departmentName = (id: unknown) => departments.find((d) => d.id === id)?.name;
+  const crud = useRef<CrudHandle>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [confirm, confirmDialog] = useConfirm();
+  const kinds: Option[] = [
+    { label: t`Partner`, value: 'partner', color: '#2563eb' },
+    { label: t`AI service`, value: 'aiService', color: '#9333ea' },
+  ];
   const enabled: Option[] = [
     { label: t`Enabled`, value: 1, color: '#16a34a' },
     { label: t`Disabled`, value: 0, color: '#64748b' },
@@ -22,6 +38,7 @@ export default function ApiConfigList() {
   const columns: TableColumn[] = [
     { prop: 'name', label: t`Name`, sortable: true, minWidth: 140 },
     { prop: 'url', label: t`URL`, minWidth: 220, render: (r) => <span className="font-mono text-xs break-all">{String(r.url ?? '')}</span> },
+    { prop: 'kind', label: t`Kind`, dict: kinds, width: 110 },
     { prop: 'keyHint', label: t`Key`, width: 110, render: (r) => <span className="font-mono text-xs">{String(r.keyHint ?? '—')}</span> },
     { prop: 'departmentId', label: t`Department`, width: 140, render: (r) => String(departmentName(r.departmentId) ?? '—') },
     { prop: 'enabled', label: t`Status`, dict: enabled, sortable: true, width: 100 },
@@ -30,6 +47,7 @@ export default function ApiConfigList() {
   const items: FormItem[] = [
     { prop: 'name', label: t`Name`, required: true, span: 12 },
     { prop: 'enabled', label: t`Status`, type: 'radio', options: enabled, value: 1, span: 12 },
+    { prop: 'kind', label: t`Kind`, type: 'radio', options: kinds, value: DEFAULT_API_CONFIG_KIND },
     {
       prop: 'url',
       label: t`URL`,
@@ -47,6 +65,41 @@ export default function ApiConfigList() {
     { prop: 'departmentId', label: t`Department`, type: 'treeSelect', tree },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
   ];
-  const search: FormItem[] = [{ prop: 'enabled', label: t`Status`, type: 'select', options: enabled }];
-  return <CrudPage service="/admin/device/apiConfig" columns={columns} items={items} search={search} />;
+  const search: FormItem[] = [
+    { prop: 'enabled', label: t`Status`, type: 'select', options: enabled },
+    { prop: 'kind', label: t`Kind`, type: 'select', options: kinds },
+  ];
+  const onSubmit = async (data: Row, mode: string) => {
+    if (mode !== 'add') return request({ url: `${PREFIX}/update`, method: 'POST', data });
+    const reply = await request<{ id: number; secret: string }>({ url: `${PREFIX}/add`, method: 'POST', data });
+    setSecret(reply.secret);
+  };
+  const rotate = async (row: Row) => {
+    const ok = await confirm({ message: t`The other side's signed calls are refused until it has the new secret. Rotate the secret?`, confirmLabel: t`Rotate secret` });
+    if (!ok) return;
+    const reply = await request<{ secret: string }>({ url: `${PREFIX}/rotateSecret`, method: 'POST', data: { id: row.id } });
+    setSecret(reply.secret);
+    toast.success(t`The secret was rotated`);
+    crud.current?.refresh();
+  };
+  return (
+    <>
+      <CrudPage
+        ref={crud}
+        service={PREFIX}
+        columns={columns}
+        items={items}
+        search={search}
+        dialog={{ onSubmit }}
+        rowActions={[{ label: t`Rotate secret`, onClick: (row) => void rotate(row).catch(() => undefined), hidden: () => !hasPerm('device:apiConfig:rotateSecret') }]}
+      />
+      <KeyDialog
+        deviceKey={secret}
+        onClose={() => setSecret(null)}
+        title={t`Signing secret`}
+        description={t`Copy the secret now and give it to the other side: it signs the calls between us. It is shown only this once; if it is lost, rotate it.`}
+      />
+      {confirmDialog}
+    </>
+  );
 }
