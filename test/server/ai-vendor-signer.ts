@@ -1,7 +1,7 @@
 // The example signer of docs/ai-vendor.md: how an AI service signs its callback and checks the
 // server's job. Runnable:
-//   npx tsx test/server/ai-vendor-signer.ts <keyId> <secret> <METHOD> <path-with-query> [body-file]
-// prints the four headers (timestamp now, a fresh nonce) and the text that was signed. The fake
+//   npx tsx test/server/ai-vendor-signer.ts <keyId> <secret> <METHOD> <path-with-query> [body-file] [timestamp] [nonce]
+// prints the four headers (by default the timestamp now and a fresh nonce) and the text signed. The fake
 // vendor of the tests (fake-ai-vendor.ts) and the tests' own forged callbacks use these functions.
 import fs from 'node:fs';
 import { canonicalRequest, SIGNATURE_HEADERS, SIGNATURE_WINDOW_MS, signature, signedHeaders } from '../../common/signature.ts';
@@ -26,13 +26,13 @@ export async function verifyIncoming(secret: string, req: { method: string; path
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [keyId, secret, method, path, bodyFile] = process.argv.slice(2);
+  const [keyId, secret, method, path, bodyFile, timestamp, nonce] = process.argv.slice(2);
   if (!keyId || !secret || !method || !path) {
-    console.error('usage: ai-vendor-signer.ts <keyId> <secret> <METHOD> <path-with-query> [body-file]');
+    console.error('usage: ai-vendor-signer.ts <keyId> <secret> <METHOD> <path-with-query> [body-file] [timestamp] [nonce]');
     process.exit(2);
   }
-  const body = bodyFile ? fs.readFileSync(bodyFile) : new Uint8Array();
-  const headers = await signedHeaders(keyId, secret, { method, path, body });
+  const body = bodyFile && bodyFile !== '-' ? fs.readFileSync(bodyFile) : new Uint8Array();
+  const headers = await signedHeaders(keyId, secret, { method, path, body }, timestamp ? Number(timestamp) * 1000 : Date.now(), nonce);
   for (const [k, v] of Object.entries(headers)) console.log(`${k}: ${v}`);
   const text = await canonicalRequest({ method, path, body, timestamp: headers[SIGNATURE_HEADERS.timestamp]!, nonce: headers[SIGNATURE_HEADERS.nonce]! });
   console.log(`\nsigned text:\n${text}`);

@@ -12,8 +12,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AI_CALLBACK_MAX_BYTES, type AiVendorJob } from '../../common/ai-vendor.ts';
 import { AI_STATUS } from '../../common/orders.ts';
-import { newNonce } from '../../common/signature.ts';
+import { newNonce, signature } from '../../common/signature.ts';
 import { autodesignKind } from '../../server/modules/ai/kind.ts';
+import { AI_CALLBACK_MAX_PER_WINDOW } from '../../server/modules/ai/vendor-routes.ts';
 import { biteKind } from '../../server/modules/geo-jobs/bite.ts';
 import { GeoJobRunner } from '../../server/modules/geo-jobs/runner.ts';
 import { teethKind } from '../../server/modules/geo-jobs/teeth.ts';
@@ -128,6 +129,14 @@ afterAll(async () => {
   vendor?.kill('SIGTERM');
   await new Promise<void>((r) => server?.close(() => r()));
   await t?.close();
+});
+
+describe('signing', () => {
+  it("docs/ai-vendor.md's worked example", async () => {
+    const body = '{"jobId":12,"reason":"no teeth found"}';
+    const p = { method: 'POST', path: '/admin/base/open/aiCallBack/7/fail/both', timestamp: '1767254400', nonce: 'n0nce-example-00001', body };
+    expect(await signature('example-secret-do-not-use', p)).toBe('631abebcbcf6185f219360500bd72af38b8dcb745306ddc21b33e04a66556def');
+  });
 });
 
 describe('the entry and its secret', () => {
@@ -289,6 +298,18 @@ describe('model links and the deadline', () => {
     t.clock.advance(30 * 60_000);
     await runJobs();
     expect(await info(waiting)).toMatchObject({ aiStatus: AI_STATUS.fail, aiError: 'the AI service did not answer within 60 minutes' });
+  });
+
+  it('callbacks beyond the limit of the window are refused (429)', async () => {
+    const url = `${base}/admin/base/open/aiCallBack/${await addOrder()}/fail/both`;
+    const statuses = new Set<number>();
+    for (let i = 0; i < AI_CALLBACK_MAX_PER_WINDOW; i++) {
+      const r = await post(url, { jobId: 1, reason: 'x' }, { key: other, at: t.clock.now() });
+      statuses.add(r.status);
+      if (r.status === 429) break;
+    }
+    expect(statuses.has(409)).toBe(true);
+    expect((await post(url, { jobId: 1, reason: 'x' }, { key: other, at: t.clock.now() })).body).toMatchObject({ code: 1001, message: expect.stringMatching(/Too many callbacks/) });
   });
 
   it('no secret is in the request log or the server log', async () => {
