@@ -1,17 +1,56 @@
-// Checking a signed request (common/signature.ts): the four headers present and well formed, the
+// Signing a request (common/signature.ts's text, HMAC-SHA256 hex), and checking one: the four
+// headers present and well formed, the
 // timestamp within SIGNATURE_WINDOW_MS of the server's clock, the key known (the caller says how
 // to find its secret), the HMAC equal in constant time, and the nonce not used before by that
 // key. The nonce is recorded by an insert against a unique (configId, nonce): of two copies that
 // arrive together exactly one gets in. Nonces older than twice the window can no longer be
 // replayed (their timestamps are refused) and are purged. Every refusal is 401; an unknown key and
 // a wrong signature answer alike. Secrets are never logged.
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
-import { NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_WINDOW_MS, signature } from '../../common/signature.ts';
+import { canonicalRequest, NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_WINDOW_MS } from '../../common/signature.ts';
 import type { AppContext } from '../context.ts';
 import type { AppEnv } from './env.ts';
 import { Code } from './envelope.ts';
 import { ApiError, unauthorized } from './errors.ts';
+
+export interface SignedRequest {
+  method: string;
+  /** Path with its query, exactly as sent. */
+  path: string;
+  /** Unix seconds. */
+  timestamp: string;
+  nonce: string;
+  body: Uint8Array | string;
+}
+
+export const sha256Hex = (body: Uint8Array | string) => createHash('sha256').update(body).digest('hex');
+
+/** The signature (lower-case hex) of a request under `secret`. */
+export function signature(secret: string, r: SignedRequest): string {
+  const text = canonicalRequest({ method: r.method, path: r.path, timestamp: r.timestamp, nonce: r.nonce, bodySha256: sha256Hex(r.body) });
+  return createHmac('sha256', secret).update(text).digest('hex');
+}
+
+/** A fresh nonce (22 characters). */
+export const newNonce = () => randomBytes(16).toString('base64url');
+
+/** The four headers of a request signed at `nowMs` by key `keyId`. */
+export function signedHeaders(
+  keyId: string,
+  secret: string,
+  req: { method: string; path: string; body: Uint8Array | string },
+  nowMs = Date.now(),
+  nonce = newNonce(),
+): Record<string, string> {
+  const timestamp = String(Math.floor(nowMs / 1000));
+  return {
+    [SIGNATURE_HEADERS.key]: keyId,
+    [SIGNATURE_HEADERS.timestamp]: timestamp,
+    [SIGNATURE_HEADERS.nonce]: nonce,
+    [SIGNATURE_HEADERS.signature]: signature(secret, { ...req, timestamp, nonce }),
+  };
+}
 
 export interface SignedKey {
   configId: number;
@@ -42,7 +81,7 @@ export async function verifySigned(ctx: Pick<AppContext, 'db' | 'clock'>, c: Con
   if (Math.abs(now - Number(timestamp) * 1000) > SIGNATURE_WINDOW_MS) throw new ApiError(Code.fail, 'signatureStale', 401, { minutes: SIGNATURE_WINDOW_MS / 60_000 });
   const key = await keyOf(keyId);
   const url = new URL(c.req.url);
-  const expected = key ? await signature(key.secret, { method: c.req.method, path: url.pathname + url.search, timestamp, nonce, body: await bodyBytes(c) }) : '0'.repeat(64);
+  const expected = key ? signature(key.secret, { method: c.req.method, path: url.pathname + url.search, timestamp, nonce, body: await bodyBytes(c) }) : '0'.repeat(64);
   const same = timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(expected, 'hex'));
   if (!key || !same) throw unauthorized('signatureInvalid');
   await ctx.db.deleteFrom('api_nonce').where('at', '<', now - 2 * SIGNATURE_WINDOW_MS).execute();

@@ -12,7 +12,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AI_CALLBACK_MAX_BYTES, type AiVendorJob } from '../../common/ai-vendor.ts';
 import { AI_STATUS } from '../../common/orders.ts';
-import { newNonce, signature } from '../../common/signature.ts';
+import { newNonce, signature } from '../../server/core/signature.ts';
 import { autodesignKind } from '../../server/modules/ai/kind.ts';
 import { AI_CALLBACK_MAX_PER_WINDOW } from '../../server/modules/ai/vendor-routes.ts';
 import { biteKind } from '../../server/modules/geo-jobs/bite.ts';
@@ -135,7 +135,7 @@ describe('signing', () => {
   it("docs/ai-vendor.md's worked example", async () => {
     const body = '{"jobId":12,"reason":"no teeth found"}';
     const p = { method: 'POST', path: '/admin/base/open/aiCallBack/7/fail/both', timestamp: '1767254400', nonce: 'n0nce-example-00001', body };
-    expect(await signature('example-secret-do-not-use', p)).toBe('631abebcbcf6185f219360500bd72af38b8dcb745306ddc21b33e04a66556def');
+    expect(signature('example-secret-do-not-use', p)).toBe('631abebcbcf6185f219360500bd72af38b8dcb745306ddc21b33e04a66556def');
   });
 });
 

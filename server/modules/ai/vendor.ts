@@ -13,9 +13,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AI_CALLBACK_PATH, AI_FILE_LINK_MS, AI_FILE_PATH, AI_VENDOR_DEADLINE_MS, type AiVendorFile, type AiVendorJob } from '../../../common/ai-vendor.ts';
 import type { Prescription } from '../../../common/prescription.ts';
-import { signedHeaders } from '../../../common/signature.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
+import { signedHeaders } from '../../core/signature.ts';
 import type { Db } from '../../db/index.ts';
 
 /** How long the service may take to accept a job (ms, real time). */
@@ -113,7 +113,7 @@ export async function sendToService(ctx: AppContext, entry: AiServiceEntry, orde
   };
   const body = JSON.stringify(job);
   const url = new URL(entry.url);
-  const headers = await signedHeaders(String(entry.id), entry.secret, { method: 'POST', path: url.pathname + url.search, body }, now);
+  const headers = signedHeaders(String(entry.id), entry.secret, { method: 'POST', path: url.pathname + url.search, body }, now);
   let res: Response;
   try {
     res = await fetch(url, {
