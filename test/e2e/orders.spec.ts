@@ -241,13 +241,22 @@ test('devices: the key is shown once after adding; the pages read well in zh and
   await page.goto('/device/api-config');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const api = page.getByRole('dialog', { name: 'Add' });
-  await api.getByLabel('Name').fill('AI service');
+  await api.getByLabel('Name').fill('Design vendor');
   await api.getByLabel('URL').fill('https://ai.example.com/v1');
   await api.getByLabel('Key').fill('sk-secret-value-9876');
+  await api.getByRole('radio', { name: 'AI service' }).check();
   await api.getByRole('button', { name: 'Save' }).click();
-  const apiRow = page.getByRole('row', { name: /AI service/ });
+  // The signing secret, shown this once.
+  await expect(page.getByRole('dialog', { name: 'Signing secret' })).toBeVisible();
+  const secret = page.getByTestId('device-key');
+  await expect(secret).toHaveText(/^[A-Za-z0-9_-]{43}$/);
+  const signing = await secret.textContent();
+  await page.getByRole('button', { name: 'Done' }).click();
+  const apiRow = page.getByRole('row', { name: /Design vendor/ });
   await expect(apiRow).toContainText('••••9876');
+  await expect(apiRow).toContainText('AI service');
   await expect(apiRow).not.toContainText('sk-secret');
+  await expect(page.getByText(signing!)).toHaveCount(0);
 
   for (const [lang, orders, devices] of [['zh', '订单列表', '设备名称'], ['de', 'Fallnummer', 'Gerätename']] as const) {
     await page.evaluate((l) => localStorage.setItem('aw.lang', l), lang);
