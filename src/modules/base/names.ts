@@ -34,6 +34,7 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   design: msg`Design`,
   bend: msg({ message: 'Bend', context: 'permission' }),
   'reset key': msg`Reset key`,
+  'rotate secret': msg`Rotate secret`,
   'bind users': msg`Bind users`,
   'editor devices': msg`Editor devices`,
   departments: msg`Departments`,
