@@ -234,8 +234,11 @@ describe('the exchange', () => {
     expect((await info(id)).aiStatus).toBe(AI_STATUS.processing);
     expect((await call('GET', `/admin/design/getDesignData?orderId=${id}`, anna)).body.data).toBeNull();
     // The real one.
-    const res = await post(url, good);
+    const report = [{ wireId: 'w1', jaw: 'upper', type: 'labialBow', teeth: [6, 11], ok: true }];
+    const res = await post(url, { ...good, report });
     expect(res.body).toMatchObject({ code: 1000, data: { orderId: id, aiStatus: AI_STATUS.ready } });
+    const kept = await t.ctx.db.selectFrom('geo_job').select('result').where('id', '=', job.jobId).executeTakeFirstOrThrow();
+    expect(JSON.parse(kept.result!)).toEqual({ handedTo: entry.id, report });
     expect((await call('GET', `/admin/design/getDesignData?orderId=${id}`, anna)).body.data.data.wires).toEqual([{ id: 'w1', type: 'labialBow', jaw: 'upper', points: [], ai: { accepted: false } }]);
     // Once ready, nothing more is taken.
     expect((await post(url, good)).status).toBe(409);

@@ -142,7 +142,13 @@ export function aiVendorRoutes(ctx: AppContext) {
             const now = await trx.selectFrom('order_info').select('aiStatus').where('id', '=', orderId).executeTakeFirst();
             const h = await heldBy(trx, orderId, ctx.clock.now());
             if (now?.aiStatus !== AI_STATUS.processing || !h || h.configId !== key.configId || h.jobId !== body.jobId) throw notAwaited(orderId);
-            if (design) await storeAiDesign(ctx, trx, orderId, h.sentTime, { design, report: 'report' in body ? (body.report ?? []) : [] });
+            if (design) {
+              const report = 'report' in body ? (body.report ?? []) : [];
+              // The service's per-wire report stays with the job, as the engine's does (once the
+              // job has ended: a callback quicker than the job's own end is not kept there).
+              await trx.updateTable('geo_job').set({ result: JSON.stringify({ handedTo: key.configId, report }) }).where('id', '=', h.jobId).where('state', '=', 'done').execute();
+              await storeAiDesign(ctx, trx, orderId, h.sentTime, { design, report });
+            }
             else await failAi(ctx, trx, orderId, VENDOR_REASONS.failed((body as z.output<typeof failBody>).reason));
           });
           const after = await ctx.db.selectFrom('order_info').select(['aiStatus', 'aiError']).where('id', '=', orderId).executeTakeFirst();
