@@ -1,7 +1,7 @@
 // The automatic design's engine boundary: what the `autodesign` job hands the engine and what it
 // answers. The engine runs in the job's worker thread (autodesign.thread.ts): the built-in one is
-// runAutodesign (the kernels of workers/design/autodesign.ts, docs/autodesign.md); an external AI
-// service would be another behind the same types. Tests run other thread code through
+// runAutodesign (the kernels of workers/design/autodesign.ts, docs/autodesign.md); an outside AI
+// service (vendor.ts, docs/ai-vendor.md) answers the same document by its callback instead. Tests run other thread code through
 // autodesignKind({ module, fn }).
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
