@@ -4,7 +4,7 @@
 // "Ready". She opens the order in the editor: the engine's wires are there, each marked AI. She
 // changes one wire's clearance, which makes it hers (the mark goes), and it is saved. She sends it
 // to her machine (not AI-enabled), which bends it; an AI wire nobody accepted, sent to the same
-// machine, is refused with the specification's message.
+// machine, is refused with the specification's message, in English and in Chinese.
 //
 // Data: generated jaws with known teeth (test/fixtures/teeth-jaws.ts), which the engine designs
 // with every wire of the default prescription (test/kernels/autodesign.test.ts).
@@ -155,8 +155,10 @@ test('an order with AI on is designed by the engine; the designer edits a wire, 
     const job = dock.getByTestId('queue-job').first();
     await expect(job).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
     expect(machine.bent).toHaveLength(1);
-    const sent = machine.messages.find((m) => m.type === 'job') as { wire: { id?: string; type: string } };
-    expect(sent.wire).toMatchObject({ type: 'singleArmClasp' });
+    // What the machine received is that clasp's program: as many steps as the queue says, for the order.
+    const sent = machine.messages.find((m) => m.type === 'job') as { orderId: number; steps: unknown[]; wire: { type: string; diameter: number } };
+    expect(sent).toMatchObject({ orderId, wire: { type: 'singleArmClasp', diameter: 0.8 } });
+    await expect(job).toContainText(`${sent.steps.length} steps`);
     await page.screenshot({ path: test.info().outputPath('ai-bent.png') });
 
     // An AI wire nobody accepted, to the same machine: refused, as the specification words it; nothing bent.
@@ -168,6 +170,19 @@ test('an order with AI on is designed by the engine; the designer edits a wire, 
     await expect(dock.getByTestId('bend-message')).toContainText('Plain bender');
     await page.screenshot({ path: test.info().outputPath('ai-refused.png') });
     await expect(dock.getByTestId('queue-job')).toHaveCount(1);
+
+    // The same refusal in the user's language (Chinese).
+    await page.evaluate(() => localStorage.setItem('aw.lang', 'zh'));
+    await page.reload();
+    await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+    await page.locator(`[data-testid="wire-item"][data-wire="${other.id}"] button`).first().click();
+    await page.locator('[data-testid="viewport"] canvas').focus();
+    await page.keyboard.press('d');
+    await expect(dock.getByTestId('device-row').getByRole('radio')).toBeChecked();
+    await dock.getByTestId('bend-send').click();
+    await expect(dock.getByTestId('bend-outcome')).toHaveAttribute('data-kind', 'refused');
+    await expect(dock.getByTestId('bend-message')).toContainText('AI生成的弓丝无法匹配AI设备');
+    await page.screenshot({ path: test.info().outputPath('ai-refused-zh.png') });
     expect(machine.bent).toHaveLength(1);
     expect(errors).toEqual([]);
   } finally {
