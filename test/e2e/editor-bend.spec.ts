@@ -7,11 +7,11 @@
 // program step by step; the chosen machine is remembered after a reload. Then the whole bending
 // flow: on a straightened jaw with a base, a designer places a single-arm clasp with the wire
 // tool, auto-fits it, slots the base for its tag, sends it, and the job goes from queued to done.
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import { palateJaw } from '../fixtures/base-models.ts';
 import { jawMesh, rigidMatrix, toothOnArch, transformPositions } from '../fixtures/jaw.ts';
 import { SimDevice } from '../device-sim.ts';
-import { ADMIN_PASSWORD, apiLogin, designerWithOrder, saveDesign, signInViaApi } from './helpers.ts';
+import { designerWithOrder, machineFor, saveDesign, signInViaApi } from './helpers.ts';
 import { topSurfaceAt } from '../fixtures/mesh.ts';
 import { modelPixels, settle, topViewMapping } from './canvas.ts';
 
@@ -24,18 +24,6 @@ const WS_URL = `ws://127.0.0.1:${PORT}/ws/device`;
 const CLASP = [[-4, -20, 6], [6, -20, 6], [6, -14, 6], [-4, -14, 6]];
 /** Legs 30 mm, 2.2 mm apart: the second bend swings the first leg back into the feed tube housing. */
 const CURL = [[-15, 0, 6], [15, 0, 6], [15, 2.2, 6], [-15, 2.2, 6]];
-
-/** A machine added by the administrator and bound to the designer (whose token is given); its id and key. */
-async function machineFor(request: APIRequestContext, designerToken: string): Promise<{ id: number; key: string }> {
-  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
-  const headers = { Authorization: admin };
-  const add = await (await request.post('/admin/device/info/add', { headers, data: { devicename: 'Bender 1', diameters: [0.7, 0.8], memory: 100 } })).json();
-  expect(add.code, JSON.stringify(add)).toBe(1000);
-  const userId = (await (await request.get('/admin/base/comm/person', { headers: { Authorization: designerToken } })).json()).data.id as number;
-  const bind = await (await request.post('/admin/device/info/bind', { headers, data: { id: add.data.id, userIds: [userId] } })).json();
-  expect(bind.code, JSON.stringify(bind)).toBe(1000);
-  return { id: add.data.id, key: add.data.deviceKey };
-}
 
 async function openOrder(page: Page, id: number): Promise<void> {
   await page.goto(`/bend?orderId=${id}`);
@@ -55,7 +43,7 @@ test('a designer sends a wire to a bound machine, sees the job go from queued to
       { id: 'curl-1', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: CURL.map((point) => ({ point })), anchors: [] },
     ],
   });
-  const device = await machineFor(request, order.token);
+  const device = await machineFor(request, order.token, 'Bender 1');
   const machine = new SimDevice({ url: WS_URL, key: device.key, stepMs: 600 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -212,7 +200,7 @@ test('the issue\'s flow: a designer places a single-arm clasp, auto-fits it, slo
     straightening: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], jaw: 'lower' },
     base: { jaw: 'lower', outline, closed: true, thickness: 2, height: 2, generated: true },
   });
-  const device = await machineFor(request, order.token);
+  const device = await machineFor(request, order.token, 'Bender 1');
   const machine = new SimDevice({ url: WS_URL, key: device.key, stepMs: 400 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

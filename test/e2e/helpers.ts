@@ -132,6 +132,25 @@ export async function saveDesign(request: APIRequestContext, order: { id: number
   expect(body.code, JSON.stringify(body)).toBe(1000);
 }
 
+/** A wire-bending machine the administrator adds (not AI-enabled) and binds to the designer whose token is given; its id and key. */
+export async function machineFor(request: APIRequestContext, designerToken: string, devicename: string): Promise<{ id: number; key: string }> {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const headers = { Authorization: admin };
+  const add = await (await request.post('/admin/device/info/add', { headers, data: { devicename, diameters: [0.7, 0.8], memory: 100 } })).json();
+  expect(add.code, JSON.stringify(add)).toBe(1000);
+  const userId = (await (await request.get('/admin/base/comm/person', { headers: { Authorization: designerToken } })).json()).data.id as number;
+  const bind = await (await request.post('/admin/device/info/bind', { headers, data: { id: add.data.id, userIds: [userId] } })).json();
+  expect(bind.code, JSON.stringify(bind)).toBe(1000);
+  return { id: add.data.id as number, key: add.data.deviceKey as string };
+}
+
+/** The order's id by its patient (the list's page call, as the designer sees it). */
+export async function orderIdOf(request: APIRequestContext, token: string, patientName: string): Promise<number> {
+  const list = await (await request.post('/admin/order/info/page', { headers: { Authorization: token }, data: { page: 1, size: 20, keyWord: patientName } })).json();
+  expect(list.code, JSON.stringify(list)).toBe(1000);
+  return list.data.list[0].id as number;
+}
+
 /** The page's geometry worker named `name` ("geometry": the editor's main one), once it has started. */
 export async function namedWorker(page: Page, name = 'geometry'): Promise<Worker> {
   const find = async (): Promise<Worker | undefined> => {

@@ -13,13 +13,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test, expect, type APIRequestContext } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { generatedBite } from '../fixtures/bite-jaws.ts';
 import type { IndexedMesh } from '../fixtures/mesh.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { SimDevice } from '../device-sim.ts';
-import { ADMIN_PASSWORD, apiLogin, createDesigner, signInViaApi } from './helpers.ts';
+import { apiLogin, createDesigner, machineFor, orderIdOf, signInViaApi } from './helpers.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -59,25 +59,13 @@ async function modelFiles(): Promise<ModelFiles> {
   };
 }
 
-/** A machine the administrator adds and binds to the designer (editor-bend.spec.ts). */
-async function machineFor(request: APIRequestContext, designerToken: string): Promise<{ key: string }> {
-  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
-  const headers = { Authorization: admin };
-  const add = await (await request.post('/admin/device/info/add', { headers, data: { devicename: 'Lifecycle bender', diameters: [0.7, 0.8], memory: 100 } })).json();
-  expect(add.code, JSON.stringify(add)).toBe(1000);
-  const userId = (await (await request.get('/admin/base/comm/person', { headers: { Authorization: designerToken } })).json()).data.id as number;
-  const bind = await (await request.post('/admin/device/info/bind', { headers, data: { id: add.data.id, userIds: [userId] } })).json();
-  expect(bind.code, JSON.stringify(bind)).toBe(1000);
-  return { key: add.data.deviceKey };
-}
-
 test('an order with three models goes through bite registration, design, submission and bending', async ({ page, request }) => {
   test.setTimeout(120_000);
   const files = await modelFiles();
   test.info().annotations.push({ type: 'models', description: files.source });
   await createDesigner(request, 'life-designer', 'Lina');
   const token = await apiLogin(request, 'life-designer', 'life-designer-pass');
-  const device = await machineFor(request, token);
+  const device = await machineFor(request, token, 'Lifecycle bender');
   const machine = new SimDevice({ url: WS_URL, key: device.key, stepMs: 50 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -106,7 +94,7 @@ test('an order with three models goes through bite registration, design, submiss
 
     const row = page.getByRole('row', { name: /Lea Lifecycle/ });
     await expect(row).toBeVisible();
-    const id = Number(await row.getAttribute('data-row-key').catch(() => null)) || (await orderIdOf(request, token, 'Lea Lifecycle'));
+    const id = await orderIdOf(request, token, 'Lea Lifecycle');
     // The save put the order into bite registration: the list shows it (with the job's state)
     // unless the job already ended, and the history keeps it either way.
     await expect(row).toContainText(/Bite registration in progress|In design/);
@@ -189,10 +177,3 @@ test('an order with three models goes through bite registration, design, submiss
     await machine.stop();
   }
 });
-
-/** The order's id by its patient (the list's page call, as the designer sees it). */
-async function orderIdOf(request: APIRequestContext, token: string, patientName: string): Promise<number> {
-  const page = await (await request.post('/admin/order/info/page', { headers: { Authorization: token }, data: { page: 1, size: 20, keyWord: patientName } })).json();
-  expect(page.code, JSON.stringify(page)).toBe(1000);
-  return page.data.list[0].id as number;
-}

@@ -1,6 +1,7 @@
 // The order list's Remake and Assign designer row actions against the real server (the browser's
 // fetch goes to the Hono app over a SQLite file; perms come from permmenu as in the app): who sees
 // them, what the dialogs send, what the list shows afterwards, and a refusal shown in the dialog.
+// The order form's AI switch: turned on with the lab's default prescription, the order saves.
 import './kit-dom.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -161,5 +162,33 @@ describe('order list: Remake and Assign designer', () => {
     const carl = await rowOf('Carl own');
     expect(actions(carl)).not.toContain('Remake');
     expect(actions(carl)).not.toContain('Assign designer');
+  });
+});
+
+describe('order form: the AI switch', () => {
+  it("switched on in an order's form, the lab's default prescription (untouched) shows ticked and the order is saved with it", async () => {
+    const admin = (await server.login()).token;
+    const role = await createRole(server.ctx, 'editor', [...VIEW, 'order:info:update']);
+    const ava = await addUser(server, admin, { username: 'ava', password: 'ava-pass-1', roleIdList: [role] });
+    const time = '2026-01-02 00:00:00';
+    const model = await server.ctx.db
+      .insertInto('space_info')
+      .values({ url: '/upload/ava.stl', key: 'ava-upper', name: 'upper.stl', size: 684, mime: 'model/stl', kind: 'model', classifyId: null, userId: ava, triangleCount: 12, createTime: time, updateTime: time })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await order('Ava AI', ava, ava);
+    await server.ctx.db.updateTable('order_info').set({ upperFileId: model.id }).where('id', '=', ids['Ava AI']!).execute();
+    await signIn('ava', 'ava-pass-1');
+    renderAt(() => <OrderList />, '/order/list');
+    fireEvent.click(within(await rowOf('Ava AI')).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect((within(dialog).getByLabelText(/Patient/) as HTMLInputElement).value).toBe('Ava AI'));
+    fireEvent.click(within(dialog).getByRole('switch', { name: 'AI design' }));
+    expect((within(dialog).getByLabelText(/lab's default prescription/) as HTMLInputElement).checked).toBe(true);
+    expect(within(dialog).queryByTestId('prescription-upper')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const saved = await server.ctx.db.selectFrom('order_info').select(['enableAI', 'prescription']).where('id', '=', ids['Ava AI']!).executeTakeFirstOrThrow();
+    expect(saved).toEqual({ enableAI: 1, prescription: null });
   });
 });

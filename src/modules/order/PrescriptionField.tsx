@@ -32,7 +32,8 @@ export function prescriptionFits(p: Prescription | null | undefined): boolean {
 export function PrescriptionField({ id, value, onChange, disabled, lab = false }: { id?: string; value: unknown; onChange: (v: Prescription | null) => void; disabled?: boolean; lab?: boolean }) {
   const { t, i18n } = useLingui();
   const numbering = useToothNumbering();
-  const p = (value ?? null) as Prescription | null;
+  // The form holds anything but an object ('' for a null value) as the lab's default.
+  const p = value !== null && typeof value === 'object' ? (value as Prescription) : null;
   const toothLabel = (n: number) => String(numbering === 'fdi' ? universalToFdi(n) : n);
   const jawName = (jaw: Jaw) => (jaw === 'upper' ? t`Upper jaw` : t`Lower jaw`);
   const setJaw = (jaw: Jaw, next: JawPrescription | null) => onChange({ ...(p ?? DEFAULT_PRESCRIPTION), [jaw]: next });

@@ -114,10 +114,13 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
                 data-status={status}
               >
                 <button type="button" className="min-w-0 flex-1 text-left" onClick={() => engine?.wires.select(active ? null : w.id)} aria-pressed={active}>
-                  <span className="block truncate font-medium text-slate-800">
-                    {n}. {name}
+                  {/* The name gives way to the AI mark, which stays whole however long the name. */}
+                  <span className="flex min-w-0 items-center gap-1.5 font-medium text-slate-800" data-testid="wire-name">
+                    <span className="truncate">
+                      {n}. {name}
+                    </span>
                     {!isDesignerWire(w) && (
-                      <span className="ml-1.5 rounded bg-violet-100 px-1 py-px text-[10px] font-semibold text-violet-700" title={t`Made by the automatic design, not accepted yet`} data-testid="wire-ai">
+                      <span className="shrink-0 rounded bg-violet-100 px-1 py-px text-[10px] font-semibold text-violet-700" title={t`Made by the automatic design, not accepted yet`} data-testid="wire-ai">
                         AI
                       </span>
                     )}

@@ -115,6 +115,8 @@ export default function OrderList() {
       type: 'custom',
       span: 24,
       value: null,
+      // The form starts an empty custom value as '': not sent (the server keeps the lab's default).
+      hook: 'empty',
       hidden: ({ form }) => !form.enableAI,
       validate: (value) => (prescriptionFits(value as never) ? null : t`The teeth of a wire do not fit its type (count, jaw, neighbours); the server names which.`),
       render: ({ id, value, onChange, disabled }) => <PrescriptionField id={id} value={value} onChange={onChange} disabled={disabled} />,
