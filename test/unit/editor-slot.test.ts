@@ -288,7 +288,7 @@ describe('slotting (headless)', () => {
     editor.changeDocument('base', {
       ...doc,
       straightening: { matrix: IDENTITY, jaw: 'lower' },
-      base: { jaw: 'lower', outline, closed: true, thickness: 2 as never, height: 2 as never, generated: false },
+      bases: { lower: { jaw: 'lower', outline, closed: true, thickness: 2 as never, height: 2 as never, generated: false } },
     });
     expect(await editor.base.generate()).toBe(true);
     const before = editor.base.view.volume;
