@@ -100,6 +100,27 @@ describe('undercut heatmap', () => {
     expect(analysis.getState().mode).toBe('off');
   });
 
+  it('each jaw has its own direction: switching the analysed jaw keeps the other one, reset and undo touch the analysed jaw only', async () => {
+    await openJaws(editor);
+    analysis.setMode('undercut');
+    analysis.setTilts(10, 0);
+    const upper = editor.getState().document.insertionDirections!.upper!;
+    analysis.setModel('lower');
+    expect(analysis.getState()).toMatchObject({ model: 'lower', direction: [0, 0, 1], directionSet: false });
+    analysis.setTilts(0, 20);
+    const lower = editor.getState().document.insertionDirections!.lower!;
+    expect(lower[2]).toBeGreaterThan(0.9);
+    expect(editor.getState().document.insertionDirections).toEqual({ upper, lower });
+    analysis.setModel('upper');
+    expect(analysis.getState().directionSet).toBe(true);
+    analysis.getState().direction.forEach((v, i) => expect(v).toBeCloseTo(upper[i]!, 5));
+    analysis.resetDirection();
+    expect(editor.getState().document.insertionDirections).toEqual({ lower });
+    editor.undo();
+    expect(editor.getState().document.insertionDirections).toEqual({ upper, lower });
+    await analysis.settled();
+  });
+
   it('quick direction changes compute once, for the last one (older work cancelled)', async () => {
     await openSphere();
     analysis.debounceMs = 40;
