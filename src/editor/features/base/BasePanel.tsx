@@ -91,7 +91,7 @@ export function BasePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
   return (
     <section className="border-b border-slate-200 px-3 py-3" data-testid="base-panel" aria-label={t`Base`}>
       <h2 className="mb-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">{t`Base`}</h2>
-      <div className="mb-2 flex gap-1" role="group" aria-label={t`Base`}>
+      <div className="mb-2 flex gap-1" role="group">
         {JAWS.map((jaw) => (
           <button
             key={jaw}
