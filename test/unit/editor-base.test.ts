@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { BaseTool } from '../../src/editor/features/base/tool.ts';
-import { headlessEditor, headlessEditorEach, openPalateJaw, type Headless } from './editor-harness.ts';
+import { headlessEditor, headlessEditorEach, openPalateJaw, openPalateJaws, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
@@ -117,6 +117,45 @@ describe('base tool (headless)', () => {
     expect(await editor.base.generate()).toBe(false);
     expect(editor.base.view.problem?.code).toBe('WIRE_EXISTS');
     expect(editor.base.view.status).toBe('none');
+  });
+
+  it('draws on the jaw clicked: the other jaw is ignored while an outline is open, then a click there starts its own base', async () => {
+    await openPalateJaws(editor);
+    // From the top the upper model is in front, from below the lower one.
+    const at = (view: 'top' | 'bottom') => {
+      editor.setView(view);
+      editor.renderNow();
+      return ring(editor, 4);
+    };
+    expect(editor.actions.run('tool.base')).toBe(true);
+    const tool = editor.activeTool as BaseTool;
+    const top = at('top');
+    for (const p of top.slice(0, 3)) await click(p);
+    expect(editor.base.jaw).toBe('upper');
+    expect(editor.getState().document.bases!.upper!.outline).toHaveLength(3);
+    const below = at('bottom');
+    await click(below[0]!);
+    expect(editor.getState().document.bases).not.toHaveProperty('lower');
+    expect(tool.key('Enter')).toBe(true);
+    expect(tool.hint).toBe('base.closed');
+
+    await click(below[1]!);
+    expect(editor.base.jaw).toBe('lower');
+    const bases = editor.getState().document.bases!;
+    expect(bases.lower!.jaw).toBe('lower');
+    expect(bases.lower!.outline).toHaveLength(1);
+    expect(bases.upper!.closed).toBe(true);
+    expect(tool.hint).toBe('base.next');
+    // The panel's fields, switch and removal act on the jaw worked on.
+    editor.base.setSettings({ height: 3 as never });
+    expect(editor.getState().document.bases!.lower!.height).toBe(3);
+    expect(editor.getState().document.bases!.upper!.height).toBe(2);
+    editor.base.setJaw('upper');
+    expect(tool.hint).toBe('base.closed');
+    editor.base.clear();
+    expect(editor.getState().document.bases).toEqual({ lower: editor.getState().document.bases!.lower });
+    editor.undo();
+    expect(editor.getState().document.bases!.upper!.outline).toHaveLength(3);
   });
 
   it('a self-crossing outline fails with SPLIT_FAILED from the worker', async () => {
