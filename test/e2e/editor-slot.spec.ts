@@ -253,7 +253,7 @@ test('a design with a base on each jaw shows both, each slotted for its own jaw\
   await expect(page.getByTestId('slot-status')).toHaveAttribute('data-applied', '2', { timeout: 60_000 });
   await expect(page.getByTestId('slot-problem')).toHaveCount(0);
   // Both bases are in the picture.
-  await expect(page.getByTestId('viewport')).toHaveAttribute('data-drawn-bases', '2', { timeout: 30_000 });
+  await settle(page, { bases: '2' });
   // The panel works on one jaw at a time: the other one's base stays as it is.
   await page.getByTestId('base-jaw-lower').click();
   await expect(page.getByTestId('base-jaw-lower')).toHaveAttribute('aria-pressed', 'true');
