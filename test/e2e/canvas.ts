@@ -74,14 +74,15 @@ export interface Drawn {
   hidden?: string;
   heatmap?: string;
   wires?: string;
-  base?: string;
+  /** Acrylic bases drawn (one per jaw at most). */
+  bases?: string;
   handles?: string;
   /** Measurement lines drawn. */
   measurements?: string;
   revision?: string;
 }
 
-const DRAWN_KEYS = ['view', 'models', 'hidden', 'heatmap', 'wires', 'base', 'handles', 'measurements', 'revision'] as const;
+const DRAWN_KEYS = ['view', 'models', 'hidden', 'heatmap', 'wires', 'bases', 'handles', 'measurements', 'revision'] as const;
 
 /**
  * Waits until the picture shows every change made so far: no frame owed (a change not yet drawn,

@@ -119,9 +119,10 @@ test('a designer straightens, draws a base outline, generates, undoes and redoes
   await settle(page);
   await page.screenshot({ path: 'test-results/editor-base-reloaded.png' });
 
-  // Export: a binary STL named after the case number, closed.
+  // Export: a binary STL named after the case number and the jaw, closed.
+  await expect(page.getByTestId('base-jaw-lower')).toHaveAttribute('aria-pressed', 'true');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('base-export').click()]);
-  expect(download.suggestedFilename()).toBe(`${order.caseNo}-base.stl`);
+  expect(download.suggestedFilename()).toBe(`${order.caseNo}-lower-base.stl`);
   const file = await download.path();
   const bytes = new Uint8Array(fs.readFileSync(file!));
   const parsed = await parseStl(await loadKernels(), bytes);

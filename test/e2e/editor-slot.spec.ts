@@ -49,6 +49,28 @@ function design(): unknown {
   };
 }
 
+/**
+ * The design of design() on both jaws: its lower base and clasp, and the same turned over onto
+ * the upper jaw (palateJaw's `upper`: x and z negated), each clasp slotted into its jaw's base.
+ */
+function twoJawDesign(): unknown {
+  const one = design() as { bases?: unknown; base: { outline: { point: number[]; triangle: number }[] }; wires: { points: { point: number[] }[] }[] };
+  const turn = (p: number[]) => [-p[0]!, p[1]!, -p[2]!];
+  const lowerBase = { ...one.base };
+  const upperBase = { ...one.base, jaw: 'upper', outline: one.base.outline.map((p) => ({ point: turn(p.point), triangle: p.triangle })) };
+  const clasp = one.wires[0]!;
+  const upperClasp = { ...clasp, id: 'clasp-2', jaw: 'upper', points: clasp.points.map((p) => ({ point: turn(p.point) })) };
+  const { base: _base, ...rest } = one;
+  return {
+    ...rest,
+    bases: { upper: upperBase, lower: lowerBase },
+    wires: [clasp, upperClasp],
+    slots: [
+      { wireId: 'clasp-1', depth: 0, clearance: 0.1 },
+      { wireId: 'clasp-2', depth: 0, clearance: 0.1 },
+    ],
+  };
+}
 
 async function openOrder(page: Page, id: number): Promise<void> {
   await page.goto(`/bend?orderId=${id}`);
@@ -214,4 +236,27 @@ test('the slotting panel in German and Chinese', async ({ page, request }) => {
     await panel.scrollIntoViewIfNeeded();
     await panel.screenshot({ path: `test-results/editor-slot-panel-${lang}.png` });
   }
+});
+
+test('a design with a base on each jaw shows both, each slotted for its own jaw\'s clasp', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const upper = palateJaw({ upper: true });
+  const order = await designerWithOrder(request, { username: 'slot-jaws', name: 'Sol', patientName: 'Jon Jaws', upper, lower });
+  await saveDesign(request, order, twoJawDesign());
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await signInViaApi(page, 'slot-jaws', 'slot-jaws-pass');
+  await openOrder(page, order.id);
+  await expect(page.getByTestId('model-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(page.getByTestId('base-jaw-upper')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(page.getByTestId('base-jaw-lower')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(page.getByTestId('slot-status')).toHaveAttribute('data-applied', '2', { timeout: 60_000 });
+  await expect(page.getByTestId('slot-problem')).toHaveCount(0);
+  // Both bases are in the picture.
+  await settle(page, { bases: '2' });
+  // The panel works on one jaw at a time: the other one's base stays as it is.
+  await page.getByTestId('base-jaw-lower').click();
+  await expect(page.getByTestId('base-jaw-lower')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('base-ready')).toBeVisible();
+  expect(errors).toEqual([]);
 });

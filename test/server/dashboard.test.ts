@@ -357,11 +357,14 @@ describe('dashboard processBaseInfo (base design and processing rankings)', () =
     const ann = await insertUser('ann', now);
     const bob = await insertUser('bob', now);
     await t.ctx.db.updateTable('base_sys_user').set({ departmentId: lab }).where('id', 'in', [ann, bob]).execute();
+    // The first format's one base, and the format with a base per jaw.
     const base = (generated: boolean) => ({ schemaVersion: 1, measurements: [], base: { jaw: 'upper', outline: [], generated } });
+    const bases = (upper: boolean, lower: boolean) => ({ schemaVersion: 1, measurements: [], bases: { upper: { jaw: 'upper', outline: [], generated: upper }, lower: { jaw: 'lower', outline: [], generated: lower } } });
     await design(ann, base(true), ago(HOUR));
-    await design(ann, base(true), ago(2 * HOUR));
-    await design(bob, base(true), ago(HOUR));
+    await design(ann, bases(false, true), ago(2 * HOUR));
+    await design(bob, bases(true, true), ago(HOUR)); // both jaws: one order
     await design(bob, base(false), ago(HOUR)); // outline drawn, never generated
+    await design(bob, bases(false, false), ago(HOUR));
     await design(bob, { schemaVersion: 1, measurements: [] }, ago(HOUR));
     await design(bob, base(true), ago(40 * DAY)); // outside the month
     const dev = await addDevice('Bender');

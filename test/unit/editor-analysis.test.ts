@@ -81,7 +81,7 @@ describe('undercut heatmap', () => {
     await analysis.settled();
     const tilted = analysis.getState();
     expect(tilted.directionSet).toBe(true);
-    const stored = editor.getState().document.insertionDirection!;
+    const stored = editor.getState().document.insertionDirections!.upper!;
     stored.forEach((v, i) => expect(v).toBeCloseTo(tilted.direction[i]!, 5));
     expect(angleDeg(tilted.direction, [0, 0, -1])).toBeCloseTo(30, 3);
     expect(tilted.computed).toBe(computed + 1);
@@ -90,7 +90,7 @@ describe('undercut heatmap', () => {
 
     editor.undo();
     await analysis.settled();
-    expect(editor.getState().document.insertionDirection).toBeUndefined();
+    expect(editor.getState().document.insertionDirections).toBeUndefined();
     expect(analysis.getState().direction).toEqual([0, 0, -1]);
     expect(analysis.getState().computed).toBe(computed + 2);
     expect(analysis.meshColors('upper')!.colors).toEqual(before);
@@ -98,6 +98,27 @@ describe('undercut heatmap', () => {
     editor.undo();
     await analysis.settled();
     expect(analysis.getState().mode).toBe('off');
+  });
+
+  it('each jaw has its own direction: switching the analysed jaw keeps the other one, reset and undo touch the analysed jaw only', async () => {
+    await openJaws(editor);
+    analysis.setMode('undercut');
+    analysis.setTilts(10, 0);
+    const upper = editor.getState().document.insertionDirections!.upper!;
+    analysis.setModel('lower');
+    expect(analysis.getState()).toMatchObject({ model: 'lower', direction: [0, 0, 1], directionSet: false });
+    analysis.setTilts(0, 20);
+    const lower = editor.getState().document.insertionDirections!.lower!;
+    expect(lower[2]).toBeGreaterThan(0.9);
+    expect(editor.getState().document.insertionDirections).toEqual({ upper, lower });
+    analysis.setModel('upper');
+    expect(analysis.getState().directionSet).toBe(true);
+    analysis.getState().direction.forEach((v, i) => expect(v).toBeCloseTo(upper[i]!, 5));
+    analysis.resetDirection();
+    expect(editor.getState().document.insertionDirections).toEqual({ lower });
+    editor.undo();
+    expect(editor.getState().document.insertionDirections).toEqual({ upper, lower });
+    await analysis.settled();
   });
 
   it('quick direction changes compute once, for the last one (older work cancelled)', async () => {
@@ -180,9 +201,11 @@ describe('insertion direction', () => {
     await analysis.settled();
     const saved = JSON.parse(JSON.stringify(editor.getState().document));
     const reopened = parseDocument(saved);
-    expect(reopened.insertionDirection).toEqual(saved.insertionDirection);
+    expect(reopened.insertionDirections).toEqual(saved.insertionDirections);
+    expect(Object.keys(saved.insertionDirections)).toEqual(['upper']);
     expect(reopened.heatmap).toEqual({ mode: 'undercut', model: 'upper' });
-    expect(parseDocument({ ...saved, insertionDirection: [0, 0, 0], heatmap: { mode: 'rainbow', model: 'upper' } })).not.toHaveProperty('heatmap');
+    expect(parseDocument({ ...saved, insertionDirections: { upper: [0, 0, 0] }, heatmap: { mode: 'rainbow', model: 'upper' } })).not.toHaveProperty('heatmap');
+    expect(parseDocument({ ...saved, insertionDirections: { upper: [0, 0, 0] } })).not.toHaveProperty('insertionDirections');
 
     const h2 = await headlessEditor();
     try {

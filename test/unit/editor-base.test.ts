@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { DesignDocument } from '../../src/editor/engine/document.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import type { BaseTool } from '../../src/editor/features/base/tool.ts';
-import { headlessEditor, headlessEditorEach, openPalateJaw, type Headless } from './editor-harness.ts';
+import { headlessEditor, headlessEditorEach, openPalateJaw, openPalateJaws, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
@@ -41,7 +41,7 @@ describe('base tool (headless)', () => {
   it('draws the outline by clicks on the surface; Backspace, undo and redo; Enter closes', async () => {
     await openPalateJaw(editor);
     await drawRing();
-    const base = editor.getState().document.base!;
+    const base = editor.getState().document.bases!.lower!;
     expect(base.jaw).toBe('lower');
     expect(base.outline).toHaveLength(12);
     // Snapped to the palate's surface (between -8 and -16), not to the clicked plane.
@@ -49,15 +49,15 @@ describe('base tool (headless)', () => {
     expect(editor.getState().toolPhase).toBe('pointing');
 
     editor.undo();
-    expect(editor.getState().document.base!.outline).toHaveLength(11);
+    expect(editor.getState().document.bases!.lower!.outline).toHaveLength(11);
     editor.redo();
-    expect(editor.getState().document.base!.outline).toEqual(base.outline);
+    expect(editor.getState().document.bases!.lower!.outline).toEqual(base.outline);
 
     const tool = editor.activeTool as BaseTool;
     expect(tool.key('Backspace')).toBe(true);
-    expect(editor.getState().document.base!.outline).toHaveLength(11);
+    expect(editor.getState().document.bases!.lower!.outline).toHaveLength(11);
     editor.undo();
-    expect(editor.getState().document.base!.outline).toHaveLength(12);
+    expect(editor.getState().document.bases!.lower!.outline).toHaveLength(12);
 
     // Measuring is refused while the outline is being drawn.
     expect(editor.actions.run('tool.measure')).toBe(true);
@@ -65,7 +65,7 @@ describe('base tool (headless)', () => {
     expect(editor.base.view.problem?.code).toBe('MEASURE_WHILE_ACCESSORY');
 
     expect(tool.key('Enter')).toBe(true);
-    expect(editor.getState().document.base!.closed).toBe(true);
+    expect(editor.getState().document.bases!.lower!.closed).toBe(true);
     expect(editor.getState().toolPhase).toBe('idle');
     editor.actions.run('tool.measure');
     expect(editor.getState().tool).toBe('measure');
@@ -76,7 +76,7 @@ describe('base tool (headless)', () => {
     await drawRing(5);
     const last = ring(editor, 5)[4]!;
     await click(last);
-    const base = editor.getState().document.base!;
+    const base = editor.getState().document.bases!.lower!;
     expect(base.outline).toHaveLength(5);
     expect(base.closed).toBe(true);
   });
@@ -84,19 +84,19 @@ describe('base tool (headless)', () => {
   it('dragging a point moves it along the surface in one undoable step', async () => {
     await openPalateJaw(editor);
     await drawRing(6);
-    const before = editor.getState().document.base!.outline;
+    const before = editor.getState().document.bases!.lower!.outline;
     const from = editor.projectModelPoint('lower', before[0]!.point)!;
     const to = editor.projectModelPoint('lower', [12, 5, -10])!;
     await editor.pointer('down', { x: from.x, y: from.y, button: 0 });
     await editor.pointer('move', { x: to.x, y: to.y, button: 0, buttons: 1 });
     await editor.pointer('up', { x: to.x, y: to.y, button: 0 });
-    const after = editor.getState().document.base!.outline;
+    const after = editor.getState().document.bases!.lower!.outline;
     expect(after).toHaveLength(6);
     expect(after[0]!.point[0]).toBeCloseTo(12, 0);
     expect(after[0]!.point[1]).toBeCloseTo(5, 0);
     expect(after.slice(1)).toEqual(before.slice(1));
     editor.undo();
-    expect(editor.getState().document.base!.outline).toEqual(before);
+    expect(editor.getState().document.bases!.lower!.outline).toEqual(before);
   });
 
   it('refuses by the rules, each with its code', async () => {
@@ -117,6 +117,45 @@ describe('base tool (headless)', () => {
     expect(await editor.base.generate()).toBe(false);
     expect(editor.base.view.problem?.code).toBe('WIRE_EXISTS');
     expect(editor.base.view.status).toBe('none');
+  });
+
+  it('draws on the jaw clicked: the other jaw is ignored while an outline is open, then a click there starts its own base', async () => {
+    await openPalateJaws(editor);
+    // From the top the upper model is in front, from below the lower one.
+    const at = (view: 'top' | 'bottom') => {
+      editor.setView(view);
+      editor.renderNow();
+      return ring(editor, 4);
+    };
+    expect(editor.actions.run('tool.base')).toBe(true);
+    const tool = editor.activeTool as BaseTool;
+    const top = at('top');
+    for (const p of top.slice(0, 3)) await click(p);
+    expect(editor.base.jaw).toBe('upper');
+    expect(editor.getState().document.bases!.upper!.outline).toHaveLength(3);
+    const below = at('bottom');
+    await click(below[0]!);
+    expect(editor.getState().document.bases).not.toHaveProperty('lower');
+    expect(tool.key('Enter')).toBe(true);
+    expect(tool.hint).toBe('base.closed');
+
+    await click(below[1]!);
+    expect(editor.base.jaw).toBe('lower');
+    const bases = editor.getState().document.bases!;
+    expect(bases.lower!.jaw).toBe('lower');
+    expect(bases.lower!.outline).toHaveLength(1);
+    expect(bases.upper!.closed).toBe(true);
+    expect(tool.hint).toBe('base.next');
+    // The panel's fields, switch and removal act on the jaw worked on.
+    editor.base.setSettings({ height: 3 as never });
+    expect(editor.getState().document.bases!.lower!.height).toBe(3);
+    expect(editor.getState().document.bases!.upper!.height).toBe(2);
+    editor.base.setJaw('upper');
+    expect(tool.hint).toBe('base.closed');
+    editor.base.clear();
+    expect(editor.getState().document.bases).toEqual({ lower: editor.getState().document.bases!.lower });
+    editor.undo();
+    expect(editor.getState().document.bases!.upper!.outline).toHaveLength(3);
   });
 
   it('a self-crossing outline fails with SPLIT_FAILED from the worker', async () => {
@@ -141,7 +180,7 @@ describe('base tool (headless)', () => {
     expect(fractions.length).toBeGreaterThan(0);
     expect(editor.base.view).toMatchObject({ status: 'ready', problem: null });
     expect(editor.base.view.triangles).toBeGreaterThan(100);
-    expect(editor.getState().document.base!.generated).toBe(true);
+    expect(editor.getState().document.bases!.lower!.generated).toBe(true);
 
     const stl = await editor.base.exportStl();
     expect(stl).not.toBeNull();
@@ -152,7 +191,7 @@ describe('base tool (headless)', () => {
     await h.geometry.release(opened.handle);
 
     editor.undo();
-    expect(editor.getState().document.base!.generated).toBe(false);
+    expect(editor.getState().document.bases!.lower!.generated).toBe(false);
     expect(editor.base.view.status).toBe('none');
     expect(editor.base.handle).toBeNull();
     editor.redo();

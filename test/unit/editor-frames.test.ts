@@ -7,7 +7,7 @@ import type { Scene } from '@babylonjs/core/scene';
 import { FrameClock, type FrameSummary } from '../../src/editor/engine/frames.ts';
 import { runFrames } from '../../src/editor/engine/viewport.ts';
 
-const SUMMARY: FrameSummary = { view: 'front', models: ['upper'], hidden: [], heatmap: 'off', wires: 0, base: false, handles: false, measurements: 0, revision: 0 };
+const SUMMARY: FrameSummary = { view: 'front', models: ['upper'], hidden: [], heatmap: 'off', wires: 0, bases: 0, handles: false, measurements: 0, revision: 0 };
 
 function loop(opts: { ready?: () => boolean; onRender?: () => void } = {}) {
   let tick: () => void = () => {};

@@ -116,6 +116,20 @@ export async function openPalateJaw(editor: EditorEngine): Promise<void> {
   editor.renderNow();
 }
 
+let palateStls: { upper: ArrayBuffer; lower: ArrayBuffer } | undefined;
+
+/** Opens the generated palate jaw as the lower model and the same turned over (palateJaw's `upper`) as the upper one, seen from the top. */
+export async function openPalateJaws(editor: EditorEngine): Promise<void> {
+  palateStls ??= { upper: binaryStl(soupOf(palateJaw({ upper: true }))).buffer as ArrayBuffer, lower: binaryStl(soupOf(palateJaw())).buffer as ArrayBuffer };
+  const { upper, lower } = { upper: palateStls.upper.slice(0), lower: palateStls.lower.slice(0) };
+  await editor.openModels([
+    { role: 'upper', name: 'upper.stl', source: async (_signal, onProgress) => (onProgress(1), upper) },
+    { role: 'lower', name: 'lower.stl', source: async (_signal, onProgress) => (onProgress(1), lower) },
+  ]);
+  editor.setView('top');
+  editor.renderNow();
+}
+
 /** The realistic generated jaws of the teeth tests (test/fixtures/teeth-jaws.ts) with their truth. */
 export interface TeethJaws {
   upper: TeethJaw;

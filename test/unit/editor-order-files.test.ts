@@ -76,7 +76,7 @@ describe('the stored base', () => {
     await until(() => editor.baseFile.getState().status !== 'storing');
     expect(editor.baseFile.getState()).toMatchObject({ status: 'failed', error: refuse, file: { id: 102 } });
     expect(editor.base.view.status).toBe('ready');
-    expect(editor.getState().document.base!.generated).toBe(true);
+    expect(editor.getState().document.bases!.lower!.generated).toBe(true);
 
     refuse = null;
     expect(await editor.baseFile.store()).toBe(true);

@@ -11,7 +11,7 @@ import type { BaseTool } from '../../src/editor/features/base/tool.ts';
 import type { Xyz } from '../../src/editor/engine/pose.ts';
 import { KernelError } from '../../workers/kernels/job.ts';
 import { cutSlot, loadManifold } from '../../workers/kernels/slot.ts';
-import { headlessEditor, openPalateJaw, type Headless } from './editor-harness.ts';
+import { headlessEditor, openPalateJaw, openPalateJaws, type Headless } from './editor-harness.ts';
 import { toothOnArch } from '../fixtures/jaw.ts';
 
 /** The slot worker's job, in process: the kernel the worker runs, with its cancel and progress. */
@@ -288,7 +288,7 @@ describe('slotting (headless)', () => {
     editor.changeDocument('base', {
       ...doc,
       straightening: { matrix: IDENTITY, jaw: 'lower' },
-      base: { jaw: 'lower', outline, closed: true, thickness: 2 as never, height: 2 as never, generated: false },
+      bases: { lower: { jaw: 'lower', outline, closed: true, thickness: 2 as never, height: 2 as never, generated: false } },
     });
     expect(await editor.base.generate()).toBe(true);
     const before = editor.base.view.volume;
@@ -315,6 +315,96 @@ describe('slotting (headless)', () => {
     const stl = await exported(editor);
     expect(stl.closed).toBe(true);
     expect(stl.volume).toBeCloseTo(editor.base.view.volume, 0);
+  });
+
+  it('a base on each jaw, each with its own slot: generated, slotted, undone and reopened jaw by jaw', async () => {
+    await openPalateJaws(editor);
+    // The upper model is the lower one turned 180° about y: (x, y, z) → (-x, y, -z), picked from below.
+    const ring = async (jaw: 'upper' | 'lower') => {
+      const handle = editor.handleOf(jaw)!;
+      const s = jaw === 'upper' ? -1 : 1;
+      const outline = [];
+      for (let i = 0; i < 12; i++) {
+        const a = 0.1 + (2 * Math.PI * i) / 12;
+        const hit = (await h.geometry.pick(handle, [s * 12 * Math.cos(a), 5 + 12 * Math.sin(a), s * 50], [0, 0, -s]))!;
+        outline.push({ point: hit.point as unknown as Xyz, triangle: hit.triangle });
+      }
+      return { jaw, outline, closed: true, thickness: 2 as never, height: 2 as never, generated: false };
+    };
+    const doc = editor.getState().document;
+    editor.changeDocument('bases', { ...doc, straightening: { matrix: IDENTITY, jaw: 'lower' }, bases: { upper: await ring('upper'), lower: await ring('lower') } });
+    expect(await editor.base.generate('lower')).toBe(true);
+    expect(await editor.base.generate('upper')).toBe(true);
+    expect(editor.base.view.jaw).toBe('upper');
+    expect(editor.base.view.jaws.upper.status).toBe('ready');
+    expect(editor.base.view.jaws.lower.status).toBe('ready');
+    const baseMeshes = editor.getState().baseMeshes;
+    expect(baseMeshes.upper).not.toBeNull();
+    expect(baseMeshes.lower).not.toBeNull();
+    expect(editor.getState().document.bases!.upper!.generated && editor.getState().document.bases!.lower!.generated).toBe(true);
+    // Both meshes drawn.
+    await vi.waitFor(
+      () => {
+        editor.renderNow();
+        expect(editor.frameStatus.drawn?.bases).toBe(2);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+
+    // Changing the upper base leaves the lower one as it is (not regenerated).
+    const lowerHandle = editor.base.handleOf('lower');
+    editor.base.setSettings({ thickness: 2.5 as never }, 'upper');
+    expect(editor.base.view.jaws.upper.status).toBe('none');
+    expect(await editor.base.generate('upper')).toBe(true);
+    expect(editor.base.handleOf('lower')).toBe(lowerHandle);
+
+    // A wire on each jaw, slotted into its own jaw's base.
+    const lowerWire = await wire('wl', 'singleArmClasp', 5);
+    const mirror = (p: { point: Xyz }) => P(-p.point[0], p.point[1], -p.point[2]);
+    const upperWire: WireDesign = { ...lowerWire, id: 'wu', jaw: 'upper', points: lowerWire.points.map(mirror) };
+    addWires(editor, lowerWire, upperWire);
+    const before = { upper: editor.base.view.jaws.upper.volume, lower: editor.base.view.jaws.lower.volume };
+    expect(await editor.slots.cut('wl')).toBe(true);
+    expect(editor.base.view.jaws.upper.volume).toBe(before.upper);
+    const lowerCut = before.lower - editor.base.view.jaws.lower.volume;
+    expect(lowerCut).toBeGreaterThan(2);
+    expect(await editor.slots.cut('wu')).toBe(true);
+    expect(editor.base.handleOf('lower')).not.toBe(lowerHandle);
+    const upperCut = before.upper - editor.base.view.jaws.upper.volume;
+    expect(upperCut).toBeGreaterThan(2);
+    expect(editor.slots.view).toMatchObject({ applied: 2, skipped: 0, problem: null });
+    for (const jaw of ['upper', 'lower'] as const) {
+      const stl = await editor.base.exportStl(jaw);
+      const opened = await h.geometry.openStl(stl!.slice().buffer, {});
+      const health = await h.geometry.healthReport(opened.handle);
+      await h.geometry.release(opened.handle);
+      expect(health.openEdges + health.nonManifoldEdges).toBe(0);
+    }
+
+    // Undo takes the upper slot back out, one command; the lower slot stays.
+    editor.undo();
+    await editor.slots.settled();
+    expect(editor.base.view.jaws.upper.volume).toBeCloseTo(before.upper, 3);
+    expect(before.lower - editor.base.view.jaws.lower.volume).toBeCloseTo(lowerCut, 3);
+    editor.redo();
+    await editor.slots.settled();
+
+    // Reopening: both bases come back with their slots.
+    const saved = JSON.parse(JSON.stringify(editor.getState().document)) as DesignDocument;
+    expect(saved).not.toHaveProperty('base');
+    const again = await headlessEditor({ slots: slotPort });
+    try {
+      again.editor.loadDocument(parseDocument(saved));
+      await openPalateJaws(again.editor);
+      await vi.waitFor(() => expect(again.editor.base.view.jaws.upper.status === 'ready' && again.editor.base.view.jaws.lower.status === 'ready').toBe(true), { timeout: 30_000, interval: 20 });
+      await again.editor.base.settled();
+      await again.editor.slots.settled();
+      expect(again.editor.slots.view.applied).toBe(2);
+      expect(again.editor.base.view.jaws.upper.volume).toBeCloseTo(before.upper - upperCut, 1);
+      expect(again.editor.base.view.jaws.lower.volume).toBeCloseTo(before.lower - lowerCut, 1);
+    } finally {
+      again.dispose();
+    }
   });
 
   it('the thickness heatmap follows the slotted base', async () => {

@@ -15,10 +15,12 @@ export interface Rank {
 
 const TOP = 10;
 
+/** A generated base on either jaw (`bases`), or the first format's one `base`. */
 function hasGeneratedBase(text: string): boolean {
   try {
-    const doc = JSON.parse(text) as { base?: { generated?: unknown } };
-    return doc.base?.generated === true;
+    type Base = { generated?: unknown } | undefined;
+    const doc = JSON.parse(text) as { base?: Base; bases?: { upper?: Base; lower?: Base } };
+    return doc.bases?.upper?.generated === true || doc.bases?.lower?.generated === true || doc.base?.generated === true;
   } catch {
     return false;
   }

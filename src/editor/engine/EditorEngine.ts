@@ -341,11 +341,11 @@ export class EditorEngine {
       // The base feature's, reached through the engine when called (the feature is built after the context).
       generatedBase: {
         onGenerated: (listener) => {
-          const observer = this.base.onGenerated.add(listener);
+          const observer = this.base.onGenerated.add(({ jaw, arrays }) => listener(jaw, arrays));
           return () => this.base.onGenerated.remove(observer);
         },
         settled: () => this.base.settled(),
-        replace: (handle, arrays) => this.base.replaceMesh(handle, arrays),
+        replace: (jaw, handle, arrays) => this.base.replaceMesh(jaw, handle, arrays),
         holdExport: (wait) => {
           this.base.beforeExport = wait;
         },
@@ -702,6 +702,7 @@ export class EditorEngine {
         ? null
         : createTool(id, this.toolContext(), {
             smoothing: this.smoothing,
+            base: this.base,
             analysis: this.analysis,
             wires: this.wires,
             straightening: this.straightening,

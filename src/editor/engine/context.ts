@@ -7,7 +7,7 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
 import type { MeshHandle } from '../../geometry/client.ts';
 import type { Command } from './commands.ts';
-import type { DesignDocument, ModelRole } from './document.ts';
+import type { DesignDocument, Jaw, ModelRole } from './document.ts';
 import type { GeometryPort } from './models.ts';
 import type { Matrix4, Xyz } from './pose.ts';
 import type { EditorState } from './state.ts';
@@ -25,23 +25,23 @@ import type { TeethGeometry } from '../features/teeth/feature.ts';
 export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry & BiteGeometry & TeethGeometry;
 
 /** What features publish for each other in the engine's state. */
-export type SharedState = Pick<EditorState, 'baseMesh'>;
+export type SharedState = Pick<EditorState, 'baseMeshes'>;
 
 /**
- * The generated base as the features that build on it reach it (slotting): a typed capability,
- * not the base feature. The base is still read from the state (`state().baseMesh`); this is what
- * must be awaited or swapped.
+ * The generated bases (one per jaw) as the features that build on them reach them (slotting): a
+ * typed capability, not the base feature. The bases are still read from the state
+ * (`state().baseMeshes`); this is what must be awaited or swapped.
  */
 export interface GeneratedBase {
-  /** Calls `listener` when a freshly generated base is shown (its arrays) or the base went (null); returns what unsubscribes. */
-  onGenerated(listener: (arrays: BaseMeshArrays | null) => void): () => void;
-  /** Resolves when the generation under way (if any) has ended. */
+  /** Calls `listener` when a jaw's freshly generated base is shown (its arrays) or it went (null); returns what unsubscribes. */
+  onGenerated(listener: (jaw: Jaw, arrays: BaseMeshArrays | null) => void): () => void;
+  /** Resolves when the generations under way (if any) have ended. */
   settled(): Promise<void>;
   /**
-   * Shows other arrays for the same base, kept in the worker under `handle` (export and the
-   * thickness map use it). False, and `handle` released, when no base is shown any more.
+   * Shows other arrays for a jaw's base, kept in the worker under `handle` (export and the
+   * thickness map use it). False, and `handle` released, when that jaw shows no base any more.
    */
-  replace(handle: MeshHandle, arrays: BaseMeshArrays): boolean;
+  replace(jaw: Jaw, handle: MeshHandle, arrays: BaseMeshArrays): boolean;
   /** Work the base's export waits for first (the document's slots all cut into the shown base). */
   holdExport(wait: () => Promise<void>): void;
 }
@@ -64,7 +64,7 @@ export interface EditorContext {
   state(): EditorState;
   /** Publishes what other features read (the shown base; a feature's own store is read through state() as it is). */
   share(patch: Partial<SharedState>): void;
-  /** The generated base: awaiting its generation, swapping the mesh shown, holding its export. */
+  /** The generated bases: awaiting their generation, swapping a mesh shown, holding their export. */
   readonly generatedBase: GeneratedBase;
 
   // ------------------------------------------------------------ scene and models

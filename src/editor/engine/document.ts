@@ -16,6 +16,9 @@ export { DESIGN_SCHEMA_VERSION } from '../../../common/design.ts';
 
 export type ModelRole = 'upper' | 'lower' | 'occlusion';
 export const MODEL_ROLES: readonly ModelRole[] = ['upper', 'lower', 'occlusion'];
+/** The two jaws an appliance is designed on (each has its own base and insertion direction). */
+export type Jaw = 'upper' | 'lower';
+export const JAWS: readonly Jaw[] = ['upper', 'lower'];
 
 export interface Measurement {
   id: string;
@@ -68,12 +71,17 @@ export interface SlotDesign {
 export interface DesignDocument {
   schemaVersion: typeof DESIGN_SCHEMA_VERSION;
   measurements: Measurement[];
-  base?: BaseDesign;
+  /** The acrylic base of each jaw (a document of the first format held one `base`: parseDocument files it under its jaw). */
+  bases?: { upper?: BaseDesign; lower?: BaseDesign };
   /** The smoothing brush's operations on the models, in order. */
   smoothing?: SmoothOp[];
   straightening?: Straightening;
-  /** Insertion direction (unit, canonical frame, from the model towards the appliance); absent: the jaw's default (±z); features/analysis. */
-  insertionDirection?: [number, number, number];
+  /**
+   * Each jaw's insertion direction (unit, canonical frame, from the model towards the appliance);
+   * absent: the jaw's default (upper -z, lower +z); features/analysis. A document of the first
+   * format held one `insertionDirection`: parseDocument files it under the jaw it points to.
+   */
+  insertionDirections?: { upper?: [number, number, number]; lower?: [number, number, number] };
   /** The heatmap chosen in the analysis panel; absent: off. */
   heatmap?: HeatmapSettings;
   /** The appliance's wires, in the order they were made. */
@@ -128,6 +136,29 @@ export function emptyDocument(): DesignDocument {
   return { schemaVersion: DESIGN_SCHEMA_VERSION, measurements: [] };
 }
 
+/** A jaw's base, or undefined. */
+export function baseOf(doc: DesignDocument, jaw: Jaw): BaseDesign | undefined {
+  return doc.bases?.[jaw];
+}
+
+/** The document with a jaw's base replaced (undefined: removed); the other jaw's is kept as it is. */
+export function withBase(doc: DesignDocument, jaw: Jaw, base: BaseDesign | undefined): DesignDocument {
+  const bases = { ...doc.bases };
+  if (base) bases[jaw] = { ...base, jaw };
+  else delete bases[jaw];
+  const { bases: _old, ...rest } = doc;
+  return bases.upper || bases.lower ? { ...rest, bases } : rest;
+}
+
+/** The document with a jaw's insertion direction replaced (undefined: back to the default). */
+export function withInsertionDirection(doc: DesignDocument, jaw: Jaw, direction: [number, number, number] | undefined): DesignDocument {
+  const directions = { ...doc.insertionDirections };
+  if (direction) directions[jaw] = direction;
+  else delete directions[jaw];
+  const { insertionDirections: _old, ...rest } = doc;
+  return directions.upper || directions.lower ? { ...rest, insertionDirections: directions } : rest;
+}
+
 /**
  * A saved document read back: unknown fields are dropped, missing lists become empty, so an
  * older or partial document opens instead of breaking the editor.
@@ -135,17 +166,17 @@ export function emptyDocument(): DesignDocument {
 export function parseDocument(data: unknown): DesignDocument {
   const doc = emptyDocument();
   if (!data || typeof data !== 'object') return doc;
-  const raw = data as { measurements?: unknown; base?: unknown };
+  const raw = data as { measurements?: unknown; base?: unknown; bases?: unknown };
   if (Array.isArray(raw.measurements)) {
     doc.measurements = raw.measurements.filter(isMeasurement);
   }
-  const base = parseBase(raw.base);
-  if (base) doc.base = base;
+  const bases = parseBases(raw.bases, raw.base);
+  if (bases) doc.bases = bases;
   const smoothing = (data as { smoothing?: unknown }).smoothing;
   if (Array.isArray(smoothing)) doc.smoothing = smoothing.filter(isSmoothOp);
   const straightening = parseStraightening((data as { straightening?: unknown }).straightening);
   if (straightening) doc.straightening = straightening;
-  const analysis = parseAnalysis(data as { insertionDirection?: unknown; heatmap?: unknown });
+  const analysis = parseAnalysis(data as { insertionDirections?: unknown; insertionDirection?: unknown; heatmap?: unknown });
   Object.assign(doc, analysis);
   const wires = (data as { wires?: unknown }).wires;
   if (Array.isArray(wires)) doc.wires = wires.map(parseWire).filter((w): w is WireDesign => w !== null);
@@ -223,12 +254,26 @@ function isPoint(p: unknown): boolean {
   return Array.isArray(p) && p.length === 3 && p.every(Number.isFinite);
 }
 
-function parseAnalysis(raw: { insertionDirection?: unknown; heatmap?: unknown }): Pick<DesignDocument, 'insertionDirection' | 'heatmap'> {
-  const out: Pick<DesignDocument, 'insertionDirection' | 'heatmap'> = {};
-  const d = raw.insertionDirection;
-  if (Array.isArray(d) && d.length === 3 && d.every((v) => typeof v === 'number' && Number.isFinite(v)) && Math.hypot(d[0], d[1], d[2]) > 1e-6) {
-    out.insertionDirection = [d[0], d[1], d[2]];
+function parseDirection(d: unknown): [number, number, number] | null {
+  if (!Array.isArray(d) || d.length !== 3 || !d.every((v) => typeof v === 'number' && Number.isFinite(v)) || Math.hypot(d[0], d[1], d[2]) <= 1e-6) return null;
+  return [d[0], d[1], d[2]];
+}
+
+function parseAnalysis(raw: { insertionDirections?: unknown; insertionDirection?: unknown; heatmap?: unknown }): Pick<DesignDocument, 'insertionDirections' | 'heatmap'> {
+  const out: Pick<DesignDocument, 'insertionDirections' | 'heatmap'> = {};
+  const directions: NonNullable<DesignDocument['insertionDirections']> = {};
+  const given = raw.insertionDirections as Record<string, unknown> | null | undefined;
+  for (const jaw of JAWS) {
+    const d = given && typeof given === 'object' ? parseDirection(given[jaw]) : null;
+    if (d) directions[jaw] = d;
   }
+  // The first format's one direction belongs to the jaw whose default it is nearer (upper -z, lower +z).
+  const legacy = parseDirection(raw.insertionDirection);
+  if (legacy) {
+    const jaw: Jaw = legacy[2] >= 0 ? 'lower' : 'upper';
+    directions[jaw] ??= legacy;
+  }
+  if (directions.upper || directions.lower) out.insertionDirections = directions;
   const h = raw.heatmap as Partial<HeatmapSettings> | null | undefined;
   if (h && typeof h === 'object' && ['off', 'undercut', 'occlusal', 'thickness'].includes(h.mode as string) && (h.model === 'upper' || h.model === 'lower')) {
     out.heatmap = { mode: h.mode as HeatmapMode, model: h.model };
@@ -248,12 +293,28 @@ function isSmoothOp(o: unknown): o is SmoothOp {
   );
 }
 
-function parseBase(b: unknown): BaseDesign | null {
+/** Each jaw's base: `bases`, and the first format's one `base` under its jaw (when `bases` has none there). */
+function parseBases(given: unknown, legacy: unknown): DesignDocument['bases'] | null {
+  const out: NonNullable<DesignDocument['bases']> = {};
+  for (const jaw of JAWS) {
+    const b = given && typeof given === 'object' ? parseBase((given as Record<string, unknown>)[jaw], jaw) : null;
+    if (b) out[jaw] = b;
+  }
+  const old = parseBase(legacy);
+  if (old) out[old.jaw] ??= old;
+  return out.upper || out.lower ? out : null;
+}
+
+/** A base; `jaw`: the one it is filed under (its own `jaw` field must agree or be absent). */
+function parseBase(b: unknown, jaw?: Jaw): BaseDesign | null {
   const v = b as Partial<BaseDesign> | null;
-  if (!v || typeof v !== 'object' || (v.jaw !== 'upper' && v.jaw !== 'lower') || !Array.isArray(v.outline)) return null;
+  if (!v || typeof v !== 'object' || !Array.isArray(v.outline)) return null;
+  const own = v.jaw === 'upper' || v.jaw === 'lower' ? v.jaw : undefined;
+  const at = jaw ?? own;
+  if (!at || (jaw && v.jaw !== undefined && own !== jaw)) return null;
   const num = (x: unknown, d: number): Millimetres => (typeof x === 'number' && Number.isFinite(x) ? x : d) as Millimetres;
   return {
-    jaw: v.jaw,
+    jaw: at,
     outline: v.outline.filter(isPick).map((p) => ({ point: [...p.point] as unknown as Xyz, triangle: p.triangle })),
     closed: v.closed === true,
     thickness: num(v.thickness, 2),

@@ -18,8 +18,8 @@ export interface FrameSummary {
   heatmap: string;
   /** Wire tubes drawn. */
   wires: number;
-  /** Whether the acrylic base was drawn. */
-  base: boolean;
+  /** Acrylic bases drawn (one per jaw at most). */
+  bases: number;
   /** Whether the straightening rings were drawn. */
   handles: boolean;
   /** Measurements drawn (their straight lines; overlays.ts shows them with the measure tool). */
@@ -51,14 +51,14 @@ function shown(mesh: AbstractMesh): boolean {
 
 export function summarize(scene: Scene, facts: SummaryFacts): FrameSummary {
   let wires = 0;
-  let base = false;
+  let bases = 0;
   let handles = false;
   let measurements = 0;
   for (const mesh of scene.meshes) {
     if (!shown(mesh)) continue;
     if (mesh.name.startsWith('measure-line-')) measurements++;
     if (mesh.name.startsWith('wire-') && !mesh.name.includes('-corner-')) wires++;
-    else if (mesh.name === 'base') base = true;
+    else if (mesh.name === 'base') bases++;
     else if (mesh.name.startsWith('straighten-ring-')) handles = true;
   }
   const present = facts.models.filter((m) => m.mesh && !m.mesh.isDisposed());
@@ -68,7 +68,7 @@ export function summarize(scene: Scene, facts: SummaryFacts): FrameSummary {
     hidden: present.filter((m) => !shown(m.mesh!)).map((m) => m.role),
     heatmap: facts.heatmap,
     wires,
-    base,
+    bases,
     handles,
     measurements,
     revision: facts.revision,

@@ -34,8 +34,8 @@ export interface EngineState {
   revision: number;
   /** The measure tool's rubber band: straight distance to the surface under the cursor. */
   measurePreview: Millimetres | null;
-  /** The shown base's worker mesh (features/base/feature.ts), which the thickness map reads; null: none. */
-  baseMesh: { handle: MeshHandle; jaw: 'upper' | 'lower' } | null;
+  /** Each jaw's shown base's worker mesh (features/base/feature.ts), which the thickness map reads; null: none. */
+  baseMeshes: { upper: MeshHandle | null; lower: MeshHandle | null };
   /**
    * Measurement overlays: drawn with the measure tool, for the one `focused` in the side panel's
    * list (hovered or focused), or for all while the designer's `shown` toggle is on. Otherwise
@@ -72,7 +72,7 @@ export function initialState(): EngineState {
     document: emptyDocument(),
     revision: 0,
     measurePreview: null,
-    baseMesh: null,
+    baseMeshes: { upper: null, lower: null },
     measurementsView: { shown: false, focused: null },
   };
 }

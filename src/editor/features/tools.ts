@@ -2,6 +2,7 @@
 // (engine.setTool calls this). A new tool gets its case here.
 import type { ModelRole } from '../engine/document.ts';
 import type { SmoothFeature } from './smooth/feature.ts';
+import type { BaseFeature } from './base/feature.ts';
 import type { AnalysisController } from './analysis/feature.ts';
 import type { WireFeature } from './wires/feature.ts';
 import type { StraighteningController } from './straighten/feature.ts';
@@ -22,6 +23,7 @@ import type { Tool, ToolContext, ToolId } from '../engine/tools/tool.ts';
 /** What the tools need of the engine. */
 export interface ToolDeps {
   readonly smoothing: SmoothFeature;
+  readonly base: BaseFeature;
   readonly analysis: AnalysisController;
   readonly wires: WireFeature;
   readonly straightening: StraighteningController;
@@ -52,7 +54,12 @@ export function createTool(id: ToolId, ctx: ToolContext, deps: ToolDeps): Tool {
         camera: { hold: () => deps.cameraHold()?.hold(), release: (resume) => deps.cameraHold()?.release(resume) },
       });
     case 'base':
-      return new BaseTool(ctx, { project: (jaw, p) => deps.project(jaw, p) });
+      return new BaseTool(ctx, {
+        project: (jaw, p) => deps.project(jaw, p),
+        jaw: () => deps.base.jaw,
+        setJaw: (jaw) => deps.base.setJaw(jaw),
+        watch: (listener) => deps.base.subscribe(listener),
+      });
     case 'direction':
       return new DirectionTool(ctx, deps.analysis);
     case 'wire':

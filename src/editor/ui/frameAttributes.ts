@@ -17,7 +17,7 @@ function write(element: HTMLElement, status: FrameStatus): void {
   data.drawnHidden = drawn.hidden.join(',');
   data.drawnHeatmap = drawn.heatmap;
   data.drawnWires = String(drawn.wires);
-  data.drawnBase = String(drawn.base);
+  data.drawnBases = String(drawn.bases);
   data.drawnHandles = String(drawn.handles);
   data.drawnMeasurements = String(drawn.measurements);
   data.drawnRevision = String(drawn.revision);

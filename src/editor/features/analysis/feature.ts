@@ -2,11 +2,11 @@
 // undercut map of a jaw along it, the occlusal distance map (upper to lower) and the base
 // thickness map, drawn as per-vertex colours on the model's Babylon mesh (only the colour buffer
 // is uploaded; positions stay as they are). The direction and the heatmap choice are part of the
-// design document (`insertionDirection`, `heatmap`), so they are undoable and saved; the maps
+// design document (`insertionDirections`, one per jaw, and `heatmap`), so they are undoable and saved; the maps
 // themselves are recomputed from the document, debounced, an older computation cancelled through
 // its AbortSignal.
 //
-// Frames: `insertionDirection` is in the canonical frame (after straightening); the worker's
+// Frames: a jaw's insertion direction is in the canonical frame (after straightening); the worker's
 // meshes stay in their own frame, so the direction is turned into the model frame with the
 // straightening rotation before it is sent (identity while there is none).
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
@@ -18,7 +18,7 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { GeometryClient, MeshHandle } from '../../../geometry/client.ts';
 import { isAbortError } from '../../../geometry/errors.ts';
-import { modelToCanonical, type DesignDocument, type HeatmapMode, type HeatmapSettings } from '../../engine/document.ts';
+import { modelToCanonical, withInsertionDirection, type DesignDocument, type HeatmapMode, type HeatmapSettings } from '../../engine/document.ts';
 import { invertRigid, rotateVector, type Xyz } from '../../engine/pose.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
@@ -50,11 +50,11 @@ export interface HeatmapLegend {
 
 export interface AnalysisState {
   mode: HeatmapMode;
-  /** The jaw analysed for undercuts (and whose direction is edited). */
+  /** The jaw analysed for undercuts (whose direction is edited, and whose base the thickness map shows). */
   model: AnalysisJaw;
-  /** Current insertion direction, canonical frame (the document's or the jaw's default). */
+  /** The analysed jaw's insertion direction, canonical frame (the document's or the jaw's default). */
   direction: Xyz;
-  /** Whether the document holds a direction (false: the default ±z). */
+  /** Whether the document holds a direction for the jaw (false: the default ±z). */
   directionSet: boolean;
   status: 'idle' | 'computing' | 'ready' | 'error';
   progress: number | null;
@@ -163,14 +163,20 @@ export class AnalysisController {
     return this.store.getState();
   }
 
-  /** The base's worker handle and Babylon mesh, once a base is shown; null until then. */
+  /**
+   * The base whose thickness is shown, its worker handle and Babylon mesh: the analysed jaw's,
+   * else the other jaw's when only that one has a base; null until a base is shown.
+   */
   private shownBase(): { handle: MeshHandle; mesh: Mesh | null; jaw: AnalysisJaw } | null {
-    const shown = this.host.state().baseMesh;
-    const jaw = this.host.document().base?.jaw;
-    if (!shown || !jaw) return null;
+    const shown = this.host.state().baseMeshes;
+    const model = this.settings().model;
+    const other: AnalysisJaw = model === 'upper' ? 'lower' : 'upper';
+    const jaw = shown[model] !== null ? model : shown[other] !== null && !this.host.document().bases?.[model] ? other : null;
+    const handle = jaw ? shown[jaw] : null;
+    if (!jaw || handle === null) return null;
     const parent = this.host.meshOf(jaw);
     const mesh = (this.host.scene()?.meshes.find((m) => m.name === 'base' && m.parent === parent) as Mesh | undefined) ?? null;
-    return { handle: shown.handle, mesh, jaw };
+    return { handle, mesh, jaw };
   }
 
   private setState(patch: Partial<AnalysisState>): void {
@@ -193,37 +199,37 @@ export class AnalysisController {
     this.host.change('analysis.heatmap', { ...doc, heatmap: { ...current, mode } });
   }
 
-  /** The jaw analysed for undercuts; its direction starts at the jaw's default. */
+  /** The jaw analysed for undercuts; its own insertion direction comes with it. */
   setModel(model: AnalysisJaw): void {
     const doc = this.host.document();
     const current = this.settings(doc);
     if (current.model === model) return;
-    const { insertionDirection: _dropped, ...rest } = doc;
-    this.host.change('analysis.model', { ...rest, heatmap: { ...current, model } });
+    this.host.change('analysis.model', { ...doc, heatmap: { ...current, model } });
   }
 
-  /** Sets the insertion direction (canonical frame): one undoable step. */
+  /** Sets the analysed jaw's insertion direction (canonical frame): one undoable step. */
   setDirection(direction: Xyz): void {
     const d = normalize(direction);
     if (!d.every(Number.isFinite)) return;
     const doc = this.host.document();
+    const jaw = this.settings(doc).model;
     const next: [number, number, number] = [round(d[0]), round(d[1]), round(d[2])];
-    const old = doc.insertionDirection;
+    const old = doc.insertionDirections?.[jaw];
     if (old && old.every((v, i) => Math.abs(v - next[i]!) < 1e-6)) return;
     perfMark(PERF_MARKS.direction);
-    this.host.change('analysis.direction', { ...doc, insertionDirection: next });
+    this.host.change('analysis.direction', withInsertionDirection(doc, jaw, next));
   }
 
   setTilts(front: number, side: number): void {
     this.setDirection(directionFromTilts(front, side, this.state.model));
   }
 
-  /** Back to the jaw's axis (±z). */
+  /** The analysed jaw back to its axis (±z). */
   resetDirection(): void {
     const doc = this.host.document();
-    if (!doc.insertionDirection) return;
-    const { insertionDirection: _dropped, ...rest } = doc;
-    this.host.change('analysis.direction', rest);
+    const jaw = this.settings(doc).model;
+    if (!doc.insertionDirections?.[jaw]) return;
+    this.host.change('analysis.direction', withInsertionDirection(doc, jaw, undefined));
   }
 
   /** The direction along the current view, towards the viewer (the "aim" click on a model). */
@@ -286,9 +292,10 @@ export class AnalysisController {
     if (this.disposed) return;
     const doc = this.host.document();
     const { mode, model } = this.settings(doc);
-    const direction = doc.insertionDirection ? normalize(doc.insertionDirection) : defaultDirection(model);
+    const set = doc.insertionDirections?.[model];
+    const direction = set ? normalize(set) : defaultDirection(model);
     const base = this.shownBase();
-    this.setState({ mode, model, direction, directionSet: !!doc.insertionDirection, thicknessAvailable: !!base });
+    this.setState({ mode, model, direction, directionSet: !!set, thicknessAvailable: !!base });
     this.updateArrow();
     const key = this.keyOf();
     if (key === this.shownKey || key === this.job?.key) return;

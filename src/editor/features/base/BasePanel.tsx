@@ -1,7 +1,9 @@
-// The base tool's side panel section: the outline, thickness and height, generation (progress,
-// cancel), the rules' messages, the semi-transparent option and the STL export.
+// The base tool's side panel section: the jaw worked on (each jaw has its own base), its
+// outline, thickness and height, generation (progress, cancel), the rules' messages, the
+// semi-transparent option and the STL export.
 import { useLingui } from '@lingui/react/macro';
-import type { BaseView } from './feature.ts';
+import { NO_BASE_VIEW, type BaseView } from './feature.ts';
+import { JAWS } from '../../engine/document.ts';
 import type { EditorEngine, EditorState } from '../../engine/EditorEngine.ts';
 import { mm } from '../../engine/units.ts';
 import { baseProblemMessage } from './messages.ts';
@@ -51,11 +53,9 @@ function BaseStored({ engine }: { engine: EditorEngine | null }) {
   );
 }
 
-const NONE: BaseView = { status: 'none', progress: null, problem: null, triangles: 0, volume: 0, transparent: false };
-
 /** The base feature's view (generation status, problem), following the engine. */
 export function useBaseView(engine: EditorEngine | null): BaseView {
-  return useEngineStore(engine?.base, (view) => view, NONE);
+  return useEngineStore(engine?.base, (view) => view, NO_BASE_VIEW);
 }
 
 /** Saves bytes as a file through a temporary link. */
@@ -70,9 +70,9 @@ function download(bytes: Uint8Array, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-function basePanelFileName(caseNo: string | undefined): string {
+function basePanelFileName(caseNo: string | undefined, jaw: 'upper' | 'lower'): string {
   const safe = (caseNo ?? '').replace(/[^\p{L}\p{N}._-]+/gu, '_');
-  return `${safe || 'design'}-base.stl`;
+  return `${safe || 'design'}-${jaw}-base.stl`;
 }
 
 const BUTTON = 'inline-flex h-7 items-center rounded-md border px-2.5 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
@@ -80,8 +80,9 @@ const BUTTON = 'inline-flex h-7 items-center rounded-md border px-2.5 text-xs fo
 export function BasePanel({ engine, state, caseNo }: { engine: EditorEngine | null; state: EditorState; caseNo?: string | undefined }) {
   const { t, i18n } = useLingui();
   const view = useBaseView(engine);
-  const base = state.document.base;
-  if (state.tool !== 'base' && !base && !view.problem) return null;
+  const bases = state.document.bases;
+  const base = bases?.[view.jaw];
+  if (state.tool !== 'base' && !bases && !view.problem) return null;
   const points = base?.outline.length ?? 0;
   const percent = Math.round((view.progress ?? 0) * 100);
   const generating = view.status === 'generating';
@@ -90,6 +91,22 @@ export function BasePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
   return (
     <section className="border-b border-slate-200 px-3 py-3" data-testid="base-panel" aria-label={t`Base`}>
       <h2 className="mb-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase">{t`Base`}</h2>
+      <div className="mb-2 flex gap-1" role="group">
+        {JAWS.map((jaw) => (
+          <button
+            key={jaw}
+            type="button"
+            aria-pressed={view.jaw === jaw}
+            className={`${BUTTON} ${view.jaw === jaw ? 'border-primary bg-primary/10 text-primary' : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-100'}`}
+            onClick={() => engine?.base.setJaw(jaw)}
+            data-testid={`base-jaw-${jaw}`}
+            data-outline={bases?.[jaw] ? 'true' : 'false'}
+            data-status={view.jaws[jaw].status}
+          >
+            {jaw === 'upper' ? t`Upper jaw` : t`Lower jaw`}
+          </button>
+        ))}
+      </div>
       <p className="text-xs text-slate-600" data-testid="base-outline" data-points={points} data-closed={base?.closed ? 'true' : 'false'}>
         {points === 0
           ? t`Click points around the area of the base on a jaw.`
@@ -136,7 +153,7 @@ export function BasePanel({ engine, state, caseNo }: { engine: EditorEngine | nu
           data-testid="base-export"
           onClick={async () => {
             const bytes = await engine?.base.exportStl();
-            if (bytes) download(bytes, basePanelFileName(caseNo));
+            if (bytes) download(bytes, basePanelFileName(caseNo, view.jaw));
           }}
         >
           {t`Export base`}

@@ -2,7 +2,7 @@
 // before a base is generated, and the codes of every way it can fail. The UI turns each code
 // into its sentence (messages.ts); the worker's own codes (workers/kernels/base.ts) are
 // passed through unchanged.
-import type { DesignDocument, ModelRole } from '../../engine/document.ts';
+import type { DesignDocument, Jaw } from '../../engine/document.ts';
 import type { Xyz } from '../../engine/pose.ts';
 
 /** Fewest outline (cutting) points (as the kernel's MIN_OUTLINE_POINTS). */
@@ -35,26 +35,15 @@ export interface JawModelState {
   errorCode?: string;
 }
 
-/** Fields other tools own, read loosely so that this file builds before they land. */
-interface OtherDesign {
-  straightening?: { matrix: number[]; jaw: 'upper' | 'lower' } | null;
-  wires?: unknown[];
-  insertionDirection?: Xyz | null;
-}
-
-function straighteningOf(doc: DesignDocument): OtherDesign['straightening'] {
-  return (doc as DesignDocument & OtherDesign).straightening ?? null;
-}
-
-/** The first rule the design breaks for generating its base, or null. */
-export function checkBaseRules(doc: DesignDocument, model: JawModelState): BaseProblem | null {
-  const base = doc.base;
+/** The first rule the design breaks for generating the base of `jaw`, or null (the other jaw's base and wires do not matter). */
+export function checkBaseRules(doc: DesignDocument, jaw: Jaw, model: JawModelState): BaseProblem | null {
+  const base = doc.bases?.[jaw];
   if (model.status === 'error' || model.status === 'absent') {
     if (model.errorCode === 'STL_TOO_LARGE' || model.errorCode === 'OUT_OF_MEMORY') return { code: 'MODEL_TOO_LARGE' };
     return { code: 'DATA_EXPIRED' };
   }
-  if (!straighteningOf(doc)) return { code: 'NOT_STRAIGHTENED' };
-  if (((doc as DesignDocument & OtherDesign).wires?.length ?? 0) > 0) return { code: 'WIRE_EXISTS' };
+  if (!doc.straightening) return { code: 'NOT_STRAIGHTENED' };
+  if (doc.wires?.some((w) => w.jaw === jaw)) return { code: 'WIRE_EXISTS' };
   if (!base || base.outline.length < MIN_OUTLINE_POINTS) return { code: 'TOO_FEW_POINTS' };
   if (!(base.height >= MIN_BASE_HEIGHT)) return { code: 'HEIGHT_TOO_LOW' };
   if (model.status !== 'ready') return { code: 'NO_MODEL' };
@@ -62,13 +51,13 @@ export function checkBaseRules(doc: DesignDocument, model: JawModelState): BaseP
 }
 
 /**
- * The insertion direction in the jaw model's own frame: the analysis's direction (canonical
- * frame) or the canonical occlusal axis of the jaw, turned back by the straightening's rotation
- * (column-major, model → canonical: model = Rᵀ · canonical).
+ * The jaw's insertion direction in its model's own frame: the analysis's direction for that jaw
+ * (canonical frame) or the jaw's canonical occlusal axis, turned back by the straightening's
+ * rotation (column-major, model → canonical: model = Rᵀ · canonical).
  */
-export function insertionInModelFrame(doc: DesignDocument, jaw: Exclude<ModelRole, 'occlusion'>): [number, number, number] {
-  const d: Xyz = (doc as DesignDocument & OtherDesign).insertionDirection ?? (jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]);
-  const m = straighteningOf(doc)?.matrix;
+export function insertionInModelFrame(doc: DesignDocument, jaw: Jaw): [number, number, number] {
+  const d: Xyz = doc.insertionDirections?.[jaw] ?? (jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]);
+  const m = doc.straightening?.matrix;
   if (!m || m.length < 16) return [d[0], d[1], d[2]];
   const out: [number, number, number] = [0, 0, 0];
   for (let j = 0; j < 3; j++) out[j] = m[j * 4]! * d[0] + m[j * 4 + 1]! * d[1] + m[j * 4 + 2]! * d[2];

@@ -1,11 +1,13 @@
 // The base outline tool: click points on a jaw (snapped to the surface through the worker's
 // pick), Backspace removes the last one, Enter or a double click closes the outline; a point
 // can be dragged to another place on the surface. Every change is one document command, and
-// any change of the outline drops a generated base (generate again).
+// any change of the outline drops that jaw's generated base (generate again). The tool works on
+// the base feature's jaw; a click on the other jaw's model switches to it, except while an
+// outline is being drawn (a stray click there is ignored).
 //
 //   idle --click--> pointing (outline open) --Enter / double click--> idle (closed)
 //                   pointing --press on a point, drag, release--> one move command
-import type { BaseDesign, DesignDocument, SurfacePick } from '../../engine/document.ts';
+import { withBase, type BaseDesign, type Jaw, type SurfacePick } from '../../engine/document.ts';
 import { mm } from '../../engine/units.ts';
 import { ClickTracker, type ModelHit, type Tool, type ToolContext, type ToolPhase, type ToolPointerEvent } from '../../engine/tools/tool.ts';
 
@@ -16,10 +18,15 @@ const GRAB_PX = 8;
 
 export interface BaseToolHost {
   /** Canvas pixel of an outline point, for grabbing (null behind the camera). */
-  project(jaw: 'upper' | 'lower', p: SurfacePick['point']): { x: number; y: number } | null;
+  project(jaw: Jaw, p: SurfacePick['point']): { x: number; y: number } | null;
+  /** The jaw whose base is drawn (the base feature's), and switching it. */
+  jaw(): Jaw;
+  setJaw(jaw: Jaw): void;
+  /** Calls `listener` when the jaw may have changed; returns what unsubscribes. */
+  watch(listener: () => void): () => void;
 }
 
-function defaultBase(jaw: 'upper' | 'lower'): BaseDesign {
+function defaultBase(jaw: Jaw): BaseDesign {
   return { jaw, outline: [], closed: false, thickness: mm(2), height: mm(2), generated: false };
 }
 
@@ -29,33 +36,47 @@ export class BaseTool implements Tool {
   private readonly clicks = new ClickTracker();
   private lastClick: { x: number; y: number; at: number } | null = null;
   private drag: { index: number; moved: boolean } | null = null;
+  private readonly unwatch: () => void;
 
   constructor(
     private readonly ctx: ToolContext,
     private readonly host: BaseToolHost,
-  ) {}
+  ) {
+    // Phase and hint follow the jaw worked on.
+    let jaw = host.jaw();
+    this.unwatch = host.watch(() => {
+      if (host.jaw() === jaw) return;
+      jaw = host.jaw();
+      ctx.notify();
+    });
+  }
+
+  /** The base of the jaw worked on, or undefined. */
+  private current(): BaseDesign | undefined {
+    return this.ctx.document().bases?.[this.host.jaw()];
+  }
 
   get phase(): ToolPhase {
     if (this.busy) return 'busy';
     if (this.drag?.moved) return 'dragging';
-    const base = this.ctx.document().base;
+    const base = this.current();
     return base && base.outline.length > 0 && !base.closed ? 'pointing' : 'idle';
   }
   get hint(): string {
-    const base = this.ctx.document().base;
+    const base = this.current();
     if (base?.closed) return 'base.closed';
     return base && base.outline.length > 0 ? 'base.next' : 'base.first';
   }
 
   /** Drawing an outline that is not closed yet (measuring is refused meanwhile). */
   get drawing(): boolean {
-    const base = this.ctx.document().base;
+    const base = this.current();
     return !!base && base.outline.length > 0 && !base.closed;
   }
 
   pointerDown(e: ToolPointerEvent): void {
     this.clicks.press(e);
-    const base = this.ctx.document().base;
+    const base = this.current();
     if (e.button !== 0 || !base) return;
     const index = base.outline.findIndex((p) => {
       const s = this.host.project(base.jaw, p.point);
@@ -97,23 +118,29 @@ export class BaseTool implements Tool {
     await this.addAt(e);
   }
 
-  /** Adds the surface point under a canvas pixel to the outline (what a click does). */
+  /**
+   * Adds the surface point under a canvas pixel to the outline of the jaw clicked (what a click
+   * does); the jaw becomes the one worked on, unless the current jaw's outline is still open.
+   */
   async addAt(e: { x: number; y: number }): Promise<void> {
-    await this.withPick(e, (hit, base) => {
+    await this.withPick(e, (hit) => {
+      if (hit.model !== this.host.jaw() && this.drawing) return;
+      const jaw = hit.model as Jaw;
+      this.host.setJaw(jaw);
+      const base = this.ctx.document().bases?.[jaw] ?? defaultBase(jaw);
       if (base.closed) return;
-      if (base.outline.length > 0 && hit.model !== base.jaw) return;
-      const jaw = base.outline.length > 0 ? base.jaw : (hit.model as 'upper' | 'lower');
-      this.commit('base.point', { ...base, jaw, outline: [...base.outline, hit.pick] });
+      this.commit('base.point', { ...base, outline: [...base.outline, hit.pick] });
     });
   }
 
+  /** Picks the model under a pixel; `then` gets the hit and the base of the jaw worked on (a new one when it has none). */
   private async withPick(e: { x: number; y: number }, then: (hit: ModelHit, base: BaseDesign) => void): Promise<void> {
     this.busy = true;
     this.ctx.notify();
     try {
       const hit = await this.ctx.pickAt(e.x, e.y);
       if (!hit || hit.model === 'occlusion') return;
-      then(hit, this.ctx.document().base ?? defaultBase(hit.model));
+      then(hit, this.current() ?? defaultBase(this.host.jaw()));
     } finally {
       this.busy = false;
       this.ctx.notify();
@@ -121,14 +148,13 @@ export class BaseTool implements Tool {
   }
 
   private commit(label: string, base: BaseDesign): void {
-    const doc: DesignDocument = this.ctx.document();
-    this.ctx.change(label, { ...doc, base: { ...base, generated: false } });
+    this.ctx.change(label, withBase(this.ctx.document(), base.jaw, { ...base, generated: false }));
     this.ctx.notify();
   }
 
   /** Closes the outline (Enter, double click). */
   close(): boolean {
-    const base = this.ctx.document().base;
+    const base = this.current();
     if (!base || base.closed || base.outline.length < 3) return false;
     this.commit('base.close', { ...base, closed: true });
     return true;
@@ -136,7 +162,7 @@ export class BaseTool implements Tool {
 
   /** Removes the last point (Backspace); a closed outline opens again. */
   removeLast(): boolean {
-    const base = this.ctx.document().base;
+    const base = this.current();
     if (!base || base.outline.length === 0) return false;
     this.commit('base.remove', { ...base, closed: false, outline: base.outline.slice(0, -1) });
     return true;
@@ -144,7 +170,7 @@ export class BaseTool implements Tool {
 
   /** Removes one point (the side panel's list). */
   removeAt(index: number): void {
-    const base = this.ctx.document().base;
+    const base = this.current();
     if (!base || !base.outline[index]) return;
     this.commit('base.remove', { ...base, outline: base.outline.filter((_, i) => i !== index) });
   }
@@ -164,5 +190,9 @@ export class BaseTool implements Tool {
   cancel(): void {
     this.drag = null;
     this.lastClick = null;
+  }
+
+  dispose(): void {
+    this.unwatch();
   }
 }

@@ -42,7 +42,7 @@ export function SlotPanel({ engine, state }: { engine: EditorEngine | null; stat
   const view = useSlotView(engine);
   const doc = state.document;
   const slots = doc.slots ?? [];
-  if (!doc.base?.generated && !doc.wires?.length && slots.length === 0 && !view.problem) return null;
+  if (!doc.bases?.upper?.generated && !doc.bases?.lower?.generated && !doc.wires?.length && slots.length === 0 && !view.problem) return null;
   const selectedId = state.wires.selectedId;
   const wire = selectedId ? doc.wires?.find((w) => w.id === selectedId) : undefined;
   const wireName = wire ? t(WIRE_TYPE_NAMES[wire.type]) : null;

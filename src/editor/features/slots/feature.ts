@@ -1,14 +1,15 @@
 // Slotting: the channel for a wire's tag (the part of a labial bow or clasp held in
 // the acrylic) cut into the generated base by manifold-3d in the slot worker.
 //
-// The shown base is a function of the document: the base as generated, minus the document's
-// slots in order. So a cut is a plain document change (one command adding a SlotDesign), and
+// Each jaw's shown base is a function of the document: the base as generated, minus the
+// document's slots of that jaw's wires in order (a wire is slotted into its own jaw's base). So a cut is a plain document change (one command adding a SlotDesign), and
 // undo, redo, reset and reopening need no code of their own: after every document change and
 // every base (re)generation, sync() finds the longest chain of results it already has for the
 // document's slots (the base's arrays, then after each slot), cuts what is missing, and shows
 // the result (the mesh in the scene and the one kept in the geometry worker, for the export
-// and the thickness map: the context's generatedBase.replace). Results are kept per chain position, so undo
-// and redo only swap meshes; a new base (other outline, settings, straightening) starts over.
+// and the thickness map: the context's generatedBase.replace). Results are kept per jaw and chain
+// position, so undo and redo only swap meshes; a new base of a jaw (other outline, settings,
+// straightening) starts that jaw's chain over.
 //
 // A user's cut is computed before the document changes: a refusal or a failed cut leaves the
 // design as it was. A slot whose wire was deleted (or can no longer be slotted) is skipped, not
@@ -18,7 +19,7 @@ import { isAbortError } from '../../../geometry/errors.ts';
 import { SLOTTABLE_WIRE_TYPES, type SlotBase, type SlotCallOptions, type SlotResult, type SlotWire } from '../../../geometry/slotClient.ts';
 import type { BaseMeshArrays } from '../base/feature.ts';
 import { insertionInModelFrame } from '../base/rules.ts';
-import type { DesignDocument, SlotDesign, WireDesign } from '../../engine/document.ts';
+import { JAWS, type DesignDocument, type Jaw, type SlotDesign, type WireDesign } from '../../engine/document.ts';
 import { mm } from '../../engine/units.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
@@ -74,6 +75,9 @@ interface Planned {
   wires: SlotWire[];
 }
 
+/** What a chain is being brought to: its plan's keys. */
+const targetOf = (plan: Planned[]): string => plan.map((p) => p.key).join('\n');
+
 /** The base after the first n slots of a plan (entries[0]: as generated). */
 interface Entry extends BaseMeshArrays {
   key: string;
@@ -100,27 +104,31 @@ function slotPaths(wire: WireDesign): Float32Array[] {
   return out;
 }
 
-/** The first rule the wire breaks for being slotted into the base of `doc`, or null. */
+/** The first rule the wire breaks for being slotted into its jaw's base in `doc`, or null. */
 function wireProblem(doc: DesignDocument, wire: WireDesign): SlotProblem | null {
   if (!SLOTTABLE_WIRE_TYPES.includes(wire.type)) return { code: 'SLOT_WIRE_TYPE' };
   if (slotPaths(wire).length === 0) return { code: 'NO_TAG' };
-  if (doc.base && wire.jaw !== doc.base.jaw) return { code: 'WRONG_JAW' };
+  if (!doc.bases?.[wire.jaw]) return { code: 'WRONG_JAW' };
   return null;
 }
 
-function planSlot(doc: DesignDocument, slot: SlotDesign): Planned | null {
+function planSlot(doc: DesignDocument, slot: SlotDesign, jaw: Jaw): Planned | null {
   const wire = doc.wires?.find((w) => w.id === slot.wireId);
-  if (!wire || !doc.base || wireProblem(doc, wire)) return null;
+  if (!wire || wire.jaw !== jaw || wireProblem(doc, wire)) return null;
   const paths = slotPaths(wire);
-  const openDirection = insertionInModelFrame(doc, doc.base.jaw);
+  const openDirection = insertionInModelFrame(doc, jaw);
   const wires = paths.map((path): SlotWire => ({ type: wire.type, path, diameter: wire.diameter, clearance: slot.clearance, depth: slot.depth, openDirection }));
   return { key: JSON.stringify([slot.wireId, wire.type, wire.diameter, slot.clearance, slot.depth, paths.map((p) => Array.from(p)), openDirection]), wires };
 }
 
-function planOf(doc: DesignDocument): { planned: Planned[]; skipped: number } {
-  const slots = doc.slots ?? [];
-  const planned = slots.map((s) => planSlot(doc, s)).filter((p): p is Planned => p !== null);
-  return { planned, skipped: slots.length - planned.length };
+/** The slots of a jaw's base, in the document's order; a slot whose wire is gone or cannot be slotted is left out. */
+function planOf(doc: DesignDocument, jaw: Jaw): Planned[] {
+  return (doc.slots ?? []).map((s) => planSlot(doc, s, jaw)).filter((p): p is Planned => p !== null);
+}
+
+/** Slots of the document in neither jaw's plan. */
+function unplanned(doc: DesignDocument): number {
+  return (doc.slots ?? []).filter((s) => JAWS.every((jaw) => planSlot(doc, s, jaw) === null)).length;
 }
 
 function problemOf(e: unknown): SlotProblem {
@@ -135,6 +143,22 @@ const aborted = (e: unknown): boolean => isAbortError(e) || (e as { code?: unkno
 class Stale extends Error {
   override name = 'AbortError';
 }
+
+/** One jaw's base and its slots: the cached results, the one shown, and the work for it. */
+interface Chain {
+  /** Results for the jaw's current base: [as generated, after slot 1, ...]; empty without a base. */
+  entries: Entry[];
+  /** The entry shown (entries[0] is what the base feature shows after a generation); null: none. */
+  shown: Entry | null;
+  /** Bumped by every new or dropped base of the jaw: work for an older base is thrown away. */
+  epoch: number;
+  pumpJob: { abort: AbortController; target: string } | null;
+  /** Slots applied and failed in the shown base. */
+  applied: number;
+  failed: number;
+}
+
+const newChain = (): Chain => ({ entries: [], shown: null, epoch: 0, pumpJob: null, applied: 0, failed: 0 });
 
 export class SlotFeature {
   private readonly store = new FeatureStore<SlotView>({
@@ -152,17 +176,13 @@ export class SlotFeature {
   private get state(): SlotView {
     return this.store.getState();
   }
-  /** Results for the current base: [as generated, after slot 1, ...]; empty without a base. */
-  private entries: Entry[] = [];
-  /** The entry shown (entries[0] is what the base feature shows after a generation); null: none. */
-  private shown: Entry | null = null;
-  /** Bumped by every new or dropped base: work for an older base is thrown away. */
-  private epoch = 0;
+  private readonly chains: Record<Jaw, Chain> = { upper: newChain(), lower: newChain() };
   private lock: Promise<unknown> = Promise.resolve();
   private dirty = false;
   private pumping: Promise<void> | null = null;
-  private pumpJob: { abort: AbortController; target: string } | null = null;
   private userJob: AbortController | null = null;
+  /** The jaw of the user's cut (a new base of the other jaw leaves it be). */
+  private userJaw: Jaw | null = null;
   private disposed = false;
   private readonly geometry: Partial<SlotGeometry>;
   /** Stops hearing of new bases (disposed). */
@@ -173,7 +193,7 @@ export class SlotFeature {
     private readonly port: () => SlotPort,
   ) {
     this.geometry = host.geometry;
-    this.unfollowBase = host.generatedBase.onGenerated((arrays) => this.baseChanged(arrays));
+    this.unfollowBase = host.generatedBase.onGenerated((jaw, arrays) => this.baseChanged(jaw, arrays));
     // An export right after a reopening or an undo waits for the slots to be in the base.
     host.generatedBase.holdExport(() => this.settled());
   }
@@ -198,7 +218,7 @@ export class SlotFeature {
   }
 
   /**
-   * Cuts the slot for a wire's tag (default: the selected wire) into the base: the rules in
+   * Cuts the slot for a wire's tag (default: the selected wire) into its jaw's base: the rules in
    * order, then the slot worker; on success one command adds the slot to the document (a wire
    * slotted again gets its new slot in place of the old). Resolves true when the slot is shown.
    */
@@ -209,24 +229,27 @@ export class SlotFeature {
     const doc = this.host.document();
     const id = wireId ?? this.host.state().wires.selectedId;
     const wire = id ? doc.wires?.find((w) => w.id === id) : undefined;
-    const problem: SlotProblem | null =
-      !doc.base?.generated || this.host.state().baseMesh === null || this.entries.length === 0
-        ? { code: 'NO_BASE' }
-        : !wire
-          ? { code: 'NO_WIRE' }
-          : wireProblem(doc, wire);
+    // A base shown: the wire's jaw's when there is a wire, else either.
+    const shownBase = (jaw: Jaw): boolean => !!doc.bases?.[jaw]?.generated && this.host.state().baseMeshes[jaw] !== null && this.chains[jaw].entries.length > 0;
+    const problem: SlotProblem | null = !JAWS.some(shownBase)
+      ? { code: 'NO_BASE' }
+      : !wire
+        ? { code: 'NO_WIRE' }
+        : (wireProblem(doc, wire) ?? (shownBase(wire.jaw) ? null : { code: 'NO_BASE' }));
     if (problem || !wire) {
       this.set({ problem: problem ?? { code: 'NO_WIRE' } });
       return false;
     }
+    const chain = this.chains[wire.jaw];
     const slot: SlotDesign = { wireId: wire.id, depth: mm(this.state.depth), clearance: mm(this.state.clearance) };
     const next: DesignDocument = { ...doc, slots: [...(doc.slots ?? []).filter((s) => s.wireId !== wire.id), slot] };
-    const plan = planOf(next).planned;
+    const plan = planOf(next, wire.jaw);
     const abort = new AbortController();
     this.userJob = abort;
+    this.userJaw = wire.jaw;
     this.set({ status: 'cutting', progress: 0, problem: null });
     try {
-      await this.exclusive(() => this.advance(plan, abort.signal, (f) => this.userJob === abort && this.set({ progress: f }), true));
+      await this.exclusive(() => this.advance(chain, plan, abort.signal, (f) => this.userJob === abort && this.set({ progress: f }), true));
     } catch (e) {
       if (this.userJob === abort) this.userJob = null;
       const cancelled = aborted(e);
@@ -241,7 +264,7 @@ export class SlotFeature {
     if (this.host.document() !== doc) return false;
     this.host.change('slot.cut', next);
     await this.settled();
-    return this.shown !== null && this.shown === this.entries[plan.length];
+    return chain.shown !== null && chain.shown === chain.entries[plan.length];
   }
 
   /** Removes every slot (one undoable command): the base as generated comes back. */
@@ -264,11 +287,14 @@ export class SlotFeature {
     while (this.pumping) await this.pumping;
   }
 
-  /** Makes the shown base match the document's slots (after every document change). */
+  /** Makes the shown bases match the document's slots (after every document change). */
   sync(): void {
     if (this.disposed) return;
-    const target = planOf(this.host.document()).planned.map((p) => p.key).join('\n');
-    if (this.pumpJob && this.pumpJob.target !== target) this.pumpJob.abort.abort();
+    const doc = this.host.document();
+    for (const jaw of JAWS) {
+      const job = this.chains[jaw].pumpJob;
+      if (job && job.target !== targetOf(planOf(doc, jaw))) job.abort.abort();
+    }
     this.dirty = true;
     if (this.pumping) return;
     this.pumping = this.pump().finally(() => {
@@ -277,43 +303,57 @@ export class SlotFeature {
     this.host.track(this.pumping);
   }
 
-  private baseChanged(arrays: BaseMeshArrays | null): void {
-    this.epoch++;
-    this.pumpJob?.abort.abort();
-    this.userJob?.abort();
-    this.entries = arrays ? [{ ...arrays, key: '' }] : [];
-    this.shown = this.entries[0] ?? null;
-    if (!arrays) this.set({ applied: 0 });
+  private baseChanged(jaw: Jaw, arrays: BaseMeshArrays | null): void {
+    const chain = this.chains[jaw];
+    chain.epoch++;
+    chain.pumpJob?.abort.abort();
+    if (this.userJaw === jaw) this.userJob?.abort();
+    chain.entries = arrays ? [{ ...arrays, key: '' }] : [];
+    chain.shown = chain.entries[0] ?? null;
+    if (!arrays) {
+      chain.applied = 0;
+      chain.failed = 0;
+      this.set({ applied: this.chains.upper.applied + this.chains.lower.applied });
+    }
     this.sync();
   }
 
   private async pump(): Promise<void> {
     while (this.dirty && !this.disposed) {
       this.dirty = false;
-      if (this.entries.length === 0) continue;
-      const doc = this.host.document();
-      const { planned, skipped } = planOf(doc);
-      const abort = new AbortController();
-      this.pumpJob = { abort, target: planned.map((p) => p.key).join('\n') };
-      const missing = planned.length - this.commonPrefix(planned);
-      if (missing > 0 && this.state.status === 'idle') this.set({ status: 'applying' });
-      try {
-        await this.exclusive(async () => {
-          await this.advance(planned, abort.signal);
-          await this.show(planned.length, abort.signal);
-        });
-        const failed = this.entries.slice(1, planned.length + 1).filter((e) => e.failed);
-        this.set({
-          applied: planned.length - failed.length,
-          skipped: skipped + failed.length,
-          ...(failed.length > 0 ? { problem: failed[0]!.failed! } : {}),
-        });
-      } catch (e) {
-        if (!aborted(e)) console.error('Slotting failed', e);
-      } finally {
-        if (this.pumpJob?.abort === abort) this.pumpJob = null;
-        if (this.state.status === 'applying') this.set({ status: 'idle' });
-      }
+      for (const jaw of JAWS) await this.pumpJaw(jaw);
+    }
+  }
+
+  /** Brings one jaw's shown base to the document's slots of its wires. */
+  private async pumpJaw(jaw: Jaw): Promise<void> {
+    const chain = this.chains[jaw];
+    if (chain.entries.length === 0) return;
+    const doc = this.host.document();
+    const planned = planOf(doc, jaw);
+    const abort = new AbortController();
+    chain.pumpJob = { abort, target: targetOf(planned) };
+    const missing = planned.length - this.commonPrefix(chain, planned);
+    if (missing > 0 && this.state.status === 'idle') this.set({ status: 'applying' });
+    try {
+      await this.exclusive(async () => {
+        await this.advance(chain, planned, abort.signal);
+        await this.show(jaw, planned.length, abort.signal);
+      });
+      const failed = chain.entries.slice(1, planned.length + 1).filter((e) => e.failed);
+      chain.applied = planned.length - failed.length;
+      chain.failed = failed.length;
+      const other = this.chains[jaw === 'upper' ? 'lower' : 'upper'];
+      this.set({
+        applied: chain.applied + other.applied,
+        skipped: unplanned(doc) + chain.failed + other.failed,
+        ...(failed.length > 0 ? { problem: failed[0]!.failed! } : {}),
+      });
+    } catch (e) {
+      if (!aborted(e)) console.error('Slotting failed', e);
+    } finally {
+      if (chain.pumpJob?.abort === abort) chain.pumpJob = null;
+      if (this.state.status === 'applying') this.set({ status: 'idle' });
     }
   }
 
@@ -324,9 +364,9 @@ export class SlotFeature {
     return run;
   }
 
-  private commonPrefix(plan: Planned[]): number {
+  private commonPrefix(chain: Chain, plan: Planned[]): number {
     let n = 0;
-    while (n < plan.length && n + 1 < this.entries.length && this.entries[n + 1]!.key === plan[n]!.key) n++;
+    while (n < plan.length && n + 1 < chain.entries.length && chain.entries[n + 1]!.key === plan[n]!.key) n++;
     return n;
   }
 
@@ -334,21 +374,21 @@ export class SlotFeature {
    * Cuts the slots of `plan` the cache lacks, in order. A re-applied slot that fails is kept as
    * failed (the base without it); with `strict` the plan's last slot (the user's) throws instead.
    */
-  private async advance(plan: Planned[], signal: AbortSignal, onProgress?: (f: number) => void, strict = false): Promise<void> {
-    const epoch = this.epoch;
+  private async advance(chain: Chain, plan: Planned[], signal: AbortSignal, onProgress?: (f: number) => void, strict = false): Promise<void> {
+    const epoch = chain.epoch;
     const check = (): void => {
-      if (this.disposed || signal.aborted || epoch !== this.epoch) throw new Stale('superseded');
+      if (this.disposed || signal.aborted || epoch !== chain.epoch) throw new Stale('superseded');
     };
     check();
-    if (this.entries.length === 0) throw Object.assign(new Error('no base'), { code: 'NO_BASE' });
-    const p = this.commonPrefix(plan);
-    if (p < plan.length && this.entries.length > p + 1) {
+    if (chain.entries.length === 0) throw Object.assign(new Error('no base'), { code: 'NO_BASE' });
+    const p = this.commonPrefix(chain, plan);
+    if (p < plan.length && chain.entries.length > p + 1) {
       // The cache goes another way from here: drop its tail (never the entry shown... unless
       // it is in that tail, and then the next show replaces it anyway).
-      this.entries.length = p + 1;
+      chain.entries.length = p + 1;
     }
     for (let i = p; i < plan.length; i++) {
-      const from = this.entries[i]!;
+      const from = chain.entries[i]!;
       const step = plan[i]!;
       const last = i === plan.length - 1;
       let entry: Entry;
@@ -370,30 +410,33 @@ export class SlotFeature {
         entry = { ...from, key: step.key, failed: problemOf(e) };
       }
       check();
-      this.entries.push(entry);
+      chain.entries.push(entry);
     }
   }
 
-  /** Shows entries[index]: the scene's mesh and the worker's copy. */
-  private async show(index: number, signal: AbortSignal): Promise<void> {
-    const entry = this.entries[index];
-    if (!entry || entry === this.shown || !this.geometry.createMesh) return;
-    const epoch = this.epoch;
+  /** Shows a jaw's entries[index]: the scene's mesh and the worker's copy. */
+  private async show(jaw: Jaw, index: number, signal: AbortSignal): Promise<void> {
+    const chain = this.chains[jaw];
+    const entry = chain.entries[index];
+    if (!entry || entry === chain.shown || !this.geometry.createMesh) return;
+    const epoch = chain.epoch;
     const handle = await this.geometry.createMesh(entry.positions, entry.indices, entry.normals);
-    if (this.disposed || signal.aborted || epoch !== this.epoch) {
+    if (this.disposed || signal.aborted || epoch !== chain.epoch) {
       void this.geometry.release?.(handle);
       throw new Stale('superseded');
     }
-    if (!this.host.generatedBase.replace(handle, entry)) throw new Stale('no base');
-    this.shown = entry;
+    if (!this.host.generatedBase.replace(jaw, handle, entry)) throw new Stale('no base');
+    chain.shown = entry;
   }
 
   dispose(): void {
     this.disposed = true;
     this.unfollowBase();
-    this.pumpJob?.abort.abort();
+    for (const jaw of JAWS) {
+      this.chains[jaw].pumpJob?.abort.abort();
+      this.chains[jaw].entries = [];
+    }
     this.userJob?.abort();
-    this.entries = [];
     this.store.clear();
   }
 }
