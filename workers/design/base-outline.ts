@@ -32,7 +32,9 @@ const DISTAL_EXTENSION = 2;
 const FLANGE_WIDTH = 7;
 /** Least flange width kept where the surface allows it, mm. */
 const MIN_FLANGE = 3;
-/** The flange stops where the surface drops this far below its tooth-side border (the floor of the mouth), mm. */
+/** Least plan width of the horseshoe anywhere, mm. */
+const MIN_WIDTH = 2;
+/** The flange stops where the surface drops this far below the gum line (the floor of the mouth), mm. */
 const MAX_FLANGE_DROP = 10;
 /** Share of the palate the rays must find for the plate to cross it. */
 const PALATE_COVERAGE = 0.9;
@@ -90,6 +92,8 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
 
   // Crown vertices in arch coordinates: the tooth-side border per sample.
   const border = new Float64Array(N).fill(-Infinity);
+  const gumDepth = new Float64Array(N).fill(-Infinity); // minus the lowest crown level along d: the gum line's
+
   let sLo = Infinity, sHi = -Infinity;
   const P = input.positions;
   for (let v = 0; v < input.labels.length; v++) {
@@ -97,11 +101,13 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     const c = toCanonical(P[3 * v]!, P[3 * v + 1]!, P[3 * v + 2]!);
     const [i, delta] = project(arch, c[0], c[1]);
     if (delta > border[i]!) border[i] = delta;
+    gumDepth[i] = Math.max(gumDepth[i]!, -(c[0] * d[0] + c[1] * d[1] + c[2] * d[2]));
     sLo = Math.min(sLo, i);
     sHi = Math.max(sHi, i);
   }
   if (!(sHi > sLo)) throw new OutlineError('the crowns have no extent along the arch');
   fillGaps(border);
+  fillGaps(gumDepth);
   for (let i = 0; i < N; i++) border[i] = border[i]! + GUM_MARGIN;
   // Smoothed, never towards the teeth: the mean over ±2 mm, and no less than the sample itself.
   const smooth = movingMean(border, 2);
@@ -116,7 +122,7 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
       const n = Math.max(1, Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / 0.5));
       for (let k = 0; k <= n; k++) {
         const [i, delta] = project(arch, a[0] + ((b[0] - a[0]) * k) / n, a[1] + ((b[1] - a[1]) * k) / n);
-        const reach = Math.ceil(TAG_MARGIN / STEP) + 1;
+        const reach = Math.ceil(TAG_MARGIN / STEP) + 2;
         for (let j = Math.max(0, i - reach); j <= Math.min(N - 1, i + reach); j++) {
           border[j] = Math.min(border[j]!, delta - TAG_MARGIN);
           inner[j] = Math.max(inner[j]!, delta + TAG_MARGIN);
@@ -140,20 +146,23 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   const limit = new Float64Array(N); // the deepest δ over scanned surface, at most the wanted width
   for (let i = lo; i <= hi; i++) {
     const want = Math.max(border[i]! + FLANGE_WIDTH, inner[i]!);
-    const base = rays.level(at(arch, i, border[i]!));
     let reached = border[i]!;
     for (let delta = border[i]! + 0.5; delta <= want + 1e-9; delta += 0.5) {
       const level = rays.level(at(arch, i, delta));
-      if (!Number.isFinite(level) || (Number.isFinite(base) && base - level > MAX_FLANGE_DROP)) break;
+      if (!Number.isFinite(level) || -gumDepth[i]! - level > MAX_FLANGE_DROP) break;
       reached = delta;
     }
     limit[i] = reached;
+    // Too narrow a strip of scanned gum (an open scan cut short): the border gives way towards the teeth.
+    if (reached - border[i]! < MIN_WIDTH) border[i] = reached - MIN_WIDTH;
     // The tags' need first, then the least flange, within what the surface and the arch's curvature allow.
     flange[i] = Math.min(limit[i]!, Math.max(inner[i]!, border[i]! + MIN_FLANGE, Math.min(reached - 0.5, 0.8 * arch.radius[i]!)));
   }
   // Smoothed towards the teeth (a notch in the flange would be a notch in the plate), never past the tags' need.
   const smoothFlange = movingMean(flange.subarray(lo, hi + 1), 3);
-  for (let i = lo; i <= hi; i++) flange[i] = Math.min(limit[i]!, Math.max(inner[i]!, Math.min(flange[i]!, smoothFlange[i - lo]!)));
+  for (let i = lo; i <= hi; i++) flange[i] = Math.min(limit[i]!, Math.max(inner[i]!, border[i]! + MIN_WIDTH, Math.min(flange[i]!, smoothFlange[i - lo]!)));
+  outerRing.length = 0;
+  for (let i = lo; i <= hi; i++) outerRing.push(at(arch, i, border[i]!));
   const ring = [...outerRing];
   for (let i = hi; i >= lo; i--) ring.push(at(arch, i, flange[i]!));
   const outline = rays.picks(ring, new Set([outerRing.length - 1, outerRing.length]));
@@ -308,10 +317,10 @@ class Rays {
     return { t: hits.t, triangle: hits.triangle, rays };
   }
 
-  /** Level of the surface along d at a plan point (higher: nearer the appliance side); NaN over a hole. */
+  /** Level (canonical position along d) of the first surface at a plan point: higher is nearer the appliance side; NaN over a hole. */
   level(p: [number, number]): number {
     const t = this.cast([p]).t[0]!;
-    return Number.isFinite(t) ? this.top - t : Number.NaN;
+    return Number.isFinite(t) ? p[0] * this.d[0] + p[1] * this.d[1] + this.top - t : Number.NaN;
   }
 
   /** Share of a 2 mm grid inside the polygon whose rays find the surface. */
