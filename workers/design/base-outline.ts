@@ -40,6 +40,8 @@ const MAX_FLANGE_DROP = 10;
 const PALATE_COVERAGE = 0.9;
 /** Sampling along the arch, and between outline points, mm. */
 const STEP = 1;
+/** Samples either side of a crown's centroid its vertices are searched among (a crown is at most ~12 mm wide). */
+const CROWN_REACH = 15;
 const OUTLINE_SPACING = 2;
 
 export class OutlineError extends Error {
@@ -96,10 +98,16 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
 
   let sLo = Infinity, sHi = -Infinity;
   const P = input.positions;
+  // A crown's vertices lie within CROWN_REACH of its centroid along the arch: only that stretch is searched.
+  const near = new Map(input.teeth.map((t) => {
+    const c = toCanonical(...t.centroid);
+    return [t.number, project(arch, c[0], c[1])[0]] as const;
+  }));
   for (let v = 0; v < input.labels.length; v++) {
-    if (!numbers.has(input.labels[v]!)) continue;
+    const at0 = near.get(input.labels[v]!);
+    if (at0 === undefined) continue;
     const c = toCanonical(P[3 * v]!, P[3 * v + 1]!, P[3 * v + 2]!);
-    const [i, delta] = project(arch, c[0], c[1]);
+    const [i, delta] = project(arch, c[0], c[1], at0 - CROWN_REACH, at0 + CROWN_REACH);
     if (delta > border[i]!) border[i] = delta;
     gumDepth[i] = Math.max(gumDepth[i]!, -(c[0] * d[0] + c[1] * d[1] + c[2] * d[2]));
     sLo = Math.min(sLo, i);
@@ -147,10 +155,12 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   for (let i = lo; i <= hi; i++) {
     const want = Math.max(border[i]! + FLANGE_WIDTH, inner[i]!);
     let reached = border[i]!;
-    for (let delta = border[i]! + 0.5; delta <= want + 1e-9; delta += 0.5) {
-      const level = rays.level(at(arch, i, delta));
+    const steps: number[] = [];
+    for (let delta = border[i]! + 0.5; delta <= want + 1e-9; delta += 0.5) steps.push(delta);
+    const levels = rays.levels(steps.map((delta) => at(arch, i, delta)));
+    for (const [k, level] of levels.entries()) {
       if (!Number.isFinite(level) || -gumDepth[i]! - level > MAX_FLANGE_DROP) break;
-      reached = delta;
+      reached = steps[k]!;
     }
     limit[i] = reached;
     // Too narrow a strip of scanned gum (an open scan cut short): the border gives way towards the teeth.
@@ -224,10 +234,10 @@ function archOf(centroids: readonly Xyz[]): Arch {
   return { x, y, nx, ny, radius };
 }
 
-/** The nearest sample of the arch (by its segment) and the signed distance inwards. */
-function project(arch: Arch, px: number, py: number): [number, number] {
+/** The nearest sample of the arch (by its segment, among samples from..to) and the signed distance inwards. */
+function project(arch: Arch, px: number, py: number, from = 0, to = arch.x.length - 1): [number, number] {
   let best = Infinity, at = 0, delta = 0;
-  for (let i = 0; i + 1 < arch.x.length; i++) {
+  for (let i = Math.max(0, from); i + 1 <= Math.min(to, arch.x.length - 1); i++) {
     const ax = arch.x[i]!, ay = arch.y[i]!, bx = arch.x[i + 1]! - ax, by = arch.y[i + 1]! - ay;
     const l2 = bx * bx + by * by || 1;
     const t = Math.max(0, Math.min(1, ((px - ax) * bx + (py - ay) * by) / l2));
@@ -317,10 +327,11 @@ class Rays {
     return { t: hits.t, triangle: hits.triangle, rays };
   }
 
-  /** Level (canonical position along d) of the first surface at a plan point: higher is nearer the appliance side; NaN over a hole. */
-  level(p: [number, number]): number {
-    const t = this.cast([p]).t[0]!;
-    return Number.isFinite(t) ? p[0] * this.d[0] + p[1] * this.d[1] + this.top - t : Number.NaN;
+  /** Levels (canonical position along d) of the first surface at plan points: higher is nearer the appliance side; NaN over a hole. */
+  levels(points: readonly [number, number][]): number[] {
+    if (points.length === 0) return [];
+    const { t } = this.cast(points);
+    return points.map((p, i) => (Number.isFinite(t[i]!) ? p[0] * this.d[0] + p[1] * this.d[1] + this.top - t[i]! : Number.NaN));
   }
 
   /** Share of a 2 mm grid inside the polygon whose rays find the surface. */
