@@ -11,7 +11,8 @@
 //    palate. A scan without a palate (an open intraoral scan: the rays along the insertion
 //    direction miss too much of it) gets the horseshoe instead;
 //  - horseshoe (lower jaw, open upper scans): an inner border FLANGE_WIDTH further in, cut back to
-//    where the scanned surface ends or drops more than MAX_FLANGE_DROP below the gum, closing
+//    where the scanned surface ends or drops more than MAX_FLANGE_DROP below the gum (further only
+//    where a tag needs it), closing
 //    behind the last molars. So the outline stays within the scanned surface.
 // Each outline point is the first surface hit along the insertion direction, as the base kernel
 // projects its outline.
@@ -159,7 +160,8 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     for (let delta = border[i]! + 0.5; delta <= want + 1e-9; delta += 0.5) steps.push(delta);
     const levels = rays.levels(steps.map((delta) => at(arch, i, delta)));
     for (const [k, level] of levels.entries()) {
-      if (!Number.isFinite(level) || -gumDepth[i]! - level > MAX_FLANGE_DROP) break;
+      // Past the floor of the mouth only as far as a tag needs (the plate then drapes down the wall).
+      if (!Number.isFinite(level) || (-gumDepth[i]! - level > MAX_FLANGE_DROP && steps[k]! > inner[i]!)) break;
       reached = steps[k]!;
     }
     limit[i] = reached;
