@@ -6,7 +6,8 @@
 //    occlusal side (the crown's lingual bulge, not only its gum line), so the plate stays on the
 //    gum and covers no crown, cusp or occlusal surface;
 //  - the tags of the jaw's wires pull it towards the teeth (and push the inner border and the
-//    ends away) so that every tag corner lies TAG_MARGIN inside;
+//    ends away) so that every tag corner lies TAG_MARGIN inside; near a tag that may be on the
+//    crown's lingual side, still short of its occlusal surface (autodesign-goals-base.ts measures it);
 //  - upper jaw: the ends run DISTAL_EXTENSION past the last molars and join straight across the
 //    palate. A scan without a palate (an open intraoral scan: the rays along the insertion
 //    direction miss too much of it) gets the horseshoe instead;
@@ -87,7 +88,6 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     m[2]! * x + m[6]! * y + m[10]! * z + m[14]!,
   ];
   const d = unit(input.direction ?? (input.jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]));
-  const numbers = new Set(input.teeth.map((t) => t.number));
   const ordered = [...input.teeth].sort((a, b) => a.number - b.number).map((t) => toCanonical(...t.centroid));
   if (ordered.length < 2) throw new OutlineError(`${ordered.length} teeth detected: at least 2 are needed to follow the arch`);
   const arch = archOf(ordered);
@@ -96,7 +96,6 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   // Crown vertices in arch coordinates: the tooth-side border per sample.
   const border = new Float64Array(N).fill(-Infinity);
   const gumDepth = new Float64Array(N).fill(-Infinity); // minus the lowest crown level along d: the gum line's
-
   let sLo = Infinity, sHi = -Infinity;
   const P = input.positions;
   // A crown's vertices lie within CROWN_REACH of its centroid along the arch: only that stretch is searched.
@@ -147,10 +146,9 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   for (let i = lo; i <= hi; i++) outerRing.push(at(arch, i, border[i]!));
   if (input.jaw === 'upper' && rays.coverage(outerRing) >= PALATE_COVERAGE) {
     const outline = rays.picks(outerRing, new Set());
-    if (!polygonOk(outline)) throw new OutlineError('the outline across the palate crosses itself');
-    return { outline: outline.map((p) => p.pick), shape: 'palate' };
+    if (polygonOk(outline)) return { outline: outline.map((p) => p.pick), shape: 'palate' };
   }
-  // Horseshoe: the flange as deep as the surface and the arch's curvature allow.
+  // Horseshoe (also where the line across the palate would cross the border): the flange as deep as the surface and the arch's curvature allow.
   const flange = new Float64Array(N);
   const limit = new Float64Array(N); // the deepest δ over scanned surface, at most the wanted width
   for (let i = lo; i <= hi; i++) {
@@ -206,12 +204,12 @@ function archOf(centroids: readonly Xyz[]): Arch {
   let carry = 0;
   for (let k = 0; k + 1 < cx.length; k++) {
     const len = Math.hypot(cx[k + 1]! - cx[k]!, cy[k + 1]! - cy[k]!);
-    for (let s = carry; s < len; s += STEP) {
+    let s = carry;
+    for (; s < len; s += STEP) {
       x.push(cx[k]! + ((cx[k + 1]! - cx[k]!) * s) / len);
       y.push(cy[k]! + ((cy[k + 1]! - cy[k]!) * s) / len);
-      carry = s + STEP - len;
     }
-    if (len === 0) continue;
+    carry = s - len;
   }
   x.push(cx.at(-1)!);
   y.push(cy.at(-1)!);
