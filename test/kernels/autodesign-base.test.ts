@@ -127,7 +127,7 @@ const title = present ? 'automatic base on the study models' : `automatic base o
 if (!present) console.warn(title);
 
 describe.skipIf(!present)(title, () => {
-  it('crosses the palate with every tag 1 mm inside, and makes a closed lower horseshoe; both on no occlusal surface', async () => {
+  it('crosses the palate with every tag 1 mm inside, and makes a closed lower horseshoe with its tags inside; both on no occlusal surface', async () => {
     const models = {} as Record<Jaw, Model>;
     for (const jaw of ['upper', 'lower'] as const) {
       const parsed = await parseStl(instantiateModule(module), readFileSync(resolve(STUDY, `${jaw}-model.stl`)));
@@ -141,6 +141,10 @@ describe.skipIf(!present)(title, () => {
     expect(upper.tagsOutside).toBe(0);
     expect(upper.tagRimDistance).toBeGreaterThanOrEqual(1);
     expect(r.bases[0]!.slots.every((s) => s.status === 'cut')).toBe(true);
-    expectSound(await goals(models.lower, r, 'lower'), 'lower');
+    // The lower clasps' tags lie right above a steep lingual wall and partly under the molars' bulge
+    // seen along the default insertion direction: inside the rim, not yet 1 mm (measured 0.85 mm).
+    const lower = await goals(models.lower, r, 'lower');
+    expectSound(lower, 'lower');
+    expect(lower.tagRimDistance, JSON.stringify(lower)).toBeGreaterThan(0.5);
   }, 180_000);
 });
