@@ -36,3 +36,40 @@ export function autodesignMessage(code: AutodesignFailure, type: WireType, tooth
   const on = tooth === undefined ? '' : ` on tooth ${universalToFdi(tooth)}`;
   return code === 'DETECTION_FAILED' ? `AI detection failed for the ${wire}${on}` : `The ${wire}${on} fails the bending checks and was skipped`;
 }
+
+/**
+ * Why a jaw's base was not made: OUTLINE_FAILED, no outline could be drawn from its teeth (too
+ * few detected, or the surface too small); the base kernel's codes (SPLIT_FAILED,
+ * GENERATION_FAILED, ...) when the outline did not make a closed base.
+ */
+export type AutodesignBaseFailure = 'OUTLINE_FAILED' | 'SPLIT_FAILED' | 'GENERATION_FAILED' | 'TOO_FEW_POINTS' | 'HEIGHT_TOO_LOW' | 'NOT_STRAIGHTENED';
+
+/** One slot the automatic design cut into a base to check it (kept in the document when cut). */
+export interface AutodesignSlotReport {
+  wireId: string;
+  status: 'cut' | 'failed';
+  /** The slot kernel's code and reason when it failed. */
+  code?: string;
+  detail?: string;
+}
+
+/** The automatic design's report for a jaw whose prescription asks for a base. */
+export interface AutodesignBaseReport {
+  jaw: 'upper' | 'lower';
+  status: 'generated' | 'failed';
+  /** palate: across the palate behind the last molars; horseshoe: a lingual (palatal) flange closing behind them. */
+  shape?: 'palate' | 'horseshoe';
+  outlinePoints?: number;
+  /** Of the base as generated, mm³. */
+  volume?: number;
+  code?: AutodesignBaseFailure;
+  /** English, for the report. */
+  message?: string;
+  detail?: string;
+  slots: AutodesignSlotReport[];
+}
+
+/** The message for a base that was not made, in English (its wires are kept). */
+export function autodesignBaseMessage(jaw: 'upper' | 'lower'): string {
+  return `The ${jaw} base could not be designed automatically; the wires are kept`;
+}

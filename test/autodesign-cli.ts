@@ -75,10 +75,14 @@ try {
     }
   };
   write(opts.out, result.document);
-  if (opts.report) write(opts.report, { report: result.report, teeth: result.teeth, timings: result.timings });
+  if (opts.report) write(opts.report, { report: result.report, bases: result.bases, teeth: result.teeth, timings: result.timings });
   for (const r of result.report) {
     const teeth = r.teeth.map(universalToFdi).join(', ');
     console.error(`${r.jaw} ${r.type} (${teeth}): ${r.status === 'placed' ? `placed as ${r.wireId}` : `${r.message}${r.detail ? ` (${r.detail})` : ''}`}`);
+  }
+  for (const b of result.bases) {
+    const slots = b.slots.map((x) => `${x.wireId} ${x.status}`).join(', ');
+    console.error(`${b.jaw} base: ${b.status === 'generated' ? `${b.shape}, ${b.outlinePoints} outline points, ${b.volume!.toFixed(0)} mm³; slots: ${slots || 'none'}` : `${b.message} (${b.code}: ${b.detail})`}`);
   }
   const placed = result.report.filter((r) => r.status === 'placed').length;
   console.error(`${placed} of ${result.report.length} wires placed in ${result.timings.totalMs.toFixed(0)} ms; design written to ${opts.out}${opts.report ? `, report to ${opts.report}` : ''}`);

@@ -5,8 +5,8 @@
 // auto-fitted, and every wire run through the editor's live bending checks. A wire that cannot
 // be placed or fails its checks is left out with its reason; the rest is kept. The result is a
 // design document in the editor's format, each wire marked AI-made and not yet accepted.
-// Base outline, base and slots are not designed here.
-import { autodesignMessage, type AutodesignWireReport } from '../../common/autodesign.ts';
+// A jaw whose prescription asks for a base then gets its base and slots (autodesign-base.ts).
+import { autodesignMessage, type AutodesignBaseReport, type AutodesignWireReport } from '../../common/autodesign.ts';
 import { DESIGN_SCHEMA_VERSION } from '../../common/design.ts';
 import type { JawPrescription, Prescription } from '../../common/prescription.ts';
 import { mm } from '../../common/units.ts';
@@ -24,6 +24,8 @@ import { meshFromArrays, type MeshRef } from '../kernels/mesh.ts';
 import { parseStl } from '../kernels/stl.ts';
 import { straighten } from '../kernels/straighten.ts';
 import { segmentTeeth, type ToothInfo } from '../kernels/teeth.ts';
+import { buildBvh } from '../kernels/bvh.ts';
+import { designJawBase, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
 import { kernelSurface } from './surface.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -43,15 +45,20 @@ export interface AutodesignDocument {
   measurements: [];
   straightening: { matrix: number[]; jaw: Jaw };
   wires: WireDesign[];
+  /** Per jaw whose prescription asks for one and whose base was generated. */
+  bases?: { upper?: AutodesignBase; lower?: AutodesignBase };
+  slots?: AutodesignSlot[];
 }
 
 export interface AutodesignResult {
   document: AutodesignDocument;
   /** One entry per prescribed wire, in the prescription's order (upper first). */
   report: AutodesignWireReport[];
+  /** One entry per jaw whose prescription asks for a base. */
+  bases: AutodesignBaseReport[];
   /** Teeth detected per segmented jaw (Universal numbers). */
   teeth: Partial<Record<Jaw, number[]>>;
-  timings: { totalMs: number; straightenMs: number; segmentMs: number; wiresMs: number };
+  timings: { totalMs: number; straightenMs: number; segmentMs: number; wiresMs: number; baseMs: number };
 }
 
 /** The gap between the wire and the teeth the editor starts with (features/wires: DEFAULT_CLEARANCE). */
@@ -77,7 +84,7 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
   const cancelled = (): void => {
     if (options.shouldCancel?.()) throw new KernelError('ABORTED', 'the design was cancelled');
   };
-  const jaws = (['upper', 'lower'] as const).filter((j) => input.prescription[j] && (input.prescription[j]!.wires.length > 0));
+  const jaws = (['upper', 'lower'] as const).filter((j) => input.prescription[j] && (input.prescription[j]!.wires.length > 0 || input.prescription[j]!.base));
   for (const j of jaws) if (!input[j]) throw new KernelError('BAD_INPUT', `the ${j} model is missing but its wires are prescribed`);
 
   const meshes: Partial<Record<Jaw, MeshRef>> = {};
@@ -97,7 +104,10 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
   const wires: WireDesign[] = [];
   const report: AutodesignWireReport[] = [];
   const teethFound: AutodesignResult['teeth'] = {};
-  let segmentMs = 0, wiresMs = 0;
+  const bases: NonNullable<AutodesignDocument['bases']> = {};
+  const slots: AutodesignSlot[] = [];
+  const baseReport: AutodesignBaseReport[] = [];
+  let segmentMs = 0, wiresMs = 0, baseMs = 0;
   for (const [n, jaw] of jaws.entries()) {
     cancelled();
     const mesh = meshes[jaw]!;
@@ -110,14 +120,24 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     wiresMs += performance.now() - t;
     wires.push(...placed.wires);
     report.push(...placed.report);
+    if (input.prescription[jaw]!.base) {
+      cancelled();
+      t = performance.now();
+      const made = await designJawBase({ mesh, bvh: buildBvh(mesh), jaw, labels: seg.labels, teeth: seg.teeth, wires: placed.wires, matrix: straightening.matrix, shouldCancel: options.shouldCancel });
+      baseMs += performance.now() - t;
+      if (made.base) bases[jaw] = made.base;
+      slots.push(...made.slots);
+      baseReport.push(made.report);
+    }
     progress(0.1 + (0.8 * (n + 1)) / jaws.length);
   }
   progress(1);
   return {
-    document: { schemaVersion: DESIGN_SCHEMA_VERSION, measurements: [], straightening, wires },
+    document: { schemaVersion: DESIGN_SCHEMA_VERSION, measurements: [], straightening, wires, ...(baseReport.length > 0 ? { bases, slots } : {}) },
     report,
+    bases: baseReport,
     teeth: teethFound,
-    timings: { totalMs: performance.now() - t0, straightenMs, segmentMs, wiresMs },
+    timings: { totalMs: performance.now() - t0, straightenMs, segmentMs, wiresMs, baseMs },
   };
 }
 

@@ -1,0 +1,149 @@
+// The automatic design's acrylic base and slots for one jaw (workers/design/autodesign.ts calls
+// it after the jaw's wires are placed): the outline from the segmented teeth (base-outline.ts),
+// the base generated with the editor's defaults along the jaw's insertion direction and checked
+// closed, then one slot per slottable wire tag, cut in order into the base with manifold-3d as
+// the editor cuts the document's slots. A base that cannot be made is reported and leaves the
+// wires as they are; a slot whose cut fails is reported and left out of the document.
+import { autodesignBaseMessage, type AutodesignBaseFailure, type AutodesignBaseReport } from '../../common/autodesign.ts';
+import type { Xyz } from '../../common/pose.ts';
+import { SLOTTABLE_WIRE_TYPES } from '../../common/wires.ts';
+import { slotPaths } from '../../common/wires/slot-paths.ts';
+import type { WireDesign } from '../../common/wires/types.ts';
+import { BaseError, generateBase, type BaseMesh } from '../kernels/base.ts';
+import type { Bvh } from '../kernels/bvh.ts';
+import { meshViews, type MeshRef } from '../kernels/mesh.ts';
+import { cutSlot, loadManifold, SlotError, type SlotBase } from '../kernels/slot.ts';
+import { baseOutline, OutlineError } from './base-outline.ts';
+
+type Jaw = 'upper' | 'lower';
+
+/** The editor's defaults for a new base (features/base/tool.ts) and a new slot (features/slots/feature.ts). */
+export const AUTODESIGN_BASE_THICKNESS = 2;
+export const AUTODESIGN_BASE_HEIGHT = 2;
+export const AUTODESIGN_SLOT_DEPTH = 0;
+export const AUTODESIGN_SLOT_CLEARANCE = 0.1;
+
+/** A jaw's base as the design document holds it (the editor's BaseDesign). */
+export interface AutodesignBase {
+  jaw: Jaw;
+  /** Surface picks on the jaw's model, its own frame; closed. */
+  outline: { point: [number, number, number]; triangle: number }[];
+  closed: true;
+  thickness: number;
+  height: number;
+  generated: true;
+}
+
+/** A slot as the design document holds it (the editor's SlotDesign). */
+export interface AutodesignSlot {
+  wireId: string;
+  depth: number;
+  clearance: number;
+}
+
+export interface JawBaseInput {
+  mesh: MeshRef;
+  bvh: Bvh;
+  jaw: Jaw;
+  labels: Uint8Array;
+  teeth: readonly { number: number; centroid: Xyz }[];
+  /** The jaw's placed wires. */
+  wires: readonly WireDesign[];
+  /** The design's straightening, model → canonical, column-major. */
+  matrix: ArrayLike<number>;
+  /** Insertion direction, canonical frame; default the jaw's occlusal axis (upper -z, lower +z). */
+  direction?: Xyz;
+  shouldCancel?: () => boolean;
+}
+
+export interface JawBaseResult {
+  /** Absent when the base failed (see the report). */
+  base?: AutodesignBase;
+  slots: AutodesignSlot[];
+  report: AutodesignBaseReport;
+  /** The base as generated, and after the slots were cut (tests, the bench). */
+  mesh?: BaseMesh;
+  slotted?: SlotBase;
+}
+
+/** The insertion direction in the model's frame: the canonical one turned back by the straightening's rotation. */
+export function insertionInModel(matrix: ArrayLike<number>, d: Xyz): [number, number, number] {
+  const out: [number, number, number] = [0, 0, 0];
+  for (let j = 0; j < 3; j++) out[j] = matrix[j * 4]! * d[0] + matrix[j * 4 + 1]! * d[1] + matrix[j * 4 + 2]! * d[2];
+  const l = Math.hypot(...out) || 1;
+  return [out[0] / l, out[1] / l, out[2] / l];
+}
+
+/** The tag corners of each tag of the wires (model frame), for the outline to take in. */
+export function tagCorners(wires: readonly WireDesign[]): Xyz[][] {
+  return wires.flatMap((w) => (w.tags ?? (w.tag ? [w.tag] : [])).map(([from, to]) => w.points.slice(from, to + 1).map((p) => p.point)));
+}
+
+/** The base and slots of one jaw. Throws only KernelError (ABORTED, BAD_INPUT); the rest is reported. */
+export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult> {
+  const { jaw, mesh, bvh } = input;
+  const report: AutodesignBaseReport = { jaw, status: 'failed', slots: [] };
+  const failed = (code: AutodesignBaseFailure, detail: string): JawBaseResult => {
+    Object.assign(report, { code, message: autodesignBaseMessage(jaw), detail });
+    return { slots: [], report };
+  };
+  const canonical = input.direction ?? (jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]);
+  let outline;
+  try {
+    outline = baseOutline(bvh, { jaw, positions: meshViews(mesh).positions, labels: input.labels, teeth: input.teeth, matrix: input.matrix, direction: canonical, tags: tagCorners(input.wires) });
+  } catch (e) {
+    if (e instanceof OutlineError) return failed('OUTLINE_FAILED', e.message);
+    throw e;
+  }
+  report.shape = outline.shape;
+  report.outlinePoints = outline.outline.length;
+  let generated: BaseMesh;
+  try {
+    generated = await generateBase(mesh, bvh, outline.outline, {
+      direction: insertionInModel(input.matrix, canonical),
+      thickness: AUTODESIGN_BASE_THICKNESS,
+      height: AUTODESIGN_BASE_HEIGHT,
+      straightened: true,
+      shouldCancel: input.shouldCancel,
+    });
+  } catch (e) {
+    if (e instanceof BaseError) return failed(e.code, e.detail);
+    throw e;
+  }
+  if (!(generated.volume > 0) || generated.triangleCount === 0) return failed('GENERATION_FAILED', `the base has no volume (${generated.volume} mm³)`);
+  report.status = 'generated';
+  report.volume = generated.volume;
+  const base: AutodesignBase = {
+    jaw,
+    outline: outline.outline.map((p) => ({ point: [p.point[0], p.point[1], p.point[2]], triangle: p.triangle })),
+    closed: true,
+    thickness: AUTODESIGN_BASE_THICKNESS,
+    height: AUTODESIGN_BASE_HEIGHT,
+    generated: true,
+  };
+
+  // The slots, cut in order as the editor applies them; the first cut also checks the base is a closed manifold.
+  const slots: AutodesignSlot[] = [];
+  let slotted: SlotBase = { positions: generated.positions, indices: generated.indices };
+  const openDirection = insertionInModel(input.matrix, canonical);
+  const wasm = input.wires.some((w) => SLOTTABLE_WIRE_TYPES.includes(w.type)) ? await loadManifold() : null;
+  for (const wire of input.wires) {
+    if (!wasm || !SLOTTABLE_WIRE_TYPES.includes(wire.type)) continue;
+    const paths = slotPaths(wire);
+    if (paths.length === 0) continue;
+    try {
+      let result = slotted;
+      for (const path of paths) {
+        const cut = await cutSlot(wasm, result, { type: wire.type, path, diameter: wire.diameter, clearance: AUTODESIGN_SLOT_CLEARANCE, depth: AUTODESIGN_SLOT_DEPTH, openDirection }, { shouldCancel: input.shouldCancel, yieldToEventLoop: () => Promise.resolve() });
+        result = { positions: cut.positions, indices: cut.indices };
+      }
+      slotted = result;
+      slots.push({ wireId: wire.id, depth: AUTODESIGN_SLOT_DEPTH, clearance: AUTODESIGN_SLOT_CLEARANCE });
+      report.slots.push({ wireId: wire.id, status: 'cut' });
+    } catch (e) {
+      if (!(e instanceof SlotError)) throw e;
+      report.slots.push({ wireId: wire.id, status: 'failed', code: e.code, detail: e.detail });
+    }
+  }
+  return { base, slots, report, mesh: generated, slotted };
+}

@@ -1,0 +1,163 @@
+// Measurements of an automatically designed base against its goals (tests and the bench): every
+// tag corner at least 1 mm inside the base (in the plate's plan, away from its rim, and inside
+// the solid), the base closed and of positive volume, its outer surface at least the set
+// thickness above the inner one along the insertion direction, and no part of it over a crown's
+// occlusal surface.
+import type { Xyz } from '../../common/pose.ts';
+import type { AutodesignDocument } from './autodesign.ts';
+import { insertionInModel, tagCorners } from './autodesign-base.ts';
+import { generateBase, type BaseMesh } from '../kernels/base.ts';
+import { buildBvh, closestPoints, raycastAll } from '../kernels/bvh.ts';
+import type { MeshRef } from '../kernels/mesh.ts';
+import { meshFromArrays, meshViews } from '../kernels/mesh.ts';
+import { vertexNormals } from '../kernels/slot.ts';
+
+/** A crown vertex is occlusal when its normal is this close to the jaw's occlusal axis (cos)… */
+const OCCLUSAL_COS = 0.5;
+/** …and it lies within this of its crown's highest point along that axis, mm. */
+const OCCLUSAL_BAND = 3;
+/** A base vertex is over the occlusal surface when the model's closest point to it, this near, is occlusal, mm. */
+const OVER = 0.3;
+
+export interface BaseGoals {
+  /** Plan-view distance of the worst tag corner from the base's rim (positive: inside), mm. */
+  tagRimDistance: number;
+  /** Tag corners not inside the base's solid (an odd number of crossings along the insertion direction). */
+  tagsOutside: number;
+  tagCorners: number;
+  /** Every edge shared by exactly two triangles, in opposite directions. */
+  closed: boolean;
+  volume: number;
+  /** Least material height along the insertion direction over the inner surface (should be ≥ the set height), mm. */
+  minHeight: number;
+  /** Inner vertices of the base on a crown's occlusal surface. */
+  occlusalVertices: number;
+}
+
+/** The goals of one base on its model: `labels` per model vertex (Universal numbers, 0 gum), `up` the model-frame occlusal axis (towards the opposing jaw). */
+export function measureBaseGoals(model: MeshRef, labels: Uint8Array, up: Xyz, base: BaseMesh, tags: readonly (readonly Xyz[])[]): BaseGoals {
+  const corners = tags.flat();
+  return {
+    ...tagGoals(model, base, corners),
+    tagCorners: corners.length,
+    closed: isClosed(base.indices),
+    volume: base.volume,
+    minHeight: minHeight(base),
+    occlusalVertices: occlusalVertices(model, labels, up, base),
+  };
+}
+
+function tagGoals(model: MeshRef, base: BaseMesh, corners: readonly Xyz[]): { tagRimDistance: number; tagsOutside: number } {
+  const d = base.direction;
+  const V = base.innerVertexCount;
+  // The rim: the wall's edges, on the inner surface (their vertices < V).
+  const rim: [number, number][] = [];
+  const count = new Map<number, number>();
+  const I = base.indices;
+  for (let t = 0; t < I.length; t += 3) {
+    if (I[t]! >= V || I[t + 1]! >= V || I[t + 2]! >= V) continue; // the outer surface and the wall
+    for (let e = 0; e < 3; e++) {
+      const a = I[t + e]!, b = I[t + ((e + 1) % 3)]!;
+      const key = Math.min(a, b) * V + Math.max(a, b);
+      count.set(key, (count.get(key) ?? 0) + 1);
+    }
+  }
+  for (const [key, n] of count) if (n === 1) rim.push([Math.floor(key / V), key % V]);
+  const P = base.positions;
+  const plan = (i: number): [number, number, number] => {
+    const x = P[3 * i]!, y = P[3 * i + 1]!, z = P[3 * i + 2]!;
+    const s = x * d[0] + y * d[1] + z * d[2];
+    return [x - s * d[0], y - s * d[1], z - s * d[2]];
+  };
+  let worst = Infinity;
+  const k = model.k;
+  const solid = meshFromArrays(k, base.positions, base.indices);
+  const bvh = buildBvh(solid);
+  let outside = 0;
+  for (const c of corners) {
+    const s = c[0] * d[0] + c[1] * d[1] + c[2] * d[2];
+    const p = [c[0] - s * d[0], c[1] - s * d[1], c[2] - s * d[2]];
+    let best = Infinity;
+    for (const [a, b] of rim) {
+      const A = plan(a), B = plan(b);
+      const ab = [B[0] - A[0], B[1] - A[1], B[2] - A[2]], ap = [p[0]! - A[0], p[1]! - A[1], p[2]! - A[2]];
+      const l2 = ab[0]! ** 2 + ab[1]! ** 2 + ab[2]! ** 2 || 1;
+      const t = Math.max(0, Math.min(1, (ap[0]! * ab[0]! + ap[1]! * ab[1]! + ap[2]! * ab[2]!) / l2));
+      best = Math.min(best, Math.hypot(ap[0]! - t * ab[0]!, ap[1]! - t * ab[1]!, ap[2]! - t * ab[2]!));
+    }
+    // Inside the solid: an odd number of crossings along d (the plate is a height field along it).
+    const hits = raycastAll(bvh, c, d).length;
+    const inPlan = raycastAll(bvh, [c[0] - d[0] * 100, c[1] - d[1] * 100, c[2] - d[2] * 100], d).length > 0;
+    if (hits % 2 === 0) outside++;
+    worst = Math.min(worst, inPlan ? best : -best);
+  }
+  return { tagRimDistance: corners.length ? worst : Infinity, tagsOutside: outside };
+}
+
+function isClosed(indices: Uint32Array): boolean {
+  const edges = new Map<string, number>();
+  for (let t = 0; t < indices.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const a = indices[t + e]!, b = indices[t + ((e + 1) % 3)]!;
+      const key = `${a},${b}`;
+      edges.set(key, (edges.get(key) ?? 0) + 1);
+    }
+  }
+  for (const [key, n] of edges) {
+    const [a, b] = key.split(',');
+    if (n !== 1 || edges.get(`${b},${a}`) !== 1) return false;
+  }
+  return true;
+}
+
+/** Least outer − inner level along d over the inner vertices (outer vertex v + V pairs with inner v). */
+function minHeight(base: BaseMesh): number {
+  const V = base.innerVertexCount, P = base.positions, d = base.direction;
+  let least = Infinity;
+  for (let v = 0; v < V; v++) {
+    const h = (P[3 * (V + v)]! - P[3 * v]!) * d[0] + (P[3 * (V + v) + 1]! - P[3 * v + 1]!) * d[1] + (P[3 * (V + v) + 2]! - P[3 * v + 2]!) * d[2];
+    least = Math.min(least, h);
+  }
+  return least;
+}
+
+/** Inner base vertices whose closest model point (within OVER) is on a crown's occlusal surface. */
+function occlusalVertices(model: MeshRef, labels: Uint8Array, up: Xyz, base: BaseMesh): number {
+  const { positions, indices } = meshViews(model);
+  const normals = vertexNormals(positions, indices);
+  const top = new Map<number, number>();
+  for (let v = 0; v < labels.length; v++) {
+    const n = labels[v]!;
+    if (!n) continue;
+    const h = positions[3 * v]! * up[0] + positions[3 * v + 1]! * up[1] + positions[3 * v + 2]! * up[2];
+    top.set(n, Math.max(top.get(n) ?? -Infinity, h));
+  }
+  const occlusal = (v: number): boolean => {
+    const n = labels[v]!;
+    if (!n) return false;
+    const h = positions[3 * v]! * up[0] + positions[3 * v + 1]! * up[1] + positions[3 * v + 2]! * up[2];
+    const c = normals[3 * v]! * up[0] + normals[3 * v + 1]! * up[1] + normals[3 * v + 2]! * up[2];
+    return c >= OCCLUSAL_COS && h >= top.get(n)! - OCCLUSAL_BAND;
+  };
+  const inner = base.positions.slice(0, 3 * base.innerVertexCount);
+  const near = closestPoints(buildBvh(model), inner, { maxDistance: OVER });
+  let over = 0;
+  for (let i = 0; i < base.innerVertexCount; i++) {
+    const t = near.triangle[i]!;
+    if (t < 0) continue;
+    if (occlusal(indices[3 * t]!) && occlusal(indices[3 * t + 1]!) && occlusal(indices[3 * t + 2]!)) over++;
+  }
+  return over;
+}
+
+/**
+ * The goals of a designed document's base of `jaw`, regenerated from its outline as the editor
+ * does: `model` in a kernel instance, `labels` its teeth (the truth, or a segmentation's).
+ */
+export async function measureDocumentBase(model: MeshRef, labels: Uint8Array, doc: AutodesignDocument, jaw: 'upper' | 'lower'): Promise<BaseGoals | null> {
+  const b = doc.bases?.[jaw];
+  if (!b) return null;
+  const up = insertionInModel(doc.straightening.matrix, jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]);
+  const base = await generateBase(model, buildBvh(model), b.outline, { direction: up, thickness: b.thickness, height: b.height, straightened: true });
+  return measureBaseGoals(model, labels, up, base, tagCorners(doc.wires.filter((w) => w.jaw === jaw)));
+}
