@@ -10,22 +10,27 @@ import https from 'node:https';
 import net from 'node:net';
 import { signedHeaders } from './signature.ts';
 
-/** Loopback, private, link-local, shared, documentation, multicast and reserved ranges. */
-const PRIVATE = new net.BlockList();
+/** Loopback, private, link-local, shared, documentation, multicast and reserved ranges (two lists:
+ * a BlockList checks an IPv4 address against IPv4-mapped IPv6 rules too). */
+const PRIVATE_V4 = new net.BlockList();
 for (const [address, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
   ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(address, prefix, 'ipv4');
+] as const) PRIVATE_V4.addSubnet(address, prefix, 'ipv4');
+const PRIVATE_V6 = new net.BlockList();
 for (const [address, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) PRIVATE.addSubnet(address, prefix, 'ipv6');
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+] as const) PRIVATE_V6.addSubnet(address, prefix, 'ipv6');
 
 /** Whether an IP address is not a public one (anything that is not an address counts as private). */
 export function isPrivateAddress(ip: string): boolean {
   const family = net.isIP(ip);
-  if (family === 0) return true;
-  return PRIVATE.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return PRIVATE_V4.check(ip, 'ipv4');
+  if (family !== 6) return true;
+  // IPv4-mapped (::ffff:a.b.c.d, in any spelling): refused whatever the IPv4 address.
+  if (new URL(`http://[${ip}]/`).hostname.startsWith('[::ffff:')) return true;
+  return PRIVATE_V6.check(ip, 'ipv6');
 }
 
 /** A target refused before anything was sent. */

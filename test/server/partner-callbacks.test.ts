@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_BASE_DELAY_MS, CALLBACK_MAX_ATTEMPTS, CALLBACK_MAX_DELAY_MS, DELIVERY_HEADER, type CallbackBody } from '../../common/callbacks.ts';
 import { AI_STATUS, ORDER_STATUS } from '../../common/orders.ts';
+import { isPrivateAddress, OutboundRefused, postSigned } from '../../server/core/outbound.ts';
 import { CallbackDeliverer } from '../../server/modules/callbacks/deliverer.ts';
 import { moveOrder } from '../../server/modules/order/lifecycle.ts';
 import { cubeStl } from '../fixtures/stl.ts';
@@ -55,6 +56,10 @@ function startPartner(): Promise<void> {
     const path = req.url ?? '';
     const secret = secrets.get(path) ?? '';
     const verified = await verifyIncoming(secret, { method: req.method ?? '', path, headers: req.headers, body: text }, t.clock.now());
+    if (path === '/redirect') {
+      res.writeHead(302, { Location: `${partnerUrl}/a` });
+      return res.end();
+    }
     const left = refusals.get(path) ?? 0;
     const status = left > 0 ? 503 : 200;
     if (left > 0) refusals.set(path, left - 1);
@@ -273,6 +278,25 @@ describe('delivering', () => {
     expect(row).toMatchObject({ state: 'failed', attempts: CALLBACK_MAX_ATTEMPTS, lastStatus: 503 });
     expect(to('/b').filter((r) => r.body.deliveryId === row.id).length).toBe(CALLBACK_MAX_ATTEMPTS);
     refusals.set('/b', 0);
+  });
+});
+
+describe('targets', () => {
+  it('counts loopback, private, link-local, mapped and reserved addresses as private', () => {
+    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', 'not-an-ip']) {
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    }
+    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(isPrivateAddress(ip), ip).toBe(false);
+  });
+
+  it('posts only http(s), refuses private literals and credentials, and follows no redirect', async () => {
+    const post = (url: string, allowPrivate = false) => postSigned({ url, keyId: '1', secret: 's', body: '{}', now: t.clock.now(), timeoutMs: 2000, allowPrivate });
+    for (const url of ['file:///etc/passwd', 'ftp://partner.example/x', 'http://[::1]:1/x', 'http://169.254.169.254/latest', 'https://user:pw@partner.example/x', 'not a url']) {
+      await expect(post(url), url).rejects.toBeInstanceOf(OutboundRefused);
+    }
+    const before = to('/a').length;
+    expect(await post(`${partnerUrl}/redirect`, true)).toMatchObject({ status: 302 });
+    expect(to('/a').length).toBe(before);
   });
 });
 
