@@ -67,7 +67,7 @@ export default function ApiConfigList() {
     },
     {
       prop: 'callbackUrl',
-      label: t`Callback URL`,
+      label: t`Callback address`,
       placeholder: 'https://',
       hidden: ({ form }) => (form.kind ?? DEFAULT_API_CONFIG_KIND) !== 'partner',
       validate: (v) => (v === undefined || v === null || v === '' || /^https?:\/\/\S+$/i.test(String(v)) ? null : t`Enter an http or https address`),
