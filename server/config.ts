@@ -36,6 +36,12 @@ export interface Config {
    * http://HOST:PORT): an AI service's model links and callback are made from it.
    */
   publicUrl: string;
+  /**
+   * Partners' callbacks may go to private, loopback and link-local addresses
+   * (CALLBACK_ALLOW_PRIVATE, default off: only public addresses, so a callback URL cannot reach
+   * into the lab's own network).
+   */
+  callbackAllowPrivate: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +90,7 @@ export function loadConfig(env: Env = {}): Config {
     uploadMaxBytes: int(env, 'UPLOAD_MAX_MB', 100, 1) * 1024 * 1024,
     deviceGoneCancelMs: int(env, 'DEVICE_GONE_CANCEL_SECONDS', 600, 0) * 1000,
     logMaxBytes: int(env, 'LOG_MAX_MB', 100, 1) * 1024 * 1024,
+    callbackAllowPrivate: flag(env, 'CALLBACK_ALLOW_PRIVATE', false),
     publicUrl: (text(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
   };
 }

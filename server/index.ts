@@ -17,6 +17,7 @@ import { attachDeviceHub, type NodeHubOptions } from './modules/device-hub/node.
 import type { DeviceHub } from './modules/device-hub/hub.ts';
 import { GEO_KINDS } from './modules/geo-jobs/bite.ts';
 import { GeoJobRunner } from './modules/geo-jobs/runner.ts';
+import { CallbackDeliverer } from './modules/callbacks/deliverer.ts';
 
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist', import.meta.url));
 
@@ -143,12 +144,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const geoJobs = new GeoJobRunner(ctx, { kinds: GEO_KINDS, owner: `${os.hostname()}:${port}` });
   ctx.geoJobs = geoJobs;
   await geoJobs.start();
+  // Partners' callbacks, posted from their durable queue (several processes may each run one).
+  const callbacks = new CallbackDeliverer(ctx);
+  callbacks.start();
   let deviceHub: Awaited<ReturnType<typeof attachDeviceHub>>;
   try {
     deviceHub = await attachDeviceHub(ctx, server as import('node:http').Server, options.hub);
   } catch (err) {
     scheduler.stop();
     await geoJobs.stop();
+    await callbacks.stop();
     server.close();
     await ctx.db.destroy();
     throw err;
@@ -167,6 +172,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }))
         .then(() => scheduler.stop())
         .then(() => geoJobs.stop())
+        .then(() => callbacks.stop())
         .then(() => ctx.db.destroy());
       return closing;
     },

@@ -311,6 +311,36 @@ export interface DeviceApiConfigTable {
   kind: Generated<string>;
   /** The HMAC secret of signed calls (server/core/signature.ts): shown once, never read back. */
   secret: string | null;
+  /** Where a partner entry's callbacks are posted (server/modules/callbacks); null: none. */
+  callbackUrl: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A callback to a partner (server/modules/callbacks/queue.ts): one event for one entry. */
+export interface PartnerDeliveryTable {
+  id: Generated<number>;
+  configId: number;
+  orderId: number;
+  /** 'orderStatus' | 'aiStatus' (common/callbacks.ts). */
+  event: string;
+  /** JSON of the event, without its delivery id (added when posted). */
+  payload: string;
+  /** 'pending' | 'delivered' | 'failed'. */
+  state: Generated<string>;
+  attempts: Generated<number>;
+  /** When a pending row is due (ms). */
+  nextAttemptAt: number;
+  /** When it was queued or sent again by hand (ms): the age limit counts from it. */
+  queuedAt: number;
+  /** The deliverer posting it, until leaseUntil (ms). */
+  owner: string | null;
+  leaseUntil: number | null;
+  /** The last answer's HTTP status, or null when none came. */
+  lastStatus: number | null;
+  /** Why the last attempt failed (truncated). */
+  lastError: string | null;
+  deliveredTime: string | null;
   createTime: string;
   updateTime: string;
 }
@@ -571,6 +601,7 @@ export interface Database {
   device_config: DeviceConfigTable;
   device_api_config: DeviceApiConfigTable;
   api_nonce: ApiNonceTable;
+  partner_delivery: PartnerDeliveryTable;
   ai_vendor_job: AiVendorJobTable;
   device_job: DeviceJobTable;
   device_job_log: DeviceJobLogTable;

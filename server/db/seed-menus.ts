@@ -116,6 +116,8 @@ export const seedMenus: MenuSeed[] = [
         children: crud('device:apiConfig', [
           { name: 'Departments', type: 2, perms: 'device:apiConfig:departmentList' },
           { name: 'Rotate secret', type: 2, perms: 'device:apiConfig:rotateSecret' },
+          { name: 'Deliveries', type: 2, perms: 'device:apiConfig:deliveries' },
+          { name: 'Send again', type: 2, perms: 'device:apiConfig:redeliver' },
         ]),
       },
     ],

@@ -8,6 +8,7 @@ import { AI_STATUS, type AiStatus } from '../../../common/orders.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Database, OrderInfoTable } from '../../db/schema.ts';
+import { queueCallbacks } from '../callbacks/queue.ts';
 import { enqueueJob, supersedeJobs } from '../geo-jobs/store.ts';
 import { uploadsDir } from '../order/lifecycle.ts';
 
@@ -27,7 +28,7 @@ export function aiFrom(to: AiStatus, why: Why): AiStatus[] {
   return AI_TRANSITIONS.filter(([, t, w]) => t === to && w === why).map(([f]) => f);
 }
 
-/** Moves the order's aiStatus if it allows; true when it moved. */
+/** Moves the order's aiStatus if it allows (and queues the partners' callbacks); true when it moved. */
 export async function moveAi(trx: Trx, m: { orderId: number; to: AiStatus; why: Why; now: number; set?: Updateable<OrderInfoTable> }): Promise<boolean> {
   let q = trx
     .updateTable('order_info')
@@ -36,7 +37,9 @@ export async function moveAi(trx: Trx, m: { orderId: number; to: AiStatus; why: 
     .where('aiStatus', 'in', aiFrom(m.to, m.why));
   if (m.why !== 'off') q = q.where('enableAI', '=', 1);
   const res = await q.executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  if (Number(res.numUpdatedRows) !== 1) return false;
+  await queueCallbacks(trx, { orderId: m.orderId, event: 'aiStatus', now: m.now });
+  return true;
 }
 
 /**

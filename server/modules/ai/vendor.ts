@@ -15,7 +15,7 @@ import { AI_CALLBACK_PATH, AI_FILE_LINK_MS, AI_FILE_PATH, AI_VENDOR_DEADLINE_MS,
 import type { Prescription } from '../../../common/prescription.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
-import { signedHeaders } from '../../core/signature.ts';
+import { postSigned, type PostAnswer } from '../../core/outbound.ts';
 import type { Db } from '../../db/index.ts';
 
 /** How long the service may take to accept a job (ms, real time). */
@@ -111,23 +111,23 @@ export async function sendToService(ctx: AppContext, entry: AiServiceEntry, orde
     callback: `${ctx.config.publicUrl}${AI_CALLBACK_PATH}/${order.orderId}/{type}/{jawType}`,
     deadline: new Date(deadline).toISOString(),
   };
-  const body = JSON.stringify(job);
-  const url = new URL(entry.url);
-  const headers = signedHeaders(String(entry.id), entry.secret, { method: 'POST', path: url.pathname + url.search, body }, now);
-  let res: Response;
+  // An AI service is the lab's own choice of engine, often on its own network: private targets allowed.
+  let res: PostAnswer;
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...headers, ...(entry.key ? { Authorization: `Bearer ${entry.key}` } : {}) },
-      body,
-      redirect: 'error',
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    res = await postSigned({
+      url: entry.url,
+      keyId: String(entry.id),
+      secret: entry.secret,
+      body: JSON.stringify(job),
+      now,
+      headers: entry.key ? { Authorization: `Bearer ${entry.key}` } : {},
+      timeoutMs: SEND_TIMEOUT_MS,
+      allowPrivate: true,
     });
   } catch (err) {
-    throw new Error(VENDOR_REASONS.unreachable(err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)));
+    throw new Error(VENDOR_REASONS.unreachable(err instanceof Error ? err.message : String(err)));
   }
-  const text = (await res.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 300);
-  if (!res.ok) throw new Error(VENDOR_REASONS.refused(res.status, text));
+  if (res.status < 200 || res.status > 299) throw new Error(VENDOR_REASONS.refused(res.status, res.text));
 }
 
 /** The entry holding the order's automatic design under this job id, while its deadline holds. */

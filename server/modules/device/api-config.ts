@@ -1,4 +1,5 @@
-// /admin/device/apiConfig: per-department settings of an outside API (name, url, key, kind). The
+// /admin/device/apiConfig: per-department settings of an outside API (name, url, key, kind, a
+// partner's callback URL, its callbacks' deliveries: server/modules/callbacks). The
 // key is written, never read back: replies carry only a hint of its last characters. Each entry
 // also has a secret for signed calls (core/signature.ts), made by the server: the add reply and
 // rotateSecret { id } (device:apiConfig:rotateSecret) show it once; no other reply carries it, and
@@ -12,6 +13,7 @@ import { ok } from '../../core/envelope.ts';
 import { fail } from '../../core/errors.ts';
 import { formatTime } from '../../core/clock.ts';
 import { validate } from '../../core/validate.ts';
+import { deliveriesQuery, listDeliveries, redeliver, redeliverSchema } from '../callbacks/deliveries.ts';
 
 const url = z
   .string()
@@ -27,6 +29,7 @@ const fields = {
   enabled: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v ? 1 : 0)).optional(),
   remark: z.string().max(1024).nullable().optional(),
   kind: z.enum(API_CONFIG_KINDS).optional(),
+  callbackUrl: z.preprocess((v) => (v === '' ? null : v), url.nullable().optional()),
 };
 const addSchema = z.object(fields);
 const updateSchema = z.object({ ...fields, name: fields.name.optional(), url: url.optional(), id: z.coerce.number().int().positive() });
@@ -46,6 +49,7 @@ export const apiConfigResource = {
     remark: { type: 'string', comment: 'Remark', nullable: true },
     kind: { type: 'string', comment: "Kind: 'partner' (signed partner API) or 'aiService' (outside design engine)" },
     secret: { type: 'string', comment: 'Signing secret (shown once: add, rotateSecret)', select: false, readonly: true },
+    callbackUrl: { type: 'string', comment: "A partner's callback URL: order and AI status changes are posted there (docs/partner-api.md)", nullable: true },
     createTime: { type: 'datetime', comment: 'Created', readonly: true },
     updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
   },
@@ -59,6 +63,8 @@ export const apiConfigResource = {
   extraApi: [
     { method: 'get', path: '/departmentList', summary: 'Departments to pick from ([{ id, name, parentId }])' },
     { method: 'post', path: '/rotateSecret', summary: 'A new signing secret for an entry ({ id }): answers { id, secret }, shown this once' },
+    { method: 'get', path: '/deliveries', summary: "A partner entry's callbacks, newest first (?id=&state=&page=&size=)" },
+    { method: 'post', path: '/redeliver', summary: 'Send a failed callback again ({ id }: the delivery)' },
   ],
 } as const satisfies ResourceDef<'device_api_config', typeof addSchema, typeof updateSchema>;
 
@@ -102,6 +108,11 @@ export function createApiConfigResource(ctx: AppContext) {
       const res = await ctx.db.updateTable('device_api_config').set({ secret, updateTime: formatTime(ctx.clock.now()) }).where('id', '=', id).executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) throw fail('dataNotFound');
       return ok(c, { id, secret });
+    })
+    .get('/deliveries', validate('query', deliveriesQuery), async (c) => ok(c, await listDeliveries(ctx.db, c.req.valid('query'))))
+    .post('/redeliver', validate('json', redeliverSchema), async (c) => {
+      await redeliver(ctx.db, c.req.valid('json').id, ctx.clock.now());
+      return ok(c, null);
     });
   return { ...resource, routes };
 }

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Database, OrderInfoTable } from '../../db/schema.ts';
 import type { Updateable } from 'kysely';
+import { queueCallbacks } from '../callbacks/queue.ts';
 import { enqueueJob, supersedeJobs } from '../geo-jobs/store.ts';
 import { queueTeeth } from '../geo-jobs/teeth.ts';
 import { localBlobPath } from '../space/storage.ts';
@@ -35,7 +36,7 @@ export function fromStatuses(to: OrderStatus, reason: TransitionReason): OrderSt
 
 /**
  * Moves the order if its status allows (the table) and nobody moved it meanwhile; records the
- * change. Returns the status it came from, or null when it did not move. Run inside a transaction.
+ * change and queues the partners' callbacks. Returns the status it came from, or null when it did not move. Run inside a transaction.
  */
 export async function moveOrder(trx: Trx, m: Move): Promise<OrderStatus | null> {
   const row = await trx.selectFrom('order_info').select('status').where('id', '=', m.orderId).executeTakeFirst();
@@ -54,6 +55,7 @@ export async function moveOrder(trx: Trx, m: Move): Promise<OrderStatus | null> 
     .insertInto('order_status_log')
     .values({ orderId: m.orderId, fromStatus: from, toStatus: m.to, reason: m.reason, userId: m.userId, detail: m.detail?.slice(0, 2000) ?? null, createTime: time })
     .execute();
+  await queueCallbacks(trx, { orderId: m.orderId, event: 'orderStatus', fromStatus: from, reason: m.reason, now: m.now });
   return from;
 }
 

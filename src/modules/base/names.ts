@@ -35,6 +35,8 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   bend: msg({ message: 'Bend', context: 'permission' }),
   'reset key': msg`Reset key`,
   'rotate secret': msg`Rotate secret`,
+  deliveries: msg`Deliveries`,
+  'send again': msg`Send again`,
   'bind users': msg`Bind users`,
   'editor devices': msg`Editor devices`,
   departments: msg`Departments`,

@@ -1,7 +1,8 @@
 /**
  * Interface configuration: per department, the URL, key (write-only) and kind of an outside API
  * (a partner, or an AI service that designs in place of the built-in engine). The signing secret
- * the server makes is shown once, after add and after "Rotate secret".
+ * the server makes is shown once, after add and after "Rotate secret". A partner's callback URL
+ * gets its orders' status changes; "Callbacks" lists their deliveries.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
@@ -10,6 +11,7 @@ import { hasPerm } from '../../../app/store.ts';
 import { CrudPage, toTree, useConfirm, type CrudHandle, type FormItem, type Option, type Row, type TableColumn, type TreeNode } from '../../../kit/index.ts';
 import { toast } from '../../../ui/toast.tsx';
 import { DEFAULT_API_CONFIG_KIND } from '../../../../common/api-config.ts';
+import { DeliveriesDrawer } from '../DeliveriesDrawer.tsx';
 import { KeyDialog } from '../KeyDialog.tsx';
 
 const PREFIX = '/admin/device/apiConfig';
@@ -26,6 +28,7 @@ export default function ApiConfigList() {
   const departmentName = (id: unknown) => departments.find((d) => d.id === id)?.name;
   const crud = useRef<CrudHandle>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  const [deliveriesOf, setDeliveriesOf] = useState<{ id: number; name: string } | null>(null);
   const [confirm, confirmDialog] = useConfirm();
   const kinds: Option[] = [
     { label: t`Partner`, value: 'partner', color: '#2563eb' },
@@ -62,6 +65,13 @@ export default function ApiConfigList() {
       placeholder: t`Leave empty to keep the stored key`,
       hook: 'empty',
     },
+    {
+      prop: 'callbackUrl',
+      label: t`Callback address`,
+      placeholder: 'https://',
+      hidden: ({ form }) => (form.kind ?? DEFAULT_API_CONFIG_KIND) !== 'partner',
+      validate: (v) => (v === undefined || v === null || v === '' || /^https?:\/\/\S+$/i.test(String(v)) ? null : t`Enter an http or https address`),
+    },
     { prop: 'departmentId', label: t`Department`, type: 'treeSelect', tree },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
   ];
@@ -91,8 +101,16 @@ export default function ApiConfigList() {
         items={items}
         search={search}
         dialog={{ onSubmit }}
-        rowActions={[{ label: t`Rotate secret`, onClick: (row) => void rotate(row).catch(() => undefined), hidden: () => !hasPerm('device:apiConfig:rotateSecret') }]}
+        rowActions={[
+          { label: t`Rotate secret`, onClick: (row) => void rotate(row).catch(() => undefined), hidden: () => !hasPerm('device:apiConfig:rotateSecret') },
+          {
+            label: t`Callbacks`,
+            onClick: (row) => setDeliveriesOf({ id: Number(row.id), name: String(row.name ?? '') }),
+            hidden: (row) => row.kind !== 'partner' || !hasPerm('device:apiConfig:deliveries'),
+          },
+        ]}
       />
+      <DeliveriesDrawer entry={deliveriesOf} onClose={() => setDeliveriesOf(null)} />
       <KeyDialog
         deviceKey={secret}
         onClose={() => setSecret(null)}
