@@ -22,6 +22,8 @@ const ALONG_D = Array.from({ length: 41 }, (_, i) => -2 + i * 0.125);
 const TURNS = [0, 4, 8, 12, 16, 20, 24, 28];
 /** How much further off the surface than the wire's offset (mm) the tip may stand. */
 const STANDOFFS = [0, 0.15, 0.3, 0.45, 0.6, 0.8, 1];
+/** How much further off the tooth (mm) the start straight's corner may stand. */
+const CORNER_STANDOFFS = [0, 0.3, 0.6, 0.9, 1.2];
 /** Points along the start straight checked against the tooth. */
 const CHORD_SAMPLES = 8;
 /** Die radius (mm) the start straight's shortening by its first bend is reckoned with (the largest the engine makes room for). */
@@ -85,13 +87,19 @@ export async function tipIntoUndercut(wire: WireDesign, crown: Pick<CrownPatch, 
     });
   };
   const h = (p: Xyz): number => dot(sub(p, c), d);
+  const qHit = await surface.closest(new Float32Array(Q));
+  const qOut = Number.isFinite(qHit.point[0]) ? norm(sub(Q, [qHit.point[0]!, qHit.point[1]!, qHit.point[2]!])) : ([0, 0, 0] as Xyz);
   // per move: the tip, its corner turned with it, and that corner lowered (raised) with the tip too
   const feet = await place(moves.flatMap(({ deg, a }) => [{ at: turn(P, deg), height: h(P) + a }, { at: turn(Q, deg), height: h(Q) }, { at: turn(Q, deg), height: h(Q) + a }]));
   // each tip over a foot in the undercut, at the wire's offset or standing a little further off (a
   // straight cannot follow a round crown), from the corner as it was or turned with it
   const tries: { t: Xyz; q: Xyz; depth: number; standoff: number }[] = [];
   moves.forEach((_, i) => {
-    const f = feet[3 * i]!, corners = [Q, feet[3 * i + 1]!.p, feet[3 * i + 2]!.p].filter((q) => Number.isFinite(q[0]));
+    const f = feet[3 * i]!;
+    // the corner as it was, turned, or turned and moved with the tip; each standing further off
+    // the tooth by up to CORNER_STANDOFFS, so that the straight to the tip can clear the crown
+    const bases = [{ p: Q, n: qOut }, ...[feet[3 * i + 1]!, feet[3 * i + 2]!].filter((x) => Number.isFinite(x.p[0])).map((x) => ({ p: x.p, n: norm(sub(x.p, x.foot)) }))];
+    const corners = bases.flatMap(({ p, n }) => CORNER_STANDOFFS.map((o) => (o === 0 ? p : (add(p, scale(n, o)) as Xyz))));
     if (!Number.isFinite(f.p[0])) return;
     const depth = survey.depthAt(f.foot);
     if (depth < CLASP_TIP_RANGE[0] || depth > CLASP_TIP_RANGE[1]) return;
@@ -119,7 +127,7 @@ export async function tipIntoUndercut(wire: WireDesign, crown: Pick<CrownPatch, 
     const points = wire.points.map((p) => ({ ...p }));
     points[tip] = { point: t };
     if (q !== Q) points[next] = { point: q };
-    found.push({ points, depth, standoff, move: len(sub(t, P)) + len(sub(q, Q)) });
+    found.push({ points, depth, standoff, move: len(sub(t, P)) + 2 * len(sub(q, Q)) });
   });
   const cost = (x: { depth: number; move: number; standoff: number }): number => Math.abs(x.depth - CLASP_TIP_UNDERCUT) * 10 + x.standoff * 2 + x.move * 0.1;
   return found
