@@ -49,6 +49,8 @@ export async function measureJaw(
   jaw: 'upper' | 'lower',
   mesh: { positions: Float32Array; indices: Uint32Array },
   labels: Uint8Array,
+  /** The clasped tooth (Universal) of each clasp, by wire id (the report's first tooth). */
+  toothOf: ReadonlyMap<string, number>,
 ): Promise<WireFigures[]> {
   const wires = doc.wires.filter((w) => w.jaw === jaw);
   if (!wires.length) return [];
@@ -67,10 +69,8 @@ export async function measureJaw(
     samples.forEach((p, i) => (minGap = Math.min(minGap, Math.hypot(p[0] - hits.point[3 * i]!, p[1] - hits.point[3 * i + 1]!, p[2] - hits.point[3 * i + 2]!) - w.diameter / 2)));
     const f: WireFigures = { id: w.id, type: w.type, minGap };
     if (w.type === 'singleArmClasp') {
-      // the clasped tooth: the crown nearest the wire's first anchor
-      const a = w.anchors[0]?.point ?? w.points[0]!.point;
-      const crown = crowns.reduce((best, c) => (Math.hypot(c.centroid[0] - a[0], c.centroid[1] - a[1], c.centroid[2] - a[2]) < Math.hypot(best.centroid[0] - a[0], best.centroid[1] - a[1], best.centroid[2] - a[2]) ? c : best));
-      f.tipUndercut = await tipUndercut(w, surveyTooth(crown, dModel as Xyz), surface);
+      const crown = crowns.find((c) => c.number === toothOf.get(w.id));
+      f.tipUndercut = crown ? await tipUndercut(w, surveyTooth(crown, dModel as Xyz), surface) : 0;
     }
     if (w.type === 'labialBow') {
       f.incisorGaps = {};

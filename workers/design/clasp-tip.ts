@@ -1,13 +1,16 @@
 // The single-arm clasp's tip in the undercut, for the automatic design: after the auto-fit the
-// free end of the clasp's start straight (its corner kept) is moved over the tooth, along the
-// insertion direction and along the straight, to where the tooth under it lies
+// clasp's start straight (its free tip and the corner it starts from) is moved round the crown
+// and along the insertion direction so that the tooth's point nearest the tip lies
 // CLASP_TIP_UNDERCUT below the height of contour of the jaw's insertion direction (the crown's
-// survey, teeth-landmarks.ts), at the wire's radius plus its clearance off the surface. Places
-// whose straight would come into the tooth, or be too short to bend, are not taken.
+// survey, teeth-landmarks.ts). The tip sits at most a little further off than the wire's radius
+// plus its clearance; its corner may stand off the tooth, as a straight of at least 5 mm cannot
+// follow a round crown. Places whose straights would pass the tooth closer than the templates
+// allow (offset - tolerance), or whose start straight is too short to bend, are not taken.
 import { add, cross, dot, norm, scale, sub } from '../../common/pose.ts';
 import type { Xyz } from '../../common/teeth.ts';
 import { WIRE_END_MIN } from '../../common/bend-program.ts';
 import { tangentLength } from '../../common/wires/local.ts';
+import { tolerance } from '../../common/wires/templates.ts';
 import type { SurfaceQuery } from '../../common/wires/surface.ts';
 import type { WireDesign, WirePoint } from '../../common/wires/types.ts';
 import type { CrownPatch, ToothSurvey } from '../kernels/teeth-landmarks.ts';
@@ -21,9 +24,11 @@ const ALONG_D = Array.from({ length: 41 }, (_, i) => -2 + i * 0.125);
 /** Turns (degrees) of the start straight round the crown towards the arm. */
 const TURNS = [0, 4, 8, 12, 16, 20, 24, 28];
 /** How much further off the surface than the wire's offset (mm) the tip may stand. */
-const STANDOFFS = [0, 0.15, 0.3, 0.45, 0.6, 0.8, 1];
+const STANDOFFS = [0, 0.1, 0.2, 0.3];
+/** How much further (degrees) than the tip the start straight's corner may be turned towards the arm (a longer straight). */
+const CORNER_TURNS = [0, 8, 16];
 /** How much further off the tooth (mm) the start straight's corner may stand. */
-const CORNER_STANDOFFS = [0, 0.3, 0.6, 0.9, 1.2];
+const CORNER_STANDOFFS = [0, 0.3, 0.6, 0.9, 1.2, 1.6, 2];
 /** Points along the start straight checked against the tooth. */
 const CHORD_SAMPLES = 8;
 /** Die radius (mm) the start straight's shortening by its first bend is reckoned with (the largest the engine makes room for). */
@@ -90,19 +95,23 @@ export async function tipIntoUndercut(wire: WireDesign, crown: Pick<CrownPatch, 
   const qHit = await surface.closest(new Float32Array(Q));
   const qOut = Number.isFinite(qHit.point[0]) ? norm(sub(Q, [qHit.point[0]!, qHit.point[1]!, qHit.point[2]!])) : ([0, 0, 0] as Xyz);
   // per move: the tip, its corner turned with it, and that corner lowered (raised) with the tip too
-  const feet = await place(moves.flatMap(({ deg, a }) => [{ at: turn(P, deg), height: h(P) + a }, { at: turn(Q, deg), height: h(Q) }, { at: turn(Q, deg), height: h(Q) + a }]));
+  const feet = await place(
+    moves.flatMap(({ deg, a }) => [{ at: turn(P, deg), height: h(P) + a }, ...CORNER_TURNS.flatMap((e) => [{ at: turn(Q, deg + e), height: h(Q) }, { at: turn(Q, deg + e), height: h(Q) + a }])]),
+  );
+  const stride = 1 + 2 * CORNER_TURNS.length;
   // each tip over a foot in the undercut, at the wire's offset or standing a little further off (a
   // straight cannot follow a round crown), from the corner as it was or turned with it
   const tries: { t: Xyz; q: Xyz; depth: number; standoff: number }[] = [];
   moves.forEach((_, i) => {
-    const f = feet[3 * i]!;
+    const f = feet[stride * i]!;
     // the corner as it was, turned, or turned and moved with the tip; each standing further off
     // the tooth by up to CORNER_STANDOFFS, so that the straight to the tip can clear the crown
-    const bases = [{ p: Q, n: qOut }, ...[feet[3 * i + 1]!, feet[3 * i + 2]!].filter((x) => Number.isFinite(x.p[0])).map((x) => ({ p: x.p, n: norm(sub(x.p, x.foot)) }))];
+    const bases = [{ p: Q, n: qOut }, ...feet.slice(stride * i + 1, stride * (i + 1)).filter((x) => Number.isFinite(x.p[0])).map((x) => ({ p: x.p, n: norm(sub(x.p, x.foot)) }))];
     const corners = bases.flatMap(({ p, n }) => CORNER_STANDOFFS.map((o) => (o === 0 ? p : (add(p, scale(n, o)) as Xyz))));
     if (!Number.isFinite(f.p[0])) return;
+    // a first cut on the foot the tip was aimed at (the tip's own nearest point decides below)
     const depth = survey.depthAt(f.foot);
-    if (depth < CLASP_TIP_RANGE[0] || depth > CLASP_TIP_RANGE[1]) return;
+    if (depth < CLASP_TIP_RANGE[0] - 0.1 || depth > CLASP_TIP_RANGE[1] + 0.1) return;
     const n = norm(sub(f.p, f.foot));
     for (const standoff of STANDOFFS) {
       const t = add(f.foot, scale(n, offset + standoff)) as Xyz;
@@ -117,12 +126,16 @@ export async function tipIntoUndercut(wire: WireDesign, crown: Pick<CrownPatch, 
   for (const { t, q } of tries) for (let k = 1; k < CHORD_SAMPLES; k++) samples.push(add(q, scale(sub(t, q), k / CHORD_SAMPLES)) as Xyz, add(q, scale(sub(R, q), k / CHORD_SAMPLES)) as Xyz);
   const hits = samples.length ? await surface.closest(new Float32Array(samples.flat())) : null;
   const per = 2 * (CHORD_SAMPLES - 1);
+  // the undercut under each tip: at the tooth's point nearest it (tipUndercut, what is measured)
+  const near = tries.length ? await surface.closest(new Float32Array(tries.flatMap((x) => x.t))) : null;
   const found: (TipPlace & { move: number; standoff: number })[] = [];
-  tries.forEach(({ t, q, depth, standoff }, i) => {
+  tries.forEach(({ t, q, standoff }, i) => {
+    const depth = survey.depthAt([near!.point[3 * i]!, near!.point[3 * i + 1]!, near!.point[3 * i + 2]!]);
+    if (depth < CLASP_TIP_RANGE[0] || depth > CLASP_TIP_RANGE[1]) return;
     for (let k = 0; k < per; k++) {
       const j = i * per + k;
       const foot: Xyz = [hits!.point[3 * j]!, hits!.point[3 * j + 1]!, hits!.point[3 * j + 2]!];
-      if (Number.isFinite(foot[0]) && len(sub(samples[j]!, foot)) < wire.diameter / 2 + wire.clearance / 2) return;
+      if (Number.isFinite(foot[0]) && len(sub(samples[j]!, foot)) < offset - tolerance(wire.clearance)) return;
     }
     const points = wire.points.map((p) => ({ ...p }));
     points[tip] = { point: t };

@@ -65,7 +65,8 @@ export const autodesignSuite: BenchSuite = {
         for (const x of out.report) if (x.status === 'failed') failures.push(`${x.jaw} ${x.type} ${x.code}`);
         for (const jaw of ['upper', 'lower'] as const) {
           const m = jaw === 'upper' ? upper : lower;
-          if (m.labels) figures.push(...(await measureJaw(module, out.document, jaw, m, m.labels)));
+          const toothOf = new Map(out.report.filter((x) => x.wireId).map((x) => [x.wireId!, x.teeth[0]!]));
+          if (m.labels) figures.push(...(await measureJaw(module, out.document, jaw, m, m.labels, toothOf)));
         }
         const pose = p === 0 ? 'file pose' : `pose ${p}`;
         ctx.log(
