@@ -107,6 +107,8 @@ describe('automatic design: insertion, collision, bite', () => {
     const r = await autodesign(module, { upper: u, lower: l, prescription: DEFAULT_PRESCRIPTION });
     for (const jaw of ['upper', 'lower'] as const) expect(angleDeg(r.document.insertionDirections[jaw]!, jawAxis(jaw))).toBeLessThanOrEqual(INSERTION_CONE_DEG + 1e-6);
     expect(r.report.filter((x) => x.type === 'singleArmClasp').every((x) => x.status === 'placed'), JSON.stringify(r.report)).toBe(true);
+    // the upper right first molar's clasp ends in its undercut (docs/autodesign.md, Limits, for the others)
+    expect(r.report.find((x) => x.type === 'singleArmClasp' && x.teeth[0] === 3)?.tipUndercut).toBeDefined();
     for (const x of r.report) {
       if (x.tipUndercut !== undefined) {
         expect(x.tipUndercut).toBeGreaterThanOrEqual(CLASP_TIP_RANGE[0]);
