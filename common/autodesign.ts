@@ -7,9 +7,10 @@ import { WIRE_TYPE_LABELS, type WireType } from './wires.ts';
 
 /**
  * DETECTION_FAILED: a named tooth was not detected or has no face to place on, or the template
- * could not be laid on it; CHECKS_FAILED: the placed wire fails the bending checks (left out).
+ * could not be laid on it; CHECKS_FAILED: the placed wire fails the bending checks (left out);
+ * COLLISION: its only failing check is the collision sweep: the bending path meets the machine.
  */
-export type AutodesignFailure = 'DETECTION_FAILED' | 'CHECKS_FAILED';
+export type AutodesignFailure = 'DETECTION_FAILED' | 'CHECKS_FAILED' | 'COLLISION';
 
 export interface AutodesignWireReport {
   jaw: 'upper' | 'lower';
@@ -21,6 +22,8 @@ export interface AutodesignWireReport {
   wireId?: string;
   /** The die radius the template made room for when the first (1 mm) did not pass the checks. */
   dieRadius?: number;
+  /** A single-arm clasp's tip: the undercut (mm) below the height of contour it ends in, when it could be put in one. */
+  tipUndercut?: number;
   code?: AutodesignFailure;
   /** The tooth that failed (Universal), when one is to blame. */
   tooth?: number;
@@ -34,7 +37,9 @@ export interface AutodesignWireReport {
 export function autodesignMessage(code: AutodesignFailure, type: WireType, tooth?: number): string {
   const wire = WIRE_TYPE_LABELS[type].en.toLowerCase();
   const on = tooth === undefined ? '' : ` on tooth ${universalToFdi(tooth)}`;
-  return code === 'DETECTION_FAILED' ? `AI detection failed for the ${wire}${on}` : `The ${wire}${on} fails the bending checks and was skipped`;
+  if (code === 'DETECTION_FAILED') return `AI detection failed for the ${wire}${on}`;
+  if (code === 'COLLISION') return `The bending path of the ${wire}${on} collided with the machine and was skipped`;
+  return `The ${wire}${on} fails the bending checks and was skipped`;
 }
 
 /**

@@ -1,17 +1,22 @@
-// npm run autodesign -- [--upper U.stl] [--lower L.stl] [--prescription p.json] --out design.json [--report report.json]
+// npm run autodesign -- [--upper U.stl] [--lower L.stl] [--bite result.json] [--prescription p.json] --out design.json [--report report.json]
 //
 // The automatic design of one order (workers/design/autodesign.ts: the same kernels and wire
 // geometry as the server's job and the editor), in this process on one core. Writes the design
 // document (the editor's format, src/editor/engine/document.ts) to --out and, with --report, the
 // report per prescribed wire (placed, or failed with the specification's reason), the teeth found
 // and the timings. Without --prescription: the default (common/prescription.ts) on the jaws
-// given. A summary, one line per wire, goes to stderr. Lives beside teeth-cli.ts.
+// given. --bite: a registration of the two models (`npm run bite`'s result.json, common/bite.ts
+// BiteResult): the jaws are designed where it puts them, as the editor draws them, and the
+// document carries it as its `bite`. A summary, one line per wire, goes to stderr. Lives beside
+// teeth-cli.ts.
 //
 // Exit codes: 0 designed (some wires may have failed: see the summary); 2 usage or a prescription
 // that is refused; 3 a file is missing, unreadable or not an STL, or an output cannot be written;
 // 1 kernels.wasm missing or an internal error.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { BiteResult } from '../common/bite.ts';
+import { isRigidMatrix } from '../common/pose.ts';
 import { DEFAULT_PRESCRIPTION, type Prescription } from '../common/prescription.ts';
 import { prescriptionSchema } from '../common/prescription-schema.ts';
 import { universalToFdi } from '../common/teeth.ts';
@@ -21,14 +26,15 @@ import { autodesign } from '../workers/design/autodesign.ts';
 import { WASM_PATH } from './kernels/kernels.ts';
 import { eachArg, fail, readInput } from './cli-args.ts';
 
-const USAGE = 'usage: npm run autodesign -- [--upper U.stl] [--lower L.stl] [--prescription p.json] --out design.json [--report report.json]';
+const USAGE = 'usage: npm run autodesign -- [--upper U.stl] [--lower L.stl] [--bite result.json] [--prescription p.json] --out design.json [--report report.json]';
 
 const argv = process.argv.slice(2);
-const opts: { upper?: string; lower?: string; prescription?: string; out?: string; report?: string } = {};
+const opts: { upper?: string; lower?: string; bite?: string; prescription?: string; out?: string; report?: string } = {};
 eachArg(argv, USAGE, (a, value) => {
   if (a === '--upper') opts.upper = value('an STL file');
   else if (a === '--lower') opts.lower = value('an STL file');
   else if (a === '--prescription') opts.prescription = value('a JSON file');
+  else if (a === '--bite') opts.bite = value('a JSON file (npm run bite --out)');
   else if (a === '--out') opts.out = value('a file name');
   else if (a === '--report') opts.report = value('a file name');
   else if (a === '--help' || a === '-h') fail(0, USAGE);
@@ -54,6 +60,20 @@ if (opts.prescription) {
 } else {
   prescription = { upper: opts.upper ? DEFAULT_PRESCRIPTION.upper : null, lower: opts.lower ? DEFAULT_PRESCRIPTION.lower : null };
 }
+let bite: BiteResult | null = null;
+if (opts.bite) {
+  if (!opts.upper || !opts.lower) fail(2, `--bite registers the two jaws: give --upper and --lower\n${USAGE}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(readInput('bite', opts.bite)));
+  } catch (e) {
+    fail(2, `bite: ${opts.bite} is not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const b = raw as Partial<BiteResult> | null;
+  if (!b || typeof b !== 'object' || !isRigidMatrix(b.upper) || !isRigidMatrix(b.lower)) fail(2, `bite: ${opts.bite} has no rigid 4x4 "upper" and "lower" (npm run bite's result.json)`);
+  if (b.error || b.code) fail(2, `bite: ${opts.bite} is a failed registration (${b.code ?? ''} ${b.error ?? ''})`);
+  bite = b as BiteResult;
+}
 const upper = opts.upper ? readInput('upper', opts.upper) : null;
 const lower = opts.lower ? readInput('lower', opts.lower) : null;
 if (!existsSync(WASM_PATH)) fail(1, `${WASM_PATH} is missing: run \`npm run build:wasm\` first`);
@@ -62,7 +82,7 @@ try {
   const module = await compileKernels(readFileSync(WASM_PATH));
   let result;
   try {
-    result = await autodesign(module, { upper, lower, prescription });
+    result = await autodesign(module, { upper, lower, prescription, bite });
   } catch (e) {
     if (e instanceof KernelError && e.code === 'BAD_INPUT') fail(3, e.message);
     throw e;
@@ -75,7 +95,7 @@ try {
     }
   };
   write(opts.out, result.document);
-  if (opts.report) write(opts.report, { report: result.report, bases: result.bases, teeth: result.teeth, timings: result.timings });
+  if (opts.report) write(opts.report, { report: result.report, bases: result.bases, teeth: result.teeth, insertion: result.insertion, timings: result.timings });
   for (const r of result.report) {
     const teeth = r.teeth.map(universalToFdi).join(', ');
     console.error(`${r.jaw} ${r.type} (${teeth}): ${r.status === 'placed' ? `placed as ${r.wireId}` : `${r.message}${r.detail ? ` (${r.detail})` : ''}`}`);

@@ -1,6 +1,7 @@
 // npm run autodesign (test/autodesign-cli.ts), spawned as a user runs it: a generated lower jaw's
-// STL designed with the default prescription (the document the editor opens, the report), and the
-// refusals (exit code, one line, no stack trace).
+// STL designed with the default prescription (the document the editor opens, the report), both
+// jaws moved apart with their registration (--bite), and the refusals (exit code, one line, no
+// stack trace).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/editor/engine/document.ts';
 import { binaryStl, garbage, soupOf } from '../fixtures/stl.ts';
+import { biteOf, posed, randomPose } from '../fixtures/poses.ts';
 import { teethJaw } from '../fixtures/teeth-jaws.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,6 +48,29 @@ describe('npm run autodesign', () => {
     expect(rep.report.map((x: { status: string }) => x.status)).toEqual(['placed', 'placed', 'placed']);
     expect(rep.teeth.lower).toContain(30);
   }, 120_000);
+
+  it('--bite: designs jaws moved apart in their registration, the document carries the bite; a failed registration is refused', () => {
+    const upperStl = join(dir, 'upper.stl');
+    const pose = randomPose(7);
+    writeFileSync(upperStl, binaryStl(soupOf(teethJaw({ jaw: 'upper' }))));
+    const movedLower = join(dir, 'lower-moved.stl');
+    writeFileSync(movedLower, binaryStl(soupOf(posed(teethJaw({ jaw: 'lower' }), pose))));
+    const bite = join(dir, 'bite.json');
+    const registration = biteOf([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], pose);
+    writeFileSync(bite, JSON.stringify(registration));
+    const out = join(dir, 'design-bite.json');
+    const r = autodesign('--upper', upperStl, '--lower', movedLower, '--bite', bite, '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/6 of 6 wires placed/);
+    const doc = parseDocument(JSON.parse(readFileSync(out, 'utf8')));
+    expect(doc.bite?.source).toBe('auto');
+    doc.bite!.lower.forEach((v, i) => expect(v).toBeCloseTo(registration.lower[i]!, 5));
+    writeFileSync(bite, JSON.stringify({ ...registration, error: 'the bite scan does not overlap the models', code: 'BITE_NO_OVERLAP' }));
+    const failed = autodesign('--upper', upperStl, '--lower', movedLower, '--bite', bite, '--out', out);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toMatch(/failed registration/);
+    oneLine(failed.stderr);
+  }, 180_000);
 
   it('refuses with one line and its exit code', () => {
     const out = join(dir, 'x.json');

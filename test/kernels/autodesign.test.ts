@@ -1,6 +1,7 @@
 // The automatic design of an order (workers/design/autodesign.ts) on generated jaws with known
 // tooth numbers (test/fixtures/teeth-jaws.ts) and, when present, on the study models: the
-// default prescription places every wire, each passes the bending checks, the clasps sit on their
+// default prescription places every wire, each passes the bending checks (collision sweep
+// included), the clasps sit on their
 // named teeth and the labial bow in front of the incisors; a jaw without its first molars has its
 // clasps reported with the specification's reason and keeps its bow; the editor opens the result.
 import { existsSync, readFileSync } from 'node:fs';
@@ -47,7 +48,7 @@ describe('automatic design', () => {
     const k = instantiateModule(module);
     for (const w of r.document.wires) {
       expect(w.ai).toEqual({ accepted: false });
-      const check = checkBend(k, { points: w.points.map((p) => p.point), wire: { type: w.type, diameter: w.diameter }, program: { radius: 1 }, skipCollision: true });
+      const check = checkBend(k, { points: w.points.map((p) => p.point), wire: { type: w.type, diameter: w.diameter }, program: { radius: 1 } });
       expect(check.ok, JSON.stringify(check.issues)).toBe(true);
     }
     // each clasp's corners on the tooth round its named tooth
@@ -107,10 +108,20 @@ describe('automatic design', () => {
   const studyFiles = ['upper-model.stl', 'lower-model.stl'].map((f) => resolve(STUDY, f));
   const haveStudy = studyFiles.every(existsSync);
   if (!haveStudy) console.warn(`automatic design on the study models: SKIPPED, ${studyFiles.join(' or ')} not found (set ARCHWRIGHT_FIXTURES to the shared fixtures folder)`);
-  it.skipIf(!haveStudy)('places every wire of the default prescription on the study models', async () => {
+  // The lower labial bow's bending path meets the feed tube's housing on these models (every die
+  // room, either end first): it is left out with the collision reason (docs/autodesign.md, Limits).
+  it.skipIf(!haveStudy)('places the wires of the default prescription on the study models, the lower labial bow left out as colliding', async () => {
     const [u, l] = studyFiles.map((f) => new Uint8Array(readFileSync(f)));
     const out = await autodesign(module, { upper: u, lower: l, prescription: DEFAULT_PRESCRIPTION });
-    expect(out.report.filter((x) => x.status !== 'placed'), JSON.stringify(out.report)).toEqual([]);
-    expect(out.document.wires).toHaveLength(6);
+    expect(out.report.map((x) => [x.jaw, x.type, x.status, x.code]), JSON.stringify(out.report)).toEqual([
+      ['upper', 'singleArmClasp', 'placed', undefined],
+      ['upper', 'singleArmClasp', 'placed', undefined],
+      ['upper', 'labialBow', 'placed', undefined],
+      ['lower', 'singleArmClasp', 'placed', undefined],
+      ['lower', 'singleArmClasp', 'placed', undefined],
+      ['lower', 'labialBow', 'failed', 'COLLISION'],
+    ]);
+    expect(out.report[5]!.message).toBe('The bending path of the labial bow on tooth 43 collided with the machine and was skipped');
+    expect(out.document.wires).toHaveLength(5);
   }, 120_000);
 });

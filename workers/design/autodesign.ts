@@ -1,14 +1,20 @@
 // The automatic design of one order with the product's own kernels and wire geometry, outside
-// the browser (a server job thread, the command line, tests): per jaw, the teeth segmented; on
-// the straightening of the set, each prescribed wire placed on its named teeth exactly as the
-// editor's "on tooth" row does (anchorsOnTeeth + placeTemplate), the single-arm clasps
-// auto-fitted, and every wire run through the editor's live bending checks. A wire that cannot
-// be placed or fails its checks is left out with its reason; the rest is kept. The result is a
-// design document in the editor's format, each wire marked AI-made and not yet accepted.
-// A jaw whose prescription asks for a base then gets its base and slots (autodesign-base.ts).
-import { autodesignMessage, type AutodesignBaseReport, type AutodesignWireReport } from '../../common/autodesign.ts';
+// the browser (a server job thread, the command line, tests): per jaw, the teeth segmented and
+// the insertion direction of least undercut on the crowns chosen; in each jaw's canonical frame
+// (the straightening of the set after the registered bite, as the editor composes them), each
+// prescribed wire placed on its named teeth exactly as the editor's "on tooth" row does
+// (anchorsOnTeeth + placeTemplate), the single-arm clasps auto-fitted and their tips put into the
+// undercut, and every wire run through the bending checks with the collision sweep against the
+// bending head. A wire that cannot be placed, fails its checks or collides is left out with its
+// reason; the rest is kept. A jaw whose prescription asks for a base then gets its base and slots
+// (autodesign-base.ts). The result is a design document in the editor's format, each wire marked
+// AI-made and not yet accepted.
+import { autodesignMessage, type AutodesignBaseReport, type AutodesignFailure, type AutodesignWireReport } from '../../common/autodesign.ts';
+import { IDENTITY, type BiteResult } from '../../common/bite.ts';
 import { DESIGN_SCHEMA_VERSION } from '../../common/design.ts';
 import type { JawPrescription, Prescription } from '../../common/prescription.ts';
+import { invertRigid, isRigidMatrix, multiply } from '../../common/pose.ts';
+import type { Xyz } from '../../common/teeth.ts';
 import { mm } from '../../common/units.ts';
 import { autoFit } from '../../common/wires/fit.ts';
 import { placeTemplate, TemplateError } from '../../common/wires/templates.ts';
@@ -18,6 +24,7 @@ import type { SurfaceQuery } from '../../common/wires/surface.ts';
 import type { WireDesign } from '../../common/wires/types.ts';
 import type { WireType } from '../../common/wires.ts';
 import { instantiateModule } from '../kernels/abi.ts';
+import type { HeadBox } from '../kernels/bend.ts';
 import { checkBend } from '../kernels/bend-checks.ts';
 import { KernelError } from '../kernels/job.ts';
 import { meshFromArrays, type MeshRef } from '../kernels/mesh.ts';
@@ -26,6 +33,9 @@ import { straighten } from '../kernels/straighten.ts';
 import { segmentTeeth, type ToothInfo } from '../kernels/teeth.ts';
 import { buildBvh } from '../kernels/bvh.ts';
 import { designJawBase, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
+import { surveyTooth, type CrownPatch } from '../kernels/teeth-landmarks.ts';
+import { tipIntoUndercut } from './clasp-tip.ts';
+import { insertionDirection } from './insertion.ts';
 import { kernelSurface } from './surface.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -37,6 +47,12 @@ export interface AutodesignInput {
   upper?: JawModel | null;
   lower?: JawModel | null;
   prescription: Prescription;
+  /**
+   * The order's registered bite (each jaw's model → the bite scan's frame): the jaws are designed
+   * where the editor draws them. One with `error` or `code`, or without two rigid matrices, is
+   * not used (the editor does not use it either).
+   */
+  bite?: Pick<BiteResult, 'upper' | 'lower' | 'error' | 'code'> | null;
 }
 
 /** The design document the editor opens (src/editor/engine/document.ts parseDocument reads it). */
@@ -44,6 +60,10 @@ export interface AutodesignDocument {
   schemaVersion: typeof DESIGN_SCHEMA_VERSION;
   measurements: [];
   straightening: { matrix: number[]; jaw: Jaw };
+  /** The bite the coordinates assume (the editor's `bite`), when one was given. */
+  bite?: { upper: number[]; lower: number[]; source: 'auto' };
+  /** Per designed jaw: the insertion direction chosen (unit, canonical frame, from the model towards the appliance). */
+  insertionDirections: Partial<Record<Jaw, [number, number, number]>>;
   wires: WireDesign[];
   /** Per jaw whose prescription asks for one and whose base was generated. */
   bases?: { upper?: AutodesignBase; lower?: AutodesignBase };
@@ -58,7 +78,9 @@ export interface AutodesignResult {
   bases: AutodesignBaseReport[];
   /** Teeth detected per segmented jaw (Universal numbers). */
   teeth: Partial<Record<Jaw, number[]>>;
-  timings: { totalMs: number; straightenMs: number; segmentMs: number; wiresMs: number; baseMs: number };
+  /** Per designed jaw: the insertion direction's angle to the jaw's axis (degrees) and the crowns' undercut (mm³) along it and along the axis. */
+  insertion: Partial<Record<Jaw, { angleDeg: number; undercut: number; axisUndercut: number }>>;
+  timings: { totalMs: number; straightenMs: number; segmentMs: number; insertionMs: number; wiresMs: number; baseMs: number };
 }
 
 /** The gap between the wire and the teeth the editor starts with (features/wires: DEFAULT_CLEARANCE). */
@@ -66,11 +88,13 @@ export const AUTODESIGN_CLEARANCE = 0.1;
 /** The die radius of the editor's live checks (features/wires/checks.ts CHECK_RADIUS). */
 const CHECK_RADIUS = 1;
 /** Die radii the templates make room for, tried in turn until the wire passes the checks (mm). */
-const ROOM_FOR_DIE = [1, 1.25, 1.5];
+const ROOM_FOR_DIE = [1, 1.25, 1.5, 1.75, 2];
 
 export interface AutodesignOptions {
   onProgress?: (fraction: number) => void;
   shouldCancel?: () => boolean;
+  /** The bending head the collision sweep uses (default DEFAULT_HEAD). */
+  head?: readonly HeadBox[];
 }
 
 /**
@@ -92,12 +116,15 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     const model = input[j];
     if (model) meshes[j] = await meshOf(module, model, j);
   }
-  // One straightening for the set (the editor's: the lower jaw when there is one), so that the bite is kept.
-  const analysed: Jaw = meshes.lower ? 'lower' : 'upper';
+  const bite = usableBite(input.bite);
+  // One straightening for the set, as the editor's automatic straightening makes it: found on the
+  // upper jaw when there is one, in that jaw's own frame, then its bite undone (the set is drawn
+  // in the bite's frame); each jaw's canonical frame is then straightening · its bite.
+  const analysed: Jaw = meshes.upper ? 'upper' : 'lower';
   let t = performance.now();
-  const straightening = meshes[analysed]
-    ? { matrix: Array.from((await straighten(meshes[analysed], { jaw: analysed })).matrix), jaw: analysed }
-    : { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], jaw: analysed };
+  const found = meshes[analysed] ? Array.from((await straighten(meshes[analysed], { jaw: analysed })).matrix) : [...IDENTITY];
+  const straightening = { matrix: bite ? multiply(found, invertRigid(bite[analysed])) : found, jaw: analysed };
+  const frameOf = (jaw: Jaw): number[] => (bite ? multiply(straightening.matrix, bite[jaw]) : straightening.matrix);
   const straightenMs = performance.now() - t;
   progress(0.1);
 
@@ -107,7 +134,9 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
   const bases: NonNullable<AutodesignDocument['bases']> = {};
   const slots: AutodesignSlot[] = [];
   const baseReport: AutodesignBaseReport[] = [];
-  let segmentMs = 0, wiresMs = 0, baseMs = 0;
+  const insertion: AutodesignResult['insertion'] = {};
+  const insertionDirections: AutodesignDocument['insertionDirections'] = {};
+  let segmentMs = 0, insertionMs = 0, wiresMs = 0, baseMs = 0;
   for (const [n, jaw] of jaws.entries()) {
     cancelled();
     const mesh = meshes[jaw]!;
@@ -116,14 +145,21 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     segmentMs += performance.now() - t;
     teethFound[jaw] = seg.teeth.map((tooth) => tooth.number);
     t = performance.now();
-    const placed = await designJaw(mesh, jaw, input.prescription[jaw]!, seg.teeth, straightening.matrix, cancelled);
+    const frame = frameOf(jaw);
+    const dir = insertionDirection(mesh, seg.labels, frame, jaw);
+    insertionDirections[jaw] = dir.canonical;
+    insertion[jaw] = { angleDeg: dir.angleDeg, undercut: dir.undercut, axisUndercut: dir.axisUndercut };
+    insertionMs += performance.now() - t;
+    cancelled();
+    t = performance.now();
+    const placed = await designJaw(mesh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head }, cancelled);
     wiresMs += performance.now() - t;
     wires.push(...placed.wires);
     report.push(...placed.report);
     if (input.prescription[jaw]!.base) {
       cancelled();
       t = performance.now();
-      const made = await designJawBase({ mesh, bvh: buildBvh(mesh), jaw, labels: seg.labels, teeth: seg.teeth, wires: placed.wires, matrix: straightening.matrix, shouldCancel: options.shouldCancel });
+      const made = await designJawBase({ mesh, bvh: buildBvh(mesh), jaw, labels: seg.labels, teeth: seg.teeth, wires: placed.wires, matrix: frame, direction: dir.canonical, shouldCancel: options.shouldCancel });
       baseMs += performance.now() - t;
       if (made.base) bases[jaw] = made.base;
       slots.push(...made.slots);
@@ -133,18 +169,42 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
   }
   progress(1);
   return {
-    document: { schemaVersion: DESIGN_SCHEMA_VERSION, measurements: [], straightening, wires, ...(baseReport.length > 0 ? { bases, slots } : {}) },
+    document: {
+      schemaVersion: DESIGN_SCHEMA_VERSION,
+      measurements: [],
+      straightening,
+      ...(bite ? { bite: { upper: bite.upper, lower: bite.lower, source: 'auto' as const } } : {}),
+      insertionDirections,
+      wires,
+      ...(baseReport.length > 0 ? { bases, slots } : {}),
+    },
     report,
     bases: baseReport,
     teeth: teethFound,
-    timings: { totalMs: performance.now() - t0, straightenMs, segmentMs, wiresMs, baseMs },
+    insertion,
+    timings: { totalMs: performance.now() - t0, straightenMs, segmentMs, insertionMs, wiresMs, baseMs },
   };
 }
 
+/** The bite the editor would draw the jaws in (features/bite serverBite): transforms without an error, both rigid. */
+function usableBite(b: AutodesignInput['bite']): { upper: number[]; lower: number[] } | null {
+  if (!b || b.error || b.code || !isRigidMatrix([...b.upper]) || !isRigidMatrix([...b.lower])) return null;
+  return { upper: [...b.upper], lower: [...b.lower] };
+}
+
+interface JawContext {
+  /** Model → canonical of the jaw (straightening · bite). */
+  frame: number[];
+  /** Insertion direction in the model's frame. */
+  direction: Xyz;
+  crowns: readonly CrownPatch[];
+  head?: readonly HeadBox[];
+}
+
 /** The prescribed wires of one jaw on its segmented teeth. */
-async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: readonly ToothInfo[], matrix: number[], cancelled: () => void): Promise<{ wires: WireDesign[]; report: AutodesignWireReport[] }> {
+async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: readonly ToothInfo[], ctx: JawContext, cancelled: () => void): Promise<{ wires: WireDesign[]; report: AutodesignWireReport[] }> {
   const surface = kernelSurface(mesh);
-  const frame = { matrix, jaw };
+  const frame = { matrix: ctx.frame, jaw };
   const wires: WireDesign[] = [];
   const report: AutodesignWireReport[] = [];
   for (const [i, w] of p.wires.entries()) {
@@ -153,7 +213,9 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
     report.push(entry);
     const opts = { diameter: p.diameter, clearance: AUTODESIGN_CLEARANCE };
     let wire: WireDesign | null = null;
-    let failed: { code: 'DETECTION_FAILED' | 'CHECKS_FAILED'; tooth?: number; detail: string } | null = null;
+    let failed: { code: AutodesignFailure; tooth?: number; detail: string } | null = null;
+    const crown = w.type === 'singleArmClasp' ? ctx.crowns.find((c) => c.number === w.teeth[0]) : undefined;
+    const survey = crown ? surveyTooth(crown, ctx.direction) : null;
     // The template makes room for the die; where the surface's keep-off pulls two corners too close
     // for the checks' die, it is laid again with room for a larger one.
     for (const dieRadius of ROOM_FOR_DIE) {
@@ -165,18 +227,30 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
         failed = { code: 'DETECTION_FAILED', tooth: e instanceof ToothAnchorError ? e.tooth : w.teeth[0], detail: e.message };
         break;
       }
-      const check = checkBend(mesh.k, {
-        points: made.points.map((pt) => [pt.point[0], pt.point[1], pt.point[2]] as const),
-        wire: { type: made.type, diameter: made.diameter },
-        program: { radius: CHECK_RADIUS },
-        skipCollision: true,
-      });
-      if (check.ok) {
-        wire = made;
-        if (dieRadius !== ROOM_FOR_DIE[0]) entry.dieRadius = dieRadius;
-        break;
+      // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept.
+      const tipped = crown && survey ? await tipIntoUndercut(made, crown, survey, surface) : [];
+      const tries = [...tipped.map((x) => ({ ...made, points: x.points })), made];
+      // a wire whose bending path meets the machine may be bent from its other end
+      tries.push(...tries.map(reversed));
+      for (const [ti, candidate] of tries.entries()) {
+        const check = checkBend(mesh.k, {
+          points: candidate.points.map((pt) => [pt.point[0], pt.point[1], pt.point[2]] as const),
+          wire: { type: candidate.type, diameter: candidate.diameter },
+          program: { radius: CHECK_RADIUS },
+          ...(ctx.head ? { head: ctx.head } : {}),
+        });
+        if (check.ok) {
+          wire = candidate;
+          if (dieRadius !== ROOM_FOR_DIE[0]) entry.dieRadius = dieRadius;
+          if (ti % (tipped.length + 1) < tipped.length) entry.tipUndercut = Math.round(tipped[ti % (tipped.length + 1)]!.depth * 1000) / 1000;
+          break;
+        }
+        const errors = check.issues.filter((x) => x.severity === 'error');
+        // a wire that only collides is reported as such (the specification's own message)
+        const code: AutodesignFailure = errors.every((x) => x.code === 'COLLISION') ? 'COLLISION' : 'CHECKS_FAILED';
+        if (!failed || failed.code !== 'COLLISION' || code === 'COLLISION') failed = { code, tooth: w.teeth[0], detail: errors.map((x) => x.message).join('; ') };
       }
-      failed = { code: 'CHECKS_FAILED', tooth: w.teeth[0], detail: check.issues.filter((x) => x.severity === 'error').map((x) => x.message).join('; ') };
+      if (wire) break;
     }
     if (!wire) {
       Object.assign(entry, { code: failed!.code, tooth: failed!.tooth, message: autodesignMessage(failed!.code, w.type, failed!.tooth), detail: failed!.detail });
@@ -186,6 +260,18 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
     Object.assign(entry, { status: 'placed', wireId: wire.id });
   }
   return { wires, report };
+}
+
+/** The same wire with its points the other way round (bent from its other end); tags re-indexed. */
+function reversed(w: WireDesign): WireDesign {
+  const last = w.points.length - 1;
+  const flip = (g: [number, number]): [number, number] => [last - g[1], last - g[0]];
+  return {
+    ...w,
+    points: w.points.slice().reverse(),
+    ...(w.tag ? { tag: flip(w.tag) } : {}),
+    ...(w.tags ? { tags: w.tags.map(flip).reverse() } : {}),
+  };
 }
 
 /** One wire on its named teeth: the editor's "on tooth" placement, the clasp auto-fitted. Throws TemplateError. */

@@ -65,7 +65,7 @@ interface EngineModules {
   compileKernels(bytes: Uint8Array): Promise<object>;
   autodesign(
     module: object,
-    input: { upper: Uint8Array | null; lower: Uint8Array | null; prescription: Prescription },
+    input: { upper: Uint8Array | null; lower: Uint8Array | null; prescription: Prescription; bite: BiteResult | null },
     options?: { onProgress?: (f: number) => void },
   ): Promise<{ document: AutodesignDocument; report: AutodesignWireReport[] }>;
 }
@@ -87,7 +87,8 @@ export const runAutodesign: AutodesignEngine = async (input, onProgress) => {
   const compiled = await abi.compileKernels(fs.readFileSync(WASM_PATH));
   // a jaw without its model is not designed (an order of one jaw, the lab's default for both)
   const prescription: Prescription = { upper: input.upper ? input.prescription.upper : null, lower: input.lower ? input.prescription.lower : null };
-  const out = await engine.autodesign(compiled, { upper: read(input.upper), lower: read(input.lower), prescription }, { onProgress });
+  // the jaws are designed where the editor draws them: in the registered bite, when there is one
+  const out = await engine.autodesign(compiled, { upper: read(input.upper), lower: read(input.lower), prescription, bite: input.bite }, { onProgress });
   const report: WireReport[] = out.report.map((r) => ({
     ...(r.wireId ? { wireId: r.wireId } : {}),
     jaw: r.jaw,
