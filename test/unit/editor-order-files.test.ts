@@ -15,7 +15,7 @@ import type { BaseStoragePort, ModelVersionPort } from '../../src/editor/order/o
 import type { OrderDeviceInfo, OrderModelVersion } from '../../common/order-lifecycle.ts';
 import { DeviceController } from '../../src/editor/device/DeviceController.ts';
 import type { DevicePort } from '../../src/editor/device/port.ts';
-import { headlessEditor, headlessEditorEach, openPalateJaw, type Headless } from './editor-harness.ts';
+import { headlessEditor, headlessEditorEach, openPalateJaw, openPalateJaws, type Headless } from './editor-harness.ts';
 
 let h: Headless;
 let editor: EditorEngine;
@@ -87,6 +87,37 @@ describe('the stored base', () => {
     editor.redo();
     await editor.base.settled();
     expect(sent).toHaveLength(3);
+  });
+
+  it('with a base on each jaw, stores both as one file: one shell per jaw', async () => {
+    await openPalateJaws(editor);
+    const sent: Uint8Array[] = [];
+    editor.baseFile.attach(ORDER, { saveBase: async (_orderId, stl) => (sent.push(stl.slice()), { baseFileId: 200 + sent.length, url: '/f' }) });
+    // The upper model is the lower one turned 180° about y, picked from below.
+    const ring = async (jaw: 'upper' | 'lower') => {
+      const s = jaw === 'upper' ? -1 : 1;
+      const outline = [];
+      for (let i = 0; i < 12; i++) {
+        const a = 0.1 + (2 * Math.PI * i) / 12;
+        const hit = (await h.geometry.pick(editor.handleOf(jaw)!, [s * 12 * Math.cos(a), 5 + 12 * Math.sin(a), s * 50], [0, 0, -s]))!;
+        outline.push({ point: hit.point as unknown as [number, number, number], triangle: hit.triangle });
+      }
+      return { jaw, outline, closed: true, thickness: 2 as never, height: 2 as never, generated: false };
+    };
+    const doc = editor.getState().document;
+    editor.changeDocument('bases', { ...doc, straightening: { matrix: IDENTITY, jaw: 'lower' }, bases: { upper: await ring('upper'), lower: await ring('lower') } } as DesignDocument);
+    expect(await editor.base.generate('lower')).toBe(true);
+    await until(() => editor.baseFile.getState().status === 'stored');
+    expect(await editor.base.generate('upper')).toBe(true);
+    await until(() => sent.length === 2 && editor.baseFile.getState().status === 'stored');
+    const triangles = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(80, true);
+    const upper = (await editor.base.exportStl('upper'))!;
+    const lower = (await editor.base.exportStl('lower'))!;
+    // The first store held the lower base alone; the second both, upper first, each intact.
+    expect(digest(sent[0]!)).toBe(digest(lower));
+    expect(triangles(sent[1]!)).toBe(triangles(upper) + triangles(lower));
+    expect(sent[1]!.byteLength).toBe(84 + 50 * (triangles(upper) + triangles(lower)));
+    expect(Buffer.from(sent[1]!.subarray(84, 84 + 50 * triangles(upper))).equals(Buffer.from(upper.subarray(84)))).toBe(true);
   });
 
   it('without an open order nothing is stored', async () => {

@@ -10,7 +10,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { I18nProvider } from '@lingui/react';
 import { i18n } from '@lingui/core';
 import { ModelUpload } from '../../src/modules/order/ModelUpload.tsx';
-import { stlKind, triangleCount } from '../../src/modules/order/stlMerge.ts';
+import { stlKind, triangleCount } from '../../src/geometry/stlMerge.ts';
 import { GeometryError } from '../../src/geometry/errors.ts';
 import { asciiStl, binaryStl, cubeTriangles, garbage } from '../fixtures/stl.ts';
 import { useLocale } from './kit-harness.tsx';

@@ -2,7 +2,7 @@
 // the design rule check of a document's wires, and submit / reopen / "start from this design"
 // of the editor's OrderLifecycle against stand-ins of the autosave and the back end.
 import { describe, expect, it } from 'vitest';
-import { mergeBinaryStl, mergedName, StlMergeError, stlKind, triangleCount } from '../../src/modules/order/stlMerge.ts';
+import { mergeBinaryStl, mergedName, StlMergeError, stlKind, triangleCount } from '../../src/geometry/stlMerge.ts';
 import { designChecks, OrderLifecycle, type DrcIssue, type LifecycleHost, type LifecyclePort, type SaveHandle } from '../../src/editor/order/lifecycle.ts';
 import type { DesignDocument, WireDesign } from '../../src/editor/engine/document.ts';
 import type { AutosaveState } from '../../src/editor/engine/autosave.ts';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GeometryError } from '../../src/geometry/errors.ts';
 import { convertToBinaryStl, simplifiedName, simplifyErrorMessage, simplifyModel, targetTriangles, type SimplifyStage } from '../../src/modules/order/simplify.ts';
-import { stlKind, triangleCount } from '../../src/modules/order/stlMerge.ts';
+import { stlKind, triangleCount } from '../../src/geometry/stlMerge.ts';
 import { asciiStl, pngLike, sphereCounts, sphereStl, sphereTriangles, stlBytes } from '../fixtures/stl.ts';
 import { rejection, useWorkerShim } from '../kernels/client-harness.ts';
 import { GeometryWorkerShim } from '../kernels/stl-worker-thread.ts';

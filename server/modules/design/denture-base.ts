@@ -1,4 +1,4 @@
-// POST /admin/design/saveDentureBase: the denture base the editor generated, stored server-side
+// POST /admin/design/saveDentureBase: the denture base(s) the editor generated (one shell per jaw), stored server-side
 // as an STL space file of the order (order_info.baseFileId), downloadable through
 // GET /admin/base/comm/file/:id by whoever sees the order. A new one replaces the old (whose row
 // goes, and whose bytes too when no other file has them). The body is read here (the JSON body

@@ -248,7 +248,7 @@ export class EditorEngine {
       change: (label, next) => this.changeDocument(label, next),
       needsSave: () => this.adoptedAt === this.state.revision && this.state.document.bite !== undefined,
     });
-    this.baseFile = new BaseStorage(() => this.base.exportStl());
+    this.baseFile = new BaseStorage(() => this.base.exportAllStl());
     // The designer generated a base: the order's stored base follows (the local one stays whatever happens).
     this.base.onDesignerGenerated.add(() => void this.baseFile.store());
     this.modelVersions = new ModelVersions({

@@ -42,7 +42,7 @@ export class BaseStorage extends FeatureStore<BaseStorageView> {
   private caseNo = '';
   private attempt = 0;
 
-  /** `exportBase`: the shown base's STL (the base feature's export, slots cut), or null without one. */
+  /** `exportBase`: the shown bases as one STL (one shell per jaw, slots cut), or null without any. */
   constructor(private readonly exportBase: () => Promise<Uint8Array | null>) {
     super(NO_BASE);
   }

@@ -19,7 +19,7 @@ import { healthIssues, healthWarning, type HealthIssues } from './modelHealth.ts
 import { convertToBinaryStl, simplifyErrorMessage, simplifyModel, type SimplifyStage } from './simplify.ts';
 import { downloadFile, formatSize, uploadFiles, uploadLimit, UploadError } from './upload.ts';
 import { formatCount } from '../../i18n/format.ts';
-import { mergeBinaryStl, mergedName, stlKind, StlMergeError } from './stlMerge.ts';
+import { mergeBinaryStl, mergedName, stlKind, StlMergeError } from '../../geometry/stlMerge.ts';
 
 const pending = new Map<string, Promise<number>>();
 let counter = 0;

@@ -91,7 +91,7 @@ export async function simplifyModel(file: File, maxBytes: number, options: Simpl
 
 /**
  * An ASCII STL file as binary STL, through the geometry worker (openStl, then exportStl): two bite
- * scans are merged record-wise (stlMerge.ts), which needs binary ones. Rejects with a GeometryError
+ * scans are merged record-wise (src/geometry/stlMerge.ts), which needs binary ones. Rejects with a GeometryError
  * (not STL, worker failure) or an AbortError; the worker is terminated whatever happens.
  */
 export async function convertToBinaryStl(file: File, options: { signal?: AbortSignal | undefined } = {}): Promise<Uint8Array> {

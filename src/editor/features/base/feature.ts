@@ -8,6 +8,7 @@ import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { Material } from '@babylonjs/core/Materials/material';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import type { MeshHandle } from '../../../geometry/client.ts';
+import { mergeBinaryStl } from '../../../geometry/stlMerge.ts';
 import { JAWS, withBase, type BaseDesign, type Jaw } from '../../engine/document.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
@@ -153,6 +154,18 @@ export class BaseFeature {
   async exportStl(jaw: Jaw = this.jaw): Promise<Uint8Array | null> {
     await this.beforeExport?.();
     return this.jaws[jaw].exportStl();
+  }
+
+  /** STL bytes of every shown base (slots cut), one shell per jaw, upper first; null without any: the order's one base file. */
+  async exportAllStl(): Promise<Uint8Array | null> {
+    await this.beforeExport?.();
+    const parts: { name: string; bytes: Uint8Array }[] = [];
+    for (const jaw of JAWS) {
+      const bytes = await this.jaws[jaw].exportStl();
+      if (bytes) parts.push({ name: `${jaw} base`, bytes });
+    }
+    if (parts.length <= 1) return parts[0]?.bytes ?? null;
+    return mergeBinaryStl(parts, 'bases');
   }
 
   /** A model was dropped (a restored version reloads its jaw): a base on it went with its mesh and is made again when the jaw is back. */

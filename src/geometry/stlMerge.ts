@@ -1,9 +1,10 @@
 /**
- * The occlusion model of an order may come as two bite scans (left and right). They are kept as
- * ONE occlusion model: one binary STL with several shells, made here before the upload. Binary
+ * Several binary STL files as one with several shells: the occlusion model of an order that came
+ * as two bite scans (left and right), made before the upload, and the denture bases of both jaws
+ * stored as the order's one base file. Binary
  * STL files concatenate record-wise (80-byte header, triangle count, 50 bytes per triangle), so
  * merging is a copy, not a parse. An ASCII part is refused here: parsing megabytes of text on the
- * form's thread is what the geometry worker is for, so the occlusion slot (ModelUpload.tsx) has the
+ * form's thread is what the geometry worker is for, so the occlusion slot (modules/order/ModelUpload.tsx) has the
  * worker convert an ASCII scan to binary first (simplify.ts, convertToBinaryStl). Pure: no DOM.
  */
 
@@ -41,7 +42,7 @@ export function triangleCount(bytes: Uint8Array): number {
  * One binary STL holding every triangle of `parts` (binary STL files), in order: each part stays a
  * shell of its own. Throws StlMergeError for an ASCII or unreadable part.
  */
-export function mergeBinaryStl(parts: { name: string; bytes: Uint8Array }[]): Uint8Array {
+export function mergeBinaryStl(parts: { name: string; bytes: Uint8Array }[], label = 'occlusion'): Uint8Array {
   if (parts.length === 0) throw new StlMergeError({ code: 'STL_MERGE_EMPTY' });
   for (const p of parts) {
     const kind = stlKind(p.bytes);
@@ -50,7 +51,7 @@ export function mergeBinaryStl(parts: { name: string; bytes: Uint8Array }[]): Ui
   }
   const total = parts.reduce((n, p) => n + triangleCount(p.bytes), 0);
   const out = new Uint8Array(HEADER + 4 + total * RECORD);
-  const header = `archwright occlusion: ${parts.map((p) => p.name).join(' + ')}`.slice(0, HEADER);
+  const header = `archwright ${label}: ${parts.map((p) => p.name).join(' + ')}`.slice(0, HEADER);
   // Never "solid" first: some readers take such a header for ASCII.
   out.set(new TextEncoder().encode(header.startsWith('solid') ? `_${header}`.slice(0, HEADER) : header).subarray(0, HEADER));
   new DataView(out.buffer).setUint32(HEADER, total, true);
