@@ -99,7 +99,7 @@ export const seedMenus: MenuSeed[] = [
       {
         name: 'Device list', type: 1, router: '/device/list', viewPath: 'modules/device/views/list', icon: 'device',
         children: crud('device:info', [
-          { name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') },
+          { name: 'Config', type: 2, perms: [...crud('device:config').map((m) => m.perms), 'device:config:history,device:config:restore,device:info:config'].join(',') },
           { name: 'Reset key', type: 2, perms: 'device:info:resetKey' },
           { name: 'Bind users', type: 2, perms: 'device:info:userList,device:info:bind,device:info:unbind' },
           { name: 'Editor devices', type: 2, perms: 'device:info:diameterList,device:info:currentDevice' },
