@@ -201,36 +201,44 @@ describe("the device's bending head", () => {
     { min: [-273, -100, -100], max: [-73, 100, 100] },
   ];
 
-  it('is validated in the device form, answered to the machine, and checked by the simulated machine on every job', async () => {
+  it('is validated in the device form, answered to the machine, and checked by the server and by the simulated machine', async () => {
     const k = await loadKernels();
     const steps = bendProgram(k, WRAPAROUND_BOW, { radius: 1 }).steps;
-    // The default head: the wraparound bow is bent.
     const token = await tokenOf(a);
     await sim.readConfig(token);
-    // Its table for 0.8 mm was set by the form above; the program is sent as computed.
     const bend = (s: typeof steps) => post('/admin/design/bend', { deviceId: a.id, wire: { type: 'wraparoundBow', diameter: 0.7 }, steps: s }, h.adminToken);
+    // The default head: the wraparound bow is queued and bent.
     const ok = await bend(steps);
     expect(ok.code).toBe(1000);
     await until(async () => (await jobOf(ok.data.jobId)) === 'done', 'the wraparound bow bent');
-    // A head that leaves no room: refused in the form when it covers the die, kept when valid.
+    // A head over the die is refused in the form; a valid one is kept and answered.
     const over = await post('/admin/device/info/update', { id: a.id, head: [{ min: [-5, -5, -5], max: [5, 5, 5] }] }, h.adminToken);
     expect(over).toMatchObject({ code: 1002 });
     expect((await post('/admin/device/info/update', { id: a.id, head: fat }, h.adminToken)).code).toBe(1000);
-    const info = await get(`/admin/device/info/info?id=${a.id}`, h.adminToken);
-    expect(info.data.head).toEqual(fat);
-    const config = await sim.readConfig(token);
-    expect(config.data).toMatchObject({ head: fat, headDefault: false });
+    expect((await get(`/admin/device/info/info?id=${a.id}`, h.adminToken)).data.head).toEqual(fat);
+    expect((await sim.readConfig(token)).data).toMatchObject({ head: fat, headDefault: false });
     // The editor's device list carries it for its checks.
     const mine = await post('/admin/design/userDeviceList', {}, h.adminToken);
     expect(mine.data.find((d: any) => d.id === a.id).head).toEqual(fat);
-    const hit = await bend(steps);
-    await until(async () => (await jobOf(hit.data.jobId)) === 'failed', 'the job refused by the machine');
-    expect(sim.collisions.get(hit.data.jobId)).toMatchObject({ phase: expect.any(String) });
-    const row = await h.server.ctx.db.selectFrom('device_job').select(['errorCode']).where('jobId', '=', hit.data.jobId).executeTakeFirstOrThrow();
-    expect(row.errorCode).toBe('collision');
-    // Back to the default head: null.
+    // The server sweeps the program through the device's head and refuses it; nothing is queued.
+    const jobs = async () => (await h.server.ctx.db.selectFrom('device_job').select('jobId').where('deviceId', '=', a.id).execute()).length;
+    const queued = await jobs();
+    const refused = await bend(steps);
+    expect(refused).toMatchObject({ code: 1001, message: expect.stringMatching(/^Step \d+: the bending path collided with the machine and was skipped$/) });
+    expect(await jobs()).toBe(queued);
+    // Back to the default head (null): the server queues it again, but the machine still holds the
+    // fat head it read and refuses the job itself, as a collision.
     expect((await post('/admin/device/info/update', { id: a.id, head: null }, h.adminToken)).code).toBe(1000);
+    const stale = await bend(steps);
+    expect(stale.code).toBe(1000);
+    await until(async () => (await jobOf(stale.data.jobId)) === 'failed', 'the job refused by the machine');
+    expect(sim.collisions.get(stale.data.jobId)).toMatchObject({ step: expect.any(Number) });
+    const row = await h.server.ctx.db.selectFrom('device_job').select(['errorCode']).where('jobId', '=', stale.data.jobId).executeTakeFirstOrThrow();
+    expect(row.errorCode).toBe('collision');
+    // Once it reads its configuration again it bends with the default head.
     expect((await sim.readConfig(token)).data.headDefault).toBe(true);
+    const again = await bend(steps);
+    await until(async () => (await jobOf(again.data.jobId)) === 'done', 'the wraparound bow bent again');
   });
 });
 

@@ -69,4 +69,9 @@ export const hubMessages = {
     zh: '{field} 不合法：{reason}',
     de: '{field} ist ungültig: {reason}',
   },
+  hubCollision: {
+    en: 'Step {step}: the bending path collided with the machine and was skipped',
+    zh: '第 {step} 步：折弯路径与机器发生碰撞，已跳过',
+    de: 'Schritt {step}: Der Biegeweg ist mit der Maschine kollidiert und wurde übersprungen',
+  },
 } satisfies Catalog;
