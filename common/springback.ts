@@ -115,8 +115,9 @@ export function springbackFromMeasurements(points: readonly SpringbackMeasuremen
   const round = (v: number) => Math.round(v * 100) / 100;
   return [...byCommand]
     .map(([c, ms]): [number, number] => {
-      const m = ms.reduce((a, b) => a + b, 0) / ms.length;
-      return [round(m), round(c - m)];
+      // The springback of the rounded angle kept, so that angle plus springback is the command.
+      const kept = round(ms.reduce((a, b) => a + b, 0) / ms.length);
+      return [kept, round(c - kept)];
     })
     .sort((a, b) => a[0] - b[0]);
 }
