@@ -142,7 +142,7 @@ describe('springback uploads', () => {
 
   it('a new upload replaces the table; the previous is kept, listed to the machine and the back office, and restorable', async () => {
     const token = await tokenOf(a);
-    const first = (await sim.readConfig(token)).data.springback.find((s: any) => s.diameter === 0.8).table;
+    const first = (await sim.readConfig(token)).data.springback.find((s) => s.diameter === 0.8)!.table;
     const points = [{ commanded: 30, measured: 27 }, { commanded: 90, measured: 84 }, { commanded: 90, measured: 86 }, { commanded: 150, measured: 141 }];
     const up = await post('/admin/device/config/calibrate', { diameter: 0.8, points, remark: 'weekly' }, token);
     expect(up).toMatchObject({ code: 1000, data: { deviceId: a.id, diameter: 0.8, springback: [[27, 3], [85, 5], [141, 9]] } });
@@ -152,7 +152,7 @@ describe('springback uploads', () => {
     // The back office puts the first table back; the calibrated one is kept in turn.
     const restore = await post('/admin/device/config/restore', { historyId: mine.data[0].id }, h.adminToken);
     expect(restore.code).toBe(1000);
-    expect((await sim.readConfig(token)).data.springback.find((s: any) => s.diameter === 0.8).table).toEqual(first);
+    expect((await sim.readConfig(token)).data.springback.find((s) => s.diameter === 0.8)!.table).toEqual(first);
     const after = (await get(`/admin/device/config/history?deviceId=${a.id}`, h.adminToken)).data;
     expect(after.map((x: any) => [x.replacedBy, x.springback])).toEqual([['restore', [[27, 3], [85, 5], [141, 9]]], ['calibration', first]]);
     expect(after[0].userId).toBe(1);
