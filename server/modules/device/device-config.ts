@@ -86,9 +86,11 @@ async function keepPrevious(db: Db, id: number, replacedBy: ReplacedBy, userId: 
  * diameter: the current one, if any, goes to the history first. One transaction.
  */
 async function putTable(db: Db, t: { deviceId: number; diameter: number; springback: string; remark?: string | null }, replacedBy: ReplacedBy, userId: number | null, now: string) {
+  // Diameters are kept to 0.01 mm, as the device's list is (0.80000001 is the 0.8 table).
+  const diameter = Math.round(t.diameter * 100) / 100;
   return db.transaction().execute(async (trx) => {
-    await checkDiameter(trx, t.deviceId, t.diameter);
-    const current = await trx.selectFrom('device_config').select('id').where('deviceId', '=', t.deviceId).where('diameter', '=', t.diameter).executeTakeFirst();
+    await checkDiameter(trx, t.deviceId, diameter);
+    const current = await trx.selectFrom('device_config').select('id').where('deviceId', '=', t.deviceId).where('diameter', '=', diameter).executeTakeFirst();
     if (current) {
       await keepPrevious(trx, current.id, replacedBy, userId, now);
       await trx
@@ -100,7 +102,7 @@ async function putTable(db: Db, t: { deviceId: number; diameter: number; springb
     }
     const row = await trx
       .insertInto('device_config')
-      .values({ deviceId: t.deviceId, diameter: t.diameter, springback: t.springback, remark: t.remark ?? null, createTime: now, updateTime: now })
+      .values({ deviceId: t.deviceId, diameter, springback: t.springback, remark: t.remark ?? null, createTime: now, updateTime: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
