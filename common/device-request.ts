@@ -132,9 +132,9 @@ export type DeviceConfigUpdateRequest = z.input<typeof deviceConfigUpdateSchema>
 /** What a calibration upload may hold: measurements per bend, one wire diameter. */
 export const CALIBRATION_LIMITS = { maxPoints: 2000, maxCommanded: 270 } as const;
 
-/** POST /admin/base/open/calibration/login: the device and its key (device-protocol.md). */
+/** POST /admin/base/open/calibration/login: the device's key (device-protocol.md), and its id when the app knows it. */
 export const calibrationLoginSchema = z.object({
-  deviceId: id,
+  deviceId: id.optional(),
   key: z.string().min(1).max(200),
 });
 export type CalibrationLoginRequest = z.input<typeof calibrationLoginSchema>;

@@ -57,6 +57,10 @@ describe('calibration sign-in', () => {
     expect(r.code).toBe(1000);
     expect(r.data).toMatchObject({ deviceId: a.id, devicename: 'Bender A', expire: CALIBRATION_TOKEN_SECONDS });
     expect(typeof r.data.token).toBe('string');
+    // The key alone names its device too, as it does to the hub.
+    const byKey = await post('/admin/base/open/calibration/login', { key: b.key });
+    expect(byKey).toMatchObject({ code: 1000, data: { deviceId: b.id, devicename: 'Bender B' } });
+    expect((await get('/admin/device/info/config', byKey.data.token)).data.id).toBe(b.id);
   });
 
   it('a wrong key, another device key or an unknown device is refused alike', async () => {
@@ -66,6 +70,8 @@ describe('calibration sign-in', () => {
       await sim.calibrationLogin(a.key, b.id),
       await sim.calibrationLogin(a.key, 999_999),
       await sim.calibrationLogin('awd_'),
+      await post('/admin/base/open/calibration/login', { key: a.key + 'x' }),
+      await post('/admin/base/open/calibration/login', { key: 'not a key' }),
     ];
     for (const r of refusals) {
       expect(r).toMatchObject({ status: 200, code: 1001, message: 'Device or key incorrect' });
