@@ -50,15 +50,52 @@ export interface HeadBox {
 }
 
 /**
- * The default head: the feed tube's housing (5 x 5 mm, 40 mm long, its face 3 mm behind the die
- * exit: the die and the bending pin stand proud of it) and the machine body behind it
- * (200 x 200 mm). The wire bends in front of the face; wire swung back within 2.5 mm of the feed
- * axis, or more than 43 mm behind the die exit, hits the machine.
+ * The default head: the feed tube's nose (5 x 5 mm, 70 mm long, its face 3 mm behind the die exit:
+ * the die and the bending pin stand proud of it) and the machine body behind it (200 x 200 mm).
+ * The wire bends in front of the face; wire swung back within 2.5 mm of the feed axis, or more
+ * than 73 mm behind the die exit, hits the machine. The nose is as long as it is because a
+ * wraparound bow, bent from one end, swings its nearly finished arch up to about 55 mm behind the
+ * die on its last bends (docs/device-bridge.md, "Bending head"): a shorter nose puts the body in
+ * its way. A device may describe its own head (device_info.head, HEAD_LIMITS).
  */
 export const DEFAULT_HEAD: readonly HeadBox[] = [
-  { min: [-43, -2.5, -2.5], max: [-3, 2.5, 2.5] },
-  { min: [-243, -100, -100], max: [-43, 100, 100] },
+  { min: [-73, -2.5, -2.5], max: [-3, 2.5, 2.5] },
+  { min: [-273, -100, -100], max: [-73, 100, 100] },
 ];
+
+/** What a device's head model may hold: a few boxes, coordinates in mm, the die left clear. */
+export const HEAD_LIMITS = {
+  minBoxes: 1,
+  maxBoxes: 16,
+  /** Every coordinate within +-maxCoord mm of the die exit. */
+  maxCoord: 1000,
+  /** Smallest edge of a box (mm). */
+  minEdge: 0.1,
+  /** No box may reach within this distance (mm, on every axis) of the die exit, where the wire bends. */
+  dieClear: 1,
+} as const;
+
+/**
+ * Why a head model cannot be used, or null: a list of 1..16 boxes, each min below max by at least
+ * HEAD_LIMITS.minEdge on every axis, inside +-maxCoord, none reaching into the cube of
+ * +-dieClear mm round the die exit (a head there would hold every wire).
+ */
+export function headProblem(head: readonly HeadBox[]): string | null {
+  const L = HEAD_LIMITS;
+  if (head.length < L.minBoxes || head.length > L.maxBoxes) return `a head has ${L.minBoxes} to ${L.maxBoxes} boxes`;
+  for (const [i, b] of head.entries()) {
+    let overDie = true;
+    for (let a = 0; a < 3; a++) {
+      const lo = b.min[a]!;
+      const hi = b.max[a]!;
+      if (!Number.isFinite(lo) || !Number.isFinite(hi) || Math.abs(lo) > L.maxCoord || Math.abs(hi) > L.maxCoord) return `box ${i + 1}: coordinates within ±${L.maxCoord} mm`;
+      if (!(hi - lo >= L.minEdge)) return `box ${i + 1}: min must be below max by at least ${L.minEdge} mm`;
+      if (hi <= -L.dieClear || lo >= L.dieClear) overDie = false;
+    }
+    if (overDie) return `box ${i + 1}: reaches within ${L.dieClear} mm of the die exit`;
+  }
+  return null;
+}
 
 /** What one step may ask of the machine. */
 export interface MachineLimits {

@@ -4,6 +4,7 @@
 // with these (server/modules/device/); the back office's bodies are typed from them (z.input).
 import { z } from 'zod';
 import { locationFields } from './location.ts';
+import { type HeadBox, headProblem, HEAD_LIMITS } from './bend-program.ts';
 import { SPRINGBACK_LIMITS as L, springbackTableProblem } from './springback.ts';
 
 /** Rows of [angle, springback] (deg) inside SPRINGBACK_LIMITS, angles and compensated angles rising. */
@@ -28,6 +29,36 @@ export const diametersSchema = z
   )
   .transform((list) => [...new Set(list.map((d) => Math.round(d * 100) / 100))].sort((a, b) => a - b).join(','));
 const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v ? 1 : 0));
+const coord = z.number().min(-HEAD_LIMITS.maxCoord).max(HEAD_LIMITS.maxCoord);
+const xyz = z.tuple([coord, coord, coord]);
+/** A bending head model: boxes in the head frame (mm), held to bend-program.ts headProblem. */
+export const headRowsSchema = z
+  .array(z.object({ min: xyz, max: xyz }))
+  .min(HEAD_LIMITS.minBoxes)
+  .max(HEAD_LIMITS.maxBoxes)
+  .superRefine((boxes, c) => {
+    const problem = headProblem(boxes);
+    if (problem) c.addIssue({ code: 'custom', message: problem });
+  });
+/** A device's head as boxes or their JSON text, stored as JSON text; null or '': the default head. */
+export const headSchema = z
+  .preprocess((v) => {
+    if (v === '' || v === null) return null;
+    if (typeof v !== 'string') return v;
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }, headRowsSchema.nullable())
+  .transform((boxes) => (boxes ? JSON.stringify(boxes) : null));
+/** The stored head (JSON text or null) as boxes; null: the device uses the default head. */
+export function parseHead(text: string | null | undefined): HeadBox[] | null {
+  if (!text) return null;
+  const r = headRowsSchema.safeParse(JSON.parse(text));
+  return r.success ? r.data : null;
+}
+
 const deviceFields = {
   devicename: z.string().trim().min(1).max(255),
   personnelId: z.preprocess((v) => (v === '' ? null : v), z.coerce.number().int().positive().nullable().optional()),
@@ -38,6 +69,8 @@ const deviceFields = {
   memory: z.coerce.number().int().min(1).max(10_000_000),
   /** Radius of the bend arcs' centreline (mm): the programs are computed for it. */
   dieRadius: z.coerce.number().min(0.2).max(20).optional(),
+  /** The bending head's boxes (HEAD_LIMITS); null: the default head (bend-program.ts DEFAULT_HEAD). */
+  head: headSchema.optional(),
   ...locationFields,
 };
 /** POST /admin/device/info/add. */
@@ -95,3 +128,38 @@ export const deviceConfigUpdateSchema = z.object({
   remark: configFields.remark,
 });
 export type DeviceConfigUpdateRequest = z.input<typeof deviceConfigUpdateSchema>;
+
+/** What a calibration upload may hold: measurements per bend, one wire diameter. */
+export const CALIBRATION_LIMITS = { maxPoints: 2000, maxCommanded: 270 } as const;
+
+/** POST /admin/base/open/calibration/login: the device's key (device-protocol.md), and its id when the app knows it. */
+export const calibrationLoginSchema = z.object({
+  deviceId: id.optional(),
+  key: z.string().min(1).max(200),
+});
+export type CalibrationLoginRequest = z.input<typeof calibrationLoginSchema>;
+
+/** POST /admin/device/config/calibrate: measured springback of one wire diameter. */
+export const calibrationUploadSchema = z.object({
+  diameter: configFields.diameter,
+  points: z
+    .array(
+      z.object({
+        /** The angle the machine bent to (deg). */
+        commanded: z.number().min(L.minAngle).max(CALIBRATION_LIMITS.maxCommanded),
+        /** The angle the wire kept, measured (deg). */
+        measured: z.number().min(L.minAngle).max(L.maxAngle),
+      }),
+    )
+    .min(1)
+    .max(CALIBRATION_LIMITS.maxPoints),
+  remark: configFields.remark,
+});
+export type CalibrationUploadRequest = z.input<typeof calibrationUploadSchema>;
+
+/** GET /admin/device/config/history: the kept tables of a device (a calibration token: its own). */
+export const configHistorySchema = z.object({ deviceId: id.optional(), diameter: z.coerce.number().min(0.1).max(5).optional() });
+export type ConfigHistoryRequest = z.input<typeof configHistorySchema>;
+/** POST /admin/device/config/restore: a kept table back in use. */
+export const configRestoreSchema = z.object({ historyId: id });
+export type ConfigRestoreRequest = z.input<typeof configRestoreSchema>;

@@ -92,3 +92,32 @@ export function springbackResult(table: SpringbackTable | undefined, reached: nu
   }
   return Math.sign(reached) * kept;
 }
+
+/** One measurement of a calibration run: the wire bent to `commanded` kept `measured` (degrees). */
+export interface SpringbackMeasurement {
+  commanded: number;
+  measured: number;
+}
+
+/**
+ * A springback table from measurements (the machine's calibration app uploads them): the wire
+ * bent to c kept m, so a target of m needs springback c - m. Repeated bends to one commanded
+ * angle are averaged; the rows are sorted by the angle kept and rounded to 0.01°. The result is
+ * held to the same rule as a table typed in the back office (device-request.ts springbackSchema),
+ * which refuses, for instance, two commanded angles that kept the same angle.
+ */
+export function springbackFromMeasurements(points: readonly SpringbackMeasurement[]): [number, number][] {
+  const byCommand = new Map<number, number[]>();
+  for (const p of points) {
+    const c = Math.round(p.commanded * 100) / 100;
+    byCommand.set(c, [...(byCommand.get(c) ?? []), p.measured]);
+  }
+  const round = (v: number) => Math.round(v * 100) / 100;
+  return [...byCommand]
+    .map(([c, ms]): [number, number] => {
+      // The springback of the rounded angle kept, so that angle plus springback is the command.
+      const kept = round(ms.reduce((a, b) => a + b, 0) / ms.length);
+      return [kept, round(c - kept)];
+    })
+    .sort((a, b) => a[0] - b[0]);
+}

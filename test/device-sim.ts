@@ -8,10 +8,20 @@
 // drop or a lost server with a growing delay until it is stopped, and after each welcome reports
 // again the outcomes of the jobs it finished (the report may have been lost with the connection;
 // the server ignores repeats).
+//
+// Like a real machine's calibration app (docs/devices.md, "Calibration"), it can sign in over HTTP
+// with its key, read its configuration (die, bending head, springback tables) and upload the
+// springback it measures on its simulated wire. Once it has read its configuration it sweeps each
+// job through its own head (the kernels' collision check) and refuses, as `failed` with code
+// `collision`, a job that would hit the head.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
+import type { HeadBox } from '../common/bend-program.ts';
+import type { SpringbackMeasurement } from '../common/springback.ts';
+import { instantiateKernels, type KernelExports } from '../workers/kernels/abi.ts';
+import { bendCollision, type BendCollision, type BendStep } from '../workers/kernels/bend.ts';
 
 export interface SimOptions {
   url: string;
@@ -39,9 +49,42 @@ export interface SimOptions {
   log?: (line: string) => void;
 }
 
+/** What GET /admin/device/info/config answers (the part the machine uses). */
+export interface SimConfig {
+  id: number;
+  devicename: string;
+  diameterList: number[];
+  dieRadius: number;
+  head: HeadBox[];
+  headDefault: boolean;
+  springback: { diameter: number; table: [number, number][] }[];
+}
+
+/** The envelope of an HTTP reply. */
+export interface SimReply<T = any> {
+  status: number;
+  code: number;
+  message: string;
+  data: T;
+}
+
+/**
+ * The simulated wire's springback: bent to c degrees, it keeps c * (1 - 0.06 * d) - 0.5 (d the
+ * diameter, mm): thicker wire springs back more.
+ */
+export function simulatedKept(commanded: number, diameter: number): number {
+  return Math.max(0, commanded * (1 - 0.06 * diameter) - 0.5);
+}
+
+const WASM = fileURLToPath(new URL('../build/kernels.wasm', import.meta.url));
+let kernels: Promise<KernelExports> | undefined;
+const loadKernels = () => (kernels ??= instantiateKernels(fs.readFileSync(WASM)));
+
 interface SimJob {
   jobId: string;
   steps: number;
+  program?: BendStep[];
+  diameter?: number;
   outcome?: { type: 'done'; ms: number } | { type: 'failed'; code: string; message: string };
   cancelled?: boolean;
 }
@@ -55,6 +98,10 @@ export class SimDevice {
   readonly closes: number[] = [];
   deviceId?: number;
   welcomed = 0;
+  /** The configuration last read with a calibration token; the machine's head comes from it. */
+  config?: SimConfig;
+  /** The collision its own head check found, per job refused for it. */
+  readonly collisions = new Map<string, BendCollision>();
   private ws?: WebSocket;
   private readonly jobs = new Map<string, SimJob>();
   private readonly queue: SimJob[] = [];
@@ -180,7 +227,7 @@ export class SimDevice {
           return;
         }
         const steps = Array.isArray(msg.steps) ? msg.steps.length : 0;
-        const job: SimJob = { jobId, steps };
+        const job: SimJob = { jobId, steps, program: Array.isArray(msg.steps) ? (msg.steps as BendStep[]) : [], diameter: Number((msg.wire as { diameter?: unknown } | undefined)?.diameter) };
         this.jobs.set(jobId, job);
         this.queue.push(job);
         void this.work();
@@ -209,12 +256,16 @@ export class SimDevice {
       this.bent.push(job.jobId);
       this.current = job;
       const t0 = Date.now();
-      for (let step = 1; step <= job.steps; step++) {
+      // A machine that knows its head does not bend into it: the sweep runs before the first step.
+      const hit = await this.collision(job);
+      for (let step = 1; step <= job.steps && !hit; step++) {
         await new Promise((r) => setTimeout(r, this.o.stepMs));
         this.send({ type: 'progress', jobId: job.jobId, step, steps: job.steps });
       }
-      job.outcome =
-        this.o.random() < this.o.failRate
+      if (hit) this.collisions.set(job.jobId, hit);
+      job.outcome = hit
+        ? { type: 'failed', code: 'collision', message: `step ${hit.step + 1} would hit the bending head (${hit.phase})` }
+        : this.o.random() < this.o.failRate
           ? { type: 'failed', code: 'collision', message: 'simulated failure: the bending head hit the wire' }
           : { type: 'done', ms: Date.now() - t0 };
       this.current = undefined;
@@ -223,6 +274,67 @@ export class SimDevice {
     }
     this.busy = false;
     this.status();
+  }
+
+  /** The first contact of a job's program with this machine's head, when its configuration is known. */
+  private async collision(job: SimJob): Promise<BendCollision | null> {
+    const config = this.config;
+    if (!config || !job.program?.length) return null;
+    const diameter = job.diameter && job.diameter > 0 ? job.diameter : 0.8;
+    const table = config.springback.find((s) => Math.abs(s.diameter - diameter) < 1e-6)?.table;
+    try {
+      return bendCollision(await loadKernels(), job.program, { radius: config.dieRadius, diameter, head: config.head, ...(table ? { springback: table } : {}) });
+    } catch {
+      // A program the kernels cannot replay is not this check's to refuse.
+      return null;
+    }
+  }
+
+  /** The server's HTTP address, from the hub's WebSocket URL. */
+  get httpBase(): string {
+    return this.o.url.replace(/^ws/, 'http').replace(/\/ws\/device$/, '');
+  }
+
+  /** One HTTP call of the calibration app (JSON body for POST, query for GET). */
+  async http<T = any>(method: 'GET' | 'POST', p: string, body?: unknown, token?: string): Promise<SimReply<T>> {
+    const res = await fetch(this.httpBase + p, {
+      method,
+      headers: { 'Accept-Language': 'en', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: token } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await res.json()) as { code: number; message: string; data: T };
+    return { status: res.status, ...json };
+  }
+
+  /** The calibration app's sign-in with this machine's key (deviceId: the welcome's, unless given). */
+  calibrationLogin(key = this.o.key, deviceId = this.deviceId): Promise<SimReply<{ token: string; expire: number; deviceId: number }>> {
+    return this.http('POST', '/admin/base/open/calibration/login', { deviceId, key });
+  }
+
+  /** Reads the machine's configuration with a calibration token and keeps it (its head, its tables). */
+  async readConfig(token: string): Promise<SimReply<SimConfig>> {
+    const r = await this.http<SimConfig>('GET', '/admin/device/info/config', undefined, token);
+    if (r.code === 1000) this.config = r.data;
+    return r;
+  }
+
+  /** Bends the calibration angles on the simulated wire and measures what it keeps. */
+  measure(diameter: number, angles: readonly number[] = [10, 30, 45, 60, 90, 120, 150, 170]): SpringbackMeasurement[] {
+    return angles.map((commanded) => ({ commanded, measured: Math.round(simulatedKept(commanded, diameter) * 100) / 100 }));
+  }
+
+  /** The whole calibration: sign in, read the configuration, upload the measured springback of each diameter, read it again. */
+  async calibrate(diameters?: readonly number[]): Promise<SimConfig> {
+    const login = await this.calibrationLogin();
+    if (login.code !== 1000) throw new Error(`calibration login: ${login.message}`);
+    const { token } = login.data;
+    const before = await this.readConfig(token);
+    if (before.code !== 1000) throw new Error(`device config: ${before.message}`);
+    for (const diameter of diameters ?? before.data.diameterList) {
+      const up = await this.http('POST', '/admin/device/config/calibrate', { diameter, points: this.measure(diameter) }, token);
+      if (up.code !== 1000) throw new Error(`springback upload (${diameter} mm): ${up.message}`);
+    }
+    return (await this.readConfig(token)).data;
   }
 
   /** Cuts the connection without a close handshake; the machine reconnects. */
@@ -313,6 +425,14 @@ export async function main(argv = process.argv.slice(2)) {
   // Connect in batches so a thousand machines do not all knock at once.
   for (let i = 0; i < devices.length; i += 50) await Promise.all(devices.slice(i, i + 50).map((d) => d.start()));
   console.log(`${devices.filter((d) => d.connected).length}/${devices.length} simulated devices connected to ${url}; they reconnect until stopped (Ctrl-C)`);
+  // --calibrate: each signs in as its calibration app, uploads its measured springback and from
+  // then on checks jobs against its own head.
+  if (argv.includes('--calibrate')) {
+    for (const d of devices.filter((x) => x.connected)) {
+      const config = await d.calibrate();
+      if (!quiet) console.log(`${d.deviceId}: calibrated ${config.springback.map((s) => `${s.diameter} mm`).join(', ')}; head ${config.headDefault ? 'default' : 'own'}`);
+    }
+  }
   const stop = async () => {
     await Promise.all(devices.map((d) => d.stop()));
     process.exit(0);

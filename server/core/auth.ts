@@ -1,9 +1,11 @@
 // Every /admin call: open/* needs nothing, comm/* a valid token, everything else a token and
-// the exact permission derived from the path (superadmin passes all).
+// the exact permission derived from the path (superadmin passes all). A machine's calibration
+// token (core/calibration.ts) opens only the calibration calls; anywhere else it is refused.
 import type { MiddlewareHandler } from 'hono';
 import type { AppContext } from '../context.ts';
 import type { AppEnv } from './env.ts';
 import { forbidden, unauthorized } from './errors.ts';
+import { CALIBRATION_PATHS, isCalibrationToken, verifyCalibrationToken } from './calibration.ts';
 import { loadAccess, permFromPath } from './perms.ts';
 import { tokenFromHeader, verifyAccessToken } from './tokens.ts';
 
@@ -24,6 +26,10 @@ export function authGuard(ctx: AppContext): MiddlewareHandler<AppEnv> {
     if (path.startsWith(OPEN_PREFIX)) return next();
     const token = tokenFromHeader(c.req.header('authorization'));
     if (!token) throw unauthorized();
+    if (CALIBRATION_PATHS.has(path) && isCalibrationToken(token)) {
+      c.set('calibration', await verifyCalibrationToken(ctx, token));
+      return next();
+    }
     const auth = await verifyAccessToken(ctx, token);
     c.set('auth', auth);
     if (path.startsWith(COMM_PREFIX) || LOGIN_ONLY_PATHS.has(path)) return next();

@@ -12,6 +12,8 @@ export interface AppEnv {
   Variables: {
     lang: Lang;
     auth: AuthInfo | undefined;
+    /** A machine's calibration app (core/calibration.ts): the only device it may touch. */
+    calibration: { deviceId: number } | undefined;
     /** The request body as read and checked by the body reader (core/body.ts); unset for none. */
     body: string | undefined;
   };

@@ -224,6 +224,8 @@ export interface DeviceInfoTable {
   memory: number;
   /** Radius of the bend arcs' centreline, mm (migration 0090, default 1). */
   dieRadius: Generated<number>;
+  /** The bending head, JSON HeadBox[] (migration 0170); null: the default head. */
+  head: Optional<string>;
   keyHash: string;
   keyHint: string;
   /** Location for the dashboard map (migration 0080): city, and degrees latitude -90..90, longitude -180..180. */
@@ -271,6 +273,21 @@ export interface DeviceJobLogTable {
   detail: string | null;
   /** Epoch ms. */
   at: number;
+  createTime: string;
+}
+
+/** A springback table that was replaced (migration 0170): kept to be listed and restored. */
+export interface DeviceConfigHistoryTable {
+  id: Generated<number>;
+  deviceId: number;
+  diameter: number;
+  /** JSON [[angle, springback], ...]. */
+  springback: string;
+  remark: string | null;
+  /** 'form', 'calibration' or 'restore': what replaced it. */
+  replacedBy: string;
+  /** Who replaced it; null for the machine's calibration app. */
+  userId: number | null;
   createTime: string;
 }
 
@@ -599,6 +616,7 @@ export interface Database {
   device_info: DeviceInfoTable;
   device_user: DeviceUserTable;
   device_config: DeviceConfigTable;
+  device_config_history: DeviceConfigHistoryTable;
   device_api_config: DeviceApiConfigTable;
   api_nonce: ApiNonceTable;
   partner_delivery: PartnerDeliveryTable;

@@ -100,6 +100,10 @@ export const seedMenus: MenuSeed[] = [
         name: 'Device list', type: 1, router: '/device/list', viewPath: 'modules/device/views/list', icon: 'device',
         children: crud('device:info', [
           { name: 'Config', type: 2, perms: crud('device:config').map((m) => m.perms).join(',') },
+          // A device's configuration as a whole, and the springback tables it replaced (a new entry:
+          // entries are keyed by their perms, so changing Config's would duplicate it in databases
+          // seeded before).
+          { name: 'Calibration', type: 2, perms: 'device:info:config,device:config:history,device:config:restore' },
           { name: 'Reset key', type: 2, perms: 'device:info:resetKey' },
           { name: 'Bind users', type: 2, perms: 'device:info:userList,device:info:bind,device:info:unbind' },
           { name: 'Editor devices', type: 2, perms: 'device:info:diameterList,device:info:currentDevice' },

@@ -153,7 +153,7 @@ describe('bend checks', () => {
     expect(hit).toMatchObject({ step: 1, phase: 'bend' });
     expect(hit!.angle).toBeGreaterThan(0);
     expect(hit!.angle).toBeLessThanOrEqual(90);
-    // The contact is on the feed tube's housing (x from -43 to -3, |y|, |z| <= 2.5, grown by 0.4).
+    // The contact is on the feed tube's nose (x from -73 to -3, |y|, |z| <= 2.5, grown by 0.4).
     expect(hit!.point[0]).toBeLessThan(-2.6);
     expect(Math.abs(hit!.point[1])).toBeLessThanOrEqual(2.9);
     const r = checkBend(k, input({ points: curl }));
@@ -190,11 +190,12 @@ describe('bend checks', () => {
   });
 
   it('a long leg swung back past the face of the machine body collides during the bend', () => {
+    // The body's face is 73 mm behind the die exit: a 90 mm leg swung back reaches it.
     const long: Vec3[] = [
       [0, 0, 0],
-      [60, 0, 0],
-      [60, 10, 0],
-      [50, 10, 0],
+      [90, 0, 0],
+      [90, 10, 0],
+      [80, 10, 0],
     ];
     const hit = bendCollision(k, bendProgram(k, long, { radius: 1 }).steps, { radius: 1, diameter: 0.8 });
     expect(hit).toMatchObject({ step: 1, phase: 'bend' });

@@ -115,7 +115,10 @@ describe('POST /admin/design/bend: the program against the machine (common/bend-
   const jobsOf = async (id: number) => h.server.ctx.db.selectFrom('device_job').select(['jobId', 'steps']).where('deviceId', '=', id).execute();
 
   it('refuses values outside the machine limits with 1002 naming the field; nothing is stored or reaches the device', async () => {
-    const d = await addDevice(h, { diameters: [0.8], memory: 2000 });
+    // Its bending head is only a table far below the wire: these are the limits' cases, and a
+    // 120 mm wire bent back by 180° would hit the default head (the server's collision check).
+    const head = [{ min: [-500, -500, -500], max: [500, 500, -400] }];
+    const d = await addDevice(h, { diameters: [0.8], memory: 2000, head });
     const device = new RawClient(h.wsUrl);
     await device.hello(d.key);
     await device.next((m) => m.type === 'welcome');

@@ -187,6 +187,28 @@ describe('Bend', () => {
     c.dispose();
   });
 
+  it("checks against the chosen device's own bending head, and the simulation carries it", async () => {
+    // A head with a plate 7 to 9 mm to the side of the feed axis, behind the die: the second bend
+    // swings the U's first leg through it on the way to where it rests, 6 mm off the axis.
+    const plate = [{ min: [-40, 7, -10], max: [-3, 9, 10] }];
+    const d = await addDevice(h, { devicename: 'Bender H', diameters: [0.8], memory: 20, head: plate });
+    const c = controller();
+    c.connect({ port: fetchPort(h.server.url, h.adminToken), userId: 1, admin: true, orderId: null });
+    withWires('u', wireOf('u', U));
+    await c.refresh();
+    c.selectDevice(d.id);
+    const outcome = await c.bend();
+    expect(outcome.kind === 'invalid' && outcome.issues.map((i) => i.code)).toEqual(['COLLISION']);
+    const sim = await c.simulate();
+    expect(sim!.head).toEqual(plate);
+    expect(sim!.collisionStep).toBe(1);
+    // Without its own head the device takes the default one, which the U clears.
+    await h.post('/admin/device/info/update', { id: d.id, head: null }, h.adminToken);
+    await c.refresh();
+    expect((await c.simulate())!.collisionStep).toBeNull();
+    c.dispose();
+  });
+
   it('simulating without a selected wire says so', async () => {
     const c = controller();
     editor.editor.wires.select(null);

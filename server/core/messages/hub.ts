@@ -57,4 +57,21 @@ export const hubMessages = {
     zh: '任务已无法取消：当前状态为 {status}',
     de: 'Der Auftrag kann nicht mehr storniert werden: Status {status}',
   },
+  // A machine's calibration app (server/modules/device/calibration.routes.ts).
+  badDeviceKey: { en: 'Device or key incorrect', zh: '设备或密钥不正确', de: 'Gerät oder Schlüssel falsch' },
+  tooManyDeviceLogins: {
+    en: 'Too many failed device sign-ins, try again in 15 minutes',
+    zh: '设备登录失败次数过多，请 15 分钟后再试',
+    de: 'Zu viele fehlgeschlagene Geräteanmeldungen, bitte in 15 Minuten erneut versuchen',
+  },
+  springbackTableInvalid: {
+    en: '{field} is invalid: {reason}',
+    zh: '{field} 不合法：{reason}',
+    de: '{field} ist ungültig: {reason}',
+  },
+  hubCollision: {
+    en: 'Step {step}: the bending path collided with the machine and was skipped',
+    zh: '第 {step} 步：折弯路径与机器发生碰撞，已跳过',
+    de: 'Schritt {step}: Der Biegeweg ist mit der Maschine kollidiert und wurde übersprungen',
+  },
 } satisfies Catalog;

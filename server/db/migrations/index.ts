@@ -18,6 +18,7 @@ import * as m0120 from './0120_model_teeth.ts';
 import * as m0130 from './0130_ai_design.ts';
 import * as m0140 from './0140_ai_vendor.ts';
 import * as m0160 from './0160_partner_callbacks.ts';
+import * as m0170 from './0170_calibration.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0130_ai_design': m0130,
   '0140_ai_vendor': m0140,
   '0160_partner_callbacks': m0160,
+  '0170_calibration': m0170,
 };

@@ -16,6 +16,7 @@ import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ApiError, fail, invalidField } from '../../core/errors.ts';
 import { validate, validationError } from '../../core/validate.ts';
 import { bendTarget, deviceList, insertJob, jobOwner, jobStatus, queueList, transition, usableDeviceIds } from '../device-hub/jobs.ts';
+import { headCollision } from '../device/head-check.ts';
 import { visibleOrder } from './service.ts';
 import { isDesignerWire, type WireAiMark } from '../../../common/ai.ts';
 
@@ -104,6 +105,9 @@ export function bendRoutes(ctx: AppContext) {
         throw fail('hubDiameterMismatch', { diameter, diameters: diameters.join(', ') });
       }
       if (steps.data.length > device.memory) throw fail('hubOverMemory', { steps: steps.data.length, memory: device.memory });
+      // The device's own bending head (device_info.head, else the default), as the editor checks it.
+      const hit = await headCollision(ctx.db, ctx.logger, device.id, steps.data, diameter);
+      if (hit) throw fail('hubCollision', { step: hit.step + 1, phase: hit.phase });
       const orderId = body.orderId === undefined || body.orderId === null || body.orderId === '' ? null : Number(body.orderId);
       if (orderId !== null && !(Number.isInteger(orderId) && orderId > 0)) throw invalidField('orderId');
       // The same rule as the design document: the order's designer or an orders admin.

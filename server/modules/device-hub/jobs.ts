@@ -5,6 +5,7 @@ import { INTERRUPTED, JOB_STATES, type JobState, NOT_STARTED, OFFLINE, UNFINISHE
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import type { Db } from '../../db/index.ts';
+import { headOf } from '../device/configuration.ts';
 
 export { INTERRUPTED, JOB_STATES, type JobState };
 
@@ -282,7 +283,7 @@ export async function deviceList(db: Db, usable: number[] | undefined) {
   let q = db
     .selectFrom('device_info as d')
     .leftJoin('device_link as l', 'l.deviceId', 'd.id')
-    .select(['d.id', 'd.devicename', 'd.status', 'd.diameters', 'd.memory', 'd.dieRadius', 'l.state', 'l.detail', 'l.statusTime', 'l.serial', 'l.firmware'])
+    .select(['d.id', 'd.devicename', 'd.status', 'd.diameters', 'd.memory', 'd.dieRadius', 'd.head', 'l.state', 'l.detail', 'l.statusTime', 'l.serial', 'l.firmware'])
     .orderBy('d.id');
   if (usable) q = usable.length ? q.where('d.id', 'in', usable) : q.where('d.id', '=', -1);
   const rows = await q.execute();
@@ -302,8 +303,10 @@ export async function deviceList(db: Db, usable: number[] | undefined) {
     : [];
   const springback = (id: number) =>
     configs.filter((k) => k.deviceId === id).map((k) => ({ diameter: k.diameter, table: JSON.parse(String(k.springback)) as [number, number][] }));
-  return rows.map((r) => ({
+  return rows.map(({ head, ...r }) => ({
     ...r,
+    // The head the device's programs are checked against (its own, else the default).
+    head: headOf(head).head,
     online: r.status === 1,
     state: r.status === 1 ? (r.state ?? 'idle') : OFFLINE,
     diameterList: r.diameters.split(',').map(Number),

@@ -8,10 +8,12 @@ import { formatTime } from '../../core/clock.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail, invalidField } from '../../core/errors.ts';
+import { calibrationOf } from '../../core/calibration.ts';
 import { locationColumns } from '../../core/location.ts';
 import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
+import { deviceConfiguration, headOf } from './configuration.ts';
 import { newDeviceKey } from './keys.ts';
 import { visibleDeviceIds } from './scope.ts';
 
@@ -31,6 +33,7 @@ export const deviceResource = {
     diameters: { type: 'string', comment: 'Supported wire diameters, mm, comma-separated' },
     memory: { type: 'number', comment: 'Program memory: most bend steps per program' },
     dieRadius: { type: 'number', comment: 'Bend die radius (centreline of the arcs), mm' },
+    head: { type: 'json', comment: 'Bending head: [{ min: [x, y, z], max: [x, y, z] }, ...] in mm (head frame); null: the default head', nullable: true },
     keyHash: { type: 'string', comment: 'sha256 of the device key', select: false, readonly: true },
     keyHint: { type: 'string', comment: 'Key hint (prefix and last 4 characters)', readonly: true },
     ...locationColumns,
@@ -52,6 +55,7 @@ export const deviceResource = {
     { method: 'post', path: '/unbind', summary: 'Unbind users from a device ({ id, userIds })' },
     { method: 'get', path: '/diameterList', summary: 'Wire diameters of the visible devices (?id= for one)' },
     { method: 'get', path: '/currentDevice', summary: "The caller's own devices (owned or bound), for the editor" },
+    { method: 'get', path: '/config', summary: "A device's configuration (?id=; a calibration token: its own device): diameters, memory, die, head, springback tables" },
   ],
 } as const satisfies ResourceDef<'device_info', z.ZodTypeAny, typeof deviceUpdateSchema>;
 
@@ -77,6 +81,12 @@ async function checkManages(db: Db, userId: number, ids: number[], newOwner?: nu
   return { admin };
 }
 
+/** A row as the back office reads it: the diameters as a list, the head as boxes (null: the default head). */
+function decorated(row: Record<string, unknown>) {
+  const { head, headDefault } = headOf(row.head as string | null | undefined);
+  return { ...row, diameterList: String(row.diameters).split(',').map(Number), head: headDefault ? null : head };
+}
+
 export function createDeviceResource(ctx: AppContext) {
   const resource = createCrud(ctx, {
     ...deviceResource,
@@ -94,8 +104,8 @@ export function createDeviceResource(ctx: AppContext) {
       async beforeDelete(ids, { c, trx }) {
         await checkManages(trx, authOf(c).userId, ids);
       },
-      decorateList: (rows) => rows.map((r) => ({ ...r, diameterList: String(r.diameters).split(',').map(Number) })),
-      decorate: (row) => ({ ...row, diameterList: String(row.diameters).split(',').map(Number) }),
+      decorateList: (rows) => rows.map(decorated),
+      decorate: (row) => decorated(row),
     },
   });
 
@@ -135,6 +145,7 @@ export function createDeviceResource(ctx: AppContext) {
           diameters: data.diameters,
           memory: data.memory,
           dieRadius: data.dieRadius ?? 1,
+          head: data.head ?? null,
           city: data.city ?? null,
           latitude: data.latitude ?? null,
           longitude: data.longitude ?? null,
@@ -203,6 +214,17 @@ export function createDeviceResource(ctx: AppContext) {
         .orderBy('id')
         .execute();
       return ok(c, rows.map((r) => ({ ...r, diameterList: r.diameters.split(',').map(Number) })));
+    })
+    .get('/config', validate('query', deviceDiameterListSchema), async (c) => {
+      // A machine's calibration app reads its own device only; a user names one they see.
+      const machine = calibrationOf(c);
+      const { id } = c.req.valid('query');
+      if (machine && id !== undefined && id !== machine.deviceId) throw fail('dataNotFound');
+      if (!machine && id === undefined) throw invalidField('id', true);
+      const deviceId = machine ? machine.deviceId : (await visible(c, id!)).id;
+      const config = await deviceConfiguration(ctx.db, deviceId);
+      if (!config) throw fail('dataNotFound');
+      return ok(c, config);
     });
   return { ...resource, routes };
 }

@@ -1,8 +1,10 @@
-// Devices (wire-bending machines), their calibration and the outside API settings.
+// Devices (wire-bending machines), their calibration (and their calibration apps' sign-in) and the
+// outside API settings.
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { createApiConfigResource } from './api-config.ts';
+import { calibrationRoutes } from './calibration.routes.ts';
 import { createDeviceConfigResource } from './device-config.ts';
 import { createDeviceResource } from './device-info.ts';
 
@@ -13,5 +15,6 @@ export function deviceModule(ctx: AppContext) {
   return new Hono<AppEnv>()
     .route(info.prefix, info.routes)
     .route(config.prefix, config.routes)
-    .route(apiConfig.prefix, apiConfig.routes);
+    .route(apiConfig.prefix, apiConfig.routes)
+    .route('/', calibrationRoutes(ctx));
 }

@@ -19,7 +19,7 @@ import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder'
 import { CreateTube } from '@babylonjs/core/Meshes/Builders/tubeBuilder';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
-import { DEFAULT_HEAD } from '../../../common/bend-program.ts';
+import type { HeadBox } from '../../../common/bend-program.ts';
 import type { DeviceController, SimulationData } from './DeviceController.ts';
 import { positionAt, timeline, wireDuring, type SimPhase } from './simulation.ts';
 import { issueMessage } from './messages.ts';
@@ -52,6 +52,9 @@ function pathOf(points: Float64Array): Vector3[] {
   return path;
 }
 
+/** Half-extents (mm) of the part of the head drawn round the die: x along the feed, then y, z. */
+const VIEW_WINDOW = [120, 30, 30] as const;
+
 /** The little scene: head boxes, die, bending pin and the wire tube. */
 class HeadScene {
   private readonly engine: Engine;
@@ -67,7 +70,7 @@ class HeadScene {
   private readonly diameter: number;
   private readonly unlisten: () => void;
 
-  constructor(canvas: HTMLCanvasElement, radius: number, diameter: number) {
+  constructor(canvas: HTMLCanvasElement, radius: number, diameter: number, head: readonly HeadBox[]) {
     this.diameter = diameter;
     this.engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: false, antialias: true }, true);
     const scene = new Scene(this.engine);
@@ -93,10 +96,12 @@ class HeadScene {
       return m;
     };
     const headMat = mat('sim-head', new Color3(0.55, 0.6, 0.68), 0.55);
-    DEFAULT_HEAD.forEach((b, i) => {
-      // The machine body is 200 mm wide; shown as a slab just behind the feed tube housing.
-      const min = b.min.map((v, k) => (i === 0 ? v : Math.max(v, k === 0 ? -60 : -30)));
-      const max = b.max.map((v, k) => (i === 0 ? v : Math.min(v, k === 0 ? 1e9 : 30)));
+    head.forEach((b, i) => {
+      // Shown within a window round the die (a machine body is 200 mm wide, far behind): what
+      // lies outside it is cut off, and a box wholly outside is not drawn.
+      const min = b.min.map((v, k) => Math.max(v, -VIEW_WINDOW[k]!));
+      const max = b.max.map((v, k) => Math.min(v, VIEW_WINDOW[k]!));
+      if (min.some((v, k) => v >= max[k]!)) return;
       const box = CreateBox(`sim-head-${i}`, { width: max[0]! - min[0]!, height: max[1]! - min[1]!, depth: max[2]! - min[2]! }, scene);
       box.position = new Vector3((min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
       box.material = headMat;
@@ -202,7 +207,7 @@ export function BendSimulation({ devices }: { devices: DeviceController }) {
     if (!data || !canvas) return undefined;
     let scene: HeadScene;
     try {
-      scene = new HeadScene(canvas, data.radius, data.diameter);
+      scene = new HeadScene(canvas, data.radius, data.diameter, data.head);
     } catch {
       return undefined; // no WebGL: the step table still shows the program
     }

@@ -5,6 +5,7 @@
 // controller that is not connected only answers "no device".
 import type { BendCheckInput, BendCheckResult, BendIssue, BendStep, ProgramStep, SimulateOptions, WireState } from '../../geometry/client.ts';
 import type { WireDesign } from '../engine/document.ts';
+import { DEFAULT_HEAD, type HeadBox } from '../../../common/bend-program.ts';
 import { springbackTableProblem } from '../../../common/springback.ts';
 import { bendWire, checkInput, springbackFor, type BendOutcome } from './bendFlow.ts';
 import { DeviceNetworkError, type DevicePort } from './port.ts';
@@ -51,6 +52,8 @@ export interface SimulationData {
   /** 0-based step of the first collision with the head, if any. */
   collisionStep: number | null;
   issues: BendIssue[];
+  /** The bending head the program was checked against (the device's, else the default). */
+  head: readonly HeadBox[];
 }
 
 export interface DeviceView {
@@ -294,6 +297,7 @@ export class DeviceController {
         diameter: wire.diameter,
         collisionStep: collision?.step ?? null,
         issues: check.issues,
+        head: input.head ?? DEFAULT_HEAD,
       };
       this.set({ simulation: { status: 'ready', data, problem: null, issues: check.issues } });
       return data;

@@ -54,6 +54,8 @@ export function checkInput(wire: WireDesign, device: UserDevice | null): BendChe
     points: wire.points.map((p) => [p.point[0], p.point[1], p.point[2]] as [number, number, number]),
     wire: { type: wire.type, diameter: wire.diameter },
     program: { radius: dieRadiusOf(device), ...(springback ? { springback } : {}) },
+    // The chosen device's head; without one the checks use the default head.
+    ...(device?.head?.length ? { head: device.head } : {}),
     ...(device ? { device: { diameters: device.diameterList, memory: device.memory } } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // What the editor reads of the device hub (docs/device-bridge.md, "HTTP calls"): the devices the
 // user may bend on and the bend queue. Field names are the server's.
 
+import type { HeadBox } from '../../../common/bend-program.ts';
 import { type DeviceState as ReportedState, type JobState, NOT_STARTED } from '../../../common/device-jobs.ts';
 
 /** A device state as userDeviceList reports it ('offline' when not connected). */
@@ -16,6 +17,8 @@ export interface UserDevice {
   memory: number;
   /** Radius of the bend arcs' centreline (mm) the device's programs are computed for; older servers: absent. */
   dieRadius?: number;
+  /** The device's bending head (its own or the default), for the collision check; older servers: absent (the default head). */
+  head?: HeadBox[];
   /** Jobs not finished (queued, sent, acked, bending). */
   pending: number;
   /** Springback tables per wire diameter (device config), when the server sends them. */

@@ -14,6 +14,7 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   export: msg`Export`,
   restore: msg`Restore`,
   config: msg`Config`,
+  calibration: msg`Calibration`,
   clear: msg`Clear`,
   'keep days': msg`Keep days`,
   'department add': msg`Department add`,

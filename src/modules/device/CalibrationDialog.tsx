@@ -1,7 +1,10 @@
-/** Calibration of one device: a springback table per supported wire diameter. */
+/** Calibration of one device: a springback table per supported wire diameter, and the tables it replaced. */
+import { useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { request } from '../../api/client.ts';
-import { CrudPage, createService, type FormItem, type Row, type TableColumn } from '../../kit/index.ts';
+import { CrudPage, createService, type CrudHandle, type FormItem, type Row, type TableColumn } from '../../kit/index.ts';
+import { hasPerm } from '../../app/store.ts';
+import { ConfigHistory } from './ConfigHistory.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { tableToText, textToTable } from './springback.ts';
 import type { DeviceConfigAddRequest } from '../../../common/device-request.ts';
@@ -10,6 +13,9 @@ const PREFIX = '/admin/device/config';
 
 export function CalibrationDialog({ device, onClose }: { device: Row | null; onClose: () => void }) {
   const { t } = useLingui();
+  const crud = useRef<CrudHandle>(null);
+  // Bumped after every save: the table it replaced shows in the history.
+  const [version, setVersion] = useState(0);
   const diameters = String(device?.diameters ?? '').split(',').filter(Boolean).map(Number);
   const columns: TableColumn[] = [
     { prop: 'diameter', label: t`Wire diameter (mm)`, sortable: true, width: 160 },
@@ -50,12 +56,14 @@ export function CalibrationDialog({ device, onClose }: { device: Row | null; onC
     const added = { springback, deviceId: device?.id } satisfies Pick<DeviceConfigAddRequest, 'springback' | 'deviceId'>;
     const body = { ...data, ...added };
     await request({ url: `${PREFIX}/${mode === 'add' ? 'add' : 'update'}`, method: 'POST', data: body });
+    setVersion((v) => v + 1);
   };
   return (
     <Modal open={device !== null} title={t`Calibration of ${String(device?.devicename ?? '')}`} onClose={onClose} width="820px">
       {device && (
-        <CrudPage service={createService(PREFIX)} urlState={false} query={{ deviceId: device.id }} columns={columns} items={items} keyword={false} dialog={{ onSubmit, width: '560px' }} />
+        <CrudPage ref={crud} service={createService(PREFIX)} urlState={false} query={{ deviceId: device.id }} columns={columns} items={items} keyword={false} dialog={{ onSubmit, width: '560px' }} />
       )}
+      {device && hasPerm('device:config:history') && <ConfigHistory deviceId={Number(device.id)} version={version} onRestored={() => crud.current?.refresh()} />}
     </Modal>
   );
 }

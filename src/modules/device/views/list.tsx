@@ -13,6 +13,8 @@ import { locationItems, withLocation } from '../../dashboard/location.ts';
 import { formatNumber } from '../../../i18n/format.ts';
 import { userLabel, type NamedUser } from '../../../app/users.ts';
 import type { DeviceIdRequest } from '../../../../common/device-request.ts';
+import { DEFAULT_HEAD } from '../../../../common/bend-program.ts';
+import { formHead, headToText } from '../head.ts';
 
 const PREFIX = '/admin/device/info';
 
@@ -84,6 +86,28 @@ export default function DeviceList() {
       span: 12,
     },
     { prop: 'enableAI', label: t`AI equipment`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
+    {
+      // The boxes the collision check sweeps the wire against (editor, server, the machine's app).
+      prop: 'head',
+      label: t`Bending head (mm)`,
+      type: 'custom',
+      validate: (v) =>
+        formHead(v) === undefined
+          ? t`One box per line: min x, y, z, max x, y, z in mm (each min below its max, at most 16 boxes, none within 1 mm of the die); leave empty for the default head`
+          : null,
+      render: ({ id, value, onChange, disabled, invalid }) => (
+        <textarea
+          id={id}
+          rows={3}
+          disabled={disabled}
+          aria-invalid={invalid || undefined}
+          className="aw-input h-auto py-2 font-mono text-xs"
+          placeholder={headToText(DEFAULT_HEAD)}
+          value={Array.isArray(value) ? headToText(value) : String(value ?? '')}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      ),
+    },
     // Only a devices admin names another user as owner (the server refuses it from anyone else).
     // A full row: names with their username ("Dora Designer (dora)") and German's "Bitte auswählen"
     // were clipped in half of one.
@@ -94,7 +118,8 @@ export default function DeviceList() {
   const search: FormItem[] = [{ prop: 'status', label: t`Status`, type: 'select', options: status }];
 
   const onSubmit = async (form: Row, mode: string) => {
-    const data = withLocation(form);
+    // Empty: the default head (null), also to go back to it from a device's own.
+    const data = { ...withLocation(form), head: formHead(form.head) ?? null };
     if (mode === 'add') {
       const reply = await request<{ id: number; deviceKey: string }>({ url: `${PREFIX}/add`, method: 'POST', data });
       setDeviceKey(reply.deviceKey);
