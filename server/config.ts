@@ -36,6 +36,13 @@ export interface Config {
    * http://HOST:PORT): an AI service's model links and callback are made from it.
    */
   publicUrl: string;
+  /** Signed calls one partner key may make in 15 minutes (PARTNER_RATE_MAX). */
+  partnerRateMax: number;
+  /**
+   * Model links of partners may be http and point at private or loopback addresses
+   * (PARTNER_LINKS_INSECURE, default off; for tests and closed networks only).
+   */
+  partnerLinksInsecure: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +91,8 @@ export function loadConfig(env: Env = {}): Config {
     uploadMaxBytes: int(env, 'UPLOAD_MAX_MB', 100, 1) * 1024 * 1024,
     deviceGoneCancelMs: int(env, 'DEVICE_GONE_CANCEL_SECONDS', 600, 0) * 1000,
     logMaxBytes: int(env, 'LOG_MAX_MB', 100, 1) * 1024 * 1024,
+    partnerRateMax: int(env, 'PARTNER_RATE_MAX', 600, 1),
+    partnerLinksInsecure: flag(env, 'PARTNER_LINKS_INSECURE', false),
     publicUrl: (text(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
   };
 }

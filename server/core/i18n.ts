@@ -7,6 +7,7 @@ import { designMessages } from './messages/design.ts';
 import { hubMessages } from './messages/hub.ts';
 import { lifecycleMessages } from './messages/lifecycle.ts';
 import { opsMessages } from './messages/ops.ts';
+import { partnerMessages } from './messages/partner.ts';
 import { ordersMessages } from './messages/orders.ts';
 import { sysMessages } from './messages/sys.ts';
 import type { Lang } from './messages/types.ts';
@@ -23,6 +24,7 @@ const catalog = {
   ...hubMessages,
   ...lifecycleMessages,
   ...aiMessages,
+  ...partnerMessages,
 };
 
 export type MessageKey = keyof typeof catalog;
