@@ -33,19 +33,21 @@ export interface Partner {
 const ipBucket = (ctx: AppContext, ip: string): Bucket => ({ key: `partner-ip:${ip}`, max: ctx.config.partnerRateMax * 4, windowMs: LOGIN_WINDOW_MS });
 const keyBucket = (ctx: AppContext, id: number): Bucket => ({ key: `partner-key:${id}`, max: ctx.config.partnerRateMax, windowMs: LOGIN_WINDOW_MS });
 
-async function departmentsBelow(db: Db, departmentId: number): Promise<number[]> {
+/** A department and every department below it. */
+export async function departmentsBelow(db: Db, departmentId: number): Promise<number[]> {
   const all = await db.selectFrom('base_sys_department').select(['id', 'parentId']).execute();
   return subtreeIds(all, [departmentId]).sort((a, b) => a - b);
 }
 
 /**
  * Runs `work` for the partner that signed the request, once the address and key have room, the
- * signature holds and the call is the partner's to make. `bodySha256`: the body's digest when the
- * route streamed the body itself.
+ * signature holds and the call is the partner's to make. `readBody`: a route that streams its
+ * body itself reads it (after the address's limit) and answers the body's digest.
  */
-export async function asPartner<T>(ctx: AppContext, c: Context<AppEnv>, call: PartnerCall, work: (p: Partner) => Promise<T>, bodySha256?: string): Promise<T> {
+export async function asPartner<T>(ctx: AppContext, c: Context<AppEnv>, call: PartnerCall, work: (p: Partner) => Promise<T>, readBody?: () => Promise<string>): Promise<T> {
   const held: Reservation[] = await reserveAll(ctx, [ipBucket(ctx, clientIp(c, ctx.config.trustProxy))], 'partnerRateLimited');
   try {
+    const bodySha256 = readBody ? await readBody() : undefined;
     let row: { id: number; name: string; departmentId: number | null; calls: string | null; callbackUrl: string | null } | undefined;
     const key = await verifySigned(
       ctx,
@@ -124,4 +126,19 @@ export async function partnerDevice(db: Db, p: Partner, deviceId: number) {
     .executeTakeFirst();
   if (!device) throw fail('partnerDeviceNotFound');
   return device;
+}
+
+/**
+ * The partner entry that created an order (its `order` call), with its callback URL: where the
+ * order's status changes go. Null for orders no partner sent.
+ */
+export async function orderPartner(db: Db, orderId: number) {
+  const row = await db
+    .selectFrom('partner_order as po')
+    .innerJoin('device_api_config as a', 'a.id', 'po.configId')
+    .select(['a.id as configId', 'a.callbackUrl', 'a.enabled', 'po.partnerOrderNo'])
+    .where('po.orderId', '=', orderId)
+    .where('a.kind', '=', 'partner')
+    .executeTakeFirst();
+  return row ?? null;
 }

@@ -65,6 +65,8 @@ const namelessSink = {
 };
 
 interface Received {
+  /** The form field the file came in. */
+  field: string;
   name: string;
   writer: BlobWriter;
   staged?: StagedBlob;
@@ -88,7 +90,7 @@ export async function receive(raw: Request, storage: BlobStorage, maxBytes: numb
       file(part) {
         if (!part.filename) return namelessSink;
         if (files.length >= MAX_FILES) throw fail('uploadTooMany', { max: MAX_FILES });
-        const received: Received = { name: part.filename.slice(0, 255), writer: storage.writer() };
+        const received: Received = { field: part.field, name: part.filename.slice(0, 255), writer: storage.writer() };
         files.push(received);
         return {
           async write(chunk) {
