@@ -5,7 +5,9 @@
 // the order the first one made (the check and the insert run in one write, backed by the unique
 // (configId, partnerOrderNo)). The rest is the back office's add: the case number, the first
 // history row, the models' jobs, the automatic design when asked for (order/create.ts).
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import type { Database } from '../../db/schema.ts';
 import type { partnerOrderSchema } from '../../../common/partner-api.ts';
 import { AI_STATUS, ORDER_STATUS } from '../../../common/orders.ts';
 import type { AppContext } from '../../context.ts';
@@ -38,8 +40,8 @@ export interface OrderAnswer {
   created: boolean;
 }
 
-async function existing(ctx: AppContext, p: Partner, partnerOrderNo: string): Promise<OrderAnswer | null> {
-  const row = await ctx.db
+async function existing(db: Kysely<Database>, p: Partner, partnerOrderNo: string): Promise<OrderAnswer | null> {
+  const row = await db
     .selectFrom('partner_order as po')
     .innerJoin('order_info as o', 'o.id', 'po.orderId')
     .select(['o.id', 'o.caseNo'])
@@ -62,7 +64,7 @@ export async function createPartnerOrder(ctx: AppContext, lang: Lang, p: Partner
   const staged: { field: ModelField; name: string; staged: StagedBlob; triangles: number | null }[] = [];
   let committed = false;
   try {
-    const known = await existing(ctx, p, body.partnerOrderNo);
+    const known = await existing(ctx.db, p, body.partnerOrderNo);
     if (known) return known;
     const designerId = await designerOf(ctx, p, body.designerId);
     for (const field of MODEL_FIELDS) {
@@ -87,7 +89,7 @@ export async function createPartnerOrder(ctx: AppContext, lang: Lang, p: Partner
     return await blobs.run(() =>
       ctx.db.transaction().execute(async (trx) => {
         // Looked at again inside the write: of two copies at once, the second finds the first's.
-        const again = await existing(ctx, p, body.partnerOrderNo);
+        const again = await existing(trx, p, body.partnerOrderNo);
         if (again) return again;
         const nowMs = ctx.clock.now();
         const now = formatTime(nowMs);
