@@ -26,7 +26,9 @@ import {
   updateOrderSchema,
   type PartnerCall,
 } from '../../../common/partner-api.ts';
+import { isWireType } from '../../../common/wires.ts';
 import type { AppContext } from '../../context.ts';
+import { MAX_JSON_DEPTH, nestingExceeds } from '../../core/body.ts';
 import { clientIp } from '../../core/client-ip.ts';
 import { formatTime } from '../../core/clock.ts';
 import { randomToken } from '../../core/crypto.ts';
@@ -194,7 +196,7 @@ export function openRoutes(ctx: AppContext) {
     },
     {
       call: 'deleteOrder',
-      summary: 'Deletes an order before its design starts (no design saved, no automatic design under way or done, not submitted): to the recycle bin',
+      summary: 'Deletes an order before its design starts (no design saved, no automatic design submitted, under way or done, not submitted for processing): to the recycle bin',
       body: orderRefSchema,
       run: async (_c, p, body: OrderRef) => {
         const order = await partnerOrder(ctx.db, p, body);
@@ -205,6 +207,7 @@ export function openRoutes(ctx: AppContext) {
             !row ||
             design !== undefined ||
             (row.status !== ORDER_STATUS.design && row.status !== ORDER_STATUS.biteRegistration) ||
+            row.aiStatus === AI_STATUS.submitted ||
             row.aiStatus === AI_STATUS.processing ||
             row.aiStatus === AI_STATUS.ready;
           if (started) throw fail('partnerDesignStarted');
@@ -275,13 +278,12 @@ export function openRoutes(ctx: AppContext) {
             return { jobId: known.jobId, created: false };
           }
           const wire = await orderWire(ctx, order.id, body.wireId);
-          if (wire.diameter === null || !['labialBow', 'singleArmClasp', 'arrowClasp', 'wraparoundBow'].includes(wire.type)) {
-            throw fail('partnerWireProgram', { wireId: body.wireId, reason: '—' });
-          }
+          if (!isWireType(wire.type)) throw fail('partnerWireProgram', { wireId: body.wireId, reason: t(lang(c), 'fieldInvalid', { field: 'type' }) });
+          if (wire.diameter === null) throw fail('partnerWireProgram', { wireId: body.wireId, reason: t(lang(c), 'fieldInvalid', { field: 'diameter' }) });
           const springback = await springbackOf(ctx.db, device.id, wire.diameter);
           const program = await wireProgram(wire.points, device.dieRadius || DEFAULT_DIE_RADIUS_MM, springback);
           if (!program.ok) throw fail('partnerWireProgram', { wireId: body.wireId, reason: program.reason === 'kernels' ? t(lang(c), 'partnerKernelsMissing') : program.reason });
-          const jobWire = { type: wire.type as 'labialBow', diameter: wire.diameter, id: wire.id, ai: wire.ai };
+          const jobWire = { type: wire.type, diameter: wire.diameter, id: wire.id, ai: wire.ai };
           checkProgram(device, jobWire, program.program.steps);
           const jobId = await queueBend(ctx, device, { userId: order.designerId, orderId: order.id, wire: jobWire, steps: program.program.steps });
           await ctx.db.insertInto('partner_bend').values({ configId: p.id, idempotencyKey: body.idempotencyKey, jobId, createTime: formatTime(ctx.clock.now()) }).execute();
@@ -341,6 +343,7 @@ export function openRoutes(ctx: AppContext) {
           'order',
           async (p) => {
             const source = multipart ? (fields.get('data') ?? '') : text;
+            if (nestingExceeds(source, MAX_JSON_DEPTH)) throw new ApiError(Code.validation, 'bodyTooDeep', 200, { max: MAX_JSON_DEPTH });
             let raw: unknown;
             try {
               raw = JSON.parse(source);
