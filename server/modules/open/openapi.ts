@@ -4,7 +4,8 @@
 // envelope every call shares. Served at PARTNER_OPENAPI_PATH.
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { PARTNER_PREFIX, PARTNER_REDIRECT_LOGIN_PATH, redirectLoginSchema, type PartnerCall } from '../../../common/partner-api.ts';
+import { PARTNER_PREFIX, PARTNER_REDIRECT_LOGIN_PATH, type PartnerCall } from '../../../common/partner-api.ts';
+import { redirectLoginSchema } from '../../../common/partner-request.ts';
 import { SIGNATURE_HEADERS, SIGNATURE_WINDOW_MS } from '../../../common/signature.ts';
 import type { AppEnv } from '../../core/env.ts';
 import pkg from '../../../package.json' with { type: 'json' };

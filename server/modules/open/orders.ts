@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import type { partnerOrderSchema } from '../../../common/partner-api.ts';
+import type { partnerOrderSchema } from '../../../common/partner-request.ts';
 import { AI_STATUS, ORDER_STATUS } from '../../../common/orders.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';

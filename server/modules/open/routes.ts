@@ -3,29 +3,25 @@
 // timestamp, nonce, per-address and per-key limits). On whose data: its department's (and the
 // departments below) users, the orders they design and the devices they own. Limits: JSON bodies
 // within BODY_LIMIT (the body reader), `order` uploads within the upload limits, batchOrder at
-// most PARTNER_BATCH_MAX orders. Every body is checked by its zod schema (common/partner-api.ts)
+// most PARTNER_BATCH_MAX orders. Every body is checked by its zod schema (common/partner-request.ts)
 // before any work; the same definitions below make the OpenAPI document (openapi.ts).
 // Not signed: the OpenAPI document, and redirectLogin, which takes the one-time token of a
 // redirect link (its own secret, good once for two minutes) and answers a session as sign-in does.
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
+import { PARTNER_OPENAPI_PATH, PARTNER_PREFIX, PARTNER_REDIRECT_LOGIN_PATH, PARTNER_REDIRECT_TTL_MS, type PartnerCall } from '../../../common/partner-api.ts';
 import {
   batchOrderSchema,
   bendSchema,
   bowWireSchema,
   emptySchema,
   orderRefSchema,
-  PARTNER_OPENAPI_PATH,
-  PARTNER_PREFIX,
-  PARTNER_REDIRECT_LOGIN_PATH,
-  PARTNER_REDIRECT_TTL_MS,
   partnerOrderSchema,
   redirectLoginSchema,
   redirectSchema,
   updateOrderSchema,
-  type PartnerCall,
-} from '../../../common/partner-api.ts';
+} from '../../../common/partner-request.ts';
 import { isWireType } from '../../../common/wires.ts';
 import type { AppContext } from '../../context.ts';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../../core/body.ts';
