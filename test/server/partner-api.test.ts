@@ -7,12 +7,14 @@
 // refused unless the test setting allows them, redirects, size, STL); deleteOrder refused once
 // the design started; bowWire with the device's compensated program; bend once per key through
 // the hub queue; redirect links good once, and not after they expire.
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARTNER_BATCH_MAX, PARTNER_CALLS, PARTNER_REDIRECT_TTL_MS } from '../../common/partner-api.ts';
 import { cubeStl } from '../fixtures/stl.ts';
-import { multipart, partnerCall, type PartnerKey } from './partner-signer.ts';
+import { multipart, partnerCall, signRequest, type PartnerKey } from './partner-signer.ts';
 import { addUser, setup, type TestServer } from './helpers.ts';
 
 const P = '/admin/sy/open';
@@ -178,6 +180,23 @@ describe('orders', () => {
     const info = await w.t.call('GET', `/admin/order/info/info?id=${orderId}`, { token: w.admin });
     expect(info.body.data).toMatchObject({ patientName: 'Pat', remark: 'first', deliveryTime: '2026-02-01 00:00:00', designerId: w.alice, status: 0 });
     expect(info.body.data.upper).toMatchObject({ name: 'upper.stl' });
+  });
+
+  it('an upload is signed over its exact bytes: a swapped file, a replay or a foreign key is refused, nothing kept', async () => {
+    const staging = () => fs.readdirSync(path.join(w.t.dir, 'uploads', 'tmp')).length;
+    const before = staging();
+    const signed = await multipart({ data: JSON.stringify({ partnerOrderNo: 'PO-SWAP', patientName: 'P' }) }, { upper: { name: 'upper.stl', bytes: stl() } });
+    const swapped = await multipart({ data: JSON.stringify({ partnerOrderNo: 'PO-SWAP', patientName: 'P' }) }, { upper: { name: 'upper.stl', bytes: stl() } });
+    const headers = signRequest(w.partner, 'POST', `${P}/order`, signed.body, { at: w.t.clock.now() });
+    const res = await w.t.app.request(`${P}/order`, { method: 'POST', headers: { ...headers, 'Content-Type': swapped.contentType }, body: swapped.body as BodyInit });
+    expect(res.status).toBe(401);
+    // The same nonce twice at once: one gets in.
+    const same = { nonce: 'upload-nonce-00001' };
+    const twice = await Promise.all([call('POST', 'order', signed.body, { contentType: signed.contentType, ...same }), call('POST', 'order', signed.body, { contentType: signed.contentType, ...same })]);
+    expect(twice.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect((await rival('POST', 'order', signed.body, { contentType: signed.contentType })).body.data).toMatchObject({ created: true });
+    expect(await w.t.ctx.db.selectFrom('partner_order').select('configId').where('partnerOrderNo', '=', 'PO-SWAP').execute()).toHaveLength(2);
+    expect(staging()).toBe(before);
   });
 
   it('a model that is not STL, or missing models, are refused and nothing is kept', async () => {

@@ -9,11 +9,12 @@
 // users design and the devices they own; anything else answers "not found", like a missing row.
 import type { Context } from 'hono';
 import { parseCalls, type PartnerCall } from '../../../common/partner-api.ts';
+import { SIGNATURE_HEADERS, SIGNATURE_WINDOW_MS } from '../../../common/signature.ts';
 import type { AppContext } from '../../context.ts';
 import { clientIp } from '../../core/client-ip.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { Code } from '../../core/envelope.ts';
-import { ApiError, fail } from '../../core/errors.ts';
+import { ApiError, fail, unauthorized } from '../../core/errors.ts';
 import { subtreeIds } from '../../core/perms.ts';
 import { LOGIN_WINDOW_MS, reserveAll, settle, type Bucket, type Reservation } from '../../core/rate-limit.ts';
 import { verifySigned } from '../../core/signature.ts';
@@ -77,6 +78,21 @@ export async function asPartner<T>(ctx: AppContext, c: Context<AppEnv>, call: Pa
     // Every call keeps its place in the window: the limit counts calls, not failures.
     await settle(ctx, held);
   }
+}
+
+/**
+ * Before a large body is read: the headers name an enabled partner that may make `call`, with a
+ * timestamp in the window. The signature itself is checked once the body is read (asPartner);
+ * this only spares streaming an upload for a request that cannot pass. Refusals are 401 alike.
+ */
+export async function mayBePartner(ctx: AppContext, c: Context<AppEnv>, call: PartnerCall): Promise<void> {
+  const keyId = c.req.header(SIGNATURE_HEADERS.key) ?? '';
+  const timestamp = Number(c.req.header(SIGNATURE_HEADERS.timestamp) ?? NaN);
+  const fresh = Number.isFinite(timestamp) && Math.abs(ctx.clock.now() - timestamp * 1000) <= SIGNATURE_WINDOW_MS;
+  const row = /^[0-9]{1,10}$/.test(keyId)
+    ? await ctx.db.selectFrom('device_api_config').select(['calls', 'departmentId', 'secret']).where('id', '=', Number(keyId)).where('kind', '=', 'partner').where('enabled', '=', 1).executeTakeFirst()
+    : undefined;
+  if (!fresh || !row?.secret || row.departmentId === null || !parseCalls(row.calls).includes(call)) throw unauthorized('signatureInvalid');
 }
 
 /** The partner's users (of its departments); `active`: enabled ones only. */

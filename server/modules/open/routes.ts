@@ -42,7 +42,7 @@ import { checkProgram, queueBend } from '../design/bend-queue.ts';
 import { maxUploadBody, receive } from '../space/upload.routes.ts';
 import { spaceStore } from '../space/index.ts';
 import { createPartnerOrder, deliveryTimeOf, MODEL_FIELDS, type Uploaded } from './orders.ts';
-import { asPartner, departmentsBelow, partnerDevice, partnerOrder, partnerUser, partnerUsers, type OrderRef } from './partner.ts';
+import { asPartner, departmentsBelow, mayBePartner, partnerDevice, partnerOrder, partnerUser, partnerUsers, type OrderRef } from './partner.ts';
 import { DEFAULT_DIE_RADIUS_MM, designWires, springbackOf, wireProgram } from './programs.ts';
 import { openApiDocument, type CallDef } from './openapi.ts';
 import { orderView, productionView } from './views.ts';
@@ -319,6 +319,7 @@ export function openRoutes(ctx: AppContext) {
       const readBody = async () => {
         const hash = createHash('sha256');
         if (!raw.body) return hash.digest('hex');
+        if (multipart) await mayBePartner(ctx, c, 'order');
         const declared = Number(raw.headers.get('content-length') ?? NaN);
         const limit = multipart ? maxUploadBody(ctx.config.uploadMaxBytes) : ctx.config.bodyLimit;
         if (Number.isFinite(declared) && declared > limit) throw new ApiError(Code.fail, 'bodyTooLarge', 413);
