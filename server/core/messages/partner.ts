@@ -88,6 +88,11 @@ export const partnerMessages = {
     zh: '此幂等键已用于另一次弯制',
     de: 'Dieser Idempotenzschlüssel wurde für eine andere Biegung verwendet',
   },
+  partnerBendInProgress: {
+    en: 'A bend with this idempotency key is being sent: ask again in a moment',
+    zh: '使用此幂等键的弯制正在发送，请稍后再查询',
+    de: 'Eine Biegung mit diesem Idempotenzschlüssel wird gerade gesendet: bitte gleich erneut fragen',
+  },
   partnerRedirectInvalid: {
     en: 'The link is invalid, used or expired',
     zh: '链接无效、已使用或已过期',

@@ -87,6 +87,7 @@ function getOnce(url: URL, insecure: boolean, storage: BlobStorage, maxBytes: nu
       const tooLarge = () => new LinkRefused('partnerLinkTooLarge', { max: Math.round(maxBytes / 1024 / 1024) });
       if (Number.isFinite(declared) && declared > maxBytes) return done(tooLarge());
       res.on('data', (chunk: Buffer) => {
+        if (settled) return;
         if (writer.size + chunk.byteLength > maxBytes) return done(tooLarge());
         res.pause();
         writer.write(chunk).then(() => res.resume(), (err: unknown) => done(err));

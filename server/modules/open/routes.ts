@@ -266,24 +266,39 @@ export function openRoutes(ctx: AppContext) {
         const order = await partnerOrder(ctx.db, p, body);
         const device = await partnerDevice(ctx.db, p, body.deviceId);
         return oneAtATime(`${p.id}:${body.idempotencyKey}`, async () => {
-          const known = await ctx.db.selectFrom('partner_bend').select('jobId').where('configId', '=', p.id).where('idempotencyKey', '=', body.idempotencyKey).executeTakeFirst();
-          if (known) {
+          // The key is claimed before the job exists (unique per partner), so that of two
+          // copies, here or in another process, only one queues a job.
+          const claim = `pending:${randomToken(12)}`;
+          const claimed = await ctx.db
+            .insertInto('partner_bend')
+            .values({ configId: p.id, idempotencyKey: body.idempotencyKey, jobId: claim, createTime: formatTime(ctx.clock.now()) })
+            .onConflict((oc) => oc.columns(['configId', 'idempotencyKey']).doNothing())
+            .executeTakeFirst();
+          if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) {
+            const known = await ctx.db.selectFrom('partner_bend').select('jobId').where('configId', '=', p.id).where('idempotencyKey', '=', body.idempotencyKey).executeTakeFirstOrThrow();
+            if (known.jobId.startsWith('pending:')) throw fail('partnerBendInProgress');
             const job = await ctx.db.selectFrom('device_job').select(['orderId', 'deviceId', 'wire']).where('jobId', '=', known.jobId).executeTakeFirst();
             const same = job && job.orderId === order.id && job.deviceId === device.id && (JSON.parse(job.wire) as { id?: string }).id === body.wireId;
             if (!same) throw fail('partnerBendKeyReused');
             return { jobId: known.jobId, created: false };
           }
-          const wire = await orderWire(ctx, order.id, body.wireId);
-          if (!isWireType(wire.type)) throw fail('partnerWireProgram', { wireId: body.wireId, reason: t(lang(c), 'fieldInvalid', { field: 'type' }) });
-          if (wire.diameter === null) throw fail('partnerWireProgram', { wireId: body.wireId, reason: t(lang(c), 'fieldInvalid', { field: 'diameter' }) });
-          const springback = await springbackOf(ctx.db, device.id, wire.diameter);
-          const program = await wireProgram(wire.points, device.dieRadius || DEFAULT_DIE_RADIUS_MM, springback);
-          if (!program.ok) throw fail('partnerWireProgram', { wireId: body.wireId, reason: program.reason === 'kernels' ? t(lang(c), 'partnerKernelsMissing') : program.reason });
-          const jobWire = { type: wire.type, diameter: wire.diameter, id: wire.id, ai: wire.ai };
-          checkProgram(device, jobWire, program.program.steps);
-          const jobId = await queueBend(ctx, device, { userId: order.designerId, orderId: order.id, wire: jobWire, steps: program.program.steps });
-          await ctx.db.insertInto('partner_bend').values({ configId: p.id, idempotencyKey: body.idempotencyKey, jobId, createTime: formatTime(ctx.clock.now()) }).execute();
-          return { jobId, created: true };
+          try {
+            const wire = await orderWire(ctx, order.id, body.wireId);
+            if (!isWireType(wire.type)) throw fail('partnerWireProgram', { wireId: body.wireId, reason: t(lang(c), 'fieldInvalid', { field: 'type' }) });
+            if (wire.diameter === null) throw fail('partnerWireProgram', { wireId: body.wireId, reason: t(lang(c), 'fieldInvalid', { field: 'diameter' }) });
+            const springback = await springbackOf(ctx.db, device.id, wire.diameter);
+            const program = await wireProgram(wire.points, device.dieRadius || DEFAULT_DIE_RADIUS_MM, springback);
+            if (!program.ok) throw fail('partnerWireProgram', { wireId: body.wireId, reason: program.reason === 'kernels' ? t(lang(c), 'partnerKernelsMissing') : program.reason });
+            const jobWire = { type: wire.type, diameter: wire.diameter, id: wire.id, ai: wire.ai };
+            checkProgram(device, jobWire, program.program.steps);
+            const jobId = await queueBend(ctx, device, { userId: order.designerId, orderId: order.id, wire: jobWire, steps: program.program.steps });
+            await ctx.db.updateTable('partner_bend').set({ jobId }).where('configId', '=', p.id).where('idempotencyKey', '=', body.idempotencyKey).where('jobId', '=', claim).execute();
+            return { jobId, created: true };
+          } catch (err) {
+            // Refused: the key is free for the partner's next try.
+            await ctx.db.deleteFrom('partner_bend').where('configId', '=', p.id).where('idempotencyKey', '=', body.idempotencyKey).where('jobId', '=', claim).execute();
+            throw err;
+          }
         });
       },
     },
