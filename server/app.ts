@@ -23,6 +23,7 @@ import { designModule } from './modules/design/index.ts';
 import { DENTURE_BASE_PATH } from './modules/design/denture-base.ts';
 import { deviceModule } from './modules/device/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
+import { openModule, PARTNER_ORDER_PATH } from './modules/open/index.ts';
 
 /** The running build's version, from package.json: the one place it is set (the client's
  * version check compares it with its own, also from package.json). */
@@ -38,9 +39,9 @@ export function createApp(ctx: AppContext) {
   });
   app.use('/admin/*', requestLog(ctx));
   // Every body is bounded (size, JSON depth) before anything else looks at the request. Uploads
-  // (and the denture base's STL) have their own, larger limits (UPLOAD_MAX_MB per file, parts,
-  // total), checked while streaming.
-  app.use('/admin/*', bodyReader({ limit: ctx.config.bodyLimit, skip: (path) => path === UPLOAD_PATH || path === DENTURE_BASE_PATH }));
+  // (the denture base's STL, a partner's order with its models) have their own, larger limits
+  // (UPLOAD_MAX_MB per file, parts, total), checked while streaming.
+  app.use('/admin/*', bodyReader({ limit: ctx.config.bodyLimit, skip: (path) => path === UPLOAD_PATH || path === DENTURE_BASE_PATH || path === PARTNER_ORDER_PATH }));
   app.use('/admin/*', authGuard(ctx));
 
   // Every module is chained, so that AppType describes the whole API (the browser's typed client
@@ -59,7 +60,8 @@ export function createApp(ctx: AppContext) {
     .route('/', helpModule(ctx))
     .route('/', recycleModule(ctx))
     .route('/', dashboardModule(ctx))
-    .route('/', designModule(ctx));
+    .route('/', designModule(ctx))
+    .route('/', openModule(ctx));
   // The eps description is read off the registered routes (core/eps.ts), now that all are.
   Object.assign(eps, describeRoutes(app.routes));
 

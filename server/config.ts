@@ -42,6 +42,13 @@ export interface Config {
    * into the lab's own network).
    */
   callbackAllowPrivate: boolean;
+  /** Signed calls one partner key may make in 15 minutes (PARTNER_RATE_MAX). */
+  partnerRateMax: number;
+  /**
+   * Model links of partners may be http and point at private or loopback addresses
+   * (PARTNER_LINKS_INSECURE, default off; for tests and closed networks only).
+   */
+  partnerLinksInsecure: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -91,6 +98,8 @@ export function loadConfig(env: Env = {}): Config {
     deviceGoneCancelMs: int(env, 'DEVICE_GONE_CANCEL_SECONDS', 600, 0) * 1000,
     logMaxBytes: int(env, 'LOG_MAX_MB', 100, 1) * 1024 * 1024,
     callbackAllowPrivate: flag(env, 'CALLBACK_ALLOW_PRIVATE', false),
+    partnerRateMax: int(env, 'PARTNER_RATE_MAX', 600, 1),
+    partnerLinksInsecure: flag(env, 'PARTNER_LINKS_INSECURE', false),
     publicUrl: (text(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
   };
 }

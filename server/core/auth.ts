@@ -1,6 +1,6 @@
-// Every /admin call: open/* needs nothing, comm/* a valid token, everything else a token and
-// the exact permission derived from the path (superadmin passes all). A machine's calibration
-// token (core/calibration.ts) opens only the calibration calls; anywhere else it is refused.
+// Every /admin call: open/* (base and sy) needs nothing here, comm/* a valid token, everything else
+// a token and the exact permission derived from the path (superadmin passes all). A machine's
+// calibration token (core/calibration.ts) opens only the calibration calls; anywhere else it is refused.
 import type { MiddlewareHandler } from 'hono';
 import type { AppContext } from '../context.ts';
 import type { AppEnv } from './env.ts';
@@ -11,6 +11,9 @@ import { tokenFromHeader, verifyAccessToken } from './tokens.ts';
 
 export const OPEN_PREFIX = '/admin/base/open/';
 export const COMM_PREFIX = '/admin/base/comm/';
+/** The partners' open calls: signed with an API configuration entry's secret instead of a token
+ * (server/modules/open checks every one). */
+export const SY_OPEN_PREFIX = '/admin/sy/open/';
 /** Calls outside comm/ that every logged-in user may make without a permission: dictionary data
  * for any form, reading help documents and marking release notes read. */
 export const LOGIN_ONLY_PATHS: ReadonlySet<string> = new Set([
@@ -23,7 +26,7 @@ export const LOGIN_ONLY_PATHS: ReadonlySet<string> = new Set([
 export function authGuard(ctx: AppContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const path = c.req.path;
-    if (path.startsWith(OPEN_PREFIX)) return next();
+    if (path.startsWith(OPEN_PREFIX) || path.startsWith(SY_OPEN_PREFIX)) return next();
     const token = tokenFromHeader(c.req.header('authorization'));
     if (!token) throw unauthorized();
     if (CALIBRATION_PATHS.has(path) && isCalibrationToken(token)) {

@@ -8,6 +8,7 @@ import { designMessages } from './messages/design.ts';
 import { hubMessages } from './messages/hub.ts';
 import { lifecycleMessages } from './messages/lifecycle.ts';
 import { opsMessages } from './messages/ops.ts';
+import { partnerMessages } from './messages/partner.ts';
 import { ordersMessages } from './messages/orders.ts';
 import { sysMessages } from './messages/sys.ts';
 import type { Lang } from './messages/types.ts';
@@ -25,6 +26,7 @@ const catalog = {
   ...lifecycleMessages,
   ...aiMessages,
   ...callbackMessages,
+  ...partnerMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

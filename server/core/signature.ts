@@ -28,8 +28,12 @@ export const sha256Hex = (body: Uint8Array | string) => createHash('sha256').upd
 
 /** The signature (lower-case hex) of a request under `secret`. */
 export function signature(secret: string, r: SignedRequest): string {
-  const text = canonicalRequest({ method: r.method, path: r.path, timestamp: r.timestamp, nonce: r.nonce, bodySha256: sha256Hex(r.body) });
-  return createHmac('sha256', secret).update(text).digest('hex');
+  return signatureOfDigest(secret, { method: r.method, path: r.path, timestamp: r.timestamp, nonce: r.nonce, bodySha256: sha256Hex(r.body) });
+}
+
+/** The signature of a request whose body's digest is known. */
+export function signatureOfDigest(secret: string, r: Omit<SignedRequest, 'body'> & { bodySha256: string }): string {
+  return createHmac('sha256', secret).update(canonicalRequest(r)).digest('hex');
 }
 
 /** A fresh nonce (22 characters). */
@@ -69,9 +73,15 @@ async function bodyBytes(c: Context<AppEnv>): Promise<Uint8Array> {
 
 /**
  * The key the request is signed with, once everything holds; throws 401 otherwise. `keyOf`
- * answers the secret of a key id (null: unknown or not allowed here).
+ * answers the secret of a key id (null: unknown or not allowed here). `bodySha256`: the body's
+ * digest when the caller streamed the body itself (a large upload); else the body is read here.
  */
-export async function verifySigned(ctx: Pick<AppContext, 'db' | 'clock'>, c: Context<AppEnv>, keyOf: (keyId: string) => Promise<SignedKey | null>): Promise<SignedKey> {
+export async function verifySigned(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  c: Context<AppEnv>,
+  keyOf: (keyId: string) => Promise<SignedKey | null>,
+  bodySha256?: string,
+): Promise<SignedKey> {
   const keyId = c.req.header(SIGNATURE_HEADERS.key) ?? '';
   const timestamp = c.req.header(SIGNATURE_HEADERS.timestamp) ?? '';
   const nonce = c.req.header(SIGNATURE_HEADERS.nonce) ?? '';
@@ -81,7 +91,8 @@ export async function verifySigned(ctx: Pick<AppContext, 'db' | 'clock'>, c: Con
   if (Math.abs(now - Number(timestamp) * 1000) > SIGNATURE_WINDOW_MS) throw new ApiError(Code.fail, 'signatureStale', 401, { minutes: SIGNATURE_WINDOW_MS / 60_000 });
   const key = await keyOf(keyId);
   const url = new URL(c.req.url);
-  const expected = key ? signature(key.secret, { method: c.req.method, path: url.pathname + url.search, timestamp, nonce, body: await bodyBytes(c) }) : '0'.repeat(64);
+  const signed = { method: c.req.method, path: url.pathname + url.search, timestamp, nonce };
+  const expected = !key ? '0'.repeat(64) : bodySha256 !== undefined ? signatureOfDigest(key.secret, { ...signed, bodySha256 }) : signature(key.secret, { ...signed, body: await bodyBytes(c) });
   const same = timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(expected, 'hex'));
   if (!key || !same) throw unauthorized('signatureInvalid');
   await ctx.db.deleteFrom('api_nonce').where('at', '<', now - 2 * SIGNATURE_WINDOW_MS).execute();

@@ -328,7 +328,9 @@ export interface DeviceApiConfigTable {
   kind: Generated<string>;
   /** The HMAC secret of signed calls (server/core/signature.ts): shown once, never read back. */
   secret: string | null;
-  /** Where a partner entry's callbacks are posted (server/modules/callbacks); null: none. */
+  /** A partner's allowed open calls, comma-separated (common/partner-api.ts); null: none but `test`. */
+  calls: string | null;
+  /** Where a partner entry's order and AI status changes are posted (server/modules/callbacks); null: none. */
   callbackUrl: string | null;
   createTime: string;
   updateTime: string;
@@ -360,6 +362,35 @@ export interface PartnerDeliveryTable {
   deliveredTime: string | null;
   createTime: string;
   updateTime: string;
+}
+
+/** An order a partner created, by its own order number (unique per entry). */
+export interface PartnerOrderTable {
+  id: Generated<number>;
+  configId: number;
+  partnerOrderNo: string;
+  orderId: number;
+  createTime: string;
+}
+
+/** A bend a partner sent, by its idempotency key (unique per entry). */
+export interface PartnerBendTable {
+  id: Generated<number>;
+  configId: number;
+  idempotencyKey: string;
+  jobId: string;
+  createTime: string;
+}
+
+/** A one-time sign-in link into the editor (only the token's SHA-256 is kept). */
+export interface PartnerRedirectTable {
+  tokenHash: string;
+  configId: number;
+  userId: number;
+  orderId: number;
+  /** Epoch ms. */
+  expiresAt: number;
+  usedAt: number | null;
 }
 
 /** A nonce a signed call used, unique per API configuration entry (replays are refused). */
@@ -582,6 +613,9 @@ export interface OrderModelVersionTable {
 }
 
 export interface Database {
+  partner_order: PartnerOrderTable;
+  partner_bend: PartnerBendTable;
+  partner_redirect: PartnerRedirectTable;
   geo_job: GeoJobTable;
   order_status_log: OrderStatusLogTable;
   order_bite: OrderBiteTable;

@@ -1,10 +1,11 @@
-/** Pages outside the main layout: login, transfer and the error pages. */
+/** Pages outside the main layout: login, transfer, a partner's editor link and the error pages. */
 import { createRoute, redirect } from '@tanstack/react-router';
 import { session } from '../api/client.ts';
 import { safeRedirect } from '../app/pages.ts';
 import { ErrorPage, type ErrorCode } from '../pages/ErrorPage.tsx';
 import { LoginPage } from '../pages/LoginPage.tsx';
 import { TransferPage } from '../pages/TransferPage.tsx';
+import { PartnerSignInPage } from '../pages/PartnerSignInPage.tsx';
 import { rootRoute } from './root.tsx';
 
 export const loginRoute = createRoute({
@@ -25,6 +26,14 @@ export const transferRoute = createRoute({
     return to ? { to } : {};
   },
   component: TransferPage,
+});
+
+/** A partner's one-time link into the editor (server: /admin/sy/open/redirect). */
+export const partnerSignInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/open/redirect',
+  validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
+  component: PartnerSignInPage,
 });
 
 const errorRoute = (code: ErrorCode) =>

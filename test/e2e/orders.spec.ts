@@ -242,7 +242,7 @@ test('devices: the key is shown once after adding; the pages read well in zh and
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const api = page.getByRole('dialog', { name: 'Add' });
   await api.getByLabel('Name').fill('Design vendor');
-  await api.getByLabel('URL').fill('https://ai.example.com/v1');
+  await api.getByLabel(/^\W*URL$/).fill('https://ai.example.com/v1');
   await api.getByLabel('Key').fill('sk-secret-value-9876');
   await api.getByRole('radio', { name: 'AI service' }).check();
   await api.getByRole('button', { name: 'Save' }).click();

@@ -17,6 +17,7 @@ import * as m0110 from './0110_order_lifecycle.ts';
 import * as m0120 from './0120_model_teeth.ts';
 import * as m0130 from './0130_ai_design.ts';
 import * as m0140 from './0140_ai_vendor.ts';
+import * as m0150 from './0150_partner_api.ts';
 import * as m0160 from './0160_partner_callbacks.ts';
 import * as m0170 from './0170_calibration.ts';
 
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0120_model_teeth': m0120,
   '0130_ai_design': m0130,
   '0140_ai_vendor': m0140,
+  '0150_partner_api': m0150,
   '0160_partner_callbacks': m0160,
   '0170_calibration': m0170,
 };

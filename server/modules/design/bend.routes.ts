@@ -5,7 +5,7 @@
 // a running hub (app.request tests) jobs stay queued.
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { MAX_PROGRAM_STEPS, stepProblems } from '../../../common/bend-program.ts';
+import { MAX_PROGRAM_STEPS } from '../../../common/bend-program.ts';
 import { bendBodySchema, bendStepSchema, bendWireSchema, jobIdSchema, queueListSchema } from '../../../common/bend-request.ts';
 import { WIRE_TYPES } from '../../../common/wires.ts';
 import type { AppContext } from '../../context.ts';
@@ -15,21 +15,9 @@ import { Code, ok } from '../../core/envelope.ts';
 import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ApiError, fail, invalidField } from '../../core/errors.ts';
 import { validate, validationError } from '../../core/validate.ts';
-import { bendTarget, deviceList, insertJob, jobOwner, jobStatus, queueList, transition, usableDeviceIds } from '../device-hub/jobs.ts';
-import { headCollision } from '../device/head-check.ts';
+import { bendTarget, deviceList, jobOwner, jobStatus, queueList, transition, usableDeviceIds } from '../device-hub/jobs.ts';
+import { checkProgram, queueBend } from './bend-queue.ts';
 import { visibleOrder } from './service.ts';
-import { isDesignerWire, type WireAiMark } from '../../../common/ai.ts';
-
-/** The design document's wire of this id, if any. */
-function storedWire(data: string, id: string): { ai?: WireAiMark | null } | undefined {
-  try {
-    const doc = JSON.parse(data) as { wires?: unknown };
-    if (!Array.isArray(doc.wires)) return undefined;
-    return (doc.wires as ({ id?: unknown; ai?: WireAiMark | null } | null)[]).find((w) => w && (typeof w.id === 'string' || typeof w.id === 'number') && String(w.id) === id) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const PREFIX = '/admin/design';
 
@@ -37,19 +25,6 @@ const BEND = epsGroup('design', PREFIX, 'DesignBend');
 
 export function bendRoutes(ctx: AppContext) {
   const doc = entryDoc(BEND);
-
-  /**
-   * Whether the wire is a designer's (common/ai.ts isDesignerWire): the order's stored design
-   * decides for a wire it holds (by id); otherwise the body's own mark.
-   */
-  async function designersWire(orderId: number | null, wire: { id?: string | number; ai?: { accepted: boolean } | null }): Promise<boolean> {
-    if (orderId !== null && wire.id !== undefined) {
-      const row = await ctx.db.selectFrom('design_data').select('data').where('orderId', '=', orderId).executeTakeFirst();
-      const stored = row ? storedWire(row.data, String(wire.id)) : undefined;
-      if (stored) return isDesignerWire(stored);
-    }
-    return isDesignerWire(wire);
-  }
 
   const usable = async (userId: number) => usableDeviceIds(ctx.db, userId, await seesAll(ctx.db, userId, SEE_ALL.devices));
 
@@ -91,39 +66,14 @@ export function bendRoutes(ctx: AppContext) {
         throw invalidField('wire');
       }
       if (body.steps.length > MAX_PROGRAM_STEPS) throw fail('hubTooManySteps', { steps: body.steps.length, max: MAX_PROGRAM_STEPS });
-      // The machine's limits are the editor's (common/bend-program.ts); the first value outside
-      // them is named, e.g. "steps.0.feed is invalid: 1e+300 is outside (0, 120]".
       const steps = z.array(bendStepSchema).safeParse(body.steps);
       if (!steps.success) throw validationError(steps.error.issues.map((i) => ({ path: ['steps', ...i.path] })), { steps: body.steps });
-      const outside = stepProblems(steps.data)[0];
-      if (outside) {
-        throw new ApiError(Code.validation, 'hubStepLimit', 200, { field: `steps.${outside.step}.${outside.field}`, value: String(outside.value), range: outside.range });
-      }
-      const diameters = device.diameters.split(',').map(Number);
-      const diameter = Math.round(wire.data.diameter * 100) / 100;
-      if (!diameters.some((d) => Math.abs(d - diameter) < 1e-6)) {
-        throw fail('hubDiameterMismatch', { diameter, diameters: diameters.join(', ') });
-      }
-      if (steps.data.length > device.memory) throw fail('hubOverMemory', { steps: steps.data.length, memory: device.memory });
-      // The device's own bending head (device_info.head, else the default), as the editor checks it.
-      const hit = await headCollision(ctx.db, ctx.logger, device.id, steps.data, diameter);
-      if (hit) throw fail('hubCollision', { step: hit.step + 1, phase: hit.phase });
+      await checkProgram(ctx, device, wire.data, steps.data);
       const orderId = body.orderId === undefined || body.orderId === null || body.orderId === '' ? null : Number(body.orderId);
       if (orderId !== null && !(Number.isInteger(orderId) && orderId > 0)) throw invalidField('orderId');
       // The same rule as the design document: the order's designer or an orders admin.
       if (orderId !== null && !(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
-      // A wire the automatic design made and no designer accepted goes only to an AI-enabled device.
-      if (!device.enableAI && !(await designersWire(orderId, wire.data))) throw fail('hubAiWire', { device: device.devicename });
-      const jobId = await insertJob(ctx, {
-        deviceId: device.id,
-        userId,
-        orderId,
-        wire: { type: wire.data.type, diameter, ...(wire.data.material ? { material: wire.data.material } : {}), ...(wire.data.id !== undefined ? { id: String(wire.data.id) } : {}) },
-        steps: steps.data,
-      });
-      // Stored: the reply does not wait for the device; its hub sends it now or when it connects.
-      ctx.delivery.jobsWaiting(device.id);
-      return ok(c, { jobId });
+      return ok(c, { jobId: await queueBend(ctx, device, { userId, orderId, wire: wire.data, steps: steps.data }) });
     })
     .post(`${PREFIX}/getQueueList`, doc('Bend jobs, newest first ({ deviceId?, mine? }); non-admins see their own'), validate('json', queueListSchema), async (c) => {
       const { deviceId, mine, status, limit } = c.req.valid('json');

@@ -65,7 +65,7 @@ export async function saveDentureBase(ctx: AppContext, c: Context<AppEnv>) {
   let staged: StagedBlob;
   let orderId: number;
   if (boundaryOf(c.req.header('content-type'))) {
-    const { fields, files } = await receive(c, storage, maxBytes);
+    const { fields, files } = await receive(c.req.raw, storage, maxBytes);
     const parsed = orderIdOf.safeParse(fields.get('orderId') ?? c.req.query('orderId'));
     if (files.length !== 1 || !parsed.success) {
       await Promise.all(files.map((f) => storage.discard(f.staged)));

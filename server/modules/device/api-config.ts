@@ -1,11 +1,13 @@
-// /admin/device/apiConfig: per-department settings of an outside API (name, url, key, kind, a
-// partner's callback URL, its callbacks' deliveries: server/modules/callbacks). The
+// /admin/device/apiConfig: per-department settings of an outside API (name, url, key, kind; for a
+// partner also the open calls it may make (server/modules/open), its callback URL and its
+// callbacks' deliveries (server/modules/callbacks)). The
 // key is written, never read back: replies carry only a hint of its last characters. Each entry
 // also has a secret for signed calls (core/signature.ts), made by the server: the add reply and
 // rotateSecret { id } (device:apiConfig:rotateSecret) show it once; no other reply carries it, and
 // the request log never sees it (it is in no request, and replies are not logged).
 import { z } from 'zod';
 import { API_CONFIG_KINDS, DEFAULT_API_CONFIG_KIND } from '../../../common/api-config.ts';
+import { PARTNER_CALLS } from '../../../common/partner-api.ts';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { randomToken } from '../../core/crypto.ts';
@@ -21,6 +23,11 @@ const url = z
   .max(1024)
   .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v));
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+/** A partner's open calls: a list or comma-separated names of PARTNER_CALLS, stored comma-separated. */
+const calls = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
+  z.array(z.enum(PARTNER_CALLS)).max(PARTNER_CALLS.length).transform((list) => [...new Set(list)].join(',')),
+);
 const fields = {
   name: z.string().trim().min(1).max(255),
   url,
@@ -29,6 +36,7 @@ const fields = {
   enabled: z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v ? 1 : 0)).optional(),
   remark: z.string().max(1024).nullable().optional(),
   kind: z.enum(API_CONFIG_KINDS).optional(),
+  calls: calls.nullable().optional(),
   callbackUrl: z.preprocess((v) => (v === '' ? null : v), url.nullable().optional()),
 };
 const addSchema = z.object(fields);
@@ -49,6 +57,7 @@ export const apiConfigResource = {
     remark: { type: 'string', comment: 'Remark', nullable: true },
     kind: { type: 'string', comment: "Kind: 'partner' (signed partner API) or 'aiService' (outside design engine)" },
     secret: { type: 'string', comment: 'Signing secret (shown once: add, rotateSecret)', select: false, readonly: true },
+    calls: { type: 'string', comment: "A partner's open calls it may make, comma-separated (test is always allowed)", nullable: true },
     callbackUrl: { type: 'string', comment: "A partner's callback URL: order and AI status changes are posted there (docs/partner-api.md)", nullable: true },
     createTime: { type: 'datetime', comment: 'Created', readonly: true },
     updateTime: { type: 'datetime', comment: 'Updated', readonly: true },
@@ -89,7 +98,11 @@ export function createApiConfigResource(ctx: AppContext) {
   const resource = createCrud(ctx, {
     ...apiConfigResource,
     hooks: {
-      beforeAdd: (data) => ({ ...data, enabled: data.enabled ?? 1, kind: data.kind ?? DEFAULT_API_CONFIG_KIND, secret: newSecret() }),
+      // A new partner may make every call until its list says otherwise.
+      beforeAdd: (data) => {
+        const kind = data.kind ?? DEFAULT_API_CONFIG_KIND;
+        return { ...data, enabled: data.enabled ?? 1, kind, calls: data.calls === undefined && kind === 'partner' ? PARTNER_CALLS.join(',') : data.calls, secret: newSecret() };
+      },
       addReply: (_id, row) => ({ secret: row.secret }),
       // An empty key on update keeps the stored one.
       beforeUpdate: ({ id: _id, ...data }) => data,

@@ -13,7 +13,8 @@ import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import { fileUrl } from '../space/upload.routes.ts';
 import { AI_STATUS, ORDER_STATUS } from './status.ts';
 import { latestJobs } from '../geo-jobs/store.ts';
-import { modelsChanged, recordCreated } from './lifecycle.ts';
+import { modelsChanged } from './lifecycle.ts';
+import { checkModelSet, orderCreated } from './create.ts';
 import { historySchema, orderHistory } from './history.ts';
 import { aiOff, AUTODESIGN_KIND, submitAi } from '../ai/status.ts';
 import { checkPrescription } from '../ai/prescription.ts';
@@ -123,8 +124,7 @@ async function checkModels(trx: Kysely<Database>, userId: number, filesAdmin: bo
     if (file.triangleCount === null) throw fail('orderModelNotStl', { field: names[field]! });
   }
   const merged = { ...previous, ...Object.fromEntries(MODELS.filter((f) => models[f] !== undefined).map((f) => [f, models[f]])) };
-  if (!merged.upperFileId && !merged.lowerFileId) throw fail('orderModelRequired');
-  if (merged.occlusionFileId && !(merged.upperFileId && merged.lowerFileId)) throw fail('orderBothModels');
+  checkModelSet(merged);
   return models;
 }
 
@@ -178,11 +178,8 @@ export function createOrderResource(ctx: AppContext) {
       // The first history row; the models' jobs (same transaction): with an occlusion model, status 3
       // and the bite job; the teeth of each jaw model.
       async afterAdd(id, data, { c, ctx, trx }) {
-        const { userId } = authOf(c);
-        await recordCreated(trx, id, userId, ctx.clock.now());
-        await modelsChanged(ctx, trx, id, userId);
         // Saved with AI on: submitted, its job queued after the bite and teeth jobs.
-        if (data.enableAI) await submitAi(ctx, trx, id);
+        await orderCreated(ctx, trx, id, authOf(c).userId, Boolean(data.enableAI));
       },
       async beforeUpdate(data, { c, trx }) {
         const { userId } = authOf(c);

@@ -3,17 +3,25 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { serial } from './serial.ts';
+import { serial, type Serial } from './serial.ts';
 import { createSpaceInfoResource } from './space-info.ts';
 import { createSpaceTypeResource } from './space-type.ts';
-import { localStorage } from './storage.ts';
+import { localStorage, type BlobStorage } from './storage.ts';
 import { uploadRoutes } from './upload.routes.ts';
 
 export { UPLOAD_PATH } from './upload.routes.ts';
 
+const stores = new WeakMap<AppContext, { storage: BlobStorage; blobs: Serial }>();
+
+/** The app's blob storage and its one-at-a-time section (every writer of uploads shares them). */
+export function spaceStore(ctx: AppContext): { storage: BlobStorage; blobs: Serial } {
+  let store = stores.get(ctx);
+  if (!store) stores.set(ctx, (store = { storage: localStorage(path.join(ctx.config.dataDir, 'uploads')), blobs: serial() }));
+  return store;
+}
+
 export function spaceModule(ctx: AppContext) {
-  const storage = localStorage(path.join(ctx.config.dataDir, 'uploads'));
-  const blobs = serial();
+  const { storage, blobs } = spaceStore(ctx);
   const info = createSpaceInfoResource(ctx);
   const type = createSpaceTypeResource(ctx);
 

@@ -17,6 +17,8 @@ import { checkStl, STL_REASON, type StlHealth } from './stl-check.ts';
 import type { BlobStorage, BlobWriter, StagedBlob } from './storage.ts';
 import { boundaryOf, MultipartError, MultipartLimitError, readMultipart } from './multipart.ts';
 import type { Serial } from './serial.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 
 export const UPLOAD_PATH = '/admin/base/comm/upload';
 export const MAX_FILES = 9;
@@ -63,6 +65,8 @@ const namelessSink = {
 };
 
 interface Received {
+  /** The form field the file came in. */
+  field: string;
   name: string;
   writer: BlobWriter;
   staged?: StagedBlob;
@@ -72,8 +76,7 @@ interface Received {
  * Streams the multipart body: each file part goes straight to a staged blob on disk, so no
  * upload is held in memory whole. Count and size limits stop the reading at once.
  */
-export async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes: number) {
-  const raw = c.req.raw;
+export async function receive(raw: Request, storage: BlobStorage, maxBytes: number) {
   const boundary = boundaryOf(raw.headers.get('content-type'));
   if (!boundary || !raw.body) throw fail('uploadNoFile');
   const length = Number(raw.headers.get('content-length') ?? NaN);
@@ -87,7 +90,7 @@ export async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes
       file(part) {
         if (!part.filename) return namelessSink;
         if (files.length >= MAX_FILES) throw fail('uploadTooMany', { max: MAX_FILES });
-        const received: Received = { name: part.filename.slice(0, 255), writer: storage.writer() };
+        const received: Received = { field: part.field, name: part.filename.slice(0, 255), writer: storage.writer() };
         files.push(received);
         return {
           async write(chunk) {
@@ -113,6 +116,31 @@ export async function receive(c: Context<AppEnv>, storage: BlobStorage, maxBytes
   return { fields, files: files as (Received & { staged: StagedBlob })[] };
 }
 
+/** Records committed bytes as a file of the space (inside the caller's transaction). */
+export async function recordFile(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  f: { staged: StagedBlob; name: string; ext: string; kind: Kind; classifyId: number | null; userId: number; triangles: number | null; now: string },
+) {
+  const values = {
+    url: '',
+    key: f.staged.key,
+    name: f.name,
+    size: f.staged.size,
+    mime: mimeOf(f.ext),
+    kind: f.kind === 'file' ? kindOf(f.ext) : f.kind,
+    classifyId: f.classifyId,
+    userId: f.userId,
+    triangleCount: f.triangles,
+    createTime: f.now,
+    updateTime: f.now,
+  };
+  const { id } = await trx.insertInto('space_info').values(values).returning('id').executeTakeFirstOrThrow();
+  const url = urlOf(ctx.jwtSecret, id, values.kind);
+  await trx.updateTable('space_info').set({ url }).where('id', '=', id).execute();
+  return { id, ...values, url };
+}
+
 export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Serial) {
   const maxBytes = ctx.config.uploadMaxBytes;
 
@@ -120,7 +148,7 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
   const comm = new Hono<AppEnv>()
     .post('/upload', doc('Upload files (multipart: file..., kind?, classifyId?)'), async (c) => {
       const auth = authOf(c);
-      const { fields, files } = await receive(c, storage, maxBytes);
+      const { fields, files } = await receive(c.req.raw, storage, maxBytes);
       let committed = false;
       try {
         if (files.length === 0) throw fail('uploadNoFile');
@@ -160,23 +188,7 @@ export function uploadRoutes(ctx: AppContext, storage: BlobStorage, serial: Seri
           return ctx.db.transaction().execute(async (trx) => {
             const out = [];
             for (const s of checked) {
-              const values = {
-                url: '',
-                key: s.staged.key,
-                name: s.name,
-                size: s.staged.size,
-                mime: mimeOf(s.ext),
-                kind: kind === 'file' ? kindOf(s.ext) : kind,
-                classifyId,
-                userId: auth.userId,
-                triangleCount: s.triangles,
-                createTime: now,
-                updateTime: now,
-              };
-              const { id } = await trx.insertInto('space_info').values(values).returning('id').executeTakeFirstOrThrow();
-              const url = urlOf(ctx.jwtSecret, id, values.kind);
-              await trx.updateTable('space_info').set({ url }).where('id', '=', id).execute();
-              const { key: _key, ...visible } = values;
+              const { id, url, key: _key, ...visible } = await recordFile(ctx, trx, { staged: s.staged, name: s.name, ext: s.ext, kind, classifyId, userId: auth.userId, triangles: s.triangles, now });
               // STL files also carry their health (not stored: the order form warns at once).
               out.push({ id, ...visible, url, ...(s.ext === 'stl' ? { health: s.health } : {}) });
             }

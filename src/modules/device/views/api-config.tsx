@@ -1,8 +1,9 @@
 /**
  * Interface configuration: per department, the URL, key (write-only) and kind of an outside API
- * (a partner, or an AI service that designs in place of the built-in engine). The signing secret
- * the server makes is shown once, after add and after "Rotate secret". A partner's callback URL
- * gets its orders' status changes; "Callbacks" lists their deliveries.
+ * (a partner, or an AI service that designs in place of the built-in engine); for a partner also
+ * the open calls it may make and the URL its orders' status changes are posted to ("Callbacks"
+ * lists their deliveries). The signing secret the server makes is shown once, after add and after
+ * "Rotate secret". The toolbar links the partner API's OpenAPI document.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
@@ -12,6 +13,7 @@ import { CrudPage, toTree, useConfirm, type CrudHandle, type FormItem, type Opti
 import { toast } from '../../../ui/toast.tsx';
 import { DEFAULT_API_CONFIG_KIND } from '../../../../common/api-config.ts';
 import { DeliveriesDrawer } from '../DeliveriesDrawer.tsx';
+import { PARTNER_CALLS, PARTNER_OPENAPI_PATH } from '../../../../common/partner-api.ts';
 import { KeyDialog } from '../KeyDialog.tsx';
 
 const PREFIX = '/admin/device/apiConfig';
@@ -38,6 +40,9 @@ export default function ApiConfigList() {
     { label: t`Enabled`, value: 1, color: '#16a34a' },
     { label: t`Disabled`, value: 0, color: '#64748b' },
   ];
+  // The calls keep their API names (what a partner's developer reads in the OpenAPI document).
+  const callOptions: Option[] = PARTNER_CALLS.map((c) => ({ label: c, value: c }));
+  const notPartner = ({ form }: { form: Row }) => form.kind !== 'partner';
   const columns: TableColumn[] = [
     { prop: 'name', label: t`Name`, sortable: true, minWidth: 140 },
     { prop: 'url', label: t`URL`, minWidth: 220, render: (r) => <span className="font-mono text-xs break-all">{String(r.url ?? '')}</span> },
@@ -65,14 +70,24 @@ export default function ApiConfigList() {
       placeholder: t`Leave empty to keep the stored key`,
       hook: 'empty',
     },
+    { prop: 'departmentId', label: t`Department`, type: 'treeSelect', tree },
+    {
+      prop: 'calls',
+      label: t`Allowed calls`,
+      type: 'select',
+      multiple: true,
+      options: callOptions,
+      value: [...PARTNER_CALLS],
+      hook: 'join',
+      hidden: notPartner,
+    },
     {
       prop: 'callbackUrl',
-      label: t`Callback address`,
+      label: t`Callback URL`,
       placeholder: 'https://',
-      hidden: ({ form }) => (form.kind ?? DEFAULT_API_CONFIG_KIND) !== 'partner',
+      hidden: notPartner,
       validate: (v) => (v === undefined || v === null || v === '' || /^https?:\/\/\S+$/i.test(String(v)) ? null : t`Enter an http or https address`),
     },
-    { prop: 'departmentId', label: t`Department`, type: 'treeSelect', tree },
     { prop: 'remark', label: t`Remark`, type: 'textarea' },
   ];
   const search: FormItem[] = [
@@ -109,6 +124,11 @@ export default function ApiConfigList() {
             hidden: (row) => row.kind !== 'partner' || !hasPerm('device:apiConfig:deliveries'),
           },
         ]}
+        toolbar={
+          <a className="aw-btn-default h-8" href={PARTNER_OPENAPI_PATH} target="_blank" rel="noreferrer" data-testid="partner-openapi">
+            {t`Partner API (OpenAPI)`}
+          </a>
+        }
       />
       <DeliveriesDrawer entry={deliveriesOf} onClose={() => setDeliveriesOf(null)} />
       <KeyDialog
