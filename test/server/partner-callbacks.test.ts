@@ -13,6 +13,7 @@ import { CALLBACK_BASE_DELAY_MS, CALLBACK_MAX_ATTEMPTS, CALLBACK_MAX_DELAY_MS, D
 import { AI_STATUS, ORDER_STATUS } from '../../common/orders.ts';
 import { isPrivateAddress, OutboundRefused, postSigned } from '../../server/core/outbound.ts';
 import { CallbackDeliverer } from '../../server/modules/callbacks/deliverer.ts';
+import { recipientsOf } from '../../server/modules/callbacks/queue.ts';
 import { moveOrder } from '../../server/modules/order/lifecycle.ts';
 import { cubeStl } from '../fixtures/stl.ts';
 import { verifyIncoming } from './ai-vendor-signer.ts';
@@ -146,6 +147,23 @@ describe('queueing', () => {
     // An AI service entry is no partner: it gets no callbacks.
     const all = await t.ctx.db.selectFrom('partner_delivery').select('configId').execute();
     expect(new Set(all.map((r) => r.configId))).toEqual(new Set([entryA.id, entryB.id]));
+  });
+
+  it("reaches a partner of a department above the designer's, and the partner that created the order", async () => {
+    const group = (await call('POST', '/admin/base/sys/department/add', admin, { name: 'Group', orderNum: 0 })).body.data.id as number;
+    const lab = (await call('POST', '/admin/base/sys/department/add', admin, { name: 'Lab C', orderNum: 0, parentId: group })).body.data.id as number;
+    const groupEntry = await addEntry('Group clinic', group, '/group');
+    await addUser(t, admin, { username: 'cara', password: 'cara-pass', departmentId: lab } as never);
+    const userId = async (username: string) => (await t.ctx.db.selectFrom('base_sys_user').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+    const order = bobOrder;
+    await t.ctx.db.updateTable('order_info').set({ designerId: await userId('cara') }).where('id', '=', order).execute();
+    expect(await t.ctx.db.transaction().execute((trx) => recipientsOf(trx, order))).toEqual([groupEntry.id]);
+    // Created by the partner of Lab B: it hears of it too, wherever its designer is.
+    await t.ctx.db.insertInto('partner_order').values({ configId: entryB.id, partnerOrderNo: 'B-1', orderId: order, createTime: '2026-01-01 00:00:00' }).execute();
+    expect(await t.ctx.db.transaction().execute((trx) => recipientsOf(trx, order))).toEqual([entryB.id, groupEntry.id].sort((x, y) => x - y));
+    await t.ctx.db.updateTable('order_info').set({ designerId: await userId('bob') }).where('id', '=', order).execute();
+    await t.ctx.db.deleteFrom('partner_order').where('orderId', '=', order).execute();
+    await t.ctx.db.deleteFrom('device_api_config').where('id', '=', groupEntry.id).execute();
   });
 
   it('queues nothing for a change that was rolled back', async () => {
