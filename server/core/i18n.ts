@@ -3,6 +3,7 @@
 
 import { aiMessages } from './messages/ai.ts';
 import { baseMessages } from './messages/base.ts';
+import { callsMessages } from './messages/calls.ts';
 import { designMessages } from './messages/design.ts';
 import { hubMessages } from './messages/hub.ts';
 import { lifecycleMessages } from './messages/lifecycle.ts';
@@ -23,6 +24,7 @@ const catalog = {
   ...hubMessages,
   ...lifecycleMessages,
   ...aiMessages,
+  ...callsMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

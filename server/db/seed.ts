@@ -1,5 +1,7 @@
 // Start-up data, safe to run on every start: the seeded menu (each entry once, see
-// seed-menu-sync.ts), the superadmin role and the admin user.
+// seed-menu-sync.ts), the superadmin role, one role per kind of user (designer, manufacturer,
+// administrator: common/role-templates.ts; each once, so one an admin deleted stays deleted) and
+// the admin user.
 import type { AppContext } from '../context.ts';
 import { formatTime } from '../core/clock.ts';
 import { randomToken } from '../core/crypto.ts';
@@ -7,6 +9,34 @@ import { syncSeedMenus } from './seed-menu-sync.ts';
 import { seedMenus } from './seed-menus.ts';
 
 import { SUPERADMIN_ROLE } from '../core/perms.ts';
+import { ROLE_KINDS, templateMenuIds, type RoleKind } from '../../common/role-templates.ts';
+import type { Db } from './index.ts';
+
+/** The seeded role of each kind: its label, and whether its data scope widens to sub-departments. */
+const KIND_ROLES: Record<RoleKind, { label: string; remark: string; relevance: number }> = {
+  designer: { label: 'Designer', remark: 'Designs the orders given to them and bends their wires', relevance: 0 },
+  manufacturer: { label: 'Manufacturer', remark: "Runs a lab: its orders, machines, partner interface, files and data board", relevance: 1 },
+  administrator: { label: 'Administrator', remark: 'Every page and right of the menu, without being superadmin', relevance: 1 },
+};
+
+/** Creates each kind's role once (recorded in base_sys_seed); a role of that name already there is kept as it is. */
+async function seedKindRoles(trx: Db, now: string): Promise<void> {
+  const done = new Set((await trx.selectFrom('base_sys_seed').select('key').where('key', 'like', 'role:%').execute()).map((r) => r.key));
+  const menus = await trx.selectFrom('base_sys_menu').select(['id', 'parentId', 'type', 'name', 'router']).execute();
+  for (const kind of ROLE_KINDS) {
+    const key = `role:${kind}`;
+    if (done.has(key)) continue;
+    await trx.insertInto('base_sys_seed').values({ key, menuId: null, createTime: now }).execute();
+    if (await trx.selectFrom('base_sys_role').select('id').where('name', '=', kind).executeTakeFirst()) continue;
+    const role = await trx
+      .insertInto('base_sys_role')
+      .values({ name: kind, ...KIND_ROLES[kind], createTime: now, updateTime: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ids = templateMenuIds(kind, menus);
+    if (ids.length) await trx.insertInto('base_sys_role_menu').values(ids.map((menuId) => ({ roleId: role.id, menuId }))).execute();
+  }
+}
 
 export interface SeedResult {
   menusCreated: number;
@@ -20,6 +50,7 @@ export async function seed(ctx: AppContext): Promise<SeedResult> {
   const result: SeedResult = { menusCreated: 0 };
 
   result.menusCreated = await db.transaction().execute((trx) => syncSeedMenus(trx, seedMenus, now));
+  await db.transaction().execute((trx) => seedKindRoles(trx, now));
 
   let role = await db.selectFrom('base_sys_role').select('id').where('name', '=', SUPERADMIN_ROLE).executeTakeFirst();
   if (!role) {

@@ -17,6 +17,7 @@ import * as m0110 from './0110_order_lifecycle.ts';
 import * as m0120 from './0120_model_teeth.ts';
 import * as m0130 from './0130_ai_design.ts';
 import * as m0140 from './0140_ai_vendor.ts';
+import * as m0180 from './0180_habby_redirect.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0120_model_teeth': m0120,
   '0130_ai_design': m0130,
   '0140_ai_vendor': m0140,
+  '0180_habby_redirect': m0180,
 };
