@@ -50,7 +50,6 @@ export async function seed(ctx: AppContext): Promise<SeedResult> {
   const result: SeedResult = { menusCreated: 0 };
 
   result.menusCreated = await db.transaction().execute((trx) => syncSeedMenus(trx, seedMenus, now));
-  await db.transaction().execute((trx) => seedKindRoles(trx, now));
 
   let role = await db.selectFrom('base_sys_role').select('id').where('name', '=', SUPERADMIN_ROLE).executeTakeFirst();
   if (!role) {
@@ -60,6 +59,7 @@ export async function seed(ctx: AppContext): Promise<SeedResult> {
       .returning('id')
       .executeTakeFirstOrThrow();
   }
+  await db.transaction().execute((trx) => seedKindRoles(trx, now));
 
   let admin = await db.selectFrom('base_sys_user').select('id').where('username', '=', 'admin').executeTakeFirst();
   if (!admin) {
