@@ -8,6 +8,8 @@ import { baseApi, type User } from '../api/base.ts';
 import { session } from '../api/client.ts';
 import { buildMenu, type MenuModel } from '../menu/build.ts';
 import { checkPerm, type PermCheck } from './perm.ts';
+import { applyHabby } from './habby.ts';
+import type { Habby } from '../../common/habby.ts';
 
 export interface AppState {
   user: User | null;
@@ -46,7 +48,14 @@ export function useApp(): AppState {
 export function ensureBootstrap(): Promise<void> {
   if (state.loaded || !session.hasToken()) return Promise.resolve();
   loading ??= Promise.all([
-    baseApi.person().then((user) => set({ user }), () => undefined),
+    baseApi.person().then(
+      (user) => {
+        set({ user });
+        // The preferences kept on the server apply in every browser the user signs in on.
+        void applyHabby(user.habby as Habby | undefined);
+      },
+      () => undefined,
+    ),
     baseApi.permmenu().then(
       ({ menus, perms }) => set({ menu: buildMenu(menus ?? [], perms ?? []), perms: perms ?? [] }),
       () => undefined,
