@@ -18,6 +18,8 @@ export function useTypeName(): (t: TypeLabel) => string {
 
 const TH = 'py-1.5 pr-3 text-right font-medium whitespace-nowrap';
 const TD = 'py-1.5 pr-3 text-right tabular-nums';
+/** Wire type headers may wrap (German names are long): the table then fits its card. */
+const TYPE_TH = 'py-1.5 pr-3 text-right align-bottom font-medium';
 
 function Table({ caption, head, children }: { caption: string; head: ReactNode; children: ReactNode }) {
   return (
@@ -45,7 +47,7 @@ export function TypeMatrixTable({ matrix, caption }: { matrix: TypeMatrix; capti
         <>
           <th className="py-1.5 pr-3 font-medium">{t`Manufacturer`}</th>
           {matrix.types.map((ty) => (
-            <th key={ty.type} className={TH}>
+            <th key={ty.type} className={TYPE_TH}>
               {typeName(ty)}
             </th>
           ))}
@@ -116,7 +118,7 @@ export function DesignerTable({ types, designers }: { types: TypeLabel[]; design
           <th className={TH}>{t`Designs`}</th>
           <th className={TH}>{t`Bases`}</th>
           {types.map((ty) => (
-            <th key={ty.type} className={TH}>
+            <th key={ty.type} className={TYPE_TH}>
               {typeName(ty)}
             </th>
           ))}

@@ -18,7 +18,7 @@ import { LinesChart, SeriesChart, StatusChart } from '../charts.tsx';
 import { DepartmentOrdersTable, DesignerTable, TypeMatrixTable, useTypeName } from '../DesignCards.tsx';
 import { loadBoard, PERIODS, type Board, type Period } from '../data.ts';
 import { DeviceTimes } from '../DeviceTimes.tsx';
-import { Card, DeviceSplit, formatDuration, RankingList, Segmented, Stat } from '../parts.tsx';
+import { Card, DeviceSplit, Empty, formatDuration, RankingList, Segmented, Stat } from '../parts.tsx';
 import { WireCard } from '../WireCard.tsx';
 import { WorldMap } from '../WorldMap.tsx';
 import { formatCount, formatNumber } from '../../../i18n/format.ts';
@@ -172,7 +172,7 @@ export default function DataBoard() {
             {b.designTypes && (
               <Card title={t`Wires designed by type`}>
                 <RankingList
-                  rows={b.designTypes.map((r) => ({ key: r.type, name: typeName(r), value: r.wires, detail: `/ ${r.orders}`, title: `${t`Wires`} ${r.wires} · ${t`Orders`} ${r.orders}` }))}
+                  rows={[...b.designTypes].sort((x, y) => y.wires - x.wires).map((r) => ({ key: r.type, name: typeName(r), value: r.wires, detail: `/ ${r.orders}`, title: `${t`Wires`} ${r.wires} · ${t`Orders`} ${r.orders}` }))}
                   empty={t`No data`}
                 />
               </Card>
@@ -226,14 +226,18 @@ export default function DataBoard() {
             )}
             {b.departmentTimeSeries && (
               <Card title={t`Bending time per manufacturer over time`} className="xl:col-span-3">
-                <LinesChart
-                  unit={b.departmentTimeSeries.unit}
-                  times={b.departmentTimeSeries.series.map((s) => s.time)}
-                  // Minutes: the axis counts them.
-                  lines={b.departmentTimeSeries.departments.map((d, i) => ({ label: d.name ?? t`No department`, values: b.departmentTimeSeries!.series.map((s) => Math.round((s.ms[i] ?? 0) / 6000) / 10) }))}
-                  label={t`Bending time per manufacturer over time, in minutes`}
-                  height={220}
-                />
+                {b.departmentTimeSeries.departments.length === 0 ? (
+                  <Empty>{t`No data`}</Empty>
+                ) : (
+                  <LinesChart
+                    unit={b.departmentTimeSeries.unit}
+                    times={b.departmentTimeSeries.series.map((s) => s.time)}
+                    // Minutes: the axis counts them.
+                    lines={b.departmentTimeSeries.departments.map((d, i) => ({ label: d.name ?? t`No department`, values: b.departmentTimeSeries!.series.map((s) => Math.round((s.ms[i] ?? 0) / 6000) / 10) }))}
+                    label={t`Bending time per manufacturer over time, in minutes`}
+                    height={220}
+                  />
+                )}
               </Card>
             )}
             {b.designerDetails && (
