@@ -24,12 +24,11 @@ async function userWith(username: string, perms: string[]): Promise<string> {
   return (await t.login(username, 'secret-pass-1')).token;
 }
 
-function parseFile(token: string, content: string, lang = 'en') {
+async function parseFile(token: string, content: string, lang = 'en') {
   const form = new FormData();
   form.append('file', new File([content], 'menus.json', { type: 'application/json' }));
-  return t.app
-    .request('/admin/base/sys/menu/parse', { method: 'POST', headers: { Authorization: token, 'Accept-Language': lang }, body: form })
-    .then(async (res) => ({ status: res.status, body: (await res.json()) as { code: number; message: string; data?: any } }));
+  const res = await t.app.request('/admin/base/sys/menu/parse', { method: 'POST', headers: { Authorization: token, 'Accept-Language': lang }, body: form });
+  return { status: res.status, body: (await res.json()) as { code: number; message: string; data?: any } };
 }
 
 const page = (router: string, perms: string[], extra: object = {}) => ({
