@@ -12,11 +12,15 @@ import { SUPERADMIN_ROLE } from '../core/perms.ts';
 import { ROLE_KINDS, templateMenuIds, type RoleKind } from '../../common/role-templates.ts';
 import type { Db } from './index.ts';
 
-/** The seeded role of each kind: its label, and whether its data scope widens to sub-departments. */
+/**
+ * The seeded role of each kind: its key (`kind-<kind>`, clear of the keys labs give their own
+ * roles), its name, and whether its data scope widens to sub-departments.
+ */
+export const KIND_ROLE_KEY = (kind: RoleKind) => `kind-${kind}`;
 const KIND_ROLES: Record<RoleKind, { label: string; remark: string; relevance: number }> = {
-  designer: { label: 'Designer', remark: 'Designs the orders given to them and bends their wires', relevance: 0 },
-  manufacturer: { label: 'Manufacturer', remark: "Runs a lab: its orders, machines, partner interface, files and data board", relevance: 1 },
-  administrator: { label: 'Administrator', remark: 'Every page and right of the menu, without being superadmin', relevance: 1 },
+  designer: { label: 'Designer (user kind)', remark: 'Designs the orders given to them and bends their wires', relevance: 0 },
+  manufacturer: { label: 'Manufacturer (user kind)', remark: 'Runs a lab: its orders, machines, partner interface, files and data board', relevance: 1 },
+  administrator: { label: 'Administrator (user kind)', remark: 'Every page and right of the menu, without being superadmin', relevance: 1 },
 };
 
 /** Creates each kind's role once (recorded in base_sys_seed); a role of that name already there is kept as it is. */
@@ -27,10 +31,11 @@ async function seedKindRoles(trx: Db, now: string): Promise<void> {
     const key = `role:${kind}`;
     if (done.has(key)) continue;
     await trx.insertInto('base_sys_seed').values({ key, menuId: null, createTime: now }).execute();
-    if (await trx.selectFrom('base_sys_role').select('id').where('name', '=', kind).executeTakeFirst()) continue;
+    const name = KIND_ROLE_KEY(kind);
+    if (await trx.selectFrom('base_sys_role').select('id').where('name', '=', name).executeTakeFirst()) continue;
     const role = await trx
       .insertInto('base_sys_role')
-      .values({ name: kind, ...KIND_ROLES[kind], createTime: now, updateTime: now })
+      .values({ name, ...KIND_ROLES[kind], createTime: now, updateTime: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     const ids = templateMenuIds(kind, menus);

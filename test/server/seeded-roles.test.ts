@@ -13,7 +13,8 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-async function roleId(name: string): Promise<number> {
+async function roleId(kind: string): Promise<number> {
+  const name = kind === 'superadmin' ? kind : `kind-${kind}`;
   return (await t.ctx.db.selectFrom('base_sys_role').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
 }
 
@@ -30,10 +31,15 @@ async function status(token: string, method: string, url: string, body: unknown 
 describe('seeded roles', () => {
   it('exist once on a fresh install; one an admin deleted is not made again', async () => {
     const roles = await t.ctx.db.selectFrom('base_sys_role').select(['name', 'label']).orderBy('id').execute();
-    expect(roles.map((r) => r.name)).toEqual(['superadmin', 'designer', 'manufacturer', 'administrator']);
-    await t.ctx.db.deleteFrom('base_sys_role').where('name', '=', 'designer').execute();
+    expect(roles).toEqual([
+      { name: 'superadmin', label: 'admin' },
+      { name: 'kind-designer', label: 'Designer (user kind)' },
+      { name: 'kind-manufacturer', label: 'Manufacturer (user kind)' },
+      { name: 'kind-administrator', label: 'Administrator (user kind)' },
+    ]);
+    await t.ctx.db.deleteFrom('base_sys_role').where('name', '=', 'kind-designer').execute();
     await prepareDatabase(t.ctx);
-    expect((await t.ctx.db.selectFrom('base_sys_role').select('name').execute()).map((r) => r.name)).not.toContain('designer');
+    expect((await t.ctx.db.selectFrom('base_sys_role').select('name').execute()).map((r) => r.name)).not.toContain('kind-designer');
   });
 
   it('a designer designs and bends their orders, and manages nothing', async () => {
