@@ -246,6 +246,18 @@ describe('dashboard data scope', () => {
     expect((await info('addInfo', { period: 'week' }, token)).added.manufacturers).toBe(1);
   });
 
+  it('a designer without a department still counts their own designs', async () => {
+    const role = await createRole(t.ctx, 'board-only', ['dashboard:info:addInfo']);
+    const eve = await user('eve', null, role);
+    await order(eve, HOUR, { wires: ['labialBow', 'labialBow'], base: true });
+    const token = (await t.login('eve', 'secret-pass-1')).token;
+    expect(await info('designBaseInfo', { period: 'day' }, token)).toMatchObject({ designs: 1, bases: 1 });
+    expect((await info('designTypeInfo', { period: 'day' }, token, 'en'))[0]).toMatchObject({ type: 'labialBow', wires: 2 });
+    expect(await info('departmentDesignOrderInfo', { period: 'day' }, token)).toEqual([{ departmentId: null, name: null, orders: 1, designing: 1, pending: 0, processed: 0, designed: 1 }]);
+    // No devices of hers: no wires.
+    expect(await info('departmentProcessInfo', { period: 'day' }, token)).toEqual([]);
+  });
+
   it('a designer counts only their own orders; without the permission the calls answer 403', async () => {
     const role = await createRole(t.ctx, 'board', ['dashboard:info:addInfo']);
     await user('carl', north, role);

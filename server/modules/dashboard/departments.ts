@@ -1,7 +1,8 @@
 // The department figures of the dashboard. An order counts for the department of its designer,
 // a bent wire for the department of whoever sent it to the machine. Orders as the caller sees them
-// (server/modules/dashboard/designs.ts), jobs on the caller's devices; both only for departments
-// of the caller's data scope. Users without a department count under null (the screen names it).
+// (server/modules/dashboard/designs.ts); jobs on the caller's own devices, or for a devices admin
+// (not superadmin) those sent by users of the departments of their data scope. Users without a
+// department count under null (the screen names it).
 import { sql } from 'kysely';
 import { ORDER_STATUS } from '../../../common/orders.ts';
 import { isWireType, WIRE_TYPES, type WireType } from '../../../common/wires.ts';
@@ -67,7 +68,8 @@ async function departmentJobs(db: Db, range: Range, scope: Scope): Promise<JobRo
       finishedJobs(db, range, scope)
         .leftJoin('base_sys_user as u', 'u.id', 'device_job.userId')
         .leftJoin('base_sys_department as d', 'd.id', 'u.departmentId')
-        .$if(scope.departmentIds !== undefined, (q) => q.where('u.departmentId', 'in', scope.departmentIds!.length ? scope.departmentIds! : [-1]))
+        // A devices admin (not superadmin) counts the senders of their departments; others the jobs on their own devices.
+        .$if(scope.deviceIds === undefined && scope.departmentIds !== undefined, (q) => q.where('u.departmentId', 'in', scope.departmentIds!.length ? scope.departmentIds! : [-1]))
         .select([
           bucket.as('bucket'),
           'd.id as departmentId',

@@ -1,7 +1,7 @@
 // The design figures of the dashboard, read from the orders' design documents (design_data, one
 // per order, counted at its last save): bases generated and wires designed per wire type, per time
-// bucket, per department and per designer. Orders count as the caller sees them (own orders unless
-// an orders admin) and only those whose designer belongs to a department of the caller's data scope.
+// bucket, per department and per designer. Orders count as the caller sees them: their own, or for
+// an orders admin (not superadmin) those whose designer belongs to a department of their data scope.
 import { sql } from 'kysely';
 import { ORDER_STATUS } from '../../../common/orders.ts';
 import { isWireType, WIRE_TYPE_LABELS, WIRE_TYPES, type WireType } from '../../../common/wires.ts';
@@ -17,8 +17,10 @@ export function scopedOrders(db: Db, scope: Scope) {
     .selectFrom('order_info as o')
     .innerJoin('base_sys_user as u', 'u.id', 'o.designerId')
     .leftJoin('base_sys_department as d', 'd.id', 'u.departmentId');
+  // Own orders are the caller's whatever their department; an orders admin counts those of the
+  // departments of their data scope.
   if (scope.designerId !== undefined) q = q.where('o.designerId', '=', scope.designerId);
-  if (scope.departmentIds !== undefined) q = q.where('u.departmentId', 'in', scope.departmentIds.length ? scope.departmentIds : [-1]);
+  else if (scope.departmentIds !== undefined) q = q.where('u.departmentId', 'in', scope.departmentIds.length ? scope.departmentIds : [-1]);
   return q;
 }
 
