@@ -1,12 +1,13 @@
 /** Login and logout as the pages use them. */
 import { baseApi, type LoginForm } from '../api/base.ts';
 import { session } from '../api/client.ts';
-import { resetApp } from './store.ts';
+import { markSignedIn, resetApp } from './store.ts';
 
-/** Logs in and stores the session; the previous user's state is dropped. */
+/** Logs in and stores the session; the previous user's state is dropped, the user's stored preferences apply. */
 export async function login(form: LoginForm): Promise<void> {
   const reply = await baseApi.login(form);
   resetApp();
+  markSignedIn();
   session.login(reply);
 }
 

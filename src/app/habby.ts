@@ -2,7 +2,7 @@
  * The user's preferences kept on the server (common/habby.ts): the theme, page transition,
  * language and tooth numbering. A choice made in a menu applies at once, stays in this browser
  * (localStorage, as before) and, when signed in, is saved with POST updateHabby; at sign-in
- * (and each start with a session) the stored ones apply, so every browser shows the same.
+ * (src/app/store.ts markSignedIn) the stored ones apply, so every browser shows the same.
  */
 import type { Habby } from '../../common/habby.ts';
 import { request } from '../api/client.ts';

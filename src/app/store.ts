@@ -23,6 +23,13 @@ const EMPTY: AppState = { user: null, menu: buildMenu([]), perms: [], loaded: fa
 
 let state: AppState = EMPTY;
 let loading: Promise<void> | null = null;
+/** Set by a sign-in (markSignedIn): the next load applies the user's stored preferences. */
+let signedInNow = false;
+
+/** A sign-in just happened (login page, one-time link): the user's stored preferences apply at the next load. */
+export function markSignedIn(): void {
+  signedInNow = true;
+}
 const listeners = new Set<() => void>();
 
 function set(patch: Partial<AppState>) {
@@ -51,8 +58,10 @@ export function ensureBootstrap(): Promise<void> {
     baseApi.person().then(
       (user) => {
         set({ user });
-        // The preferences kept on the server apply in every browser the user signs in on.
-        void applyHabby(user.habby as Habby | undefined);
+        // Right after a sign-in, the preferences kept on the server apply (in any browser); a
+        // reload keeps what this browser shows (its choices were saved as they were made).
+        if (signedInNow) void applyHabby(user.habby as Habby | undefined);
+        signedInNow = false;
       },
       () => undefined,
     ),

@@ -10,7 +10,7 @@ import { useLingui } from '@lingui/react/macro';
 import { request, session } from '../api/client.ts';
 import type { LoginReply } from '../api/session.ts';
 import { safeRedirect } from '../app/pages.ts';
-import { resetApp } from '../app/store.ts';
+import { markSignedIn, resetApp } from '../app/store.ts';
 import { Spinner } from '../ui/Spinner.tsx';
 
 /** One request per code, whatever the effect runs (a code is good once). */
@@ -42,6 +42,7 @@ export function TransferPage() {
         if (!live) return;
         if (taken.delete(code)) {
           resetApp();
+          markSignedIn();
           session.login(reply);
         }
         void navigate({ href: safeRedirect(reply.target) ?? '/', replace: true });

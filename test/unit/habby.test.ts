@@ -3,6 +3,7 @@
 import './kit-dom.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { session, setNavigator } from '../../src/api/client.ts';
+import { login } from '../../src/app/auth.ts';
 import { chooseTheme, chooseToothNumbering, chooseTransition } from '../../src/app/habby.ts';
 import { ensureBootstrap, resetApp } from '../../src/app/store.ts';
 import { getTheme, setTheme, setTransition } from '../../src/ui/theme.ts';
@@ -39,12 +40,18 @@ it('a choice made in one browser is saved and applied at sign-in in another', as
   session.logout('user');
   resetApp();
 
-  // Browser B: nothing stored locally.
+  // Browser B: nothing stored locally; a reload with a session keeps what the browser shows.
   localStorage.clear();
   setTheme('default');
   setTransition(true);
   setToothNumbering('fdi');
   session.login(await server.login('ann', 'secret-pass-1'));
+  await ensureBootstrap();
+  expect(getTheme().name).toBe('default');
+  session.logout('user');
+  resetApp();
+  // Signing in applies them.
+  await login({ username: 'ann', password: 'secret-pass-1', captchaId: '', verifyCode: '' });
   await ensureBootstrap();
   await expect.poll(() => getTheme().name).toBe('jiangzi');
   expect(getTheme().transition).toBe(false);
