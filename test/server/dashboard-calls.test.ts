@@ -135,6 +135,22 @@ describe('dashboard design calls', () => {
     expect((await info('designBaseInfo', { period: 'all' })).designs).toBe(5);
   });
 
+  it('counts every document when there are more than one read holds', async () => {
+    const time = ago(HOUR);
+    const orders = await t.ctx.db
+      .insertInto('order_info')
+      .values(Array.from({ length: 450 }, (_, i) => ({ caseNo: `M${i}`, patientName: `M${i}`, designerId: bob, creatorId: bob, createTime: time, updateTime: time })))
+      .returning('id')
+      .execute();
+    const data = JSON.stringify({ wires: [{ type: 'singleArmClasp' }] });
+    await t.ctx.db
+      .insertInto('design_data')
+      .values(orders.map((o) => ({ orderId: o.id, version: 1, schemaVersion: 1, data, userId: bob, createTime: time, updateTime: time })))
+      .execute();
+    expect((await info('designBaseInfo', { period: 'day' })).designs).toBe(4 + 450);
+    expect((await info('designTypeInfo', { period: 'day' }, admin, 'en'))[1]).toMatchObject({ type: 'singleArmClasp', wires: 450, orders: 450 });
+  });
+
   it('designTypeInfo names every wire type in the caller language, with wires and orders holding them', async () => {
     const en = await info('designTypeInfo', { period: 'day' }, admin, 'en');
     expect(en).toEqual([

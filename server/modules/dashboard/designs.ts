@@ -47,6 +47,9 @@ export function wireTypes(lang: Lang) {
 
 const zeroTypes = () => Object.fromEntries(WIRE_TYPES.map((t) => [t, 0])) as Record<WireType, number>;
 
+/** Design documents read per query (each up to DESIGN_MAX_BYTES). */
+const DOCS_PER_READ = 200;
+
 interface Design extends DesignFacts {
   orderId: number;
   bucket: string;
@@ -59,34 +62,47 @@ interface Design extends DesignFacts {
 /** The design documents of the period in scope, bucketed by the unit of the range. */
 async function designs(db: Db, range: Range, scope: Scope): Promise<Design[]> {
   const bucket = sql<string>`substr(${sql.ref('dd.updateTime')}, 1, ${sql.lit(KEY_LENGTH[range.unit])})`;
-  const rows = await guard(
-    () =>
-      scopedOrders(db, scope)
-        .innerJoin('design_data as dd', 'dd.orderId', 'o.id')
-        .$if(!!range.start, (q) => q.where('dd.updateTime', '>=', range.start!))
-        .select([
-          'o.id as orderId',
-          bucket.as('bucket'),
-          'dd.data as data',
-          'u.id as designerId',
-          'u.username',
-          'u.name',
-          'u.nickName',
-          'd.id as departmentId',
-          'd.name as department',
-        ])
-        .execute(),
-    [],
-  );
-  return rows.map((r) => ({
-    orderId: r.orderId,
-    bucket: r.bucket,
-    designerId: r.designerId,
-    designer: userName({ id: r.designerId, username: r.username, name: r.name, nickName: r.nickName }),
-    departmentId: r.departmentId ?? null,
-    department: r.department ?? null,
-    ...designFacts(r.data),
-  }));
+  const out: Design[] = [];
+  // Documents are read a page at a time and only their facts kept: a period of many large
+  // documents never sits in memory at once.
+  for (let after = 0; ; ) {
+    const rows = await guard(
+      () =>
+        scopedOrders(db, scope)
+          .innerJoin('design_data as dd', 'dd.orderId', 'o.id')
+          .$if(!!range.start, (q) => q.where('dd.updateTime', '>=', range.start!))
+          .where('dd.id', '>', after)
+          .select([
+            'dd.id as id',
+            'o.id as orderId',
+            bucket.as('bucket'),
+            'dd.data as data',
+            'u.id as designerId',
+            'u.username',
+            'u.name',
+            'u.nickName',
+            'd.id as departmentId',
+            'd.name as department',
+          ])
+          .orderBy('dd.id')
+          .limit(DOCS_PER_READ)
+          .execute(),
+      [],
+    );
+    for (const r of rows) {
+      out.push({
+        orderId: r.orderId,
+        bucket: r.bucket,
+        designerId: r.designerId,
+        designer: userName({ id: r.designerId, username: r.username, name: r.name, nickName: r.nickName }),
+        departmentId: r.departmentId ?? null,
+        department: r.department ?? null,
+        ...designFacts(r.data),
+      });
+    }
+    if (rows.length < DOCS_PER_READ) return out;
+    after = rows[rows.length - 1]!.id;
+  }
 }
 
 const firstKey = (range: Range, list: { bucket: string }[]) => (range.start ? null : (list.map((d) => d.bucket).sort()[0] ?? null));
