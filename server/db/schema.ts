@@ -30,6 +30,8 @@ export interface BaseRedirectTicketTable {
   id: Generated<number>;
   codeHash: string;
   userId: number;
+  /** The user's password version when issued: a later password change voids the code. */
+  passwordVersion: number;
   target: string;
   expiresAt: number;
   usedAt: number | null;

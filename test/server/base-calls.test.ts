@@ -72,6 +72,13 @@ describe('redirect', () => {
     await t.ctx.db.updateTable('base_sys_user').set({ status: 0 }).where('id', '=', id).execute();
     expect((await t.call('POST', '/admin/base/open/redirect', { body: { code: bobs } })).body.code).toBe(1001);
 
+    // A password change voids the codes issued before it.
+    await t.ctx.db.updateTable('base_sys_user').set({ status: 1 }).where('id', '=', id).execute();
+    const bob2 = (await t.login('bob', 'secret-pass-1')).token;
+    const before = (await t.call('POST', '/admin/base/comm/redirect', { token: bob2, body: {} })).body.data.code;
+    expect((await t.call('POST', '/admin/base/comm/personUpdate', { token: bob2, body: { oldPassword: 'secret-pass-1', password: 'secret-pass-2' } })).body.code).toBe(1000);
+    expect((await t.call('POST', '/admin/base/open/redirect', { body: { code: before } })).body.code).toBe(1001);
+
     for (const target of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
       expect((await t.call('POST', '/admin/base/comm/redirect', { token: admin, body: { target } })).body.code, target).toBe(1002);
     }

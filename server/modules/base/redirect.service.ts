@@ -2,7 +2,8 @@
 // signs a user in and names a local path of the app to open (the /transfer page takes it). The
 // signed-in user asks one for themselves (comm/redirect); the partner API asks one for a named
 // user of its department (issueRedirect). Only the code's SHA-256 is stored; a used, expired or
-// unknown code, or one of a disabled user, gets the same answer.
+// unknown code, one of a disabled user, or one issued before the user's password changed, gets
+// the same answer.
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
@@ -29,13 +30,16 @@ export interface RedirectTicket {
   url: string;
 }
 
+/** A code for this user (who must exist and be enabled) that opens `target` (a checked local path). */
 export async function issueRedirect(ctx: AppContext, userId: number, target: string): Promise<RedirectTicket> {
   const now = ctx.clock.now();
+  const user = await ctx.db.selectFrom('base_sys_user').select(['passwordVersion', 'status']).where('id', '=', userId).executeTakeFirst();
+  if (!user || user.status !== 1) throw fail('userDisabled');
   const code = randomToken(32);
   await ctx.db.deleteFrom('base_redirect_ticket').where('expiresAt', '<', now).execute();
   await ctx.db
     .insertInto('base_redirect_ticket')
-    .values({ codeHash: await sha256Hex(code), userId, target, expiresAt: now + REDIRECT_TTL_MS, usedAt: null, createTime: formatTime(now) })
+    .values({ codeHash: await sha256Hex(code), userId, passwordVersion: user.passwordVersion, target, expiresAt: now + REDIRECT_TTL_MS, usedAt: null, createTime: formatTime(now) })
     .execute();
   return { code, expire: REDIRECT_TTL_MS / 1000, url: `/transfer?code=${encodeURIComponent(code)}` };
 }
@@ -53,8 +57,8 @@ export async function takeRedirect(ctx: AppContext, code: string): Promise<Token
     .where('expiresAt', '>=', now)
     .executeTakeFirst();
   if (Number(spent.numUpdatedRows) !== 1) throw fail('redirectInvalid');
-  const ticket = await ctx.db.selectFrom('base_redirect_ticket').select(['userId', 'target']).where('codeHash', '=', codeHash).executeTakeFirstOrThrow();
+  const ticket = await ctx.db.selectFrom('base_redirect_ticket').select(['userId', 'target', 'passwordVersion']).where('codeHash', '=', codeHash).executeTakeFirstOrThrow();
   const user = await ctx.db.selectFrom('base_sys_user').select(['id', 'username', 'passwordVersion', 'status']).where('id', '=', ticket.userId).executeTakeFirst();
-  if (!user || user.status !== 1) throw fail('redirectInvalid');
+  if (!user || user.status !== 1 || user.passwordVersion !== ticket.passwordVersion) throw fail('redirectInvalid');
   return { ...(await startSession(ctx, user)), target: ticket.target };
 }
