@@ -5,8 +5,7 @@
  * (src/app/store.ts markSignedIn) the stored ones apply, so every browser shows the same.
  */
 import type { Habby } from '../../common/habby.ts';
-import { request } from '../api/client.ts';
-import { session } from '../api/client.ts';
+import { request, session } from '../api/client.ts';
 import { activateLocale, currentLocale } from '../i18n/index.ts';
 import { isLocale } from '../i18n/detect.ts';
 import { getTheme, setTheme, setTransition } from '../ui/theme.ts';
