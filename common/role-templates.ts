@@ -29,7 +29,7 @@ const TEMPLATES: Record<Exclude<RoleKind, 'administrator'>, Template> = {
     '/order/time': '*',
     '/device/list': ['Add', 'Delete', 'Update', 'Query', 'Config', 'Reset key', 'Bind users', 'Editor devices'],
     '/device/api-config': '*',
-    '/space/list': ['Delete', 'Update', 'Query', 'Folders'],
+    '/space/list': ['Delete', 'Update', 'Query', 'Folders', 'Add to folder'],
     '/help/doc': '*',
   },
 };

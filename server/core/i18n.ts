@@ -4,6 +4,7 @@
 import { aiMessages } from './messages/ai.ts';
 import { baseMessages } from './messages/base.ts';
 import { callbackMessages } from './messages/callbacks.ts';
+import { callsMessages } from './messages/calls.ts';
 import { designMessages } from './messages/design.ts';
 import { hubMessages } from './messages/hub.ts';
 import { lifecycleMessages } from './messages/lifecycle.ts';
@@ -27,6 +28,7 @@ const catalog = {
   ...aiMessages,
   ...callbackMessages,
   ...partnerMessages,
+  ...callsMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

@@ -19,8 +19,23 @@ export interface BaseSysUserTable {
   remark: string | null;
   status: Generated<number>;
   departmentId: number | null;
+  /** The user's preferences as JSON (common/habby.ts; migration 0180), null until first saved. */
+  habby: Optional<string>;
   createTime: string;
   updateTime: string;
+}
+
+/** A one-time sign-in code (migration 0180): its SHA-256, whom it signs in, where to, until when (epoch ms). */
+export interface BaseRedirectTicketTable {
+  id: Generated<number>;
+  codeHash: string;
+  userId: number;
+  /** The user's password version when issued: a later password change voids the code. */
+  passwordVersion: number;
+  target: string;
+  expiresAt: number;
+  usedAt: number | null;
+  createTime: string;
 }
 
 export interface BaseSysRoleTable {
@@ -629,6 +644,7 @@ export interface Database {
   base_sys_role_menu: BaseSysRoleMenuTable;
   base_sys_log: BaseSysLogTable;
   base_session: BaseSessionTable;
+  base_redirect_ticket: BaseRedirectTicketTable;
   base_refresh_token: BaseRefreshTokenTable;
   base_rate_attempt: BaseRateAttemptTable;
   base_rights_version: BaseRightsVersionTable;

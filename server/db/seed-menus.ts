@@ -135,6 +135,8 @@ export const seedMenus: MenuSeed[] = [
           ...crud('space:info').filter((m) => m.name !== 'Add'),
           { name: 'Folders', type: 2, perms: crud('space:type').map((m) => m.perms).join(',') },
           { name: 'All files', type: 2, perms: 'space:info:all' },
+          // Filing an uploaded file into a folder (space-info.ts add): a new entry, as above.
+          { name: 'Add to folder', type: 2, perms: 'space:info:add' },
         ],
       },
       {
@@ -149,6 +151,10 @@ export const seedMenus: MenuSeed[] = [
               // Writing permission strings onto menus (sys-menu.ts): a right of its own, added
               // to existing databases by the seed sync on their next start.
               { name: 'Edit permissions', type: 2, perms: 'base:sys:menu:perms' },
+              // A page with its rights from a resource's eps description, and a checked import
+              // of a menu file (menu-create.ts): new entries, as above.
+              { name: 'Create from resource', type: 2, perms: 'base:sys:menu:create' },
+              { name: 'Import file', type: 2, perms: 'base:sys:menu:parse' },
             ]),
           },
           { name: 'Role list', type: 1, router: '/sys/role', viewPath: 'modules/base/views/role', icon: 'role', children: rolePerms },

@@ -1,5 +1,7 @@
 // Start-up data, safe to run on every start: the seeded menu (each entry once, see
-// seed-menu-sync.ts), the superadmin role and the admin user.
+// seed-menu-sync.ts), the superadmin role, one role per kind of user (designer, manufacturer,
+// administrator: common/role-templates.ts; each once, so one an admin deleted stays deleted) and
+// the admin user.
 import type { AppContext } from '../context.ts';
 import { formatTime } from '../core/clock.ts';
 import { randomToken } from '../core/crypto.ts';
@@ -7,6 +9,39 @@ import { syncSeedMenus } from './seed-menu-sync.ts';
 import { seedMenus } from './seed-menus.ts';
 
 import { SUPERADMIN_ROLE } from '../core/perms.ts';
+import { ROLE_KINDS, templateMenuIds, type RoleKind } from '../../common/role-templates.ts';
+import type { Db } from './index.ts';
+
+/**
+ * The seeded role of each kind: its key (`kind-<kind>`, clear of the keys labs give their own
+ * roles), its name, and whether its data scope widens to sub-departments.
+ */
+export const KIND_ROLE_KEY = (kind: RoleKind) => `kind-${kind}`;
+const KIND_ROLES: Record<RoleKind, { label: string; remark: string; relevance: number }> = {
+  designer: { label: 'Designer (user kind)', remark: 'Designs the orders given to them and bends their wires', relevance: 0 },
+  manufacturer: { label: 'Manufacturer (user kind)', remark: 'Runs a lab: its orders, machines, partner interface, files and data board', relevance: 1 },
+  administrator: { label: 'Administrator (user kind)', remark: 'Every page and right of the menu, without being superadmin', relevance: 1 },
+};
+
+/** Creates each kind's role once (recorded in base_sys_seed); a role of that name already there is kept as it is. */
+async function seedKindRoles(trx: Db, now: string): Promise<void> {
+  const done = new Set((await trx.selectFrom('base_sys_seed').select('key').where('key', 'like', 'role:%').execute()).map((r) => r.key));
+  const menus = await trx.selectFrom('base_sys_menu').select(['id', 'parentId', 'type', 'name', 'router']).execute();
+  for (const kind of ROLE_KINDS) {
+    const key = `role:${kind}`;
+    if (done.has(key)) continue;
+    await trx.insertInto('base_sys_seed').values({ key, menuId: null, createTime: now }).execute();
+    const name = KIND_ROLE_KEY(kind);
+    if (await trx.selectFrom('base_sys_role').select('id').where('name', '=', name).executeTakeFirst()) continue;
+    const role = await trx
+      .insertInto('base_sys_role')
+      .values({ name, ...KIND_ROLES[kind], createTime: now, updateTime: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ids = templateMenuIds(kind, menus);
+    if (ids.length) await trx.insertInto('base_sys_role_menu').values(ids.map((menuId) => ({ roleId: role.id, menuId }))).execute();
+  }
+}
 
 export interface SeedResult {
   menusCreated: number;
@@ -29,6 +64,7 @@ export async function seed(ctx: AppContext): Promise<SeedResult> {
       .returning('id')
       .executeTakeFirstOrThrow();
   }
+  await db.transaction().execute((trx) => seedKindRoles(trx, now));
 
   let admin = await db.selectFrom('base_sys_user').select('id').where('username', '=', 'admin').executeTakeFirst();
   if (!admin) {

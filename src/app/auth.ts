@@ -3,12 +3,13 @@ import { baseApi, type LoginForm } from '../api/base.ts';
 import { request, session } from '../api/client.ts';
 import type { LoginReply } from '../api/session.ts';
 import { PARTNER_REDIRECT_LOGIN_PATH } from '../../common/partner-api.ts';
-import { resetApp } from './store.ts';
+import { markSignedIn, resetApp } from './store.ts';
 
-/** Logs in and stores the session; the previous user's state is dropped. */
+/** Logs in and stores the session; the previous user's state is dropped, the user's stored preferences apply. */
 export async function login(form: LoginForm): Promise<void> {
   const reply = await baseApi.login(form);
   resetApp();
+  markSignedIn();
   session.login(reply);
 }
 

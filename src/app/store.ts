@@ -8,6 +8,8 @@ import { baseApi, type User } from '../api/base.ts';
 import { session } from '../api/client.ts';
 import { buildMenu, type MenuModel } from '../menu/build.ts';
 import { checkPerm, type PermCheck } from './perm.ts';
+import { applyHabby } from './habby.ts';
+import type { Habby } from '../../common/habby.ts';
 
 export interface AppState {
   user: User | null;
@@ -21,6 +23,13 @@ const EMPTY: AppState = { user: null, menu: buildMenu([]), perms: [], loaded: fa
 
 let state: AppState = EMPTY;
 let loading: Promise<void> | null = null;
+/** Set by a sign-in (markSignedIn): the next load applies the user's stored preferences. */
+let signedInNow = false;
+
+/** A sign-in just happened (login page, one-time link): the user's stored preferences apply at the next load. */
+export function markSignedIn(): void {
+  signedInNow = true;
+}
 const listeners = new Set<() => void>();
 
 function set(patch: Partial<AppState>) {
@@ -46,7 +55,16 @@ export function useApp(): AppState {
 export function ensureBootstrap(): Promise<void> {
   if (state.loaded || !session.hasToken()) return Promise.resolve();
   loading ??= Promise.all([
-    baseApi.person().then((user) => set({ user }), () => undefined),
+    baseApi.person().then(
+      (user) => {
+        set({ user });
+        // Right after a sign-in, the preferences kept on the server apply (in any browser); a
+        // reload keeps what this browser shows (its choices were saved as they were made).
+        if (signedInNow) void applyHabby(user.habby as Habby | undefined);
+        signedInNow = false;
+      },
+      () => undefined,
+    ),
     baseApi.permmenu().then(
       ({ menus, perms }) => set({ menu: buildMenu(menus ?? [], perms ?? []), perms: perms ?? [] }),
       () => undefined,

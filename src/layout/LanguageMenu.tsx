@@ -1,6 +1,7 @@
 import { DropdownMenu } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
-import { activateLocale, currentLocale, LANGUAGE_NAMES, LOCALES, type Locale } from '../i18n/index.ts';
+import { currentLocale, LANGUAGE_NAMES, LOCALES } from '../i18n/index.ts';
+import { chooseLanguage } from '../app/habby.ts';
 import { isLocale } from '../i18n/detect.ts';
 import { Icon } from '../ui/icons.tsx';
 
@@ -22,7 +23,7 @@ export function LanguageMenu({ className = 'aw-btn-icon w-auto gap-1.5 px-2 text
           <DropdownMenu.RadioGroup
             value={locale}
             onValueChange={(value) => {
-              if (isLocale(value)) void activateLocale(value as Locale, true);
+              if (isLocale(value)) void chooseLanguage(value);
             }}
           >
             {LOCALES.map((l) => (

@@ -3,9 +3,10 @@ import { DropdownMenu } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { setTheme, setTransition, THEMES, useTheme } from '../ui/theme.ts';
+import { THEMES, useTheme } from '../ui/theme.ts';
+import { chooseTheme, chooseToothNumbering, chooseTransition } from '../app/habby.ts';
 import { Icon } from '../ui/icons.tsx';
-import { setToothNumbering, useToothNumbering, type ToothNumbering } from '../ui/toothNumbering.ts';
+import { useToothNumbering, type ToothNumbering } from '../ui/toothNumbering.ts';
 
 const NAMES = {
   default: msg`Default blue`,
@@ -36,7 +37,7 @@ export function ThemeMenu() {
       <DropdownMenu.Portal>
         <DropdownMenu.Content align="end" sideOffset={6} className="aw-menu min-w-44">
           <DropdownMenu.Label className="px-2.5 py-1.5 text-xs font-medium text-slate-400">{t`Theme`}</DropdownMenu.Label>
-          <DropdownMenu.RadioGroup value={theme.name} onValueChange={setTheme}>
+          <DropdownMenu.RadioGroup value={theme.name} onValueChange={chooseTheme}>
             {THEMES.map((p) => (
               <DropdownMenu.RadioItem key={p.name} value={p.name} className="aw-menu-item justify-between">
                 <span className="flex items-center gap-2">
@@ -50,7 +51,7 @@ export function ThemeMenu() {
             ))}
           </DropdownMenu.RadioGroup>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-100" />
-          <DropdownMenu.CheckboxItem checked={theme.transition} onCheckedChange={setTransition} className="aw-menu-item justify-between">
+          <DropdownMenu.CheckboxItem checked={theme.transition} onCheckedChange={chooseTransition} className="aw-menu-item justify-between">
             {t`Page transitions`}
             <DropdownMenu.ItemIndicator>
               <Icon name="check" className="size-4 text-primary" />
@@ -58,7 +59,7 @@ export function ThemeMenu() {
           </DropdownMenu.CheckboxItem>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-100" />
           <DropdownMenu.Label className="px-2.5 py-1.5 text-xs font-medium text-slate-400">{t`Tooth numbers`}</DropdownMenu.Label>
-          <DropdownMenu.RadioGroup value={numbering} onValueChange={(v) => setToothNumbering(v as ToothNumbering)}>
+          <DropdownMenu.RadioGroup value={numbering} onValueChange={(v) => chooseToothNumbering(v as ToothNumbering)}>
             {(['fdi', 'universal'] as const).map((n) => (
               <DropdownMenu.RadioItem key={n} value={n} className="aw-menu-item justify-between">
                 {n === 'fdi' ? t`FDI (11-48)` : t`Universal (1-32)`}
@@ -89,7 +90,7 @@ export function ThemeSwatches() {
             type="button"
             role="radio"
             aria-checked={active}
-            onClick={() => setTheme(p.name)}
+            onClick={() => chooseTheme(p.name)}
             className={`flex items-center gap-2 rounded-md border px-3 py-2 text-sm transition-colors outline-none focus-visible:ring-2 focus-visible:ring-primary-light-5 ${active ? 'border-primary bg-primary-light-9 text-primary' : 'border-slate-200 text-slate-700 hover:border-slate-300'}`}
           >
             <Swatch color={p.color} className="size-5" />
@@ -100,7 +101,7 @@ export function ThemeSwatches() {
       })}
     </div>
     <label className="flex items-center gap-2 text-sm text-slate-700">
-      <input type="checkbox" className="size-4 accent-primary" checked={theme.transition} onChange={(e) => setTransition(e.target.checked)} />
+      <input type="checkbox" className="size-4 accent-primary" checked={theme.transition} onChange={(e) => chooseTransition(e.target.checked)} />
       {t`Page transitions`}
     </label>
     </div>

@@ -3,7 +3,8 @@
 // make (their role lost a card's permission) costs only that card and a message, never the page.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { SimDevice } from '../device-sim.ts';
-import { ADMIN_PASSWORD, apiLogin, signInViaApi } from './helpers.ts';
+import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
+import { ADMIN_PASSWORD, apiLogin, designerWithOrder, saveDesign, signInViaApi } from './helpers.ts';
 
 const SHOTS = process.env.E2E_SHOTS ?? '';
 
@@ -61,11 +62,11 @@ async function seed(request: APIRequestContext, baseURL: string) {
 }
 
 /** A screenshot of the whole board (the shell scrolls inside, so the window grows to hold it). */
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, height = 2000) {
   if (!SHOTS) return;
   const size = page.viewportSize()!;
   const small = size.width < 600;
-  await page.setViewportSize({ width: size.width, height: small ? 4200 : 2000 });
+  await page.setViewportSize({ width: size.width, height: small ? 4200 : height });
   await page.waitForTimeout(300); // the charts redraw 100 ms after a resize
   if (!small) await page.screenshot({ path: `${SHOTS}/${name}.png` });
   // A phone-sized board in readable pieces.
@@ -116,6 +117,42 @@ test('the board shows the map, device times, wires bent and the rankings from re
   await page.reload();
   await expect(page.getByRole('region', { name: 'Standorte von Herstellern und Geräten' }).locator('svg')).toBeVisible();
   await shoot(page, 'board-de-small');
+});
+
+test('the design and manufacturer cards show a designed order and its designer, in en and de', async ({ page, request }) => {
+  const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  const lab = `Lab Bremen ${stamp}`;
+  const { id: departmentId } = await call<{ id: number }>(request, admin, '/admin/base/sys/department/add', { name: lab });
+  const lower = jawMesh();
+  const upper = { positions: transformPositions(lower.positions, rigidMatrix([0, 1, 0], 180, [0, 0, 0.5])), indices: lower.indices };
+  const order = await designerWithOrder(request, { username: `mira-${stamp}`, name: `Mira ${stamp}`, patientName: `Card patient ${stamp}`, upper, lower });
+  const users = await call<{ list: { id: number }[] }>(request, admin, '/admin/base/sys/user/page', { keyWord: `mira-${stamp}` });
+  await call(request, admin, '/admin/base/sys/user/move', { userIds: [users.list[0]!.id], departmentId });
+  await saveDesign(request, order, { schemaVersion: 1, wires: [{ type: 'labialBow' }, { type: 'arrowClasp' }, { type: 'arrowClasp' }], base: { generated: true } });
+
+  await signInViaApi(page);
+  await page.evaluate(() => localStorage.setItem('aw.lang', 'en'));
+  await page.goto('/dashboard?period=day');
+  await expect(page.getByTestId('stat-New manufacturers')).not.toHaveText('0');
+  const details = page.getByRole('region', { name: 'Designer details' });
+  const row = details.getByRole('row', { name: new RegExp(`Mira ${stamp}`) });
+  await expect(row).toContainText(lab);
+  // Orders 1, submitted 0, designs 1, bases 1, then the wire types in their order: labial bow 1, single-arm clasp 0, arrow clasp 2.
+  await expect(row.getByRole('cell')).toHaveText([new RegExp(`Mira ${stamp}`), '1', '0', '1', '1', '1', '0', '2', '0', '–']);
+  await expect(page.getByRole('region', { name: 'Wire types designed per manufacturer' }).getByRole('row', { name: new RegExp(lab) })).toContainText('3');
+  await expect(page.getByRole('region', { name: 'Orders per manufacturer' }).getByRole('row', { name: new RegExp(lab) })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Designs and bases' }).locator('canvas').first()).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Wires designed by type' }).getByRole('listitem').first()).toContainText('Arrow clasp');
+  await page.mouse.move(0, 0);
+  await shoot(page, 'board-design-en', 3800);
+
+  await page.evaluate(() => localStorage.setItem('aw.lang', 'de'));
+  await page.reload();
+  const de = page.getByRole('region', { name: 'Details je Designer' });
+  await expect(de.getByRole('columnheader', { name: 'Pfeilklammer' })).toBeVisible();
+  await expect(de.getByRole('row', { name: new RegExp(`Mira ${stamp}`) })).toContainText(lab);
+  await expect(page.getByRole('region', { name: 'Gebogene Drähte je Hersteller' })).toBeVisible();
+  await shoot(page, 'board-design-de', 3800);
 });
 
 test('a card whose permission the role lost answers 403: a message, the card goes, the user stays on the board', async ({ page, request }) => {

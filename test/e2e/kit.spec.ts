@@ -179,20 +179,21 @@ test('the data board: periods in the URL, figures and charts', async ({ page, ba
   await expect(devices.getByRole('img')).toHaveAttribute('aria-label', `Online ${work.online + 1}, Offline ${work.offline + 1}`);
   const period = page.getByRole('radiogroup', { name: 'Period' });
   await expect(period.getByRole('radio', { name: '7 days' })).toHaveAttribute('aria-checked', 'true');
-  const users = page.getByRole('region', { name: 'New users' });
-  await expect(users).toContainText(`Total ${added.totals.users}`);
-  await expect(page.getByRole('img', { name: 'New orders, users and devices over time' }).locator('canvas')).toHaveCount(1);
+  // "New manufacturers" counts departments (manufacturers), not users.
+  const manufacturers = page.getByRole('region', { name: 'New manufacturers' });
+  await expect(manufacturers).toContainText(`Total ${added.totals.manufacturers}`);
+  await expect(page.getByRole('img', { name: 'New orders, manufacturers and devices over time' }).locator('canvas')).toHaveCount(1);
   await period.getByRole('radio', { name: '12 months' }).click();
   await expect(page).toHaveURL(/period=year/);
   await expect(period.getByRole('radio', { name: '12 months' })).toHaveAttribute('aria-checked', 'true');
   await page.reload();
   await expect(page.getByRole('radiogroup', { name: 'Period' }).getByRole('radio', { name: '12 months' })).toHaveAttribute('aria-checked', 'true');
-  await expect(page.getByRole('img', { name: 'New orders, users and devices over time' }).locator('canvas')).toHaveCount(1);
+  await expect(page.getByRole('img', { name: 'New orders, manufacturers and devices over time' }).locator('canvas')).toHaveCount(1);
   await page.screenshot({ path: `${SHOTS}/board-1280.png` });
   await page.setViewportSize({ width: 600, height: 900 });
   // The menu folds away and the chart follows the narrower box.
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeHidden();
-  const canvas = page.getByRole('img', { name: 'New orders, users and devices over time' }).locator('canvas');
+  const canvas = page.getByRole('img', { name: 'New orders, manufacturers and devices over time' }).locator('canvas');
   await expect.poll(async () => (await canvas.boundingBox())!.width).toBeLessThan(600);
   await page.screenshot({ path: `${SHOTS}/board-600.png`, fullPage: true });
 });

@@ -65,7 +65,7 @@ describe('dashboard addInfo', () => {
       const d = res.body.data;
       expect(d.added.orders, period).toBe(expected[period]);
       expect(d.added.devices, period).toBe(expected[period]);
-      expect(d.totals).toEqual({ orders: 5, devices: 5, users: 2 });
+      expect(d.totals).toEqual({ orders: 5, devices: 5, users: 2, manufacturers: expect.any(Number) });
       expect(d.series, period).toHaveLength(buckets[period]);
       expect(d.series.reduce((a: number, s: { orders: number }) => a + s.orders, 0), period).toBe(expected[period]);
     }
@@ -154,7 +154,7 @@ describe('dashboard access', () => {
     const token = (await t.login('me', 'secret-pass-1')).token;
 
     const mine = (await info('addInfo', { period: 'day' }, token)).body.data;
-    expect(mine.added).toEqual({ orders: 1, devices: 1, users: null });
+    expect(mine.added).toEqual({ orders: 1, devices: 1, users: null, manufacturers: 0 });
     expect(mine.totals.users).toBeNull();
     expect((await info('designerProcessInfo', { period: 'day' }, token)).body.data.map((r: { designerId: number }) => r.designerId)).toEqual([me]);
     expect((await info('deviceWorkInfo', {}, token)).body.data.total).toBe(1);

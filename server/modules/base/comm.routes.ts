@@ -8,7 +8,9 @@ import { unauthorized } from '../../core/errors.ts';
 import { revokeSession } from '../../core/tokens.ts';
 import { validate } from '../../core/validate.ts';
 import { permMenu } from './menu.service.ts';
-import { getPerson, updatePerson } from './person.service.ts';
+import { getPerson, updateHabby, updatePerson } from './person.service.ts';
+import { issueRedirect, redirectRequestSchema } from './redirect.service.ts';
+import { habbySchema } from '../../../common/habby.ts';
 import { personUpdateSchema } from './schemas.ts';
 
 const COMM = epsGroup('base', '/admin/base/comm', 'BaseComm');
@@ -31,6 +33,12 @@ export function commRoutes(ctx: AppContext) {
     .post('/personUpdate', doc('Update own profile or password'), validate('json', personUpdateSchema), async (c) => {
       await updatePerson(ctx, authOf(c).userId, c.req.valid('json'));
       return ok(c, null);
+    })
+    .post('/updateHabby', doc("Save the caller's preferences (theme, language, editor); answers them merged"), validate('json', habbySchema), async (c) => {
+      return ok(c, await updateHabby(ctx, authOf(c).userId, c.req.valid('json')));
+    })
+    .post('/redirect', doc('A one-time code (valid 60 s) that signs the caller in elsewhere, to a local path of the app'), validate('json', redirectRequestSchema), async (c) => {
+      return ok(c, await issueRedirect(ctx, authOf(c).userId, c.req.valid('json').target));
     })
     .get('/uploadMode', doc('Upload mode'), (c) => ok(c, { mode: 'local', type: 'local' }));
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { entryDoc, epsGroup, type Eps } from '../../core/eps.ts';
 import { commRoutes } from './comm.routes.ts';
+import { APP_COMM_PREFIX, publicParamRoutes } from './param-public.ts';
 import { openRoutes } from './open.routes.ts';
 import { createLogResource } from './sys-log.ts';
 import { statusOpenRoutes } from './open-status.ts';
@@ -12,6 +13,7 @@ import { createReleaseResource, releaseOpenRoutes } from './sys-release.ts';
 import { createUserResource } from './sys-user.ts';
 import { createDepartmentResource } from './sys-department.ts';
 import { createMenuResource } from './sys-menu.ts';
+import { menuFileRoutes } from './menu-create.ts';
 import { createRoleResource } from './sys-role.ts';
 
 /** eps entry of the open calls that are not auth: release notes and status labels. */
@@ -30,6 +32,8 @@ export function baseModule(ctx: AppContext, eps: Eps) {
   return new Hono<AppEnv>()
     .route('/admin/base/open', openRoutes(ctx, eps))
     .route('/admin/base/comm', commRoutes(ctx))
+    .route('/admin/base/comm', publicParamRoutes(ctx, 'BaseCommParam', '/admin/base/comm'))
+    .route(APP_COMM_PREFIX, publicParamRoutes(ctx, 'BaseApp', APP_COMM_PREFIX))
     .route('/admin/base/open', releaseOpenRoutes(ctx, openInfo))
     .route('/admin/base/open', statusOpenRoutes(openInfo))
     .route(user.prefix, user.routes)
@@ -38,5 +42,6 @@ export function baseModule(ctx: AppContext, eps: Eps) {
     .route(release.prefix, release.routes)
     .route(role.prefix, role.routes)
     .route(menu.prefix, menu.routes)
+    .route(menu.prefix, menuFileRoutes(ctx, eps))
     .route(department.prefix, department.routes);
 }

@@ -8,6 +8,7 @@ import { clientIp } from '../../core/client-ip.ts';
 import { rotateRefreshToken } from '../../core/tokens.ts';
 import { validate } from '../../core/validate.ts';
 import { login } from './auth.service.ts';
+import { redirectCodeSchema, takeRedirect } from './redirect.service.ts';
 import { captchaQuery, loginSchema, refreshSchema } from './schemas.ts';
 
 const OPEN = epsGroup('base', '/admin/base/open', 'BaseOpen');
@@ -27,5 +28,8 @@ export function openRoutes(ctx: AppContext, eps: Eps) {
     .get('/refreshToken', doc('Refresh the token (older clients)'), validate('query', refreshSchema), async (c) => {
       return ok(c, await rotateRefreshToken(ctx, c.req.valid('query').refreshToken));
     })
-    .get('/eps', doc('Service description'), (c) => ok(c, eps));
+    .get('/eps', doc('Service description'), (c) => ok(c, eps))
+    .post('/redirect', doc('Sign in with a one-time code (comm/redirect, the partner API); answers the tokens and the path to open'), validate('json', redirectCodeSchema), async (c) => {
+      return ok(c, await takeRedirect(ctx, c.req.valid('json').code));
+    });
 }

@@ -4,6 +4,7 @@ import { fail, invalidField } from '../../core/errors.ts';
 import { clear, counted, passwordBucket } from '../../core/rate-limit.ts';
 import { revokeUserSessions } from '../../core/tokens.ts';
 import type { PersonUpdateInput } from './schemas.ts';
+import { habbySchema, readHabby, type Habby } from '../../../common/habby.ts';
 
 export const PUBLIC_USER_COLUMNS = [
   'id', 'username', 'name', 'nickName', 'headImg', 'phone', 'email', 'remark', 'status', 'departmentId',
@@ -18,11 +19,27 @@ export async function roleIdsOf(ctx: AppContext, userId: number): Promise<number
 export async function getPerson(ctx: AppContext, userId: number) {
   const user = await ctx.db
     .selectFrom('base_sys_user')
-    .select(PUBLIC_USER_COLUMNS)
+    .select([...PUBLIC_USER_COLUMNS, 'habby'])
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) throw fail('dataNotFound');
-  return { ...user, roleIdList: await roleIdsOf(ctx, userId) };
+  return { ...user, habby: readHabby(user.habby), roleIdList: await roleIdsOf(ctx, userId) };
+}
+
+/** Merges preferences into the user's stored ones (editor settings key by key); answers the result. */
+export async function updateHabby(ctx: AppContext, userId: number, input: Habby): Promise<Habby> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('base_sys_user').select('habby').where('id', '=', userId).executeTakeFirst();
+    if (!row) throw fail('dataNotFound');
+    const stored = readHabby(row.habby);
+    const next: Habby = { ...stored, ...input };
+    if (input.editor || stored.editor) next.editor = { ...stored.editor, ...input.editor };
+    // The merged bag is checked again: together the two may exceed the editor limit.
+    const checked = habbySchema.safeParse(next);
+    if (!checked.success) throw invalidField('editor');
+    await trx.updateTable('base_sys_user').set({ habby: JSON.stringify(checked.data) }).where('id', '=', userId).execute();
+    return checked.data;
+  });
 }
 
 /**

@@ -74,7 +74,7 @@ export interface MenuNode {
   children: MenuNode[];
 }
 
-const importNode = z.object({
+export const importNode = z.object({
   name: fields.name,
   type: fields.type,
   router: fields.router,
@@ -117,6 +117,8 @@ export const menuResource = {
   extraApi: [
     { method: 'post', path: '/export', summary: 'The menu tree as JSON ({ ids? }: only those subtrees)' },
     { method: 'post', path: '/import', summary: 'Merge a JSON menu tree ({ menus }): matching entries are kept, new ones added, bad ones skipped' },
+    { method: 'post', path: '/create', summary: "A page with its permission entries from a resource's eps description ({ prefix, name, router, parentId?, viewPath?, icon?, orderNum? })" },
+    { method: 'post', path: '/parse', summary: 'Import a menu file (multipart "file", or { menus }) after checking all of it: size, depth, count, known permissions held by the caller' },
   ],
 } as const satisfies ResourceDef<'base_sys_menu', typeof menuAddSchema, typeof menuUpdateSchema>;
 
@@ -141,7 +143,7 @@ const asBooleans = (row: Row): Row => ({
   ...('isShow' in row ? { isShow: row.isShow === 1 || row.isShow === true } : {}),
 });
 
-async function checkParent(db: Kysely<Database>, id: number | undefined, parentId: number | null | undefined): Promise<void> {
+export async function checkParent(db: Kysely<Database>, id: number | undefined, parentId: number | null | undefined): Promise<void> {
   if (parentId == null) return;
   const all = await db.selectFrom('base_sys_menu').select(['id', 'parentId', 'type']).execute();
   const byId = new Map(all.map((m) => [m.id, m]));

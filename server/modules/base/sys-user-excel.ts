@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
+import { randomToken } from '../../core/crypto.ts';
 import type { Resource } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { ok } from '../../core/envelope.ts';
@@ -54,6 +55,33 @@ export const batchCreateSchema = z.object({
   roleIdList: z.array(z.coerce.number().int().positive()).max(100).optional(),
 });
 
+/** Most users of one GET batchCreateUser (its list travels in the URL). */
+export const MAX_GET_BULK_USERS = 200;
+const idList = z
+  .string()
+  .max(1000)
+  .transform((v, ctx) => {
+    const ids = v.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+    if (ids.some((n) => !Number.isInteger(n) || n <= 0) || ids.length > 100) ctx.addIssue({ code: 'custom', message: 'invalid id list' });
+    return ids;
+  });
+
+/**
+ * GET batchCreateUser: the same creation from the query (`usernames` comma-separated,
+ * `departmentId`, `roleIdList` comma-separated). No password travels in a URL (it would be
+ * logged): each user gets a generated one, answered once with the created row.
+ */
+export const batchCreateQuerySchema = z.object({
+  usernames: z
+    .string()
+    .min(1)
+    .max(MAX_GET_BULK_USERS * 65)
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.string()).min(1).max(MAX_GET_BULK_USERS)),
+  departmentId: z.coerce.number().int().positive().optional(),
+  roleIdList: idList.optional(),
+});
+
 const exportSchema = z.looseObject({
   keyWord: z.string().max(200).optional(),
   status: z.union([z.coerce.number(), z.array(z.coerce.number())]).nullable().optional(),
@@ -61,7 +89,8 @@ const exportSchema = z.looseObject({
 });
 
 export interface BulkResult {
-  created: { row: number; id: number; username: string }[];
+  /** `password`: generated for this user (GET batchCreateUser), shown this once. */
+  created: { row: number; id: number; username: string; password?: string }[];
   skipped: { row: number; reason: string }[];
 }
 
@@ -250,6 +279,13 @@ export function addUserExcelRoutes<S extends Schema>(ctx: AppContext, resource: 
       const body = c.req.valid('json');
       const items = body.list.map((data, i) => ({ row: i + 1, data }));
       return ok(c, await createUsersInBulk(ctx, c, resource, helpers, items, body));
+    })
+    .get('/batchCreateUser', validate('query', batchCreateQuerySchema), async (c) => {
+      const query = c.req.valid('query');
+      const passwords = new Map(query.usernames.map((username) => [username, randomToken(12)]));
+      const items = query.usernames.map((username, i) => ({ row: i + 1, data: { username, password: passwords.get(username) } as Row }));
+      const result = await createUsersInBulk(ctx, c, resource, helpers, items, { departmentId: query.departmentId, roleIdList: query.roleIdList });
+      return ok(c, { ...result, created: result.created.map((u) => ({ ...u, password: passwords.get(u.username) })) });
     })
     .post('/import', async (c) => {
       let form: FormData;

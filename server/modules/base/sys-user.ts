@@ -76,6 +76,7 @@ export const userResource = {
   extraApi: [
     { method: 'post', path: '/move', summary: 'Move users to a department ({ userIds, departmentId })' },
     { method: 'post', path: '/batchCreateUser', summary: 'Create users from a list ({ list, password?, departmentId?, roleIdList? })' },
+    { method: 'get', path: '/batchCreateUser', summary: 'Create users named in the query (?usernames=a,b&departmentId=&roleIdList=1,2), each with a generated password answered once' },
     { method: 'post', path: '/export', summary: 'The filtered list as an xlsx file (page filters)' },
     { method: 'post', path: '/import', summary: 'Create users from an xlsx upload (multipart "file"); bad rows are skipped and reported' },
   ],

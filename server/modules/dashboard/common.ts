@@ -7,6 +7,7 @@ import { loadAccess } from '../../core/perms.ts';
 import type { Db } from '../../db/index.ts';
 import { visibleDeviceIds } from '../device/scope.ts';
 import { SEE_ALL } from '../../core/access.ts';
+import { departmentScope } from '../../core/grants.ts';
 import { isPeriod, rangeOf, type Range } from './periods.ts';
 
 /** What a caller may count. `undefined` ids mean all. */
@@ -16,6 +17,8 @@ export interface Scope {
   /** Only these devices (and their jobs); undefined: all devices. */
   deviceIds: number[] | undefined;
   users: boolean;
+  /** Departments of the caller's data scope (server/core/grants.ts); undefined: all (superadmin). */
+  departmentIds: number[] | undefined;
 }
 
 export async function scopeOf(db: Db, userId: number): Promise<Scope> {
@@ -25,6 +28,7 @@ export async function scopeOf(db: Db, userId: number): Promise<Scope> {
     designerId: allOrders ? undefined : userId,
     deviceIds: await guard(() => visibleDeviceIds(db, userId), []),
     users: access.isSuper || access.perms.has('base:sys:user:page'),
+    departmentIds: await departmentScope(db, userId),
   };
 }
 

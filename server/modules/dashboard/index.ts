@@ -1,7 +1,8 @@
 // /admin/dashboard/info/*: the figures of the home dashboard over the existing tables. Each call
 // takes { period: day|week|month|year|all } (default week). Non-admins count only their own
 // orders (as the order list shows them) and the devices they own or are bound to; user counts
-// need the user list permission. A table that does not exist (a module not installed) counts 0.
+// need the user list permission. Manufacturers are departments; the design and department
+// figures also keep to the departments of the caller's data scope. A table that does not exist (a module not installed) counts 0.
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -15,13 +16,15 @@ import { bucketKeys, KEY_LENGTH, type Range } from './periods.ts';
 import { places } from './places.ts';
 import { deviceTimes, wireCounts } from './production.ts';
 import { rankings } from './rankings.ts';
+import { designBase, designDepartmentTypes, designerDetails, designTypes, designTypeSeries } from './designs.ts';
+import { departmentOrders, departmentProcess, departmentTimes, departmentTimeSeries, departmentTypes } from './departments.ts';
 import { aiStatistics } from '../ai/statistics.ts';
 
 export const DASHBOARD_PREFIX = '/admin/dashboard/info';
 
 const DASHBOARD = epsGroup('dashboard', DASHBOARD_PREFIX, 'DashboardInfo');
 
-type Counted = 'order_info' | 'base_sys_user' | 'device_info';
+type Counted = 'order_info' | 'base_sys_user' | 'device_info' | 'base_sys_department';
 
 /** Rows of a table created in the range, per bucket, within the caller's scope. */
 async function countSeries(db: Db, table: Counted, range: Range, scope: Scope): Promise<Map<string, number>> {
@@ -34,6 +37,10 @@ async function countSeries(db: Db, table: Counted, range: Range, scope: Scope): 
       if (!scope.deviceIds.length) return [];
       q = q.where(sql.ref('id'), 'in', scope.deviceIds);
     }
+    if (table === 'base_sys_department' && scope.departmentIds !== undefined) {
+      if (!scope.departmentIds.length) return [];
+      q = q.where(sql.ref('id'), 'in', scope.departmentIds);
+    }
     return q.execute();
   }, []);
   return new Map(rows.map((r) => [r.k, Number(r.n)]));
@@ -41,7 +48,7 @@ async function countSeries(db: Db, table: Counted, range: Range, scope: Scope): 
 
 async function earliest(db: Db): Promise<string | null> {
   let first: string | null = null;
-  for (const table of ['order_info', 'base_sys_user', 'device_info'] as const) {
+  for (const table of ['order_info', 'base_sys_user', 'device_info', 'base_sys_department'] as const) {
     const row = await guard(() => db.selectFrom(table).select((eb) => eb.fn.min<string>('createTime').as('t')).executeTakeFirst(), undefined);
     if (row?.t && (!first || row.t < first)) first = row.t;
   }
@@ -60,21 +67,24 @@ export function dashboardModule(ctx: AppContext) {
   const doc = entryDoc(DASHBOARD);
 
   const routes = new Hono<AppEnv>()
-    .post('/addInfo', doc('New and total orders, users and devices of a period, with a time series'), async (c) => {
+    .post('/addInfo', doc('New and total orders, manufacturers (departments), users and devices of a period, with a time series'), async (c) => {
       const now = ctx.clock.now();
       const range = await readPeriod(c, now);
       const scope = await scopeOf(db, authOf(c).userId);
       const all = { ...range, start: null };
-      const [orders, users, devices, first] = await Promise.all([
+      const none = Promise.resolve(new Map<string, number>());
+      const [orders, users, devices, makers, first] = await Promise.all([
         countSeries(db, 'order_info', range, scope),
-        scope.users ? countSeries(db, 'base_sys_user', range, scope) : Promise.resolve(new Map<string, number>()),
+        scope.users ? countSeries(db, 'base_sys_user', range, scope) : none,
         countSeries(db, 'device_info', range, scope),
+        countSeries(db, 'base_sys_department', range, scope),
         range.start ? Promise.resolve(null) : earliest(db),
       ]);
-      const [totalOrders, totalUsers, totalDevices] = await Promise.all([
+      const [totalOrders, totalUsers, totalDevices, totalMakers] = await Promise.all([
         range.start ? countSeries(db, 'order_info', all, scope) : Promise.resolve(orders),
-        !scope.users ? Promise.resolve(new Map<string, number>()) : range.start ? countSeries(db, 'base_sys_user', all, scope) : Promise.resolve(users),
+        !scope.users ? none : range.start ? countSeries(db, 'base_sys_user', all, scope) : Promise.resolve(users),
         range.start ? countSeries(db, 'device_info', all, scope) : Promise.resolve(devices),
+        range.start ? countSeries(db, 'base_sys_department', all, scope) : Promise.resolve(makers),
       ]);
       const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
       const keys = bucketKeys(range, now, first);
@@ -82,9 +92,15 @@ export function dashboardModule(ctx: AppContext) {
         period: range.period,
         start: range.start,
         unit: range.unit,
-        added: { orders: sum(orders), users: scope.users ? sum(users) : null, devices: sum(devices) },
-        totals: { orders: sum(totalOrders), users: scope.users ? sum(totalUsers) : null, devices: sum(totalDevices) },
-        series: keys.map((time) => ({ time, orders: orders.get(time) ?? 0, users: users.get(time) ?? 0, devices: devices.get(time) ?? 0 })),
+        added: { orders: sum(orders), manufacturers: sum(makers), users: scope.users ? sum(users) : null, devices: sum(devices) },
+        totals: { orders: sum(totalOrders), manufacturers: sum(totalMakers), users: scope.users ? sum(totalUsers) : null, devices: sum(totalDevices) },
+        series: keys.map((time) => ({
+          time,
+          orders: orders.get(time) ?? 0,
+          manufacturers: makers.get(time) ?? 0,
+          users: users.get(time) ?? 0,
+          devices: devices.get(time) ?? 0,
+        })),
       });
     })
     .post('/designInfo', doc('Orders of a period by status'), async (c) => {
@@ -188,6 +204,49 @@ export function dashboardModule(ctx: AppContext) {
     .post('/processBaseInfo', doc('Designers and departments ranked by bases designed and wires processed (top 10)'), async (c) => {
       const range = await readPeriod(c, ctx.clock.now());
       return ok(c, await rankings(db, range, await scopeOf(db, authOf(c).userId)));
+    })
+    .post('/designBaseInfo', doc('Designs saved and bases generated in a period, with a time series'), async (c) => {
+      const now = ctx.clock.now();
+      const range = await readPeriod(c, now);
+      return ok(c, await designBase(db, range, await scopeOf(db, authOf(c).userId), now));
+    })
+    .post('/designTypeInfo', doc('Wires designed in a period per wire type (named in the caller\'s language)'), async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      return ok(c, await designTypes(db, range, await scopeOf(db, authOf(c).userId), c.get('lang')));
+    })
+    .post('/designTypeNumberInfo', doc('Wires designed per time bucket and wire type'), async (c) => {
+      const now = ctx.clock.now();
+      const range = await readPeriod(c, now);
+      return ok(c, await designTypeSeries(db, range, await scopeOf(db, authOf(c).userId), c.get('lang'), now));
+    })
+    .post('/designDepartmentTypeNumberInfo', doc('Wires designed per department and wire type (top 10)'), async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      return ok(c, await designDepartmentTypes(db, range, await scopeOf(db, authOf(c).userId), c.get('lang')));
+    })
+    .post('/designeDetailInfo', doc('Per designer: orders, submitted, designs, bases, wires per type and mean design time (top 20)'), async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      return ok(c, await designerDetails(db, range, await scopeOf(db, authOf(c).userId), c.get('lang')));
+    })
+    .post('/departmentDesignOrderInfo', doc('Per department of the designer: orders of a period by status and designs saved (top 10)'), async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      return ok(c, await departmentOrders(db, range, await scopeOf(db, authOf(c).userId)));
+    })
+    .post('/departmentProcessInfo', doc('Per department of the sender: wires bent, done and failed (top 10)'), async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      return ok(c, await departmentProcess(db, range, await scopeOf(db, authOf(c).userId)));
+    })
+    .post('/departmentProcessTime', doc('Per department of the sender: bending time, sum and mean (top 10)'), async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      return ok(c, await departmentTimes(db, range, await scopeOf(db, authOf(c).userId)));
+    })
+    .post('/allDepartmentProcessType', doc('Wires bent per department and wire type'), async (c) => {
+      const range = await readPeriod(c, ctx.clock.now());
+      return ok(c, await departmentTypes(db, range, await scopeOf(db, authOf(c).userId), c.get('lang')));
+    })
+    .post('/allDepartmentProcessTime', doc('Bending time per time bucket of the 5 busiest departments'), async (c) => {
+      const now = ctx.clock.now();
+      const range = await readPeriod(c, now);
+      return ok(c, await departmentTimeSeries(db, range, await scopeOf(db, authOf(c).userId), now));
     });
 
   return new Hono<AppEnv>().route(DASHBOARD_PREFIX, routes);

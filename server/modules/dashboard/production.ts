@@ -26,7 +26,7 @@ interface Tally {
 const tally = (): Tally => ({ done: 0, failed: 0, ms: 0, timed: 0 });
 const avg = (t: Tally) => (t.timed ? Math.round(t.ms / t.timed) : null);
 
-function readWire(text: string): { type: string | null; diameter: number | null } {
+export function readWire(text: string): { type: string | null; diameter: number | null } {
   try {
     const w = JSON.parse(text) as { type?: unknown; diameter?: unknown };
     return { type: typeof w.type === 'string' && w.type ? w.type : null, diameter: typeof w.diameter === 'number' ? w.diameter : null };

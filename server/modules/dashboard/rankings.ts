@@ -4,6 +4,7 @@
 // the order, within the caller's orders; wires count who sent the job, on the caller's devices.
 import type { Db } from '../../db/index.ts';
 import { guard, userName, type Scope } from './common.ts';
+import { designFacts } from './designs.ts';
 import { finishedJobs } from './production.ts';
 import type { Range } from './periods.ts';
 
@@ -14,17 +15,6 @@ export interface Rank {
 }
 
 const TOP = 10;
-
-/** A generated base on either jaw (`bases`), or the first format's one `base`. */
-function hasGeneratedBase(text: string): boolean {
-  try {
-    type Base = { generated?: unknown } | undefined;
-    const doc = JSON.parse(text) as { base?: Base; bases?: { upper?: Base; lower?: Base } };
-    return doc.bases?.upper?.generated === true || doc.bases?.lower?.generated === true || doc.base?.generated === true;
-  } catch {
-    return false;
-  }
-}
 
 function top(counts: Map<number | null, number>, names: Map<number | null, string | null>): Rank[] {
   return [...counts]
@@ -48,7 +38,7 @@ export async function rankings(db: Db, range: Range, scope: Scope) {
     [],
   );
   const bases = new Map<number, number>();
-  for (const d of designs) if (hasGeneratedBase(d.data)) bases.set(d.userId, (bases.get(d.userId) ?? 0) + 1);
+  for (const d of designs) if (designFacts(d.data).base) bases.set(d.userId, (bases.get(d.userId) ?? 0) + 1);
 
   const sent = await guard(
     () =>

@@ -42,6 +42,9 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'editor devices': msg`Editor devices`,
   departments: msg`Departments`,
   folders: msg`Folders`,
+  'add to folder': msg`Add to folder`,
+  'create from resource': msg`Create from resource`,
+  'import file': msg`Import file`,
   // Params, dictionaries, tasks and help.
   preview: msg`Preview`,
   'entry add': msg`Entry add`,

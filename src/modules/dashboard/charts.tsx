@@ -33,32 +33,60 @@ function timeAxes(unit: Unit, locale: string): uPlot.Axis[] {
   ];
 }
 
-export function SeriesChart({ add, names, label }: { add: AddInfo; names: { orders: string; users: string; devices: string }; label: string }) {
+export function SeriesChart({ add, names, label }: { add: AddInfo; names: { orders: string; manufacturers: string; devices: string }; label: string }) {
+  return (
+    <LinesChart
+      unit={add.unit}
+      times={add.series.map((s) => s.time)}
+      lines={[
+        { label: names.orders, values: add.series.map((s) => s.orders), fill: true },
+        { label: names.manufacturers, values: add.series.map((s) => s.manufacturers) },
+        { label: names.devices, values: add.series.map((s) => s.devices) },
+      ]}
+      label={label}
+    />
+  );
+}
+
+/** Colours of the lines after the first (which takes the theme colour). */
+const LINE_COLOURS = ['#f59e0b', '#10b981', '#8b5cf6', '#ef4444', '#0ea5e9', '#64748b'];
+
+export interface Line {
+  label: string;
+  values: number[];
+  /** Fill under the line (the first, main figure). */
+  fill?: boolean;
+}
+
+/** Lines over the time buckets of a period: the first in the theme colour, the rest in fixed colours. */
+export function LinesChart({ unit, times, lines, label, height = 260 }: { unit: Unit; times: string[]; lines: Line[]; label: string; height?: number }) {
   const { i18n } = useLingui();
   const locale = HTML_LANG[i18n.locale] ?? 'en';
-  const data = useMemo<uPlot.AlignedData>(
-    () => [add.series.map((s) => bucketTime(s.time)), add.series.map((s) => s.orders), add.series.map((s) => s.users), add.series.map((s) => s.devices)],
-    [add],
-  );
-  const showUsers = add.added.users !== null;
+  // Callers build their lines on every render: the chart is rebuilt only when the figures change.
+  const key = JSON.stringify([times, lines.map((l) => l.values)]);
+  const data = useMemo<uPlot.AlignedData>(() => [times.map(bucketTime), ...lines.map((l) => l.values)], [key]);
   const options = (size: { width: number; height: number }): uPlot.Options => {
     const primary = cssColor('--color-primary', '#4165d7');
     const fill = cssColor('--color-primary-light-8', '#d9e0f7');
     return {
       ...size,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'), // the buckets are UTC
-      scales: { x: { time: true } },
-      axes: timeAxes(add.unit, locale),
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.15)] } },
+      axes: timeAxes(unit, locale),
       legend: { live: false },
       series: [
         {},
-        { label: names.orders, stroke: primary, fill: `${fill}99`, width: 2, points: { show: add.series.length <= 31 } },
-        { label: names.users, stroke: '#f59e0b', width: 2, show: showUsers },
-        { label: names.devices, stroke: '#10b981', width: 2 },
+        ...lines.map((l, i) => ({
+          label: l.label,
+          stroke: i === 0 ? primary : LINE_COLOURS[(i - 1) % LINE_COLOURS.length],
+          ...(l.fill ? { fill: `${fill}99` } : {}),
+          width: 2,
+          points: { show: times.length <= 31 },
+        })),
       ],
     };
   };
-  return <Chart options={options} data={data} height={260} label={label} />;
+  return <Chart options={options} data={data} height={height} label={label} />;
 }
 
 export function StatusChart({ rows, labels, label, empty }: { rows: { status: number; count: number }[]; labels: string[]; label: string; empty: string }) {

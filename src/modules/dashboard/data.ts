@@ -13,9 +13,10 @@ export type Unit = 'hour' | 'day' | 'month';
 
 export interface AddInfo {
   unit: Unit;
-  added: { orders: number; users: number | null; devices: number };
-  totals: { orders: number; users: number | null; devices: number };
-  series: { time: string; orders: number; users: number; devices: number }[];
+  /** Manufacturers are departments; users are null without the user list permission. */
+  added: { orders: number; manufacturers: number; users: number | null; devices: number };
+  totals: { orders: number; manufacturers: number; users: number | null; devices: number };
+  series: { time: string; orders: number; manufacturers: number; users: number; devices: number }[];
 }
 export interface DesignerRow {
   designerId: number;
@@ -67,6 +68,70 @@ export interface BaseRankings {
   wires: { designers: Rank[]; departments: Rank[] };
 }
 
+/** Counts per wire type (common/wires.ts WIRE_TYPES). */
+export type TypeCounts = Record<string, number>;
+export interface TypeLabel {
+  type: string;
+  label: string;
+}
+export interface DesignBase {
+  unit: Unit;
+  designs: number;
+  bases: number;
+  series: { time: string; designs: number; bases: number }[];
+}
+export interface DesignTypeRow extends TypeLabel {
+  wires: number;
+  orders: number;
+}
+export interface DesignTypeSeries {
+  unit: Unit;
+  types: TypeLabel[];
+  series: { time: string; counts: TypeCounts }[];
+}
+export interface TypeMatrix {
+  types: TypeLabel[];
+  departments: { departmentId: number | null; name: string | null; counts: TypeCounts; total: number }[];
+}
+export interface DepartmentOrders {
+  departmentId: number | null;
+  name: string | null;
+  orders: number;
+  designing: number;
+  pending: number;
+  processed: number;
+  designed: number;
+}
+export interface DepartmentWork {
+  departmentId: number | null;
+  name: string | null;
+  done: number;
+  failed: number;
+}
+export interface DepartmentTime {
+  departmentId: number | null;
+  name: string | null;
+  jobs: number;
+  bendMs: number;
+  avgMs: number | null;
+}
+export interface DepartmentTimeSeries {
+  unit: Unit;
+  departments: { departmentId: number | null; name: string | null; bendMs: number }[];
+  series: { time: string; ms: number[] }[];
+}
+export interface DesignerDetail {
+  designerId: number;
+  name: string;
+  department: string | null;
+  orders: number;
+  submitted: number;
+  designs: number;
+  bases: number;
+  wires: TypeCounts;
+  avgDesignMs: number | null;
+}
+
 export interface Board {
   add?: AddInfo;
   status?: { status: number; count: number }[];
@@ -79,6 +144,16 @@ export interface Board {
   deviceTimes?: { devices: DeviceTime[] };
   wires?: WireCounts;
   rankings?: BaseRankings;
+  designBase?: DesignBase;
+  designTypes?: DesignTypeRow[];
+  designTypeSeries?: DesignTypeSeries;
+  designDepartmentTypes?: TypeMatrix;
+  designerDetails?: { types: TypeLabel[]; designers: DesignerDetail[] };
+  departmentOrders?: DepartmentOrders[];
+  departmentWork?: DepartmentWork[];
+  departmentTimes?: DepartmentTime[];
+  departmentTypes?: TypeMatrix;
+  departmentTimeSeries?: DepartmentTimeSeries;
 }
 
 const BASE = '/admin/dashboard/info';
@@ -95,6 +170,16 @@ const CALLS: Record<keyof Board, string> = {
   deviceTimes: 'deviceProcessTime',
   wires: 'processTypeInfo',
   rankings: 'processBaseInfo',
+  designBase: 'designBaseInfo',
+  designTypes: 'designTypeInfo',
+  designTypeSeries: 'designTypeNumberInfo',
+  designDepartmentTypes: 'designDepartmentTypeNumberInfo',
+  designerDetails: 'designeDetailInfo',
+  departmentOrders: 'departmentDesignOrderInfo',
+  departmentWork: 'departmentProcessInfo',
+  departmentTimes: 'departmentProcessTime',
+  departmentTypes: 'allDepartmentProcessType',
+  departmentTimeSeries: 'allDepartmentProcessTime',
 };
 
 /** The cards the user may see, loaded at once; a card whose call fails is left out. */

@@ -61,6 +61,8 @@ export interface RankRow {
   key: number | string;
   name: string;
   value: number;
+  /** Shown instead of the value (a formatted duration); the bar still follows `value`. */
+  display?: ReactNode;
   /** Shown small after the value (e.g. "/ 3" processed of the orders). */
   detail?: ReactNode;
   title?: string;
@@ -82,7 +84,7 @@ export function RankingList({ rows, empty }: { rows: RankRow[]; empty: string })
             <span className="block h-full rounded-full bg-primary" style={{ width: `${(r.value / max) * 100}%` }} />
           </span>
           <span className="text-right text-slate-600 tabular-nums" title={r.title}>
-            {r.value}
+            {r.display ?? r.value}
             {r.detail !== undefined && <span className="ml-1 text-xs text-slate-400">{r.detail}</span>}
           </span>
         </li>

@@ -1,4 +1,6 @@
 /** Roles: name, label, the menus and permissions they grant, and their department data scope. */
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { CrudPage, type FormItem, type FormTab, type Option, type TableColumn } from '../../../kit/index.ts';
 import { CheckTree } from '../CheckTree.tsx';
@@ -8,9 +10,19 @@ import { useTreeRows } from '../useTreeRows.ts';
 const PREFIX = '/admin/base/sys/role';
 /** The seeded remark of the superadmin role (server/db/seed.ts). */
 const SUPERADMIN_REMARK = 'Passes every permission check';
+/** The seeded names and remarks of the user kinds' roles (server/db/seed.ts), shown in the UI language until edited. */
+const SEEDED_TEXT: Record<string, MessageDescriptor> = {
+  'Designer (user kind)': msg`Designer (user kind)`,
+  'Manufacturer (user kind)': msg`Manufacturer (user kind)`,
+  'Administrator (user kind)': msg`Administrator (user kind)`,
+  'Designs the orders given to them and bends their wires': msg`Designs the orders given to them and bends their wires`,
+  'Runs a lab: its orders, machines, partner interface, files and data board': msg`Runs a lab: its orders, machines, partner interface, files and data board`,
+  'Every page and right of the menu, without being superadmin': msg`Every page and right of the menu, without being superadmin`,
+};
 
 export default function RoleList() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
+  const seeded = (text: string) => (SEEDED_TEXT[text] ? i18n._(SEEDED_TEXT[text]) : text);
   const [menus] = useTreeRows('/admin/base/sys/menu');
   const [departments] = useTreeRows('/admin/base/sys/department');
   const yesNo: Option[] = [
@@ -19,7 +31,7 @@ export default function RoleList() {
   ];
   const columns: TableColumn[] = [
     { prop: 'name', label: t`Role key`, sortable: true, minWidth: 140 },
-    { prop: 'label', label: t({ message: 'Name', context: 'object' }), sortable: true, minWidth: 140 },
+    { prop: 'label', label: t({ message: 'Name', context: 'object' }), sortable: true, minWidth: 140, render: (r) => seeded(String(r.label ?? '')) },
     // A short header: cells stay on one line, and "Inklusive Unterabteilungen" pushed the Created
     // column under the operation column at 1440 px. The form keeps the full wording.
     { prop: 'relevance', label: t`Sub-departments`, dict: yesNo, width: 140 },
@@ -30,7 +42,7 @@ export default function RoleList() {
       // The superadmin role's remark is seeded in English; shown in the UI language until edited.
       // A long remark is cut (whole in its tooltip) rather than widening the table.
       render: (r) => {
-        const text = r.remark === SUPERADMIN_REMARK ? t`Passes every permission check` : String(r.remark ?? '');
+        const text = r.remark === SUPERADMIN_REMARK ? t`Passes every permission check` : seeded(String(r.remark ?? ''));
         return (
           <span className="block max-w-44 truncate" title={text}>
             {text}

@@ -1,9 +1,11 @@
 /**
  * The home dashboard (spec "Home dashboard"): a period (today, 7 days, 30 days, 12 months, all;
- * kept in the URL) and the cards of /admin/dashboard/info/*: new and total orders, users and
- * devices with their series, orders by status, the AI-enabled share, the designer and
+ * kept in the URL) and the cards of /admin/dashboard/info/*: new and total orders, manufacturers
+ * and devices with their series, orders by status, the AI-enabled share, the designer and
  * manufacturer rankings, the devices online, the map of locations, device bending and standby
- * time, arch wires bent, and the base and wire rankings. A call the user may not make leaves its
+ * time, arch wires bent, the base and wire rankings, designs and bases, wires designed per type
+ * (over time, per manufacturer), each manufacturer's orders, wires bent and bending time, and
+ * each designer's work. A call the user may not make leaves its
  * card out (docs/dashboard.md).
  */
 import { useEffect, useState } from 'react';
@@ -12,10 +14,11 @@ import { useLingui } from '@lingui/react/macro';
 import { useApp } from '../../../app/store.ts';
 import { Spinner } from '../../../ui/Spinner.tsx';
 import { BaseRankings } from '../BaseRankings.tsx';
-import { SeriesChart, StatusChart } from '../charts.tsx';
+import { LinesChart, SeriesChart, StatusChart } from '../charts.tsx';
+import { DepartmentOrdersTable, DesignerTable, TypeMatrixTable, useTypeName } from '../DesignCards.tsx';
 import { loadBoard, PERIODS, type Board, type Period } from '../data.ts';
 import { DeviceTimes } from '../DeviceTimes.tsx';
-import { Card, DeviceSplit, RankingList, Segmented, Stat } from '../parts.tsx';
+import { Card, DeviceSplit, Empty, formatDuration, RankingList, Segmented, Stat } from '../parts.tsx';
 import { WireCard } from '../WireCard.tsx';
 import { WorldMap } from '../WorldMap.tsx';
 import { formatCount, formatNumber } from '../../../i18n/format.ts';
@@ -33,7 +36,8 @@ function usePeriod(): [Period, (p: Period) => void] {
 }
 
 export default function DataBoard() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
+  const typeName = useTypeName();
   const { perms } = useApp();
   const [period, setPeriod] = usePeriod();
   const [board, setBoard] = useState<Board | null>(null);
@@ -76,7 +80,7 @@ export default function DataBoard() {
             {b.add && (
               <>
                 <Stat icon="clipboard" label={t`New orders`} value={b.add.added.orders} total={b.add.totals.orders} totalLabel={t`Total`} />
-                {b.add.added.users !== null && <Stat icon="users" label={t`New users`} value={b.add.added.users} total={b.add.totals.users ?? 0} totalLabel={t`Total`} />}
+                <Stat icon="users" label={t`New manufacturers`} value={b.add.added.manufacturers} total={b.add.totals.manufacturers} totalLabel={t`Total`} />
                 <Stat icon="cpu" label={t`New devices`} value={b.add.added.devices} total={b.add.totals.devices} totalLabel={t`Total`} />
               </>
             )}
@@ -103,7 +107,7 @@ export default function DataBoard() {
           <div className="grid grid-cols-1 gap-4 xl:grid-flow-dense xl:grid-cols-3">
             {b.add && (
               <Card title={t`New over time`} className="xl:col-span-2">
-                <SeriesChart add={b.add} names={{ orders: t`Orders`, users: t`Users`, devices: t`Devices` }} label={t`New orders, users and devices over time`} />
+                <SeriesChart add={b.add} names={{ orders: t`Orders`, manufacturers: t`Manufacturers`, devices: t`Devices` }} label={t`New orders, manufacturers and devices over time`} />
               </Card>
             )}
             {b.status && (
@@ -150,6 +154,95 @@ export default function DataBoard() {
             {b.rankings && (
               <Card title={t`Base design and processing ranking`}>
                 <BaseRankings rankings={b.rankings} />
+              </Card>
+            )}
+            {b.designBase && (
+              <Card title={t`Designs and bases`} className="xl:col-span-2" actions={<span className="text-xs text-slate-500 tabular-nums">{t`Designs ${b.designBase.designs} · bases ${b.designBase.bases}`}</span>}>
+                <LinesChart
+                  unit={b.designBase.unit}
+                  times={b.designBase.series.map((s) => s.time)}
+                  lines={[
+                    { label: t`Designs`, values: b.designBase.series.map((s) => s.designs), fill: true },
+                    { label: t`Bases`, values: b.designBase.series.map((s) => s.bases) },
+                  ]}
+                  label={t`Designs saved and bases generated over time`}
+                />
+              </Card>
+            )}
+            {b.designTypes && (
+              <Card title={t`Wires designed by type`}>
+                <RankingList
+                  rows={[...b.designTypes].sort((x, y) => y.wires - x.wires).map((r) => ({ key: r.type, name: typeName(r), value: r.wires, detail: `/ ${r.orders}`, title: `${t`Wires`} ${r.wires} · ${t`Orders`} ${r.orders}` }))}
+                  empty={t`No data`}
+                />
+              </Card>
+            )}
+            {b.designTypeSeries && (
+              <Card title={t`Wire types designed over time`} className="xl:col-span-2">
+                <LinesChart
+                  unit={b.designTypeSeries.unit}
+                  times={b.designTypeSeries.series.map((s) => s.time)}
+                  lines={b.designTypeSeries.types.map((ty) => ({ label: typeName(ty), values: b.designTypeSeries!.series.map((s) => s.counts[ty.type] ?? 0) }))}
+                  label={t`Wires designed per type over time`}
+                />
+              </Card>
+            )}
+            {b.departmentWork && (
+              <Card title={t`Wires bent per manufacturer`}>
+                <RankingList
+                  rows={b.departmentWork.map((r) => ({ key: r.departmentId ?? 0, name: r.name ?? t`No department`, value: r.done, detail: r.failed ? `· ${t`Failed`} ${r.failed}` : undefined }))}
+                  empty={t`No data`}
+                />
+              </Card>
+            )}
+            {b.designDepartmentTypes && (
+              <Card title={t`Wire types designed per manufacturer`} className="xl:col-span-2">
+                <TypeMatrixTable matrix={b.designDepartmentTypes} caption={t`Wire types designed per manufacturer`} />
+              </Card>
+            )}
+            {b.departmentTimes && (
+              <Card title={t`Bending time per manufacturer`}>
+                <RankingList
+                  rows={b.departmentTimes.map((r) => ({
+                    key: r.departmentId ?? 0,
+                    name: r.name ?? t`No department`,
+                    value: r.bendMs,
+                    display: formatDuration(r.bendMs, i18n.locale),
+                    title: `${t`Wires bent: ${r.jobs}`} · ${t`Average bend time`} ${r.avgMs === null ? '–' : formatDuration(r.avgMs, i18n.locale)}`,
+                  }))}
+                  empty={t`No data`}
+                />
+              </Card>
+            )}
+            {b.departmentOrders && (
+              <Card title={t`Orders per manufacturer`} className="xl:col-span-2">
+                <DepartmentOrdersTable rows={b.departmentOrders} />
+              </Card>
+            )}
+            {b.departmentTypes && (
+              <Card title={t`Wire types bent per manufacturer`}>
+                <TypeMatrixTable matrix={b.departmentTypes} caption={t`Wire types bent per manufacturer`} />
+              </Card>
+            )}
+            {b.departmentTimeSeries && (
+              <Card title={t`Bending time per manufacturer over time`} className="xl:col-span-3">
+                {b.departmentTimeSeries.departments.length === 0 ? (
+                  <Empty>{t`No data`}</Empty>
+                ) : (
+                  <LinesChart
+                    unit={b.departmentTimeSeries.unit}
+                    times={b.departmentTimeSeries.series.map((s) => s.time)}
+                    // Minutes: the axis counts them.
+                    lines={b.departmentTimeSeries.departments.map((d, i) => ({ label: d.name ?? t`No department`, values: b.departmentTimeSeries!.series.map((s) => Math.round((s.ms[i] ?? 0) / 6000) / 10) }))}
+                    label={t`Bending time per manufacturer over time, in minutes`}
+                    height={220}
+                  />
+                )}
+              </Card>
+            )}
+            {b.designerDetails && (
+              <Card title={t`Designer details`} className="xl:col-span-3">
+                <DesignerTable types={b.designerDetails.types} designers={b.designerDetails.designers} />
               </Card>
             )}
           </div>
