@@ -170,21 +170,13 @@ describe('geo job runner', () => {
   }, 30_000);
 
   it('the HTTP loop keeps answering while a job burns CPU in its thread', async () => {
-    const id = await queue('spin', { ms: 1500 });
+    // Were the job on the HTTP loop, no request would be answered before it ended.
+    const id = await queue('spin', { ms: 3000 });
     const runner = new GeoJobRunner(t.ctx, { kinds: KINDS, concurrency: 1, pollMs: 30 });
     await runner.start();
     await until(() => row(id), (r) => r.state === 'running');
-    await sleep(200);
-    let slowest = 0;
-    for (let i = 0; i < 10; i++) {
-      const t0 = performance.now();
-      const res = await t.call('GET', '/version.json');
-      slowest = Math.max(slowest, performance.now() - t0);
-      expect(res.status).toBe(200);
-      await sleep(20);
-    }
+    for (let i = 0; i < 10; i++) expect((await t.call('GET', '/version.json')).status).toBe(200);
     expect((await row(id)).state).toBe('running');
-    expect(slowest).toBeLessThan(250);
     await runner.idle();
     await runner.stop();
     expect((await row(id)).state).toBe('done');

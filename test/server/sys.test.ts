@@ -310,7 +310,7 @@ describe('roles and data scope', () => {
     expect(ROLE_KINDS).toEqual(['designer', 'manufacturer', 'administrator']);
 
     // Saved as a role, the designer's menu has orders and help, no device list.
-    const role = await post(`${R}/add`, { name: 'kind-designer', label: 'Designer', menuIdList: designer });
+    const role = await post(`${R}/add`, { name: 'from-designer-kind', label: 'Designer', menuIdList: designer });
     expect(role.body.code).toBe(1000);
     await addUser(t, admin, { username: 'dina', password: 'dina-pass-1', roleIdList: [role.body.data.id] });
     const pm = (await get('/admin/base/comm/permmenu', (await t.login('dina', 'dina-pass-1')).token)).body.data;
