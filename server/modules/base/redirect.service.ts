@@ -1,7 +1,8 @@
-// One-time sign-in links (spec "POST redirect"): a code, good once for REDIRECT_TTL_MS, that
-// signs a user in and names a local path of the app to open (the /transfer page takes it). The
-// signed-in user asks one for themselves (comm/redirect); the partner API asks one for a named
-// user of its department (issueRedirect). Only the code's SHA-256 is stored; a used, expired or
+// One-time sign-in links (spec "POST redirect"): a code, good once for REDIRECT_TTL_MS (or the
+// issuer's own validity), that signs a user in and names a local path of the app to open (the
+// /transfer page takes it). The signed-in user asks one for themselves (comm/redirect); the
+// partner API's `redirect` asks one for a named user of its department, opening the editor on an
+// order (PARTNER_REDIRECT_TTL_MS). Only the code's SHA-256 is stored; a used, expired or
 // unknown code, one of a disabled user, or one issued before the user's password changed, gets
 // the same answer.
 import { z } from 'zod';
@@ -30,8 +31,11 @@ export interface RedirectTicket {
   url: string;
 }
 
-/** A code for this user (who must exist and be enabled) that opens `target` (a checked local path). */
-export async function issueRedirect(ctx: AppContext, userId: number, target: string): Promise<RedirectTicket> {
+/**
+ * A code for this user (who must exist and be enabled) that opens `target` (a checked local path),
+ * good once for `ttlMs`.
+ */
+export async function issueRedirect(ctx: AppContext, userId: number, target: string, ttlMs = REDIRECT_TTL_MS): Promise<RedirectTicket> {
   const now = ctx.clock.now();
   const user = await ctx.db.selectFrom('base_sys_user').select(['passwordVersion', 'status']).where('id', '=', userId).executeTakeFirst();
   if (!user || user.status !== 1) throw fail('userDisabled');
@@ -39,9 +43,9 @@ export async function issueRedirect(ctx: AppContext, userId: number, target: str
   await ctx.db.deleteFrom('base_redirect_ticket').where('expiresAt', '<', now).execute();
   await ctx.db
     .insertInto('base_redirect_ticket')
-    .values({ codeHash: await sha256Hex(code), userId, passwordVersion: user.passwordVersion, target, expiresAt: now + REDIRECT_TTL_MS, usedAt: null, createTime: formatTime(now) })
+    .values({ codeHash: await sha256Hex(code), userId, passwordVersion: user.passwordVersion, target, expiresAt: now + ttlMs, usedAt: null, createTime: formatTime(now) })
     .execute();
-  return { code, expire: REDIRECT_TTL_MS / 1000, url: `/transfer?code=${encodeURIComponent(code)}` };
+  return { code, expire: ttlMs / 1000, url: `/transfer?code=${encodeURIComponent(code)}` };
 }
 
 /** Spends a code: a new session of its user and the path to open. */
