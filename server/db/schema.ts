@@ -36,6 +36,8 @@ export interface BaseRedirectTicketTable {
   expiresAt: number;
   usedAt: number | null;
   createTime: string;
+  /** The partner entry that issued it (migration 0190), or null: signs in only while it still acts for the user. */
+  partnerId: number | null;
 }
 
 export interface BaseSysRoleTable {

@@ -8,7 +8,7 @@
 // the design started; bowWire with the device's compensated program; bend once per key through
 // the hub queue; redirect links are base one-time sign-in codes (/transfer): good once, also
 // under two spends at once, not after they expire, not for another department's, a disabled or
-// re-passworded user.
+// re-passworded user, nor once the user left the department or the entry is disabled.
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -326,7 +326,7 @@ describe('users, wires, bends and links into the editor', () => {
     expect((await use(late)).body.code).toBe(1001);
   });
 
-  it('redirect: refused for a user outside the department, a disabled user and after a password change', async () => {
+  it('redirect: refused for a user outside the department, a disabled user, after a password change, and once the partner no longer acts for the user', async () => {
     const orderId = (await call('POST', 'orderInfo', { partnerOrderNo: 'PO-WIRE' })).body.data.orderId;
     const use = (code: string) => w.t.call('POST', '/admin/base/open/redirect', { body: { code } });
     // Another department's user, or the order of another partner's department: not found, no code.
@@ -347,6 +347,20 @@ describe('users, wires, bends and links into the editor', () => {
     expect((await use(before)).body.code).toBe(1001);
     // A code issued after the change signs in.
     expect((await use((await call('POST', 'redirect', { orderId, userId: dave })).body.data.token)).body.code).toBe(1000);
+
+    // Spent only while the partner still acts for the user: not once the user left its
+    // departments, nor once the entry is disabled.
+    const moved = (await call('POST', 'redirect', { orderId, userId: dave })).body.data.token;
+    await w.t.ctx.db.updateTable('base_sys_user').set({ departmentId: w.other }).where('id', '=', dave).execute();
+    expect((await use(moved)).body.code).toBe(1001);
+    await w.t.ctx.db.updateTable('base_sys_user').set({ departmentId: w.branch }).where('id', '=', dave).execute();
+    const revoked = (await call('POST', 'redirect', { orderId, userId: dave })).body.data.token;
+    await w.t.ctx.db.updateTable('device_api_config').set({ enabled: 0 }).where('id', '=', w.partner.id).execute();
+    try {
+      expect((await use(revoked)).body.code).toBe(1001);
+    } finally {
+      await w.t.ctx.db.updateTable('device_api_config').set({ enabled: 1 }).where('id', '=', w.partner.id).execute();
+    }
   });
 
   it('the OpenAPI document lists every call with its request schema', async () => {

@@ -305,7 +305,7 @@ export function openRoutes(ctx: AppContext) {
         const order = await partnerOrder(ctx.db, p, body);
         const user = await partnerUser(ctx.db, p, body.userId);
         const expiresAt = ctx.clock.now() + PARTNER_REDIRECT_TTL_MS;
-        const ticket = await issueRedirect(ctx, user.id, `/bend?orderId=${order.id}`, PARTNER_REDIRECT_TTL_MS);
+        const ticket = await issueRedirect(ctx, user.id, `/bend?orderId=${order.id}`, { ttlMs: PARTNER_REDIRECT_TTL_MS, partnerId: p.id });
         return { url: `${ctx.config.publicUrl}${ticket.url}`, token: ticket.code, expiresAt: formatTime(expiresAt) };
       },
     },
