@@ -6,8 +6,6 @@
 export const PARTNER_PREFIX = '/admin/sy/open';
 /** The OpenAPI 3 document of the calls (no signature needed). */
 export const PARTNER_OPENAPI_PATH = `${PARTNER_PREFIX}/openapi.json`;
-/** Consumes a redirect link's token (the browser's page posts it): answers a session. */
-export const PARTNER_REDIRECT_LOGIN_PATH = `${PARTNER_PREFIX}/redirectLogin`;
 
 /** Every call a partner may be allowed (`test` is always allowed: it only answers who is calling). */
 export const PARTNER_CALLS = [
@@ -27,7 +25,7 @@ export type PartnerCall = (typeof PARTNER_CALLS)[number];
 
 /** Orders one batchOrder may carry. */
 export const PARTNER_BATCH_MAX = 20;
-/** How long a redirect link signs in (ms), once. */
+/** How long a redirect link signs in (ms), once (a base one-time sign-in code: /transfer?code=). */
 export const PARTNER_REDIRECT_TTL_MS = 2 * 60 * 1000;
 /** Redirects a model link may take before it is refused. */
 export const PARTNER_LINK_MAX_REDIRECTS = 3;

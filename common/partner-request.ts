@@ -65,6 +65,4 @@ export const redirectSchema = z.object({
   userId: id,
 });
 
-export const redirectLoginSchema = z.object({ token: z.string().min(20).max(128).regex(/^[A-Za-z0-9_-]+$/) });
-
 export const emptySchema = z.object({}).loose();

@@ -3,13 +3,12 @@ import { RouteError } from './app/errors.tsx';
 import { PageSpinner } from './ui/Spinner.tsx';
 import { bendRoute } from './routes/bend.tsx';
 import { homeRoute, mainRoute, menuRoute, myInfoRoute } from './routes/main.tsx';
-import { errorRoutes, loginRoute, partnerSignInRoute, transferRoute } from './routes/public.tsx';
+import { errorRoutes, loginRoute, transferRoute } from './routes/public.tsx';
 import { rootRoute } from './routes/root.tsx';
 
 const routeTree = rootRoute.addChildren([
   loginRoute,
   transferRoute,
-  partnerSignInRoute,
   ...errorRoutes,
   bendRoute,
   mainRoute.addChildren([homeRoute, myInfoRoute, menuRoute]),

@@ -36,6 +36,8 @@ export interface BaseRedirectTicketTable {
   expiresAt: number;
   usedAt: number | null;
   createTime: string;
+  /** The partner entry that issued it (migration 0190), or null: signs in only while it still acts for the user. */
+  partnerId: number | null;
 }
 
 export interface BaseSysRoleTable {
@@ -397,17 +399,6 @@ export interface PartnerBendTable {
   createTime: string;
 }
 
-/** A one-time sign-in link into the editor (only the token's SHA-256 is kept). */
-export interface PartnerRedirectTable {
-  tokenHash: string;
-  configId: number;
-  userId: number;
-  orderId: number;
-  /** Epoch ms. */
-  expiresAt: number;
-  usedAt: number | null;
-}
-
 /** A nonce a signed call used, unique per API configuration entry (replays are refused). */
 export interface ApiNonceTable {
   id: Generated<number>;
@@ -630,7 +621,6 @@ export interface OrderModelVersionTable {
 export interface Database {
   partner_order: PartnerOrderTable;
   partner_bend: PartnerBendTable;
-  partner_redirect: PartnerRedirectTable;
   geo_job: GeoJobTable;
   order_status_log: OrderStatusLogTable;
   order_bite: OrderBiteTable;

@@ -23,7 +23,7 @@ export function resolvePage(path: string, menu: MenuModel): PageRoute | null {
 }
 
 /** Paths allowed without a token (rule 3). */
-export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/transfer', '/login', '/open/redirect', '/401', '/403', '/404', '/500', '/502']);
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/transfer', '/login', '/401', '/403', '/404', '/500', '/502']);
 
 /** A local path that is safe to navigate to after login (no scheme, no protocol-relative URL). */
 export function safeRedirect(value: unknown): string | undefined {

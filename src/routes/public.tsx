@@ -1,11 +1,10 @@
-/** Pages outside the main layout: login, transfer, a partner's editor link and the error pages. */
+/** Pages outside the main layout: login, transfer (also one-time sign-in links) and the error pages. */
 import { createRoute, redirect } from '@tanstack/react-router';
 import { session } from '../api/client.ts';
 import { safeRedirect } from '../app/pages.ts';
 import { ErrorPage, type ErrorCode } from '../pages/ErrorPage.tsx';
 import { LoginPage } from '../pages/LoginPage.tsx';
 import { TransferPage } from '../pages/TransferPage.tsx';
-import { PartnerSignInPage } from '../pages/PartnerSignInPage.tsx';
 import { rootRoute } from './root.tsx';
 
 export const loginRoute = createRoute({
@@ -21,19 +20,13 @@ export const loginRoute = createRoute({
 export const transferRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/transfer',
-  validateSearch: (search: Record<string, unknown>): { to?: string } => {
+  // `to`: a local path to forward to; `code`: a one-time sign-in code (comm/redirect, a partner's link).
+  validateSearch: (search: Record<string, unknown>): { to?: string; code?: string } => {
     const to = safeRedirect(search.to);
-    return to ? { to } : {};
+    const code = typeof search.code === 'string' && search.code.length <= 128 ? search.code : undefined;
+    return { ...(to ? { to } : {}), ...(code ? { code } : {}) };
   },
   component: TransferPage,
-});
-
-/** A partner's one-time link into the editor (server: /admin/sy/open/redirect). */
-export const partnerSignInRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/open/redirect',
-  validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
-  component: PartnerSignInPage,
 });
 
 const errorRoute = (code: ErrorCode) =>

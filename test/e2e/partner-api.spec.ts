@@ -2,13 +2,14 @@
 // department (its allowed calls preselected), copies the signing secret shown once, opens the
 // OpenAPI document from the page; the partner's system signs an order with its models (the
 // example client's signing, test/server/partner-signer.ts) and the order is in the designer's
-// list, designed by the department's user; its one-time link opens the editor on the order, once.
+// list, designed by the department's user; its one-time link (the app's /transfer sign-in) opens
+// the editor on the order as that user, once.
 import { expect, test } from '@playwright/test';
 import { cubeStl } from '../fixtures/stl.ts';
 import { multipart, signRequest } from '../server/partner-signer.ts';
 import { ADMIN_PASSWORD, apiLogin, signInViaApi } from './helpers.ts';
 
-test("an admin adds a partner, copies its secret, and the partner's order is in the designer's list", async ({ page, request }) => {
+test("an admin adds a partner, copies its secret, and the partner's order is in the designer's list", async ({ browser, page, request }) => {
   const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
   const dept = await request.post('/admin/base/sys/department/add', { headers: { Authorization: admin }, data: { name: 'Partner lab' } });
   const departmentId = (await dept.json()).data.id as number;
@@ -64,10 +65,19 @@ test("an admin adds a partner, copies its secret, and the partner's order is in 
     data: redirectBody,
   });
   const url = new URL((await link.json()).data.url as string);
+  // The app's one-time sign-in page: it signs the designer in (the admin's session is replaced).
+  expect(url.pathname).toBe('/transfer');
   await page.goto(url.pathname + url.search);
   await expect(page).toHaveURL(new RegExp(`/bend\\?orderId=${answer.data.orderId}$`));
-  // Good once.
-  await page.goto(url.pathname + url.search);
-  await expect(page.getByTestId('partner-sign-in')).toContainText('The link is invalid, used or expired');
-  await expect(page.getByRole('link', { name: 'Go to login' })).toBeVisible();
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('aw.session') ?? '{}').token as string);
+  const person = await page.request.get('/admin/base/comm/person', { headers: { Authorization: token } });
+  expect((await person.json()).data.username).toBe('lab-designer');
+  // Good once: another browser opening it again is told so and lands on the login page.
+  const other = await browser.newContext();
+  await other.addInitScript(() => localStorage.setItem('aw.lang', 'en'));
+  const again = await other.newPage();
+  await again.goto(new URL(url.pathname + url.search, page.url()).href);
+  await expect(again.locator('.aw-toast').filter({ hasText: 'This sign-in link is invalid, used or expired' })).toBeVisible();
+  await expect(again).toHaveURL(/\/login$/);
+  await other.close();
 });

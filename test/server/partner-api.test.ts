@@ -6,7 +6,9 @@
 // once make one order), by upload and by link, with the link checks (http and local addresses
 // refused unless the test setting allows them, redirects, size, STL); deleteOrder refused once
 // the design started; bowWire with the device's compensated program; bend once per key through
-// the hub queue; redirect links good once, and not after they expire.
+// the hub queue; redirect links are base one-time sign-in codes (/transfer): good once, also
+// under two spends at once, not after they expire, not for another department's, a disabled or
+// re-passworded user, nor once the user left the department or the entry is disabled.
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -298,22 +300,67 @@ describe('users, wires, bends and links into the editor', () => {
     expect((await call('POST', 'bend', { ...body, wireId: 'w9', idempotencyKey: 'bend-key-0003' })).body).toMatchObject({ code: 1001, message: 'The design of the order has no wire w9' });
   });
 
-  it('redirect: a one-time link for a department user signs in once, and not after it expires', async () => {
+  it('redirect: a one-time sign-in code for a department user opens the editor on the order, once, and not after it expires', async () => {
     const orderId = (await call('POST', 'orderInfo', { partnerOrderNo: 'PO-WIRE' })).body.data.orderId;
-    expect((await call('POST', 'redirect', { orderId, userId: w.carol })).body.code).toBe(1001);
     const link = await call('POST', 'redirect', { orderId, userId: w.bob });
-    expect(link.body.data.url).toMatch(/\/open\/redirect\?token=[A-Za-z0-9_-]+$/);
-    const token = link.body.data.token;
-    const use = () => w.t.call('POST', `${P}/redirectLogin`, { body: { token }, lang: 'en' });
-    const first = await use();
-    expect(first.body).toMatchObject({ code: 1000, data: { orderId, token: expect.any(String), refreshToken: expect.any(String) } });
-    const person = await w.t.call('GET', '/admin/base/comm/person', { token: first.body.data.token });
+    expect(link.body).toMatchObject({ code: 1000, data: { token: expect.any(String), expiresAt: expect.any(String) } });
+    const { url, token } = link.body.data;
+    // The base one-time sign-in: the app's /transfer page spends the code.
+    expect(url).toBe(`${w.t.ctx.config.publicUrl}/transfer?code=${encodeURIComponent(token)}`);
+    const use = (code: string) => w.t.call('POST', '/admin/base/open/redirect', { body: { code }, lang: 'en' });
+    // Two spends at once: one session.
+    const [first, second] = await Promise.all([use(token), use(token)]);
+    expect([first.body.code, second.body.code].sort()).toEqual([1000, 1001]);
+    const won = first.body.code === 1000 ? first : second;
+    expect(won.body.data).toMatchObject({ target: `/bend?orderId=${orderId}`, token: expect.any(String), refreshToken: expect.any(String) });
+    const person = await w.t.call('GET', '/admin/base/comm/person', { token: won.body.data.token });
     expect(person.body.data).toMatchObject({ id: w.bob, username: 'bob' });
-    expect((await use()).body).toMatchObject({ code: 1001, message: 'The link is invalid, used or expired' });
+    expect((await use(token)).body).toMatchObject({ code: 1001, message: 'This sign-in link is invalid, used or expired' });
 
+    // Good for the partner's two minutes (longer than a signed-in user's own code), not after.
+    const lasting = (await call('POST', 'redirect', { orderId, userId: w.bob })).body.data.token;
     const late = (await call('POST', 'redirect', { orderId, userId: w.bob })).body.data.token;
-    w.t.clock.advance(PARTNER_REDIRECT_TTL_MS + 1);
-    expect((await w.t.call('POST', `${P}/redirectLogin`, { body: { token: late } })).body.code).toBe(1001);
+    w.t.clock.advance(PARTNER_REDIRECT_TTL_MS - 1000);
+    expect((await use(lasting)).body.code).toBe(1000);
+    w.t.clock.advance(1001);
+    expect((await use(late)).body.code).toBe(1001);
+  });
+
+  it('redirect: refused for a user outside the department, a disabled user, after a password change, and once the partner no longer acts for the user', async () => {
+    const orderId = (await call('POST', 'orderInfo', { partnerOrderNo: 'PO-WIRE' })).body.data.orderId;
+    const use = (code: string) => w.t.call('POST', '/admin/base/open/redirect', { body: { code } });
+    // Another department's user, or the order of another partner's department: not found, no code.
+    expect((await call('POST', 'redirect', { orderId, userId: w.carol })).body.code).toBe(1001);
+    expect((await rival('POST', 'redirect', { orderId, userId: w.carol })).body.code).toBe(1001);
+
+    const dave = await addUser(w.t, w.admin, { username: 'dave', password: 'secret-123456', departmentId: w.branch } as never);
+    const disabled = (await call('POST', 'redirect', { orderId, userId: dave })).body.data.token;
+    await w.t.ctx.db.updateTable('base_sys_user').set({ status: 0 }).where('id', '=', dave).execute();
+    expect((await use(disabled)).body.code).toBe(1001);
+    // A disabled user gets no code at all.
+    expect((await call('POST', 'redirect', { orderId, userId: dave })).body.code).toBe(1001);
+
+    await w.t.ctx.db.updateTable('base_sys_user').set({ status: 1 }).where('id', '=', dave).execute();
+    const before = (await call('POST', 'redirect', { orderId, userId: dave })).body.data.token;
+    const session = (await w.t.login('dave', 'secret-123456')).token;
+    expect((await w.t.call('POST', '/admin/base/comm/personUpdate', { token: session, body: { oldPassword: 'secret-123456', password: 'secret-654321' } })).body.code).toBe(1000);
+    expect((await use(before)).body.code).toBe(1001);
+    // A code issued after the change signs in.
+    expect((await use((await call('POST', 'redirect', { orderId, userId: dave })).body.data.token)).body.code).toBe(1000);
+
+    // Spent only while the partner still acts for the user: not once the user left its
+    // departments, nor once the entry is disabled.
+    const moved = (await call('POST', 'redirect', { orderId, userId: dave })).body.data.token;
+    await w.t.ctx.db.updateTable('base_sys_user').set({ departmentId: w.other }).where('id', '=', dave).execute();
+    expect((await use(moved)).body.code).toBe(1001);
+    await w.t.ctx.db.updateTable('base_sys_user').set({ departmentId: w.branch }).where('id', '=', dave).execute();
+    const revoked = (await call('POST', 'redirect', { orderId, userId: dave })).body.data.token;
+    await w.t.ctx.db.updateTable('device_api_config').set({ enabled: 0 }).where('id', '=', w.partner.id).execute();
+    try {
+      expect((await use(revoked)).body.code).toBe(1001);
+    } finally {
+      await w.t.ctx.db.updateTable('device_api_config').set({ enabled: 1 }).where('id', '=', w.partner.id).execute();
+    }
   });
 
   it('the OpenAPI document lists every call with its request schema', async () => {
@@ -321,6 +368,8 @@ describe('users, wires, bends and links into the editor', () => {
     const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>> };
     expect(doc.openapi).toBe('3.1.0');
     for (const name of PARTNER_CALLS) expect(Object.keys(doc.paths)).toContain(`${P}/${name}`);
+    // Redirect links are spent by the base sign-in (/admin/base/open/redirect), not by a partner path.
+    expect(Object.keys(doc.paths).sort()).toEqual([...PARTNER_CALLS.map((name) => `${P}/${name}`)].sort());
     expect(doc.paths[`${P}/order`]!.post!.requestBody!.content['application/json']!.schema.properties).toHaveProperty('partnerOrderNo');
     expect(doc.paths[`${P}/order`]!.post!.requestBody!.content).toHaveProperty('multipart/form-data');
     expect(doc.paths[`${P}/userList`]).toHaveProperty('get');

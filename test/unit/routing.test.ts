@@ -32,7 +32,7 @@ describe('page resolution (routing rules 1 to 3)', () => {
   });
 
   it('allows exactly the public pages without a token', () => {
-    expect([...PUBLIC_PATHS].sort()).toEqual(['/401', '/403', '/404', '/500', '/502', '/login', '/open/redirect', '/transfer']);
+    expect([...PUBLIC_PATHS].sort()).toEqual(['/401', '/403', '/404', '/500', '/502', '/login', '/transfer']);
   });
 
   it('only returns to local paths after login', () => {

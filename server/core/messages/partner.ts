@@ -93,9 +93,4 @@ export const partnerMessages = {
     zh: '使用此幂等键的弯制正在发送，请稍后再查询',
     de: 'Eine Biegung mit diesem Idempotenzschlüssel wird gerade gesendet: bitte gleich erneut fragen',
   },
-  partnerRedirectInvalid: {
-    en: 'The link is invalid, used or expired',
-    zh: '链接无效、已使用或已过期',
-    de: 'Der Link ist ungültig, benutzt oder abgelaufen',
-  },
 } satisfies Catalog;

@@ -4,8 +4,7 @@
 // envelope every call shares. Served at PARTNER_OPENAPI_PATH.
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { PARTNER_PREFIX, PARTNER_REDIRECT_LOGIN_PATH, type PartnerCall } from '../../../common/partner-api.ts';
-import { redirectLoginSchema } from '../../../common/partner-request.ts';
+import { PARTNER_PREFIX, type PartnerCall } from '../../../common/partner-api.ts';
 import { SIGNATURE_HEADERS, SIGNATURE_WINDOW_MS } from '../../../common/signature.ts';
 import type { AppEnv } from '../../core/env.ts';
 import pkg from '../../../package.json' with { type: 'json' };
@@ -79,14 +78,6 @@ export function openApiDocument(calls: readonly CallDef[], server: string) {
       },
     };
   }
-  paths[PARTNER_REDIRECT_LOGIN_PATH] = {
-    post: {
-      operationId: 'redirectLogin',
-      summary: "The browser's half of `redirect`: the link's one-time token for a session ({ token, expire, refreshToken, refreshExpire, orderId }); not signed",
-      requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(redirectLoginSchema) } } },
-      responses: { '200': { description: 'The envelope', content: { 'application/json': { schema: envelope() } } } },
-    },
-  };
   return {
     openapi: '3.1.0',
     info: {

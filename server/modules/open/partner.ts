@@ -95,6 +95,16 @@ export async function mayBePartner(ctx: AppContext, c: Context<AppEnv>, call: Pa
   if (!fresh || !row?.secret || row.departmentId === null || !parseCalls(row.calls).includes(call)) throw unauthorized('signatureInvalid');
 }
 
+/**
+ * Whether the entry is still an enabled partner whose departments hold a user of `departmentId`
+ * (a sign-in link it issued for the user may still be spent).
+ */
+export async function partnerActsFor(db: Db, configId: number, departmentId: number | null): Promise<boolean> {
+  const entry = await db.selectFrom('device_api_config').select('departmentId').where('id', '=', configId).where('kind', '=', 'partner').where('enabled', '=', 1).executeTakeFirst();
+  if (!entry?.departmentId || departmentId === null) return false;
+  return (await departmentsBelow(db, entry.departmentId)).includes(departmentId);
+}
+
 /** The partner's users (of its departments); `active`: enabled ones only. */
 export function partnerUsers(db: Db, p: Partner, active = false) {
   let q = db.selectFrom('base_sys_user').where('departmentId', 'in', p.departments);

@@ -5,12 +5,12 @@
 // within BODY_LIMIT (the body reader), `order` uploads within the upload limits, batchOrder at
 // most PARTNER_BATCH_MAX orders. Every body is checked by its zod schema (common/partner-request.ts)
 // before any work; the same definitions below make the OpenAPI document (openapi.ts).
-// Not signed: the OpenAPI document, and redirectLogin, which takes the one-time token of a
-// redirect link (its own secret, good once for two minutes) and answers a session as sign-in does.
+// Not signed: the OpenAPI document. A `redirect` link is spent by the base one-time sign-in
+// (redirect.service.ts: the /transfer page, POST /admin/base/open/redirect).
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
-import { PARTNER_OPENAPI_PATH, PARTNER_PREFIX, PARTNER_REDIRECT_LOGIN_PATH, PARTNER_REDIRECT_TTL_MS, type PartnerCall } from '../../../common/partner-api.ts';
+import { PARTNER_OPENAPI_PATH, PARTNER_PREFIX, PARTNER_REDIRECT_TTL_MS, type PartnerCall } from '../../../common/partner-api.ts';
 import {
   batchOrderSchema,
   bendSchema,
@@ -18,14 +18,12 @@ import {
   emptySchema,
   orderRefSchema,
   partnerOrderSchema,
-  redirectLoginSchema,
   redirectSchema,
   updateOrderSchema,
 } from '../../../common/partner-request.ts';
 import { isWireType } from '../../../common/wires.ts';
 import type { AppContext } from '../../context.ts';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../../core/body.ts';
-import { clientIp } from '../../core/client-ip.ts';
 import { formatTime } from '../../core/clock.ts';
 import { randomToken } from '../../core/crypto.ts';
 import type { AppEnv } from '../../core/env.ts';
@@ -33,16 +31,15 @@ import { Code, ok } from '../../core/envelope.ts';
 import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ApiError, fail } from '../../core/errors.ts';
 import { t } from '../../core/i18n.ts';
-import { LOGIN_WINDOW_MS, counted, release } from '../../core/rate-limit.ts';
 import { moveToRecycleBin } from '../../core/recycle.ts';
-import { startSession } from '../../core/tokens.ts';
 import { validationError } from '../../core/validate.ts';
 import { ORDER_STATUS, AI_STATUS } from '../order/status.ts';
+import { issueRedirect } from '../base/redirect.service.ts';
 import { checkProgram, queueBend } from '../design/bend-queue.ts';
 import { maxUploadBody, receive } from '../space/upload.routes.ts';
 import { spaceStore } from '../space/index.ts';
 import { createPartnerOrder, deliveryTimeOf, MODEL_FIELDS, type Uploaded } from './orders.ts';
-import { asPartner, departmentsBelow, mayBePartner, partnerDevice, partnerOrder, partnerUser, partnerUsers, type OrderRef } from './partner.ts';
+import { asPartner, mayBePartner, partnerDevice, partnerOrder, partnerUser, partnerUsers, type OrderRef } from './partner.ts';
 import { DEFAULT_DIE_RADIUS_MM, designWires, springbackOf, wireProgram } from './programs.ts';
 import { openApiDocument, type CallDef } from './openapi.ts';
 import { orderView, productionView } from './views.ts';
@@ -50,8 +47,6 @@ import { orderView, productionView } from './views.ts';
 const OPEN = epsGroup('sy', PARTNER_PREFIX, 'PartnerOpen');
 /** The multipart `order` reads its own body (the body reader skips it). */
 export const PARTNER_ORDER_PATH = `${PARTNER_PREFIX}/order`;
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** The JSON body checked by `schema` (after the signature: refusals name the field, 1002). */
 async function bodyOf<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
@@ -304,16 +299,14 @@ export function openRoutes(ctx: AppContext) {
     },
     {
       call: 'redirect',
-      summary: `A one-time link (good for ${PARTNER_REDIRECT_TTL_MS / 60_000} minutes) that signs a user of the department into the editor on the order: { url, token, expiresAt }`,
+      summary: `A one-time link (good for ${PARTNER_REDIRECT_TTL_MS / 60_000} minutes) that signs a user of the department into the editor on the order: { url, token, expiresAt }; the /transfer page of url spends it (POST /admin/base/open/redirect { code: token })`,
       body: redirectSchema,
       run: async (_c, p, body: z.output<typeof redirectSchema>) => {
         const order = await partnerOrder(ctx.db, p, body);
         const user = await partnerUser(ctx.db, p, body.userId);
-        const token = randomToken(32);
         const expiresAt = ctx.clock.now() + PARTNER_REDIRECT_TTL_MS;
-        await ctx.db.deleteFrom('partner_redirect').where('expiresAt', '<', ctx.clock.now() - LOGIN_WINDOW_MS).execute();
-        await ctx.db.insertInto('partner_redirect').values({ tokenHash: sha256(token), configId: p.id, userId: user.id, orderId: order.id, expiresAt, usedAt: null }).execute();
-        return { url: `${ctx.config.publicUrl}/open/redirect?token=${token}`, token, expiresAt: formatTime(expiresAt) };
+        const ticket = await issueRedirect(ctx, user.id, `/bend?orderId=${order.id}`, { ttlMs: PARTNER_REDIRECT_TTL_MS, partnerId: p.id });
+        return { url: `${ctx.config.publicUrl}${ticket.url}`, token: ticket.code, expiresAt: formatTime(expiresAt) };
       },
     },
   ];
@@ -381,37 +374,6 @@ export function openRoutes(ctx: AppContext) {
         // Files of a refused request (or of a retry answered with the first order) are dropped.
         await Promise.all(files.map((f) => storage.discard(f.staged).catch(() => {})));
       }
-    })
-    .post(PARTNER_REDIRECT_LOGIN_PATH, doc("Signs in with a redirect link's one-time token ({ token }): { token, expire, refreshToken, refreshExpire, orderId } (no signature)"), async (c) => {
-      const ip = clientIp(c, ctx.config.trustProxy);
-      const session = await counted(
-        ctx,
-        [{ key: `partner-redirect:${ip}`, max: 20, windowMs: LOGIN_WINDOW_MS }],
-        'tooManyLogins',
-        async () => {
-          const { token } = await bodyOf(c, redirectLoginSchema);
-          const now = ctx.clock.now();
-          const row = await ctx.db.selectFrom('partner_redirect').selectAll().where('tokenHash', '=', sha256(token)).executeTakeFirst();
-          // Spent in one conditional update: of two uses at once, one gets in.
-          const res = await ctx.db
-            .updateTable('partner_redirect')
-            .set({ usedAt: now })
-            .where('tokenHash', '=', sha256(token))
-            .where('usedAt', 'is', null)
-            .where('expiresAt', '>', now)
-            .executeTakeFirst();
-          if (!row || Number(res.numUpdatedRows) !== 1) throw fail('partnerRedirectInvalid');
-          // The entry must still be enabled, the user still of its departments and enabled.
-          const entry = await ctx.db.selectFrom('device_api_config').select('departmentId').where('id', '=', row.configId).where('kind', '=', 'partner').where('enabled', '=', 1).executeTakeFirst();
-          const user = await ctx.db.selectFrom('base_sys_user').select(['id', 'username', 'passwordVersion', 'status', 'departmentId']).where('id', '=', row.userId).executeTakeFirst();
-          if (!entry?.departmentId || !user || user.status !== 1) throw fail('partnerRedirectInvalid');
-          const departments = await departmentsBelow(ctx.db, entry.departmentId);
-          if (user.departmentId === null || !departments.includes(user.departmentId)) throw fail('partnerRedirectInvalid');
-          return { ...(await startSession(ctx, user)), orderId: row.orderId };
-        },
-        (held) => release(ctx, held),
-      );
-      return ok(c, session);
     });
 
   for (const def of calls) {
