@@ -84,6 +84,19 @@ describe('redirect', () => {
     }
     expect((await t.call('POST', '/admin/base/comm/redirect', { body: {} })).status).toBe(401);
   });
+
+  it('refuses guesses from an address beyond the sign-in limit, also when they arrive together', async () => {
+    const guesses = await Promise.all(Array.from({ length: 30 }, (_, i) => t.call('POST', '/admin/base/open/redirect', { body: { code: `guess-${i}`.padEnd(43, 'x') } })));
+    const refused = guesses.filter((r) => r.status === 429).length;
+    expect(guesses.filter((r) => r.status === 200).length).toBeLessThanOrEqual(20);
+    expect(refused).toBeGreaterThanOrEqual(10);
+    // Even a good code waits for the window's end.
+    const { code } = (await t.call('POST', '/admin/base/comm/redirect', { token: admin, body: {} })).body.data;
+    expect((await t.call('POST', '/admin/base/open/redirect', { body: { code } })).status).toBe(429);
+    t.clock.advance(15 * 60_000 + 1);
+    const fresh = (await t.call('POST', '/admin/base/comm/redirect', { token: (await t.login()).token, body: {} })).body.data.code;
+    expect((await t.call('POST', '/admin/base/open/redirect', { body: { code: fresh } })).body.code).toBe(1000);
+  });
 });
 
 describe('public params', () => {

@@ -5,6 +5,7 @@ import type { AppEnv } from '../../core/env.ts';
 import { entryDoc, epsGroup, type Eps } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
 import { clientIp } from '../../core/client-ip.ts';
+import { counted, loginIpBucket, release } from '../../core/rate-limit.ts';
 import { rotateRefreshToken } from '../../core/tokens.ts';
 import { validate } from '../../core/validate.ts';
 import { login } from './auth.service.ts';
@@ -30,6 +31,9 @@ export function openRoutes(ctx: AppContext, eps: Eps) {
     })
     .get('/eps', doc('Service description'), (c) => ok(c, eps))
     .post('/redirect', doc('Sign in with a one-time code (comm/redirect, the partner API); answers the tokens and the path to open'), validate('json', redirectCodeSchema), async (c) => {
-      return ok(c, await takeRedirect(ctx, c.req.valid('json').code));
+      // Wrong codes count against the address as failed sign-ins do (a code is 32 random bytes:
+      // this only keeps a flood of guesses from costing the database).
+      const ip = clientIp(c, ctx.config.trustProxy);
+      return ok(c, await counted(ctx, [loginIpBucket(ip)], 'tooManyLogins', () => takeRedirect(ctx, c.req.valid('json').code), (held) => release(ctx, held)));
     });
 }
