@@ -149,17 +149,38 @@ async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'dista
   return { corners: [b!, over!, l!], s, h, dir };
 }
 
+/** Turns of a clasp's tag from its tooth's mesial towards the palate or tongue, tried in order (degrees). */
+const TAG_TURNS = [30, 20, 10, 0, -10];
+/** Scanned surface a tag's end should have round it in plan, within TAG_DROP below the tag (mm): the base's margin and the corner's own offset; at least the second. */
+const TAG_ROOM = [3, 2];
+const TAG_DROP = 10;
+
 /**
  * The tag: down the lingual from the crossing at `s` along `dir`, then `run` mm (signed, along
- * dir) along the arch, turned 30° towards the palate or tongue (the arch curves inwards; a
- * straight run along the tangent would leave it), both corners inside the base.
+ * dir) along the arch, turned towards the palate or tongue (the arch curves inwards; a straight
+ * run along the tangent would leave it), both corners inside the base. The turn is the first of
+ * `turns` whose end has scanned gum beyond it and lingual of it (a lower jaw's steep lingual
+ * wall, an open scan's border, a rotated tooth whose own mesial points into the palate); the
+ * first where none has.
  */
-async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, run: number, offset: number): Promise<Corner[]> {
+async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, run: number, offset: number, turns: readonly number[]): Promise<Corner[]> {
   const half = t.width / 2;
   const z = t.top - 7;
-  const start = at(t.centre, dir, s - 0.3 * Math.sign(run || 1), t.buccal, -(half + 1), z);
-  const along = norm(add(scale(dir, Math.sign(run || 1) * Math.cos(Math.PI / 6)), scale(t.buccal, -Math.sin(Math.PI / 6))));
-  return placeFree(ls, [start, add(start, scale(along, Math.abs(run)))], tagOffset(offset));
+  const sign = Math.sign(run || 1);
+  const start = at(t.centre, dir, s - 0.3 * sign, t.buccal, -(half + 1), z);
+  const tries = turns.map((deg) => {
+    const turn = (deg * Math.PI) / 180;
+    const along = norm(add(scale(dir, sign * Math.cos(turn)), scale(t.buccal, -Math.sin(turn))));
+    let lingual: Xyz = [along[1], -along[0], 0];
+    if (dot(lingual, t.buccal) > 0) lingual = scale(lingual, -1);
+    const end = add(start, scale(along, Math.abs(run)));
+    return { end, probes: TAG_ROOM.flatMap((r) => [add(end, scale(along, r)), add(end, scale(lingual, r))]) };
+  });
+  const n = 2 * TAG_ROOM.length;
+  const levels = await heightsAt(ls, tries.flatMap((c) => c.probes), z + 40);
+  const roomy = (k: number): number => tries.findIndex((_, i) => levels.slice(n * i + 2 * k, n * i + 2 * k + 2).every((h) => h >= z - TAG_DROP));
+  const pick = TAG_ROOM.map((_, k) => roomy(k)).find((i) => i >= 0) ?? 0;
+  return placeFree(ls, [start, tries[pick]!.end], tagOffset(offset));
 }
 
 async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
@@ -189,7 +210,7 @@ async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol:
   );
   // The tip is the free end of the start straight (moved out where the straight would cut into the tooth).
   const tip: Corner = { p: arm[0]!.p, on: false };
-  const tag = await tagFrom(ls, t, m, cross.s, -7.5, offset);
+  const tag = await tagFrom(ls, t, m, cross.s, -7.5, offset, TAG_TURNS);
   let corners: Corner[] = [tip, ...arm.slice(1), ...cross.corners, ...tag];
   return finish(ls, corners, offset, tol, R);
 }
@@ -321,7 +342,8 @@ async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol
       [at(t.centre, t.mesial, legD, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, zMid)],
       offset,
     );
-    const tag = await tagFrom(ls, t, distal, cr.s, 7, offset);
+    // Turned 30° off the canine's distal: the premolars stand further out along the arch.
+    const tag = await tagFrom(ls, t, distal, cr.s, 7, offset, [30]);
     // From the base: tag end, tag start, lingual, over the contact, buccal, the loop.
     return [...tag.reverse(), ...cr.corners.slice().reverse(), ld!, lm!, lb!];
   };
