@@ -154,7 +154,7 @@ const TAG_TURNS = [30, 20, 10, 0, -10];
 /** Scanned surface wanted round a tag's corner in plan, within TAG_DROP below the tag (mm), the most first: the base's margin round it (1.5 mm in plan) and some. */
 const TAG_ROOM_TIERS = [2, 1.5, 1];
 const TAG_DROP = 10;
-/** Lingual shifts of a tag's start tried in order (mm; nearest first). */
+/** Shifts of a tag's start away from the teeth tried in order (mm; negative: towards them; the nearest first). */
 const TAG_SHIFTS = Array.from({ length: 21 }, (_, k) => (k % 2 ? -1 : 1) * Math.ceil(k / 2) * 0.25).filter((k) => k >= -2);
 /** Plan radius round a tag corner over which the surface must lie below it (mm): the base grid's cell and some tilt of the insertion direction. */
 const TAG_CLEAR = 0.5;
@@ -198,11 +198,11 @@ async function roomiest(ls: LocalSurface, candidates: { corner: Corner; clear: b
   const steps = Array.from({ length: 2 * TAG_ROOM_TIERS[0]! }, (_, k) => (k + 1) / 2);
   const probes = candidates.flatMap((c, i) => dirs[i]!.flatMap((d) => steps.map((r) => add(c.corner.p, scale(d, r)))));
   const levels = await heightsAt(ls, probes, z + 40);
-  let at = 0;
+  let from = 0;
   const room = candidates.map((c, i) => {
     let least = steps.length;
-    for (let d = 0; d < dirs[i]!.length; d++, at += steps.length) {
-      const k = levels.slice(at, at + steps.length).findIndex((h) => !(h >= z - TAG_DROP));
+    for (let d = 0; d < dirs[i]!.length; d++, from += steps.length) {
+      const k = levels.slice(from, from + steps.length).findIndex((h) => !(h >= z - TAG_DROP));
       if (k >= 0) least = Math.min(least, k);
     }
     return c.clear ? steps[least - 1] ?? 0 : -1;
