@@ -149,17 +149,101 @@ async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'dista
   return { corners: [b!, over!, l!], s, h, dir };
 }
 
+/** Turns of a clasp's tag from its tooth's mesial towards the palate or tongue, tried in order (degrees). */
+const TAG_TURNS = [30, 20, 10, 0, -10];
+/** Scanned surface wanted round a tag's corner in plan, within TAG_DROP below the tag (mm), the most first: the base's margin round it (1.5 mm in plan) and some. */
+const TAG_ROOM_TIERS = [2, 1.5, 1];
+const TAG_DROP = 10;
+/** Shifts of a tag's start away from the teeth tried in order (mm; negative: towards them; the nearest first). */
+const TAG_SHIFTS = Array.from({ length: 21 }, (_, k) => (k % 2 ? -1 : 1) * Math.ceil(k / 2) * 0.25).filter((k) => k >= -2);
+/** Plan radius round a tag corner over which the surface must lie below it (mm): the base grid's cell and some tilt of the insertion direction. */
+const TAG_CLEAR = 0.5;
+/** A tag corner is under a crown where the surface over it lies higher than this under the crown's top (mm): a lingual height of contour. */
+const TAG_CROWN = 5.5;
+
 /**
  * The tag: down the lingual from the crossing at `s` along `dir`, then `run` mm (signed, along
- * dir) along the arch, turned 30° towards the palate or tongue (the arch curves inwards; a
- * straight run along the tangent would leave it), both corners inside the base.
+ * dir) along the arch, turned towards the palate or tongue (the arch curves inwards; a straight
+ * run along the tangent would leave it), both corners inside the base. The start moves across
+ * the arch (TAG_SHIFTS) out from under a crown's lingual bulge (a plate that slides off upwards
+ * cannot hold a wire in the undercut under it) and towards the teeth where the gum lingual of it
+ * ends (a lower molar's narrow strip above a steep lingual wall). The turn is the first of
+ * TAG_TURNS whose end is clear of the crowns with scanned gum beyond it and lingual of it (a lower
+ * jaw's steep lingual wall, an open scan's border, a rotated tooth whose own mesial points into
+ * the palate). Both choices: `roomiest`.
  */
 async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, run: number, offset: number): Promise<Corner[]> {
   const half = t.width / 2;
   const z = t.top - 7;
-  const start = at(t.centre, dir, s - 0.3 * Math.sign(run || 1), t.buccal, -(half + 1), z);
-  const along = norm(add(scale(dir, Math.sign(run || 1) * Math.cos(Math.PI / 6)), scale(t.buccal, -Math.sin(Math.PI / 6))));
-  return placeFree(ls, [start, add(start, scale(along, Math.abs(run)))], tagOffset(offset));
+  const sign = Math.sign(run || 1);
+  const starts = await tagCorners(ls, t, TAG_SHIFTS.map((k) => at(t.centre, dir, s - 0.3 * sign, t.buccal, -(half + 1 + k), z)), offset);
+  const start = starts[await roomiest(ls, starts, starts.map(() => [scale(t.buccal, -1)]), z)]!.corner;
+  const tries = TAG_TURNS.map((deg) => {
+    const turn = (deg * Math.PI) / 180;
+    const along = norm(add(scale(dir, sign * Math.cos(turn)), scale(t.buccal, -Math.sin(turn))));
+    let lingual: Xyz = [along[1], -along[0], 0];
+    if (dot(lingual, t.buccal) > 0) lingual = scale(lingual, -1);
+    return { along, lingual, end: add([start.p[0], start.p[1], z], scale(along, Math.abs(run))) };
+  });
+  const ends = await tagCorners(ls, t, tries.map((c) => c.end), offset);
+  return [start, ends[await roomiest(ls, ends, tries.map((c) => [c.along, c.lingual]), z)]!.corner];
+}
+
+/**
+ * The first of the candidates clear of the crowns with scanned gum (within TAG_DROP below `z`)
+ * TAG_ROOM_TIERS round it in each of its directions, the most first; else the one with the most;
+ * the first where none is clear.
+ */
+async function roomiest(ls: LocalSurface, candidates: { corner: Corner; clear: boolean }[], dirs: Xyz[][], z: number): Promise<number> {
+  const steps = Array.from({ length: 2 * TAG_ROOM_TIERS[0]! }, (_, k) => (k + 1) / 2);
+  const probes = candidates.flatMap((c, i) => dirs[i]!.flatMap((d) => steps.map((r) => add(c.corner.p, scale(d, r)))));
+  const levels = await heightsAt(ls, probes, z + 40);
+  let from = 0;
+  const room = candidates.map((c, i) => {
+    let least = steps.length;
+    for (let d = 0; d < dirs[i]!.length; d++, from += steps.length) {
+      const k = levels.slice(from, from + steps.length).findIndex((h) => !(h >= z - TAG_DROP));
+      if (k >= 0) least = Math.min(least, k);
+    }
+    return c.clear ? steps[least - 1] ?? 0 : -1;
+  });
+  for (const need of TAG_ROOM_TIERS) {
+    const i = room.findIndex((r) => r >= need);
+    if (i >= 0) return i;
+  }
+  return Math.max(0, room.indexOf(Math.max(...room)));
+}
+
+/**
+ * Tag corners at plan positions, kept off the surface: from the guess, or where that is under a
+ * crown, from the surface seen from above (the gum the plate lies on); `clear` where no crown
+ * stands over the corner within TAG_CLEAR (the surface there, seen from above, lies below the
+ * corner and TAG_CROWN or more under the crown's top).
+ */
+async function tagCorners(ls: LocalSurface, t: ToothProbe, guesses: Xyz[], offset: number): Promise<{ corner: Corner; clear: boolean }[]> {
+  const from = t.top + 40;
+  const below = await heightsAt(ls, guesses, from);
+  const placed = await placeFree(ls, [...guesses, ...guesses.map((g, i) => (Number.isFinite(below[i]!) ? [g[0], g[1], below[i]! + tagOffset(offset)] as Xyz : g))], tagOffset(offset));
+  const clear = await clearOfCrowns(ls, t, placed.map((c) => c.p));
+  return guesses.map((_, i) => {
+    const k = clear[i] || !clear[i + guesses.length] ? i : i + guesses.length;
+    return { corner: placed[k]!, clear: clear[k]! };
+  });
+}
+
+/** Whether no crown stands over each point within TAG_CLEAR (see tagCorners). */
+async function clearOfCrowns(ls: LocalSurface, t: ToothProbe, points: Xyz[]): Promise<boolean[]> {
+  const ring: [number, number][] = [[0, 0]];
+  for (let k = 0; k < 8; k++) ring.push([Math.cos((k * Math.PI) / 4) * TAG_CLEAR, Math.sin((k * Math.PI) / 4) * TAG_CLEAR]);
+  const h = await heightsAt(ls, points.flatMap((p) => ring.map(([x, y]) => [p[0] + x, p[1] + y, p[2]] as Xyz)), t.top + 40);
+  return points.map((p, i) => h.slice(i * ring.length, (i + 1) * ring.length).every((v) => !(v > p[2]) && !(v > t.top - TAG_CROWN)));
+}
+
+/** A bow's tag: down the lingual from the crossing at `s`, then 7 mm along `dir` turned 30° towards the palate or tongue (the premolars stand further out along the arch). */
+async function bowTag(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, offset: number): Promise<Corner[]> {
+  const start = at(t.centre, dir, s - 0.3, t.buccal, -(t.width / 2 + 1), t.top - 7);
+  const along = norm(add(scale(dir, Math.cos(Math.PI / 6)), scale(t.buccal, -Math.sin(Math.PI / 6))));
+  return placeFree(ls, [start, add(start, scale(along, 7))], tagOffset(offset));
 }
 
 async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
@@ -321,7 +405,7 @@ async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol
       [at(t.centre, t.mesial, legD, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, zMid)],
       offset,
     );
-    const tag = await tagFrom(ls, t, distal, cr.s, 7, offset);
+    const tag = await bowTag(ls, t, distal, cr.s, offset);
     // From the base: tag end, tag start, lingual, over the contact, buccal, the loop.
     return [...tag.reverse(), ...cr.corners.slice().reverse(), ld!, lm!, lb!];
   };

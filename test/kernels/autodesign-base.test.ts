@@ -63,10 +63,10 @@ describe('automatic base and slots on generated jaws', () => {
       expect(base!.outline.length).toBeGreaterThanOrEqual(MIN_OUTLINE_POINTS);
       const g = await goals(model, r, jaw);
       expectSound(g, jaw);
-      // The generated band ends 10 mm lingual of the arch, right behind the clasps' tag ends: inside
-      // the solid, and in plan within half a millimetre of the rim at worst.
-      expect(g.tagsOutside, JSON.stringify(g)).toBeLessThanOrEqual(jaw === 'upper' ? 2 : 0);
-      expect(g.tagRimDistance, JSON.stringify(g)).toBeGreaterThan(-0.5);
+      // The generated band ends 10 mm lingual of the arch: the clasps' tags turn less towards the
+      // palate or tongue where the band would not hold them, and lie 1 mm inside.
+      expect(g.tagsOutside, JSON.stringify(g)).toBe(0);
+      expect(g.tagRimDistance, JSON.stringify(g)).toBeGreaterThanOrEqual(1);
       // The clasps' slots are cut (the bow's may split the thin horseshoe: reported, left out).
       const clasps = r.document.wires.filter((w) => w.jaw === jaw && w.type === 'singleArmClasp').map((w) => w.id);
       const report = r.bases.find((b) => b.jaw === jaw)!;
@@ -99,9 +99,11 @@ describe('automatic base and slots on generated jaws', () => {
       if (opts.base === 'open') expect(r.bases[0]!.shape).toBe('horseshoe');
       const g = await goals(model, r, opts.jaw);
       expectSound(g, name);
-      // The open scan stops 8 mm lingual of the arch, and the clasps' tag ends lie about 1.5 mm past
-      // it: the outline stays on the scanned surface, so they are left out (measured, not hidden).
-      expect(g.tagRimDistance, JSON.stringify(g)).toBeGreaterThan(opts.base === 'open' ? -2 : -0.5);
+      // Every tag inside the solid. The open scan stops 8 mm lingual of the arch, and the crowded
+      // jaw's insertion direction leans 10°: there the tags' ends lie inside the rim but not yet
+      // 1 mm (measured, not hidden; BENCHMARKS.md).
+      expect(g.tagsOutside, JSON.stringify(g)).toBe(0);
+      expect(g.tagRimDistance, JSON.stringify(g)).toBeGreaterThan(opts.base === 'open' || name.includes('pose') ? 0 : 1);
     }, 60_000);
   }
 
@@ -141,10 +143,11 @@ describe.skipIf(!present)(title, () => {
     expect(upper.tagsOutside).toBe(0);
     expect(upper.tagRimDistance).toBeGreaterThanOrEqual(1);
     expect(r.bases[0]!.slots.every((s) => s.status === 'cut')).toBe(true);
-    // The lower clasps' tags lie right above a steep lingual wall and partly under the molars' bulge
-    // seen along the default insertion direction: inside the rim, not yet 1 mm (measured 0.85 mm).
+    // The lower clasps' tags lie on a narrow strip of gum between the molars' lingual bulge and a
+    // steep lingual wall: clear of the bulge, inside the solid and the rim, not yet 1 mm (measured 0.72 mm).
     const lower = await goals(models.lower, r, 'lower');
     expectSound(lower, 'lower');
+    expect(lower.tagsOutside, JSON.stringify(lower)).toBe(0);
     expect(lower.tagRimDistance, JSON.stringify(lower)).toBeGreaterThan(0.5);
   }, 180_000);
 });

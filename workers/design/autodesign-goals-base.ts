@@ -157,7 +157,9 @@ function occlusalVertices(model: MeshRef, labels: Uint8Array, up: Xyz, base: Bas
 export async function measureDocumentBase(model: MeshRef, labels: Uint8Array, doc: AutodesignDocument, jaw: 'upper' | 'lower'): Promise<BaseGoals | null> {
   const b = doc.bases?.[jaw];
   if (!b) return null;
-  const up = insertionInModel(doc.straightening.matrix, jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]);
-  const base = await generateBase(model, buildBvh(model), b.outline, { direction: up, thickness: b.thickness, height: b.height, straightened: true });
+  const axis: Xyz = jaw === 'upper' ? [0, 0, -1] : [0, 0, 1];
+  const up = insertionInModel(doc.straightening.matrix, axis);
+  const direction = insertionInModel(doc.straightening.matrix, doc.insertionDirections[jaw] ?? axis);
+  const base = await generateBase(model, buildBvh(model), b.outline, { direction, thickness: b.thickness, height: b.height, straightened: true });
   return measureBaseGoals(model, labels, up, base, tagCorners(doc.wires.filter((w) => w.jaw === jaw)));
 }

@@ -88,7 +88,12 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     m[2]! * x + m[6]! * y + m[10]! * z + m[14]!,
   ];
   const d = unit(input.direction ?? (input.jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]));
-  const ordered = [...input.teeth].sort((a, b) => a.number - b.number).map((t) => toCanonical(...t.centroid));
+  if (Math.abs(d[2]) < 0.5) throw new OutlineError(`the insertion direction is ${Math.round((Math.acos(Math.abs(d[2])) * 180) / Math.PI)}° from the occlusal axis`);
+  // Plan coordinates: a canonical point moved along d onto the occlusal plane (z = 0), where the
+  // rays start and the base kernel sees the outline, the crowns and the tags along d; z stays.
+  const flat = (c: Xyz): Xyz => [c[0] - (c[2] * d[0]) / d[2], c[1] - (c[2] * d[1]) / d[2], c[2]];
+  const toPlan = (x: number, y: number, z: number): Xyz => flat(toCanonical(x, y, z));
+  const ordered = [...input.teeth].sort((a, b) => a.number - b.number).map((t) => toPlan(...t.centroid));
   if (ordered.length < 2) throw new OutlineError(`${ordered.length} teeth detected: at least 2 are needed to follow the arch`);
   const arch = archOf(ordered);
   const N = arch.x.length;
@@ -100,14 +105,15 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   const P = input.positions;
   // A crown's vertices lie within CROWN_REACH of its centroid along the arch: only that stretch is searched.
   const near = new Map(input.teeth.map((t) => {
-    const c = toCanonical(...t.centroid);
+    const c = toPlan(...t.centroid);
     return [t.number, project(arch, c[0], c[1])[0]] as const;
   }));
   for (let v = 0; v < input.labels.length; v++) {
     const at0 = near.get(input.labels[v]!);
     if (at0 === undefined) continue;
     const c = toCanonical(P[3 * v]!, P[3 * v + 1]!, P[3 * v + 2]!);
-    const [i, delta] = project(arch, c[0], c[1], at0 - CROWN_REACH, at0 + CROWN_REACH);
+    const [px, py] = flat(c);
+    const [i, delta] = project(arch, px, py, at0 - CROWN_REACH, at0 + CROWN_REACH);
     if (delta > border[i]!) border[i] = delta;
     gumDepth[i] = Math.max(gumDepth[i]!, -(c[0] * d[0] + c[1] * d[1] + c[2] * d[2]));
     sLo = Math.min(sLo, i);
@@ -126,7 +132,7 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   const inner = new Float64Array(N).fill(-Infinity); // least inner border the tags need
   for (const tag of input.tags) {
     for (let c = 0; c < tag.length; c++) {
-      const a = toCanonical(...tag[c]!), b = toCanonical(...tag[Math.min(c + 1, tag.length - 1)]!);
+      const a = toPlan(...tag[c]!), b = toPlan(...tag[Math.min(c + 1, tag.length - 1)]!);
       const n = Math.max(1, Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / 0.5));
       for (let k = 0; k <= n; k++) {
         const [i, delta] = project(arch, a[0] + ((b[0] - a[0]) * k) / n, a[1] + ((b[1] - a[1]) * k) / n);
