@@ -70,5 +70,11 @@ describe('document bases and insertion directions per jaw', () => {
     doc = withInsertionDirection(doc, 'lower', [0, 0.6, 0.8]);
     expect(insertionInModelFrame(doc, 'upper')).toEqual([0, 0, -1]);
     insertionInModelFrame(doc, 'lower').forEach((v, i) => expect(v).toBeCloseTo([0, 0.6, 0.8][i]!, 9));
+    // With a bite the jaw's model is turned into the bite's frame first: here the lower one by
+    // 90° about x (model y → bite z), so the occlusal axis is the model's +y.
+    const quarter = [1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1];
+    doc = withInsertionDirection({ ...doc, bite: { upper: IDENTITY, lower: quarter, source: 'auto' } }, 'lower', undefined);
+    insertionInModelFrame(doc, 'lower').forEach((v, i) => expect(v).toBeCloseTo([0, 1, 0][i]!, 9));
+    expect(insertionInModelFrame(doc, 'upper')).toEqual([0, 0, -1]);
   });
 });

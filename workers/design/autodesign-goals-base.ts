@@ -3,7 +3,7 @@
 // the solid), the base closed and of positive volume, its outer surface at least the set
 // thickness above the inner one along the insertion direction, and no part of it over a crown's
 // occlusal surface.
-import type { Xyz } from '../../common/pose.ts';
+import { multiply, type Xyz } from '../../common/pose.ts';
 import type { AutodesignDocument } from './autodesign.ts';
 import { insertionInModel, tagCorners } from './autodesign-base.ts';
 import { generateBase, type BaseMesh } from '../kernels/base.ts';
@@ -158,8 +158,10 @@ export async function measureDocumentBase(model: MeshRef, labels: Uint8Array, do
   const b = doc.bases?.[jaw];
   if (!b) return null;
   const axis: Xyz = jaw === 'upper' ? [0, 0, -1] : [0, 0, 1];
-  const up = insertionInModel(doc.straightening.matrix, axis);
-  const direction = insertionInModel(doc.straightening.matrix, doc.insertionDirections[jaw] ?? axis);
+  // The jaw's model → canonical frame, as the editor draws it: its bite, then the straightening.
+  const frame = doc.bite ? multiply(doc.straightening.matrix, doc.bite[jaw]) : doc.straightening.matrix;
+  const up = insertionInModel(frame, axis);
+  const direction = insertionInModel(frame, doc.insertionDirections[jaw] ?? axis);
   const base = await generateBase(model, buildBvh(model), b.outline, { direction, thickness: b.thickness, height: b.height, straightened: true });
   return measureBaseGoals(model, labels, up, base, tagCorners(doc.wires.filter((w) => w.jaw === jaw)));
 }

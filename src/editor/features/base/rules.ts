@@ -2,7 +2,7 @@
 // before a base is generated, and the codes of every way it can fail. The UI turns each code
 // into its sentence (messages.ts); the worker's own codes (workers/kernels/base.ts) are
 // passed through unchanged.
-import type { DesignDocument, Jaw } from '../../engine/document.ts';
+import { modelToCanonical, type DesignDocument, type Jaw } from '../../engine/document.ts';
 import type { Xyz } from '../../engine/pose.ts';
 
 /** Fewest outline (cutting) points (as the kernel's MIN_OUTLINE_POINTS). */
@@ -52,13 +52,13 @@ export function checkBaseRules(doc: DesignDocument, jaw: Jaw, model: JawModelSta
 
 /**
  * The jaw's insertion direction in its model's own frame: the analysis's direction for that jaw
- * (canonical frame) or the jaw's canonical occlusal axis, turned back by the straightening's
- * rotation (column-major, model → canonical: model = Rᵀ · canonical).
+ * (canonical frame) or the jaw's canonical occlusal axis, turned back by the rotation of the
+ * jaw's bite and straightening (column-major, model → canonical: model = Rᵀ · canonical).
  */
 export function insertionInModelFrame(doc: DesignDocument, jaw: Jaw): [number, number, number] {
   const d: Xyz = doc.insertionDirections?.[jaw] ?? (jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]);
-  const m = doc.straightening?.matrix;
-  if (!m || m.length < 16) return [d[0], d[1], d[2]];
+  // The jaw's model → canonical frame: its bite, then the straightening.
+  const m = modelToCanonical(doc, jaw);
   const out: [number, number, number] = [0, 0, 0];
   for (let j = 0; j < 3; j++) out[j] = m[j * 4]! * d[0] + m[j * 4 + 1]! * d[1] + m[j * 4 + 2]! * d[2];
   const l = Math.hypot(...out) || 1;
