@@ -259,6 +259,15 @@ async function arrowClasp(ls: LocalSurface, click: Xyz, offset: number, tol: num
   return finish(ls, corners, offset, tol, R);
 }
 
+/**
+ * Notches along the incisors narrower than this (mm) are bridged by the labial bow (the embrasures);
+ * a wider one is an incisor set back in the arch, whose labial face the bow follows.
+ */
+const NOTCH = 3;
+
+/** Least distance (mm) between the U-loop's legs. */
+const LOOP_SPAN = 4.6;
+
 /** Front of the arch: the labial face of the central incisors seen from in front of the midpoint of two clicks. */
 async function archFront(ls: LocalSurface, a: Xyz, b: Xyz): Promise<{ mid: Xyz; across: Xyz; forward: Xyz; front: Xyz; top: number }> {
   const across = flat(sub(b, a));
@@ -266,12 +275,37 @@ async function archFront(ls: LocalSurface, a: Xyz, b: Xyz): Promise<{ mid: Xyz; 
   if (forward[1] > 0) forward = scale(forward, -1);
   const mid = scale(add(a, b), 0.5);
   const z = Math.max(a[2], b[2]);
-  const [hit] = await rayHits(ls, [{ o: add([mid[0], mid[1], z], scale(forward, 70)), d: scale(forward, -1) }], 140);
+  const from: Xyz = [mid[0], mid[1], z];
+  // the centrals' labial faces beside the midline (on it, the ray would pass between them)
+  const depths: number[] = [];
+  for (const s of [-3, -2, 2, 3]) {
+    const h = await labialFrom(ls, add(from, scale(across, s)), forward);
+    if (h) depths.push(dot(sub(h, from), forward));
+  }
+  const hit = depths.length ? add(from, scale(forward, Math.max(...depths))) : (await rayHits(ls, [{ o: add(from, scale(forward, 70)), d: scale(forward, -1) }], 140))[0];
   const front: Xyz = hit ?? add(mid, scale(forward, 10));
   // The incisal edges: the highest of a few points behind the labial faces (the midline itself is an embrasure).
   const behind = add(front, scale(forward, -1.5));
   const tops = (await heightsAt(ls, [-4, -3, -2, -1, 0, 1, 2, 3, 4].map((s) => add(behind, scale(across, s))), z + 40)).filter(Number.isFinite);
   return { mid, across, forward, front, top: tops.length ? Math.max(...tops) : front[2] + 4 };
+}
+
+/**
+ * The labial face in front of `from` (between the canines) seen from inside the arch: where a ray
+ * along `forward` leaves a tooth (entering it through its lingual face), within 15 mm. From the
+ * front, a model's rim standing before the incisors (a cast's land, the lip's fold) would be hit
+ * first. Null when the ray leaves no tooth.
+ */
+async function labialFrom(ls: LocalSurface, from: Xyz, forward: Xyz): Promise<Xyz | null> {
+  let o = from;
+  for (let k = 0; k < 4; k++) {
+    const [h] = await rayHits(ls, [{ o, d: forward }], 15);
+    if (!h || dist(h, from) > 15) return null;
+    const n = await ls.closest(new Float32Array(h));
+    if (n.normal[0]! * forward[0] + n.normal[1]! * forward[1] + n.normal[2]! * forward[2] > 0) return h;
+    o = add(h, scale(forward, 0.05));
+  }
+  return null;
 }
 
 /** Samples of a half ellipse from `a` round `front` to `b` (horizontal), with their outward directions and heights. */
@@ -306,21 +340,22 @@ async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol
   // The incisor part: from each canine's mesial third, round the labial faces.
   const mesialThird = (t: ToothProbe): Xyz => at(t.centre, t.mesial, 1.4, t.buccal, t.width / 2, zMid);
   const samples = archSamples(mesialThird(right), mesialThird(left), arch.front, arch.forward, 0.8, () => zMid);
-  // The U-loop's size leaves room for the die: legs 2R + 1.2 mm apart, 2R + 1 mm high.
+  // The U-loop's size leaves room for the die: legs 2R + 1.2 mm apart, 2R + 1 mm high; and at
+  // least LOOP_SPAN apart, so that the wire coming down to it, bent back by the loop, passes the
+  // feed tube's housing (2.5 mm round the feed axis, its corners 3.5 mm) as the head turns it.
   const loopTop = zMid - (2 * R + 1);
-  const legM = R + 0.4, legD = -(R + 0.8);
+  const widen = Math.max(0, LOOP_SPAN - (2 * R + 1.2)) / 2;
+  const legM = R + 0.4 + widen, legD = -(R + 0.8 + widen);
   // Only the part of the envelope mesial of both loops.
   const mesialOfLoop = (c: Corner, t: ToothProbe): boolean => dot(sub(c.p, t.centre), t.mesial) > legM + 1.2;
-  const front = (await envelope(ls, samples, offset, tol)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
+  const front = (await envelope(ls, samples, offset, tol, NOTCH)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
   const side = async (t: ToothProbe): Promise<Corner[]> => {
     const cr = await crossing(ls, t, 'distal', offset);
     const distal = cr.dir;
-    // The U-loop: up the distal third (towards the gum), across, down the mesial third to mid-crown.
-    const [ld, lm, lb] = await placeOff(
-      ls,
-      [at(t.centre, t.mesial, legD, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, zMid)],
-      offset,
-    );
+    // The U-loop: up the distal third (towards the gum), across, down the mesial third to mid-crown;
+    // flat, in a plane across the canine's labial face clear of the face and the gum it spans.
+    const out = await loopPlane(ls, t, legD, legM, loopTop, zMid, offset);
+    const [ld, lm, lb] = [legD, legM].flatMap((s, i) => (i === 0 ? [[s, loopTop]] : [[s, loopTop], [s, zMid]])).map(([s, z]): Corner => ({ p: at(t.centre, t.mesial, s!, t.buccal, out, z!), on: false }));
     const tag = await tagFrom(ls, t, distal, cr.s, 7, offset);
     // From the base: tag end, tag start, lingual, over the contact, buccal, the loop.
     return [...tag.reverse(), ...cr.corners.slice().reverse(), ld!, lm!, lb!];
@@ -329,6 +364,19 @@ async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol
   const l = (await side(left)).reverse();
   const corners = [...r, ...front, ...l];
   return finish(ls, corners, offset, tol, R);
+}
+
+/**
+ * How far out along the canine's buccal direction (from its centre) the U-loop's plane lies: the
+ * wire's offset outside the most labial point of the face and gum between its legs (horizontal
+ * rays over the loop's span). A loop in one plane asks the bending head for no rotation between
+ * its corners, and no corner is pulled into an embrasure or onto the gum's slope.
+ */
+async function loopPlane(ls: LocalSurface, t: ToothProbe, sFrom: number, sTo: number, zFrom: number, zTo: number, offset: number): Promise<number> {
+  const rays: { o: Xyz; d: Xyz }[] = [];
+  for (let s = sFrom - 0.5; s <= sTo + 0.5 + 1e-9; s += 0.5) for (let k = 0; k <= 4; k++) rays.push({ o: at(t.centre, t.mesial, s, t.buccal, 15, zFrom + ((zTo - zFrom) * k) / 4), d: scale(t.buccal, -1) });
+  const hits = (await rayHits(ls, rays, 30)).filter((h): h is Xyz => h !== null).map((h) => dot(sub(h, t.centre), t.buccal));
+  return (hits.length ? Math.max(...hits) : t.width / 2) + offset;
 }
 
 async function wraparoundBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
