@@ -268,7 +268,7 @@ const NOTCH = 3;
 /** Least distance (mm) between the U-loop's legs. */
 const LOOP_SPAN = 4.6;
 
-/** Front of the arch: the labial face of the central incisors seen from in front of the midpoint of two clicks. */
+/** Front of the arch: the labial faces of the central incisors beside the midpoint of two clicks (seen from inside the arch) and their incisal edges. */
 async function archFront(ls: LocalSurface, a: Xyz, b: Xyz): Promise<{ mid: Xyz; across: Xyz; forward: Xyz; front: Xyz; top: number }> {
   const across = flat(sub(b, a));
   let forward: Xyz = [-across[1], across[0], 0];
@@ -276,13 +276,16 @@ async function archFront(ls: LocalSurface, a: Xyz, b: Xyz): Promise<{ mid: Xyz; 
   const mid = scale(add(a, b), 0.5);
   const z = Math.max(a[2], b[2]);
   const from: Xyz = [mid[0], mid[1], z];
-  // the centrals' labial faces beside the midline (on it, the ray would pass between them)
+  // the centrals' labial faces beside the midline, seen from inside the arch (on the midline a ray
+  // passes between them), their mean depth; seen from in front only where no tooth is found
   const depths: number[] = [];
   for (const s of [-3, -2, 2, 3]) {
     const h = await labialFrom(ls, add(from, scale(across, s)), forward);
     if (h) depths.push(dot(sub(h, from), forward));
   }
-  const hit = depths.length ? add(from, scale(forward, Math.max(...depths))) : (await rayHits(ls, [{ o: add(from, scale(forward, 70)), d: scale(forward, -1) }], 140))[0];
+  const hit = depths.length
+    ? add(from, scale(forward, depths.reduce((a, b) => a + b, 0) / depths.length))
+    : (await rayHits(ls, [{ o: add(from, scale(forward, 70)), d: scale(forward, -1) }], 140))[0];
   const front: Xyz = hit ?? add(mid, scale(forward, 10));
   // The incisal edges: the highest of a few points behind the labial faces (the midline itself is an embrasure).
   const behind = add(front, scale(forward, -1.5));
@@ -354,8 +357,7 @@ async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol
     const distal = cr.dir;
     // The U-loop: up the distal third (towards the gum), across, down the mesial third to mid-crown;
     // flat, in a plane across the canine's labial face clear of the face and the gum it spans.
-    const out = await loopPlane(ls, t, legD, legM, loopTop, zMid, offset);
-    const [ld, lm, lb] = [legD, legM].flatMap((s, i) => (i === 0 ? [[s, loopTop]] : [[s, loopTop], [s, zMid]])).map(([s, z]): Corner => ({ p: at(t.centre, t.mesial, s!, t.buccal, out, z!), on: false }));
+    const [ld, lm, lb] = await loopCorners(ls, t, legD, legM, loopTop, zMid, offset, R);
     const tag = await tagFrom(ls, t, distal, cr.s, 7, offset);
     // From the base: tag end, tag start, lingual, over the contact, buccal, the loop.
     return [...tag.reverse(), ...cr.corners.slice().reverse(), ld!, lm!, lb!];
@@ -368,15 +370,43 @@ async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol
 
 /**
  * How far out along the canine's buccal direction (from its centre) the U-loop's plane lies: the
- * wire's offset outside the most labial point of the face and gum between its legs (horizontal
- * rays over the loop's span). A loop in one plane asks the bending head for no rotation between
- * its corners, and no corner is pulled into an embrasure or onto the gum's slope.
+ * wire's offset outside the most labial point of the face between its legs, from `zFrom` to `zTo`
+ * (horizontal rays over the loop's span). A loop in one plane asks the bending head for no
+ * rotation between its corners, and no corner is pulled into an embrasure or onto the gum's slope.
  */
 async function loopPlane(ls: LocalSurface, t: ToothProbe, sFrom: number, sTo: number, zFrom: number, zTo: number, offset: number): Promise<number> {
   const rays: { o: Xyz; d: Xyz }[] = [];
   for (let s = sFrom - 0.5; s <= sTo + 0.5 + 1e-9; s += 0.5) for (let k = 0; k <= 4; k++) rays.push({ o: at(t.centre, t.mesial, s, t.buccal, 15, zFrom + ((zTo - zFrom) * k) / 4), d: scale(t.buccal, -1) });
   const hits = (await rayHits(ls, rays, 30)).filter((h): h is Xyz => h !== null).map((h) => dot(sub(h, t.centre), t.buccal));
   return (hits.length ? Math.max(...hits) : t.width / 2) + offset;
+}
+
+/**
+ * The U-loop's three corners (distal leg at the gum, mesial leg at the gum, mesial leg at `zMid`),
+ * free, in the loop's plane (loopPlane over the crown), moved further out while the loop passes
+ * closer than the offset anywhere (the gum under it, a neighbour standing out): its legs shortened
+ * first (down to the die's room), then the plane moved out.
+ */
+async function loopCorners(ls: LocalSurface, t: ToothProbe, legD: number, legM: number, loopTop: number, zMid: number, offset: number, R: number): Promise<Corner[]> {
+  // the plane from the crown's face above the gum (horizontal rays would find a flaring gum far out)
+  let out = await loopPlane(ls, t, legD, legM, (loopTop + zMid) / 2, zMid, offset), top = loopTop;
+  const place = (): Xyz[] => [at(t.centre, t.mesial, legD, t.buccal, out, top), at(t.centre, t.mesial, legM, t.buccal, out, top), at(t.centre, t.mesial, legM, t.buccal, out, zMid)];
+  for (let round = 0; round < 16; round++) {
+    const c = place();
+    const samples = [0, 1].flatMap((i) => Array.from({ length: 9 }, (_, k) => add(c[i]!, scale(sub(c[i + 1]!, c[i]!), k / 8))));
+    const r = await ls.closest(new Float32Array(samples.flat()));
+    let short = 0;
+    samples.forEach((q, i) => {
+      if (r.triangle[i]! >= 0) short = Math.max(short, offset - Math.hypot(q[0] - r.point[3 * i]!, q[1] - r.point[3 * i + 1]!, q[2] - r.point[3 * i + 2]!));
+    });
+    if (short <= 1e-3) break;
+    // shorter legs first (down to the die's room), then out of the gum's way
+    const step = short * 1.5 + 0.02;
+    const room = Math.abs(zMid - top) - (2 * R + 0.4);
+    if (room > 1e-3) top += Math.sign(zMid - loopTop) * Math.min(step, room);
+    else out += step;
+  }
+  return place().map((p) => ({ p, on: false }));
 }
 
 async function wraparoundBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
