@@ -228,9 +228,8 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
         break;
       }
       // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept:
-      // the end laid on the crown as a technician lays it; the older search where that finds none
-      const laid = crown && survey ? await tangentTips(made, crown, survey, surface) : [];
-      const tipped = crown && survey && laid.length === 0 ? await tipIntoUndercut(made, crown, survey, surface) : laid;
+      // the end laid on the crown as a technician lays it, then the older search's places
+      const tipped = crown && survey ? [...(await tangentTips(made, crown, survey, surface)), ...(await tipIntoUndercut(made, crown, survey, surface))] : [];
       const tries = [...tipped.map((x) => ({ ...made, points: x.points, ...(x.tag ? { tag: x.tag } : {}) })), made];
       // a wire whose bending path meets the machine may be bent from its other end
       tries.push(...tries.map(reversed));

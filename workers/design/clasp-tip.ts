@@ -6,8 +6,8 @@
 // plus its clearance; its corner may stand off the tooth, as a straight of at least 5 mm cannot
 // follow a round crown. Places whose straights would pass the tooth closer than the templates
 // allow (offset - tolerance), or whose start straight is too short to bend, are not taken.
-// tangentTips lays the end as a technician does and comes first (this search where it finds
-// none): the last straight resting on the buccal surface at a crown point in the undercut, its
+// tangentTips lays the end as a technician does and comes first (then this search's places):
+// the last straight resting on the buccal surface at a crown point in the undercut, its
 // corner a straight's length on, the arm's corners it passes dropped (the rule's 5 mm end
 // straight cannot follow a round crown, so it touches it where the tip is and leaves it towards
 // its corner).
