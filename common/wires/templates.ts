@@ -150,6 +150,28 @@ async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'dista
 }
 
 /**
+ * The corner over a contact, raised (then free, so the keep-off leaves it there) until both
+ * straights to it pass the marginal ridges at the offset: they are too short for a corner more
+ * between them and the die's arcs.
+ */
+async function overClear(ls: LocalSurface, b: Corner, over: Corner, l: Corner, offset: number): Promise<Corner> {
+  const F = Array.from({ length: 15 }, (_, i) => (i + 1) / 16);
+  let p = over.p, raised = 0;
+  for (let round = 0; round < 10; round++) {
+    const samples = [b.p, l.p].flatMap((e) => F.map((f) => add(e, scale(sub(p, e), f))));
+    const r = await ls.closest(new Float32Array(samples.flat()));
+    let short = 0;
+    samples.forEach((q, i) => {
+      if (r.triangle[i]! >= 0) short = Math.max(short, offset - Math.hypot(q[0] - r.point[3 * i]!, q[1] - r.point[3 * i + 1]!, q[2] - r.point[3 * i + 2]!));
+    });
+    if (short <= 1e-3) break;
+    raised += short * 2 + 0.02;
+    p = add(over.p, [0, 0, raised]);
+  }
+  return raised > 0 ? { p, on: false } : over;
+}
+
+/**
  * The tag: down the lingual from the crossing at `s` along `dir`, then `run` mm (signed, along
  * dir) along the arch, turned 30° towards the palate or tongue (the arch curves inwards; a
  * straight run along the tangent would leave it), both corners inside the base.
@@ -354,6 +376,7 @@ async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol
   const front = (await envelope(ls, samples, offset, tol, NOTCH)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
   const side = async (t: ToothProbe): Promise<Corner[]> => {
     const cr = await crossing(ls, t, 'distal', offset);
+    cr.corners[1] = await overClear(ls, cr.corners[0]!, cr.corners[1]!, cr.corners[2]!, offset);
     const distal = cr.dir;
     // The U-loop: up the distal third (towards the gum), across, down the mesial third to mid-crown;
     // flat, in a plane across the canine's labial face clear of the face and the gum it spans.
