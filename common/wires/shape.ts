@@ -230,17 +230,24 @@ async function outwardAt(surface: SurfaceQuery, p: Xyz, also?: Xyz): Promise<Xyz
  * convex outer side kept (a wire bridges the embrasures instead of dipping into them), then
  * simplified so that no dropped point lies more than `tol` outside its chord.
  */
-export async function envelope(surface: SurfaceQuery, samples: { p: Xyz; out: Xyz }[], offset: number, tol: number): Promise<Corner[]> {
+export async function envelope(surface: SurfaceQuery, samples: { p: Xyz; out: Xyz }[], offset: number, tol: number, bridge?: number): Promise<Corner[]> {
   const hits = await rayHits(surface, samples.map((s) => ({ o: add(s.p, scale(s.out, 8)), d: scale(s.out, -1) })), 16);
   const guesses: Xyz[] = [];
   const outs: Xyz[] = [];
+  const from: Xyz[] = [];
   hits.forEach((h, i) => {
     if (!h) return;
     guesses.push(add(h, scale(samples[i]!.out, offset)));
     outs.push(samples[i]!.out);
+    from.push(samples[i]!.p);
   });
-  const placed = (await placeOff(surface, guesses, offset)).filter((c) => c.on);
+  const all = await placeOff(surface, guesses, offset);
+  const placed = all.filter((c) => c.on);
   if (placed.length < 2) return placed;
+  if (bridge !== undefined) {
+    const on = all.flatMap((c, i) => (c.on ? [i] : []));
+    return simplify(bridgeNotches(placed, on.map((i) => from[i]!), on.map((i) => dot(sub(all[i]!.p, from[i]!), outs[i]!)), bridge), tol);
+  }
   // Which side is outside, seen from above, for this direction of travel.
   const mid = Math.floor(placed.length / 2);
   const travel = sub(placed[Math.min(placed.length - 1, mid + 1)]!.p, placed[Math.max(0, mid - 1)]!.p);
@@ -257,6 +264,27 @@ export async function envelope(surface: SurfaceQuery, samples: { p: Xyz; out: Xy
     hull.push(c);
   }
   return simplify(hull, tol);
+}
+
+/**
+ * The corners of a path along the teeth without those in notches narrower than `width` (mm, along
+ * the path): the embrasures between two crowns are bridged, a crown set back from its neighbours
+ * (wider than `width`) is followed. `along`: each corner's point on the path, `out`: its distance
+ * outwards from there (a morphological closing of it over `width` keeps the corners on top).
+ */
+function bridgeNotches(c: Corner[], along: Xyz[], out: number[], width: number): Corner[] {
+  // along the path the rays were cast from (a corner in an embrasure slides sideways)
+  const s = [0];
+  for (let i = 1; i < c.length; i++) s.push(s[i - 1]! + dist(along[i - 1]!, along[i]!));
+  const over = (v: number[], f: (a: number, b: number) => number): number[] =>
+    v.map((_, i) => {
+      let r = v[i]!;
+      for (let j = i - 1; j >= 0 && s[i]! - s[j]! <= width / 2; j--) r = f(r, v[j]!);
+      for (let j = i + 1; j < v.length && s[j]! - s[i]! <= width / 2; j++) r = f(r, v[j]!);
+      return r;
+    });
+  const closed = over(over(out, Math.max), Math.min);
+  return c.filter((_, i) => out[i]! >= closed[i]! - 0.02);
 }
 
 /** Douglas-Peucker on corners (3D distance of dropped corners to their chord). */

@@ -162,6 +162,28 @@ const TAG_CLEAR = 0.5;
 const TAG_CROWN = 5.5;
 
 /**
+ * The corner over a contact, raised (then free, so the keep-off leaves it there) until both
+ * straights to it pass the marginal ridges at the offset: they are too short for a corner more
+ * between them and the die's arcs.
+ */
+async function overClear(ls: LocalSurface, b: Corner, over: Corner, l: Corner, offset: number): Promise<Corner> {
+  const F = Array.from({ length: 15 }, (_, i) => (i + 1) / 16);
+  let p = over.p, raised = 0;
+  for (let round = 0; round < 10; round++) {
+    const samples = [b.p, l.p].flatMap((e) => F.map((f) => add(e, scale(sub(p, e), f))));
+    const r = await ls.closest(new Float32Array(samples.flat()));
+    let short = 0;
+    samples.forEach((q, i) => {
+      if (r.triangle[i]! >= 0) short = Math.max(short, offset - Math.hypot(q[0] - r.point[3 * i]!, q[1] - r.point[3 * i + 1]!, q[2] - r.point[3 * i + 2]!));
+    });
+    if (short <= 1e-3) break;
+    raised += short * 2 + 0.02;
+    p = add(over.p, [0, 0, raised]);
+  }
+  return raised > 0 ? { p, on: false } : over;
+}
+
+/**
  * The tag: down the lingual from the crossing at `s` along `dir`, then `run` mm (signed, along
  * dir) along the arch, turned towards the palate or tongue (the arch curves inwards; a straight
  * run along the tangent would leave it), both corners inside the base. The start moves across
@@ -343,19 +365,56 @@ async function arrowClasp(ls: LocalSurface, click: Xyz, offset: number, tol: num
   return finish(ls, corners, offset, tol, R);
 }
 
-/** Front of the arch: the labial face of the central incisors seen from in front of the midpoint of two clicks. */
+/**
+ * Notches along the incisors narrower than this (mm) are bridged by the labial bow (the embrasures);
+ * a wider one is an incisor set back in the arch, whose labial face the bow follows.
+ */
+const NOTCH = 3;
+
+/** Least distance (mm) between the U-loop's legs. */
+const LOOP_SPAN = 4.6;
+
+/** Front of the arch: the labial faces of the central incisors beside the midpoint of two clicks (seen from inside the arch) and their incisal edges. */
 async function archFront(ls: LocalSurface, a: Xyz, b: Xyz): Promise<{ mid: Xyz; across: Xyz; forward: Xyz; front: Xyz; top: number }> {
   const across = flat(sub(b, a));
   let forward: Xyz = [-across[1], across[0], 0];
   if (forward[1] > 0) forward = scale(forward, -1);
   const mid = scale(add(a, b), 0.5);
   const z = Math.max(a[2], b[2]);
-  const [hit] = await rayHits(ls, [{ o: add([mid[0], mid[1], z], scale(forward, 70)), d: scale(forward, -1) }], 140);
+  const from: Xyz = [mid[0], mid[1], z];
+  // the centrals' labial faces beside the midline, seen from inside the arch (on the midline a ray
+  // passes between them), their mean depth; seen from in front only where no tooth is found
+  const depths: number[] = [];
+  for (const s of [-3, -2, 2, 3]) {
+    const h = await labialFrom(ls, add(from, scale(across, s)), forward);
+    if (h) depths.push(dot(sub(h, from), forward));
+  }
+  const hit = depths.length
+    ? add(from, scale(forward, depths.reduce((a, b) => a + b, 0) / depths.length))
+    : (await rayHits(ls, [{ o: add(from, scale(forward, 70)), d: scale(forward, -1) }], 140))[0];
   const front: Xyz = hit ?? add(mid, scale(forward, 10));
   // The incisal edges: the highest of a few points behind the labial faces (the midline itself is an embrasure).
   const behind = add(front, scale(forward, -1.5));
   const tops = (await heightsAt(ls, [-4, -3, -2, -1, 0, 1, 2, 3, 4].map((s) => add(behind, scale(across, s))), z + 40)).filter(Number.isFinite);
   return { mid, across, forward, front, top: tops.length ? Math.max(...tops) : front[2] + 4 };
+}
+
+/**
+ * The labial face in front of `from` (between the canines) seen from inside the arch: where a ray
+ * along `forward` leaves a tooth (entering it through its lingual face), within 15 mm. From the
+ * front, a model's rim standing before the incisors (a cast's land, the lip's fold) would be hit
+ * first. Null when the ray leaves no tooth.
+ */
+async function labialFrom(ls: LocalSurface, from: Xyz, forward: Xyz): Promise<Xyz | null> {
+  let o = from;
+  for (let k = 0; k < 4; k++) {
+    const [h] = await rayHits(ls, [{ o, d: forward }], 15);
+    if (!h || dist(h, from) > 15) return null;
+    const n = await ls.closest(new Float32Array(h));
+    if (n.normal[0]! * forward[0] + n.normal[1]! * forward[1] + n.normal[2]! * forward[2] > 0) return h;
+    o = add(h, scale(forward, 0.05));
+  }
+  return null;
 }
 
 /** Samples of a half ellipse from `a` round `front` to `b` (horizontal), with their outward directions and heights. */
@@ -390,21 +449,22 @@ async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol
   // The incisor part: from each canine's mesial third, round the labial faces.
   const mesialThird = (t: ToothProbe): Xyz => at(t.centre, t.mesial, 1.4, t.buccal, t.width / 2, zMid);
   const samples = archSamples(mesialThird(right), mesialThird(left), arch.front, arch.forward, 0.8, () => zMid);
-  // The U-loop's size leaves room for the die: legs 2R + 1.2 mm apart, 2R + 1 mm high.
+  // The U-loop's size leaves room for the die: legs 2R + 1.2 mm apart, 2R + 1 mm high; and at
+  // least LOOP_SPAN apart, so that the wire coming down to it, bent back by the loop, passes the
+  // feed tube's housing (2.5 mm round the feed axis, its corners 3.5 mm) as the head turns it.
   const loopTop = zMid - (2 * R + 1);
-  const legM = R + 0.4, legD = -(R + 0.8);
+  const widen = Math.max(0, LOOP_SPAN - (2 * R + 1.2)) / 2;
+  const legM = R + 0.4 + widen, legD = -(R + 0.8 + widen);
   // Only the part of the envelope mesial of both loops.
   const mesialOfLoop = (c: Corner, t: ToothProbe): boolean => dot(sub(c.p, t.centre), t.mesial) > legM + 1.2;
-  const front = (await envelope(ls, samples, offset, tol)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
+  const front = (await envelope(ls, samples, offset, tol, NOTCH)).filter((c) => mesialOfLoop(c, right) && mesialOfLoop(c, left)).map((c) => ({ ...c, soft: true }));
   const side = async (t: ToothProbe): Promise<Corner[]> => {
     const cr = await crossing(ls, t, 'distal', offset);
+    cr.corners[1] = await overClear(ls, cr.corners[0]!, cr.corners[1]!, cr.corners[2]!, offset);
     const distal = cr.dir;
-    // The U-loop: up the distal third (towards the gum), across, down the mesial third to mid-crown.
-    const [ld, lm, lb] = await placeOff(
-      ls,
-      [at(t.centre, t.mesial, legD, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, loopTop), at(t.centre, t.mesial, legM, t.buccal, t.width / 2 + offset, zMid)],
-      offset,
-    );
+    // The U-loop: up the distal third (towards the gum), across, down the mesial third to mid-crown;
+    // flat, in a plane across the canine's labial face clear of the face and the gum it spans.
+    const [ld, lm, lb] = await loopCorners(ls, t, legD, legM, loopTop, zMid, offset, R);
     const tag = await bowTag(ls, t, distal, cr.s, offset);
     // From the base: tag end, tag start, lingual, over the contact, buccal, the loop.
     return [...tag.reverse(), ...cr.corners.slice().reverse(), ld!, lm!, lb!];
@@ -413,6 +473,47 @@ async function labialBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol
   const l = (await side(left)).reverse();
   const corners = [...r, ...front, ...l];
   return finish(ls, corners, offset, tol, R);
+}
+
+/**
+ * How far out along the canine's buccal direction (from its centre) the U-loop's plane lies: the
+ * wire's offset outside the most labial point of the face between its legs, from `zFrom` to `zTo`
+ * (horizontal rays over the loop's span). A loop in one plane asks the bending head for no
+ * rotation between its corners, and no corner is pulled into an embrasure or onto the gum's slope.
+ */
+async function loopPlane(ls: LocalSurface, t: ToothProbe, sFrom: number, sTo: number, zFrom: number, zTo: number, offset: number): Promise<number> {
+  const rays: { o: Xyz; d: Xyz }[] = [];
+  for (let s = sFrom - 0.5; s <= sTo + 0.5 + 1e-9; s += 0.5) for (let k = 0; k <= 4; k++) rays.push({ o: at(t.centre, t.mesial, s, t.buccal, 15, zFrom + ((zTo - zFrom) * k) / 4), d: scale(t.buccal, -1) });
+  const hits = (await rayHits(ls, rays, 30)).filter((h): h is Xyz => h !== null).map((h) => dot(sub(h, t.centre), t.buccal));
+  return (hits.length ? Math.max(...hits) : t.width / 2) + offset;
+}
+
+/**
+ * The U-loop's three corners (distal leg at the gum, mesial leg at the gum, mesial leg at `zMid`),
+ * free, in the loop's plane (loopPlane over the crown), moved further out while the loop passes
+ * closer than the offset anywhere (the gum under it, a neighbour standing out): its legs shortened
+ * first (down to the die's room), then the plane moved out.
+ */
+async function loopCorners(ls: LocalSurface, t: ToothProbe, legD: number, legM: number, loopTop: number, zMid: number, offset: number, R: number): Promise<Corner[]> {
+  // the plane from the crown's face above the gum (horizontal rays would find a flaring gum far out)
+  let out = await loopPlane(ls, t, legD, legM, (loopTop + zMid) / 2, zMid, offset), top = loopTop;
+  const place = (): Xyz[] => [at(t.centre, t.mesial, legD, t.buccal, out, top), at(t.centre, t.mesial, legM, t.buccal, out, top), at(t.centre, t.mesial, legM, t.buccal, out, zMid)];
+  for (let round = 0; round < 16; round++) {
+    const c = place();
+    const samples = [0, 1].flatMap((i) => Array.from({ length: 9 }, (_, k) => add(c[i]!, scale(sub(c[i + 1]!, c[i]!), k / 8))));
+    const r = await ls.closest(new Float32Array(samples.flat()));
+    let short = 0;
+    samples.forEach((q, i) => {
+      if (r.triangle[i]! >= 0) short = Math.max(short, offset - Math.hypot(q[0] - r.point[3 * i]!, q[1] - r.point[3 * i + 1]!, q[2] - r.point[3 * i + 2]!));
+    });
+    if (short <= 1e-3) break;
+    // shorter legs first (down to the die's room), then out of the gum's way
+    const step = short * 1.5 + 0.02;
+    const room = Math.abs(zMid - top) - (2 * R + 0.4);
+    if (room > 1e-3) top += Math.sign(zMid - loopTop) * Math.min(step, room);
+    else out += step;
+  }
+  return place().map((p) => ({ p, on: false }));
 }
 
 async function wraparoundBow(ls: LocalSurface, c1: Xyz, c2: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {

@@ -13,12 +13,14 @@ import { invertRigid, multiply, transformPoint } from '../../common/pose.ts';
 import { modelToCanonical, parseDocument } from '../../src/editor/engine/document.ts';
 import { compileKernels, instantiateModule } from '../../workers/kernels/abi.ts';
 import { checkBend } from '../../workers/kernels/bend-checks.ts';
-import { autodesign } from '../../workers/design/autodesign.ts';
+import { autodesign, AUTODESIGN_CLEARANCE } from '../../workers/design/autodesign.ts';
 import { CLASP_TIP_RANGE } from '../../workers/design/clasp-tip.ts';
 import { INSERTION_CONE_DEG, jawAxis } from '../../workers/design/insertion.ts';
 import { biteOf, posed, randomPose } from '../fixtures/poses.ts';
 import { teethJaw } from '../fixtures/teeth-jaws.ts';
 import { WASM_PATH } from './kernels.ts';
+import { measureJaw } from '../bench/autodesign-measure.ts';
+import { parseStl } from '../../workers/kernels/stl.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const STUDY = resolve(process.env.ARCHWRIGHT_FIXTURES ?? resolve(root, '../shared/fixtures'), 'study-models');
@@ -102,19 +104,28 @@ describe('automatic design: insertion, collision, bite', () => {
   const studyFiles = ['upper-model.stl', 'lower-model.stl'].map((f) => resolve(STUDY, f));
   const haveStudy = studyFiles.every(existsSync);
   if (!haveStudy) console.warn(`automatic design wires on the study models: SKIPPED, ${studyFiles.join(' or ')} not found (set ARCHWRIGHT_FIXTURES)`);
-  it.skipIf(!haveStudy)('on the study models: directions in the cone, clasps placed, tips in range where put in the undercut, every placed wire passing with the collision sweep', async () => {
+  it.skipIf(!haveStudy)('on the study models: directions in the cone, every wire placed and passing with the collision sweep, the bows on each incisor, every clasp tip in the undercut', async () => {
     const [u, l] = studyFiles.map((f) => new Uint8Array(readFileSync(f)));
     const r = await autodesign(module, { upper: u, lower: l, prescription: DEFAULT_PRESCRIPTION });
     for (const jaw of ['upper', 'lower'] as const) expect(angleDeg(r.document.insertionDirections[jaw]!, jawAxis(jaw))).toBeLessThanOrEqual(INSERTION_CONE_DEG + 1e-6);
-    expect(r.report.filter((x) => x.type === 'singleArmClasp').every((x) => x.status === 'placed'), JSON.stringify(r.report)).toBe(true);
-    // the upper right first molar's clasp ends in its undercut (docs/autodesign.md, Limits, for the others)
-    expect(r.report.find((x) => x.type === 'singleArmClasp' && x.teeth[0] === 3)?.tipUndercut).toBeDefined();
+    expect(r.report.every((x) => x.status === 'placed'), JSON.stringify(r.report)).toBe(true);
+    // the labial bows lie on each incisor's labial surface at its middle third (the fixtures' labels)
+    for (const [jaw, bytes] of [['upper', u], ['lower', l]] as const) {
+      const parsed = await parseStl(instantiateModule(module), bytes!, { sliceMs: 1e9, yieldToEventLoop: () => Promise.resolve() });
+      if (!parsed.ok) throw new Error(parsed.error.code);
+      const labels = new Uint8Array(readFileSync(resolve(STUDY, `${jaw}-model.labels.bin`)));
+      const toothOf = new Map(r.report.filter((x) => x.wireId).map((x) => [x.wireId!, x.teeth[0]!]));
+      const bow = (await measureJaw(module, r.document, jaw, parsed.mesh, labels, toothOf)).find((f) => f.type === 'labialBow')!;
+      expect(Object.keys(bow.incisorGaps!)).toHaveLength(4);
+      for (const gap of Object.values(bow.incisorGaps!)) expect(gap, `${jaw} ${JSON.stringify(bow.incisorGaps)}`).toBeLessThanOrEqual(AUTODESIGN_CLEARANCE + 0.2);
+    }
+    // every clasp's tip ends in its crown's undercut (the engine's survey)
+    for (const x of r.report.filter((y) => y.type === 'singleArmClasp')) expect(x.tipUndercut, JSON.stringify(x)).toBeDefined();
     for (const x of r.report) {
       if (x.tipUndercut !== undefined) {
         expect(x.tipUndercut).toBeGreaterThanOrEqual(CLASP_TIP_RANGE[0]);
         expect(x.tipUndercut).toBeLessThanOrEqual(CLASP_TIP_RANGE[1]);
       }
-      if (x.status === 'failed') expect(x.code, JSON.stringify(x)).toBe('COLLISION');
     }
     const k = instantiateModule(module);
     for (const w of r.document.wires) expect(checkBend(k, { points: w.points.map((p) => p.point), wire: { type: w.type, diameter: w.diameter }, program: { radius: 1 } }).ok).toBe(true);

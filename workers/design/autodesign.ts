@@ -34,7 +34,7 @@ import { segmentTeeth, type ToothInfo } from '../kernels/teeth.ts';
 import { buildBvh } from '../kernels/bvh.ts';
 import { designJawBase, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
 import { surveyTooth, type CrownPatch } from '../kernels/teeth-landmarks.ts';
-import { tipIntoUndercut } from './clasp-tip.ts';
+import { tangentTips, tipIntoUndercut } from './clasp-tip.ts';
 import { insertionDirection } from './insertion.ts';
 import { kernelSurface } from './surface.ts';
 
@@ -227,9 +227,10 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
         failed = { code: 'DETECTION_FAILED', tooth: e instanceof ToothAnchorError ? e.tooth : w.teeth[0], detail: e.message };
         break;
       }
-      // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept.
-      const tipped = crown && survey ? await tipIntoUndercut(made, crown, survey, surface) : [];
-      const tries = [...tipped.map((x) => ({ ...made, points: x.points })), made];
+      // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept:
+      // the end laid on the crown as a technician lays it, then the older search's places
+      const tipped = crown && survey ? [...(await tangentTips(made, crown, survey, surface)), ...(await tipIntoUndercut(made, crown, survey, surface))] : [];
+      const tries = [...tipped.map((x) => ({ ...made, points: x.points, ...(x.tag ? { tag: x.tag } : {}) })), made];
       // a wire whose bending path meets the machine may be bent from its other end
       tries.push(...tries.map(reversed));
       for (const [ti, candidate] of tries.entries()) {

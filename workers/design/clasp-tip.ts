@@ -6,12 +6,17 @@
 // plus its clearance; its corner may stand off the tooth, as a straight of at least 5 mm cannot
 // follow a round crown. Places whose straights would pass the tooth closer than the templates
 // allow (offset - tolerance), or whose start straight is too short to bend, are not taken.
+// tangentTips lays the end as a technician does and comes first (then this search's places):
+// the last straight resting on the buccal surface at a crown point in the undercut, its
+// corner a straight's length on, the arm's corners it passes dropped (the rule's 5 mm end
+// straight cannot follow a round crown, so it touches it where the tip is and leaves it towards
+// its corner).
 import { add, cross, dot, norm, scale, sub } from '../../common/pose.ts';
 import type { Xyz } from '../../common/teeth.ts';
 import { WIRE_END_MIN } from '../../common/bend-program.ts';
 import { tangentLength } from '../../common/wires/local.ts';
 import { tolerance } from '../../common/wires/templates.ts';
-import type { SurfaceQuery } from '../../common/wires/surface.ts';
+import type { SurfaceHits, SurfaceQuery } from '../../common/wires/surface.ts';
 import type { WireDesign, WirePoint } from '../../common/wires/types.ts';
 import type { CrownPatch, ToothSurvey } from '../kernels/teeth-landmarks.ts';
 
@@ -47,6 +52,8 @@ export function claspTip(wire: Pick<WireDesign, 'points' | 'tag'>): { tip: numbe
 
 export interface TipPlace {
   points: WirePoint[];
+  /** The tag's corners when corners before it were dropped. */
+  tag?: [number, number];
   /** Undercut (mm) under the tip. */
   depth: number;
 }
@@ -156,3 +163,151 @@ export async function tipUndercut(wire: Pick<WireDesign, 'points' | 'tag'>, surv
   return survey.depthAt([h.point[0]!, h.point[1]!, h.point[2]!]);
 }
 
+
+/** Angles (degrees) the tip's straight rises from the crown's horizontal towards the occlusal. */
+const RISES = [-30, -15, 0, 15, 30, 45];
+/** Where along the tip's straight (mm from the free end) it rests on the crown. */
+const RESTS = [0, 1];
+/** How much further off than the offset (mm) the straight may pass its resting place (a crown's grooves). */
+const LIFTS = [0, 0.15];
+/** Most crown points tried as the straight's resting place. */
+const FEET = 100;
+/** How far off the surface (mm, beyond the offset) the tip's corner may stand. */
+const CORNER_OFF_MAX = 1.6;
+
+/**
+ * Tips laid as a technician lays the end of a clasp arm: the last straight (at least the rule's
+ * 5 mm once its bend has taken its share) rests on the buccal surface where the crown's undercut
+ * is within CLASP_TIP_RANGE (a crown point's survey), tangent to it at the wire's offset (or a
+ * little further, over a groove), its free end there or 1 mm past it, running round the
+ * crown towards the arm and rising from -30 to 45°; its corner stands off the round crown by at
+ * most CORNER_OFF_MAX and the arm's corners it passes are dropped. Kept: places whose tip has an
+ * undercut within CLASP_TIP_RANGE at the tooth's point nearest it, whose straights keep off the
+ * tooth (offset - tolerance; 8 points each, then every 0.4 mm or so for the best) and that leave
+ * the checks' die room; the undercut nearest
+ * CLASP_TIP_UNDERCUT, the corner and the tip nearest the tooth first (KEEP of them).
+ */
+export async function tangentTips(wire: WireDesign, crown: Pick<CrownPatch, 'centroid' | 'positions' | 'normals' | 'buccal'>, survey: ToothSurvey, surface: SurfaceQuery): Promise<TipPlace[]> {
+  const { tip, after } = claspTip(wire);
+  const n = wire.points.length;
+  if (n < 4) return [];
+  const fromTip = tip === 0 ? (i: number): number => i : (i: number): number => n - 1 - i;
+  const d = survey.direction, c = crown.centroid;
+  const offset = wire.diameter / 2 + wire.clearance;
+  const keep = offset - tolerance(wire.clearance);
+  const across = (v: Xyz): Xyz => sub(v, scale(d, dot(v, d))) as Xyz;
+  const P = wire.points[tip]!.point as Xyz, R = wire.points[after]!.point as Xyz;
+  // round the crown's axis towards the arm is +angle
+  const side = Math.sign(dot(cross(across(sub(P, c)), across(sub(R, c))), d)) || 1;
+  const e1 = unit(across(crown.buccal as Xyz)), e2 = cross(d, e1);
+  const angle = (p: Xyz): number => side * Math.atan2(dot(sub(p, c), e2), dot(sub(p, c), e1));
+  // the arm's corners, from the tip on, to the crossing (the corner before its highest)
+  let top = 1;
+  for (let k = 1; k < n; k++) {
+    const i = fromTip(k);
+    if (wire.tag && i >= wire.tag[0] && i <= wire.tag[1]) break;
+    if (dot(sub(wire.points[i]!.point as Xyz, c), d) > dot(sub(wire.points[fromTip(top)]!.point as Xyz, c), d)) top = k;
+  }
+  const arm: number[] = [];
+  for (let k = 1; k < top - 1; k++) arm.push(fromTip(k));
+  const rest = top >= 2 ? fromTip(top - 1) : -1;
+  // feet: buccal crown points with an undercut near the goal's
+  const feet: number[] = [];
+  for (let i = 0; i < survey.depth.length; i++) {
+    const p: Xyz = [crown.positions[3 * i]!, crown.positions[3 * i + 1]!, crown.positions[3 * i + 2]!];
+    if (survey.depth[i]! >= CLASP_TIP_RANGE[0] - 0.05 && survey.depth[i]! <= CLASP_TIP_RANGE[1] + 0.05 && dot(sub(p, c), crown.buccal as Xyz) > 0) feet.push(i);
+  }
+  const stride = Math.max(1, Math.ceil(feet.length / FEET));
+  type Try = { t: Xyz; q: Xyz; k: number };
+  const tries: Try[] = [];
+  for (let f = 0; f < feet.length; f += stride) {
+    const i = feet[f]!;
+    const foot: Xyz = [crown.positions[3 * i]!, crown.positions[3 * i + 1]!, crown.positions[3 * i + 2]!];
+    const nv = unit([crown.normals[3 * i]!, crown.normals[3 * i + 1]!, crown.normals[3 * i + 2]!]);
+    const up = unit(sub(d, scale(nv, dot(nv, d))) as Xyz);
+    let round = unit(cross(nv, up));
+    // towards the arm: the horizontal tangent whose way round the axis is +angle
+    if (angle(add(foot, scale(round, 1)) as Xyz) < angle(foot)) round = scale(round, -1) as Xyz;
+    for (const lift of LIFTS) {
+      const on = add(foot, scale(nv, offset + lift)) as Xyz;
+      for (const rise of RISES) {
+        const a = (rise * Math.PI) / 180;
+        const u = unit(add(scale(round, Math.cos(a)), scale(up, Math.sin(a))) as Xyz);
+        for (const back of RESTS) {
+          const t = add(on, scale(u, -back)) as Xyz;
+          // the first arm corner past the straight's corner (round the axis) follows it
+          const ahead = angle(add(t, scale(u, WIRE_END_MIN + 1)) as Xyz) + (6 * Math.PI) / 180;
+          const k = arm.find((j) => angle(wire.points[j]!.point as Xyz) > ahead) ?? rest;
+          if (k < 0) continue;
+          const K = wire.points[k]!.point as Xyz;
+          const beyond = wire.points[tip === 0 ? k + 1 : k - 1]!.point as Xyz;
+          // long enough once the first bend's arc (die DIE) has taken its share
+          let L = WIRE_END_MIN + 0.4;
+          for (let g = 0; g < 3; g++) L = WIRE_END_MIN + 0.4 + tangentLength(t, add(t, scale(u, L)) as Xyz, K, DIE);
+          const q = add(t, scale(u, L)) as Xyz;
+          if (len(sub(K, q)) < tangentLength(t, q, K, DIE) + tangentLength(q, K, beyond, DIE) + 0.5) continue;
+          tries.push({ t, q, k });
+        }
+      }
+    }
+  }
+  if (tries.length === 0) return [];
+  // both straights (tip to corner, corner to the arm) clear of the tooth, first at a few points
+  // then, for what passes, every 0.4 mm or so; the corner not far off
+  const clear = async (list: Try[], S: number): Promise<{ ok: boolean[]; hits: SurfaceHits; per: number }> => {
+    const pts: Xyz[] = [];
+    for (const { t, q, k } of list) {
+      const K = wire.points[k]!.point as Xyz;
+      for (let s = 0; s <= S; s++) pts.push(add(t, scale(sub(q, t), s / S)) as Xyz);
+      for (let s = 1; s < S; s++) pts.push(add(q, scale(sub(K, q), s / S)) as Xyz);
+    }
+    const hits = await surface.closest(new Float32Array(pts.flat()));
+    const per = 2 * S;
+    const ok = list.map((_, j) => {
+      for (let s = 0; s < per; s++) {
+        const m = j * per + s;
+        if (hits.triangle[m]! >= 0 && len(sub(pts[m]!, [hits.point[3 * m]!, hits.point[3 * m + 1]!, hits.point[3 * m + 2]!])) < keep) return false;
+      }
+      return true;
+    });
+    return { ok, hits, per };
+  };
+  const coarse = await clear(tries, 4);
+  type Place = Try & { depth: number; cost: number };
+  const places: Place[] = [];
+  tries.forEach((x, j) => {
+    if (!coarse.ok[j]) return;
+    const { hits, per } = coarse;
+    const at = (m: number): Xyz => [hits.point[3 * m]!, hits.point[3 * m + 1]!, hits.point[3 * m + 2]!];
+    const qOff = len(sub(x.q, at(j * per + 4))) - offset;
+    if (qOff > CORNER_OFF_MAX) return;
+    const tipFoot = at(j * per);
+    const depth = survey.depthAt(tipFoot);
+    if (depth < CLASP_TIP_RANGE[0] || depth > CLASP_TIP_RANGE[1]) return;
+    // room for the checks' die between the first corners
+    const near = [x.t, x.q, ...(tip === 0 ? wire.points.slice(x.k, x.k + 4) : wire.points.slice(Math.max(0, x.k - 3), x.k + 1).reverse()).map((p) => p.point as Xyz)];
+    const arc = (i: number): number => (i > 0 && i + 1 < near.length ? tangentLength(near[i - 1]!, near[i]!, near[i + 1]!, 1) : 0);
+    for (let i = 1; i + 2 < near.length; i++) if (len(sub(near[i + 1]!, near[i]!)) < arc(i) + arc(i + 1) + 0.3) return;
+    places.push({ ...x, depth, cost: Math.abs(depth - CLASP_TIP_UNDERCUT) * 10 + qOff + (len(sub(x.t, tipFoot)) - offset) * 3 });
+  });
+  places.sort((x, y) => x.cost - y.cost);
+  // the dense look at the best ones only
+  const best = places.slice(0, 12 * KEEP);
+  const fine = await clear(best, 2 * CHORD_SAMPLES);
+  const found: (TipPlace & { cost: number })[] = [];
+  best.forEach(({ t, q, k, depth, cost }, j) => {
+    if (!fine.ok[j]) return;
+    // the straight's corner, then the arm from the first corner past it
+    const order = tip === 0 ? [...wire.points.slice(k)] : [...wire.points.slice(0, k + 1)].reverse();
+    const pointsFromTip = [{ point: t }, { point: q }, ...order.map((p) => ({ ...p }))];
+    const points = tip === 0 ? pointsFromTip : pointsFromTip.reverse();
+    // the tag (at the other end) moves with the corners dropped before it
+    const shift = tip === 0 ? 2 - k : 0;
+    const tag = wire.tag ? ([wire.tag[0] + shift, wire.tag[1] + shift] as [number, number]) : undefined;
+    found.push({ points, depth, ...(tag ? { tag } : {}), cost });
+  });
+  return found
+    .sort((x, y) => x.cost - y.cost)
+    .slice(0, KEEP)
+    .map(({ points, depth, tag }) => ({ points, depth, ...(tag ? { tag } : {}) }));
+}
