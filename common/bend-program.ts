@@ -119,6 +119,9 @@ export const DEFAULT_LIMITS: MachineLimits = { maxFeed: 120, minBend: -180, maxB
  */
 export const MAX_PROGRAM_STEPS = 1000;
 
+/** A new device's wire diameters and program memory (the device form starts from them; the automatic design checks its wires against them, with DEFAULT_HEAD). */
+export const DEFAULT_DEVICE: { readonly diameters: readonly number[]; readonly memory: number } = { diameters: [0.7, 0.8, 0.9, 1], memory: MAX_PROGRAM_STEPS };
+
 /** Rounding allowance of the limit comparisons (the programs are computed in floating point). */
 const LIMIT_EPS = 1e-9;
 

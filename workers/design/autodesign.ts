@@ -12,6 +12,7 @@
 import { autodesignMessage, type AutodesignBaseReport, type AutodesignFailure, type AutodesignWireReport } from '../../common/autodesign.ts';
 import { IDENTITY, type BiteResult } from '../../common/bite.ts';
 import { DESIGN_SCHEMA_VERSION } from '../../common/design.ts';
+import { DEFAULT_DEVICE } from '../../common/bend-program.ts';
 import type { JawPrescription, Prescription } from '../../common/prescription.ts';
 import { invertRigid, isRigidMatrix, multiply } from '../../common/pose.ts';
 import type { Xyz } from '../../common/teeth.ts';
@@ -238,6 +239,7 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
           points: candidate.points.map((pt) => [pt.point[0], pt.point[1], pt.point[2]] as const),
           wire: { type: candidate.type, diameter: candidate.diameter },
           program: { radius: CHECK_RADIUS },
+          device: DEFAULT_DEVICE,
           ...(ctx.head ? { head: ctx.head } : {}),
         });
         if (check.ok) {

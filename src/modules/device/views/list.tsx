@@ -13,7 +13,7 @@ import { locationItems, withLocation } from '../../dashboard/location.ts';
 import { formatNumber } from '../../../i18n/format.ts';
 import { userLabel, type NamedUser } from '../../../app/users.ts';
 import type { DeviceIdRequest } from '../../../../common/device-request.ts';
-import { DEFAULT_HEAD } from '../../../../common/bend-program.ts';
+import { DEFAULT_DEVICE, DEFAULT_HEAD } from '../../../../common/bend-program.ts';
 import { formHead, headToText } from '../head.ts';
 
 const PREFIX = '/admin/device/info';
@@ -60,13 +60,13 @@ export default function DeviceList() {
   const items: FormItem[] = [
     { prop: 'devicename', label: t`Device name`, required: true, span: 12 },
     // No status field: online/offline is set by the device hub when a machine connects or drops.
-    { prop: 'memory', label: t`Program memory (steps)`, type: 'number', required: true, min: 1, step: 1, value: 1000, span: 12 },
+    { prop: 'memory', label: t`Program memory (steps)`, type: 'number', required: true, min: 1, step: 1, value: DEFAULT_DEVICE.memory, span: 12 },
     {
       prop: 'diameters',
       label: t`Wire diameters (mm)`,
       type: 'custom',
       required: true,
-      value: [0.7, 0.8, 0.9, 1],
+      value: [...DEFAULT_DEVICE.diameters],
       hook: 'join', // sent as "0.7,0.8,0.9,1", as the server stores them
       render: ({ id, value, onChange, disabled }) => <DiameterPicker id={id} name={t`Wire diameters (mm)`} value={value} onChange={onChange} disabled={disabled} />,
       validate: (v) => {
