@@ -151,6 +151,8 @@ async function crossing(ls: LocalSurface, t: ToothProbe, side: 'mesial' | 'dista
 
 /** Turns of a clasp's tag from its tooth's mesial towards the palate or tongue, tried in order (degrees). */
 const TAG_TURNS = [30, 20, 10, 0, -10];
+/** Turns of a bow's tag from its canine's distal towards the palate or tongue (degrees): 30° first, the premolars stand further out. */
+const BOW_TAG_TURNS = [30, 40, 50, 20, 10];
 /** Scanned surface wanted round a tag's corner in plan, within TAG_DROP below the tag (mm), the most first: the base's margin round it (1.5 mm in plan) and some. */
 const TAG_ROOM_TIERS = [2, 1.5, 1];
 const TAG_DROP = 10;
@@ -189,26 +191,32 @@ async function overClear(ls: LocalSurface, b: Corner, over: Corner, l: Corner, o
  * run along the tangent would leave it), both corners inside the base. The start moves across
  * the arch (TAG_SHIFTS) out from under a crown's lingual bulge (a plate that slides off upwards
  * cannot hold a wire in the undercut under it) and towards the teeth where the gum lingual of it
- * ends (a lower molar's narrow strip above a steep lingual wall). The turn is the first of
- * TAG_TURNS whose end is clear of the crowns with scanned gum beyond it and lingual of it (a lower
- * jaw's steep lingual wall, an open scan's border, a rotated tooth whose own mesial points into
- * the palate). Both choices: `roomiest`.
+ * ends (a lower molar's narrow strip above a steep lingual wall), by `roomiest`; the end: tagEnd.
  */
 async function tagFrom(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, run: number, offset: number): Promise<Corner[]> {
-  const half = t.width / 2;
   const z = t.top - 7;
-  const sign = Math.sign(run || 1);
-  const starts = await tagCorners(ls, t, TAG_SHIFTS.map((k) => at(t.centre, dir, s - 0.3 * sign, t.buccal, -(half + 1 + k), z)), offset);
+  const starts = await tagCorners(ls, t, TAG_SHIFTS.map((k) => at(t.centre, dir, s - 0.3 * Math.sign(run || 1), t.buccal, -(t.width / 2 + 1 + k), z)), offset);
   const start = starts[await roomiest(ls, starts, starts.map(() => [scale(t.buccal, -1)]), z)]!.corner;
-  const tries = TAG_TURNS.map((deg) => {
+  return [start, await tagEnd(ls, t, start, dir, run, offset, TAG_TURNS)];
+}
+
+/**
+ * A tag's end `run` mm (signed, along `dir`) from its start, turned towards the palate or tongue:
+ * the first of `turns` (degrees) whose end is clear of the crowns with scanned gum beyond it and
+ * lingual of it (a lower jaw's steep lingual wall, an open scan's border, a rotated tooth whose
+ * own mesial points into the palate), by `roomiest`.
+ */
+async function tagEnd(ls: LocalSurface, t: ToothProbe, start: Corner, dir: Xyz, run: number, offset: number, turns: readonly number[]): Promise<Corner> {
+  const z = t.top - 7;
+  const tries = turns.map((deg) => {
     const turn = (deg * Math.PI) / 180;
-    const along = norm(add(scale(dir, sign * Math.cos(turn)), scale(t.buccal, -Math.sin(turn))));
+    const along = norm(add(scale(dir, Math.sign(run || 1) * Math.cos(turn)), scale(t.buccal, -Math.sin(turn))));
     let lingual: Xyz = [along[1], -along[0], 0];
     if (dot(lingual, t.buccal) > 0) lingual = scale(lingual, -1);
     return { along, lingual, end: add([start.p[0], start.p[1], z], scale(along, Math.abs(run))) };
   });
   const ends = await tagCorners(ls, t, tries.map((c) => c.end), offset);
-  return [start, ends[await roomiest(ls, ends, tries.map((c) => [c.along, c.lingual]), z)]!.corner];
+  return ends[await roomiest(ls, ends, tries.map((c) => [c.along, c.lingual]), z)]!.corner;
 }
 
 /**
@@ -261,11 +269,15 @@ async function clearOfCrowns(ls: LocalSurface, t: ToothProbe, points: Xyz[]): Pr
   return points.map((p, i) => h.slice(i * ring.length, (i + 1) * ring.length).every((v) => !(v > p[2]) && !(v > t.top - TAG_CROWN)));
 }
 
-/** A bow's tag: down the lingual from the crossing at `s`, then 7 mm along `dir` turned 30° towards the palate or tongue (the premolars stand further out along the arch). */
+/**
+ * A bow's tag: straight down the lingual from the crossing at `s` (its start kept, the die's room
+ * to the crossing's lingual corner), then 7 mm along `dir` turned towards the palate or tongue
+ * (the premolars stand further out along the arch): the end as a clasp's, clear of the premolar's
+ * lingual bulge, under which a plate cannot hold it.
+ */
 async function bowTag(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, offset: number): Promise<Corner[]> {
-  const start = at(t.centre, dir, s - 0.3, t.buccal, -(t.width / 2 + 1), t.top - 7);
-  const along = norm(add(scale(dir, Math.cos(Math.PI / 6)), scale(t.buccal, -Math.sin(Math.PI / 6))));
-  return placeFree(ls, [start, add(start, scale(along, 7))], tagOffset(offset));
+  const [start] = await placeFree(ls, [at(t.centre, dir, s - 0.3, t.buccal, -(t.width / 2 + 1), t.top - 7)], tagOffset(offset));
+  return [start!, await tagEnd(ls, t, start!, dir, 7, offset, BOW_TAG_TURNS)];
 }
 
 async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
