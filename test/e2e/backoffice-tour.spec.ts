@@ -265,7 +265,8 @@ test('the seeded system tasks and superadmin role read in German in a German scr
   await expect(row).toContainText('Löscht Anfrageprotokolleinträge');
   await expect(page.getByRole('table')).not.toContainText('Deletes');
   await page.goto('/sys/role');
-  await expect(page.getByRole('row').filter({ hasText: 'superadmin' })).toContainText('Besteht jede Berechtigungsprüfung');
+  const superadmin = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'superadmin', exact: true }) });
+  await expect(superadmin).toContainText('Besteht jede Berechtigungsprüfung');
 });
 
 test("a new user's password is marked required; editing says an empty password keeps the old one", async ({ page, request }) => {

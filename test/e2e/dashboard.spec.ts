@@ -142,7 +142,8 @@ test('the design and manufacturer cards show a designed order and its designer, 
   await expect(page.getByRole('region', { name: 'Wire types designed per manufacturer' }).getByRole('row', { name: new RegExp(lab) })).toContainText('3');
   await expect(page.getByRole('region', { name: 'Orders per manufacturer' }).getByRole('row', { name: new RegExp(lab) })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Designs and bases' }).locator('canvas').first()).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Wires designed by type' }).getByRole('listitem').first()).toContainText('Arrow clasp');
+  // Other tests' designs count too: the arrow clasps are among the types, wherever they rank.
+  await expect(page.getByRole('region', { name: 'Wires designed by type' }).getByRole('listitem').filter({ hasText: 'Arrow clasp' })).toBeVisible();
   await page.mouse.move(0, 0);
   await shoot(page, 'board-design-en', 3800);
 

@@ -92,8 +92,9 @@ test('list state lives in the URL and survives a reload; drawer, sizes, dialog f
   await expect(dialog.getByLabel('Method')).toHaveValue('POST');
   await expect(dialog.getByRole('button', { name: 'Save' })).toHaveCount(0);
   const normal = (await dialog.boundingBox())!;
-  const viewport = await page.evaluate(() => document.documentElement.clientWidth);
-  expect(Math.abs(normal.width - viewport / 2)).toBeLessThanOrEqual(8); // 50 % of the window
+  // 50 % of the window, with or without the page's scrollbar (the log list may be long enough for one).
+  const [inner, client] = await page.evaluate(() => [window.innerWidth, document.documentElement.clientWidth]);
+  expect(Math.min(Math.abs(normal.width - inner / 2), Math.abs(normal.width - client / 2))).toBeLessThanOrEqual(8);
   await page.screenshot({ path: `${SHOTS}/log-dialog-1280.png` });
   await page.getByTestId('kit-dialog-header').dblclick();
   await expect(dialog).toHaveAttribute('data-fullscreen', 'true');

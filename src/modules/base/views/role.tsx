@@ -31,7 +31,21 @@ export default function RoleList() {
   ];
   const columns: TableColumn[] = [
     { prop: 'name', label: t`Role key`, sortable: true, minWidth: 140 },
-    { prop: 'label', label: t({ message: 'Name', context: 'object' }), sortable: true, minWidth: 140, render: (r) => seeded(String(r.label ?? '')) },
+    {
+      prop: 'label',
+      label: t({ message: 'Name', context: 'object' }),
+      sortable: true,
+      minWidth: 140,
+      // Cut like the remark: the seeded kinds' names ("Administrator (Benutzerart)") widened the table.
+      render: (r) => {
+        const text = seeded(String(r.label ?? ''));
+        return (
+          <span className="block max-w-40 truncate" title={text}>
+            {text}
+          </span>
+        );
+      },
+    },
     // A short header: cells stay on one line, and "Inklusive Unterabteilungen" pushed the Created
     // column under the operation column at 1440 px. The form keeps the full wording.
     { prop: 'relevance', label: t`Sub-departments`, dict: yesNo, width: 140 },
@@ -44,7 +58,7 @@ export default function RoleList() {
       render: (r) => {
         const text = r.remark === SUPERADMIN_REMARK ? t`Passes every permission check` : seeded(String(r.remark ?? ''));
         return (
-          <span className="block max-w-44 truncate" title={text}>
+          <span className="block max-w-40 truncate" title={text}>
             {text}
           </span>
         );
