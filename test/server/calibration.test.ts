@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HEAD, type HeadBox } from '../../common/bend-program.ts';
 import { CALIBRATION_TOKEN_SECONDS } from '../../server/core/calibration.ts';
 import { CALIBRATION_MAX_FAILURES, CALIBRATION_MAX_FAILURES_PER_IP } from '../../server/modules/device/calibration.routes.ts';
+import { CALIBRATIONS_PER_WINDOW } from '../../server/modules/device/device-config.ts';
 import { bendProgram } from '../../workers/kernels/bend.ts';
 import { SimDevice, simulatedKept } from '../device-sim.ts';
 import { WRAPAROUND_BOW } from '../fixtures/wraparound-bow.ts';
@@ -266,6 +267,20 @@ describe('rate limits (per device, per address, under concurrency)', () => {
     return { id: r.body.data.id as number, key: r.body.data.key as string };
   };
   const login = (deviceId: number, key: string, ip: string) => s.call('POST', '/admin/base/open/calibration/login', { ip, lang: 'en', body: { deviceId, key } });
+
+  it('a device takes a bounded number of uploads in the window, also when they arrive together', async () => {
+    const d = await add('Looping app');
+    const signed = (await login(d.id, d.key, '10.0.9.1')).body.data.token as string;
+    const body = { diameter: 0.8, points: sim.measure(0.8) };
+    const ups = await Promise.all(Array.from({ length: CALIBRATIONS_PER_WINDOW + 10 }, () => s.call('POST', '/admin/device/config/calibrate', { token: signed, lang: 'en', body })));
+    expect(ups.filter((r) => r.body.code === 1000)).toHaveLength(CALIBRATIONS_PER_WINDOW);
+    const refused = ups.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(10);
+    expect(refused[0]!.body.message).toBe('Too many calibration uploads for this device, try again in 15 minutes');
+    // Each taken upload kept the table it replaced: the history is bounded with them.
+    const kept = await s.ctx.db.selectFrom('device_config_history').select('id').where('deviceId', '=', d.id).execute();
+    expect(kept).toHaveLength(CALIBRATIONS_PER_WINDOW - 1);
+  });
 
   it('a device takes a few failures from all addresses together; then even its key waits', async () => {
     const d = await add('Limited');

@@ -64,6 +64,11 @@ export const hubMessages = {
     zh: '设备登录失败次数过多，请 15 分钟后再试',
     de: 'Zu viele fehlgeschlagene Geräteanmeldungen, bitte in 15 Minuten erneut versuchen',
   },
+  tooManyCalibrations: {
+    en: 'Too many calibration uploads for this device, try again in 15 minutes',
+    zh: '该设备的校准上传过于频繁，请 15 分钟后再试',
+    de: 'Zu viele Kalibrierungen für dieses Gerät, bitte in 15 Minuten erneut versuchen',
+  },
   springbackTableInvalid: {
     en: '{field} is invalid: {reason}',
     zh: '{field} 不合法：{reason}',

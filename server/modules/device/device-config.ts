@@ -17,6 +17,7 @@ import {
 import { springbackFromMeasurements } from '../../../common/springback.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
+import { LOGIN_WINDOW_MS, reserveAll, settle, type Bucket } from '../../core/rate-limit.ts';
 import { calibrationOf } from '../../core/calibration.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { Code, ok } from '../../core/envelope.ts';
@@ -25,6 +26,10 @@ import { validate } from '../../core/validate.ts';
 import type { Db } from '../../db/index.ts';
 import { authOf } from '../../core/access.ts';
 import { visibleDeviceIds } from './scope.ts';
+
+/** Calibration uploads one device may make in the window (each keeps the table it replaces). */
+export const CALIBRATIONS_PER_WINDOW = 30;
+const calibrationBucket = (deviceId: number): Bucket => ({ key: `calibrate:${deviceId}`, max: CALIBRATIONS_PER_WINDOW, windowMs: LOGIN_WINDOW_MS });
 
 export const deviceConfigResource = {
   module: 'device',
@@ -165,6 +170,9 @@ export function createDeviceConfigResource(ctx: AppContext) {
       const machine = calibrationOf(c);
       if (!machine) throw forbidden();
       const { diameter, points, remark } = c.req.valid('json');
+      // Every upload keeps the table it replaces: a bounded number per device and window, counted
+      // whether it is taken or refused, so a looping app cannot grow the history without end.
+      await reserveAll(ctx, [calibrationBucket(machine.deviceId)], 'tooManyCalibrations').then((held) => settle(ctx, held));
       const rows = springbackFromMeasurements(points);
       const springback = checkedTable(rows, 'points');
       const now = formatTime(ctx.clock.now());
