@@ -7,6 +7,7 @@ export { KitForm, LABEL_WIDTH, type FormHandle, type KitFormProps } from './Form
 export { Field, ConfigError, toTree } from './fields.tsx';
 export { UpsertDialog, type UpsertDialogProps, type UpsertTarget } from './UpsertDialog.tsx';
 export { useConfirm, type ConfirmOptions } from './confirm.tsx';
+export { PagedDrawer, usePagedEntries, DRAWER_PAGE_SIZE, type PagedEntries } from './PagedDrawer.tsx';
 export { createService, permsFor, permPrefix, readPage, ACTIONS } from './service.ts';
 export { useOptions, setDict, dictOptions } from './dict.ts';
 export { uploadFile, uploadUrls, useFileUrl, needsToken, UPLOAD_URL, type UploadOptions } from './upload.ts';
