@@ -262,6 +262,23 @@ describe('dashboard data scope', () => {
     expect((await info('addInfo', { period: 'week' }, token)).added.manufacturers).toBe(1);
   });
 
+  it("the board's order, user and AI counts and the map keep to the manager's department too", async () => {
+    const role = await createRole(t.ctx, 'north-manager', ['dashboard:info:addInfo', 'order:info:all', 'base:sys:user:page']);
+    await user('manager', north, role);
+    const token = (await t.login('manager', 'secret-pass-1')).token;
+    const add = await info('addInfo', { period: 'week' }, token);
+    // North: ann's three orders of the week; users: ann and the manager.
+    expect(add.added).toMatchObject({ orders: 3, users: 2, manufacturers: 1 });
+    expect(add.totals).toMatchObject({ orders: 4, users: 2 });
+    const statuses = await info<{ status: number; count: number }[]>('designInfo', { period: 'day' }, token);
+    expect(statuses.reduce((n, s) => n + s.count, 0)).toBe(3);
+    expect((await info('designerProcessInfo', { period: 'day' }, token)).map((d: { designerId: number }) => d.designerId)).toEqual([ann]);
+    expect((await info('aiInfo', { period: 'day' }, token)).orders).toBe(3);
+    // The superadmin still counts both labs.
+    expect((await info('addInfo', { period: 'week' })).added.orders).toBe(5);
+    expect((await info('aiInfo', { period: 'day' })).orders).toBe(5);
+  });
+
   it('a designer without a department still counts their own designs', async () => {
     const role = await createRole(t.ctx, 'board-only', ['dashboard:info:addInfo']);
     const eve = await user('eve', null, role);

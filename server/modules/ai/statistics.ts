@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { AiStatistics } from '../../../common/ai.ts';
 import { AI_STATUS } from '../../../common/orders.ts';
 import type { Db } from '../../db/index.ts';
-import { guard, type Scope } from '../dashboard/common.ts';
+import { guard, ordersInScope, type Scope } from '../dashboard/common.ts';
 import { bucketKeys, KEY_LENGTH, type Range } from '../dashboard/periods.ts';
 
 const seconds = (time: string) => Date.parse(`${time.replace(' ', 'T')}Z`) / 1000;
@@ -19,7 +19,8 @@ export async function aiStatistics(db: Db, range: Range, scope: Scope, now: numb
       .select([bucket.as('k'), 'enableAI', 'aiStatus', db.fn.countAll<number | string>().as('n')])
       .groupBy([bucket, 'enableAI', 'aiStatus']);
     if (range.start) q = q.where('createTime', '>=', range.start);
-    if (scope.designerId !== undefined) q = q.where('designerId', '=', scope.designerId);
+    const inScope = ordersInScope(db, scope, 'designerId');
+    if (inScope) q = q.where(inScope);
     return q.execute();
   }, []);
   const finished = await guard(async () => {
@@ -31,7 +32,8 @@ export async function aiStatistics(db: Db, range: Range, scope: Scope, now: numb
       .where('aiSubmitTime', 'is not', null)
       .where('aiEndTime', 'is not', null);
     if (range.start) q = q.where('createTime', '>=', range.start);
-    if (scope.designerId !== undefined) q = q.where('designerId', '=', scope.designerId);
+    const inScope = ordersInScope(db, scope, 'designerId');
+    if (inScope) q = q.where(inScope);
     return q.execute();
   }, []);
   const byStatus = { submitted: 0, processing: 0, ready: 0, fail: 0 };

@@ -1,6 +1,7 @@
 // What every dashboard call shares: the caller's scope, the period of the request, and the rule
 // that a table of a module not installed counts as empty.
 import type { Context } from 'hono';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AppEnv } from '../../core/env.ts';
 import { invalidField } from '../../core/errors.ts';
 import { loadAccess } from '../../core/perms.ts';
@@ -30,6 +31,19 @@ export async function scopeOf(db: Db, userId: number): Promise<Scope> {
     users: access.isSuper || access.perms.has('base:sys:user:page'),
     departmentIds: await departmentScope(db, userId),
   };
+}
+
+/**
+ * The orders of the caller's scope, as a condition on the column holding an order's designer:
+ * their own, or for an orders admin (not superadmin) those whose designer belongs to a department
+ * of their data scope. null: every order.
+ */
+export function ordersInScope(db: Db, scope: Scope, designerColumn: string): RawBuilder<SqlBool> | null {
+  const designer = sql.ref(designerColumn);
+  if (scope.designerId !== undefined) return sql<SqlBool>`${designer} = ${scope.designerId}`;
+  if (scope.departmentIds === undefined) return null;
+  const ids = scope.departmentIds.length ? scope.departmentIds : [-1];
+  return sql<SqlBool>`${designer} in (${db.selectFrom('base_sys_user').select('id').where('departmentId', 'in', ids)})`;
 }
 
 /** A missing table (module not installed) counts as empty instead of failing the dashboard. */

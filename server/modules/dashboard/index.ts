@@ -11,7 +11,7 @@ import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ok } from '../../core/envelope.ts';
 import type { Db } from '../../db/index.ts';
 import { authOf } from '../../core/access.ts';
-import { guard, readPeriod, scopeOf, type Scope } from './common.ts';
+import { guard, ordersInScope, readPeriod, scopeOf, type Scope } from './common.ts';
 import { bucketKeys, KEY_LENGTH, type Range } from './periods.ts';
 import { places } from './places.ts';
 import { deviceTimes, wireCounts } from './production.ts';
@@ -32,7 +32,12 @@ async function countSeries(db: Db, table: Counted, range: Range, scope: Scope): 
   const rows = await guard(async () => {
     let q = db.selectFrom(table).select([bucket.as('k'), db.fn.countAll<number | string>().as('n')]).groupBy(bucket);
     if (range.start) q = q.where('createTime', '>=', range.start);
-    if (table === 'order_info' && scope.designerId !== undefined) q = q.where(sql.ref('designerId'), '=', scope.designerId);
+    const orders = table === 'order_info' ? ordersInScope(db, scope, 'designerId') : null;
+    if (orders) q = q.where(orders);
+    if (table === 'base_sys_user' && scope.departmentIds !== undefined) {
+      if (!scope.departmentIds.length) return [];
+      q = q.where(sql.ref('departmentId'), 'in', scope.departmentIds);
+    }
     if (table === 'device_info' && scope.deviceIds !== undefined) {
       if (!scope.deviceIds.length) return [];
       q = q.where(sql.ref('id'), 'in', scope.deviceIds);
@@ -58,8 +63,8 @@ async function earliest(db: Db): Promise<string | null> {
 function ordersQuery(db: Db, range: Range, scope: Scope) {
   let q = db.selectFrom('order_info');
   if (range.start) q = q.where('order_info.createTime', '>=', range.start);
-  if (scope.designerId !== undefined) q = q.where('order_info.designerId', '=', scope.designerId);
-  return q;
+  const inScope = ordersInScope(db, scope, 'order_info.designerId');
+  return inScope ? q.where(inScope) : q;
 }
 
 export function dashboardModule(ctx: AppContext) {

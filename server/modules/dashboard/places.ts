@@ -4,7 +4,7 @@
 // its figure of the period: a manufacturer the orders of its designers, a device its wires bent.
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import { guard, type Scope } from './common.ts';
+import { guard, ordersInScope, type Scope } from './common.ts';
 import { finishedJobs } from './production.ts';
 import type { Range } from './periods.ts';
 
@@ -25,6 +25,8 @@ export async function places(db: Db, range: Range, scope: Scope, userId: number)
           .where('latitude', 'is not', null)
           .where('longitude', 'is not', null)
           .$if(ownDepartment !== undefined, (q) => q.where('id', '=', ownDepartment!))
+          // An orders admin (not superadmin) sees the departments of their data scope.
+          .$if(ownDepartment === undefined && scope.departmentIds !== undefined, (q) => q.where('id', 'in', scope.departmentIds!.length ? scope.departmentIds! : [-1]))
           .orderBy('id')
           .execute();
   const orders = await guard(async () => {
@@ -36,7 +38,8 @@ export async function places(db: Db, range: Range, scope: Scope, userId: number)
       .select(['u.departmentId as departmentId', (eb) => eb.fn.countAll<number | string>().as('n')])
       .groupBy('u.departmentId');
     if (range.start) q = q.where('order_info.createTime', '>=', range.start);
-    if (scope.designerId !== undefined) q = q.where('order_info.designerId', '=', scope.designerId);
+    const inScope = ordersInScope(db, scope, 'order_info.designerId');
+    if (inScope) q = q.where(inScope);
     return q.execute();
   }, []);
 

@@ -3,7 +3,7 @@
 // generated base) and by wires processed (jobs done in the period). Bases count the designer of
 // the order, within the caller's orders; wires count who sent the job, on the caller's devices.
 import type { Db } from '../../db/index.ts';
-import { guard, userName, type Scope } from './common.ts';
+import { guard, ordersInScope, userName, type Scope } from './common.ts';
 import { designFacts } from './designs.ts';
 import { finishedJobs } from './production.ts';
 import type { Range } from './periods.ts';
@@ -24,6 +24,7 @@ function top(counts: Map<number | null, number>, names: Map<number | null, strin
 }
 
 export async function rankings(db: Db, range: Range, scope: Scope) {
+  const inScope = ordersInScope(db, scope, 'o.designerId');
   // The document is JSON text; the LIKE only narrows the rows parsed (JSON.stringify writes no spaces).
   const designs = await guard(
     () =>
@@ -33,7 +34,7 @@ export async function rankings(db: Db, range: Range, scope: Scope) {
         .select(['o.designerId as userId', 'dd.data as data'])
         .where('dd.data', 'like', '%"generated":true%')
         .$if(!!range.start, (q) => q.where('dd.updateTime', '>=', range.start!))
-        .$if(scope.designerId !== undefined, (q) => q.where('o.designerId', '=', scope.designerId!))
+        .$if(inScope !== null, (q) => q.where(inScope!))
         .execute(),
     [],
   );
