@@ -83,59 +83,55 @@ export function messageStream(ctx: AppContext, notifier: ChatNotifier) {
     const token = tokenFromHeader(c.req.header('authorization'))!;
     const slot = await openSlot(ctx, userId);
     if (slot === null) throw tooManyRequests('chatTooManyStreams');
-    c.header('Cache-Control', 'no-store');
-    return streamSSE(
-      c,
-      async (stream) => {
-        let wake: (() => void) | null = null;
-        let woken = false;
-        const unlisten = notifier.listen(userId, () => {
-          woken = true;
-          wake?.();
-        });
-        stream.onAbort(() => wake?.());
-        const feed = messageFeed(ctx, userId);
-        try {
-          await feed.start(); // what is already stored is the page's to load
-          await stream.writeSSE({ event: 'ready', data: JSON.stringify(await unreadOf(ctx.db, userId)) });
-          let beat = performance.now();
-          while (!stream.aborted && !stream.closed) {
-            if (!woken) {
-              await new Promise<void>((resolve) => {
-                const done = () => {
-                  clearTimeout(timer);
-                  wake = null;
-                  resolve();
-                };
-                const timer = setTimeout(done, RECHECK_MS);
-                wake = done;
-              });
-            }
-            woken = false;
-            if (stream.aborted || stream.closed) break;
-            try {
-              await verifyAccessToken(ctx, token);
-            } catch {
-              await stream.writeSSE({ event: 'end', data: '' });
-              break;
-            }
-            for (const message of await feed.next()) {
-              await stream.writeSSE({ event: 'message', id: String(message.id), data: JSON.stringify(message) });
-            }
-            if (performance.now() - beat >= HEARTBEAT_MS) {
-              beat = performance.now();
-              await ctx.db.updateTable('chat_stream').set({ seenAt: ctx.clock.now() }).where('id', '=', slot).execute();
-              await stream.write(': ping\n\n');
-            }
+    return streamSSE(c, async (stream) => {
+      let wake: (() => void) | null = null;
+      let woken = false;
+      const unlisten = notifier.listen(userId, () => {
+        woken = true;
+        wake?.();
+      });
+      stream.onAbort(() => wake?.());
+      const feed = messageFeed(ctx, userId);
+      try {
+        await feed.start(); // what is already stored is the page's to load
+        await stream.writeSSE({ event: 'ready', data: JSON.stringify(await unreadOf(ctx.db, userId)) });
+        let beat = performance.now();
+        while (!stream.aborted && !stream.closed) {
+          if (!woken) {
+            await new Promise<void>((resolve) => {
+              const done = () => {
+                clearTimeout(timer);
+                wake = null;
+                resolve();
+              };
+              const timer = setTimeout(done, RECHECK_MS);
+              wake = done;
+            });
           }
-        } finally {
-          unlisten();
-          await ctx.db.deleteFrom('chat_stream').where('id', '=', slot).execute();
+          woken = false;
+          if (stream.aborted || stream.closed) break;
+          try {
+            await verifyAccessToken(ctx, token);
+          } catch {
+            await stream.writeSSE({ event: 'end', data: '' });
+            break;
+          }
+          for (const message of await feed.next()) {
+            await stream.writeSSE({ event: 'message', id: String(message.id), data: JSON.stringify(message) });
+          }
+          if (performance.now() - beat >= HEARTBEAT_MS) {
+            beat = performance.now();
+            await ctx.db.updateTable('chat_stream').set({ seenAt: ctx.clock.now() }).where('id', '=', slot).execute();
+            await stream.write(': ping\n\n');
+          }
         }
-      },
-      async (err) => {
-        ctx.logger.error('Chat stream failed', err);
-      },
-    );
+      } catch (err) {
+        // Logged, never sent: the stream just ends, and the client opens another.
+        if (!stream.aborted) ctx.logger.error('Chat stream failed', err);
+      } finally {
+        unlisten();
+        await ctx.db.deleteFrom('chat_stream').where('id', '=', slot).execute();
+      }
+    });
   };
 }
