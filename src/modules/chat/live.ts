@@ -21,7 +21,8 @@ export interface UnreadState {
 
 let unread: UnreadState = { total: 0, byOrder: new Map() };
 const unreadListeners = new Set<() => void>();
-const messageListeners = new Set<(message: ChatMessage) => void>();
+/** A listener answers true when it took the message as read (its conversation is open). */
+const messageListeners = new Set<(message: ChatMessage) => boolean>();
 let subscribers = 0;
 let running: AbortController | null = null;
 
@@ -31,12 +32,21 @@ export function applyUnread(counts: ChatUnread): void {
   for (const fn of unreadListeners) fn();
 }
 
+/** Counts calls in flight: only the last one started is taken (an older answer may be stale). */
+let asked = 0;
+
+/** Takes the counts a call answers, unless a later call was started meanwhile. */
+export function trackUnread(call: Promise<ChatUnread>): void {
+  const n = ++asked;
+  call.then((counts) => n === asked && applyUnread(counts), () => undefined);
+}
+
 export function refreshUnread(): void {
-  unreadCounts().then(applyUnread, () => undefined);
+  trackUnread(unreadCounts());
 }
 
 /** Calls `fn` with every new message of the user's conversations while subscribed. */
-export function onChatMessage(fn: (message: ChatMessage) => void): () => void {
+export function onChatMessage(fn: (message: ChatMessage) => boolean): () => void {
   messageListeners.add(fn);
   return () => messageListeners.delete(fn);
 }
@@ -45,8 +55,10 @@ function handle(event: string, data: string): void {
   if (event === 'ready') applyUnread(JSON.parse(data) as ChatUnread);
   else if (event === 'message') {
     const message = JSON.parse(data) as ChatMessage;
-    for (const fn of messageListeners) fn(message);
-    refreshUnread();
+    let read = false;
+    for (const fn of messageListeners) read = fn(message) || read;
+    // A message read at once moves the read marker, whose answer brings the counts.
+    if (!read) refreshUnread();
   }
 }
 

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ChatMessage } from '../../../common/chat.ts';
 import { conversationOf, markRead, messagesOf, sendMessage, type Conversation } from './api.ts';
-import { applyUnread, onChatMessage } from './live.ts';
+import { onChatMessage, trackUnread } from './live.ts';
 
 function merge(list: ChatMessage[], more: ChatMessage[]): ChatMessage[] {
   const byId = new Map(list.map((m) => [m.id, m]));
@@ -19,7 +19,7 @@ export function useConversation(orderId: number | null) {
 
   const seen = useCallback(
     (lastId: number) => {
-      if (orderId !== null) markRead(orderId, lastId).then(applyUnread, () => undefined);
+      if (orderId !== null) trackUnread(markRead(orderId, lastId));
     },
     [orderId],
   );
@@ -32,9 +32,10 @@ export function useConversation(orderId: number | null) {
     if (orderId === null) return;
     let live = true;
     const off = onChatMessage((m) => {
-      if (m.orderId !== orderId) return;
+      if (m.orderId !== orderId) return false;
       setMessages((list) => merge(list, [m]));
       seen(m.id);
+      return true;
     });
     Promise.all([conversationOf(orderId), messagesOf(orderId)]).then(
       ([conversation, page]) => {
