@@ -93,6 +93,8 @@ test('the creator and the designer of an order converse, live, from the order li
     await designer.evaluate(() => localStorage.setItem('aw.lang', 'en'));
     await designer.goto(`/bend?orderId=${orderId}`);
     await expect(designer.getByTestId('order-title')).toContainText(PATIENT);
+    await expect(designer.getByTestId('chat-open')).toBeVisible();
+    await shot(designer, 'editor-en');
     await designer.getByTestId('chat-open').click();
     const editorDrawer = designer.getByTestId('chat-drawer');
     await expect(editorDrawer).toHaveAttribute('data-loaded', 'true');

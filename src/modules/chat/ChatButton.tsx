@@ -1,4 +1,5 @@
-/** "Conversation" with the order's unread count, opening its conversation drawer (the editor's header). */
+/** The order's conversation button with its unread count, opening its drawer: an icon in the
+ * editor's crowded header (its name as label and tooltip). */
 import { useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Icon } from '../../ui/icons.tsx';
@@ -14,14 +15,17 @@ export function ChatButton({ orderId }: { orderId: number }) {
     <>
       <button
         type="button"
-        className="inline-flex h-8 items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium whitespace-nowrap text-slate-700 hover:bg-slate-50"
+        className="relative inline-flex size-8 shrink-0 items-center justify-center rounded-md border border-slate-300 bg-white text-slate-700 hover:bg-slate-50"
         onClick={() => setOpen(true)}
         aria-expanded={open}
+        aria-label={t`Conversation`}
+        title={t`Conversation`}
         data-testid="chat-open"
       >
         <Icon name="message" className="size-4" />
-        {t`Conversation`}
-        <UnreadBadge count={unread} testId="chat-unread" />
+        <span className="absolute -top-1.5 -right-1.5">
+          <UnreadBadge count={unread} testId="chat-unread" />
+        </span>
       </button>
       <ChatDrawer orderId={open ? orderId : null} onClose={() => setOpen(false)} />
     </>

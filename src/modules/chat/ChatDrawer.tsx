@@ -149,7 +149,7 @@ export function ChatDrawer({ orderId, onClose }: { orderId: number | null; onClo
                   <Icon name="paperclip" className="size-4" />
                 </button>
                 <textarea
-                  className="aw-input max-h-32 min-h-[38px] flex-1 resize-none py-2"
+                  className="aw-input max-h-32 min-h-[56px] flex-1 resize-none py-1.5"
                   rows={2}
                   maxLength={CHAT_TEXT_MAX}
                   value={text}
