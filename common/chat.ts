@@ -1,6 +1,6 @@
-// Order conversations (server/modules/chat): the limits and request schemas both the server and
-// the back office use, and the shapes the server answers.
-import { z } from 'zod';
+// Order conversations (server/modules/chat): the limits both the server and the back office use,
+// and the shapes the server answers. The request schemas are chat-request.ts (zod stays out of
+// the browser's bundle).
 
 /** Longest message text, in characters after trimming. */
 export const CHAT_TEXT_MAX = 2000;
@@ -8,39 +8,6 @@ export const CHAT_TEXT_MAX = 2000;
 export const CHAT_FILES_MAX = 5;
 /** Most messages one page of a conversation holds. */
 export const CHAT_PAGE_MAX = 100;
-
-const id = z.coerce.number().int().positive().max(2 ** 31 - 1);
-
-export const chatOrderSchema = z.object({ orderId: id });
-
-export const chatPageSchema = z.object({
-  orderId: id,
-  /** Messages older than this one (the page above); none: the newest. */
-  beforeId: id.optional(),
-  size: z.coerce.number().int().min(1).max(CHAT_PAGE_MAX).default(50),
-});
-
-export const chatSendSchema = z
-  .object({
-    orderId: id,
-    // Plain text: trimmed, NUL characters dropped (the browser renders it as text, never as HTML).
-    text: z
-      .string()
-      .max(CHAT_TEXT_MAX * 2)
-      .transform((v) => v.replaceAll('\u0000', '').trim())
-      .pipe(z.string().max(CHAT_TEXT_MAX))
-      .default(''),
-    fileIds: z.array(id).max(CHAT_FILES_MAX).default([]),
-  })
-  .refine((m) => m.text !== '' || m.fileIds.length > 0, { path: ['text'] });
-
-export const chatReadSchema = z.object({
-  orderId: id,
-  /** Read up to this message; none: up to the newest. */
-  lastId: id.optional(),
-});
-
-export const chatFilesSchema = z.object({ keyWord: z.string().trim().max(100).optional() });
 
 export interface ChatFile {
   id: number;

@@ -8,7 +8,7 @@ import { forbidden, unauthorized } from './errors.ts';
 import { CALIBRATION_PATHS, isCalibrationToken, verifyCalibrationToken } from './calibration.ts';
 import { loadAccess, permFromPath } from './perms.ts';
 import { tokenFromHeader, verifyAccessToken } from './tokens.ts';
-import { CHAT_PATHS } from '../modules/chat/index.ts';
+import { CHAT_PATHS } from '../modules/chat/paths.ts';
 
 export const OPEN_PREFIX = '/admin/base/open/';
 export const COMM_PREFIX = '/admin/base/comm/';

@@ -242,4 +242,12 @@ describe('message stream', () => {
     expect((await stream.next()).event).toBe('end');
     expect((await stream.next()).event).toBe('closed');
   });
+
+  it('ends when its token expires (last: every token of this file expires)', { timeout: 15_000 }, async () => {
+    const stream = events(await openStream(dana));
+    expect((await stream.next()).event).toBe('ready');
+    t.clock.advance(t.ctx.config.tokenExpire * 1000 + 1000);
+    expect((await stream.next()).event).toBe('end');
+    expect((await stream.next()).event).toBe('closed');
+  });
 });

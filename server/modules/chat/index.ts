@@ -16,19 +16,15 @@ import type { AppEnv } from '../../core/env.ts';
 import { authOf } from '../../core/access.ts';
 import { ok } from '../../core/envelope.ts';
 import { validate } from '../../core/validate.ts';
-import { chatFilesSchema, chatOrderSchema, chatPageSchema, chatReadSchema, chatSendSchema, type ChatFile } from '../../../common/chat.ts';
+import type { ChatFile } from '../../../common/chat.ts';
+import { chatFilesSchema, chatOrderSchema, chatPageSchema, chatReadSchema, chatSendSchema } from '../../../common/chat-request.ts';
 import { fileUrl } from '../space/upload.routes.ts';
 import { chatOrder, writableOrder } from './access.ts';
 import { markRead, messagePage, unreadOf } from './messages.ts';
 import { localChatNotifier, type ChatNotifier } from './notifier.ts';
 import { sendMessage } from './send.ts';
 import { messageStream } from './stream.ts';
-
-export const CHAT_PREFIX = '/admin/chat';
-/** The calls, for the login-only list of core/auth.ts. */
-export const CHAT_PATHS = ['session/info', 'session/unread', 'session/read', 'session/files', 'message/page', 'message/send', 'message/stream'].map(
-  (p) => `${CHAT_PREFIX}/${p}`,
-);
+import { CHAT_PREFIX } from './paths.ts';
 
 function userName(u: { username: string; nickName: string | null; name: string | null } | undefined): string {
   return u ? u.nickName || u.name || u.username : '';
