@@ -51,13 +51,13 @@ function messageFeed(ctx: AppContext, userId: number) {
   let cursor = 0;
   const look = async (): Promise<MessageRow[]> => {
     const since = ctx.clock.now() - LOOKBACK_MS;
-    const rows = await messageRows(ctx.db)
-      .where((eb) => eb.or([eb('o.creatorId', '=', userId), eb('o.designerId', '=', userId)]))
-      .where((eb) => eb.or([eb('m.id', '>', cursor), eb('m.at', '>', since)]))
-      .orderBy('m.id')
-      .limit(200)
-      .execute();
-    const fresh = rows.filter((r) => !delivered.has(r.id));
+    const mine = () => messageRows(ctx.db).where((eb) => eb.or([eb('o.creatorId', '=', userId), eb('o.designerId', '=', userId)]));
+    // What came after the last one seen, and recent ones below it not seen yet (ids given out
+    // earlier that committed later).
+    const after = await mine().where('m.id', '>', cursor).orderBy('m.id').limit(200).execute();
+    let late = mine().where('m.at', '>', since).where('m.id', '<=', cursor);
+    if (delivered.size) late = late.where('m.id', 'not in', [...delivered.keys()]);
+    const fresh = [...(await late.orderBy('m.id').limit(200).execute()), ...after];
     for (const r of fresh) {
       delivered.set(r.id, Number(r.at));
       cursor = Math.max(cursor, r.id);
