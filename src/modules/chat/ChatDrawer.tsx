@@ -26,6 +26,7 @@ export function ChatDrawer({ orderId, onClose }: { orderId: number | null; onClo
   const [picking, setPicking] = useState(false);
   const [sending, setSending] = useState(false);
   const list = useRef<HTMLDivElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
 
   useEffect(() => {
@@ -72,7 +73,12 @@ export function ChatDrawer({ orderId, onClose }: { orderId: number | null; onClo
       <Dialog.Portal>
         <Dialog.Content
           aria-describedby={undefined}
+          ref={panel}
           onInteractOutside={(e) => e.preventDefault()}
+          // Escape closes it only from inside: in the page beside it Escape is the page's (a tool's cancel).
+          onEscapeKeyDown={(e) => {
+            if (!panel.current?.contains(document.activeElement)) e.preventDefault();
+          }}
           className="fixed top-0 right-0 z-40 flex h-full w-[400px] max-w-full flex-col border-l border-slate-200 bg-white shadow-xl outline-none"
           data-testid="chat-drawer"
           data-order-id={orderId ?? ''}
