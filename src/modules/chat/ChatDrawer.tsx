@@ -161,7 +161,7 @@ export function ChatDrawer({ orderId, onClose }: { orderId: number | null; onClo
                   value={text}
                   onChange={(e) => setText(e.target.value)}
                   onKeyDown={onKeyDown}
-                  placeholder={t`Write a message (Enter sends, Shift+Enter for a new line)`}
+                  placeholder={t`Message (Enter sends, Shift+Enter: new line)`}
                   aria-label={t`Message`}
                   data-testid="chat-input"
                 />
