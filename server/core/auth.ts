@@ -8,6 +8,7 @@ import { forbidden, unauthorized } from './errors.ts';
 import { CALIBRATION_PATHS, isCalibrationToken, verifyCalibrationToken } from './calibration.ts';
 import { loadAccess, permFromPath } from './perms.ts';
 import { tokenFromHeader, verifyAccessToken } from './tokens.ts';
+import { CHAT_PATHS } from '../modules/chat/paths.ts';
 
 export const OPEN_PREFIX = '/admin/base/open/';
 export const COMM_PREFIX = '/admin/base/comm/';
@@ -15,12 +16,14 @@ export const COMM_PREFIX = '/admin/base/comm/';
  * (server/modules/open checks every one). */
 export const SY_OPEN_PREFIX = '/admin/sy/open/';
 /** Calls outside comm/ that every logged-in user may make without a permission: dictionary data
- * for any form, reading help documents and marking release notes read. */
+ * for any form, reading help documents and marking release notes read, and the order
+ * conversations (each call checks that the order is the caller's: server/modules/chat). */
 export const LOGIN_ONLY_PATHS: ReadonlySet<string> = new Set([
   '/admin/dict/info/data',
   '/admin/base/sys/release/toReaded',
   '/admin/base/sys/article/docs',
   '/admin/base/sys/article/doc',
+  ...CHAT_PATHS,
 ]);
 
 export function authGuard(ctx: AppContext): MiddlewareHandler<AppEnv> {

@@ -28,6 +28,8 @@ export const WAIT_MAX_MS = 30_000;
 export const WAIT_MAX_QUEUE = 1_000;
 /** A pending attempt older than this is taken for a failure (its process died mid-check). */
 const PENDING_STALE_MS = 2 * 60 * 1000;
+/** The longest window of any bucket: older attempts are of no use to anyone. */
+const LONGEST_WINDOW_MS = LOGIN_WINDOW_MS;
 /** How often a waiting attempt looks again on its own (places freed by another process). */
 const WAIT_POLL_MS = 1_000;
 
@@ -86,8 +88,9 @@ function waitTurn(key: string, front: boolean, ms: number): Promise<void> {
 async function tryReserve(ctx: Ctx, bucket: Bucket): Promise<Reservation | null> {
   const now = ctx.clock.now();
   const since = now - bucket.windowMs;
-  // Attempts that left every window are of no use to anyone (all windows are the same length).
-  await ctx.db.deleteFrom('base_rate_attempt').where('at', '<=', since).execute();
+  // Attempts that left every window are of no use to anyone (buckets have shorter windows too:
+  // the chat's minute, so only what is older than the longest goes).
+  await ctx.db.deleteFrom('base_rate_attempt').where('at', '<=', now - Math.max(bucket.windowMs, LONGEST_WINDOW_MS)).execute();
   const row = await ctx.db
     .insertInto('base_rate_attempt')
     .columns(['bucket', 'at', 'pending'])

@@ -618,6 +618,47 @@ export interface OrderModelVersionTable {
   createTime: string;
 }
 
+/** An order's conversation (migration 0250): its participants are the order's creator and designer. */
+export interface ChatSessionTable {
+  id: Generated<number>;
+  orderId: number;
+  createTime: string;
+}
+
+export interface ChatMessageTable {
+  id: Generated<number>;
+  sessionId: number;
+  senderId: number;
+  /** Trimmed plain text, never HTML. */
+  text: string;
+  /** When it was stored (epoch ms). */
+  at: number;
+  createTime: string;
+}
+
+/** A file of the file space a message refers to. */
+export interface ChatAttachmentTable {
+  id: Generated<number>;
+  messageId: number;
+  sessionId: number;
+  fileId: number;
+}
+
+/** How far a user has read a session: the last message id seen. */
+export interface ChatReadTable {
+  id: Generated<number>;
+  sessionId: number;
+  userId: number;
+  lastReadId: Generated<number>;
+}
+
+/** An open message stream and its last heartbeat (epoch ms). */
+export interface ChatStreamTable {
+  id: Generated<number>;
+  userId: number;
+  seenAt: number;
+}
+
 export interface Database {
   partner_order: PartnerOrderTable;
   partner_bend: PartnerBendTable;
@@ -667,6 +708,11 @@ export interface Database {
   base_sys_department: BaseSysDepartmentTable;
   base_sys_role_department: BaseSysRoleDepartmentTable;
   recycle_data: RecycleDataTable;
+  chat_session: ChatSessionTable;
+  chat_message: ChatMessageTable;
+  chat_attachment: ChatAttachmentTable;
+  chat_read: ChatReadTable;
+  chat_stream: ChatStreamTable;
 }
 
 export type User = Selectable<BaseSysUserTable>;

@@ -18,6 +18,7 @@ import { orderIdOf } from './order/orderId.ts';
 import { useFrameAttributes } from './ui/frameAttributes.ts';
 import { OrderHeader, OrderOutcome } from './order/OrderHeader.tsx';
 import { formatCount } from '../i18n/format.ts';
+import { ChatButton } from '../modules/chat/ChatButton.tsx';
 
 function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes('Files');
@@ -112,6 +113,7 @@ export default function BendPage() {
             </p>
           )}
           {orderId !== null && order.status === 'ready' && <OrderHeader engine={engine} orderId={orderId} />}
+          {orderId !== null && order.status === 'ready' && <ChatButton orderId={orderId} />}
           {(modelsLoading || loading) && (
             <button type="button" className="h-7 rounded-md border border-slate-300 bg-white px-2 text-xs text-slate-600 hover:bg-slate-50" onClick={() => engine?.cancelLoad()}>
               {t`Cancel`}

@@ -150,9 +150,10 @@ export function KitTable(props: KitTableProps) {
     else onSort({});
   };
 
-  const opButton = (label: string, onClick: () => void, danger = false) => (
-    <button type="button" onClick={onClick} className={`rounded px-1 py-0.5 text-[13px] whitespace-nowrap outline-none hover:underline focus-visible:ring-2 focus-visible:ring-primary-light-5 ${danger ? 'text-red-600' : 'text-primary'}`}>
+  const opButton = (label: string, onClick: () => void, danger = false, badge?: ReactNode) => (
+    <button type="button" onClick={onClick} className={`rounded px-1 py-0.5 text-[13px] whitespace-nowrap outline-none hover:underline focus-visible:ring-2 focus-visible:ring-primary-light-5 ${danger ? 'text-red-600' : 'text-primary'} ${badge ? 'inline-flex items-center gap-1' : ''}`}>
       {label}
+      {badge}
     </button>
   );
   const sticky = !mini;
@@ -232,7 +233,7 @@ export function KitTable(props: KitTableProps) {
                 {op.includes('update') && opButton(t`Edit`, () => props.onUpdate(row.original))}
                 {op.includes('delete') && opButton(t`Delete`, () => props.onDelete(row.original), true)}
                 {extra.filter((a) => !a.hidden?.(row.original)).map((a) => (
-                  <span key={a.label}>{opButton(a.label, () => a.onClick(row.original), a.danger)}</span>
+                  <span key={a.label}>{opButton(a.label, () => a.onClick(row.original), a.danger, a.badge?.(row.original))}</span>
                 ))}
               </div>
             </td>

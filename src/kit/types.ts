@@ -160,4 +160,6 @@ export interface RowAction<R = Row> {
   onClick: (row: R) => void;
   hidden?: (row: R) => boolean;
   danger?: boolean;
+  /** Shown after the label (a count, say). */
+  badge?: (row: R) => ReactNode;
 }

@@ -10,6 +10,7 @@ import { useFileUrl } from '../kit/upload.ts';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { ThemeMenu } from './ThemeMenu.tsx';
 import { userName } from '../app/users.ts';
+import { ChatTotal } from '../modules/chat/ChatTotal.tsx';
 
 interface TopBarProps {
   collapsed: boolean;
@@ -49,6 +50,7 @@ export function TopBar({ collapsed, onToggleMenu, crumbs, user }: TopBarProps) {
           })}
         </ol>
       </nav>
+      <ChatTotal />
       <ThemeMenu />
       <LanguageMenu />
       <UserMenu user={user} />

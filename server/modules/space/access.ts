@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { SEE_ALL } from '../../core/access.ts';
 import { loadAccess } from '../../core/perms.ts';
 import type { Database } from '../../db/schema.ts';
+import { attachedForReader } from '../chat/access.ts';
 
 /** The order uses one of these files: as a model, its denture base, or a kept model version (modifyModel). */
 export function usesFiles(eb: ExpressionBuilder<Database, 'order_info'>, ids: readonly number[]): Expression<SqlBool> {
@@ -16,7 +17,8 @@ export function usesFiles(eb: ExpressionBuilder<Database, 'order_info'>, ids: re
   ]);
 }
 
-/** Can this user read the file: the uploader, a files admin, or someone who sees an order that uses it. */
+/** Can this user read the file: the uploader, a files admin, someone who sees an order that uses
+ * it, or a party to a conversation it was attached in (orders admins: any). */
 export async function canReadFile(ctx: AppContext, userId: number, fileId: number): Promise<boolean> {
   const file = await ctx.db.selectFrom('space_info').select(['id', 'userId']).where('id', '=', fileId).executeTakeFirst();
   if (!file) return false;
@@ -28,5 +30,6 @@ export async function canReadFile(ctx: AppContext, userId: number, fileId: numbe
     .select('id')
     .where((eb) => usesFiles(eb, [fileId]));
   if (!access.perms.has(SEE_ALL.orders)) orders = orders.where('designerId', '=', userId);
-  return !!(await orders.executeTakeFirst());
+  if (await orders.executeTakeFirst()) return true;
+  return attachedForReader(ctx.db, userId, fileId, access.perms.has(SEE_ALL.orders));
 }

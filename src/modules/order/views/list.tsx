@@ -15,6 +15,9 @@ import { AiStatusCell, BiteJobCell, OrderStatusHistory } from '../OrderStatus.ts
 import { PrescriptionField, prescriptionFits } from '../PrescriptionField.tsx';
 import { canAssignDesigner, canRemake, DesignerDialog, RemakeDialog } from '../OrderActions.tsx';
 import { factories as loadFactories, type CopiedOrder, type Factory } from '../../../api/lifecycle.ts';
+import { ChatDrawer } from '../../chat/ChatDrawer.tsx';
+import { useChatUnread } from '../../chat/live.ts';
+import { UnreadBadge } from '../../chat/UnreadBadge.tsx';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -49,6 +52,9 @@ export default function OrderList() {
   }, []);
   const [remakeOf, setRemakeOf] = useState<Row | null>(null);
   const [designerOf, setDesignerOf] = useState<Row | null>(null);
+  // The order's conversation between its creator and designer, with its unread count (live).
+  const [chatOf, setChatOf] = useState<number | null>(null);
+  const unread = useChatUnread();
   const noDesigners = () => !canAssign || designers.length === 0;
   const { order: statuses, ai: aiStatuses } = useStatusOptions();
   const service = createService(PREFIX);
@@ -173,6 +179,11 @@ export default function OrderList() {
         dialog={{ width: '60%', onSubmit }}
         rowActions={[
           { label: t`Open in editor`, onClick: (row) => void navigate({ href: `/bend?orderId=${String(row.id)}` }) },
+          {
+            label: t`Conversation`,
+            onClick: (row) => setChatOf(Number(row.id)),
+            badge: (row) => <UnreadBadge count={unread.byOrder.get(Number(row.id)) ?? 0} testId={`chat-unread-${String(row.id)}`} />,
+          },
           { label: t`Retry AI`, onClick: (row) => void retryAI(row), hidden: (row) => Number(row.aiStatus) !== AI_FAIL || !(hasPerm('order:info:retryAI') || hasPerm('design:retryAI')) },
           { label: t`Remake`, onClick: (row) => setRemakeOf(row), hidden: () => !canRemake() },
           { label: t`Assign designer`, onClick: (row) => setDesignerOf(row), hidden: (row) => !canAssignDesigner(row) },
@@ -180,6 +191,7 @@ export default function OrderList() {
       />
       <RemakeDialog order={remakeOf} onClose={() => setRemakeOf(null)} onDone={remade} />
       <DesignerDialog order={designerOf} designers={designers} onClose={() => setDesignerOf(null)} onDone={designerSet} />
+      <ChatDrawer orderId={chatOf} onClose={() => setChatOf(null)} />
     </>
   );
 }
