@@ -6,6 +6,7 @@ import { baseMessages } from './messages/base.ts';
 import { callbackMessages } from './messages/callbacks.ts';
 import { callsMessages } from './messages/calls.ts';
 import { designMessages } from './messages/design.ts';
+import { helperMessages } from './messages/helper.ts';
 import { hubMessages } from './messages/hub.ts';
 import { lifecycleMessages } from './messages/lifecycle.ts';
 import { opsMessages } from './messages/ops.ts';
@@ -29,6 +30,7 @@ const catalog = {
   ...callbackMessages,
   ...partnerMessages,
   ...callsMessages,
+  ...helperMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

@@ -618,6 +618,21 @@ export interface OrderModelVersionTable {
   createTime: string;
 }
 
+/** A live module of the AI coding helper (common/ai-code.ts). */
+export interface HelperModuleTable {
+  id: Generated<number>;
+  name: string;
+  tableName: string;
+  label: string;
+  /** ModuleDef, JSON. */
+  definition: string;
+  version: Generated<number>;
+  groupMenuId: number | null;
+  createBy: number | null;
+  createTime: string;
+  updateTime: string;
+}
+
 export interface Database {
   partner_order: PartnerOrderTable;
   partner_bend: PartnerBendTable;
@@ -667,6 +682,7 @@ export interface Database {
   base_sys_department: BaseSysDepartmentTable;
   base_sys_role_department: BaseSysRoleDepartmentTable;
   recycle_data: RecycleDataTable;
+  helper_module: HelperModuleTable;
 }
 
 export type User = Selectable<BaseSysUserTable>;
