@@ -38,8 +38,9 @@ export function recordSchemas(def: ModuleDef) {
   for (const f of def.fields) {
     const value = valueSchema(f);
     const empty = z.preprocess((v) => (blank(v) ? null : v), value.nullable().optional());
-    add[f.name] = f.required ? value : empty;
-    update[f.name] = f.required ? value.optional() : empty;
+    // A required field: missing on add is "cannot be empty"; emptied on update is invalid.
+    add[f.name] = f.required ? z.preprocess((v) => (blank(v) ? undefined : v), value) : empty;
+    update[f.name] = f.required ? z.preprocess((v) => (v === '' ? null : v), value.optional()) : empty;
   }
   return {
     add: z.object(add),
