@@ -1,0 +1,71 @@
+/** The builder's editable draft of a module, and its conversion to and from a definition. */
+import { moduleSchema, tableFor, type FieldType, type ModuleDef } from '../../../common/ai-code.ts';
+
+export interface DraftField {
+  key: number;
+  name: string;
+  label: string;
+  zh: string;
+  en: string;
+  de: string;
+  type: FieldType;
+  required: boolean;
+  /** dict: the dictionary key; enum: the options, comma-separated. */
+  extra: string;
+  list: boolean;
+  search: boolean;
+}
+
+export interface Draft {
+  name: string;
+  tableName: string;
+  label: string;
+  fields: DraftField[];
+}
+
+let nextKey = 1;
+export const newField = (): DraftField => ({ key: nextKey++, name: '', label: '', zh: '', en: '', de: '', type: 'string', required: false, extra: '', list: true, search: false });
+export const emptyDraft = (): Draft => ({ name: '', tableName: '', label: '', fields: [newField()] });
+
+export function draftOf(def: ModuleDef): Draft {
+  return {
+    name: def.name,
+    tableName: def.tableName,
+    label: def.label,
+    fields: def.fields.map((f) => ({
+      key: nextKey++,
+      name: f.name,
+      label: f.label,
+      zh: f.labels?.zh ?? '',
+      en: f.labels?.en ?? '',
+      de: f.labels?.de ?? '',
+      type: f.type,
+      required: f.required,
+      extra: f.type === 'dict' ? (f.dict ?? '') : f.type === 'enum' ? (f.options ?? []).join(', ') : '',
+      list: f.list,
+      search: f.search,
+    })),
+  };
+}
+
+/** The definition a draft makes, checked by the same schema as the server's: the module, or the first problem's path. */
+export function definitionOf(d: Draft): { ok: true; def: ModuleDef } | { ok: false; path: string } {
+  const input = {
+    name: d.name,
+    tableName: d.tableName || tableFor(d.name),
+    label: d.label,
+    fields: d.fields.map((f) => ({
+      name: f.name,
+      label: f.label,
+      labels: { zh: f.zh, en: f.en, de: f.de },
+      type: f.type,
+      required: f.required,
+      list: f.list,
+      search: f.search,
+      ...(f.type === 'dict' ? { dict: f.extra } : {}),
+      ...(f.type === 'enum' ? { options: f.extra.split(/[,，]/).map((o) => o.trim()).filter(Boolean) } : {}),
+    })),
+  };
+  const parsed = moduleSchema.safeParse(input);
+  return parsed.success ? { ok: true, def: parsed.data } : { ok: false, path: parsed.error.issues[0]?.path.join('.') ?? '' };
+}
