@@ -53,7 +53,7 @@ export function FieldsEditor({ fields, onChange }: { fields: DraftField[]; onCha
               <td className={cell}><input className={input} aria-label={`English ${n}`} value={f.en} onChange={(e) => set(f.key, { en: e.target.value })} /></td>
               <td className={cell}><input className={input} aria-label={`Deutsch ${n}`} value={f.de} onChange={(e) => set(f.key, { de: e.target.value })} /></td>
               <td className={cell}>
-                <select className={input} aria-label={t`Type ${n}`} value={f.type} onChange={(e) => set(f.key, { type: e.target.value as FieldType })}>
+                <select className={`${input} min-w-36`} aria-label={t`Type ${n}`} value={f.type} onChange={(e) => set(f.key, { type: e.target.value as FieldType })}>
                   {FIELD_TYPES.map((type) => (
                     <option key={type} value={type}>{types[type]}</option>
                   ))}
