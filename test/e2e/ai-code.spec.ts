@@ -35,7 +35,7 @@ test('an admin turns one sentence into a live module, uses it from the menu and 
   const sources = page.getByTestId('sources');
   // (CodeMirror renders the lines in view: the files' first lines.)
   await expect(sources.getByLabel('Server module').locator('.cm-content')).toContainText('// Novels: /admin/gen/novel over the generic resource service');
-  await expect(sources.getByLabel('Page').locator('.cm-content')).toContainText('/** Novels: the list, search and form of /admin/gen/novel');
+  await expect(sources.getByLabel('Page source').locator('.cm-content')).toContainText('/** Novels: the list, search and form of /admin/gen/novel');
   await expect(sources.getByLabel('Server module').locator('.cm-content')).toHaveAttribute('contenteditable', 'false');
   const [serverFile] = await Promise.all([page.waitForEvent('download'), sources.getByRole('button', { name: 'Download' }).first().click()]);
   expect(serverFile.suggestedFilename()).toBe('novel.module.ts');

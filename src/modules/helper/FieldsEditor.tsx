@@ -8,7 +8,7 @@ export function useTypeLabels(): Record<FieldType, string> {
   return {
     string: t`Text (short)`,
     text: t`Text (long)`,
-    number: t`Number`,
+    number: t`Decimal number`,
     integer: t`Integer`,
     boolean: t`Yes/no`,
     date: t`Date`,

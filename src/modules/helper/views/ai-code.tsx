@@ -157,7 +157,7 @@ export default function AiCode() {
           <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
             {[
               { title: t`Server module`, text: serverSource(shown), file: sourceFiles(shown).server },
-              { title: t`Page`, text: pageSource(shown), file: sourceFiles(shown).page },
+              { title: t`Page source`, text: pageSource(shown), file: sourceFiles(shown).page },
             ].map((s) => (
               <div key={s.file}>
                 <div className="mb-1 flex items-center justify-between">
