@@ -1,7 +1,7 @@
 // The AI coding helper's vocabulary (/helper/ai-code, server/modules/helper): a module described
-// as a name, a table and fields; the one zod schema that checks it wherever it comes from (the
-// form, the offline rules, a language model's answer); and the limits. Pure: the page reads it too.
-import { z } from 'zod';
+// as a name, a table and fields, its names' patterns and the limits. Pure and without zod: the
+// page reads it too. The one schema that checks a module wherever it comes from (the form, the
+// offline rules, a language model's answer) is common/ai-code-schema.ts, used by the server.
 
 export const FIELD_TYPES = ['string', 'text', 'number', 'integer', 'boolean', 'date', 'datetime', 'dict', 'enum'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -44,63 +44,39 @@ export const RESERVED_MODULES: ReadonlySet<string> = new Set([
   'open', 'comm', 'recycle', 'help', 'ai', 'user', 'role', 'menu', 'param', 'table', 'select', 'drop',
 ]);
 
-const label = z.string().trim().min(1).max(MAX_LABEL);
-const optionalLabel = z.preprocess((v) => (v === '' || v === null ? undefined : v), label.optional());
-const labels = z.object({ zh: optionalLabel, en: optionalLabel, de: optionalLabel }).partial().optional();
+export interface Labels {
+  zh?: string | undefined;
+  en?: string | undefined;
+  de?: string | undefined;
+}
 
-export const fieldSchema = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .regex(FIELD_NAME)
-      .refine((n) => !RESERVED_FIELDS.has(n.toLowerCase()), 'reserved'),
-    label,
-    /** The label in each language; `label` stands for a missing one. */
-    labels,
-    type: z.enum(FIELD_TYPES),
-    required: z.boolean().default(false),
-    /** type dict: the dictionary type's key. */
-    dict: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().trim().regex(DICT_KEY).optional()),
-    /** type enum: the values to pick from. */
-    options: z.array(z.string().trim().min(1).max(MAX_LABEL)).max(MAX_ENUM_OPTIONS).optional(),
-    /** Shown as a column of the list. */
-    list: z.boolean().default(true),
-    /** string/text: in the keyword search; dict/enum/boolean: a filter of the search drawer. */
-    search: z.boolean().default(false),
-  })
-  .superRefine((f, ctx) => {
-    if (f.type === 'dict' && !f.dict) ctx.addIssue({ code: 'custom', path: ['dict'], message: 'required' });
-    if (f.type === 'enum' && !f.options?.length) ctx.addIssue({ code: 'custom', path: ['options'], message: 'required' });
-    if (f.options && new Set(f.options).size !== f.options.length) ctx.addIssue({ code: 'custom', path: ['options'], message: 'duplicate' });
-  });
-export type FieldDef = z.output<typeof fieldSchema>;
+export interface FieldDef {
+  name: string;
+  label: string;
+  /** The label in each language; `label` stands for a missing one. */
+  labels?: Labels | undefined;
+  type: FieldType;
+  required: boolean;
+  /** type dict: the dictionary type's key. */
+  dict?: string | undefined;
+  /** type enum: the values to pick from. */
+  options?: string[] | undefined;
+  /** Shown as a column of the list. */
+  list: boolean;
+  /** string/text: in the keyword search; dict/enum/boolean: a filter of the search drawer. */
+  search: boolean;
+}
 
-export const moduleSchema = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .regex(MODULE_NAME)
-      .refine((n) => !RESERVED_MODULES.has(n), 'reserved'),
-    tableName: z.string().trim().regex(TABLE_NAME),
-    label,
-    labels,
-    fields: z.array(fieldSchema).min(1).max(MAX_FIELDS),
-  })
-  .superRefine((m, ctx) => {
-    const seen = new Set<string>();
-    m.fields.forEach((f, i) => {
-      const key = f.name.toLowerCase();
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'name'], message: 'duplicate' });
-      seen.add(key);
-    });
-  });
-export type ModuleDef = z.output<typeof moduleSchema>;
-export type ModuleInput = z.input<typeof moduleSchema>;
+export interface ModuleDef {
+  name: string;
+  tableName: string;
+  label: string;
+  labels?: Labels | undefined;
+  fields: FieldDef[];
+}
 
 /** The label in a language: its own, else the one label. */
-export function labelIn(item: { label: string; labels?: { zh?: string; en?: string; de?: string } | undefined }, lang: string): string {
+export function labelIn(item: { label: string; labels?: Labels | undefined }, lang: string): string {
   const own = item.labels?.[lang.slice(0, 2) as 'zh' | 'en' | 'de'];
   return own || item.label;
 }

@@ -173,7 +173,7 @@ export const seedMenus: MenuSeed[] = [
       {
         name: 'AI coding', type: 1, router: '/helper/ai-code', viewPath: 'modules/helper/views/ai-code', icon: 'code', keepAlive: true,
         children: [
-          { name: 'Query', type: 2, perms: 'helper:aiCode:list,helper:aiCode:parse' },
+          { name: 'Query', type: 2, perms: 'helper:aiCode:list,helper:aiCode:parse,helper:aiCode:source' },
           { name: 'Create modules', type: 2, perms: 'helper:aiCode:create,helper:aiCode:remove' },
         ],
       },

@@ -5,9 +5,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_FIELDS, type ModuleInput } from '../../common/ai-code.ts';
+import { MAX_FIELDS } from '../../common/ai-code.ts';
+import type { ModuleInput } from '../../common/ai-code-schema.ts';
 import { parseSentence } from '../../common/ai-code-rules.ts';
-import { pageSource, serverSource } from '../../common/ai-code-source.ts';
 import { createApp } from '../../server/app.ts';
 import { addUser, createRole, setup, type TestServer } from './helpers.ts';
 
@@ -113,11 +113,19 @@ describe('a module from the form', () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('writes the server and page source without running it', () => {
-    const def = { ...book, fields: book.fields.map((f) => ({ required: false, list: true, search: false, ...f })) } as never;
-    expect(serverSource(def)).toContain("table: \"mod_book\"");
-    expect(serverSource(def)).toContain('z.enum(["active","inactive"])');
-    expect(pageSource(def)).toContain('<CrudPage service="/admin/gen/book"');
+  it('writes the server and page source of a checked module, without running it', async () => {
+    const res = await post('/admin/helper/aiCode/source', { definition: book });
+    expect(res.body.data.files).toEqual({ server: 'book.module.ts', page: 'book.list.tsx' });
+    expect(res.body.data.server).toContain('table: "mod_book"');
+    expect(res.body.data.server).toContain('z.enum(["active","inactive"])');
+    expect(res.body.data.server).toContain("import { createCrud } from '../../core/crud.ts';");
+    expect(res.body.data.page).toContain('<CrudPage service="/admin/gen/book"');
+    // Labels are data in the text, never code.
+    const sneaky = await post('/admin/helper/aiCode/source', { definition: { ...book, label: '*/ alert(1) /*', fields: [{ name: 'title', label: '"); drop table x; //', type: 'string' }] } });
+    expect(sneaky.body.data.server).toContain('comment: "\\"); drop table x; //"');
+    const bad = await post('/admin/helper/aiCode/source', { definition: { ...book, fields: [{ name: 'id', label: 'x', type: 'string' }] } });
+    expect(bad.body).toMatchObject({ code: 1002, message: expect.stringContaining('definition.fields.0.name') });
+    expect(await t.ctx.db.introspection.getTables().then((ts) => ts.some((x) => x.name === 'mod_book'))).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@
 // - parse { sentence, useModel? }: the module a sentence describes: by the configured language
 //   model when asked and one is configured (llm.ts), else, or when it fails (the reply says why),
 //   by the rules of the param epsFieldType (common/ai-code-rules.ts; invalid rules: the defaults).
+// - source { definition }: the module checked, and its server and page source (shown, never run).
 // - list: the live modules. create { definition }: checked by moduleSchema, then live.ts.
 //   remove { id, confirm: the module's name }: live.ts.
 // /admin/gen/<name>/{add,delete,update,info,list,page,meta}: the generic service of a live module
@@ -10,7 +11,8 @@
 // before this runs); meta answers the stored definition for the generic page.
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { MAX_SENTENCE, moduleSchema, type ParseReply, type StoredModule } from '../../../common/ai-code.ts';
+import { MAX_SENTENCE, type ModuleDef, type ParseReply, type StoredModule } from '../../../common/ai-code.ts';
+import { moduleSchema } from '../../../common/ai-code-schema.ts';
 import { DEFAULT_FIELD_RULES, EPS_FIELD_TYPE_KEY, fieldRulesSchema, parseSentence, type FieldRules } from '../../../common/ai-code-rules.ts';
 import type { AppContext } from '../../context.ts';
 import { authOf } from '../../core/access.ts';
@@ -26,12 +28,20 @@ import { getParam } from '../base/sys-param.ts';
 import { askModel, llmEntry } from './llm.ts';
 import { createModule, removeModule } from './live.ts';
 import { liveResources, parseStored } from './resource.ts';
+import { pageSource, serverSource, sourceFiles } from './source.ts';
 
 const PREFIX = '/admin/helper/aiCode';
 const HELPER = epsGroup('helper', PREFIX, 'HelperAiCode');
 
 const parseBody = z.object({ sentence: z.string().trim().min(1).max(MAX_SENTENCE), useModel: z.boolean().optional() });
-const createBody = z.object({ definition: z.unknown() });
+const definitionBody = z.object({ definition: z.unknown() });
+
+/** The body's module, checked: 1002 naming the first failing field (`definition.fields.0.name`). */
+function checkedDefinition(input: unknown): ModuleDef {
+  const parsed = moduleSchema.safeParse(input);
+  if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: ['definition', ...i.path] })), { definition: input });
+  return parsed.data;
+}
 const removeBody = z.object({ id: z.coerce.number().int().positive(), confirm: z.string().max(64) });
 
 /** The admins' rules, or the defaults (and a note) when the param is missing or not a rule list. */
@@ -87,13 +97,15 @@ export function helperModule(ctx: AppContext) {
       });
       return ok(c, list);
     })
-    .post(`${PREFIX}/create`, doc('Creates a module live ({ definition }): its table, menus and permissions; { id, router, granted }'), validate('json', createBody), async (c) => {
-      const input = c.req.valid('json').definition;
-      const parsed = moduleSchema.safeParse(input);
-      if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: ['definition', ...i.path] })), { definition: input });
+    .post(`${PREFIX}/source`, doc('A module checked, and its source ({ definition }): { definition, server, page, files: { server, page } }'), validate('json', definitionBody), (c) => {
+      const definition = checkedDefinition(c.req.valid('json').definition);
+      return ok(c, { definition, server: serverSource(definition), page: pageSource(definition), files: sourceFiles(definition) });
+    })
+    .post(`${PREFIX}/create`, doc('Creates a module live ({ definition }): its table, menus and permissions; { id, router, granted }'), validate('json', definitionBody), async (c) => {
+      const definition = checkedDefinition(c.req.valid('json').definition);
       const { userId } = authOf(c);
-      const created = await createModule(ctx, parsed.data, { userId, holding: await userHolding(ctx.db, userId) });
-      return ok(c, { id: created.id, router: `/gen/${parsed.data.name}`, granted: created.granted });
+      const created = await createModule(ctx, definition, { userId, holding: await userHolding(ctx.db, userId) });
+      return ok(c, { id: created.id, router: `/gen/${definition.name}`, granted: created.granted });
     })
     .post(`${PREFIX}/remove`, doc('Removes a module ({ id, confirm: its name }): its table, menus and permissions'), validate('json', removeBody), async (c) => {
       const { id, confirm } = c.req.valid('json');

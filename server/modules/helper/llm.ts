@@ -3,7 +3,8 @@
 // entry's remark) is asked for the module as JSON. Its answer is only data: it goes through the
 // same moduleSchema as the form, and any failure (no answer in time, not JSON, not a valid
 // module) is reported so that the caller falls back to the rules. The key is never logged.
-import { moduleSchema, MAX_FIELDS, FIELD_TYPES, type ModuleDef } from '../../../common/ai-code.ts';
+import { MAX_FIELDS, FIELD_TYPES, type ModuleDef } from '../../../common/ai-code.ts';
+import { moduleSchema } from '../../../common/ai-code-schema.ts';
 import type { Db } from '../../db/index.ts';
 
 const TIMEOUT_MS = 20_000;

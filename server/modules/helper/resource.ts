@@ -4,7 +4,8 @@
 // database by every process, and a built resource is kept only while its row's version stands.
 import type { Context } from 'hono';
 import { z, type ZodType } from 'zod';
-import { GEN_MODULE, moduleSchema, TABLE_NAME, type FieldDef, type ModuleDef } from '../../../common/ai-code.ts';
+import { GEN_MODULE, TABLE_NAME, type FieldDef, type ModuleDef } from '../../../common/ai-code.ts';
+import { moduleSchema } from '../../../common/ai-code-schema.ts';
 import type { AppContext } from '../../context.ts';
 import { createCrud, type ColumnDef, type HookArgs, type Resource } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';

@@ -1,5 +1,5 @@
 /** The builder's editable draft of a module, and its conversion to and from a definition. */
-import { moduleSchema, tableFor, type FieldType, type ModuleDef } from '../../../common/ai-code.ts';
+import { tableFor, type FieldType, type ModuleDef } from '../../../common/ai-code.ts';
 
 export interface DraftField {
   key: number;
@@ -48,14 +48,14 @@ export function draftOf(def: ModuleDef): Draft {
   };
 }
 
-/** The definition a draft makes, checked by the same schema as the server's: the module, or the first problem's path. */
-export function definitionOf(d: Draft): { ok: true; def: ModuleDef } | { ok: false; path: string } {
-  const input = {
-    name: d.name,
-    tableName: d.tableName || tableFor(d.name),
+/** The module a draft describes, as the server's `source` and `create` calls take it (they check it). */
+export function draftInput(d: Draft): Record<string, unknown> {
+  return {
+    name: d.name.trim(),
+    tableName: d.tableName.trim() || tableFor(d.name.trim()),
     label: d.label,
     fields: d.fields.map((f) => ({
-      name: f.name,
+      name: f.name.trim(),
       label: f.label,
       labels: { zh: f.zh, en: f.en, de: f.de },
       type: f.type,
@@ -66,6 +66,4 @@ export function definitionOf(d: Draft): { ok: true; def: ModuleDef } | { ok: fal
       ...(f.type === 'enum' ? { options: f.extra.split(/[,，]/).map((o) => o.trim()).filter(Boolean) } : {}),
     })),
   };
-  const parsed = moduleSchema.safeParse(input);
-  return parsed.success ? { ok: true, def: parsed.data } : { ok: false, path: parsed.error.issues[0]?.path.join('.') ?? '' };
 }

@@ -5,22 +5,31 @@
  * side (read-only, never run), downloads them, and creates the module live: its table, menu and
  * permissions, served at once by the generic kit. Live modules are listed with their removal.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
 import { MAX_SENTENCE, tableFor, type ModuleDef, type ParseReply, type StoredModule } from '../../../../common/ai-code.ts';
-import { pageSource, serverSource, sourceFiles } from '../../../../common/ai-code-source.ts';
 import { request } from '../../../api/client.ts';
 import { hasPerm, reloadMenu, useApp } from '../../../app/store.ts';
 import { useConfirm } from '../../../kit/index.ts';
 import { toast } from '../../../ui/toast.tsx';
 import { PageSpinner } from '../../../ui/Spinner.tsx';
 import { saveBlob } from '../../base/download.ts';
-import { definitionOf, draftOf, emptyDraft, type Draft } from '../draft.ts';
+import { draftInput, draftOf, emptyDraft, type Draft } from '../draft.ts';
 import { FieldsEditor } from '../FieldsEditor.tsx';
 
 const SourceView = lazy(() => import('../SourceView.tsx'));
 const PREFIX = '/admin/helper/aiCode';
+
+/** The `source` call's reply: the module as the server checked it, and its two files. */
+interface Sources {
+  definition: ModuleDef;
+  server: string;
+  page: string;
+  files: { server: string; page: string };
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export default function AiCode() {
   const { t } = useLingui();
@@ -30,13 +39,14 @@ export default function AiCode() {
   const [useModel, setUseModel] = useState(true);
   const [note, setNote] = useState<string | null>(null);
   const [draft, setDraft] = useState<Draft>(emptyDraft);
-  const [shown, setShown] = useState<ModuleDef | null>(null);
+  const [shown, setShown] = useState<Sources | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [modules, setModules] = useState<StoredModule[] | null>(null);
   const [confirm, confirmDialog] = useConfirm();
   const mayList = hasPerm('helper:aiCode:list');
   const mayParse = hasPerm('helper:aiCode:parse');
+  const maySource = hasPerm('helper:aiCode:source');
   const mayCreate = hasPerm('helper:aiCode:create');
   const mayRemove = hasPerm('helper:aiCode:remove');
 
@@ -45,8 +55,6 @@ export default function AiCode() {
     request<StoredModule[]>({ url: `${PREFIX}/list`, method: 'POST', data: {} }).then(setModules, () => setModules([]));
   }, [mayList]);
   useEffect(loadModules, [loadModules]);
-
-  const checked = useMemo(() => definitionOf(draft), [draft]);
 
   async function describe() {
     setBusy(true);
@@ -61,22 +69,29 @@ export default function AiCode() {
     }
   }
 
-  const problemOf = (path: string) => t`Please check: ${path}`;
-
-  function showSource() {
-    if (!checked.ok) return setProblem(problemOf(checked.path));
-    setProblem(null);
-    setShown(checked.def);
+  // The server checks the module (the same schema as for create) and writes the sources.
+  async function showSource() {
+    setBusy(true);
+    try {
+      setShown(await request<Sources>({ url: `${PREFIX}/source`, method: 'POST', data: { definition: draftInput(draft) } }));
+      setProblem(null);
+    } catch (err) {
+      setProblem(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
   }
 
   async function create() {
-    if (!checked.ok) return setProblem(problemOf(checked.path));
     setBusy(true);
     try {
-      const made = await request<{ router: string; granted: boolean }>({ url: `${PREFIX}/create`, method: 'POST', data: { definition: checked.def } });
+      const made = await request<{ router: string; granted: boolean }>({ url: `${PREFIX}/create`, method: 'POST', data: { definition: draftInput(draft) } });
+      setProblem(null);
       toast.success(made.granted ? t`Module created` : t`Module created; a role manager must grant its rights`);
       await reloadMenu();
       loadModules();
+    } catch (err) {
+      setProblem(messageOf(err));
     } finally {
       setBusy(false);
     }
@@ -141,9 +156,11 @@ export default function AiCode() {
         <FieldsEditor fields={draft.fields} onChange={(fields) => setDraft((d) => ({ ...d, fields }))} />
         {problem && <p className="aw-field-error" role="alert">{problem}</p>}
         <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" className="aw-btn-default" onClick={showSource}>
-            {t`Show source`}
-          </button>
+          {maySource && (
+            <button type="button" className="aw-btn-default" disabled={busy} onClick={() => void showSource()}>
+              {t`Show source`}
+            </button>
+          )}
           {mayCreate && (
             <button type="button" className="aw-btn-primary" disabled={busy} onClick={() => void create()}>
               {t`Create module`}
@@ -156,8 +173,8 @@ export default function AiCode() {
         <section className="aw-card p-4" data-testid="sources">
           <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
             {[
-              { title: t`Server module`, text: serverSource(shown), file: sourceFiles(shown).server },
-              { title: t`Page source`, text: pageSource(shown), file: sourceFiles(shown).page },
+              { title: t`Server module`, text: shown.server, file: shown.files.server },
+              { title: t`Page source`, text: shown.page, file: shown.files.page },
             ].map((s) => (
               <div key={s.file}>
                 <div className="mb-1 flex items-center justify-between">

@@ -1,11 +1,13 @@
-// The source text of a described module, as a developer would add it to the code base: a server
+// The source text of a described module (the helper's `source` call), as a developer would add it to the code base: a server
 // resource (server/modules/<name>/index.ts) over the generic service, and a page
 // (src/modules/<name>/views/list.tsx) over the generic kit. Shown and downloaded, never executed:
 // the live module runs from the stored definition instead. Every name in it passed moduleSchema
 // (identifiers only); labels are written as JSON strings.
-import { GEN_MODULE, type FieldDef, type ModuleDef } from './ai-code.ts';
+import { GEN_MODULE, type FieldDef, type ModuleDef } from '../../../common/ai-code.ts';
 
 const str = (s: string) => JSON.stringify(s);
+/** An import line of the generated text (built here, so that this file's own imports stay the only ones it shows). */
+const importLine = (what: string, spec: string) => `import ${what} from '${spec}';`;
 
 const COLUMN_TYPE: Record<FieldDef['type'], string> = {
   string: 'string', text: 'string', number: 'number', integer: 'number', boolean: 'number',
@@ -35,9 +37,9 @@ export function serverSource(def: ModuleDef): string {
   const filters = fields.filter((f) => f.search && ['dict', 'enum', 'boolean'].includes(f.type)).map((f) => str(f.name));
   const sortable = ['id', ...fields.filter((f) => f.list && f.type !== 'text').map((f) => f.name), 'createTime'].map(str);
   return `// ${def.label}: /admin/${GEN_MODULE}/${def.name} over the generic resource service (core/crud.ts).
-import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
-import { createCrud } from '../../core/crud.ts';
+${importLine('{ z }', 'zod')}
+${importLine('type { AppContext }', '../../context.ts')}
+${importLine('{ createCrud }', '../../core/crud.ts')}
 
 const fields = {
 ${fields.map((f) => `  ${f.name}: ${ZOD[f.type](f)}${f.required ? '' : '.nullable().optional()'},`).join('\n')}
@@ -82,7 +84,7 @@ export function pageSource(def: ModuleDef): string {
     `    { prop: ${str(f.name)}, label: ${str(f.label)}${f.type === 'dict' ? `, dict: ${str(f.dict ?? '')}` : ''}${f.type === 'text' ? '' : ', sortable: true'} },`;
   const searchable = fields.filter((f) => f.search && ['dict', 'enum', 'boolean'].includes(f.type));
   return `/** ${def.label}: the list, search and form of /admin/${GEN_MODULE}/${def.name} through the generic kit. */
-import { CrudPage, type FormItem, type TableColumn } from '../../../kit/index.ts';
+${importLine('{ CrudPage, type FormItem, type TableColumn }', '../../../kit/index.ts')}
 
 export default function ${pascal(def.name)}List() {
   const columns: TableColumn[] = [
