@@ -217,6 +217,7 @@ describe('a module from one sentence', () => {
         chat(JSON.stringify({ ...book, tableName: 'base_sys_user' })),
         chat(JSON.stringify({ ...book, fields: [{ name: 'id', label: 'x', type: 'string' }] })),
         chat('I cannot do that'),
+        chat('x'.repeat(300 * 1024)),
         { status: 500, body: 'boom' },
       ]) {
         answer = () => reply;

@@ -8,7 +8,7 @@ import { moduleSchema } from '../../../common/ai-code-schema.ts';
 import type { Db } from '../../db/index.ts';
 
 const TIMEOUT_MS = 20_000;
-const MAX_ANSWER_CHARS = 200_000;
+const MAX_ANSWER_BYTES = 256 * 1024;
 const DEFAULT_MODEL = 'gpt-4o-mini';
 
 export interface LlmEntry {
@@ -40,6 +40,25 @@ const PROMPT = [
   'Never use the field names id, createTime, updateTime, departmentId, createBy, page, size, keyWord, order, sort.',
 ].join('\n');
 
+/** The answer's text, read no further than `limit` bytes (a longer one is refused, not buffered). */
+async function cappedText(res: Response, limit: number): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new Error('answer too long');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The JSON in a model's reply (bare, or in a fenced block). */
 function jsonOf(content: string): unknown {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(content);
@@ -68,8 +87,7 @@ export async function askModel(entry: LlmEntry, sentence: string): Promise<Modul
     throw new Error(err instanceof Error && err.name === 'TimeoutError' ? 'no answer in time' : 'unreachable');
   });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  const text = await res.text();
-  if (text.length > MAX_ANSWER_CHARS) throw new Error('answer too long');
+  const text = await cappedText(res, MAX_ANSWER_BYTES);
   let content: unknown;
   try {
     content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
