@@ -11,16 +11,15 @@
 // before this runs); meta answers the stored definition for the generic page.
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { MAX_SENTENCE, type ModuleDef, type ParseReply, type StoredModule } from '../../../common/ai-code.ts';
+import { MAX_SENTENCE, MODULE_NAME, type ModuleDef, type ParseReply, type StoredModule } from '../../../common/ai-code.ts';
 import { moduleSchema } from '../../../common/ai-code-schema.ts';
 import { DEFAULT_FIELD_RULES, EPS_FIELD_TYPE_KEY, fieldRulesSchema, parseSentence, type FieldRules } from '../../../common/ai-code-rules.ts';
 import type { AppContext } from '../../context.ts';
 import { authOf } from '../../core/access.ts';
 import type { AppEnv } from '../../core/env.ts';
-import { ok } from '../../core/envelope.ts';
+import { Code, ok } from '../../core/envelope.ts';
 import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { ApiError, fail } from '../../core/errors.ts';
-import { Code } from '../../core/envelope.ts';
 import { userHolding } from '../../core/grants.ts';
 import { t } from '../../core/i18n.ts';
 import { validate, validationError } from '../../core/validate.ts';
@@ -56,8 +55,8 @@ async function fieldRules(ctx: AppContext): Promise<{ rules: FieldRules; invalid
   }
 }
 
-const SEGMENT = /^[a-z][a-z0-9]{1,29}$/;
 const ACTIONS = new Set(['add', 'delete', 'update', 'info', 'list', 'page']);
+const notFound = () => new ApiError(Code.fail, 'notFound', 404);
 
 export function helperModule(ctx: AppContext) {
   const doc = entryDoc(HELPER);
@@ -114,16 +113,16 @@ export function helperModule(ctx: AppContext) {
     })
     .on(['GET', 'POST'], '/admin/gen/:name/:action', async (c) => {
       const { name, action } = c.req.param();
-      if (!SEGMENT.test(name) || !(ACTIONS.has(action) || action === 'meta')) throw fail('notFound');
+      if (!MODULE_NAME.test(name) || !(ACTIONS.has(action) || action === 'meta')) throw notFound();
       const built = await resourceOf(name);
       if (!built) throw fail('dataNotFound');
       if (action === 'meta') {
-        if (c.req.method !== 'GET') throw fail('notFound');
+        if (c.req.method !== 'GET') throw notFound();
         return ok(c, built.def);
       }
       // The resource's own handlers (validator, then the call) run on this request.
       const handlers = built.resource.routes.routes.filter((r) => r.path === `/${action}` && r.method === c.req.method).map((r) => r.handler);
-      if (!handlers.length) throw new ApiError(Code.fail, 'notFound', 404);
+      if (!handlers.length) throw notFound();
       let response: Response | undefined;
       const run = async (i: number): Promise<void> => {
         const handler = handlers[i];

@@ -34,6 +34,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 export default function AiCode() {
   const { t } = useLingui();
   const navigate = useNavigate();
+  // Re-rendered when the permissions change (hasPerm reads the store).
   useApp();
   const [sentence, setSentence] = useState('');
   const [useModel, setUseModel] = useState(true);
