@@ -87,6 +87,11 @@ test('an admin turns one sentence into a live module, uses it from the menu and 
   await expect(table.getByRole('row', { name: /Dune/ })).toHaveCount(0);
   await expect(table.getByRole('row', { name: /Solaris/ })).toBeVisible();
 
+  // Back on the helper, kept alive (once, though the menu was loaded again): the draft is still there.
+  await nav.getByRole('link', { name: 'AI coding' }).click();
+  await expect(page.getByLabel('Sentence')).toHaveValue('A novel with title, author, price, publish date, status and remark');
+  await expect(page.getByTestId('ai-code')).toHaveCount(1);
+
   // Removed again (after a confirmation): its menu entry is gone.
   await page.goto('/helper/ai-code');
   await page.getByTestId('module-novel').getByRole('button', { name: 'Remove' }).click();
