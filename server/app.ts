@@ -25,6 +25,7 @@ import { deviceModule } from './modules/device/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
 import { openModule, PARTNER_ORDER_PATH } from './modules/open/index.ts';
 import { chatModule } from './modules/chat/index.ts';
+import { helperModule } from './modules/helper/index.ts';
 
 /** The running build's version, from package.json: the one place it is set (the client's
  * version check compares it with its own, also from package.json). */
@@ -63,7 +64,8 @@ export function createApp(ctx: AppContext) {
     .route('/', dashboardModule(ctx))
     .route('/', designModule(ctx))
     .route('/', openModule(ctx))
-    .route('/', chatModule(ctx));
+    .route('/', chatModule(ctx))
+    .route('/', helperModule(ctx));
   // The eps description is read off the registered routes (core/eps.ts), now that all are.
   Object.assign(eps, describeRoutes(app.routes));
 

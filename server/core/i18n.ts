@@ -7,6 +7,7 @@ import { callbackMessages } from './messages/callbacks.ts';
 import { callsMessages } from './messages/calls.ts';
 import { chatMessages } from './messages/chat.ts';
 import { designMessages } from './messages/design.ts';
+import { helperMessages } from './messages/helper.ts';
 import { hubMessages } from './messages/hub.ts';
 import { lifecycleMessages } from './messages/lifecycle.ts';
 import { opsMessages } from './messages/ops.ts';
@@ -31,6 +32,7 @@ const catalog = {
   ...partnerMessages,
   ...callsMessages,
   ...chatMessages,
+  ...helperMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

@@ -657,6 +657,19 @@ export interface ChatStreamTable {
   id: Generated<number>;
   userId: number;
   seenAt: number;
+/** A live module of the AI coding helper (common/ai-code.ts). */
+export interface HelperModuleTable {
+  id: Generated<number>;
+  name: string;
+  tableName: string;
+  label: string;
+  /** ModuleDef, JSON. */
+  definition: string;
+  version: Generated<number>;
+  groupMenuId: number | null;
+  createBy: number | null;
+  createTime: string;
+  updateTime: string;
 }
 
 export interface Database {
@@ -713,6 +726,7 @@ export interface Database {
   chat_attachment: ChatAttachmentTable;
   chat_read: ChatReadTable;
   chat_stream: ChatStreamTable;
+  helper_module: HelperModuleTable;
 }
 
 export type User = Selectable<BaseSysUserTable>;

@@ -168,6 +168,15 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Delete', type: 2, perms: 'recycle:data:delete' },
         ],
       },
+      // The AI coding helper (server/modules/helper): a new entry, added to existing databases by
+      // the seed sync. Creating modules is granting rights: its own entry.
+      {
+        name: 'AI coding', type: 1, router: '/helper/ai-code', viewPath: 'modules/helper/views/ai-code', icon: 'code', keepAlive: true,
+        children: [
+          { name: 'Query', type: 2, perms: 'helper:aiCode:list,helper:aiCode:parse,helper:aiCode:source' },
+          { name: 'Create modules', type: 2, perms: 'helper:aiCode:create,helper:aiCode:remove' },
+        ],
+      },
       { name: 'Param list', type: 1, router: '/sys/param', viewPath: 'modules/base/views/param', icon: 'param', children: crud('base:sys:param', [{ name: 'Preview', type: 2, perms: 'base:sys:param:html' }]) },
       { name: 'Dictionary list', type: 1, router: '/dict/list', viewPath: 'modules/dict/views/list', icon: 'dict', children: crud('dict:type', crud('dict:info').map((m) => ({ ...m, name: `Entry ${m.name.toLowerCase()}` }))) },
       {

@@ -80,6 +80,12 @@ export async function reloadUser(): Promise<void> {
   set({ user: await baseApi.person() });
 }
 
+/** Loads the menu and permissions again (a module created or removed while signed in). */
+export async function reloadMenu(): Promise<void> {
+  const { menus, perms } = await baseApi.permmenu();
+  set({ menu: buildMenu(menus ?? [], perms ?? []), perms: perms ?? [] });
+}
+
 export function hasPerm(value: PermCheck): boolean {
   return checkPerm(state.perms, value);
 }

@@ -74,7 +74,9 @@ function Pages({ page, pathname, home }: { page: PageRoute | null; pathname: str
 
   // A kept page lives while its tab is open (home always); a new menu (new login) starts afresh.
   const open = useMemo(() => new Set(tabs.map((t) => t.path)), [tabs]);
-  const alive = kept.filter((p) => p === home || open.has(p.path));
+  // Kept by path: a menu loaded again (a module created or removed) gives the same pages new objects.
+  const current = (p: PageRoute) => (page && p.path === page.path ? page : home && p.path === home.path ? home : p);
+  const alive = kept.filter((p) => p.path === home?.path || open.has(p.path)).map(current);
   const keep = page?.meta.keepAlive === true;
   const shown = keep && !alive.includes(page) ? [...alive, page] : alive;
 

@@ -88,7 +88,7 @@ describe('first start', () => {
     walk(seedMenus);
     expect(routers).toEqual([
       '/dashboard', '/order/list', '/order/time', '/device/list', '/device/api-config', '/space/list',
-      '/sys/user', '/sys/menu', '/sys/role', '/recycle/data', '/sys/param', '/dict/list', '/sys/release', '/sys/log',
+      '/sys/user', '/sys/menu', '/sys/role', '/recycle/data', '/helper/ai-code', '/sys/param', '/dict/list', '/sys/release', '/sys/log',
       '/task/list', '/help/doc', '/help/article',
     ]);
     expect(seedMenus[0]).toMatchObject({ name: 'Data board', type: 0 });

@@ -23,6 +23,7 @@ import * as m0170 from './0170_calibration.ts';
 import * as m0180 from './0180_habby_redirect.ts';
 import * as m0190 from './0190_drop_partner_redirect.ts';
 import * as m0250 from './0250_chat.ts';
+import * as m0240 from './0240_helper_modules.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0180_habby_redirect': m0180,
   '0190_drop_partner_redirect': m0190,
   '0250_chat': m0250,
+  '0240_helper_modules': m0240,
 };

@@ -55,7 +55,7 @@ export const apiConfigResource = {
     departmentId: { type: 'number', comment: 'Department ID', nullable: true },
     enabled: { type: 'number', comment: 'Enabled: 0 no, 1 yes' },
     remark: { type: 'string', comment: 'Remark', nullable: true },
-    kind: { type: 'string', comment: "Kind: 'partner' (signed partner API) or 'aiService' (outside design engine)" },
+    kind: { type: 'string', comment: "Kind: 'partner' (signed partner API) 'aiService' (outside design engine) or 'llm' (language model of the AI coding helper; remark: the model)" },
     secret: { type: 'string', comment: 'Signing secret (shown once: add, rotateSecret)', select: false, readonly: true },
     calls: { type: 'string', comment: "A partner's open calls it may make, comma-separated (test is always allowed)", nullable: true },
     callbackUrl: { type: 'string', comment: "A partner's callback URL: order and AI status changes are posted there (docs/partner-api.md)", nullable: true },

@@ -45,6 +45,8 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'add to folder': msg`Add to folder`,
   'create from resource': msg`Create from resource`,
   'import file': msg`Import file`,
+  // The AI coding helper.
+  'create modules': msg`Create modules`,
   // Params, dictionaries, tasks and help.
   preview: msg`Preview`,
   'entry add': msg`Entry add`,

@@ -35,6 +35,7 @@ export default function ApiConfigList() {
   const kinds: Option[] = [
     { label: t`Partner`, value: 'partner', color: '#2563eb' },
     { label: t`AI service`, value: 'aiService', color: '#9333ea' },
+    { label: t`Language model`, value: 'llm', color: '#0d9488' },
   ];
   const enabled: Option[] = [
     { label: t`Enabled`, value: 1, color: '#16a34a' },
