@@ -37,6 +37,7 @@ import { designJawBase, type AutodesignBase, type AutodesignSlot } from './autod
 import { surveyTooth, type CrownPatch } from '../kernels/teeth-landmarks.ts';
 import { tangentTips, tipIntoUndercut } from './clasp-tip.ts';
 import { insertionDirection } from './insertion.ts';
+import { liftOff } from './lift-off.ts';
 import { kernelSurface } from './surface.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -231,7 +232,10 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
       // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept:
       // the end laid on the crown as a technician lays it, then the older search's places
       const tipped = crown && survey ? [...(await tangentTips(made, crown, survey, surface)), ...(await tipIntoUndercut(made, crown, survey, surface))] : [];
-      const tries = [...tipped.map((x) => ({ ...made, points: x.points, ...(x.tag ? { tag: x.tag } : {}) })), made];
+      const laid = [...tipped.map((x) => ({ ...made, points: x.points, ...(x.tag ? { tag: x.tag } : {}) })), made];
+      // the straights lifted where they dip nearer the teeth than the clearance between corners
+      const tries: WireDesign[] = [];
+      for (const x of laid) tries.push(await liftOff(x, surface));
       // a wire whose bending path meets the machine may be bent from its other end
       tries.push(...tries.map(reversed));
       for (const [ti, candidate] of tries.entries()) {
