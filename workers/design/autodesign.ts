@@ -35,7 +35,7 @@ import { segmentTeeth, type ToothInfo } from '../kernels/teeth.ts';
 import { buildBvh } from '../kernels/bvh.ts';
 import { designJawBase, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
 import { surveyTooth, type CrownPatch } from '../kernels/teeth-landmarks.ts';
-import { tangentTips, tipIntoUndercut } from './clasp-tip.ts';
+import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './clasp-tip.ts';
 import { insertionDirection } from './insertion.ts';
 import { liftOff } from './lift-off.ts';
 import { kernelSurface } from './surface.ts';
@@ -232,13 +232,18 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
       // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept:
       // the end laid on the crown as a technician lays it, then the older search's places
       const tipped = crown && survey ? [...(await tangentTips(made, crown, survey, surface)), ...(await tipIntoUndercut(made, crown, survey, surface))] : [];
-      const laid = [...tipped.map((x) => ({ ...made, points: x.points, ...(x.tag ? { tag: x.tag } : {}) })), made];
-      // the straights lifted where they dip nearer the teeth than the clearance between corners
-      const tries: WireDesign[] = [];
-      for (const x of laid) tries.push(await liftOff(x, surface));
+      // the straights lifted where they dip nearer the teeth than the clearance between corners;
+      // a tip the lift moves out of the undercut's range is not taken
+      const laid: { wire: WireDesign; depth?: number }[] = [];
+      for (const x of tipped) {
+        const lifted = await liftOff({ ...made, points: x.points, ...(x.tag ? { tag: x.tag } : {}) }, surface);
+        const depth = lifted.points === x.points ? x.depth : await tipUndercut(lifted, survey!, surface);
+        if (depth >= CLASP_TIP_RANGE[0] && depth <= CLASP_TIP_RANGE[1]) laid.push({ wire: lifted, depth });
+      }
+      laid.push({ wire: await liftOff(made, surface) });
       // a wire whose bending path meets the machine may be bent from its other end
-      tries.push(...tries.map(reversed));
-      for (const [ti, candidate] of tries.entries()) {
+      const tries = [...laid, ...laid.map((x) => ({ ...x, wire: reversed(x.wire) }))];
+      for (const { wire: candidate, depth } of tries) {
         const check = checkBend(mesh.k, {
           points: candidate.points.map((pt) => [pt.point[0], pt.point[1], pt.point[2]] as const),
           wire: { type: candidate.type, diameter: candidate.diameter },
@@ -249,7 +254,7 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
         if (check.ok) {
           wire = candidate;
           if (dieRadius !== ROOM_FOR_DIE[0]) entry.dieRadius = dieRadius;
-          if (ti % (tipped.length + 1) < tipped.length) entry.tipUndercut = Math.round(tipped[ti % (tipped.length + 1)]!.depth * 1000) / 1000;
+          if (depth !== undefined) entry.tipUndercut = Math.round(depth * 1000) / 1000;
           break;
         }
         const errors = check.issues.filter((x) => x.severity === 'error');
