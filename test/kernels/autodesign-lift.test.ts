@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRESCRIPTION } from '../../common/prescription.ts';
 import type { Xyz } from '../../common/pose.ts';
+import { mm } from '../../common/units.ts';
 import { compileKernels, instantiateModule } from '../../workers/kernels/abi.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { checkBend } from '../../workers/kernels/bend-checks.ts';
@@ -59,7 +60,7 @@ describe('automatic design: arms lifted off the teeth', () => {
     const k = instantiateModule(module);
     const surface = kernelSurface(meshFromArrays(k, lower.positions, lower.indices));
     // a straight 5 mm above the occlusal plane, its ends a tag
-    const w = { points: [{ point: [-5, -10, 8] as Xyz }, { point: [0, -10, 8] as Xyz }, { point: [5, -10, 8] as Xyz }], tag: [1, 2] as [number, number], diameter: 0.8, clearance: 0.1 };
+    const w = { points: [{ point: [-5, -10, 8] as Xyz }, { point: [0, -10, 8] as Xyz }, { point: [5, -10, 8] as Xyz }], tag: [1, 2] as [number, number], diameter: mm(0.8), clearance: mm(0.1) };
     expect(await liftOff(w, surface)).toBe(w);
   }, 60_000);
 });
