@@ -1,8 +1,9 @@
 // The automatic design's acrylic base and slots for one jaw (workers/design/autodesign.ts calls
 // it after the jaw's wires are placed): the outline from the segmented teeth (base-outline.ts),
-// the base generated with the editor's defaults along the jaw's insertion direction and checked
-// closed, then one slot per slottable wire tag, cut in order into the base with manifold-3d as
-// the editor cuts the document's slots. A base that cannot be made is reported and leaves the
+// the base generated with the editor's defaults along the jaw's insertion direction (made again
+// with more margin round a tag it left less than 1 mm inside its rim) and checked closed, then
+// one slot per slottable wire tag, cut in order into the base with manifold-3d as the editor cuts
+// the document's slots. A base that cannot be made is reported and leaves the
 // wires as they are; a slot whose cut fails is reported and left out of the document.
 import { autodesignBaseMessage, type AutodesignBaseFailure, type AutodesignBaseReport } from '../../common/autodesign.ts';
 import type { Xyz } from '../../common/pose.ts';

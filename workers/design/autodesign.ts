@@ -4,7 +4,8 @@
 // (the straightening of the set after the registered bite, as the editor composes them), each
 // prescribed wire placed on its named teeth exactly as the editor's "on tooth" row does
 // (anchorsOnTeeth + placeTemplate), the single-arm clasps auto-fitted and their tips put into the
-// undercut, and every wire run through the bending checks with the collision sweep against the
+// undercut, every wire's arms lifted to its clearance where a straight dips nearer the teeth
+// (lift-off.ts), and every wire run through the bending checks with the collision sweep against the
 // bending head. A wire that cannot be placed, fails its checks or collides is left out with its
 // reason; the rest is kept. A jaw whose prescription asks for a base then gets its base and slots
 // (autodesign-base.ts). The result is a design document in the editor's format, each wire marked
