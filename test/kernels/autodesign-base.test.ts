@@ -12,12 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRESCRIPTION, type Prescription } from '../../common/prescription.ts';
 import { compileKernels, instantiateModule } from '../../workers/kernels/abi.ts';
-import { MIN_OUTLINE_POINTS } from '../../workers/kernels/base.ts';
 import { buildBvh } from '../../workers/kernels/bvh.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { parseStl } from '../../workers/kernels/stl.ts';
 import { autodesign, type AutodesignResult } from '../../workers/design/autodesign.ts';
-import { AUTODESIGN_BASE_HEIGHT, designJawBase } from '../../workers/design/autodesign-base.ts';
+import { AUTODESIGN_BASE_HEIGHT, designJawBase, insertionInModel, TAG_INSIDE, tagCorners } from '../../workers/design/autodesign-base.ts';
+import { baseOutline } from '../../workers/design/base-outline.ts';
+import { tagPlaces } from '../../workers/design/base-rim.ts';
+import { generateBase, MIN_OUTLINE_POINTS } from '../../workers/kernels/base.ts';
 import { measureDocumentBase, type BaseGoals } from '../../workers/design/autodesign-goals-base.ts';
 import { centroid, randomPose, rng, transformed } from '../fixtures/bite-poses.ts';
 import { teethJaw, type TeethJawOptions } from '../fixtures/teeth-jaws.ts';
@@ -99,13 +101,43 @@ describe('automatic base and slots on generated jaws', () => {
       if (opts.base === 'open') expect(r.bases[0]!.shape).toBe('horseshoe');
       const g = await goals(model, r, opts.jaw);
       expectSound(g, name);
-      // Every tag inside the solid. The open scan stops 8 mm lingual of the arch, and the crowded
-      // jaw's insertion direction leans 10°: there the tags' ends lie inside the rim but not yet
-      // 1 mm (measured, not hidden; BENCHMARKS.md).
+      // Every tag inside the solid. The open scan stops 8 mm lingual of the arch (the base grows
+      // round a tag only as far as the scan goes), and the crowded jaw's insertion direction leans
+      // 10°: there the tags' ends lie inside the rim but not yet 1 mm (measured, not hidden; BENCHMARKS.md).
       expect(g.tagsOutside, JSON.stringify(g)).toBe(0);
-      expect(g.tagRimDistance, JSON.stringify(g)).toBeGreaterThan(opts.base === 'open' || name.includes('pose') ? 0 : 1);
+      expect(g.tagRimDistance, JSON.stringify(g)).toBeGreaterThan(opts.base === 'open' ? 0.5 : name.includes('pose') ? 0 : 1);
     }, 60_000);
   }
+
+  it('grows the outline round a tag the first base left short of 1 mm inside its rim (an open scan), every tag inside the solid', async () => {
+    const model = teethJaw({ jaw: 'upper', base: 'open' });
+    const r = await autodesign(module, { upper: model, prescription: only('upper') });
+    const k = instantiateModule(module);
+    const mesh = meshFromArrays(k, model.positions, model.indices);
+    const bvh = buildBvh(mesh);
+    const sums = new Map<number, number[]>();
+    model.labels.forEach((n, v) => {
+      if (!n) return;
+      const c = sums.get(n) ?? [0, 0, 0, 0];
+      for (let a = 0; a < 3; a++) c[a]! += model.positions[3 * v + a]!;
+      c[3]!++;
+      sums.set(n, c);
+    });
+    const teeth = [...sums].map(([number, c]) => ({ number, centroid: [c[0]! / c[3]!, c[1]! / c[3]!, c[2]! / c[3]!] as [number, number, number] }));
+    const wires = r.document.wires;
+    const matrix = r.document.straightening.matrix, direction = r.document.insertionDirections.upper!;
+    const corners = tagCorners(wires).flat();
+    // the outline with every tag at the plain margin, as a first try makes it
+    const plain = baseOutline(bvh, { jaw: 'upper', positions: model.positions, labels: model.labels, teeth, matrix, direction, tags: tagCorners(wires) });
+    const first = await generateBase(mesh, bvh, plain.outline, { direction: insertionInModel(matrix, direction), thickness: 2, height: 2, straightened: true });
+    const before = Math.min(...tagPlaces(k, first, corners).map((p) => p.rim));
+    expect(before).toBeLessThan(TAG_INSIDE);
+    const made = await designJawBase({ mesh, bvh, jaw: 'upper', labels: model.labels, teeth, wires, matrix, direction });
+    const after = tagPlaces(k, made.mesh!, corners);
+    expect(after.every((p) => p.inSolid)).toBe(true);
+    expect(Math.min(...after.map((p) => p.rim))).toBeGreaterThan(before + 0.1);
+    expect(made.report.slots.every((s) => s.status === 'cut'), JSON.stringify(made.report)).toBe(true);
+  }, 120_000);
 
   it('makes no base when the prescription has none', async () => {
     const r = await autodesign(module, { upper: teethJaw({ jaw: 'upper' }), prescription: { upper: { ...DEFAULT_PRESCRIPTION.upper!, base: false }, lower: null } });

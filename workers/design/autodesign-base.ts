@@ -1,8 +1,9 @@
 // The automatic design's acrylic base and slots for one jaw (workers/design/autodesign.ts calls
 // it after the jaw's wires are placed): the outline from the segmented teeth (base-outline.ts),
-// the base generated with the editor's defaults along the jaw's insertion direction and checked
-// closed, then one slot per slottable wire tag, cut in order into the base with manifold-3d as
-// the editor cuts the document's slots. A base that cannot be made is reported and leaves the
+// the base generated with the editor's defaults along the jaw's insertion direction (made again
+// with more margin round a tag it left less than 1 mm inside its rim) and checked closed, then
+// one slot per slottable wire tag, cut in order into the base with manifold-3d as the editor cuts
+// the document's slots. A base that cannot be made is reported and leaves the
 // wires as they are; a slot whose cut fails is reported and left out of the document.
 import { autodesignBaseMessage, type AutodesignBaseFailure, type AutodesignBaseReport } from '../../common/autodesign.ts';
 import type { Xyz } from '../../common/pose.ts';
@@ -13,7 +14,8 @@ import { BaseError, generateBase, type BaseMesh } from '../kernels/base.ts';
 import type { Bvh } from '../kernels/bvh.ts';
 import { meshViews, type MeshRef } from '../kernels/mesh.ts';
 import { cutSlot, loadManifold, SlotError, type SlotBase } from '../kernels/slot.ts';
-import { baseOutline, OutlineError } from './base-outline.ts';
+import { baseOutline, OutlineError, TAG_MARGIN, type BaseOutline } from './base-outline.ts';
+import { tagPlaces } from './base-rim.ts';
 
 type Jaw = 'upper' | 'lower';
 
@@ -22,6 +24,12 @@ export const AUTODESIGN_BASE_THICKNESS = 2;
 export const AUTODESIGN_BASE_HEIGHT = 2;
 export const AUTODESIGN_SLOT_DEPTH = 0;
 export const AUTODESIGN_SLOT_CLEARANCE = 0.1;
+/** Least plan distance (mm) of a tag corner inside the base's rim: the acrylic holds the tag. */
+export const TAG_INSIDE = 1;
+/** A tag is grown towards a little more than TAG_INSIDE (the rim moves with the outline's 2 mm spacing). */
+const TAG_SLACK = 0.15;
+/** Bases made again with more margin round the tags that came out short. */
+const TAG_ROUNDS = 2;
 
 /** A jaw's base as the design document holds it (the editor's BaseDesign). */
 export interface AutodesignBase {
@@ -88,29 +96,49 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
     return { slots: [], report };
   };
   const canonical = input.direction ?? (jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]);
-  let outline;
-  try {
-    outline = baseOutline(bvh, { jaw, positions: meshViews(mesh).positions, labels: input.labels, teeth: input.teeth, matrix: input.matrix, direction: canonical, tags: tagCorners(input.wires) });
-  } catch (e) {
-    if (e instanceof OutlineError) return failed('OUTLINE_FAILED', e.message);
-    throw e;
+  const tags = tagCorners(input.wires);
+  const corners = tags.flat();
+  // The outline and the base; where a tag corner ends up less than TAG_INSIDE inside the rim (the
+  // rim follows the surface, not the outline's arch coordinates), its tag's margin grows by what it
+  // lacks and the base is made again: the better of the tries is kept.
+  const margins = tags.map(() => TAG_MARGIN);
+  let made: { outline: BaseOutline; generated: BaseMesh; worst: number } | null = null;
+  for (let round = 0; round <= TAG_ROUNDS; round++) {
+    let outline: BaseOutline, generated: BaseMesh;
+    try {
+      outline = baseOutline(bvh, { jaw, positions: meshViews(mesh).positions, labels: input.labels, teeth: input.teeth, matrix: input.matrix, direction: canonical, tags, tagMargins: margins });
+      generated = await generateBase(mesh, bvh, outline.outline, {
+        direction: insertionInModel(input.matrix, canonical),
+        thickness: AUTODESIGN_BASE_THICKNESS,
+        height: AUTODESIGN_BASE_HEIGHT,
+        straightened: true,
+        shouldCancel: input.shouldCancel,
+      });
+    } catch (e) {
+      if (!(e instanceof OutlineError || e instanceof BaseError)) throw e;
+      if (made) break;
+      return e instanceof OutlineError ? failed('OUTLINE_FAILED', e.message) : failed(e.code, e.detail);
+    }
+    if (!(generated.volume > 0) || generated.triangleCount === 0) {
+      if (made) break;
+      return failed('GENERATION_FAILED', `the base has no volume (${generated.volume} mm³)`);
+    }
+    const places = tagPlaces(mesh.k, generated, corners);
+    const worst = places.reduce((m, p) => Math.min(m, p.inSolid ? p.rim : -Infinity), Infinity);
+    if (!made || worst > made.worst) made = { outline, generated, worst };
+    let short = false, at = 0;
+    for (const [g, tag] of tags.entries()) {
+      const least = Math.min(...places.slice(at, at + tag.length).map((p) => p.rim));
+      at += tag.length;
+      if (least >= TAG_INSIDE + TAG_SLACK) continue;
+      margins[g] = margins[g]! + TAG_INSIDE + TAG_SLACK - least;
+      short = true;
+    }
+    if (!short) break;
   }
+  const { outline, generated } = made!;
   report.shape = outline.shape;
   report.outlinePoints = outline.outline.length;
-  let generated: BaseMesh;
-  try {
-    generated = await generateBase(mesh, bvh, outline.outline, {
-      direction: insertionInModel(input.matrix, canonical),
-      thickness: AUTODESIGN_BASE_THICKNESS,
-      height: AUTODESIGN_BASE_HEIGHT,
-      straightened: true,
-      shouldCancel: input.shouldCancel,
-    });
-  } catch (e) {
-    if (e instanceof BaseError) return failed(e.code, e.detail);
-    throw e;
-  }
-  if (!(generated.volume > 0) || generated.triangleCount === 0) return failed('GENERATION_FAILED', `the base has no volume (${generated.volume} mm³)`);
   report.status = 'generated';
   report.volume = generated.volume;
   const base: AutodesignBase = {

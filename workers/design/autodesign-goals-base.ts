@@ -7,9 +7,10 @@ import { multiply, type Xyz } from '../../common/pose.ts';
 import type { AutodesignDocument } from './autodesign.ts';
 import { insertionInModel, tagCorners } from './autodesign-base.ts';
 import { generateBase, type BaseMesh } from '../kernels/base.ts';
-import { buildBvh, closestPoints, raycastAll } from '../kernels/bvh.ts';
+import { buildBvh, closestPoints } from '../kernels/bvh.ts';
+import { tagPlaces } from './base-rim.ts';
 import type { MeshRef } from '../kernels/mesh.ts';
-import { meshFromArrays, meshViews } from '../kernels/mesh.ts';
+import { meshViews } from '../kernels/mesh.ts';
 import { vertexNormals } from '../kernels/slot.ts';
 
 /** A crown vertex is occlusal when its normal is this close to the jaw's occlusal axis (cos)… */
@@ -48,50 +49,8 @@ export function measureBaseGoals(model: MeshRef, labels: Uint8Array, up: Xyz, ba
 }
 
 function tagGoals(model: MeshRef, base: BaseMesh, corners: readonly Xyz[]): { tagRimDistance: number; tagsOutside: number } {
-  const d = base.direction;
-  const V = base.innerVertexCount;
-  // The rim: the wall's edges, on the inner surface (their vertices < V).
-  const rim: [number, number][] = [];
-  const count = new Map<number, number>();
-  const I = base.indices;
-  for (let t = 0; t < I.length; t += 3) {
-    if (I[t]! >= V || I[t + 1]! >= V || I[t + 2]! >= V) continue; // the outer surface and the wall
-    for (let e = 0; e < 3; e++) {
-      const a = I[t + e]!, b = I[t + ((e + 1) % 3)]!;
-      const key = Math.min(a, b) * V + Math.max(a, b);
-      count.set(key, (count.get(key) ?? 0) + 1);
-    }
-  }
-  for (const [key, n] of count) if (n === 1) rim.push([Math.floor(key / V), key % V]);
-  const P = base.positions;
-  const plan = (i: number): [number, number, number] => {
-    const x = P[3 * i]!, y = P[3 * i + 1]!, z = P[3 * i + 2]!;
-    const s = x * d[0] + y * d[1] + z * d[2];
-    return [x - s * d[0], y - s * d[1], z - s * d[2]];
-  };
-  let worst = Infinity;
-  const k = model.k;
-  const solid = meshFromArrays(k, base.positions, base.indices);
-  const bvh = buildBvh(solid);
-  let outside = 0;
-  for (const c of corners) {
-    const s = c[0] * d[0] + c[1] * d[1] + c[2] * d[2];
-    const p = [c[0] - s * d[0], c[1] - s * d[1], c[2] - s * d[2]];
-    let best = Infinity;
-    for (const [a, b] of rim) {
-      const A = plan(a), B = plan(b);
-      const ab = [B[0] - A[0], B[1] - A[1], B[2] - A[2]], ap = [p[0]! - A[0], p[1]! - A[1], p[2]! - A[2]];
-      const l2 = ab[0]! ** 2 + ab[1]! ** 2 + ab[2]! ** 2 || 1;
-      const t = Math.max(0, Math.min(1, (ap[0]! * ab[0]! + ap[1]! * ab[1]! + ap[2]! * ab[2]!) / l2));
-      best = Math.min(best, Math.hypot(ap[0]! - t * ab[0]!, ap[1]! - t * ab[1]!, ap[2]! - t * ab[2]!));
-    }
-    // Inside the solid: an odd number of crossings along d (the plate is a height field along it).
-    const hits = raycastAll(bvh, c, d).length;
-    const inPlan = raycastAll(bvh, [c[0] - d[0] * 100, c[1] - d[1] * 100, c[2] - d[2] * 100], d).length > 0;
-    if (hits % 2 === 0) outside++;
-    worst = Math.min(worst, inPlan ? best : -best);
-  }
-  return { tagRimDistance: corners.length ? worst : Infinity, tagsOutside: outside };
+  const places = tagPlaces(model.k, base, corners);
+  return { tagRimDistance: places.length ? Math.min(...places.map((p) => p.rim)) : Infinity, tagsOutside: places.filter((p) => !p.inSolid).length };
 }
 
 function isClosed(indices: Uint32Array): boolean {

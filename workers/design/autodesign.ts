@@ -4,7 +4,8 @@
 // (the straightening of the set after the registered bite, as the editor composes them), each
 // prescribed wire placed on its named teeth exactly as the editor's "on tooth" row does
 // (anchorsOnTeeth + placeTemplate), the single-arm clasps auto-fitted and their tips put into the
-// undercut, and every wire run through the bending checks with the collision sweep against the
+// undercut, every wire's arms lifted to its clearance where a straight dips nearer the teeth
+// (lift-off.ts), and every wire run through the bending checks with the collision sweep against the
 // bending head. A wire that cannot be placed, fails its checks or collides is left out with its
 // reason; the rest is kept. A jaw whose prescription asks for a base then gets its base and slots
 // (autodesign-base.ts). The result is a design document in the editor's format, each wire marked
@@ -35,8 +36,9 @@ import { segmentTeeth, type ToothInfo } from '../kernels/teeth.ts';
 import { buildBvh } from '../kernels/bvh.ts';
 import { designJawBase, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
 import { surveyTooth, type CrownPatch } from '../kernels/teeth-landmarks.ts';
-import { tangentTips, tipIntoUndercut } from './clasp-tip.ts';
+import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './clasp-tip.ts';
 import { insertionDirection } from './insertion.ts';
+import { liftOff } from './lift-off.ts';
 import { kernelSurface } from './surface.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -231,10 +233,18 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
       // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept:
       // the end laid on the crown as a technician lays it, then the older search's places
       const tipped = crown && survey ? [...(await tangentTips(made, crown, survey, surface)), ...(await tipIntoUndercut(made, crown, survey, surface))] : [];
-      const tries = [...tipped.map((x) => ({ ...made, points: x.points, ...(x.tag ? { tag: x.tag } : {}) })), made];
+      // the straights lifted where they dip nearer the teeth than the clearance between corners;
+      // a tip the lift moves out of the undercut's range is not taken
+      const laid: { wire: WireDesign; depth?: number }[] = [];
+      for (const x of tipped) {
+        const lifted = await liftOff({ ...made, points: x.points, ...(x.tag ? { tag: x.tag } : {}) }, surface);
+        const depth = lifted.points === x.points ? x.depth : await tipUndercut(lifted, survey!, surface);
+        if (depth >= CLASP_TIP_RANGE[0] && depth <= CLASP_TIP_RANGE[1]) laid.push({ wire: lifted, depth });
+      }
+      laid.push({ wire: await liftOff(made, surface) });
       // a wire whose bending path meets the machine may be bent from its other end
-      tries.push(...tries.map(reversed));
-      for (const [ti, candidate] of tries.entries()) {
+      const tries = [...laid, ...laid.map((x) => ({ ...x, wire: reversed(x.wire) }))];
+      for (const { wire: candidate, depth } of tries) {
         const check = checkBend(mesh.k, {
           points: candidate.points.map((pt) => [pt.point[0], pt.point[1], pt.point[2]] as const),
           wire: { type: candidate.type, diameter: candidate.diameter },
@@ -245,7 +255,7 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
         if (check.ok) {
           wire = candidate;
           if (dieRadius !== ROOM_FOR_DIE[0]) entry.dieRadius = dieRadius;
-          if (ti % (tipped.length + 1) < tipped.length) entry.tipUndercut = Math.round(tipped[ti % (tipped.length + 1)]!.depth * 1000) / 1000;
+          if (depth !== undefined) entry.tipUndercut = Math.round(depth * 1000) / 1000;
           break;
         }
         const errors = check.issues.filter((x) => x.severity === 'error');

@@ -62,6 +62,8 @@ export interface OutlineInput {
   direction?: Xyz;
   /** Tag corners of the jaw's wires, model frame, one list per tag. */
   tags: readonly (readonly Xyz[])[];
+  /** Per tag, its plan margin inside the outline (default TAG_MARGIN): more where a base made with less left it short. */
+  tagMargins?: readonly number[];
 }
 
 export interface BaseOutline {
@@ -128,18 +130,19 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   for (let i = 0; i < N; i++) border[i] = Math.max(border[i]!, smooth[i]!);
   let lo = Math.max(0, Math.floor(sLo - DISTAL_EXTENSION / STEP)), hi = Math.min(N - 1, Math.ceil(sHi + DISTAL_EXTENSION / STEP));
 
-  // The tags: inside by TAG_MARGIN (corners and the segments between them, every half millimetre).
+  // The tags: inside by their margin (corners and the segments between them, every half millimetre).
   const inner = new Float64Array(N).fill(-Infinity); // least inner border the tags need
-  for (const tag of input.tags) {
+  for (const [g, tag] of input.tags.entries()) {
+    const margin = input.tagMargins?.[g] ?? TAG_MARGIN;
     for (let c = 0; c < tag.length; c++) {
       const a = toPlan(...tag[c]!), b = toPlan(...tag[Math.min(c + 1, tag.length - 1)]!);
       const n = Math.max(1, Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / 0.5));
       for (let k = 0; k <= n; k++) {
         const [i, delta] = project(arch, a[0] + ((b[0] - a[0]) * k) / n, a[1] + ((b[1] - a[1]) * k) / n);
-        const reach = Math.ceil(TAG_MARGIN / STEP) + 2;
+        const reach = Math.ceil(margin / STEP) + 2;
         for (let j = Math.max(0, i - reach); j <= Math.min(N - 1, i + reach); j++) {
-          border[j] = Math.min(border[j]!, delta - TAG_MARGIN);
-          inner[j] = Math.max(inner[j]!, delta + TAG_MARGIN);
+          border[j] = Math.min(border[j]!, delta - margin);
+          inner[j] = Math.max(inner[j]!, delta + margin);
         }
         lo = Math.min(lo, Math.max(0, i - reach));
         hi = Math.max(hi, Math.min(N - 1, i + reach));

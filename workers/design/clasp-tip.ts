@@ -24,6 +24,17 @@ import type { CrownPatch, ToothSurvey } from '../kernels/teeth-landmarks.ts';
 export const CLASP_TIP_UNDERCUT = 0.25;
 /** The range a tip's undercut is accepted in (mm). */
 export const CLASP_TIP_RANGE: readonly [number, number] = [0.15, 0.4];
+/**
+ * The inner band (mm) a tip is aimed into: the survey of a segmentation and the measure of
+ * another labelling can differ by some hundredths (the crown's extent moves its height of
+ * contour), so a tip near the range's ends may measure outside it.
+ */
+export const CLASP_TIP_BAND: readonly [number, number] = [0.2, 0.35];
+
+/** The cost of a tip's undercut: its distance from CLASP_TIP_UNDERCUT, and much more outside CLASP_TIP_BAND. */
+export function depthCost(depth: number): number {
+  return Math.abs(depth - CLASP_TIP_UNDERCUT) * 10 + Math.max(0, CLASP_TIP_BAND[0] - depth, depth - CLASP_TIP_BAND[1]) * 40;
+}
 /** Moves of the tip (mm) tried along the insertion direction. */
 const ALONG_D = Array.from({ length: 41 }, (_, i) => -2 + i * 0.125);
 /** Turns (degrees) of the start straight round the crown towards the arm. */
@@ -149,7 +160,7 @@ export async function tipIntoUndercut(wire: WireDesign, crown: Pick<CrownPatch, 
     if (q !== Q) points[next] = { point: q };
     found.push({ points, depth, standoff, move: len(sub(t, P)) + 2 * len(sub(q, Q)) });
   });
-  const cost = (x: { depth: number; move: number; standoff: number }): number => Math.abs(x.depth - CLASP_TIP_UNDERCUT) * 10 + x.standoff * 2 + x.move * 0.1;
+  const cost = (x: { depth: number; move: number; standoff: number }): number => depthCost(x.depth) + x.standoff * 2 + x.move * 0.1;
   return found
     .sort((x, y) => cost(x) - cost(y))
     .slice(0, KEEP)
@@ -170,10 +181,18 @@ const RISES = [-30, -15, 0, 15, 30, 45];
 const RESTS = [0, 1];
 /** How much further off than the offset (mm) the straight may pass its resting place (a crown's grooves). */
 const LIFTS = [0, 0.15];
+/** A dip (mm) between the coarse samples that the design's last pass lifts out (lift-off.ts): the dense look allows it. */
+const LIFTABLE = 0.1;
 /** Most crown points tried as the straight's resting place. */
 const FEET = 100;
 /** How far off the surface (mm, beyond the offset) the tip's corner may stand. */
 const CORNER_OFF_MAX = 1.6;
+/**
+ * The wider search where the first finds no tip in CLASP_TIP_BAND (a crown with little undercut):
+ * every crown point in the band, rises every 7.5°, resting up to 2 mm from the free end, the
+ * corner up to 2 mm off (as the older search allows).
+ */
+const WIDE = { rises: Array.from({ length: 11 }, (_, i) => -30 + 7.5 * i), rests: [0, 1, 2], cornerOffMax: 2 };
 
 /**
  * Tips laid as a technician lays the end of a clasp arm: the last straight (at least the rule's
@@ -183,9 +202,11 @@ const CORNER_OFF_MAX = 1.6;
  * crown towards the arm and rising from -30 to 45°; its corner stands off the round crown by at
  * most CORNER_OFF_MAX and the arm's corners it passes are dropped. Kept: places whose tip has an
  * undercut within CLASP_TIP_RANGE at the tooth's point nearest it, whose straights keep off the
- * tooth (offset - tolerance; 8 points each, then every 0.4 mm or so for the best) and that leave
- * the checks' die room; the undercut nearest
- * CLASP_TIP_UNDERCUT, the corner and the tip nearest the tooth first (KEEP of them).
+ * tooth (offset - tolerance at 8 points each; then, for the best, every 0.4 mm or so with
+ * LIFTABLE more, which the design's last pass lifts out) and that leave the checks' die room; the
+ * undercut nearest CLASP_TIP_UNDERCUT (and within CLASP_TIP_BAND), the corner and the tip nearest
+ * the tooth first (KEEP of them). Where none lies in the band, every crown point in it is tried
+ * with more rises, rests and corner room (WIDE).
  */
 export async function tangentTips(wire: WireDesign, crown: Pick<CrownPatch, 'centroid' | 'positions' | 'normals' | 'buccal'>, survey: ToothSurvey, surface: SurfaceQuery): Promise<TipPlace[]> {
   const { tip, after } = claspTip(wire);
@@ -218,96 +239,105 @@ export async function tangentTips(wire: WireDesign, crown: Pick<CrownPatch, 'cen
     if (survey.depth[i]! >= CLASP_TIP_RANGE[0] - 0.05 && survey.depth[i]! <= CLASP_TIP_RANGE[1] + 0.05 && dot(sub(p, c), crown.buccal as Xyz) > 0) feet.push(i);
   }
   const stride = Math.max(1, Math.ceil(feet.length / FEET));
-  type Try = { t: Xyz; q: Xyz; k: number };
-  const tries: Try[] = [];
-  for (let f = 0; f < feet.length; f += stride) {
-    const i = feet[f]!;
-    const foot: Xyz = [crown.positions[3 * i]!, crown.positions[3 * i + 1]!, crown.positions[3 * i + 2]!];
-    const nv = unit([crown.normals[3 * i]!, crown.normals[3 * i + 1]!, crown.normals[3 * i + 2]!]);
-    const up = unit(sub(d, scale(nv, dot(nv, d))) as Xyz);
-    let round = unit(cross(nv, up));
-    // towards the arm: the horizontal tangent whose way round the axis is +angle
-    if (angle(add(foot, scale(round, 1)) as Xyz) < angle(foot)) round = scale(round, -1) as Xyz;
-    for (const lift of LIFTS) {
-      const on = add(foot, scale(nv, offset + lift)) as Xyz;
-      for (const rise of RISES) {
-        const a = (rise * Math.PI) / 180;
-        const u = unit(add(scale(round, Math.cos(a)), scale(up, Math.sin(a))) as Xyz);
-        for (const back of RESTS) {
-          const t = add(on, scale(u, -back)) as Xyz;
-          // the first arm corner past the straight's corner (round the axis) follows it
-          const ahead = angle(add(t, scale(u, WIRE_END_MIN + 1)) as Xyz) + (6 * Math.PI) / 180;
-          const k = arm.find((j) => angle(wire.points[j]!.point as Xyz) > ahead) ?? rest;
-          if (k < 0) continue;
-          const K = wire.points[k]!.point as Xyz;
-          const beyond = wire.points[tip === 0 ? k + 1 : k - 1]!.point as Xyz;
-          // long enough once the first bend's arc (die DIE) has taken its share
-          let L = WIRE_END_MIN + 0.4;
-          for (let g = 0; g < 3; g++) L = WIRE_END_MIN + 0.4 + tangentLength(t, add(t, scale(u, L)) as Xyz, K, DIE);
-          const q = add(t, scale(u, L)) as Xyz;
-          if (len(sub(K, q)) < tangentLength(t, q, K, DIE) + tangentLength(q, K, beyond, DIE) + 0.5) continue;
-          tries.push({ t, q, k });
-        }
-      }
-    }
-  }
-  if (tries.length === 0) return [];
-  // both straights (tip to corner, corner to the arm) clear of the tooth, first at a few points
-  // then, for what passes, every 0.4 mm or so; the corner not far off
-  const clear = async (list: Try[], S: number): Promise<{ ok: boolean[]; hits: SurfaceHits; per: number }> => {
-    const pts: Xyz[] = [];
-    for (const { t, q, k } of list) {
-      const K = wire.points[k]!.point as Xyz;
-      for (let s = 0; s <= S; s++) pts.push(add(t, scale(sub(q, t), s / S)) as Xyz);
-      for (let s = 1; s < S; s++) pts.push(add(q, scale(sub(K, q), s / S)) as Xyz);
-    }
-    const hits = await surface.closest(new Float32Array(pts.flat()));
-    const per = 2 * S;
-    const ok = list.map((_, j) => {
-      for (let s = 0; s < per; s++) {
-        const m = j * per + s;
-        if (hits.triangle[m]! >= 0 && len(sub(pts[m]!, [hits.point[3 * m]!, hits.point[3 * m + 1]!, hits.point[3 * m + 2]!])) < keep) return false;
-      }
-      return true;
-    });
-    return { ok, hits, per };
-  };
-  const coarse = await clear(tries, 4);
-  type Place = Try & { depth: number; cost: number };
-  const places: Place[] = [];
-  tries.forEach((x, j) => {
-    if (!coarse.ok[j]) return;
-    const { hits, per } = coarse;
-    const at = (m: number): Xyz => [hits.point[3 * m]!, hits.point[3 * m + 1]!, hits.point[3 * m + 2]!];
-    const qOff = len(sub(x.q, at(j * per + 4))) - offset;
-    if (qOff > CORNER_OFF_MAX) return;
-    const tipFoot = at(j * per);
-    const depth = survey.depthAt(tipFoot);
-    if (depth < CLASP_TIP_RANGE[0] || depth > CLASP_TIP_RANGE[1]) return;
-    // room for the checks' die between the first corners
-    const near = [x.t, x.q, ...(tip === 0 ? wire.points.slice(x.k, x.k + 4) : wire.points.slice(Math.max(0, x.k - 3), x.k + 1).reverse()).map((p) => p.point as Xyz)];
-    const arc = (i: number): number => (i > 0 && i + 1 < near.length ? tangentLength(near[i - 1]!, near[i]!, near[i + 1]!, 1) : 0);
-    for (let i = 1; i + 2 < near.length; i++) if (len(sub(near[i + 1]!, near[i]!)) < arc(i) + arc(i + 1) + 0.3) return;
-    places.push({ ...x, depth, cost: Math.abs(depth - CLASP_TIP_UNDERCUT) * 10 + qOff + (len(sub(x.t, tipFoot)) - offset) * 3 });
-  });
-  places.sort((x, y) => x.cost - y.cost);
-  // the dense look at the best ones only
-  const best = places.slice(0, 12 * KEEP);
-  const fine = await clear(best, 2 * CHORD_SAMPLES);
-  const found: (TipPlace & { cost: number })[] = [];
-  best.forEach(({ t, q, k, depth, cost }, j) => {
-    if (!fine.ok[j]) return;
-    // the straight's corner, then the arm from the first corner past it
-    const order = tip === 0 ? [...wire.points.slice(k)] : [...wire.points.slice(0, k + 1)].reverse();
-    const pointsFromTip = [{ point: t }, { point: q }, ...order.map((p) => ({ ...p }))];
-    const points = tip === 0 ? pointsFromTip : pointsFromTip.reverse();
-    // the tag (at the other end) moves with the corners dropped before it
-    const shift = tip === 0 ? 2 - k : 0;
-    const tag = wire.tag ? ([wire.tag[0] + shift, wire.tag[1] + shift] as [number, number]) : undefined;
-    found.push({ points, depth, ...(tag ? { tag } : {}), cost });
-  });
-  return found
+  const sampled = feet.filter((_, f) => f % stride === 0);
+  const first = await restingOn(sampled, { rises: RISES, rests: RESTS, cornerOffMax: CORNER_OFF_MAX });
+  // none in the band: every crown point in it is tried (a crown with little undercut has few)
+  const inBand = (x: number): boolean => x >= CLASP_TIP_BAND[0] && x <= CLASP_TIP_BAND[1];
+  const more = first.some((x) => inBand(x.depth)) ? [] : await restingOn(feet.filter((i) => inBand(survey.depth[i]!)), WIDE);
+  return [...first, ...more]
     .sort((x, y) => x.cost - y.cost)
     .slice(0, KEEP)
     .map(({ points, depth, tag }) => ({ points, depth, ...(tag ? { tag } : {}) }));
+
+  /** The places of the last straight resting on the crown at each of `use` (crown vertex indices). */
+  async function restingOn(use: readonly number[], lay: typeof WIDE): Promise<(TipPlace & { cost: number })[]> {
+    type Try = { t: Xyz; q: Xyz; k: number };
+    const tries: Try[] = [];
+    for (const i of use) {
+      const foot: Xyz = [crown.positions[3 * i]!, crown.positions[3 * i + 1]!, crown.positions[3 * i + 2]!];
+      const nv = unit([crown.normals[3 * i]!, crown.normals[3 * i + 1]!, crown.normals[3 * i + 2]!]);
+      const up = unit(sub(d, scale(nv, dot(nv, d))) as Xyz);
+      let round = unit(cross(nv, up));
+      // towards the arm: the horizontal tangent whose way round the axis is +angle
+      if (angle(add(foot, scale(round, 1)) as Xyz) < angle(foot)) round = scale(round, -1) as Xyz;
+      for (const lift of LIFTS) {
+        const on = add(foot, scale(nv, offset + lift)) as Xyz;
+        for (const rise of lay.rises) {
+          const a = (rise * Math.PI) / 180;
+          const u = unit(add(scale(round, Math.cos(a)), scale(up, Math.sin(a))) as Xyz);
+          for (const back of lay.rests) {
+            const t = add(on, scale(u, -back)) as Xyz;
+            // the first arm corner past the straight's corner (round the axis) follows it
+            const ahead = angle(add(t, scale(u, WIRE_END_MIN + 1)) as Xyz) + (6 * Math.PI) / 180;
+            const k = arm.find((j) => angle(wire.points[j]!.point as Xyz) > ahead) ?? rest;
+            if (k < 0) continue;
+            const K = wire.points[k]!.point as Xyz;
+            const beyond = wire.points[tip === 0 ? k + 1 : k - 1]!.point as Xyz;
+            // long enough once the first bend's arc (die DIE) has taken its share
+            let L = WIRE_END_MIN + 0.4;
+            for (let g = 0; g < 3; g++) L = WIRE_END_MIN + 0.4 + tangentLength(t, add(t, scale(u, L)) as Xyz, K, DIE);
+            const q = add(t, scale(u, L)) as Xyz;
+            if (len(sub(K, q)) < tangentLength(t, q, K, DIE) + tangentLength(q, K, beyond, DIE) + 0.5) continue;
+            tries.push({ t, q, k });
+          }
+        }
+      }
+    }
+    if (tries.length === 0) return [];
+    // both straights (tip to corner, corner to the arm) clear of the tooth, first at a few points
+    // then, for what passes, every 0.4 mm or so; the corner not far off
+    const clear = async (list: Try[], S: number, least: number): Promise<{ ok: boolean[]; hits: SurfaceHits; per: number }> => {
+      const pts: Xyz[] = [];
+      for (const { t, q, k } of list) {
+        const K = wire.points[k]!.point as Xyz;
+        for (let s = 0; s <= S; s++) pts.push(add(t, scale(sub(q, t), s / S)) as Xyz);
+        for (let s = 1; s < S; s++) pts.push(add(q, scale(sub(K, q), s / S)) as Xyz);
+      }
+      const hits = await surface.closest(new Float32Array(pts.flat()));
+      const per = 2 * S;
+      const ok = list.map((_, j) => {
+        for (let s = 0; s < per; s++) {
+          const m = j * per + s;
+          if (hits.triangle[m]! >= 0 && len(sub(pts[m]!, [hits.point[3 * m]!, hits.point[3 * m + 1]!, hits.point[3 * m + 2]!])) < least) return false;
+        }
+        return true;
+      });
+      return { ok, hits, per };
+    };
+    const coarse = await clear(tries, 4, keep);
+    type Place = Try & { depth: number; cost: number };
+    const places: Place[] = [];
+    tries.forEach((x, j) => {
+      if (!coarse.ok[j]) return;
+      const { hits, per } = coarse;
+      const at = (m: number): Xyz => [hits.point[3 * m]!, hits.point[3 * m + 1]!, hits.point[3 * m + 2]!];
+      const qOff = len(sub(x.q, at(j * per + 4))) - offset;
+      if (qOff > lay.cornerOffMax) return;
+      const tipFoot = at(j * per);
+      const depth = survey.depthAt(tipFoot);
+      if (depth < CLASP_TIP_RANGE[0] || depth > CLASP_TIP_RANGE[1]) return;
+      // room for the checks' die between the first corners
+      const near = [x.t, x.q, ...(tip === 0 ? wire.points.slice(x.k, x.k + 4) : wire.points.slice(Math.max(0, x.k - 3), x.k + 1).reverse()).map((p) => p.point as Xyz)];
+      const arc = (i: number): number => (i > 0 && i + 1 < near.length ? tangentLength(near[i - 1]!, near[i]!, near[i + 1]!, 1) : 0);
+      for (let i = 1; i + 2 < near.length; i++) if (len(sub(near[i + 1]!, near[i]!)) < arc(i) + arc(i + 1) + 0.3) return;
+      places.push({ ...x, depth, cost: depthCost(depth) + qOff + (len(sub(x.t, tipFoot)) - offset) * 3 });
+    });
+    places.sort((x, y) => x.cost - y.cost);
+    // the dense look at the best ones only
+    const best = places.slice(0, 12 * KEEP);
+    const fine = await clear(best, 2 * CHORD_SAMPLES, keep - LIFTABLE);
+    const found: (TipPlace & { cost: number })[] = [];
+    best.forEach(({ t, q, k, depth, cost }, j) => {
+      if (!fine.ok[j]) return;
+      // the straight's corner, then the arm from the first corner past it
+      const order = tip === 0 ? [...wire.points.slice(k)] : [...wire.points.slice(0, k + 1)].reverse();
+      const pointsFromTip = [{ point: t }, { point: q }, ...order.map((p) => ({ ...p }))];
+      const points = tip === 0 ? pointsFromTip : pointsFromTip.reverse();
+      // the tag (at the other end) moves with the corners dropped before it
+      const shift = tip === 0 ? 2 - k : 0;
+      const tag = wire.tag ? ([wire.tag[0] + shift, wire.tag[1] + shift] as [number, number]) : undefined;
+      found.push({ points, depth, ...(tag ? { tag } : {}), cost });
+    });
+    return found;
+  }
 }
