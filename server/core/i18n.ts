@@ -5,6 +5,7 @@ import { aiMessages } from './messages/ai.ts';
 import { baseMessages } from './messages/base.ts';
 import { callbackMessages } from './messages/callbacks.ts';
 import { callsMessages } from './messages/calls.ts';
+import { demoMessages } from './messages/demo.ts';
 import { designMessages } from './messages/design.ts';
 import { hubMessages } from './messages/hub.ts';
 import { lifecycleMessages } from './messages/lifecycle.ts';
@@ -29,6 +30,7 @@ const catalog = {
   ...callbackMessages,
   ...partnerMessages,
   ...callsMessages,
+  ...demoMessages,
 };
 
 export type MessageKey = keyof typeof catalog;
