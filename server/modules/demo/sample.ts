@@ -26,7 +26,8 @@ export interface DemoSample {
   name: string;
   createTime: string;
   wages: number;
-  status: 0 | 1;
+  /** 0 or 1. */
+  status: number;
   account: string;
   /** 0 to 5: the demo's occupations (the page names them). */
   occupation: number;
@@ -81,7 +82,7 @@ export class DemoStore {
         // A day apart, the newest first.
         createTime: formatTime(now - i * 86_400_000),
         wages: 3000 + ((i * 1237) % 9000),
-        status: (i % 3 === 0 ? 0 : 1) as 0 | 1,
+        status: i % 3 === 0 ? 0 : 1,
         account: `demo${String(i + 1).padStart(2, '0')}`,
         occupation: i % 6,
         avatar: '',
