@@ -9,6 +9,7 @@ import { Icon } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { useOptions } from './dict.ts';
 import { uploadFile, useFileUrl } from './upload.ts';
+import { RegionField } from './RegionField.tsx';
 import type { FormItem, FormMode, Option, Row, TreeNode, Form } from './types.ts';
 
 export interface FieldProps {
@@ -107,6 +108,8 @@ export function Field(props: FieldProps): ReactNode {
       return <TreeSelect {...inner} />;
     case 'upload':
       return <UploadField {...inner} />;
+    case 'region':
+      return <RegionField id={id} value={value} onChange={onChange} disabled={disabled} invalid={invalid} placeholder={item.placeholder} />;
     case 'custom':
       return item.render ? item.render({ id, value, onChange, disabled, invalid, form: props.form, mode: props.mode }) : <ConfigError name={item.prop ?? '?'} />;
     default:

@@ -15,6 +15,7 @@ import { AiStatusCell, BiteJobCell, OrderStatusHistory } from '../OrderStatus.ts
 import { PrescriptionField, prescriptionFits } from '../PrescriptionField.tsx';
 import { canAssignDesigner, canRemake, DesignerDialog, RemakeDialog } from '../OrderActions.tsx';
 import { factories as loadFactories, type CopiedOrder, type Factory } from '../../../api/lifecycle.ts';
+import { AddressSelect } from '../../user/AddressSelect.tsx';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -106,6 +107,17 @@ export default function OrderList() {
         <p className="py-1.5 text-sm text-slate-700" data-testid="order-factories">
           {factoryList.map((f) => f.name).join(' · ')}
         </p>
+      ),
+    },
+    {
+      // One of the creator's delivery addresses (the server checks it is theirs).
+      prop: 'addressId',
+      label: t`Delivery address`,
+      type: 'custom',
+      span: 24,
+      value: null,
+      render: ({ id, value, onChange, disabled, invalid, form }) => (
+        <AddressSelect id={id} userId={typeof form.creatorId === 'number' ? form.creatorId : undefined} value={value} onChange={onChange} disabled={disabled} invalid={invalid} />
       ),
     },
     { prop: 'enableAI', label: t`AI design`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
