@@ -11,6 +11,9 @@ import { isEnvelope, CODE_OK } from '../api/http.ts';
 import { currentLocale } from '../i18n/index.ts';
 
 export const UPLOAD_URL = '/admin/base/comm/upload';
+/** Most files one upload takes (spec §9, the server's limit too); thumbnails are 120 px. */
+export const MAX_UPLOAD_FILES = 9;
+export const THUMBNAIL_PX = 120;
 
 /** The URLs in an upload reply's data. */
 export function uploadUrls(data: unknown): string[] {
