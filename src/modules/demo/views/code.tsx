@@ -12,6 +12,7 @@ export default function CodeDemo() {
   const [language, setLanguage] = useState<CodeLanguage>('typescript');
   const [code, setCode] = useState(SAMPLES.typescript);
   const lines = code.split('\n').length;
+  const chars = code.length;
   return (
     <DemoPage
       title={t`Code editor`}
@@ -38,7 +39,7 @@ export default function CodeDemo() {
       }
     >
       <CodeEditor value={code} onChange={setCode} language={language} label={t`Code`} minHeight={420} />
-      <p className="mt-2 text-xs text-slate-500" data-testid="code-stats">{t`${lines} lines, ${code.length} characters`}</p>
+      <p className="mt-2 text-xs text-slate-500" data-testid="code-stats">{t`${lines} lines, ${chars} characters`}</p>
     </DemoPage>
   );
 }

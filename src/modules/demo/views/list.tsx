@@ -60,7 +60,7 @@ export default function DemoList() {
     { prop: 'status', label: t`Status`, type: 'select', options: statuses },
     { prop: 'createTime', label: t`Created`, type: 'datetime' },
   ];
-  const sum = wages;
+  const total = wages === null ? '' : formatNumber(wages, { fixed: 2 });
   return (
     <CrudPage
       service={PREFIX}
@@ -70,9 +70,9 @@ export default function DemoList() {
       keyword={{ placeholder: t`Name or phone` }}
       onSubData={(data) => setWages(typeof (data as { wages?: unknown })?.wages === 'number' ? (data as { wages: number }).wages : null)}
     >
-      {sum !== null && (
+      {wages !== null && (
         <p className="px-1 pb-2 text-sm text-slate-600" data-testid="demo-wages-sum">
-          {t`Wages of all matching records: ${formatNumber(sum, { fixed: 2 })}`}
+          {t`Wages of all matching records: ${total}`}
         </p>
       )}
     </CrudPage>

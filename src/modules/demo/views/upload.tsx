@@ -46,6 +46,7 @@ export default function UploadDemo() {
     return () => urls.forEach((u) => URL.revokeObjectURL(u));
   }, []);
 
+  const limitSize = maxBytes === null ? '' : formatSize(maxBytes);
   const labels: Record<DemoKind, string> = {
     image: t`Image`, video: t`Video`, audio: t`Audio`, word: 'Word', excel: 'Excel', ppt: 'PPT', pdf: 'PDF', rar: t`Archive`, file: t`File`,
   };
@@ -61,10 +62,12 @@ export default function UploadDemo() {
       if (preview) previews.current.push(preview);
       const ext = extensionOf(file.name);
       const item: Item = { key, name: file.name, size: file.size, preview, state: 'uploading', progress: 0 };
+      const extensions = allowed?.map((e) => `.${e}`).join(' ') ?? '';
+      const limit = maxBytes === null ? '' : formatSize(maxBytes);
       const refuse = allowed && !allowed.includes(ext)
-        ? t`Not a file of this kind (${allowed.map((e) => `.${e}`).join(' ')})`
+        ? t`Not a file of this kind (${extensions})`
         : maxBytes !== null && file.size > maxBytes
-          ? t`Larger than the limit of ${formatSize(maxBytes)}`
+          ? t`Larger than the limit of ${limit}`
           : '';
       setItems((list) => [{ ...item, ...(refuse ? { state: 'failed' as const, error: refuse } : {}) }, ...list]);
       if (refuse) continue;
@@ -84,7 +87,7 @@ export default function UploadDemo() {
   return (
     <DemoPage
       title={t`File upload`}
-      intro={maxBytes !== null ? t`At most ${MAX_FILES} files at a time, each up to ${formatSize(maxBytes)}; they go into the file space.` : t`At most ${MAX_FILES} files at a time; they go into the file space.`}
+      intro={maxBytes !== null ? t`At most ${MAX_FILES} files at a time, each up to ${limitSize}; they go into the file space.` : t`At most ${MAX_FILES} files at a time; they go into the file space.`}
     >
       <div className="mb-3 flex flex-wrap items-center gap-3">
         <label className="flex items-center gap-2 text-sm text-slate-600">
@@ -150,7 +153,7 @@ export default function UploadDemo() {
               <div className={`h-full ${i.state === 'failed' ? 'bg-red-500' : i.state === 'done' ? 'bg-green-600' : 'bg-primary'}`} style={{ width: `${i.state === 'failed' ? 100 : Math.round(i.progress * 100)}%` }} />
             </div>
             <span className={`text-[11px] ${i.state === 'failed' ? 'text-red-600' : 'text-slate-500'}`}>
-              {i.state === 'done' ? t`Uploaded` : i.state === 'failed' ? i.error : t`${Math.round(i.progress * 100)} %`}
+              {i.state === 'done' ? t`Uploaded` : i.state === 'failed' ? i.error : `${Math.round(i.progress * 100)} %`}
             </span>
           </li>
         ))}
