@@ -50,12 +50,13 @@ export default function RichTextEditor({ value, onChange, disabled = false, labe
     onUpdate: ({ editor: e }) => onChange(e.getHTML()),
   });
 
+  // The editor may be destroyed already (a re-mount makes a new one): leave it alone then.
   useEffect(() => {
-    editor?.setEditable(!disabled);
+    if (editor && !editor.isDestroyed) editor.setEditable(!disabled);
   }, [editor, disabled]);
   // A value from outside (a loaded record) replaces the content.
   useEffect(() => {
-    if (editor && value !== editor.getHTML()) editor.commands.setContent(value, { emitUpdate: false });
+    if (editor && !editor.isDestroyed && value !== editor.getHTML()) editor.commands.setContent(value, { emitUpdate: false });
   }, [editor, value]);
 
   if (!editor) return null;
