@@ -25,9 +25,9 @@ function Stat({ icon, label, value }: { icon: IconName; label: string; value: st
   );
 }
 
-function Block({ title, children }: { title: string; children: React.ReactNode }) {
+function Block({ title, wide = false, children }: { title: string; wide?: boolean; children: React.ReactNode }) {
   return (
-    <section className="rounded-md border border-slate-200 p-3" aria-label={title}>
+    <section className={`rounded-md border border-slate-200 p-3 ${wide ? 'lg:col-span-2' : ''}`} aria-label={title}>
       <h2 className="mb-3 text-sm font-semibold text-slate-700">{title}</h2>
       {children}
     </section>
@@ -89,7 +89,7 @@ export default function LayoutDemo() {
           <Block title={t`Pager`}>
             <Pagination page={pager.page} size={pager.size} total={436} mini={false} onChange={setPager} />
           </Block>
-          <Block title={t`Form`}>
+          <Block title={t`Form`} wide>
             <KitForm items={items} mode="add" value={form} onChange={setForm} />
           </Block>
           <Block title={t`Empty state`}>
