@@ -162,3 +162,26 @@ test('the demo list searches by keyword and sums the wages of the matches', asyn
   await expect(sum).not.toHaveText(before!);
   await shoot(page, 'plugin-demo-list-search-en');
 });
+
+test('the upload page takes files of the chosen kind, each with its progress and a thumbnail', async ({ page }) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-plugin-'));
+  const png = path.join(dir, 'photo.png');
+  fs.writeFileSync(png, PNG);
+  const text = path.join(dir, 'notes.txt');
+  fs.writeFileSync(text, 'not an image');
+  await signInViaApi(page);
+  await page.goto('/demo/upload');
+  await expect(page.getByTestId('upload-extensions')).toContainText('.png');
+  await page.getByTestId('upload-input').setInputFiles([png, text]);
+  const items = page.getByTestId('upload-item');
+  await expect(items).toHaveCount(2);
+  const image = items.filter({ hasText: 'photo.png' });
+  await expect(image).toHaveAttribute('data-state', 'done');
+  await expect(image.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  await expect(image.locator('img')).toHaveJSProperty('naturalWidth', 1);
+  // A .txt file is not an image: refused before it is sent.
+  const refused = items.filter({ hasText: 'notes.txt' });
+  await expect(refused).toHaveAttribute('data-state', 'failed');
+  await expect(refused).toContainText('Not a file of this kind');
+  await shoot(page, 'plugin-upload-done-en');
+});

@@ -3,7 +3,7 @@
  * images pasted, dropped or picked go into the file space. Its HTML is sanitised again by the
  * server before it is stored. Loaded lazily (./index.tsx): its own chunk.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useEditor, EditorContent, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
@@ -11,6 +11,14 @@ import { useLingui } from '@lingui/react/macro';
 import { altOf, imagesOf, pickImages, uploadImage } from './images.ts';
 import type { RichTextEditorProps } from './index.tsx';
 import { PROSE } from './prose.ts';
+
+const IMAGE_ICON = (
+  <svg viewBox="0 0 24 24" className="mx-auto size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <rect x="3" y="3" width="18" height="18" rx="2" />
+    <circle cx="9" cy="9" r="2" />
+    <path d="M21 15l-5-5L5 21" />
+  </svg>
+);
 
 async function insertImages(editor: Editor, files: File[], onError: (message: string) => void, pos?: number) {
   try {
@@ -60,7 +68,7 @@ export default function RichTextEditor({ value, onChange, disabled = false, labe
   }, [editor, value]);
 
   if (!editor) return null;
-  const button = (name: string, active: boolean, run: () => void, text: string) => (
+  const button = (name: string, active: boolean, run: () => void, text: ReactNode) => (
     <button
       key={name}
       type="button"
@@ -87,7 +95,7 @@ export default function RichTextEditor({ value, onChange, disabled = false, labe
         {button(t`Numbered list`, editor.isActive('orderedList'), () => c().toggleOrderedList().run(), '1.')}
         {button(t`Quote`, editor.isActive('blockquote'), () => c().toggleBlockquote().run(), '❝')}
         {button(t`Code block`, editor.isActive('codeBlock'), () => c().toggleCodeBlock().run(), '</>')}
-        {button(t`Upload image`, false, () => void pickImages().then((files) => insertImages(editor, files, setError)), '🖼')}
+        {button(t`Upload image`, false, () => void pickImages().then((files) => insertImages(editor, files, setError)), IMAGE_ICON)}
         {button(t`Undo`, false, () => c().undo().run(), '↶')}
         {button(t`Redo`, false, () => c().redo().run(), '↷')}
       </div>
