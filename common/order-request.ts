@@ -38,6 +38,8 @@ const fields = {
   upper: modelRef,
   lower: modelRef,
   occlusion: modelRef,
+  /** The delivery address (one of the order creator's, /admin/user/address), or null. */
+  addressId: z.preprocess(blankToNull, z.coerce.number().int().positive().nullable().optional()),
   /**
    * The order's own prescription for the automatic design (common/prescription.ts), null for the
    * lab's default. Checked by the server with prescriptionSchema after this parse, so that a

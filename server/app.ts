@@ -26,6 +26,8 @@ import { dashboardModule } from './modules/dashboard/index.ts';
 import { openModule, PARTNER_ORDER_PATH } from './modules/open/index.ts';
 import { chatModule } from './modules/chat/index.ts';
 import { helperModule } from './modules/helper/index.ts';
+import { userModule } from './modules/user/index.ts';
+import { demoModule } from './modules/demo/index.ts';
 
 /** The running build's version, from package.json: the one place it is set (the client's
  * version check compares it with its own, also from package.json). */
@@ -65,7 +67,9 @@ export function createApp(ctx: AppContext) {
     .route('/', designModule(ctx))
     .route('/', openModule(ctx))
     .route('/', chatModule(ctx))
-    .route('/', helperModule(ctx));
+    .route('/', helperModule(ctx))
+    .route('/', userModule(ctx))
+    .route('/', demoModule(ctx));
   // The eps description is read off the registered routes (core/eps.ts), now that all are.
   Object.assign(eps, describeRoutes(app.routes));
 

@@ -1,6 +1,6 @@
 // Who sees whose rows, for every module. Non-admins see their own files, orders and devices; an
 // "admin" for an area is a superadmin or a user granted that area's "...:all" permission (seeded
-// menu entries "All files", "All orders", "All devices").
+// menu entries "All files", "All orders", "All devices", "All addresses").
 import type { Context } from 'hono';
 import type { AppEnv, AuthInfo } from './env.ts';
 import { unauthorized } from './errors.ts';
@@ -11,6 +11,7 @@ export const SEE_ALL = {
   files: 'space:info:all',
   orders: 'order:info:all',
   devices: 'device:info:all',
+  addresses: 'user:address:all',
 } as const;
 
 export function authOf(c: Context<AppEnv>): AuthInfo {

@@ -6,6 +6,7 @@ import { baseMessages } from './messages/base.ts';
 import { callbackMessages } from './messages/callbacks.ts';
 import { callsMessages } from './messages/calls.ts';
 import { chatMessages } from './messages/chat.ts';
+import { demoMessages } from './messages/demo.ts';
 import { designMessages } from './messages/design.ts';
 import { helperMessages } from './messages/helper.ts';
 import { hubMessages } from './messages/hub.ts';
@@ -33,6 +34,7 @@ const catalog = {
   ...callsMessages,
   ...chatMessages,
   ...helperMessages,
+  ...demoMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

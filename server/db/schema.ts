@@ -225,6 +225,8 @@ export interface OrderInfoTable {
   /** When the automatic design was last submitted, and when that run ended. */
   aiSubmitTime: string | null;
   aiEndTime: string | null;
+  /** The delivery address chosen (user_address of the creator), or null. */
+  addressId: number | null;
   createTime: string;
   updateTime: string;
 }
@@ -530,6 +532,34 @@ export interface BaseSysArticleTable {
   updateTime: string;
 }
 
+/** A user's delivery address (server/modules/user/address.ts); region codes and names comma-separated. */
+export interface UserAddressTable {
+  id: Generated<number>;
+  userId: number;
+  /** Who receives deliveries there. */
+  name: string;
+  phone: string;
+  regionCodes: string;
+  regionNames: string;
+  detail: string;
+  isDefault: Generated<number>;
+  createTime: string;
+  updateTime: string;
+}
+
+/** A text saved by the editor demo pages (server/modules/demo/article.ts): format 'html' or 'markdown'. */
+export interface DemoArticleTable {
+  id: Generated<number>;
+  userId: number;
+  title: string;
+  format: string;
+  content: string;
+  /** The sanitised HTML of the content (what is shown). */
+  html: string;
+  createTime: string;
+  updateTime: string;
+}
+
 /** The editor's latest design document of an order (server/modules/design). */
 export interface DesignDataTable {
   id: Generated<number>;
@@ -727,6 +757,8 @@ export interface Database {
   chat_read: ChatReadTable;
   chat_stream: ChatStreamTable;
   helper_module: HelperModuleTable;
+  user_address: UserAddressTable;
+  demo_article: DemoArticleTable;
 }
 
 export type User = Selectable<BaseSysUserTable>;

@@ -85,6 +85,8 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Order teeth', type: 2, perms: 'design:getTeeth' },
           // The automatic design (server/modules/ai/routes.ts): a new entry, as above.
           { name: 'AI design', type: 2, perms: 'design:retryAI,design:aiStatistics' },
+          // The order form's delivery address, picked from the creator's addresses: a new entry, as above.
+          { name: 'Delivery addresses', type: 2, perms: 'user:address:list,user:address:info' },
         ]),
       },
       {
@@ -218,6 +220,39 @@ export const seedMenus: MenuSeed[] = [
       {
         name: 'Article list', type: 1, router: '/help/article', viewPath: 'modules/help/views/article', icon: 'article',
         children: crud('base:sys:article', crud('base:sys:articleCategory').map((m) => ({ ...m, name: `Category ${m.name.toLowerCase()}` }))),
+      },
+    ],
+  },
+  {
+    // The plugin demo pages (src/modules/demo): new entries, so existing databases get them at
+    // their next start (seed-menu-sync.ts).
+    name: 'Plugins', type: 0, icon: 'plugin',
+    children: [
+      {
+        name: 'Demo', type: 0, icon: 'plugin',
+        children: [
+          {
+            name: 'User address', type: 1, router: '/demo/address', viewPath: 'modules/demo/views/address', icon: 'order',
+            children: crud('user:address', [{ name: 'All addresses', type: 2, perms: 'user:address:all' }]),
+          },
+          { name: 'Region picker', type: 1, router: '/demo/region', viewPath: 'modules/demo/views/region', icon: 'plugin' },
+          {
+            name: 'Markdown editor', type: 1, router: '/demo/markdown', viewPath: 'modules/demo/views/markdown', icon: 'doc',
+            children: crud('demo:article'),
+          },
+          { name: 'Code editor', type: 1, router: '/demo/code', viewPath: 'modules/demo/views/code', icon: 'doc' },
+          { name: 'Editor preview', type: 1, router: '/demo/preview', viewPath: 'modules/demo/views/preview', icon: 'doc' },
+          {
+            name: 'Rich text editor', type: 1, router: '/demo/rich-text', viewPath: 'modules/demo/views/rich-text', icon: 'article',
+            children: crud('demo:article'),
+          },
+          { name: 'File upload', type: 1, router: '/demo/upload', viewPath: 'modules/demo/views/upload', icon: 'file' },
+          { name: 'View layout', type: 1, router: '/demo/layout', viewPath: 'modules/demo/views/layout', icon: 'dashboard' },
+          {
+            name: 'Demo list', type: 1, router: '/demo/list', viewPath: 'modules/demo/views/list', icon: 'menu',
+            children: crud('demo:sample'),
+          },
+        ],
       },
     ],
   },

@@ -8,7 +8,8 @@ import { permPrefix } from './service.ts';
 import { Icon } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { useOptions } from './dict.ts';
-import { uploadFile, useFileUrl } from './upload.ts';
+import { MAX_UPLOAD_FILES, uploadFile, useFileUrl } from './upload.ts';
+import { RegionField } from './RegionField.tsx';
 import type { FormItem, FormMode, Option, Row, TreeNode, Form } from './types.ts';
 
 export interface FieldProps {
@@ -24,9 +25,6 @@ export interface FieldProps {
   /** Info mode: text stays selectable (read-only), other controls are disabled. */
   readOnly?: boolean;
 }
-
-/** Most files one upload item takes; thumbnails are 120 px (spec §9). */
-const MAX_UPLOAD_FILES = 9;
 
 const INPUT = 'aw-input disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500 read-only:bg-slate-50 read-only:text-slate-600 read-only:focus:ring-0';
 
@@ -107,6 +105,8 @@ export function Field(props: FieldProps): ReactNode {
       return <TreeSelect {...inner} />;
     case 'upload':
       return <UploadField {...inner} />;
+    case 'region':
+      return <RegionField id={id} value={value} onChange={onChange} disabled={disabled} invalid={invalid} placeholder={item.placeholder} />;
     case 'custom':
       return item.render ? item.render({ id, value, onChange, disabled, invalid, form: props.form, mode: props.mode }) : <ConfigError name={item.prop ?? '?'} />;
     default:

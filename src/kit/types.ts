@@ -71,6 +71,8 @@ export type ItemType =
   | 'datetimeRange'
   | 'treeSelect'
   | 'upload'
+  /** Province, city and district (`{ codes, names }`, common/region.ts). */
+  | 'region'
   | 'custom'
   /** A collapsible group holding `children`. */
   | 'group';

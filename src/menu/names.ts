@@ -37,6 +37,17 @@ const NAMES: Record<string, MessageDescriptor> = {
   'recycle bin': msg`Recycle bin`,
   'file management': msg`File management`,
   'design editor': msg`Design editor`,
+  plugins: msg`Plugins`,
+  demo: msg`Demo`,
+  'user address': msg`User address`,
+  'region picker': msg`Region picker`,
+  'markdown editor': msg`Markdown editor`,
+  'code editor': msg`Code editor`,
+  'editor preview': msg`Editor preview`,
+  'rich text editor': msg`Rich text editor`,
+  'file upload': msg`File upload`,
+  'view layout': msg`View layout`,
+  'demo list': msg`Demo list`,
 };
 
 export function menuLabel(i18n: I18n, name: string): string {

@@ -24,6 +24,7 @@ import * as m0180 from './0180_habby_redirect.ts';
 import * as m0190 from './0190_drop_partner_redirect.ts';
 import * as m0250 from './0250_chat.ts';
 import * as m0240 from './0240_helper_modules.ts';
+import * as m0220 from './0220_plugin_demo.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0190_drop_partner_redirect': m0190,
   '0250_chat': m0250,
   '0240_helper_modules': m0240,
+  '0220_plugin_demo': m0220,
 };

@@ -18,6 +18,7 @@ import { checkModelSet, orderCreated } from './create.ts';
 import { historySchema, orderHistory } from './history.ts';
 import { aiOff, AUTODESIGN_KIND, submitAi } from '../ai/status.ts';
 import { checkPrescription } from '../ai/prescription.ts';
+import { addressOf } from '../user/address.ts';
 
 type Row = Record<string, unknown>;
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -55,6 +56,7 @@ export const orderResource = {
     processEndTime: { type: 'datetime', comment: 'Processing finished', nullable: true },
     baseFileId: { type: 'number', comment: 'Generated denture base (space file ID), saveDentureBase', nullable: true, readonly: true },
     drc: { type: 'json', comment: 'Design rule check of a design version (updateDRC)', nullable: true, readonly: true },
+    addressId: { type: 'number', comment: "Delivery address (user_address of the order's creator)", nullable: true },
     prescription: { type: 'json', comment: "The order's prescription for the automatic design (common/prescription.ts); null: the lab's default", nullable: true },
     aiError: { type: 'string', comment: 'Why the last automatic design failed (aiStatus 3)', nullable: true, readonly: true },
     aiSubmitTime: { type: 'datetime', comment: 'Automatic design last submitted', nullable: true, readonly: true },
@@ -128,6 +130,12 @@ async function checkModels(trx: Kysely<Database>, userId: number, filesAdmin: bo
   return models;
 }
 
+/** A delivery address must be one of the order creator's. */
+async function checkAddress(trx: Kysely<Database>, addressId: number | null | undefined, creatorId: number) {
+  if (addressId === null || addressId === undefined) return;
+  if (!(await addressOf(trx, addressId, creatorId))) throw fail('addressNotYours');
+}
+
 async function checkDesigner(trx: Kysely<Database>, designerId: number) {
   const user = await trx.selectFrom('base_sys_user').select('id').where('id', '=', designerId).executeTakeFirst();
   if (!user) throw invalidField('designerId');
@@ -157,6 +165,7 @@ export function createOrderResource(ctx: AppContext) {
         const now = ctx.clock.now();
         const enableAI = data.enableAI ?? 0;
         const prescription = prescriptionOf(c.get('lang'), data.prescription);
+        await checkAddress(trx, data.addressId, userId);
         return {
           caseNo: await nextCaseNo(trx, now),
           patientName: data.patientName,
@@ -172,6 +181,7 @@ export function createOrderResource(ctx: AppContext) {
           upperFileId: models.upperFileId ?? null,
           lowerFileId: models.lowerFileId ?? null,
           occlusionFileId: models.occlusionFileId ?? null,
+          addressId: data.addressId ?? null,
           designStartTime: formatTime(now),
         };
       },
@@ -199,6 +209,10 @@ export function createOrderResource(ctx: AppContext) {
           deliveryTime: data.deliveryTime,
           ...models,
         };
+        if (data.addressId !== undefined && data.addressId !== previous.addressId) {
+          await checkAddress(trx, data.addressId, Number(previous.creatorId));
+          values.addressId = data.addressId;
+        }
         if (data.designerId && data.designerId !== previous.designerId && (await seesAll(trx, userId, SEE_ALL.orders))) {
           await checkDesigner(trx, data.designerId);
           values.designerId = data.designerId;

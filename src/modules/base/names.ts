@@ -24,6 +24,7 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'all orders': msg`All orders`,
   'all devices': msg`All devices`,
   'all files': msg`All files`,
+  'all addresses': msg`All addresses`,
   'device time': msg`Device time`,
   // Orders, devices, interface configuration and file space.
   'retry ai': msg`Retry AI`,
@@ -32,6 +33,7 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'assign designer': msg`Assign designer`,
   'order teeth': msg`Order teeth`,
   'ai design': msg`AI design`,
+  'delivery addresses': msg`Delivery addresses`,
   design: msg`Design`,
   bend: msg({ message: 'Bend', context: 'permission' }),
   'reset key': msg`Reset key`,

@@ -18,6 +18,7 @@ import { factories as loadFactories, type CopiedOrder, type Factory } from '../.
 import { ChatDrawer } from '../../chat/ChatDrawer.tsx';
 import { useChatUnread } from '../../chat/live.ts';
 import { UnreadBadge } from '../../chat/UnreadBadge.tsx';
+import { AddressSelect } from '../../user/AddressSelect.tsx';
 
 const PREFIX = '/admin/order/info';
 const MODELS = ['upperFileId', 'lowerFileId', 'occlusionFileId'] as const;
@@ -112,6 +113,17 @@ export default function OrderList() {
         <p className="py-1.5 text-sm text-slate-700" data-testid="order-factories">
           {factoryList.map((f) => f.name).join(' · ')}
         </p>
+      ),
+    },
+    {
+      // One of the creator's delivery addresses (the server checks it is theirs).
+      prop: 'addressId',
+      label: t`Delivery address`,
+      type: 'custom',
+      span: 24,
+      value: null,
+      render: ({ id, value, onChange, disabled, invalid, form }) => (
+        <AddressSelect id={id} userId={typeof form.creatorId === 'number' ? form.creatorId : undefined} value={value} onChange={onChange} disabled={disabled} invalid={invalid} />
       ),
     },
     { prop: 'enableAI', label: t`AI design`, type: 'switch', hook: 'booleanNumber', value: false, span: 12 },
