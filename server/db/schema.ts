@@ -687,6 +687,8 @@ export interface ChatStreamTable {
   id: Generated<number>;
   userId: number;
   seenAt: number;
+}
+
 /** A live module of the AI coding helper (common/ai-code.ts). */
 export interface HelperModuleTable {
   id: Generated<number>;
