@@ -24,6 +24,7 @@ import { DENTURE_BASE_PATH } from './modules/design/denture-base.ts';
 import { deviceModule } from './modules/device/index.ts';
 import { dashboardModule } from './modules/dashboard/index.ts';
 import { openModule, PARTNER_ORDER_PATH } from './modules/open/index.ts';
+import { pluginModule } from './modules/plugin/index.ts';
 
 /** The running build's version, from package.json: the one place it is set (the client's
  * version check compares it with its own, also from package.json). */
@@ -61,7 +62,8 @@ export function createApp(ctx: AppContext) {
     .route('/', recycleModule(ctx))
     .route('/', dashboardModule(ctx))
     .route('/', designModule(ctx))
-    .route('/', openModule(ctx));
+    .route('/', openModule(ctx))
+    .route('/', pluginModule(ctx));
   // The eps description is read off the registered routes (core/eps.ts), now that all are.
   Object.assign(eps, describeRoutes(app.routes));
 

@@ -21,6 +21,7 @@ export const LOGIN_ONLY_PATHS: ReadonlySet<string> = new Set([
   '/admin/base/sys/release/toReaded',
   '/admin/base/sys/article/docs',
   '/admin/base/sys/article/doc',
+  '/admin/plugin/info/state',
 ]);
 
 export function authGuard(ctx: AppContext): MiddlewareHandler<AppEnv> {

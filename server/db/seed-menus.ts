@@ -170,6 +170,14 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Delete', type: 2, perms: 'recycle:data:delete' },
         ],
       },
+      {
+        name: 'Plugin list', type: 1, router: '/sys/plugin', viewPath: 'modules/plugin/views/list', icon: 'set',
+        children: [
+          { name: 'Query', type: 2, perms: 'plugin:info:list' },
+          { name: 'Enable and configure', type: 2, perms: 'plugin:info:enable,plugin:info:config' },
+          { name: 'Install', type: 2, perms: 'plugin:info:install,plugin:info:uninstall' },
+        ],
+      },
       { name: 'Param list', type: 1, router: '/sys/param', viewPath: 'modules/base/views/param', icon: 'param', children: crud('base:sys:param', [{ name: 'Preview', type: 2, perms: 'base:sys:param:html' }]) },
       { name: 'Dictionary list', type: 1, router: '/dict/list', viewPath: 'modules/dict/views/list', icon: 'dict', children: crud('dict:type', [
         ...crud('dict:info').map((m) => ({ ...m, name: `Entry ${m.name.toLowerCase()}` })),

@@ -37,6 +37,7 @@ const NAMES: Record<string, MessageDescriptor> = {
   'recycle bin': msg`Recycle bin`,
   'file management': msg`File management`,
   'design editor': msg`Design editor`,
+  'plugin list': msg`Plugin list`,
 };
 
 export function menuLabel(i18n: I18n, name: string): string {
