@@ -11,9 +11,11 @@ import { ok } from '../../core/envelope.ts';
 import { fail } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
 import { getParam } from './sys-param.ts';
+import { HARDENING_PARAM_KEY } from '../../../common/hardening.ts';
 
-/** Keys any client may read: the field types of the eps description (the rule scripts' forms). */
-export const PUBLIC_PARAM_KEYS: ReadonlySet<string> = new Set(['epsFieldType']);
+/** Keys any client may read: the field types of the eps description (the rule scripts' forms),
+ * and whether the client hardening is on (src/app/hardening.ts; read before sign-in). */
+export const PUBLIC_PARAM_KEYS: ReadonlySet<string> = new Set(['epsFieldType', HARDENING_PARAM_KEY]);
 
 export const APP_COMM_PREFIX = '/app/base/comm';
 
