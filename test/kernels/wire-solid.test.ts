@@ -76,3 +76,41 @@ describe('wire solid for STL export', () => {
     }
   });
 });
+
+describe('STL export of the editor (features/export/stlExport.ts)', () => {
+  it('writes one file per part or one merged file, each part a closed shell', async () => {
+    const { StlExportController } = await import('../../src/editor/features/export/stlExport.ts');
+    const k = await loadKernels();
+    const write = (positions: Float32Array, indices: Uint32Array, header: string, matrix: number[]) => {
+      k.arenaReset();
+      return Promise.resolve(new Uint8Array(transformStl(writeBinaryStl(meshFromArrays(k, positions, indices), header), matrix)));
+    };
+    const wire = (id: string, jaw: 'upper' | 'lower', points: [number, number, number][]) =>
+      ({ id, type: 'labialBow', jaw, diameter: 0.7, clearance: 0.1, points: points.map((point) => ({ point })), anchors: [] }) as never;
+    const lift = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 20, 1];
+    const controller = new StlExportController({
+      jawsWithBase: () => [],
+      baseStl: async () => null,
+      modelRoles: () => [],
+      modelStl: async () => null,
+      wires: () => [wire('a', 'upper', CORNERS), wire('b', 'lower', [[0, 0, 0], [5, 5, 0], [10, 0, 0]])],
+      meshStl: write,
+      matrixOf: (role) => (role === 'upper' ? lift : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]),
+    });
+    const separate = await controller.files({ bases: true, wires: true, models: true, together: false });
+    expect(separate.map((f) => f.name)).toEqual(['wire-1-labialBow-upper.stl', 'wire-2-labialBow-lower.stl']);
+    const [merged] = await controller.files({ bases: false, wires: true, models: false, together: true });
+    expect(merged!.name).toBe('design.stl');
+    const count = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset).getUint32(80, true);
+    expect(count(merged!.bytes)).toBe(count(separate[0]!.bytes) + count(separate[1]!.bytes));
+    k.arenaReset();
+    const parsed = await parseStl(k, merged!.bytes);
+    if (!parsed.ok) throw new Error(parsed.error.code);
+    expect(edgeReport(parsed.mesh.indices)).toEqual({ open: 0, nonManifold: 0, misoriented: 0 });
+    k.arenaReset();
+    const health = await analyzeMesh(meshFromArrays(k, parsed.mesh.positions, parsed.mesh.indices));
+    expect({ shells: health.shellCount, closed: health.closed }).toEqual({ shells: 2, closed: true });
+    // The upper wire was moved by its jaw's matrix (20 mm up).
+    expect(parsed.mesh.bounds.max[2]).toBeGreaterThan(19);
+  });
+});
