@@ -607,6 +607,12 @@ export class EditorEngine {
     return c ? { alpha: c.alpha, beta: c.beta, radius: c.radius } : null;
   }
 
+  /** The point the camera looks at (moved by panning; tests, diagnostics). */
+  get cameraTarget(): Xyz | null {
+    const c = this.camera;
+    return c ? [c.target.x, c.target.y, c.target.z] : null;
+  }
+
   /** A plane across the arch (normal -y): everything in front of `offset` (y < offset) is cut away. */
   setClipping(enabled: boolean, offset: number = this.state.clipping.offset): void {
     const { min, max } = this.state.clipping;
