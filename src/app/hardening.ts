@@ -59,7 +59,7 @@ export function startHardening(onDebugger: () => void = () => window.location.re
 export async function applyHardening(): Promise<Hardening | null> {
   let on = false;
   try {
-    const res = await fetch(`/app/base/comm/param?key=${HARDENING_PARAM_KEY}`);
+    const res = await fetch(`/admin/base/open/param?key=${HARDENING_PARAM_KEY}`);
     const reply = (await res.json()) as { code?: number; data?: unknown };
     on = reply.code === 1000 && hardeningOn(reply.data);
   } catch {

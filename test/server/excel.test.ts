@@ -145,7 +145,7 @@ describe('generic export and import', () => {
     expect(huge.status).toBe(413);
 
     // A small ZIP that says it unpacks to 64 MB: refused by its directory, nothing inflated.
-    const bomb = await (await upload(`${D}/import`, new Blob([zipOf('xl/worksheets/sheet1.xml', 64 * 1024 * 1024)]))).json();
+    const bomb = await (await upload(`${D}/import`, new Blob([zipOf('xl/worksheets/sheet1.xml', 64 * 1024 * 1024) as Uint8Array<ArrayBuffer>]))).json();
     expect(bomb).toEqual({ code: 1001, message: 'The file is too large to import (at most 2 MB)' });
 
     const rows: unknown[][] = [['Type ID', 'Name']];

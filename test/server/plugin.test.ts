@@ -23,7 +23,7 @@ const manifest = (over: Record<string, unknown> = {}) => ({
 function install(body: Uint8Array | string, token = admin, lang = 'en') {
   const form = new FormData();
   form.append('file', new Blob([body as BlobPart]), 'plugin.zip');
-  return t.app.request(`${P}/install`, { method: 'POST', headers: { Authorization: token, 'Accept-Language': lang }, body: form }).then((r) => r.json());
+  return Promise.resolve(t.app.request(`${P}/install`, { method: 'POST', headers: { Authorization: token, 'Accept-Language': lang }, body: form })).then((r) => r.json());
 }
 const post = (url: string, body: unknown, token = admin) => t.call('POST', url, { token, body, lang: 'en' }).then((r) => r.body);
 
@@ -177,3 +177,13 @@ function zipOf(files: [string, string | Uint8Array][]): Uint8Array {
   end.writeUInt32LE(offset, 16);
   return new Uint8Array(Buffer.concat([...locals, cd, end]));
 }
+
+describe('client hardening switch', () => {
+  it('is readable before sign-in, and only that param', async () => {
+    const off = await t.call('GET', '/admin/base/open/param?key=clientHardening');
+    expect(off.body).toEqual({ code: 1000, message: expect.any(String), data: null });
+    await post('/admin/base/sys/param/add', { name: 'Client hardening', keyName: 'clientHardening', data: '1', dataType: 0 });
+    expect((await t.call('GET', '/admin/base/open/param?key=clientHardening')).body.data).toBe(1);
+    expect((await t.call('GET', '/admin/base/open/param?key=jwtSecret')).body.code).toBe(1001);
+  });
+});

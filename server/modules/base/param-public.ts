@@ -1,5 +1,6 @@
 // GET /app/base/comm/param?key= (no token: the AI helper's rule scripts call it from another
-// host) and GET /admin/base/comm/param?key= (any signed-in user): the value of a parameter whose
+// host), GET /admin/base/open/param?key= (no token: the app before sign-in) and
+// GET /admin/base/comm/param?key= (any signed-in user): the value of a parameter whose
 // key is on the public allow-list, JSON-parsed when it is JSON, null when it is not set. Every
 // other key is refused the same way whether it exists or not: parameters hold settings and secrets.
 import { Hono } from 'hono';
@@ -32,7 +33,7 @@ export async function publicParam(ctx: AppContext, key: string): Promise<unknown
   }
 }
 
-export function publicParamRoutes(ctx: AppContext, group: 'BaseApp' | 'BaseCommParam', prefix: string) {
+export function publicParamRoutes(ctx: AppContext, group: 'BaseApp' | 'BaseCommParam' | 'BaseOpenParam', prefix: string) {
   const doc = entryDoc(epsGroup('base', prefix, group));
   return new Hono<AppEnv>().get('/param', doc('A public parameter by key (?key=, allow-listed keys only, e.g. epsFieldType)'), validate('query', query), async (c) =>
     ok(c, await publicParam(ctx, c.req.valid('query').key)),
