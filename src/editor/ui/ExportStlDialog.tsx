@@ -44,7 +44,7 @@ export function ExportStlDialog({ engine }: { engine: EditorEngine | null }) {
             <legend className="mb-1 text-sm font-medium text-slate-700">{t`Parts`}</legend>
             {parts.map((p) => (
               <label key={p.key} className="flex items-center gap-2 text-sm text-slate-700">
-                <input type="checkbox" checked={choice[p.key]} disabled={p.count === 0} onChange={(e) => setChoice({ ...choice, [p.key]: e.target.checked })} />
+                <input type="checkbox" checked={choice[p.key] && p.count > 0} disabled={p.count === 0} onChange={(e) => setChoice({ ...choice, [p.key]: e.target.checked })} />
                 {p.label} <span className="text-slate-400 tabular-nums">({p.count})</span>
               </label>
             ))}

@@ -91,7 +91,7 @@ export default function PluginList() {
   }
 
   const columns: TableColumn[] = [
-    { prop: 'name', label: t`Name`, minWidth: 180, render: (r) => nameOf(r as Plugin) },
+    { prop: 'name', label: t`Plugin`, minWidth: 180, render: (r) => nameOf(r as Plugin) },
     { prop: 'key', label: t`Key`, minWidth: 120 },
     { prop: 'version', label: t`Version`, width: 100 },
     { prop: 'builtIn', label: t`Type`, width: 110, render: (r) => ((r as Plugin).builtIn ? t`Built-in` : t`Installed`) },
