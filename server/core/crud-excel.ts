@@ -1,6 +1,6 @@
 // The spreadsheet calls of a CRUD resource that declares `excel` (core/crud.ts):
 //   POST export   the page's filters (keyword, field filters, order, the caller's scope), all
-//                 pages, at most MAX_EXPORT_ROWS rows, as xlsx;
+//                 pages, at most MAX_EXPORT_ROWS rows (or the Excel plugin's exportRows), as xlsx;
 //   GET  template the importable columns' headers, as xlsx;
 //   POST import   multipart `file`: each row is checked as add checks a body (the resource's zod
 //                 schema, its hooks) and must fall inside the caller's scope; bad rows are
@@ -19,7 +19,7 @@ import { ok } from './envelope.ts';
 import { ApiError, fail } from './errors.ts';
 import { headerOf, MAX_EXPORT_ROWS, readSheet, readUpload, withoutBlanks, writeSheet, xlsxReply, type ExcelDef } from './excel.ts';
 import { t, type Lang } from './i18n.ts';
-import { requirePlugin } from './plugins.ts';
+import { exportRowCap, requirePlugin } from './plugins.ts';
 import { validate, validationError } from './validate.ts';
 
 export type { ExcelDef } from './excel.ts';
@@ -67,9 +67,9 @@ export function excelRoutes(routes: Hono<AppEnv>, ctx: AppContext, excel: ExcelD
   const importable = excel.columns.filter((col) => col.import !== false);
 
   routes.post('/export', validate('json', parts.listSchema), async (c) => {
-    await requirePlugin(ctx.db, 'excel');
+    const limit = await exportRowCap(ctx.db, MAX_EXPORT_ROWS);
     const body = c.req.valid('json') as Row;
-    const rows = await parts.rows(c, { ...body, limit: MAX_EXPORT_ROWS });
+    const rows = await parts.rows(c, { ...body, limit });
     return xlsxReply(c, await writeSheet(excel, exported, rows, c.get('lang')), excel.file);
   });
 

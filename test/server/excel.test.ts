@@ -134,6 +134,18 @@ describe('generic export and import', () => {
     expect(back.sort()).toEqual([...evil].sort());
   });
 
+  it("caps an export at the Excel plugin's exportRows setting", async () => {
+    expect((await post('/admin/plugin/info/config', { key: 'excel', settings: { exportRows: 2 } })).body.code).toBe(1000);
+    try {
+      const res = await t.app.request(`${D}/export`, { method: 'POST', headers: { Authorization: admin, 'Content-Type': 'application/json' }, body: JSON.stringify({ typeId }) });
+      expect((await sheetOf(res)).actualRowCount).toBe(3);
+      const users = await t.app.request('/admin/base/sys/user/export', { method: 'POST', headers: { Authorization: admin, 'Content-Type': 'application/json' }, body: '{}' });
+      expect((await sheetOf(users)).actualRowCount).toBeLessThanOrEqual(3);
+    } finally {
+      await post('/admin/plugin/info/config', { key: 'excel', settings: { exportRows: 10_000 } });
+    }
+  });
+
   it('refuses a file that is not a workbook, and one too large, and too many rows', async () => {
     const csv = await (await upload(`${D}/import`, new Blob(['Type ID,Name\n1,Red\n']))).json();
     expect(csv).toEqual({ code: 1001, message: 'The file is not a readable Excel (xlsx) workbook' });
@@ -163,14 +175,14 @@ describe('generic export and import', () => {
     expect((await upload(`${D}/import`, await workbook([['Name'], ['x']]), reader)).status).toBe(403);
     expect((await t.app.request(`${D}/export`, { method: 'POST', headers: { Authorization: reader, 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(403);
 
-    await t.ctx.db.insertInto('plugin_info').values({ key: 'excel', name: 'excel', version: '1.0.0', builtIn: 1, status: 0, createTime: 'x', updateTime: 'x' }).execute();
+    expect((await post('/admin/plugin/info/enable', { key: 'excel', status: 0 })).body.code).toBe(1000);
     try {
       const off = await post(`${D}/export`, {});
       expect(off.body).toEqual({ code: 1001, message: 'The plugin "excel" is disabled' });
       const users = await post('/admin/base/sys/user/export', {});
       expect(users.body.code).toBe(1001);
     } finally {
-      await t.ctx.db.deleteFrom('plugin_info').where('key', '=', 'excel').execute();
+      await post('/admin/plugin/info/enable', { key: 'excel', status: 1 });
     }
   });
 

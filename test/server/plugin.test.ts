@@ -47,11 +47,14 @@ describe('plugins', () => {
     await addUser(t, admin, { username: 'pl-nobody', password: 'nobody-pass-1', roleIdList: [roleId] });
     const nobody = (await t.login('pl-nobody', 'nobody-pass-1')).token;
     const state = await t.call('GET', `${P}/state`, { token: nobody });
-    expect(state.body.data).toEqual({ disabled: ['excel'] });
+    expect(state.body.data.disabled).toEqual(['excel']);
+    // The editors' settings, nothing of the others (the AI connector's, installed plugins').
+    expect(Object.keys(state.body.data.settings).sort()).toEqual(['code', 'markdown', 'regionPicker', 'richText']);
+    expect(state.body.data.settings.code).toEqual({ tabSize: 2 });
     // The kit's calls are off while it is.
     expect((await post('/admin/dict/info/export', {})).message).toBe('The plugin "excel" is disabled');
     await post(`${P}/enable`, { key: 'excel', status: 1 });
-    expect((await t.call('GET', `${P}/state`, { token: nobody })).body.data).toEqual({ disabled: [] });
+    expect((await t.call('GET', `${P}/state`, { token: nobody })).body.data.disabled).toEqual([]);
     expect((await post(`${P}/enable`, { key: 'nope', status: 0 })).code).toBe(1001);
   });
 

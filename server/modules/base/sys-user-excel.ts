@@ -13,7 +13,7 @@ import { ok } from '../../core/envelope.ts';
 import { callerHolding, type Holding } from '../../core/grants.ts';
 import { ApiError } from '../../core/errors.ts';
 import { headerOf, readSheet, readUpload, writeSheet, xlsxReply, type ExcelColumn } from '../../core/excel.ts';
-import { requirePlugin } from '../../core/plugins.ts';
+import { exportRowCap, requirePlugin } from '../../core/plugins.ts';
 import { t, type Lang, type MessageKey, type MessageParams } from '../../core/i18n.ts';
 import { validate, validationError } from '../../core/validate.ts';
 import type { Database } from '../../db/schema.ts';
@@ -271,13 +271,13 @@ export function addUserExcelRoutes<S extends Schema>(ctx: AppContext, resource: 
       return xlsxReply(c, await writeSheet(EXCEL, COLUMNS.filter((col) => col.import !== false), [], lang), 'users-template');
     })
     .post('/export', validate('json', exportSchema), async (c) => {
-      await requirePlugin(ctx.db, 'excel');
+      const limit = await exportRowCap(ctx.db, MAX_EXPORT_USERS);
       // Same keyword/filters/scope as page; values are bound, never interpolated.
       const body = c.req.valid('json') as Row;
       const rows = (await (await resource.filtered(c, body))
         .select(['id', 'username', 'name', 'nickName', 'phone', 'email', 'departmentId', 'status', 'remark', 'createTime'])
         .orderBy('id', 'asc')
-        .limit(MAX_EXPORT_USERS)
+        .limit(limit)
         .execute()) as Row[];
       const described = rows.length ? await helpers.describeUsers(ctx.db, rows) : [];
       const lang: Lang = c.get('lang');

@@ -1,7 +1,8 @@
 // /admin/plugin/info: the built-in plugins (editors, the Excel kit, the AI service connector) and
 // installed packages. Every call but `state` needs its right (plugin:info:<call>):
 //   POST list                   all plugins with status, settings and settings schema
-//   GET  state                  the disabled plugins' keys (any signed-in user: pages hide them)
+//   GET  state                  the disabled plugins' keys and the editors' settings (any
+//                               signed-in user: pages hide or configure themselves)
 //   POST enable { key, status } enable (1) or disable (0); an installed plugin's menus hide too
 //   POST config { key, settings } settings checked against the plugin's settings schema
 //   POST install (multipart file: a JSON manifest or a ZIP with manifest.json) records the
@@ -24,6 +25,8 @@ import { readPackage, type Manifest } from './manifest.ts';
 export const PLUGIN_PREFIX = '/admin/plugin/info';
 /** Any signed-in user may read which plugins are off (core/auth.ts LOGIN_ONLY_PATHS). */
 export const PLUGIN_STATE_PATH = `${PLUGIN_PREFIX}/state`;
+/** Built-ins whose settings every page may read (the editors): no secrets among them. */
+const PAGE_PLUGINS: ReadonlySet<string> = new Set(['markdown', 'code', 'richText', 'regionPicker']);
 
 export interface PluginView {
   key: string;
@@ -136,9 +139,10 @@ export function pluginModule(ctx: AppContext) {
   const now = () => formatTime(ctx.clock.now());
   const routes = new Hono<AppEnv>()
     .post('/list', doc('All plugins: built-in and installed, with status, settings and settings schema'), async (c) => ok(c, await listPlugins(ctx.db)))
-    .get('/state', doc('Keys of the disabled plugins (any signed-in user)'), async (c) => {
-      const rows = await ctx.db.selectFrom('plugin_info').select('key').where('status', '=', 0).execute();
-      return ok(c, { disabled: rows.map((r) => r.key) });
+    .get('/state', doc('Keys of the disabled plugins, and the settings of the built-in editors (any signed-in user)'), async (c) => {
+      const all = await listPlugins(ctx.db);
+      const settings = Object.fromEntries(all.filter((p) => PAGE_PLUGINS.has(p.key)).map((p) => [p.key, p.settings]));
+      return ok(c, { disabled: all.filter((p) => p.status === 0).map((p) => p.key), settings });
     })
     .post('/enable', doc('Enable or disable a plugin ({ key, status })'), validate('json', z.object({ key: keySchema, status: z.union([z.literal(0), z.literal(1)]) })), async (c) => {
       const { key, status } = c.req.valid('json');
