@@ -16,7 +16,14 @@ export default defineConfig({
   // The Lingui macro needs Babel; it must run before react().
   plugins: [babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }), react(), lingui(), tailwindcss()],
   worker: { format: 'es' },
-  build: { outDir: 'dist', target: 'es2022', chunkSizeWarningLimit: 6000 },
+  build: {
+    outDir: 'dist',
+    target: 'es2022',
+    chunkSizeWarningLimit: 6000,
+    // The client hardening's debugger check is a `debugger` statement (no eval under the CSP): the
+    // minifier must keep it (src/app/hardening.ts).
+    rolldownOptions: { output: { minify: { compress: { dropDebugger: false }, mangle: true } } },
+  },
   server: {
     headers: isolation,
     proxy: { '/admin': apiTarget, '/version.json': apiTarget, '/ws': { target: apiTarget, ws: true } },

@@ -28,6 +28,7 @@ import { chatModule } from './modules/chat/index.ts';
 import { helperModule } from './modules/helper/index.ts';
 import { userModule } from './modules/user/index.ts';
 import { demoModule } from './modules/demo/index.ts';
+import { pluginModule } from './modules/plugin/index.ts';
 
 /** The running build's version, from package.json: the one place it is set (the client's
  * version check compares it with its own, also from package.json). */
@@ -69,7 +70,8 @@ export function createApp(ctx: AppContext) {
     .route('/', chatModule(ctx))
     .route('/', helperModule(ctx))
     .route('/', userModule(ctx))
-    .route('/', demoModule(ctx));
+    .route('/', demoModule(ctx))
+    .route('/', pluginModule(ctx));
   // The eps description is read off the registered routes (core/eps.ts), now that all are.
   Object.assign(eps, describeRoutes(app.routes));
 

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
 import { setNavigator } from './api/client.ts';
+import { applyHardening } from './app/hardening.ts';
 import { activateLocale, i18n, initialLocale } from './i18n/index.ts';
 import { router } from './router.ts';
 import { prefetchBend } from './routes/bend.tsx';
@@ -13,6 +14,7 @@ setNavigator((to) => {
 });
 
 async function boot() {
+  void applyHardening();
   // The editor's downloads need not wait for the language catalog and the first render.
   if (window.location.pathname === '/bend') prefetchBend(window.location.search);
   try {

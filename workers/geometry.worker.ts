@@ -25,7 +25,7 @@ import type { BiteResult, Mat4 } from '../common/bite.ts';
 import { segmentTeeth, type ToothInfo } from './kernels/teeth.ts';
 import { gumLines, type GumLine } from './kernels/teeth-gumline.ts';
 import { BaseError, generateBase, outlinePath, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePathOptions, type OutlinePoint } from './kernels/base.ts';
-import { writeBinaryStl } from './kernels/stl-write.ts';
+import { transformStl, writeBinaryStl } from './kernels/stl-write.ts';
 import { meshBounds } from './kernels/mesh-ops.ts';
 import { bendStates, type BendStep, type SimulateOptions, type WireState } from './kernels/bend.ts';
 import { checkBend, type BendCheckInput, type BendCheckResult } from './kernels/bend-checks.ts';
@@ -781,9 +781,27 @@ const api = {
   },
 
   /** A kept mesh (e.g. a generated base) as binary STL bytes for printing (header "Archwright base" unless given). */
-  exportStl(handle: MeshHandle, header?: string): Promise<WorkerResult<Uint8Array<ArrayBuffer>>> {
+  exportStl(handle: MeshHandle, header?: string, matrix?: number[]): Promise<WorkerResult<Uint8Array<ArrayBuffer>>> {
     return job('exportStl', undefined, undefined, () =>
-      withMesh(handle, (m) => new Uint8Array(writeBinaryStl(m.mesh, header))),
+      withMesh(handle, (m) => {
+        const buffer = writeBinaryStl(m.mesh, header);
+        return new Uint8Array(matrix ? transformStl(buffer, matrix) : buffer);
+      }),
+    );
+  },
+
+  /** A mesh given as arrays (a wire's tube) as binary STL bytes, moved by `matrix` when given. */
+  meshStl(positions: Float32Array, indices: Uint32Array, header: string, matrix?: number[]): Promise<WorkerResult<Uint8Array<ArrayBuffer>>> {
+    return job('meshStl', undefined, undefined, () =>
+      withScratch((k) => {
+        const mark = k.arenaMark() >>> 0;
+        try {
+          const buffer = writeBinaryStl(meshFromArrays(k, positions, indices), header);
+          return new Uint8Array(matrix ? transformStl(buffer, matrix) : buffer);
+        } finally {
+          k.arenaRelease(mark);
+        }
+      }),
     );
   },
 

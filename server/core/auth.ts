@@ -24,6 +24,7 @@ export const LOGIN_ONLY_PATHS: ReadonlySet<string> = new Set([
   '/admin/base/sys/article/docs',
   '/admin/base/sys/article/doc',
   ...CHAT_PATHS,
+  '/admin/plugin/info/state',
 ]);
 
 export function authGuard(ctx: AppContext): MiddlewareHandler<AppEnv> {

@@ -16,6 +16,7 @@ import { fail, invalidField } from './errors.ts';
 import { formatTime } from './clock.ts';
 import { validate } from './validate.ts';
 import { moveToRecycleBin, registerRecyclable } from './recycle.ts';
+import { excelRoutes, excelActions, type ExcelDef } from './crud-excel.ts';
 
 export type Action = 'add' | 'delete' | 'update' | 'info' | 'list' | 'page';
 export const MAX_PAGE_SIZE = 100;
@@ -67,6 +68,9 @@ export interface ResourceDef<T extends keyof Database = keyof Database, A extend
   /** Summaries of the extra calls the module chains onto `routes` itself: eps lists each of
    * these that is registered (their perms follow the path). */
   extraApi?: readonly EpsApi[];
+  /** Spreadsheet export of the filtered list (`/export`) and, with `add`, import of new rows
+   * through the same checks as add (`/import`, `/template`): core/crud-excel.ts. */
+  excel?: ExcelDef;
   hooks?: {
     /** Slow work on the validated body (hash secrets) before the write transaction holds the
      * database's one connection. */
@@ -189,9 +193,10 @@ const filterValue = z
   .optional();
 const sortValue = z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['asc', 'desc']));
 
-export function permsFor(def: Pick<ResourceDef, 'module' | 'path' | 'actions'> & { extraApi?: readonly EpsApi[] }): string[] {
+export function permsFor(def: Pick<ResourceDef, 'module' | 'path' | 'actions' | 'excel'> & { extraApi?: readonly EpsApi[] }): string[] {
   const base = [def.module, ...def.path.split('/')].join(':');
-  return [...def.actions, ...(def.extraApi ?? []).map((a) => a.path.replace(/^\//, '').replaceAll('/', ':'))].map((a) => `${base}:${a}`);
+  const extra = [...(def.extraApi ?? []), ...excelActions(def)];
+  return [...def.actions, ...extra.map((a) => a.path.replace(/^\//, '').replaceAll('/', ':'))].map((a) => `${base}:${a}`);
 }
 
 export function createCrud<
@@ -290,6 +295,22 @@ export function createCrud<
     return [order, (body.sort as 'asc' | 'desc') ?? 'asc'];
   }
 
+  /** The row add inserts for a validated (and prepared) body. */
+  const addValues = async (data: z.output<A>, args: HookArgs): Promise<Row> =>
+    def.hooks?.beforeAdd ? pickFromHook(await def.hooks.beforeAdd(data, args)) : pick(data as Row);
+  /** Inserts the row of add and runs afterAdd; the new id. */
+  async function insertRow(data: z.output<A>, values: Row, args: HookArgs): Promise<number> {
+    const now = formatTime(ctx.clock.now());
+    const row = await (args.trx as unknown as Kysely<any>)
+      .insertInto(table)
+      .values(hasTimes ? { ...values, createTime: now, updateTime: now } : values)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const newId = Number(row.id);
+    await def.hooks?.afterAdd?.(newId, data, args);
+    return newId;
+  }
+
   const routes = new Hono<AppEnv>();
   const has = (a: Action) => (def.actions as readonly Action[]).includes(a);
 
@@ -297,18 +318,10 @@ export function createCrud<
     routes.post('/add', validate('json', addSchema), async (c) => {
       const body = c.req.valid('json') as z.output<A>;
       const data = def.hooks?.prepareAdd ? await def.hooks.prepareAdd(body, { c, ctx }) : body;
-      const now = formatTime(ctx.clock.now());
       const { id, values } = await db.transaction().execute(async (trx) => {
         const args = { c, ctx, trx: trx as unknown as Kysely<Database> };
-        const values = def.hooks?.beforeAdd ? pickFromHook(await def.hooks.beforeAdd(data, args)) : pick(data as Row);
-        const row = await trx
-          .insertInto(table)
-          .values(hasTimes ? { ...values, createTime: now, updateTime: now } : values)
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const newId = Number(row.id);
-        await def.hooks?.afterAdd?.(newId, data, args);
-        return { id: newId, values };
+        const values = await addValues(data, args);
+        return { id: await insertRow(data, values, args), values };
       });
       return ok(c, { ...def.hooks?.addReply?.(id, values), id });
     });
@@ -413,6 +426,25 @@ export function createCrud<
     });
   }
 
+  if (def.excel) {
+    excelRoutes(routes, ctx, def.excel, {
+      listSchema,
+      addSchema: has('add') ? addSchema : undefined,
+      async rows(c, body) {
+        const [column, direction] = ordering(body);
+        let q = (await filtered(c, body)).select(selectable).orderBy(column, direction);
+        if (column !== 'id') q = q.orderBy('id', direction);
+        return decorateList(await q.limit(body.limit as number).execute());
+      },
+      scopeOf,
+      prepare: (data, c) => (def.hooks?.prepareAdd ? def.hooks.prepareAdd(data as z.output<A>, { c, ctx }) : data),
+      add: async (data, args) => {
+        const values = await addValues(data as z.output<A>, args);
+        return { values, insert: () => insertRow(data as z.output<A>, values, args) };
+      },
+    });
+  }
+
   // eps: the calls registered above are described here, the extra calls the module registers
   // on `routes` by the definition's summaries (core/eps.ts lists those that exist).
   const eps: EpsGroup = {
@@ -424,7 +456,7 @@ export function createCrud<
         .filter(([, c]) => c.select !== false)
         .map(([propertyName, c]) => ({ propertyName, type: c.type, comment: c.comment, nullable: !!c.nullable })),
     ),
-    extra: new Map((def.extraApi ?? []).map((a) => [`${a.method} ${a.path}`, a.summary])),
+    extra: new Map([...(def.extraApi ?? []), ...excelActions(def)].map((a) => [`${a.method} ${a.path}`, a.summary])),
   };
   const described = new Set<string>();
   for (const route of routes.routes) {

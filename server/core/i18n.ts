@@ -13,6 +13,7 @@ import { hubMessages } from './messages/hub.ts';
 import { lifecycleMessages } from './messages/lifecycle.ts';
 import { opsMessages } from './messages/ops.ts';
 import { partnerMessages } from './messages/partner.ts';
+import { pluginMessages } from './messages/plugins.ts';
 import { ordersMessages } from './messages/orders.ts';
 import { sysMessages } from './messages/sys.ts';
 import type { Lang } from './messages/types.ts';
@@ -35,6 +36,7 @@ const catalog = {
   ...chatMessages,
   ...helperMessages,
   ...demoMessages,
+  ...pluginMessages,
 };
 
 export type MessageKey = keyof typeof catalog;

@@ -704,7 +704,24 @@ export interface HelperModuleTable {
   updateTime: string;
 }
 
+/** Installed plugins and configured built-ins (migration 0230). */
+export interface PluginInfoTable {
+  id: Generated<number>;
+  key: string;
+  name: string;
+  version: string;
+  builtIn: Generated<number>;
+  status: Generated<number>;
+  settings: string | null;
+  manifest: string | null;
+  menuIds: string | null;
+  files: string | null;
+  createTime: string;
+  updateTime: string;
+}
+
 export interface Database {
+  plugin_info: PluginInfoTable;
   partner_order: PartnerOrderTable;
   partner_bend: PartnerBendTable;
   geo_job: GeoJobTable;

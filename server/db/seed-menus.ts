@@ -39,6 +39,7 @@ const userPerms: MenuSeed[] = [
   { name: 'Move', type: 2, perms: 'base:sys:user:move' },
   { name: 'Import', type: 2, perms: 'base:sys:user:import,base:sys:user:batchCreateUser' },
   { name: 'Export', type: 2, perms: 'base:sys:user:export' },
+  { name: 'Import template', type: 2, perms: 'base:sys:user:template' },
   { name: 'Department add', type: 2, perms: 'base:sys:department:add' },
   { name: 'Department delete', type: 2, perms: 'base:sys:department:delete' },
   { name: 'Department update', type: 2, perms: 'base:sys:department:update,base:sys:department:order' },
@@ -110,6 +111,7 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Bind users', type: 2, perms: 'device:info:userList,device:info:bind,device:info:unbind' },
           { name: 'Editor devices', type: 2, perms: 'device:info:diameterList,device:info:currentDevice' },
           { name: 'All devices', type: 2, perms: 'device:info:all' },
+          { name: 'Export', type: 2, perms: 'device:info:export' },
         ]),
       },
     ],
@@ -179,8 +181,20 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Create modules', type: 2, perms: 'helper:aiCode:create,helper:aiCode:remove' },
         ],
       },
+      {
+        name: 'Plugin list', type: 1, router: '/sys/plugin', viewPath: 'modules/plugin/views/list', icon: 'set',
+        children: [
+          { name: 'Query', type: 2, perms: 'plugin:info:list' },
+          { name: 'Enable and configure', type: 2, perms: 'plugin:info:enable,plugin:info:config' },
+          { name: 'Install', type: 2, perms: 'plugin:info:install,plugin:info:uninstall' },
+        ],
+      },
       { name: 'Param list', type: 1, router: '/sys/param', viewPath: 'modules/base/views/param', icon: 'param', children: crud('base:sys:param', [{ name: 'Preview', type: 2, perms: 'base:sys:param:html' }]) },
-      { name: 'Dictionary list', type: 1, router: '/dict/list', viewPath: 'modules/dict/views/list', icon: 'dict', children: crud('dict:type', crud('dict:info').map((m) => ({ ...m, name: `Entry ${m.name.toLowerCase()}` }))) },
+      { name: 'Dictionary list', type: 1, router: '/dict/list', viewPath: 'modules/dict/views/list', icon: 'dict', children: crud('dict:type', [
+        ...crud('dict:info').map((m) => ({ ...m, name: `Entry ${m.name.toLowerCase()}` })),
+        { name: 'Entry import', type: 2, perms: 'dict:info:import,dict:info:template' },
+        { name: 'Entry export', type: 2, perms: 'dict:info:export' },
+      ]) },
       {
         name: 'Version management', type: 0, icon: 'version',
         children: [

@@ -11,6 +11,7 @@ import { SidePanel } from './ui/SidePanel.tsx';
 import { HeatmapLegend } from './features/analysis/HeatmapLegend.tsx';
 import { ViewStatus } from './ui/ViewStatus.tsx';
 import { DevicePanel, useDevicePanelOpen } from './device/DevicePanel.tsx';
+import { ExportStlDialog } from './ui/ExportStlDialog.tsx';
 import { BendSimulation } from './device/BendSimulation.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { Toolbar, ToolButton } from './ui/Toolbar.tsx';
@@ -200,6 +201,7 @@ export default function BendPage() {
           )}
         </div>
         <DevicePanel engine={engine} state={state} orderId={orderId} />
+        <ExportStlDialog engine={engine} />
         <SidePanel engine={engine} state={state} caseNo={caseNo} />
       </div>
       <StatusBar engine={engine} state={state} save={save} saving={!local && order.status === 'ready'} onRetry={saveNow} />

@@ -304,9 +304,14 @@ export class GeometryClient {
     return this.calls.outlinePath(modelHandle, outline, options);
   }
 
-  /** A kept mesh as binary STL bytes. */
-  exportStl(handle: MeshHandle, header?: string): Promise<Uint8Array> {
-    return this.calls.exportStl(handle, header);
+  /** A kept mesh as binary STL bytes, moved by a rigid `matrix` (column-major) when given. */
+  exportStl(handle: MeshHandle, header?: string, matrix?: number[]): Promise<Uint8Array> {
+    return this.calls.exportStl(handle, header, matrix);
+  }
+
+  /** A mesh given as arrays (a wire's tube) as binary STL bytes, moved by `matrix` when given. */
+  meshStl(positions: Float32Array, indices: Uint32Array, header: string, matrix?: number[]): Promise<Uint8Array> {
+    return this.calls.meshStl(positions, indices, header, matrix);
   }
 
   /** A wire's bending program and its checks (rules, device, limits, collision); issues are in the result. */

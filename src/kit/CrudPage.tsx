@@ -11,6 +11,7 @@ import { Icon } from '../ui/icons.tsx';
 import { toast } from '../ui/toast.tsx';
 import { MINI_SCREEN, useMediaQuery } from '../ui/useMediaQuery.ts';
 import { useConfirm } from './confirm.tsx';
+import { ExcelTools, type ExcelOptions } from './excel.tsx';
 import { ConfigError } from './fields.tsx';
 import { Pagination } from './Pagination.tsx';
 import { createService, permsFor, readPage } from './service.ts';
@@ -72,6 +73,8 @@ export interface CrudPageProps {
   };
   /** Extra toolbar content (after the default buttons). */
   toolbar?: ReactNode;
+  /** The Excel kit: export of the filtered list, import with a template (src/kit/excel.tsx). */
+  excel?: ExcelOptions;
   /** Content between the toolbar and the table. */
   children?: ReactNode;
   /** Called with each page reply's `subData` (sums and the like). */
@@ -221,6 +224,14 @@ function CrudPageInner(props: CrudPageProps) {
             </button>
           )}
           {props.toolbar}
+          {props.excel && service.prefix && (
+            <ExcelTools
+              prefix={service.prefix}
+              options={props.excel}
+              query={() => ({ ...latest.current.props.query, ...stateQuery(latest.current.state) })}
+              onImported={refresh}
+            />
+          )}
           <div className="ml-auto flex items-center gap-2">
             {keyword && (
               <KeywordSearch

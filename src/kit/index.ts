@@ -9,6 +9,10 @@ export { UpsertDialog, type UpsertDialogProps, type UpsertTarget } from './Upser
 export { useConfirm, type ConfirmOptions } from './confirm.tsx';
 export { PagedDrawer, usePagedEntries, DRAWER_PAGE_SIZE, type PagedEntries } from './PagedDrawer.tsx';
 export { createService, permsFor, permPrefix, readPage, ACTIONS } from './service.ts';
+export { ExcelTools, XLSX_ACCEPT, type ExcelOptions, type ImportReply } from './excel.tsx';
+export { FilePick } from './FilePick.tsx';
+export { ImportResult, type ImportSummary } from './ImportResult.tsx';
+export { downloadGet, downloadPost, postForm, saveBlob } from './download.ts';
 export { useOptions, setDict, dictOptions } from './dict.ts';
 export { uploadFile, uploadUrls, useFileUrl, needsToken, UPLOAD_URL, type UploadOptions } from './upload.ts';
 export { useTableState, readState, writeState, stateQuery, DEFAULT_PAGE, DEFAULT_SIZE, PAGE_SIZES, type TableState, type StateMode } from './urlState.ts';

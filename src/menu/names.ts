@@ -48,6 +48,7 @@ const NAMES: Record<string, MessageDescriptor> = {
   'file upload': msg`File upload`,
   'view layout': msg`View layout`,
   'demo list': msg`Demo list`,
+  'plugin list': msg`Plugin list`,
 };
 
 export function menuLabel(i18n: I18n, name: string): string {

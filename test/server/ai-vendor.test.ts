@@ -199,6 +199,19 @@ describe('the exchange', () => {
     for (const w of design.data.wires) expect(w.ai).toEqual({ accepted: false });
   });
 
+  it('while the AI service connector plugin is disabled, orders go to the built-in engine', async () => {
+    expect((await call('POST', '/admin/plugin/info/enable', admin, { key: 'aiService', status: 0 })).body.code).toBe(1000);
+    try {
+      await control('design');
+      const id = await addOrder();
+      await runJobs();
+      await settled(id);
+      expect((await vendorJobs()).some((j) => j.job.orderId === id)).toBe(false);
+    } finally {
+      await call('POST', '/admin/plugin/info/enable', admin, { key: 'aiService', status: 1 });
+    }
+  });
+
   it('forged, stale, replayed, misdirected, oversize and invalid callbacks are refused and change nothing; then a good one is stored', async () => {
     const { id, job } = await heldOrder();
     const url = callbackUrl(job, 'design', 'upper');

@@ -21,7 +21,7 @@ describe('eps and version', () => {
     const user = eps.base!.find((e) => e.prefix === '/admin/base/sys/user');
     expect(user.api.map((a: any) => `${a.method} ${a.path}`)).toEqual([
       'post /add', 'post /delete', 'post /update', 'get /info', 'post /list', 'post /page',
-      'post /move', 'post /batchCreateUser', 'get /batchCreateUser', 'post /export', 'post /import',
+      'post /move', 'post /batchCreateUser', 'get /batchCreateUser', 'post /export', 'post /import', 'get /template',
     ]);
     expect(user.api[0]).toEqual({ method: 'post', path: '/add', summary: 'Add' });
     expect(user.columns.map((c: any) => c.propertyName)).toContain('username');

@@ -47,3 +47,46 @@ export function writeBinaryStl(mesh: MeshRef, header = STL_HEADER): ArrayBuffer 
   }
   return buffer;
 }
+
+/**
+ * A binary STL (as writeBinaryStl makes it) moved by a rigid 4x4 (column-major, p' = R p + t), in
+ * place: vertices transformed and each face normal recomputed from them. A mirroring matrix would
+ * turn the triangles inside out, so their winding is swapped then: the file stays closed and
+ * outward-facing.
+ */
+export function transformStl(buffer: ArrayBuffer, m: ArrayLike<number>): ArrayBuffer {
+  const view = new DataView(buffer);
+  const n = view.getUint32(80, true);
+  const det =
+    m[0]! * (m[5]! * m[10]! - m[9]! * m[6]!) - m[4]! * (m[1]! * m[10]! - m[9]! * m[2]!) + m[8]! * (m[1]! * m[6]! - m[5]! * m[2]!);
+  const v = new Float64Array(9);
+  for (let t = 0; t < n; t++) {
+    const at = 84 + t * RECORD_BYTES;
+    for (let i = 0; i < 3; i++) {
+      const p = at + 12 + i * 12;
+      const x = view.getFloat32(p, true), y = view.getFloat32(p + 4, true), z = view.getFloat32(p + 8, true);
+      v[i * 3] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
+      v[i * 3 + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
+      v[i * 3 + 2] = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
+    }
+    const order = det < 0 ? [0, 2, 1] : [0, 1, 2];
+    for (let i = 0; i < 3; i++) {
+      const p = at + 12 + i * 12, s = order[i]! * 3;
+      view.setFloat32(p, v[s]!, true);
+      view.setFloat32(p + 4, v[s + 1]!, true);
+      view.setFloat32(p + 8, v[s + 2]!, true);
+    }
+    const a = order[1]! * 3, b = order[2]! * 3;
+    const ux = v[a]! - v[0]!, uy = v[a + 1]! - v[1]!, uz = v[a + 2]! - v[2]!;
+    const wx = v[b]! - v[0]!, wy = v[b + 1]! - v[1]!, wz = v[b + 2]! - v[2]!;
+    let nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+    const l = Math.hypot(nx, ny, nz) || 1;
+    nx /= l;
+    ny /= l;
+    nz /= l;
+    view.setFloat32(at, nx, true);
+    view.setFloat32(at + 4, ny, true);
+    view.setFloat32(at + 8, nz, true);
+  }
+  return buffer;
+}

@@ -25,6 +25,7 @@ import * as m0190 from './0190_drop_partner_redirect.ts';
 import * as m0250 from './0250_chat.ts';
 import * as m0240 from './0240_helper_modules.ts';
 import * as m0220 from './0220_plugin_demo.ts';
+import * as m0230 from './0230_plugins.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0250_chat': m0250,
   '0240_helper_modules': m0240,
   '0220_plugin_demo': m0220,
+  '0230_plugins': m0230,
 };

@@ -16,6 +16,7 @@ import type { Prescription } from '../../../common/prescription.ts';
 import type { AppContext } from '../../context.ts';
 import { formatTime } from '../../core/clock.ts';
 import { postSigned, type PostAnswer } from '../../core/outbound.ts';
+import { pluginEnabled } from '../../core/plugins.ts';
 import type { Db } from '../../db/index.ts';
 
 /** How long the service may take to accept a job (ms, real time). */
@@ -35,8 +36,10 @@ export interface AiServiceEntry {
   secret: string;
 }
 
-/** The AI service entry that applies to the order, or null (the built-in engine designs it). */
+/** The AI service entry that applies to the order, or null (the built-in engine designs it; also
+ * while the AI service connector plugin is disabled). */
 export async function aiServiceFor(db: Db, orderId: number): Promise<AiServiceEntry | null> {
+  if (!(await pluginEnabled(db, 'aiService'))) return null;
   const order = await db
     .selectFrom('order_info')
     .leftJoin('base_sys_user', 'base_sys_user.id', 'order_info.designerId')

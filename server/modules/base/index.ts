@@ -34,6 +34,8 @@ export function baseModule(ctx: AppContext, eps: Eps) {
     .route('/admin/base/comm', commRoutes(ctx))
     .route('/admin/base/comm', publicParamRoutes(ctx, 'BaseCommParam', '/admin/base/comm'))
     .route(APP_COMM_PREFIX, publicParamRoutes(ctx, 'BaseApp', APP_COMM_PREFIX))
+    // The same allow-listed params for the app itself before sign-in (the client hardening switch).
+    .route('/admin/base/open', publicParamRoutes(ctx, 'BaseOpenParam', '/admin/base/open'))
     .route('/admin/base/open', releaseOpenRoutes(ctx, openInfo))
     .route('/admin/base/open', statusOpenRoutes(openInfo))
     .route(user.prefix, user.routes)

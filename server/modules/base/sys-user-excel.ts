@@ -1,7 +1,6 @@
 // Users in bulk: `batchCreateUser` (a JSON list), `import` (an xlsx upload) and `export` (the
 // filtered list as xlsx). Creation in bulk keeps the good rows and reports each bad one by its
 // row number and reason ("Import data errors skip the bad rows").
-import ExcelJS from 'exceljs';
 import type { Context, Hono, Schema } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -12,7 +11,9 @@ import type { Resource } from '../../core/crud.ts';
 import type { AppEnv } from '../../core/env.ts';
 import { ok } from '../../core/envelope.ts';
 import { callerHolding, type Holding } from '../../core/grants.ts';
-import { ApiError, fail } from '../../core/errors.ts';
+import { ApiError } from '../../core/errors.ts';
+import { headerOf, readSheet, readUpload, writeSheet, xlsxReply, type ExcelColumn } from '../../core/excel.ts';
+import { exportRowCap, requirePlugin } from '../../core/plugins.ts';
 import { t, type Lang, type MessageKey, type MessageParams } from '../../core/i18n.ts';
 import { validate, validationError } from '../../core/validate.ts';
 import type { Database } from '../../db/schema.ts';
@@ -23,10 +24,10 @@ export const MAX_BULK_USERS = 1000;
 export const MAX_EXPORT_USERS = 10_000;
 
 /** Spreadsheet columns: the key, and the header in each language (import accepts any of them). */
-const COLUMNS = [
-  { key: 'id', zh: 'ID', en: 'ID', de: 'ID', width: 8 },
+const COLUMNS: readonly ExcelColumn[] = [
+  { key: 'id', zh: 'ID', en: 'ID', de: 'ID', width: 8, import: false },
   { key: 'username', zh: '用户名', en: 'Username', de: 'Benutzername', width: 18 },
-  { key: 'password', zh: '密码', en: 'Password', de: 'Passwort', width: 14 },
+  { key: 'password', zh: '密码', en: 'Password', de: 'Passwort', width: 14, export: false },
   { key: 'name', zh: '姓名', en: 'Name', de: 'Name', width: 16 },
   { key: 'nickName', zh: '昵称', en: 'Nickname', de: 'Spitzname', width: 16 },
   { key: 'phone', zh: '手机号', en: 'Phone', de: 'Telefon', width: 16 },
@@ -35,17 +36,9 @@ const COLUMNS = [
   { key: 'roles', zh: '角色', en: 'Roles', de: 'Rollen', width: 20 },
   { key: 'status', zh: '状态', en: 'Status', de: 'Status', width: 8 },
   { key: 'remark', zh: '备注', en: 'Remark', de: 'Bemerkung', width: 24 },
-  { key: 'createTime', zh: '创建时间', en: 'Created', de: 'Erstellt', width: 20 },
-] as const;
-const EXPORTED = COLUMNS.filter((col) => col.key !== 'password');
-/** A column's header in `lang`, or the key itself for fields without a column. */
-function headerOf(key: string, lang: Lang): string {
-  const col = COLUMNS.find((c) => c.key === key);
-  return col ? col[lang] : key;
-}
-const HEADER_TO_KEY = new Map<string, string>(
-  COLUMNS.flatMap((col) => [col.key, col.zh, col.en, col.de].map((h) => [h.trim().toLowerCase(), col.key] as [string, string])),
-);
+  { key: 'createTime', zh: '创建时间', en: 'Created', de: 'Erstellt', width: 20, import: false },
+];
+const EXCEL = { file: 'users', columns: COLUMNS };
 
 export const batchCreateSchema = z.object({
   list: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_BULK_USERS),
@@ -187,7 +180,7 @@ export async function createUsersInBulk(
     if (!parsed.success) {
       const err = validationError(parsed.error.issues, input);
       // Name the field by its column header in the reader's language, not by its API key.
-      const field = typeof err.params?.field === 'string' ? headerOf(err.params.field, lang) : undefined;
+      const field = typeof err.params?.field === 'string' ? headerOf(COLUMNS, err.params.field, lang) : undefined;
       skip(row, err.key, field ? { ...err.params, field } : err.params);
       continue;
     }
@@ -241,34 +234,9 @@ export async function createUsersInBulk(
   return result;
 }
 
-/** The rows of the first worksheet as objects keyed by column key; row numbers as in Excel. */
-export async function readUserSheet(bytes: ArrayBuffer): Promise<{ row: number; data: Row }[]> {
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(bytes);
-  } catch {
-    throw fail('importFileInvalid');
-  }
-  const sheet = wb.worksheets[0];
-  if (!sheet) throw fail('importFileInvalid');
-  const keys = new Map<number, string>();
-  sheet.getRow(1).eachCell((cell, col) => {
-    const key = HEADER_TO_KEY.get(cell.text.trim().toLowerCase());
-    if (key) keys.set(col, key);
-  });
-  if (![...keys.values()].includes('username')) throw fail('importFileInvalid');
-  const items: { row: number; data: Row }[] = [];
-  sheet.eachRow((r, rowNumber) => {
-    if (rowNumber === 1) return;
-    const data: Row = {};
-    r.eachCell((cell, col) => {
-      const key = keys.get(col);
-      if (key && key !== 'id' && key !== 'createTime') data[key] = cell.text;
-    });
-    if (Object.values(data).some((v) => !blank(v))) items.push({ row: rowNumber, data });
-  });
-  if (items.length > MAX_BULK_USERS) throw fail('importTooManyRows', { max: MAX_BULK_USERS });
-  return items;
+/** The rows of an uploaded sheet (core/excel.ts checks its type, size and row count). */
+export async function readUserSheet(bytes: Uint8Array): Promise<{ row: number; data: Row }[]> {
+  return readSheet(bytes, COLUMNS, { required: ['username'], maxRows: MAX_BULK_USERS });
 }
 
 /** Chains the bulk calls onto a user resource's routes and returns them (typed: AppType sees
@@ -288,42 +256,32 @@ export function addUserExcelRoutes<S extends Schema>(ctx: AppContext, resource: 
       return ok(c, { ...result, created: result.created.map((u) => ({ ...u, password: passwords.get(u.username) })) });
     })
     .post('/import', async (c) => {
-      let form: FormData;
-      try {
-        form = await c.req.formData();
-      } catch {
-        throw fail('importFileMissing');
-      }
-      const file = form.get('file');
-      if (!file || typeof file === 'string') throw fail('importFileMissing');
-      const items = await readUserSheet(await file.arrayBuffer());
+      await requirePlugin(ctx.db, 'excel');
+      const { bytes, form } = await readUpload(c);
+      const items = await readUserSheet(bytes);
       const password = form.get('password');
       const defaults = {
         password: typeof password === 'string' && password ? password : undefined,
       };
       return ok(c, await createUsersInBulk(ctx, c, resource, helpers, items, defaults));
     })
+    .get('/template', async (c) => {
+      await requirePlugin(ctx.db, 'excel');
+      const lang: Lang = c.get('lang');
+      return xlsxReply(c, await writeSheet(EXCEL, COLUMNS.filter((col) => col.import !== false), [], lang), 'users-template');
+    })
     .post('/export', validate('json', exportSchema), async (c) => {
+      const limit = await exportRowCap(ctx.db, MAX_EXPORT_USERS);
       // Same keyword/filters/scope as page; values are bound, never interpolated.
       const body = c.req.valid('json') as Row;
       const rows = (await (await resource.filtered(c, body))
         .select(['id', 'username', 'name', 'nickName', 'phone', 'email', 'departmentId', 'status', 'remark', 'createTime'])
         .orderBy('id', 'asc')
-        .limit(MAX_EXPORT_USERS)
+        .limit(limit)
         .execute()) as Row[];
       const described = rows.length ? await helpers.describeUsers(ctx.db, rows) : [];
       const lang: Lang = c.get('lang');
-      const wb = new ExcelJS.Workbook();
-      const sheet = wb.addWorksheet('users');
-      sheet.columns = EXPORTED.map((col) => ({ header: col[lang], key: col.key, width: col.width }));
-      sheet.getRow(1).font = { bold: true };
-      for (const u of described) {
-        sheet.addRow({ ...u, department: u.departmentName ?? '', roles: u.roleName ?? '' });
-      }
-      const buffer = await wb.xlsx.writeBuffer();
-      return c.body(new Uint8Array(buffer as ArrayBuffer), 200, {
-        'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        'Content-Disposition': 'attachment; filename="users.xlsx"',
-      });
+      const list = described.map((u) => ({ ...u, department: u.departmentName ?? '', roles: u.roleName ?? '' }));
+      return xlsxReply(c, await writeSheet(EXCEL, COLUMNS.filter((col) => col.export !== false), list, lang), 'users');
     });
 }

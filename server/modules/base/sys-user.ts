@@ -79,6 +79,7 @@ export const userResource = {
     { method: 'get', path: '/batchCreateUser', summary: 'Create users named in the query (?usernames=a,b&departmentId=&roleIdList=1,2), each with a generated password answered once' },
     { method: 'post', path: '/export', summary: 'The filtered list as an xlsx file (page filters)' },
     { method: 'post', path: '/import', summary: 'Create users from an xlsx upload (multipart "file"); bad rows are skipped and reported' },
+    { method: 'get', path: '/template', summary: 'An empty xlsx with the importable columns' },
   ],
 } as const satisfies ResourceDef<'base_sys_user', typeof userAddSchema, typeof userUpdateSchema>;
 

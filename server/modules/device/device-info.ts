@@ -57,6 +57,22 @@ export const deviceResource = {
     { method: 'get', path: '/currentDevice', summary: "The caller's own devices (owned or bound), for the editor" },
     { method: 'get', path: '/config', summary: "A device's configuration (?id=; a calibration token: its own device): diameters, memory, die, head, springback tables" },
   ],
+  // Export only: a device is added one at a time, its key shown once.
+  excel: {
+    file: 'devices',
+    import: false,
+    columns: [
+      { key: 'id', zh: 'ID', en: 'ID', de: 'ID', width: 8 },
+      { key: 'devicename', zh: '设备名称', en: 'Device name', de: 'Gerätename', width: 20 },
+      { key: 'status', zh: '状态', en: 'Status', de: 'Status', width: 8 },
+      { key: 'enableAI', zh: 'AI 设备', en: 'AI equipment', de: 'KI-Gerät', width: 10 },
+      { key: 'diameters', zh: '线径', en: 'Diameters', de: 'Durchmesser', width: 14 },
+      { key: 'memory', zh: '程序容量', en: 'Memory', de: 'Speicher', width: 10 },
+      { key: 'keyHint', zh: '密钥提示', en: 'Key hint', de: 'Schlüsselhinweis', width: 16 },
+      { key: 'remark', zh: '备注', en: 'Remark', de: 'Bemerkung', width: 24 },
+      { key: 'createTime', zh: '创建时间', en: 'Created', de: 'Erstellt', width: 20 },
+    ],
+  },
 } as const satisfies ResourceDef<'device_info', z.ZodTypeAny, typeof deviceUpdateSchema>;
 
 async function checkUsers(db: Db, ids: number[], field: string) {

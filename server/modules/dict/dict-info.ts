@@ -47,6 +47,19 @@ export const dictInfoResource = {
   addSchema: infoAddSchema,
   updateSchema: infoUpdateSchema,
   extraApi: [{ method: 'post', path: '/data', summary: 'Entries by type key ({ types? }), as trees' }],
+  excel: {
+    file: 'dict-entries',
+    columns: [
+      { key: 'id', zh: 'ID', en: 'ID', de: 'ID', width: 8, import: false },
+      { key: 'typeId', zh: '类型 ID', en: 'Type ID', de: 'Typ-ID', width: 10 },
+      { key: 'name', zh: '名称', en: 'Name', de: 'Name', width: 20 },
+      { key: 'value', zh: '值', en: 'Value', de: 'Wert', width: 20 },
+      { key: 'parentId', zh: '上级 ID', en: 'Parent ID', de: 'Übergeordnete ID', width: 10 },
+      { key: 'orderNum', zh: '排序', en: 'Order', de: 'Reihenfolge', width: 8 },
+      { key: 'remark', zh: '备注', en: 'Remark', de: 'Bemerkung', width: 24 },
+      { key: 'createTime', zh: '创建时间', en: 'Created', de: 'Erstellt', width: 20, import: false },
+    ],
+  },
 } as const satisfies ResourceDef<'dict_info', typeof infoAddSchema, typeof infoUpdateSchema>;
 
 export interface DictEntry {

@@ -44,7 +44,8 @@ import { createTool } from '../features/tools.ts';
 import { mm } from './units.ts';
 import type { ViewPreset } from './views.ts';
 import { StraighteningController } from '../features/straighten/feature.ts';
-import type { Matrix4, Xyz } from './pose.ts';
+import { modelToWorldMatrix, type Matrix4, type Xyz } from './pose.ts';
+import { StlExportController } from '../features/export/stlExport.ts';
 import { perfMark, PERF_MARKS } from './openTiming.ts';
 import type { ModelSource } from './modelSource.ts';
 import { ModelSlots, type EditorError, type ModelInfo } from './models.ts';
@@ -102,6 +103,8 @@ export class EditorEngine {
   readonly wires: WireFeature;
   /** Bending machines: devices, queue, Bend and the simulation (device/DeviceController.ts). */
   readonly devices: DeviceController;
+  /** The "Export STL" dialog and the export of bases, wires and models (features/export/stlExport.ts). */
+  readonly stlExport: StlExportController;
   /** The registered bite: the server's, re-runs, manual alignment (features/bite/feature.ts). */
   readonly bite: BiteFeature;
   /** The teeth of each jaw: segmentation, the Teeth display and its corrections (features/teeth/feature.ts). */
@@ -267,6 +270,22 @@ export class EditorEngine {
         await this.openModels([{ role: jaw, name, source }]);
       },
       modelsChanged: () => void this.order.refreshStatus(),
+    });
+    this.stlExport = new StlExportController({
+      jawsWithBase: () => (['upper', 'lower'] as const).filter((jaw) => this.state.baseMeshes[jaw] !== null),
+      baseStl: (jaw, matrix) => this.base.exportStl(jaw, matrix),
+      modelRoles: () => this.state.models.filter((m) => m.status === 'ready').map((m) => m.role),
+      modelStl: async (role, matrix) => {
+        const handle = this.handleOf(role);
+        return handle === null ? null : this.geometry.exportStl(handle, `Archwright ${role}`, matrix);
+      },
+      wires: () => this.state.document.wires ?? [],
+      meshStl: (positions, indices, header, matrix) => {
+        if (!this.geometry.meshStl) throw new Error('meshStl is not available');
+        return this.geometry.meshStl(positions, indices, header, matrix);
+      },
+      // As shown straightened with the registered bite; the opened bite's offset is left out.
+      matrixOf: (role) => modelToWorldMatrix(this.models.pose, [0, 0, 0], this.models.biteOf(role)),
     });
     this.devices = new DeviceController({
       geometry: ctx.geometry,
@@ -588,6 +607,12 @@ export class EditorEngine {
     return c ? { alpha: c.alpha, beta: c.beta, radius: c.radius } : null;
   }
 
+  /** The point the camera looks at (moved by panning; tests, diagnostics). */
+  get cameraTarget(): Xyz | null {
+    const c = this.camera;
+    return c ? [c.target.x, c.target.y, c.target.z] : null;
+  }
+
   /** A plane across the arch (normal -y): everything in front of `offset` (y < offset) is cut away. */
   setClipping(enabled: boolean, offset: number = this.state.clipping.offset): void {
     const { min, max } = this.state.clipping;
@@ -816,6 +841,7 @@ export class EditorEngine {
     this.analysis.dispose();
     this.wires.dispose();
     this.devices.dispose();
+    this.stlExport.dispose();
     this.bite.dispose();
     this.teeth.dispose();
     this.order.clear();

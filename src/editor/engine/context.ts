@@ -5,7 +5,7 @@
 // never through the engine's facade.
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
-import type { MeshHandle } from '../../geometry/client.ts';
+import type { GeometryClient, MeshHandle } from '../../geometry/client.ts';
 import type { Command } from './commands.ts';
 import type { DesignDocument, Jaw, ModelRole } from './document.ts';
 import type { GeometryPort } from './models.ts';
@@ -22,7 +22,9 @@ import type { BiteGeometry } from '../features/bite/feature.ts';
 import type { TeethGeometry } from '../features/teeth/feature.ts';
 
 /** The geometry worker as the engine holds it: everything the models and the features call. */
-export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry & BiteGeometry & TeethGeometry;
+/** The STL export's own call (optional: test fakes without it export no wires). */
+type StlExportGeometry = Partial<Pick<GeometryClient, 'meshStl'>>;
+export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry & BiteGeometry & TeethGeometry & StlExportGeometry;
 
 /** What features publish for each other in the engine's state. */
 export type SharedState = Pick<EditorState, 'baseMeshes'>;

@@ -13,6 +13,7 @@ import { deviceActions } from '../device/actions.ts';
 import { biteActions } from './bite/actions.ts';
 import { teethActions } from './teeth/actions.ts';
 import { orderActions } from '../order/actions.ts';
+import { exportActions } from './export/actions.ts';
 
 export const EDITOR_ACTIONS = [
   ...coreActions,
@@ -27,6 +28,7 @@ export const EDITOR_ACTIONS = [
   ...biteActions,
   ...teethActions,
   ...orderActions,
+  ...exportActions,
 ] as const;
 
 export type ActionId = (typeof EDITOR_ACTIONS)[number]['id'];

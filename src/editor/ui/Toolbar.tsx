@@ -114,6 +114,7 @@ export function Toolbar({ engine, state, leading }: { engine: EditorEngine | nul
           {action('tool.smooth')}
           {action('slot.cut')}
           {action('tool.wire')}
+          {action('export.stl')}
           {LATER_TOOLS.map((tool) => (
             <ToolButton key={tool.id} label={`${t(tool.label)} · ${t`coming soon`}`} icon={tool.icon} disabled />
           ))}

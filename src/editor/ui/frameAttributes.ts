@@ -6,8 +6,10 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { EditorEngine } from '../engine/EditorEngine.ts';
 import type { FrameStatus } from '../engine/frames.ts';
 
-function write(element: HTMLElement, status: FrameStatus): void {
+function write(element: HTMLElement, status: FrameStatus, engine: EditorEngine): void {
   const data = element.dataset;
+  // Where the camera looks (panning moves it), in mm to 0.01.
+  data.cameraTarget = engine.cameraTarget?.map((v) => v.toFixed(2)).join(',') ?? '';
   data.render = status.pending ? 'pending' : 'idle';
   data.frames = String(status.frames);
   const drawn = status.drawn;
@@ -28,8 +30,8 @@ export function useFrameAttributes(engine: EditorEngine | null): (element: HTMLE
   const [element, setElement] = useState<HTMLElement | null>(null);
   useEffect(() => {
     if (!engine || !element) return;
-    write(element, engine.frameStatus);
-    const observer = engine.onFrame.add((status) => write(element, status));
+    write(element, engine.frameStatus, engine);
+    const observer = engine.onFrame.add((status) => write(element, status, engine));
     return () => {
       engine.onFrame.remove(observer);
     };

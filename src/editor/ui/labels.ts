@@ -5,9 +5,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import type { EditorIconName } from './icons.tsx';
 
 /** Tools of later work: shown disabled so that the toolbar's layout is final. */
-export const LATER_TOOLS: { id: string; label: MessageDescriptor; icon: EditorIconName }[] = [
-  { id: 'export', label: msg`Export STL`, icon: 'export' },
-];
+export const LATER_TOOLS: { id: string; label: MessageDescriptor; icon: EditorIconName }[] = [];
 
 /** "Ctrl+Shift+Z" for a registry chord. */
 export function keyName(chord: string): string {

@@ -150,10 +150,10 @@ export class BaseFeature {
     return this.jaws[jaw].replaceMesh(handle, mesh);
   }
 
-  /** STL bytes of a jaw's shown base (default: the active jaw's), slots cut; null without one. */
-  async exportStl(jaw: Jaw = this.jaw): Promise<Uint8Array | null> {
+  /** STL bytes of a jaw's shown base (default: the active jaw's), slots cut, moved by a rigid `matrix` when given; null without one. */
+  async exportStl(jaw: Jaw = this.jaw, matrix?: number[]): Promise<Uint8Array | null> {
     await this.beforeExport?.();
-    return this.jaws[jaw].exportStl();
+    return this.jaws[jaw].exportStl(matrix);
   }
 
   /** STL bytes of every shown base (slots cut), one shell per jaw, upper first; null without any: the order's one base file. */

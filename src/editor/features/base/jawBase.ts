@@ -205,9 +205,11 @@ export class JawBase {
   }
 
   /** STL bytes of the shown base, or null. */
-  async exportStl(): Promise<Uint8Array | null> {
+  async exportStl(matrix?: number[]): Promise<Uint8Array | null> {
     if (!this.base || !this.geometry.exportStl) return null;
-    return this.geometry.exportStl(this.base.handle, `Archwright ${this.jaw} base`);
+    return matrix
+      ? this.geometry.exportStl(this.base.handle, `Archwright ${this.jaw} base`, matrix)
+      : this.geometry.exportStl(this.base.handle, `Archwright ${this.jaw} base`);
   }
 
   /** The jaw's model was dropped: the base went with its mesh and is made again when the jaw is back. */

@@ -68,8 +68,9 @@ export interface TubeBuffers {
   indices: Uint32Array;
 }
 
-/** A closed tube of `radius` round a polyline (rings by parallel transport, flat end caps). */
-function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES): TubeBuffers | null {
+/** Rings of `sides` points round a polyline (normals carried along by parallel transport), the
+ * outward normal of each point, and the tangents; null for a path without a direction. */
+function tubeRings(path: readonly Xyz[], radius: number, sides: number): { positions: number[]; normals: number[]; tangents: Xyz[] } | null {
   const n = path.length;
   if (n < 2) return null;
   const tangents: Xyz[] = path.map((_, i) => unit(sub(path[Math.min(n - 1, i + 1)]!, path[Math.max(0, i - 1)]!)));
@@ -79,7 +80,6 @@ function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES): TubeB
   let normal = unit(cross(t0, Math.abs(t0[2]) < 0.9 ? [0, 0, 1] : [1, 0, 0]));
   const positions: number[] = [];
   const normals: number[] = [];
-  const indices: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = tangents[i]!;
     normal = unit(sub(normal, scale(t, dot(normal, t))));
@@ -92,13 +92,29 @@ function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES): TubeB
       normals.push(d[0], d[1], d[2]);
     }
   }
-  for (let i = 0; i < n - 1; i++) {
+  return { positions, normals, tangents };
+}
+
+/** The side of a tube between its rings, counter-clockwise seen from outside. */
+function sideIndices(rings: number, sides: number): number[] {
+  const indices: number[] = [];
+  for (let i = 0; i < rings - 1; i++) {
     for (let s = 0; s < sides; s++) {
       const a = i * sides + s, b = i * sides + ((s + 1) % sides), c = a + sides, d = b + sides;
-      indices.push(a, b, c, b, d, c); // counter-clockwise seen from outside
+      indices.push(a, b, c, b, d, c);
     }
   }
-  // End caps: a centre vertex facing out of each end.
+  return indices;
+}
+
+/** A closed tube of `radius` round a polyline (rings by parallel transport, flat end caps). */
+function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES): TubeBuffers | null {
+  const rings = tubeRings(path, radius, sides);
+  if (!rings) return null;
+  const { positions, normals, tangents } = rings;
+  const n = path.length;
+  const indices = sideIndices(n, sides);
+  // End caps: a centre vertex facing out of each end (the rim repeated with the cap's normal).
   for (const [ring, sign] of [[0, -1], [n - 1, 1]] as const) {
     const t = tangents[ring]!;
     const first = positions.length / 3;
@@ -117,6 +133,34 @@ function tubeBuffers(path: readonly Xyz[], radius: number, sides = SIDES): TubeB
     }
   }
   return { positions: new Float32Array(positions), normals: new Float32Array(normals), indices: new Uint32Array(indices) };
+}
+
+/** Sides of an exported tube: rounder than the drawn one. */
+const EXPORT_SIDES = 24;
+
+/**
+ * A wire as a solid for printing (model frame of its jaw): a tube of its diameter along its
+ * centreline, closed by flat caps that share the rims' vertices, so that every edge belongs to
+ * exactly two triangles, all wound counter-clockwise seen from outside. Null for a wire without
+ * two distinct corners.
+ */
+export function wireSolid(corners: readonly Xyz[], diameter: number, sides = EXPORT_SIDES): { positions: Float32Array; indices: Uint32Array } | null {
+  const path = centreline(corners);
+  const rings = tubeRings(path, diameter / 2, sides);
+  if (!rings) return null;
+  const { positions } = rings;
+  const n = path.length;
+  const indices = sideIndices(n, sides);
+  for (const [ring, sign] of [[0, -1], [n - 1, 1]] as const) {
+    const centre = positions.length / 3;
+    positions.push(path[ring]![0], path[ring]![1], path[ring]![2]);
+    for (let s = 0; s < sides; s++) {
+      const a = ring * sides + s, b = ring * sides + ((s + 1) % sides);
+      if (sign < 0) indices.push(centre, b, a);
+      else indices.push(centre, a, b);
+    }
+  }
+  return { positions: new Float32Array(positions), indices: new Uint32Array(indices) };
 }
 
 // ---------------------------------------------------------------- scene

@@ -11,17 +11,9 @@ import { hasPerm } from '../../../app/store.ts';
 import { Icon } from '../../../ui/icons.tsx';
 import { toast } from '../../../ui/toast.tsx';
 import { DepartmentPanel } from '../DepartmentPanel.tsx';
-import { FilePick } from '../FilePick.tsx';
-import { ImportResult, type ImportSummary } from '../ImportResult.tsx';
-import { downloadPost, postForm } from '../download.ts';
 import { useTreeRows } from '../useTreeRows.ts';
 
 const PREFIX = '/admin/base/sys/user';
-
-interface BulkResult {
-  created: { row: number; id: number; username: string }[];
-  skipped: { row: number; reason: string }[];
-}
 
 export default function UserList() {
   const { t } = useLingui();
@@ -29,8 +21,6 @@ export default function UserList() {
   const [departmentId, setDepartmentId] = useState<number | null>(null);
   const [roles, setRoles] = useState<Option[]>([]);
   const [moving, setMoving] = useState<(number | string)[] | null>(null);
-  const [summary, setSummary] = useState<ImportSummary | null>(null);
-  const [busy, setBusy] = useState(false);
   const crud = useRef<CrudHandle>(null);
 
   useEffect(() => {
@@ -89,23 +79,6 @@ export default function UserList() {
 
   const query = departmentId === null ? {} : { departmentId };
 
-  async function exportList() {
-    const s = crud.current?.state();
-    await downloadPost(`${PREFIX}/export`, { ...s?.filters, keyWord: s?.keyWord || undefined, ...query }, 'users.xlsx');
-  }
-  async function importFile(file: File) {
-    const form = new FormData();
-    form.append('file', file);
-    setBusy(true);
-    try {
-      const res = await postForm<BulkResult>(`${PREFIX}/import`, form);
-      setSummary({ created: res.created.length, skipped: res.skipped.map((s) => ({ where: String(s.row), reason: s.reason })) });
-      crud.current?.refresh();
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
     <div className="flex min-h-full flex-col gap-3 p-3 sm:p-4 md:flex-row">
       {hasPerm('base:sys:department:list') && (
@@ -120,6 +93,7 @@ export default function UserList() {
           query={query}
           search={[{ prop: 'status', label: t`Status`, type: 'select', options: status }]}
           dialog={{ onInfo: (r) => ({ ...r, password: '' }) }}
+          excel={{ file: 'users' }}
           toolbar={
             <>
               {hasPerm('base:sys:user:move') && (
@@ -132,13 +106,6 @@ export default function UserList() {
                   {t`Move to department`}
                 </button>
               )}
-              {hasPerm('base:sys:user:import') && <FilePick label={t`Import`} accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" busy={busy} onFile={(f) => void importFile(f).catch(() => undefined)} />}
-              {hasPerm('base:sys:user:export') && (
-                <button type="button" className="aw-btn-default" onClick={() => void exportList().catch(() => undefined)}>
-                  <Icon name="external" className="size-4" />
-                  {t`Export`}
-                </button>
-              )}
             </>
           }
         />
@@ -149,7 +116,6 @@ export default function UserList() {
         onClose={() => setMoving(null)}
         onMoved={() => { setMoving(null); crud.current?.refresh(); }}
       />
-      <ImportResult summary={summary} onClose={() => setSummary(null)} />
     </div>
   );
 }

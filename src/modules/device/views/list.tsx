@@ -144,6 +144,7 @@ export default function DeviceList() {
         columns={columns}
         items={items}
         search={search}
+        excel={{ file: 'devices', import: false }}
         dialog={{ onSubmit }}
         rowActions={[
           { label: t`Reset key`, onClick: (row) => void resetKey(row).catch(() => undefined), hidden: () => !hasPerm('device:info:resetKey') },

@@ -201,6 +201,7 @@ export default function DictList() {
             columns={columns}
             items={items}
             query={{ typeId }}
+            excel={{ file: 'dict-entries' }}
             dialog={{
               onSubmit: (data, mode) => (mode === 'add' ? infoService.add!({ ...data, typeId }) : infoService.update!({ ...data, typeId })),
             }}
