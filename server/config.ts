@@ -6,6 +6,11 @@ export interface Config {
   dataDir: string;
   /** Empty means the embedded SQLite file under dataDir. */
   databaseUrl: string;
+  /**
+   * The folder of uploaded files (STORAGE_DIR, or UPLOAD_DIR; default DATA_DIR/uploads). Several
+   * processes serving one database point it at one shared folder (docs/scaling.md).
+   */
+  storageDir: string;
   adminPassword: string | undefined;
   jwtSecret: string | undefined;
   captcha: boolean;
@@ -77,11 +82,13 @@ function text(env: Env, name: string): string | undefined {
 export function loadConfig(env: Env = {}): Config {
   const port = int(env, 'PORT', 8787);
   const host = text(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = text(env, 'DATA_DIR') ?? './data';
   return {
     port,
     host,
-    dataDir: text(env, 'DATA_DIR') ?? './data',
+    dataDir,
     databaseUrl: text(env, 'DATABASE_URL') ?? '',
+    storageDir: text(env, 'STORAGE_DIR') ?? text(env, 'UPLOAD_DIR') ?? `${dataDir.replace(/[\\/]+$/, '')}/uploads`,
     adminPassword: text(env, 'ADMIN_PASSWORD'),
     jwtSecret: text(env, 'JWT_SECRET'),
     captcha: flag(env, 'CAPTCHA', true),

@@ -26,6 +26,7 @@ describe('config', () => {
       port: 8787,
       host: '127.0.0.1',
       dataDir: './data',
+      storageDir: './data/uploads',
       captcha: true,
       tokenExpire: 7200,
       refreshExpire: 1296000,
@@ -38,6 +39,9 @@ describe('config', () => {
   it('reads the environment and refuses nonsense', () => {
     const c = loadConfig({ PORT: '0', CAPTCHA: 'off', TOKEN_EXPIRE: '60', REFRESH_EXPIRE: '120', TRUST_PROXY: 'on' });
     expect(c).toMatchObject({ port: 0, captcha: false, tokenExpire: 60, refreshExpire: 120, trustProxy: true });
+    expect(loadConfig({ DATA_DIR: '/srv/a/' }).storageDir).toBe('/srv/a/uploads');
+    expect(loadConfig({ DATA_DIR: '/srv/a', UPLOAD_DIR: '/mnt/shared' }).storageDir).toBe('/mnt/shared');
+    expect(loadConfig({ UPLOAD_DIR: '/mnt/other', STORAGE_DIR: '/mnt/shared' }).storageDir).toBe('/mnt/shared');
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ CAPTCHA: 'maybe' })).toThrow(/CAPTCHA/);
   });
