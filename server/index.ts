@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve, type HttpBindings } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import { createApp } from './app.ts';
+import { createApp, HEALTH_PATH } from './app.ts';
 import { createContext, prepareDatabase, type ContextOverrides } from './bootstrap.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -74,7 +74,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 function isApiPath(p: string): boolean {
-  return p === '/admin' || p.startsWith('/admin/') || p === '/version.json' || p === '/ws' || p.startsWith('/ws/');
+  return p === '/admin' || p.startsWith('/admin/') || p === '/version.json' || p === HEALTH_PATH || p === '/ws' || p.startsWith('/ws/');
 }
 
 export function createNodeApp(ctx: AppContext, staticDir: string) {
@@ -90,6 +90,7 @@ export function createNodeApp(ctx: AppContext, staticDir: string) {
   web.all('/admin/*', (c) => api.fetch(c.req.raw, c.env));
   web.all('/admin', (c) => api.fetch(c.req.raw, c.env));
   web.get('/version.json', (c) => api.fetch(c.req.raw, c.env));
+  web.get(HEALTH_PATH, (c) => api.fetch(c.req.raw, c.env));
   // The device hub is not a route: startServer attaches it to the server's 'upgrade' event.
 
   if (fs.existsSync(staticDir)) {
