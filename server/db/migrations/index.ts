@@ -22,6 +22,7 @@ import * as m0160 from './0160_partner_callbacks.ts';
 import * as m0170 from './0170_calibration.ts';
 import * as m0180 from './0180_habby_redirect.ts';
 import * as m0190 from './0190_drop_partner_redirect.ts';
+import * as m0210 from './0210_hub_nodes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0170_calibration': m0170,
   '0180_habby_redirect': m0180,
   '0190_drop_partner_redirect': m0190,
+  '0210_hub_nodes': m0210,
 };
