@@ -150,12 +150,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   callbacks.start();
   let deviceHub: Awaited<ReturnType<typeof attachDeviceHub>>;
   try {
-    deviceHub = await attachDeviceHub(ctx, server as import('node:http').Server, options.hub);
+    // The hub is named like the runner: a restart on its port takes its device links back at once.
+    deviceHub = await attachDeviceHub(ctx, server as import('node:http').Server, { node: `${os.hostname()}:${port}`, ...options.hub });
+    // Jobs stored through other processes reach this one's devices once it listens.
+    await ctx.delivery.ready?.();
   } catch (err) {
     scheduler.stop();
     await geoJobs.stop();
     await callbacks.stop();
     server.close();
+    await ctx.delivery.close?.();
     await ctx.db.destroy();
     throw err;
   }
@@ -174,6 +178,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         .then(() => scheduler.stop())
         .then(() => geoJobs.stop())
         .then(() => callbacks.stop())
+        .then(() => ctx.delivery.close?.())
         .then(() => ctx.db.destroy());
       return closing;
     },
