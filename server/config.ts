@@ -6,6 +6,8 @@ export interface Config {
   dataDir: string;
   /** Empty means the embedded SQLite file under dataDir. */
   databaseUrl: string;
+  /** Most connections this process opens to PostgreSQL (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   adminPassword: string | undefined;
   jwtSecret: string | undefined;
   captcha: boolean;
@@ -82,6 +84,7 @@ export function loadConfig(env: Env = {}): Config {
     host,
     dataDir: text(env, 'DATA_DIR') ?? './data',
     databaseUrl: text(env, 'DATABASE_URL') ?? '',
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
     adminPassword: text(env, 'ADMIN_PASSWORD'),
     jwtSecret: text(env, 'JWT_SECRET'),
     captcha: flag(env, 'CAPTCHA', true),
