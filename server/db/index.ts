@@ -5,7 +5,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, type KyselyConfig } from 'kysely';
 import type { Config } from '../config.ts';
-import { postgresColumnTypes } from './dialect.ts';
+import { postgresLikeSqlite } from './dialect.ts';
 import { createPostgresDialect, isPostgresUrl } from './postgres.ts';
 import type { Database } from './schema.ts';
 
@@ -21,7 +21,7 @@ export function createDb(config: Config, log?: KyselyConfig['log']): Db {
     if (isPostgresUrl(config.databaseUrl)) {
       return new Kysely<Database>({
         dialect: createPostgresDialect(config.databaseUrl, config.databasePoolSize),
-        plugins: [postgresColumnTypes],
+        plugins: [postgresLikeSqlite],
         log,
       });
     }
