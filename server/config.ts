@@ -11,6 +11,8 @@ export interface Config {
    * processes serving one database point it at one shared folder (docs/scaling.md).
    */
   storageDir: string;
+  /** Most connections this process opens to PostgreSQL (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   adminPassword: string | undefined;
   jwtSecret: string | undefined;
   captcha: boolean;
@@ -89,6 +91,7 @@ export function loadConfig(env: Env = {}): Config {
     dataDir,
     databaseUrl: text(env, 'DATABASE_URL') ?? '',
     storageDir: text(env, 'STORAGE_DIR') ?? text(env, 'UPLOAD_DIR') ?? `${dataDir.replace(/[\\/]+$/, '')}/uploads`,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
     adminPassword: text(env, 'ADMIN_PASSWORD'),
     jwtSecret: text(env, 'JWT_SECRET'),
     captcha: flag(env, 'CAPTCHA', true),

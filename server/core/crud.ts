@@ -8,6 +8,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.ts';
+import { containsText } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from './env.ts';
 import { describeHandler, epsGroup, type ColumnType, type EpsApi, type EpsGroup } from './eps.ts';
@@ -261,9 +262,7 @@ export function createCrud<
     let q = within(db.selectFrom(table), scope);
     const kw = typeof body.keyWord === 'string' ? body.keyWord.trim() : '';
     if (kw && def.keyWordColumns?.length) {
-      // % and _ in the keyword are literal characters, not wildcards.
-      const pattern = `%${kw.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-      q = q.where((eb) => eb.or(def.keyWordColumns!.map((col) => sql<boolean>`${sql.ref(col)} like ${pattern} escape '\\'`)));
+      q = q.where((eb) => eb.or(def.keyWordColumns!.map((col) => containsText(db, col, kw))));
     }
     for (const field of (def.filterable ?? []) as readonly string[]) {
       const value = body[field];
