@@ -100,3 +100,21 @@ export async function withLock<DB, T>(db: Kysely<DB>, key: string, work: (trx: K
     return work(trx);
   });
 }
+
+/**
+ * Runs `work` while holding an exclusive lock named `key` that spans several statements and
+ * transactions of its own, whichever process asks: a PostgreSQL session-level advisory lock held
+ * on one pooled connection until `work` ends. On SQLite (one process) callers need nothing more
+ * than their own in-process section, so `work` runs as is.
+ */
+export async function withSessionLock<DB, T>(db: Kysely<DB>, key: string, work: () => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return work();
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+    }
+  });
+}
