@@ -44,7 +44,7 @@ export interface HubOptions {
   statusWriteMs?: number;
   /** This hub's id among the processes (default: host, pid and a random part). */
   node?: string;
-  /** This hub writes its heartbeat this often; one silent for 3 beats is taken for dead. */
+  /** This hub writes its heartbeat this often; one silent for DEAD_BEATS beats is taken for dead. */
   beatMs?: number;
 }
 
@@ -70,6 +70,8 @@ interface Conn {
   /** The hash of the key it signed in with: a reset key or a deleted device ends the connection. */
   keyHash?: string;
   openedAt: number;
+  /** Its first frame came: the hello deadline is met (a bad hello closes it when checked). */
+  heard?: boolean;
   lastSeen: number;
   lastPing: number;
   closed: boolean;
@@ -89,6 +91,9 @@ interface Conn {
   pendingStatus?: { state: string; detail: string | null };
   statusWrittenAt: number;
 }
+
+/** A hub whose heartbeat is older than this many beats is taken for dead. */
+const DEAD_BEATS = 6;
 
 const str = (v: unknown, max = 1024) => (typeof v === 'string' ? v.slice(0, max) : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -137,7 +142,11 @@ export class DeviceHub implements DeviceReceiver {
     this.stopReceiving = this.ctx.delivery.receive(this);
   }
 
-  /** Writes this hub's heartbeat. */
+  /**
+   * Writes this hub's heartbeat, and takes back the links of its devices that another hub marked
+   * offline while this one was too busy to beat (those still naming it: a device that moved names
+   * the other hub).
+   */
   private async beat(): Promise<void> {
     const now = this.ctx.clock.now();
     this.beatAt = now;
@@ -146,12 +155,23 @@ export class DeviceHub implements DeviceReceiver {
       .values({ id: this.node, seenAt: now })
       .onConflict((oc) => oc.column('id').doUpdateSet({ seenAt: now }))
       .execute();
+    const held = [...this.byDevice.keys()];
+    if (!held.length) return;
+    const back = await this.ctx.db
+      .updateTable('device_link')
+      .set({ online: 1, lastSeenAt: now, statusTime: formatTime(now) })
+      .where('hub', '=', this.node)
+      .where('online', '=', 0)
+      .where('deviceId', 'in', held)
+      .returning('deviceId')
+      .execute();
+    if (back.length) await this.ctx.db.updateTable('device_info').set({ status: 1 }).where('id', 'in', back.map((r) => r.deviceId)).execute();
   }
 
   /** Marks offline the links of hubs that stopped beating (and, at start, this hub's own). */
   private async markDeadOffline(own: boolean): Promise<void> {
     const now = this.ctx.clock.now();
-    const alive = this.ctx.db.selectFrom('device_hub_node').select('id').where('seenAt', '>', now - 3 * this.beatMs);
+    const alive = this.ctx.db.selectFrom('device_hub_node').select('id').where('seenAt', '>', now - DEAD_BEATS * this.beatMs);
     let q = this.ctx.db
       .selectFrom('device_link')
       .select('deviceId')
@@ -176,7 +196,7 @@ export class DeviceHub implements DeviceReceiver {
       .where('id', 'in', this.ctx.db.selectFrom('device_link').select('deviceId').where('deviceId', 'in', ids).where('online', '=', 0))
       .execute();
     // Stale heartbeats of dead hubs are of no further use.
-    await this.ctx.db.deleteFrom('device_hub_node').where('seenAt', '<=', now - 3 * this.beatMs).where('id', '!=', this.node).execute();
+    await this.ctx.db.deleteFrom('device_hub_node').where('seenAt', '<=', now - DEAD_BEATS * this.beatMs).where('id', '!=', this.node).execute();
   }
 
   on(listener: (e: HubEvent) => void): () => void {
@@ -208,6 +228,7 @@ export class DeviceHub implements DeviceReceiver {
         // Decided before anything else is done with the frame: a flood costs no parsing, no
         // queued work and no database write beyond what the limit lets through.
         if (conn.closed || !this.admit(conn, text)) return;
+        conn.heard = true;
         conn.chain = conn.chain.then(() => this.onMessage(conn, text)).catch((err) => this.ctx.logger.error('Device hub: message failed', err));
       },
       closed: () => {
@@ -549,7 +570,8 @@ export class DeviceHub implements DeviceReceiver {
     for (const conn of this.conns) {
       if (conn.closed) continue;
       if (conn.deviceId === undefined) {
-        if (now - conn.openedAt >= this.helloMs) this.drop(conn, CLOSE.badKey, 'no hello');
+        // A hello still being checked (a busy database) is not a missing one.
+        if (!conn.heard && now - conn.openedAt >= this.helloMs) this.drop(conn, CLOSE.badKey, 'no hello');
         continue;
       }
       const deviceId = conn.deviceId;
