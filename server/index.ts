@@ -9,6 +9,7 @@ import { serve, type HttpBindings } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { createApp, HEALTH_PATH } from './app.ts';
+import { isPostgres } from './db/dialect.ts';
 import { createContext, prepareDatabase, type ContextOverrides } from './bootstrap.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -189,6 +190,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 export async function runMain(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const running = await startServer(config, options);
   console.log(`Archwright listening on ${running.url}`);
+  if (isPostgres(running.ctx.db) && !config.jwtSecret) {
+    // Other processes on this database check this one's tokens: they need the same secret.
+    console.warn(`JWT_SECRET is not set: tokens are signed with ${config.dataDir}/jwt-secret; every process on this database needs the same one (docs/scaling.md)`);
+  }
   const stop = (signal: string) => {
     console.log(`${signal}: shutting down`);
     running.close().then(
