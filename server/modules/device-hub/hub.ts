@@ -590,11 +590,14 @@ export class DeviceHub implements DeviceReceiver {
     }
     // A key reset or a deleted device stops its connection at once (well, at the next tick).
     if (this.byDevice.size) {
+      // Only the devices asked about: one welcomed while the query ran is not in its answer.
+      const asked = [...this.byDevice.keys()];
       const keys = new Map(
-        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', [...this.byDevice.keys()]).execute()).map((r) => [r.id, r.keyHash]),
+        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', asked).execute()).map((r) => [r.id, r.keyHash]),
       );
-      for (const [deviceId, conn] of [...this.byDevice]) {
-        if (keys.get(deviceId) === conn.keyHash) continue;
+      for (const deviceId of asked) {
+        const conn = this.byDevice.get(deviceId);
+        if (!conn || keys.get(deviceId) === conn.keyHash) continue;
         this.drop(conn, CLOSE.badKey, 'the device key was reset or the device removed');
         work.push(this.onClose(conn));
       }
