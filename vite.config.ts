@@ -40,8 +40,6 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: ['test/server/**/*.test.ts'],
-                // Plays "another process" by opening the SQLite file itself.
-                exclude: ['test/server/rights-cache.test.ts'],
                 env: { AW_TEST_POSTGRES: '1' },
                 globalSetup: ['test/server/test-database-setup.ts'],
               },
