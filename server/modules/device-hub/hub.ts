@@ -59,6 +59,8 @@ interface Conn {
   /** The hash of the key it signed in with: a reset key or a deleted device ends the connection. */
   keyHash?: string;
   openedAt: number;
+  /** The order connections opened in (the clock may give several the same time). */
+  seq: number;
   lastSeen: number;
   lastPing: number;
   closed: boolean;
@@ -90,6 +92,8 @@ export class DeviceHub implements DeviceReceiver {
   private readonly deviceChains = new Map<number, Promise<void>>();
   private readonly listeners = new Set<(e: HubEvent) => void>();
   private closing = false;
+  /** Connections opened so far (their `seq`). */
+  private opened = 0;
   /** Stops receiving ctx.delivery's notices (set by start()). */
   private stopReceiving: (() => void) | undefined;
   readonly resendMs: number;
@@ -137,7 +141,7 @@ export class DeviceHub implements DeviceReceiver {
   open(socket: DeviceSocket, headerKey?: string) {
     const now = this.ctx.clock.now();
     const conn: Conn = {
-      socket, headerKey, openedAt: now, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve(),
+      socket, headerKey, openedAt: now, seq: ++this.opened, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve(),
       tokens: this.rate.burst, refilledAt: now, dropped: 0, statusWrittenAt: -Infinity,
     };
     if (this.closing) {
@@ -248,9 +252,16 @@ export class DeviceHub implements DeviceReceiver {
       this.drop(conn, CLOSE.badKey, 'bad key');
       return;
     }
-    conn.deviceId = device.id;
-    conn.keyHash = await sha256Hex(key!);
+    const keyHash = await sha256Hex(key!);
     const old = this.byDevice.get(device.id);
+    // A connection that closed, or is older than the device's current one, while its key was being
+    // checked is one the device has left (a reconnect overtook it): it must not take over.
+    if (conn.closed || (old && old !== conn && old.seq > conn.seq)) {
+      this.drop(conn, CLOSE.replaced, 'replaced by a new connection');
+      return;
+    }
+    conn.deviceId = device.id;
+    conn.keyHash = keyHash;
     if (old && old !== conn) this.drop(old, CLOSE.replaced, 'replaced by a new connection');
     this.byDevice.set(device.id, conn);
     const diameters = Array.isArray(m.diameters) ? m.diameters.filter((d) => typeof d === 'number').join(',').slice(0, 255) : null;
@@ -482,11 +493,13 @@ export class DeviceHub implements DeviceReceiver {
     }
     // A key reset or a deleted device stops its connection at once (well, at the next tick).
     if (this.byDevice.size) {
+      // The connections asked about: one that signs in while the query runs is not in its answer.
+      const asked = [...this.byDevice];
       const keys = new Map(
-        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', [...this.byDevice.keys()]).execute()).map((r) => [r.id, r.keyHash]),
+        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', asked.map(([id]) => id)).execute()).map((r) => [r.id, r.keyHash]),
       );
-      for (const [deviceId, conn] of [...this.byDevice]) {
-        if (keys.get(deviceId) === conn.keyHash) continue;
+      for (const [deviceId, conn] of asked) {
+        if (conn.closed || this.byDevice.get(deviceId) !== conn || keys.get(deviceId) === conn.keyHash) continue;
         this.drop(conn, CLOSE.badKey, 'the device key was reset or the device removed');
         work.push(this.onClose(conn));
       }
