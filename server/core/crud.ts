@@ -184,6 +184,16 @@ function columnSchema(type: ColumnType): ZodType {
   }
 }
 
+/**
+ * A filter value as a column of `type` compares it, as SQLite does: '5' is 5 in a number column and
+ * text that is no number matches nothing (undefined), where PostgreSQL would refuse the query.
+ */
+function comparable(type: ColumnType | undefined, value: string | number): string | number | undefined {
+  if (type !== 'number' || typeof value !== 'string') return value;
+  const n = value.trim() === '' ? NaN : Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
 const filterValue = z
   .union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))])
   .nullable()
@@ -267,10 +277,14 @@ export function createCrud<
     for (const field of (def.filterable ?? []) as readonly string[]) {
       const value = body[field];
       if (value === undefined || value === null || value === '') continue;
+      const type = columns[field]?.type;
       if (Array.isArray(value)) {
-        if (value.length) q = q.where(field, 'in', value);
+        if (!value.length) continue;
+        const values = value.map((v) => comparable(type, v)).filter((v) => v !== undefined);
+        q = values.length ? q.where(field, 'in', values) : q.where(sql.lit(false));
       } else {
-        q = q.where(field, '=', value);
+        const v = comparable(type, value as string | number);
+        q = v === undefined ? q.where(sql.lit(false)) : q.where(field, '=', v);
       }
     }
     return q;

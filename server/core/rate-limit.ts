@@ -15,9 +15,9 @@
 //   the count of guesses at others);
 // - personUpdate's old-password check, per user: 5 failures.
 import type { AppContext } from '../context.ts';
+import { withKeyLock } from '../db/dialect.ts';
 import type { MessageKey } from './i18n.ts';
 import { tooManyRequests } from './errors.ts';
-import { withLock } from '../db/dialect.ts';
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const LOGIN_MAX_FAILURES = 5;
@@ -80,16 +80,15 @@ function waitTurn(key: string, front: boolean, ms: number): Promise<void> {
 /**
  * Admits one attempt into the bucket, or answers null when it is full. One statement, so the
  * count and the insert cannot be split by a concurrent request (SQLite runs one writer at a time,
- * and a writer whose snapshot went stale is refused, never let through). PostgreSQL's READ
- * COMMITTED would let two such inserts both count the old rows: there the bucket's lock
- * (withLock) holds the others until this one commits, in this process or another.
+ * and a writer whose snapshot went stale is refused, never let through); on PostgreSQL, whose READ
+ * COMMITTED would let two such inserts both count the old rows, under the bucket's lock.
  */
 async function tryReserve(ctx: Ctx, bucket: Bucket): Promise<Reservation | null> {
   const now = ctx.clock.now();
   const since = now - bucket.windowMs;
   // Attempts that left every window are of no use to anyone (all windows are the same length).
   await ctx.db.deleteFrom('base_rate_attempt').where('at', '<=', since).execute();
-  const row = await withLock(ctx.db, `rate:${bucket.key}`, (db) =>
+  const row = await withKeyLock(ctx.db, `rate:${bucket.key}`, (db) =>
     db
       .insertInto('base_rate_attempt')
       .columns(['bucket', 'at', 'pending'])

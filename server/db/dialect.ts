@@ -87,18 +87,36 @@ export function containsText(db: Kysely<any>, column: string, text: string): Raw
 }
 
 /**
- * Runs `work` in one transaction that holds an exclusive lock named `key` until it ends, so that
- * a read-then-write under the same name is never interleaved with another's, whichever process
- * runs it. PostgreSQL (READ COMMITTED) takes a transaction-level advisory lock on the key's hash.
- * SQLite runs one writer at a time and a statement sees the rows committed before it: there `work`
- * runs as is, so it must do its read and its write in one statement.
+ * Runs `fn` holding a lock on `key` until the transaction ends, for a read-then-write (count, then
+ * insert) that must not interleave with another for the same key. SQLite runs one writer at a time,
+ * so there `fn` runs as it is; on PostgreSQL (READ COMMITTED) it runs in a transaction (or the one
+ * `db` is) that first takes a transaction-scoped advisory lock on the key.
  */
-export async function withLock<DB, T>(db: Kysely<DB>, key: string, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  if (!isPostgres(db)) return work(db);
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
-    return work(trx);
-  });
+export async function withKeyLock<DB, T>(db: Kysely<DB>, key: string, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return fn(db);
+  const locked = async (trx: Kysely<DB>) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    return fn(trx);
+  };
+  return db.isTransaction ? locked(db) : db.transaction().execute(locked);
+}
+
+/**
+ * Runs one statement inside transaction `trx` whose failure the caller handles and goes on: SQLite
+ * undoes only the failed statement; PostgreSQL fails the whole transaction unless the statement ran
+ * inside a savepoint, which is rolled back to on failure.
+ */
+export async function tolerated<T>(trx: Kysely<any>, fn: () => Promise<T>): Promise<T> {
+  if (!isPostgres(trx)) return fn();
+  await sql`savepoint tolerated`.execute(trx);
+  try {
+    const result = await fn();
+    await sql`release savepoint tolerated`.execute(trx);
+    return result;
+  } catch (err) {
+    await sql`rollback to savepoint tolerated`.execute(trx);
+    throw err;
+  }
 }
 
 /**
@@ -110,11 +128,11 @@ export async function withLock<DB, T>(db: Kysely<DB>, key: string, work: (trx: K
 export async function withSessionLock<DB, T>(db: Kysely<DB>, key: string, work: () => Promise<T>): Promise<T> {
   if (!isPostgres(db)) return work();
   return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn);
+    await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn);
     try {
       return await work();
     } finally {
-      await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+      await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
     }
   });
 }

@@ -72,6 +72,8 @@ interface Conn {
   openedAt: number;
   /** Its first frame came: the hello deadline is met (a bad hello closes it when checked). */
   heard?: boolean;
+  /** The order connections opened in (the clock may give several the same time). */
+  seq: number;
   lastSeen: number;
   lastPing: number;
   closed: boolean;
@@ -106,6 +108,8 @@ export class DeviceHub implements DeviceReceiver {
   private readonly deviceChains = new Map<number, Promise<void>>();
   private readonly listeners = new Set<(e: HubEvent) => void>();
   private closing = false;
+  /** Connections opened so far (their `seq`). */
+  private opened = 0;
   /** Stops receiving ctx.delivery's notices (set by start()). */
   private stopReceiving: (() => void) | undefined;
   readonly resendMs: number;
@@ -216,7 +220,7 @@ export class DeviceHub implements DeviceReceiver {
   open(socket: DeviceSocket, headerKey?: string) {
     const now = this.ctx.clock.now();
     const conn: Conn = {
-      socket, headerKey, openedAt: now, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve(),
+      socket, headerKey, openedAt: now, seq: ++this.opened, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve(),
       tokens: this.rate.burst, refilledAt: now, dropped: 0, statusWrittenAt: -Infinity,
     };
     if (this.closing) {
@@ -328,9 +332,16 @@ export class DeviceHub implements DeviceReceiver {
       this.drop(conn, CLOSE.badKey, 'bad key');
       return;
     }
-    conn.deviceId = device.id;
-    conn.keyHash = await sha256Hex(key!);
+    const keyHash = await sha256Hex(key!);
     const old = this.byDevice.get(device.id);
+    // A connection that closed, or is older than the device's current one, while its key was being
+    // checked is one the device has left (a reconnect overtook it): it must not take over.
+    if (conn.closed || (old && old !== conn && old.seq > conn.seq)) {
+      this.drop(conn, CLOSE.replaced, 'replaced by a new connection');
+      return;
+    }
+    conn.deviceId = device.id;
+    conn.keyHash = keyHash;
     if (old && old !== conn) this.drop(old, CLOSE.replaced, 'replaced by a new connection');
     this.byDevice.set(device.id, conn);
     // A connection to it another process still holds is stale (the device came here instead).
@@ -590,14 +601,13 @@ export class DeviceHub implements DeviceReceiver {
     }
     // A key reset or a deleted device stops its connection at once (well, at the next tick).
     if (this.byDevice.size) {
-      // Only the devices asked about: one welcomed while the query ran is not in its answer.
-      const asked = [...this.byDevice.keys()];
+      // The connections asked about: one that signs in while the query runs is not in its answer.
+      const asked = [...this.byDevice];
       const keys = new Map(
-        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', asked).execute()).map((r) => [r.id, r.keyHash]),
+        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', asked.map(([id]) => id)).execute()).map((r) => [r.id, r.keyHash]),
       );
-      for (const deviceId of asked) {
-        const conn = this.byDevice.get(deviceId);
-        if (!conn || keys.get(deviceId) === conn.keyHash) continue;
+      for (const [deviceId, conn] of asked) {
+        if (conn.closed || this.byDevice.get(deviceId) !== conn || keys.get(deviceId) === conn.keyHash) continue;
         this.drop(conn, CLOSE.badKey, 'the device key was reset or the device removed');
         work.push(this.onClose(conn));
       }
