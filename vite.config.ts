@@ -30,11 +30,29 @@ export default defineConfig({
   },
   preview: { headers: isolation },
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',
     // Every core (vitest's default leaves one free: on 2 cores, one file at a time).
     maxWorkers: '100%',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // With TEST_DATABASE_URL (a PostgreSQL server the tests may create databases on) the server
+    // and hub suites run a second time on PostgreSQL, each test server on a database of its own
+    // (test/server/test-database.ts).
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.{ts,tsx}'] } },
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres',
+                include: ['test/server/**/*.test.ts'],
+                env: { AW_TEST_POSTGRES: '1' },
+                globalSetup: ['test/server/test-database-setup.ts'],
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

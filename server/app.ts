@@ -1,6 +1,7 @@
 // The Hono app: plain web-standard code, no Node imports. server/index.ts serves it on Node;
 // tests call app.request() directly.
 import { Hono } from 'hono';
+import { sql } from 'kysely';
 import { HTTPException } from 'hono/http-exception';
 import type { AppContext } from './context.ts';
 import type { AppEnv } from './core/env.ts';
@@ -34,6 +35,22 @@ import { pluginModule } from './modules/plugin/index.ts';
  * version check compares it with its own, also from package.json). */
 export const VERSION = { gn: pkg.version };
 
+export const HEALTH_PATH = '/healthz';
+const HEALTH_TIMEOUT_MS = 2000;
+
+/** Whether one trivial query comes back within HEALTH_TIMEOUT_MS. */
+async function databaseReachable(ctx: AppContext): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), HEALTH_TIMEOUT_MS)));
+  try {
+    return await Promise.race([sql`select 1`.execute(ctx.db).then(() => true), late]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createApp(ctx: AppContext) {
   const eps: Eps = {};
   const app = new Hono<AppEnv>();
@@ -55,6 +72,13 @@ export function createApp(ctx: AppContext) {
     .get('/version.json', (c) => {
       c.header('Cache-Control', 'no-store');
       return c.json(VERSION);
+    })
+    // The load balancer's health check: anyone may call it, it reads nothing and says nothing
+    // but whether this process reaches its database.
+    .get(HEALTH_PATH, async (c) => {
+      c.header('Cache-Control', 'no-store');
+      const ok = await databaseReachable(ctx);
+      return c.json({ ok }, ok ? 200 : 503);
     })
     .route('/', baseModule(ctx, eps))
     .route('/', spaceModule(ctx))

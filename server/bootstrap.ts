@@ -4,11 +4,13 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { createDb } from './db/index.ts';
+import { isPostgres } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed, type SeedResult } from './db/seed.ts';
 import { systemClock } from './core/clock.ts';
 import { consoleLogger } from './core/logger.ts';
 import { InProcessDelivery, type DeviceDelivery } from './core/delivery.ts';
+import { PgNotifyDelivery } from './core/delivery-pg.ts';
 import { randomToken } from './core/crypto.ts';
 import { createPasswordHasher } from './core/passwords.ts';
 import { createCaptchaService, dbCaptchaStore, type CaptchaStore } from './modules/base/captcha.service.ts';
@@ -19,7 +21,10 @@ export interface ContextOverrides {
   logger?: AppContext['logger'];
   /** Wrap or replace the captcha store (tests read answers through it). */
   captchaStore?: (defaultStore: CaptchaStore) => CaptchaStore;
-  /** How job notices reach the device hubs. Default: in-process (this process's hub). */
+  /**
+   * How job notices reach the device hubs. Default: in-process (this process's hub) on SQLite;
+   * LISTEN/NOTIFY between the processes on PostgreSQL.
+   */
   delivery?: DeviceDelivery;
 }
 
@@ -50,15 +55,18 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const db = createDb(config);
   const baseStore = dbCaptchaStore(db, clock);
   const store = overrides.captchaStore ? overrides.captchaStore(baseStore) : baseStore;
+  const logger = overrides.logger ?? consoleLogger;
+  const delivery =
+    overrides.delivery ?? (isPostgres(db) ? new PgNotifyDelivery(db, config.databaseUrl, logger) : new InProcessDelivery());
   return {
     config,
     db,
     clock,
-    logger: overrides.logger ?? consoleLogger,
+    logger,
     jwtSecret: loadJwtSecret(config),
     passwords: createPasswordHasher(config),
     captcha: createCaptchaService(store, clock, svgCaptcha),
-    delivery: overrides.delivery ?? new InProcessDelivery(),
+    delivery,
   };
 }
 

@@ -6,6 +6,13 @@ export interface Config {
   dataDir: string;
   /** Empty means the embedded SQLite file under dataDir. */
   databaseUrl: string;
+  /**
+   * The folder of uploaded files (STORAGE_DIR, or UPLOAD_DIR; default DATA_DIR/uploads). Several
+   * processes serving one database point it at one shared folder (docs/scaling.md).
+   */
+  storageDir: string;
+  /** Most connections this process opens to PostgreSQL (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   adminPassword: string | undefined;
   jwtSecret: string | undefined;
   captcha: boolean;
@@ -77,11 +84,14 @@ function text(env: Env, name: string): string | undefined {
 export function loadConfig(env: Env = {}): Config {
   const port = int(env, 'PORT', 8787);
   const host = text(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = text(env, 'DATA_DIR') ?? './data';
   return {
     port,
     host,
-    dataDir: text(env, 'DATA_DIR') ?? './data',
+    dataDir,
     databaseUrl: text(env, 'DATABASE_URL') ?? '',
+    storageDir: text(env, 'STORAGE_DIR') ?? text(env, 'UPLOAD_DIR') ?? `${dataDir.replace(/[\\/]+$/, '')}/uploads`,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
     adminPassword: text(env, 'ADMIN_PASSWORD'),
     jwtSecret: text(env, 'JWT_SECRET'),
     captcha: flag(env, 'CAPTCHA', true),

@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve, type HttpBindings } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import { createApp } from './app.ts';
+import { createApp, HEALTH_PATH } from './app.ts';
+import { isPostgres } from './db/dialect.ts';
 import { createContext, prepareDatabase, type ContextOverrides } from './bootstrap.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -74,7 +75,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 function isApiPath(p: string): boolean {
-  return p === '/admin' || p.startsWith('/admin/') || p === '/version.json' || p === '/ws' || p.startsWith('/ws/');
+  return p === '/admin' || p.startsWith('/admin/') || p === '/version.json' || p === HEALTH_PATH || p === '/ws' || p.startsWith('/ws/');
 }
 
 export function createNodeApp(ctx: AppContext, staticDir: string) {
@@ -90,6 +91,7 @@ export function createNodeApp(ctx: AppContext, staticDir: string) {
   web.all('/admin/*', (c) => api.fetch(c.req.raw, c.env));
   web.all('/admin', (c) => api.fetch(c.req.raw, c.env));
   web.get('/version.json', (c) => api.fetch(c.req.raw, c.env));
+  web.get(HEALTH_PATH, (c) => api.fetch(c.req.raw, c.env));
   // The device hub is not a route: startServer attaches it to the server's 'upgrade' event.
 
   if (fs.existsSync(staticDir)) {
@@ -149,12 +151,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   callbacks.start();
   let deviceHub: Awaited<ReturnType<typeof attachDeviceHub>>;
   try {
-    deviceHub = await attachDeviceHub(ctx, server as import('node:http').Server, options.hub);
+    // The hub is named like the runner: a restart on its port takes its device links back at once.
+    deviceHub = await attachDeviceHub(ctx, server as import('node:http').Server, { node: `${os.hostname()}:${port}`, ...options.hub });
+    // Jobs stored through other processes reach this one's devices once it listens.
+    await ctx.delivery.ready?.();
   } catch (err) {
     scheduler.stop();
     await geoJobs.stop();
     await callbacks.stop();
     server.close();
+    await ctx.delivery.close?.();
     await ctx.db.destroy();
     throw err;
   }
@@ -173,6 +179,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         .then(() => scheduler.stop())
         .then(() => geoJobs.stop())
         .then(() => callbacks.stop())
+        .then(() => ctx.delivery.close?.())
         .then(() => ctx.db.destroy());
       return closing;
     },
@@ -183,6 +190,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 export async function runMain(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const running = await startServer(config, options);
   console.log(`Archwright listening on ${running.url}`);
+  if (isPostgres(running.ctx.db) && !config.jwtSecret) {
+    // Other processes on this database check this one's tokens: they need the same secret.
+    console.warn(`JWT_SECRET is not set: tokens are signed with ${config.dataDir}/jwt-secret; every process on this database needs the same one (docs/scaling.md)`);
+  }
   const stop = (signal: string) => {
     console.log(`${signal}: shutting down`);
     running.close().then(

@@ -8,6 +8,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { z, type ZodType } from 'zod';
 import type { AppContext } from '../context.ts';
+import { containsText } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from './env.ts';
 import { describeHandler, epsGroup, type ColumnType, type EpsApi, type EpsGroup } from './eps.ts';
@@ -187,6 +188,16 @@ function columnSchema(type: ColumnType): ZodType {
   }
 }
 
+/**
+ * A filter value as a column of `type` compares it, as SQLite does: '5' is 5 in a number column and
+ * text that is no number matches nothing (undefined), where PostgreSQL would refuse the query.
+ */
+function comparable(type: ColumnType | undefined, value: string | number): string | number | undefined {
+  if (type !== 'number' || typeof value !== 'string') return value;
+  const n = value.trim() === '' ? NaN : Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
 const filterValue = z
   .union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))])
   .nullable()
@@ -266,17 +277,19 @@ export function createCrud<
     let q = within(db.selectFrom(table), scope);
     const kw = typeof body.keyWord === 'string' ? body.keyWord.trim() : '';
     if (kw && def.keyWordColumns?.length) {
-      // % and _ in the keyword are literal characters, not wildcards.
-      const pattern = `%${kw.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-      q = q.where((eb) => eb.or(def.keyWordColumns!.map((col) => sql<boolean>`${sql.ref(col)} like ${pattern} escape '\\'`)));
+      q = q.where((eb) => eb.or(def.keyWordColumns!.map((col) => containsText(db, col, kw))));
     }
     for (const field of (def.filterable ?? []) as readonly string[]) {
       const value = body[field];
       if (value === undefined || value === null || value === '') continue;
+      const type = columns[field]?.type;
       if (Array.isArray(value)) {
-        if (value.length) q = q.where(field, 'in', value);
+        if (!value.length) continue;
+        const values = value.map((v) => comparable(type, v)).filter((v) => v !== undefined);
+        q = values.length ? q.where(field, 'in', values) : q.where(sql.lit(false));
       } else {
-        q = q.where(field, '=', value);
+        const v = comparable(type, value as string | number);
+        q = v === undefined ? q.where(sql.lit(false)) : q.where(field, '=', v);
       }
     }
     return q;

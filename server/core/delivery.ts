@@ -1,8 +1,10 @@
 // "Deliver to device X": how a route that stored or cancelled a bend job reaches the process that
 // holds the device's WebSocket (ARCHITECTURE.md, "Scaling out"). Routes call ctx.delivery, never
 // the hub. The first implementation is in-process: the hub of this process receives everything.
-// A second process would implement the same interface over PostgreSQL LISTEN/NOTIFY: the two
-// calls NOTIFY, and each process's hub LISTENs and acts for the devices connected to it.
+// Several processes on one PostgreSQL database use server/core/delivery-pg.ts instead: the calls
+// NOTIFY, and each process's hub LISTENs and acts for the devices connected to it. A notice that
+// is lost (a listener reconnecting) costs latency, never a job: every hub's tick sends what is due
+// from the database.
 
 /** What a hub does with a delivery for a device it may hold (DeviceHub). */
 export interface DeviceReceiver {
@@ -10,6 +12,8 @@ export interface DeviceReceiver {
   dispatch(deviceId: number): Promise<void>;
   /** Tell this device, if connected here, to drop a cancelled job. */
   sendCancel(deviceId: number, jobId: string): void;
+  /** The device said hello to hub `hub`: a connection to it held by another hub is stale. */
+  connectedTo(deviceId: number, hub: string): void;
 }
 
 export interface DeviceDelivery {
@@ -17,8 +21,14 @@ export interface DeviceDelivery {
   jobsWaiting(deviceId: number): void;
   /** A job `deviceId` may hold was cancelled: whoever holds its connection tells it to drop the job. */
   cancel(deviceId: number, jobId: string): void;
+  /** Device `deviceId` connected to hub `hub`: the others drop their connections to it. */
+  connected(deviceId: number, hub: string): void;
   /** A hub starts receiving deliveries (all of them: it ignores devices it does not hold); returns the stop. */
   receive(receiver: DeviceReceiver): () => void;
+  /** Resolves once notices from other processes arrive (a listening connection is up). */
+  ready?(): Promise<void>;
+  /** Ends what the delivery holds open (a listening connection). */
+  close?(): Promise<void>;
 }
 
 /**
@@ -36,6 +46,10 @@ export class InProcessDelivery implements DeviceDelivery {
 
   cancel(deviceId: number, jobId: string): void {
     for (const r of this.receivers) r.sendCancel(deviceId, jobId);
+  }
+
+  connected(deviceId: number, hub: string): void {
+    for (const r of this.receivers) r.connectedTo(deviceId, hub);
   }
 
   receive(receiver: DeviceReceiver): () => void {

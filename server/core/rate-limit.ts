@@ -15,6 +15,7 @@
 //   the count of guesses at others);
 // - personUpdate's old-password check, per user: 5 failures.
 import type { AppContext } from '../context.ts';
+import { withKeyLock } from '../db/dialect.ts';
 import type { MessageKey } from './i18n.ts';
 import { tooManyRequests } from './errors.ts';
 
@@ -81,9 +82,8 @@ function waitTurn(key: string, front: boolean, ms: number): Promise<void> {
 /**
  * Admits one attempt into the bucket, or answers null when it is full. One statement, so the
  * count and the insert cannot be split by a concurrent request (SQLite runs one writer at a time,
- * and a writer whose snapshot went stale is refused, never let through). On PostgreSQL (not served
- * yet) READ COMMITTED would let two such inserts both count the old rows: there it needs a
- * per-bucket advisory lock or SERIALIZABLE.
+ * and a writer whose snapshot went stale is refused, never let through); on PostgreSQL, whose READ
+ * COMMITTED would let two such inserts both count the old rows, under the bucket's lock.
  */
 async function tryReserve(ctx: Ctx, bucket: Bucket): Promise<Reservation | null> {
   const now = ctx.clock.now();
@@ -91,25 +91,27 @@ async function tryReserve(ctx: Ctx, bucket: Bucket): Promise<Reservation | null>
   // Attempts that left every window are of no use to anyone (buckets have shorter windows too:
   // the chat's minute, so only what is older than the longest goes).
   await ctx.db.deleteFrom('base_rate_attempt').where('at', '<=', now - Math.max(bucket.windowMs, LONGEST_WINDOW_MS)).execute();
-  const row = await ctx.db
-    .insertInto('base_rate_attempt')
-    .columns(['bucket', 'at', 'pending'])
-    .expression(
-      ctx.db
-        .selectNoFrom((eb) => [eb.val(bucket.key).as('bucket'), eb.val(now).as('at'), eb.val(1).as('pending')])
-        .where(
-          (eb) =>
-            eb
-              .selectFrom('base_rate_attempt')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .where('bucket', '=', bucket.key)
-              .where('at', '>', since),
-          '<',
-          bucket.max,
-        ),
-    )
-    .returning('id')
-    .executeTakeFirst();
+  const row = await withKeyLock(ctx.db, `rate:${bucket.key}`, (db) =>
+    db
+      .insertInto('base_rate_attempt')
+      .columns(['bucket', 'at', 'pending'])
+      .expression(
+        db
+          .selectNoFrom((eb) => [eb.val(bucket.key).as('bucket'), eb.val(now).as('at'), eb.val(1).as('pending')])
+          .where(
+            (eb) =>
+              eb
+                .selectFrom('base_rate_attempt')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .where('bucket', '=', bucket.key)
+                .where('at', '>', since),
+            '<',
+            bucket.max,
+          ),
+      )
+      .returning('id')
+      .executeTakeFirst(),
+  );
   return row ? { bucket, id: row.id } : null;
 }
 

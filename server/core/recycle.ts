@@ -2,6 +2,7 @@
 // rows) are kept as JSON and can be put back with the same ids, or purged for good.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { tolerated } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import { formatTime } from './clock.ts';
 import { fail } from './errors.ts';
@@ -106,10 +107,9 @@ export async function restoreFromRecycleBin(trx: Kysely<Database>, ids: number[]
     for (const [table, rows] of Object.entries(data.related ?? {})) {
       for (const row of rows) {
         try {
-          await db.insertInto(table).values(row).onConflict((oc: any) => oc.doNothing()).execute();
+          await tolerated(db, () => db.insertInto(table).values(row).onConflict((oc: any) => oc.doNothing()).execute());
         } catch (err) {
-          // A link whose other end is gone meanwhile (a role's menu deleted) stays gone. SQLite
-          // undoes only the failed statement; PostgreSQL will need a savepoint around it.
+          // A link whose other end is gone meanwhile (a role's menu deleted) stays gone.
           if (!(err instanceof Error && /foreign key/i.test(err.message))) throw err;
         }
       }

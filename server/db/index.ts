@@ -1,10 +1,12 @@
-// createDb(config) picks the dialect: embedded SQLite under DATA_DIR today; a postgres://
-// DATABASE_URL is the place PostgreSQL plugs in later.
+// createDb(config) picks the dialect: embedded SQLite under DATA_DIR by default, PostgreSQL when
+// DATABASE_URL is a postgres:// URL.
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, type KyselyConfig } from 'kysely';
 import type { Config } from '../config.ts';
+import { postgresLikeSqlite } from './dialect.ts';
+import { createPostgresDialect, isPostgresUrl } from './postgres.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -16,8 +18,12 @@ export function sqliteFile(config: Config): string {
 /** `log`: Kysely's query log (the load bench records a request's SQL with it). */
 export function createDb(config: Config, log?: KyselyConfig['log']): Db {
   if (config.databaseUrl) {
-    if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
-      throw new Error('DATABASE_URL=postgres://... is not supported yet; unset it to use SQLite under DATA_DIR');
+    if (isPostgresUrl(config.databaseUrl)) {
+      return new Kysely<Database>({
+        dialect: createPostgresDialect(config.databaseUrl, config.databasePoolSize),
+        plugins: [postgresLikeSqlite],
+        log,
+      });
     }
     throw new Error(`DATABASE_URL has an unknown scheme: ${config.databaseUrl.split(':')[0]}`);
   }

@@ -322,6 +322,14 @@ export interface DeviceLinkTable {
   memory: number | null;
   lastSeenAt: number | null;
   statusTime: string | null;
+  /** The hub (process) holding its connection now, or last. */
+  hub: string | null;
+}
+
+/** A hub's heartbeat: its links count as online while it beats. */
+export interface DeviceHubNodeTable {
+  id: string;
+  seenAt: number;
 }
 
 export interface DeviceConfigTable {
@@ -767,6 +775,7 @@ export interface Database {
   device_job: DeviceJobTable;
   device_job_log: DeviceJobLogTable;
   device_link: DeviceLinkTable;
+  device_hub_node: DeviceHubNodeTable;
   base_sys_department: BaseSysDepartmentTable;
   base_sys_role_department: BaseSysRoleDepartmentTable;
   recycle_data: RecycleDataTable;

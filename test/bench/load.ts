@@ -15,6 +15,10 @@
 //
 // Bounded: at most --clients clients (1..1000) for --seconds (1..120), loopback only; the data
 // folder goes afterwards (--keep keeps it). --profile DIR has the server write a CPU profile.
+//
+// --database postgres://... runs it on PostgreSQL instead (a throw-away database created on that
+// server and dropped afterwards), and --processes N (1..8, PostgreSQL only) starts N servers on
+// one database, the clients spread over them in turn (docs/scaling.md).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -22,15 +26,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import { createApp } from '../../server/app.ts';
 import { createContext } from '../../server/bootstrap.ts';
 import { loadConfig } from '../../server/config.ts';
 import { silentLogger } from '../../server/core/logger.ts';
-import type { Database } from '../../server/db/schema.ts';
-import { createDb, sqliteFile } from '../../server/db/index.ts';
+import { createDb } from '../../server/db/index.ts';
 import { cubeStl } from '../fixtures/stl.ts';
+import { throwawayDatabase } from './pg-database.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: number, min: number, max: number) => {
@@ -42,6 +45,10 @@ const opt = (name: string, def: number, min: number, max: number) => {
   return n;
 };
 const CLIENTS = opt('clients', 200, 1, 1000);
+const PROCESSES = opt('processes', 1, 1, 8);
+const DATABASE = argv.includes('--database') ? argv[argv.indexOf('--database') + 1] : undefined;
+if (DATABASE !== undefined && !/^postgres(ql)?:\/\//.test(DATABASE)) throw new Error('--database must be a postgres:// URL');
+if (PROCESSES > 1 && !DATABASE) throw new Error('--processes above 1 needs --database postgres://...');
 const SECONDS = opt('seconds', 12, 1, 120);
 const USERS = Math.min(20, CLIENTS);
 const ORDERS = 300;
@@ -127,9 +134,9 @@ const stlForm = () => {
 /** The role of the load's designers: their orders, files, and the user list. */
 const PERMS = ['order:info:add', 'order:info:info', 'order:info:page', 'order:info:list', 'base:sys:user:page'];
 
-async function seed(dataDir: string, call: ReturnType<typeof client>) {
+async function seed(env: Record<string, string>, call: ReturnType<typeof client>) {
   // The role straight into the database (the API takes menu ids, not permission strings).
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(sqliteFile(loadConfig({ DATA_DIR: dataDir }))) }) });
+  const db = createDb(loadConfig(env));
   const now = '2026-01-01 00:00:00';
   const role = await db.insertInto('base_sys_role').values({ name: 'load', label: 'load', remark: null, createTime: now, updateTime: now }).returning('id').executeTakeFirstOrThrow();
   const menus = await db.selectFrom('base_sys_menu').select(['id', 'perms']).where('type', '=', 2).execute();
@@ -176,9 +183,9 @@ interface Stats {
 }
 
 /** The mix (every kind), or the list pages alone (what the ceiling's ratio is about). */
-async function runClients(base: string, names: string[], orderIds: number[][], cycle: Kind[], seconds: number, given?: (string | undefined)[]) {
+async function runClients(bases: string[], names: string[], orderIds: number[][], cycle: Kind[], seconds: number, given?: (string | undefined)[]) {
   const tokens: (string | undefined)[] = [];
-  const call = client(base);
+  const calls = bases.map(client);
   const stats = new Map<Kind, Stats>([...KINDS, 'floor' as const].map((k) => [k, { ms: [], errors: new Map() }]));
   const record = (kind: Kind, started: number, r: Reply | Error): Reply | null => {
     const s = stats.get(kind)!;
@@ -200,6 +207,8 @@ async function runClients(base: string, names: string[], orderIds: number[][], c
     const user = c % names.length;
     const username = names[user]!;
     const mine = orderIds[user]!;
+    // Client c talks to server c mod N (a balancer's round robin).
+    const call = calls[c % calls.length]!;
     const signIn = async () => (await timed('signIn', () => call('POST', '/admin/base/open/login', null, { username, password: USER_PASSWORD })))?.data?.token as string | undefined;
     // Given sessions (the list phase) are kept; the mix signs in again now and then.
     let token = given ? given[c] : await signIn();
@@ -229,8 +238,8 @@ async function runClients(base: string, names: string[], orderIds: number[][], c
  * The ceiling: the SQL of one request of each kind, recorded from an in-process app.request on
  * the same database, then replayed back to back for `seconds`.
  */
-async function ceiling(dataDir: string, names: string[], orderIds: number[][], seconds: number) {
-  const config = loadConfig({ DATA_DIR: dataDir, CAPTCHA: 'off', JWT_SECRET: 'load-secret-that-is-long-enough-0123456789' });
+async function ceiling(env: Record<string, string>, names: string[], orderIds: number[][], seconds: number) {
+  const config = loadConfig({ ...env, CAPTCHA: 'off', JWT_SECRET: 'load-secret-that-is-long-enough-0123456789' });
   const base = createContext(config, { logger: silentLogger });
   await base.db.destroy();
   let recording: CompiledQuery[] | null = null;
@@ -281,13 +290,17 @@ async function ceiling(dataDir: string, names: string[], orderIds: number[][], s
   return out;
 }
 
-/** CPU milliseconds (user + system) the server process has used so far; undefined off Linux. */
-function serverCpu(pid: number): () => number | undefined {
+/** CPU milliseconds (user + system) the server processes have used so far; undefined off Linux. */
+function serverCpu(pids: number[]): () => number | undefined {
   const tick = 1000 / 100; // USER_HZ
   return () => {
     try {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * tick;
+      let sum = 0;
+      for (const pid of pids) {
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        sum += (Number(fields[11]) + Number(fields[12])) * tick;
+      }
+      return sum;
     } catch {
       return undefined;
     }
@@ -297,52 +310,72 @@ function serverCpu(pid: number): () => number | undefined {
 async function main() {
   fs.mkdirSync(path.join(ROOT, 'test/.tmp'), { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(ROOT, 'test/.tmp/load-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
+  const pgDb = DATABASE ? await throwawayDatabase(DATABASE) : undefined;
+  const env: Record<string, string> = { DATA_DIR: dataDir, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) };
   let output = '';
   const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/start.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CAPTCHA: 'off',
-      ADMIN_PASSWORD,
-      JWT_SECRET: 'load-secret-that-is-long-enough-0123456789',
-      // What server/start.ts would respawn itself with; set here, the child is the server itself.
-      UV_THREADPOOL_SIZE: '16',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   const keep = (b: Buffer) => {
     output = (output + b.toString()).slice(-4000);
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  try {
+  const children: ChildProcess[] = [];
+  const bases: string[] = [];
+  const startOne = async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/start.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        CAPTCHA: 'off',
+        ADMIN_PASSWORD,
+        JWT_SECRET: 'load-secret-that-is-long-enough-0123456789',
+        // What server/start.ts would respawn itself with; set here, the child is the server itself.
+        UV_THREADPOOL_SIZE: '16',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    children.push(child);
+    bases.push(base);
     await waitForServer(base, child, () => output);
-    const call = client(base);
-    const { names, orderIds } = await seed(dataDir, call);
-    console.log(`# Load: ${CLIENTS} clients for ${SECONDS} s against ${base}`);
+  };
+  const stopAll = async () => {
+    await Promise.all(
+      children.map(async (child) => {
+        if (child.exitCode !== null) return;
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }),
+    );
+  };
+  try {
+    // The first migrates and seeds; the others join it.
+    await startOne();
+    await Promise.all(Array.from({ length: PROCESSES - 1 }, startOne));
+    const base = bases.join(', ');
+    const call = client(bases[0]!);
+    const { names, orderIds } = await seed(env, call);
+    console.log(`# Load: ${CLIENTS} clients for ${SECONDS} s against ${base} (${PROCESSES} process${PROCESSES > 1 ? 'es' : ''} on ${pgDb ? 'PostgreSQL' : 'SQLite'})`);
     console.log(`- machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; Node ${process.version}`);
     console.log(`- seeded: ${names.length} designers, ${ORDERS} orders; mix per client: ${CYCLE.join(', ')}; sign-in every ${SIGN_IN_EVERY} requests`);
-    const cpu = serverCpu(child.pid!);
-    const { stats, elapsed, tokens } = await runClients(base, names, orderIds, CYCLE, SECONDS);
+    const cpu = serverCpu(children.map((c) => c.pid!));
+    const { stats, elapsed, tokens } = await runClients(bases, names, orderIds, CYCLE, SECONDS);
     // Each list page alone, so that its rate is comparable with its ceiling; then the floor.
     const alone = new Map<Kind, { stats: Map<Kind, Stats>; elapsed: number; cpuMs: number | undefined }>();
     for (const kind of ['orderPage', 'userPage', 'floor'] as const) {
       const before = cpu();
-      const run = await runClients(base, names, orderIds, [kind], Math.max(3, Math.round(SECONDS / 3)), tokens);
+      const run = await runClients(bases, names, orderIds, [kind], Math.max(3, Math.round(SECONDS / 3)), tokens);
       const after = cpu();
       const n = run.stats.get(kind)!.ms.length;
       alone.set(kind, { ...run, cpuMs: before !== undefined && after !== undefined && n ? (after - before) / n : undefined });
     }
     const loadAfter = os.loadavg()[0]!.toFixed(1);
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    const top = await ceiling(dataDir, names, orderIds, Math.max(2, Math.min(5, SECONDS / 3)));
+    await stopAll();
+    const top = await ceiling(env, names, orderIds, Math.max(2, Math.min(5, SECONDS / 3)));
 
     const table = (stats: Map<Kind, Stats>, elapsed: number, kinds: Kind[]) => {
       const rows: string[][] = [];
@@ -391,11 +424,11 @@ async function main() {
     console.log('lightest signed-in call: what any route can reach through HTTP with these clients on this machine.');
     if (errors > 0) process.exitCode = 1;
   } finally {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+    await stopAll();
+    if (!KEEP) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await pgDb?.drop();
     }
-    if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
     else console.log(`data kept in ${dataDir}`);
   }
 }

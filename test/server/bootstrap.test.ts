@@ -13,7 +13,8 @@ import { roleResource } from '../../server/modules/base/sys-role.ts';
 import { migrations as allMigrations } from '../../server/db/migrations/index.ts';
 import { userResource } from '../../server/modules/base/sys-user.ts';
 import { logResource } from '../../server/modules/base/sys-log.ts';
-import { recordingLogger, tempDir, testEnv } from './helpers.ts';
+import { recordingLogger, removeDataDir, tempDir, testEnv } from './helpers.ts';
+import { onPostgres } from './test-database.ts';
 
 function countMenus(items: typeof seedMenus): number {
   return items.reduce((n, m) => n + 1 + countMenus(m.children ?? []), 0);
@@ -26,6 +27,7 @@ describe('config', () => {
       port: 8787,
       host: '127.0.0.1',
       dataDir: './data',
+      storageDir: './data/uploads',
       captcha: true,
       tokenExpire: 7200,
       refreshExpire: 1296000,
@@ -38,6 +40,9 @@ describe('config', () => {
   it('reads the environment and refuses nonsense', () => {
     const c = loadConfig({ PORT: '0', CAPTCHA: 'off', TOKEN_EXPIRE: '60', REFRESH_EXPIRE: '120', TRUST_PROXY: 'on' });
     expect(c).toMatchObject({ port: 0, captcha: false, tokenExpire: 60, refreshExpire: 120, trustProxy: true });
+    expect(loadConfig({ DATA_DIR: '/srv/a/' }).storageDir).toBe('/srv/a/uploads');
+    expect(loadConfig({ DATA_DIR: '/srv/a', UPLOAD_DIR: '/mnt/shared' }).storageDir).toBe('/mnt/shared');
+    expect(loadConfig({ UPLOAD_DIR: '/mnt/other', STORAGE_DIR: '/mnt/shared' }).storageDir).toBe('/mnt/shared');
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ CAPTCHA: 'maybe' })).toThrow(/CAPTCHA/);
   });
@@ -64,15 +69,17 @@ describe('first start', () => {
     expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
     expect(loadJwtSecret(loadConfig(env))).toBe(ctx.jwtSecret);
 
-    // WAL and foreign keys are on; the migration is recorded.
-    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(ctx.db);
-    expect(mode.rows[0]?.journal_mode).toBe('wal');
-    const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(ctx.db);
-    expect(fk.rows[0]?.foreign_keys).toBe(1);
+    // On SQLite WAL and foreign keys are on (PostgreSQL has no such settings); the migration is recorded.
+    if (!onPostgres) {
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(ctx.db);
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+      const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(ctx.db);
+      expect(fk.rows[0]?.foreign_keys).toBe(1);
+    }
     const migrations = await ctx.db.selectFrom('kysely_migration' as any).select('name' as any).execute();
     expect(migrations.map((m: any) => m.name)).toEqual(Object.keys(allMigrations).sort());
     await ctx.db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeDataDir(dir);
   });
 
   it('uses JWT_SECRET when set and writes no file', () => {

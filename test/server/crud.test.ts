@@ -4,6 +4,7 @@ import { sql, type Generated, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrud, type ResourceDef } from '../../server/core/crud.ts';
 import { purgeRecycleBin } from '../../server/core/recycle.ts';
+import { idColumn } from '../../server/db/dialect.ts';
 import { addUser, setup, type TestServer } from './helpers.ts';
 
 // The probe's own table, created below: definitions are typed against the schema's tables.
@@ -76,7 +77,7 @@ beforeAll(async () => {
   const db = t.ctx.db as unknown as Kysely<any>;
   await db.schema
     .createTable('probe_item')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .$call(idColumn(db))
     .addColumn('name', 'varchar(100)', (c) => c.notNull())
     .addColumn('category', 'varchar(100)')
     .addColumn('amount', 'integer', (c) => c.notNull().defaultTo(0))
@@ -87,7 +88,7 @@ beforeAll(async () => {
     .execute();
   await db.schema
     .createTable('probe_note')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .$call(idColumn(db))
     .addColumn('itemId', 'integer', (c) => c.notNull().references('probe_item.id').onDelete('cascade'))
     .addColumn('text', 'varchar(100)', (c) => c.notNull())
     .execute();

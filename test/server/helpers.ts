@@ -1,5 +1,6 @@
-// A real app over a real SQLite file in a temp folder, with a clock tests can move and a
-// captcha store that lets them read the answers.
+// A real app over a real SQLite file in a temp folder (or, in the `postgres` test project, a
+// PostgreSQL database of its own), with a clock tests can move and a captcha store that lets them
+// read the answers.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { loadConfig } from '../../server/config.ts';
 import type { AppContext } from '../../server/context.ts';
 import type { Logger } from '../../server/core/logger.ts';
 import type { TokenPair } from '../../server/core/tokens.ts';
+import { dropTestDatabase, onPostgres, testDatabaseUrl } from './test-database.ts';
 
 export const ADMIN_PASSWORD = 'admin-secret-1';
 export const START = Date.UTC(2026, 0, 1, 8, 0, 0);
@@ -45,8 +47,15 @@ export function testEnv(overrides: Record<string, string> = {}, dir = tempDir())
     JWT_SECRET: 'test-secret-that-is-long-enough',
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
+    ...(onPostgres ? { DATABASE_URL: testDatabaseUrl(dir) } : {}),
     ...overrides,
   };
+}
+
+/** Removes a test server's data folder and its database. */
+export async function removeDataDir(dir: string): Promise<void> {
+  await dropTestDatabase(dir);
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 export interface Reply<T = any> {
@@ -108,7 +117,7 @@ export async function setup(env: Record<string, string> = {}, opts: { clock?: Ma
 
   async function close() {
     await ctx.db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeDataDir(dir);
   }
 
   return { ctx, app, clock, logger, dir, captchaAnswers, call, login, close };

@@ -1,11 +1,10 @@
 // The device hub's tests run the real server on a free port (startServer) with real `ws`
 // clients; these are the small pieces they share.
-import fs from 'node:fs';
 import WebSocket from 'ws';
 import { loadConfig } from '../../server/config.ts';
 import { silentLogger } from '../../server/core/logger.ts';
 import { startServer, type RunningServer, type StartOptions } from '../../server/index.ts';
-import { ADMIN_PASSWORD, createRole, manualClock, tempDir, testEnv, type ManualClock } from './helpers.ts';
+import { ADMIN_PASSWORD, createRole, manualClock, removeDataDir, tempDir, testEnv, type ManualClock } from './helpers.ts';
 
 export interface HubServer {
   server: RunningServer;
@@ -53,7 +52,7 @@ export async function startHubServer(
     adminToken: login.data.token,
     async close(keepDir = false) {
       await server.close();
-      if (!keepDir) fs.rmSync(dir, { recursive: true, force: true });
+      if (!keepDir) await removeDataDir(dir);
     },
   };
 }

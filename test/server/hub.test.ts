@@ -217,6 +217,8 @@ describe('device hub: jobs', () => {
     await sim.start();
     const j = await bend(d.id, 3);
     await until(() => sim.bent.includes(j), 'bent');
+    // The device's reports may still be on their way to the database.
+    await until(async () => (await jobStatus(h, j)) === 'done', 'done');
     // Force a resend: the server believes the job unacked.
     await h.server.ctx.db.updateTable('device_job').set({ status: 'sent' }).where('jobId', '=', j).execute();
     h.clock!.advance(11_000);

@@ -1,21 +1,20 @@
 // Rights are remembered between requests; every change to them, through the API or straight in
 // the database by another process, must take effect on the very next request.
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteFile } from '../../server/db/index.ts';
+import { createDb, type Db } from '../../server/db/index.ts';
 import { ADMIN_PASSWORD, addUser, createRole, setup, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let admin: string;
-let other: SQLite.Database;
+let other: Db;
 beforeAll(async () => {
   t = await setup();
   admin = (await t.login('admin', ADMIN_PASSWORD)).token;
-  // Another process on the same database file.
-  other = new SQLite(sqliteFile(t.ctx.config));
+  // Another process on the same database: connections of its own.
+  other = createDb(t.ctx.config);
 });
 afterAll(async () => {
-  other.close();
+  await other.destroy();
   await t.close();
 });
 
@@ -46,42 +45,42 @@ describe('remembered rights', () => {
   it('a change made by another process is seen on the next request, both ways', async () => {
     const d = await designer('cache-other', ['order:info:page']);
     expect((await page(d.token)).body.code).toBe(1000);
-    other.prepare('DELETE FROM base_sys_user_role WHERE userId = ?').run(d.id);
+    await other.deleteFrom('base_sys_user_role').where('userId', '=', d.id).execute();
     expect((await page(d.token)).status).toBe(403);
-    other.prepare('INSERT INTO base_sys_user_role (userId, roleId) VALUES (?, ?)').run(d.id, d.roleId);
+    await other.insertInto('base_sys_user_role').values({ userId: d.id, roleId: d.roleId }).execute();
     expect((await page(d.token)).body.code).toBe(1000);
     // A menu's permission string rewritten underneath.
-    const menuIds = other.prepare('SELECT menuId FROM base_sys_role_menu WHERE roleId = ?').all(d.roleId) as { menuId: number }[];
-    const before = other.prepare('SELECT id, perms FROM base_sys_menu WHERE id = ?').get(menuIds[0]!.menuId) as { id: number; perms: string };
-    other.prepare('UPDATE base_sys_menu SET perms = ? WHERE id = ?').run('order:info:list', before.id);
+    const menuIds = await other.selectFrom('base_sys_role_menu').select('menuId').where('roleId', '=', d.roleId).execute();
+    const before = await other.selectFrom('base_sys_menu').select(['id', 'perms']).where('id', '=', menuIds[0]!.menuId).executeTakeFirstOrThrow();
+    await other.updateTable('base_sys_menu').set({ perms: 'order:info:list' }).where('id', '=', before.id).execute();
     expect((await page(d.token)).status).toBe(403);
-    other.prepare('UPDATE base_sys_menu SET perms = ? WHERE id = ?').run(before.perms, before.id);
+    await other.updateTable('base_sys_menu').set({ perms: before.perms }).where('id', '=', before.id).execute();
     expect((await page(d.token)).body.code).toBe(1000);
   });
 
-  it('every table that decides what a user holds moves the version', () => {
-    const v = () => (other.prepare('SELECT v FROM base_rights_version').get() as { v: number }).v;
-    const moves = (statement: string, ...args: unknown[]) => {
-      const before = v();
-      other.prepare(statement).run(...args);
-      return v() > before;
+  it('every table that decides what a user holds moves the version', async () => {
+    const v = async () => Number((await other.selectFrom('base_rights_version').select('v').executeTakeFirstOrThrow()).v);
+    const moves = async (change: { execute(): Promise<unknown> }) => {
+      const before = await v();
+      await change.execute();
+      return (await v()) > before;
     };
-    const role = (other.prepare("SELECT id FROM base_sys_role WHERE name = 'cache-other'").get() as { id: number }).id;
-    const user = (other.prepare("SELECT id FROM base_sys_user WHERE username = 'cache-other'").get() as { id: number }).id;
+    const role = (await other.selectFrom('base_sys_role').select('id').where('name', '=', 'cache-other').executeTakeFirstOrThrow()).id;
+    const user = (await other.selectFrom('base_sys_user').select('id').where('username', '=', 'cache-other').executeTakeFirstOrThrow()).id;
     const now = '2026-01-01 00:00:00';
-    const insertDept = other.prepare('INSERT INTO base_sys_department (name, createTime, updateTime) VALUES (?, ?, ?)');
-    const before = v();
-    const dept = Number(insertDept.run('cache-dept', now, now).lastInsertRowid);
-    expect(v()).toBeGreaterThan(before);
-    expect(moves('UPDATE base_sys_role SET relevance = 1 - relevance WHERE id = ?', role)).toBe(true);
-    expect(moves('UPDATE base_sys_role SET remark = ? WHERE id = ?', 'a note', role)).toBe(false);
-    expect(moves('INSERT INTO base_sys_role_department (roleId, departmentId) VALUES (?, ?)', role, dept)).toBe(true);
-    expect(moves('DELETE FROM base_sys_role_department WHERE roleId = ?', role)).toBe(true);
-    expect(moves('UPDATE base_sys_user SET departmentId = ? WHERE id = ?', dept, user)).toBe(true);
-    expect(moves('UPDATE base_sys_user SET nickName = ? WHERE id = ?', 'nick', user)).toBe(false);
-    expect(moves('UPDATE base_sys_department SET parentId = NULL WHERE id = ?', dept)).toBe(true);
-    expect(moves('UPDATE base_sys_role_menu SET menuId = menuId WHERE roleId = ?', role)).toBe(true);
-    expect(moves('UPDATE base_sys_menu SET name = name || ? WHERE id = (SELECT min(id) FROM base_sys_menu)', '')).toBe(false);
-    expect(moves('DELETE FROM base_sys_user_role WHERE userId = ?', user)).toBe(true);
+    const before = await v();
+    const dept = (await other.insertInto('base_sys_department').values({ name: 'cache-dept', createTime: now, updateTime: now }).returning('id').executeTakeFirstOrThrow()).id;
+    expect(await v()).toBeGreaterThan(before);
+    expect(await moves(other.updateTable('base_sys_role').set((eb) => ({ relevance: eb(eb.val(1), '-', eb.ref('relevance')) })).where('id', '=', role))).toBe(true);
+    expect(await moves(other.updateTable('base_sys_role').set({ remark: 'a note' }).where('id', '=', role))).toBe(false);
+    expect(await moves(other.insertInto('base_sys_role_department').values({ roleId: role, departmentId: dept }))).toBe(true);
+    expect(await moves(other.deleteFrom('base_sys_role_department').where('roleId', '=', role))).toBe(true);
+    expect(await moves(other.updateTable('base_sys_user').set({ departmentId: dept }).where('id', '=', user))).toBe(true);
+    expect(await moves(other.updateTable('base_sys_user').set({ nickName: 'nick' }).where('id', '=', user))).toBe(false);
+    expect(await moves(other.updateTable('base_sys_department').set({ parentId: null }).where('id', '=', dept))).toBe(true);
+    expect(await moves(other.updateTable('base_sys_role_menu').set((eb) => ({ menuId: eb.ref('menuId') })).where('roleId', '=', role))).toBe(true);
+    const firstMenu = other.selectFrom('base_sys_menu').select((eb) => eb.fn.min('id').as('id'));
+    expect(await moves(other.updateTable('base_sys_menu').set((eb) => ({ name: eb.ref('name') })).where('id', '=', firstMenu))).toBe(false);
+    expect(await moves(other.deleteFrom('base_sys_user_role').where('userId', '=', user))).toBe(true);
   });
 });

@@ -30,6 +30,7 @@ import { entryDoc, epsGroup } from '../../core/eps.ts';
 import { fail, invalidField } from '../../core/errors.ts';
 import { userHolding } from '../../core/grants.ts';
 import { validate } from '../../core/validate.ts';
+import { containsText } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import { latestJobs } from '../geo-jobs/store.ts';
 import { modelsChanged, moveOrder, recordCreated, uploadsDir } from '../order/lifecycle.ts';
@@ -126,8 +127,7 @@ export function orderCallRoutes(ctx: AppContext) {
           .limit(limit ?? 50);
         if (!(await seesAll(db, userId, SEE_ALL.orders))) q = q.where('designerId', '=', userId);
         if (keyWord) {
-          const pattern = `%${keyWord.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-          q = q.where((eb) => eb.or([eb('caseNo', 'like', pattern), eb('patientName', 'like', pattern)]));
+          q = q.where((eb) => eb.or([containsText(db, 'caseNo', keyWord), containsText(db, 'patientName', keyWord)]));
         }
         return ok(c, await q.execute());
       },

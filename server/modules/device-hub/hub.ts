@@ -2,6 +2,13 @@
 // connection as a DeviceSocket and its frames as text (server/modules/device-hub/node.ts feeds
 // it from the `ws` server). Time comes from ctx.clock and the periodic work is tick(), so tests
 // move the clock and call tick() themselves.
+//
+// Several processes may each run a hub over one database (docs/scaling.md). Each has an id
+// (`node`): a device's link row names the hub holding its connection, and only that hub marks it
+// offline; each hub beats in device_hub_node, and the links of a hub that stopped beating (its
+// process died) are marked offline by the others' ticks.
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { DEVICE_STATES } from '../../../common/device-jobs.ts';
 import type { AppContext } from '../../context.ts';
 import { checkBent } from '../order/lifecycle.ts';
@@ -35,6 +42,10 @@ export interface HubOptions {
   rate?: { perSecond: number; burst: number };
   /** A device's `status` is written to the database at most once per this period (the latest wins). */
   statusWriteMs?: number;
+  /** This hub's id among the processes (default: host, pid and a random part). */
+  node?: string;
+  /** This hub writes its heartbeat this often; one silent for DEAD_BEATS beats is taken for dead. */
+  beatMs?: number;
 }
 
 export const CLOSE = {
@@ -59,6 +70,10 @@ interface Conn {
   /** The hash of the key it signed in with: a reset key or a deleted device ends the connection. */
   keyHash?: string;
   openedAt: number;
+  /** Its first frame came: the hello deadline is met (a bad hello closes it when checked). */
+  heard?: boolean;
+  /** The order connections opened in (the clock may give several the same time). */
+  seq: number;
   lastSeen: number;
   lastPing: number;
   closed: boolean;
@@ -79,6 +94,9 @@ interface Conn {
   statusWrittenAt: number;
 }
 
+/** A hub whose heartbeat is older than this many beats is taken for dead. */
+const DEAD_BEATS = 6;
+
 const str = (v: unknown, max = 1024) => (typeof v === 'string' ? v.slice(0, max) : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -90,6 +108,8 @@ export class DeviceHub implements DeviceReceiver {
   private readonly deviceChains = new Map<number, Promise<void>>();
   private readonly listeners = new Set<(e: HubEvent) => void>();
   private closing = false;
+  /** Connections opened so far (their `seq`). */
+  private opened = 0;
   /** Stops receiving ctx.delivery's notices (set by start()). */
   private stopReceiving: (() => void) | undefined;
   readonly resendMs: number;
@@ -98,6 +118,9 @@ export class DeviceHub implements DeviceReceiver {
   readonly helloMs: number;
   readonly rate: { perSecond: number; burst: number };
   readonly statusWriteMs: number;
+  readonly node: string;
+  readonly beatMs: number;
+  private beatAt = -Infinity;
 
   constructor(
     private readonly ctx: AppContext,
@@ -109,15 +132,75 @@ export class DeviceHub implements DeviceReceiver {
     this.helloMs = opts.helloMs ?? 10_000;
     this.rate = opts.rate ?? { perSecond: 20, burst: 100 };
     this.statusWriteMs = opts.statusWriteMs ?? 1000;
+    this.node = opts.node ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.beatMs = opts.beatMs ?? 5000;
   }
 
-  /** No device is connected to a process that just started: every stored "online" is stale. */
+  /**
+   * No device is connected to a hub that just started: the links it held in a previous life (same
+   * id), and those of hubs no longer beating, are stale. Links of other live hubs stay.
+   */
   async start(): Promise<void> {
-    const time = formatTime(this.ctx.clock.now());
-    await this.ctx.db.updateTable('device_info').set({ status: 0 }).where('status', '!=', 0).execute();
-    // Offline since now at the latest: what counts for the cancel of a stuck job (deviceGoneMs).
-    await this.ctx.db.updateTable('device_link').set({ online: 0, statusTime: time, lastSeenAt: this.ctx.clock.now() }).where('online', '!=', 0).execute();
+    await this.beat();
+    await this.markDeadOffline(true);
     this.stopReceiving = this.ctx.delivery.receive(this);
+  }
+
+  /**
+   * Writes this hub's heartbeat, and takes back the links of its devices that another hub marked
+   * offline while this one was too busy to beat (those still naming it: a device that moved names
+   * the other hub).
+   */
+  private async beat(): Promise<void> {
+    const now = this.ctx.clock.now();
+    this.beatAt = now;
+    await this.ctx.db
+      .insertInto('device_hub_node')
+      .values({ id: this.node, seenAt: now })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ seenAt: now }))
+      .execute();
+    const held = [...this.byDevice.keys()];
+    if (!held.length) return;
+    const back = await this.ctx.db
+      .updateTable('device_link')
+      .set({ online: 1, lastSeenAt: now, statusTime: formatTime(now) })
+      .where('hub', '=', this.node)
+      .where('online', '=', 0)
+      .where('deviceId', 'in', held)
+      .returning('deviceId')
+      .execute();
+    if (back.length) await this.ctx.db.updateTable('device_info').set({ status: 1 }).where('id', 'in', back.map((r) => r.deviceId)).execute();
+  }
+
+  /** Marks offline the links of hubs that stopped beating (and, at start, this hub's own). */
+  private async markDeadOffline(own: boolean): Promise<void> {
+    const now = this.ctx.clock.now();
+    const alive = this.ctx.db.selectFrom('device_hub_node').select('id').where('seenAt', '>', now - DEAD_BEATS * this.beatMs);
+    let q = this.ctx.db
+      .selectFrom('device_link')
+      .select('deviceId')
+      .where('online', '!=', 0)
+      .where((eb) => eb.or([eb('hub', 'is', null), eb('hub', 'not in', alive), ...(own ? [eb('hub', '=', this.node)] : [])]));
+    if (!own) q = q.where((eb) => eb.or([eb('hub', 'is', null), eb('hub', '!=', this.node)]));
+    const stale = await q.execute();
+    if (!stale.length) return;
+    const ids = stale.map((r) => r.deviceId);
+    // Offline since now at the latest: what counts for the cancel of a stuck job (deviceGoneMs).
+    const res = await this.ctx.db
+      .updateTable('device_link')
+      .set({ online: 0, statusTime: formatTime(now), lastSeenAt: now })
+      .where('deviceId', 'in', ids)
+      .where('online', '!=', 0)
+      .where((eb) => eb.or([eb('hub', 'is', null), eb('hub', 'not in', alive), ...(own ? [eb('hub', '=', this.node)] : [])]))
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return;
+    await this.ctx.db
+      .updateTable('device_info')
+      .set({ status: 0 })
+      .where('id', 'in', this.ctx.db.selectFrom('device_link').select('deviceId').where('deviceId', 'in', ids).where('online', '=', 0))
+      .execute();
+    // Stale heartbeats of dead hubs are of no further use.
+    await this.ctx.db.deleteFrom('device_hub_node').where('seenAt', '<=', now - DEAD_BEATS * this.beatMs).where('id', '!=', this.node).execute();
   }
 
   on(listener: (e: HubEvent) => void): () => void {
@@ -137,7 +220,7 @@ export class DeviceHub implements DeviceReceiver {
   open(socket: DeviceSocket, headerKey?: string) {
     const now = this.ctx.clock.now();
     const conn: Conn = {
-      socket, headerKey, openedAt: now, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve(),
+      socket, headerKey, openedAt: now, seq: ++this.opened, lastSeen: now, lastPing: now, closed: false, chain: Promise.resolve(),
       tokens: this.rate.burst, refilledAt: now, dropped: 0, statusWrittenAt: -Infinity,
     };
     if (this.closing) {
@@ -149,6 +232,7 @@ export class DeviceHub implements DeviceReceiver {
         // Decided before anything else is done with the frame: a flood costs no parsing, no
         // queued work and no database write beyond what the limit lets through.
         if (conn.closed || !this.admit(conn, text)) return;
+        conn.heard = true;
         conn.chain = conn.chain.then(() => this.onMessage(conn, text)).catch((err) => this.ctx.logger.error('Device hub: message failed', err));
       },
       closed: () => {
@@ -248,11 +332,20 @@ export class DeviceHub implements DeviceReceiver {
       this.drop(conn, CLOSE.badKey, 'bad key');
       return;
     }
-    conn.deviceId = device.id;
-    conn.keyHash = await sha256Hex(key!);
+    const keyHash = await sha256Hex(key!);
     const old = this.byDevice.get(device.id);
+    // A connection that closed, or is older than the device's current one, while its key was being
+    // checked is one the device has left (a reconnect overtook it): it must not take over.
+    if (conn.closed || (old && old !== conn && old.seq > conn.seq)) {
+      this.drop(conn, CLOSE.replaced, 'replaced by a new connection');
+      return;
+    }
+    conn.deviceId = device.id;
+    conn.keyHash = keyHash;
     if (old && old !== conn) this.drop(old, CLOSE.replaced, 'replaced by a new connection');
     this.byDevice.set(device.id, conn);
+    // A connection to it another process still holds is stale (the device came here instead).
+    this.ctx.delivery.connected(device.id, this.node);
     const diameters = Array.isArray(m.diameters) ? m.diameters.filter((d) => typeof d === 'number').join(',').slice(0, 255) : null;
     await this.onDevice(device.id, async () => {
       const away = await this.ctx.db.selectFrom('device_link').select(['online', 'lastSeenAt']).where('deviceId', '=', device.id).executeTakeFirst();
@@ -274,13 +367,24 @@ export class DeviceHub implements DeviceReceiver {
   private async setLink(deviceId: number, online: boolean, fields: Record<string, string | number | null> = {}) {
     const now = this.ctx.clock.now();
     const time = formatTime(now);
-    await this.ctx.db.updateTable('device_info').set({ status: online ? 1 : 0 }).where('id', '=', deviceId).execute();
-    const values = { online: online ? 1 : 0, lastSeenAt: now, statusTime: time, ...fields };
-    await this.ctx.db
-      .insertInto('device_link')
-      .values({ deviceId, ...values })
-      .onConflict((oc) => oc.column('deviceId').doUpdateSet(values))
-      .execute();
+    if (!online) {
+      // Only the hub that holds the link ends it: the device may be online at another one now.
+      const res = await this.ctx.db
+        .updateTable('device_link')
+        .set({ online: 0, lastSeenAt: now, statusTime: time, ...fields })
+        .where('deviceId', '=', deviceId)
+        .where('hub', '=', this.node)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) await this.ctx.db.updateTable('device_info').set({ status: 0 }).where('id', '=', deviceId).execute();
+    } else {
+      await this.ctx.db.updateTable('device_info').set({ status: 1 }).where('id', '=', deviceId).execute();
+      const values = { online: 1, lastSeenAt: now, statusTime: time, hub: this.node, ...fields };
+      await this.ctx.db
+        .insertInto('device_link')
+        .values({ deviceId, ...values })
+        .onConflict((oc) => oc.column('deviceId').doUpdateSet(values))
+        .execute();
+    }
     this.emit({ type: online ? 'online' : 'offline', deviceId });
   }
 
@@ -442,6 +546,16 @@ export class DeviceHub implements DeviceReceiver {
     return this.onDevice(deviceId, () => this.sendUnacked(deviceId, conn, false)).catch(() => undefined);
   }
 
+  /** Another hub holds the device's connection now: one here is stale, and goes without marking it offline. */
+  connectedTo(deviceId: number, hub: string) {
+    if (hub === this.node) return;
+    const conn = this.byDevice.get(deviceId);
+    if (!conn) return;
+    this.drop(conn, CLOSE.replaced, 'replaced by a new connection');
+    this.byDevice.delete(deviceId);
+    this.emit({ type: 'offline', deviceId });
+  }
+
   /** Tells a connected device to drop a cancelled job. */
   sendCancel(deviceId: number, jobId: string) {
     const conn = this.byDevice.get(deviceId);
@@ -460,10 +574,15 @@ export class DeviceHub implements DeviceReceiver {
   private async runTick(): Promise<void> {
     const now = this.ctx.clock.now();
     const work: Promise<unknown>[] = [];
+    if (now - this.beatAt >= this.beatMs) {
+      await this.beat();
+      await this.markDeadOffline(false);
+    }
     for (const conn of this.conns) {
       if (conn.closed) continue;
       if (conn.deviceId === undefined) {
-        if (now - conn.openedAt >= this.helloMs) this.drop(conn, CLOSE.badKey, 'no hello');
+        // A hello still being checked (a busy database) is not a missing one.
+        if (!conn.heard && now - conn.openedAt >= this.helloMs) this.drop(conn, CLOSE.badKey, 'no hello');
         continue;
       }
       const deviceId = conn.deviceId;
@@ -482,11 +601,13 @@ export class DeviceHub implements DeviceReceiver {
     }
     // A key reset or a deleted device stops its connection at once (well, at the next tick).
     if (this.byDevice.size) {
+      // The connections asked about: one that signs in while the query runs is not in its answer.
+      const asked = [...this.byDevice];
       const keys = new Map(
-        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', [...this.byDevice.keys()]).execute()).map((r) => [r.id, r.keyHash]),
+        (await this.ctx.db.selectFrom('device_info').select(['id', 'keyHash']).where('id', 'in', asked.map(([id]) => id)).execute()).map((r) => [r.id, r.keyHash]),
       );
-      for (const [deviceId, conn] of [...this.byDevice]) {
-        if (keys.get(deviceId) === conn.keyHash) continue;
+      for (const [deviceId, conn] of asked) {
+        if (conn.closed || this.byDevice.get(deviceId) !== conn || keys.get(deviceId) === conn.keyHash) continue;
         this.drop(conn, CLOSE.badKey, 'the device key was reset or the device removed');
         work.push(this.onClose(conn));
       }
@@ -516,5 +637,7 @@ export class DeviceHub implements DeviceReceiver {
     this.byDevice.clear();
     this.stopReceiving?.();
     this.stopReceiving = undefined;
+    // Its links are stale from now on: the next hub to start or tick marks them offline.
+    await this.ctx.db.deleteFrom('device_hub_node').where('id', '=', this.node).execute();
   }
 }

@@ -114,7 +114,7 @@ async function biteModelsChanged(ctx: AppContext, trx: Trx, orderId: number, use
   ctx.geoJobs?.wake();
 }
 
-export const uploadsDir = (ctx: AppContext) => path.resolve(ctx.config.dataDir, 'uploads');
+export const uploadsDir = (ctx: AppContext) => path.resolve(ctx.config.storageDir);
 
 /** The ids of a design document's wires (each wire's `id`, else its position as `#i`). */
 export function wireIds(designJson: string | null | undefined): string[] {

@@ -8,6 +8,7 @@ import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { ok } from '../../core/envelope.ts';
 import { fail, invalidField } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
+import { withKeyLock } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { authOf, SEE_ALL, seesAll } from '../../core/access.ts';
 import { fileUrl } from '../space/upload.routes.ts';
@@ -78,16 +79,21 @@ export const orderResource = {
   ],
 } as const satisfies ResourceDef<'order_info', typeof addSchema, typeof updateSchema>;
 
-/** The next case number of the day: AW-YYYYMMDD-0001, -0002, ... (inside the write transaction). */
+/**
+ * The next case number of the day: AW-YYYYMMDD-0001, -0002, ... (inside the write transaction,
+ * which holds the day's lock until the order is inserted).
+ */
 export async function nextCaseNo(trx: Kysely<Database>, now: number): Promise<string> {
   const prefix = `AW-${formatTime(now).slice(0, 10).replaceAll('-', '')}-`;
-  const last = await trx
-    .selectFrom('order_info')
-    .select('caseNo')
-    .where('caseNo', 'like', `${prefix}%`)
-    .orderBy(sql`length(${sql.ref('caseNo')})`, 'desc')
-    .orderBy('caseNo', 'desc')
-    .executeTakeFirst();
+  const last = await withKeyLock(trx, `caseNo:${prefix}`, (db) =>
+    db
+      .selectFrom('order_info')
+      .select('caseNo')
+      .where('caseNo', 'like', `${prefix}%`)
+      .orderBy(sql`length(${sql.ref('caseNo')})`, 'desc')
+      .orderBy('caseNo', 'desc')
+      .executeTakeFirst(),
+  );
   const n = last ? Number(last.caseNo.slice(prefix.length)) + 1 : 1;
   return `${prefix}${String(n).padStart(4, '0')}`;
 }

@@ -16,7 +16,7 @@ const stores = new WeakMap<AppContext, { storage: BlobStorage; blobs: Serial }>(
 /** The app's blob storage and its one-at-a-time section (every writer of uploads shares them). */
 export function spaceStore(ctx: AppContext): { storage: BlobStorage; blobs: Serial } {
   let store = stores.get(ctx);
-  if (!store) stores.set(ctx, (store = { storage: localStorage(path.join(ctx.config.dataDir, 'uploads')), blobs: serial() }));
+  if (!store) stores.set(ctx, (store = { storage: localStorage(path.resolve(ctx.config.storageDir)), blobs: serial(ctx.db) }));
   return store;
 }
 
