@@ -18,6 +18,7 @@ import { tooManyRequests } from '../../core/errors.ts';
 import { tokenFromHeader, verifyAccessToken } from '../../core/tokens.ts';
 import { messageRows, unreadOf, viewMessages, type MessageRow } from './messages.ts';
 import type { ChatNotifier } from './notifier.ts';
+import { withKeyLock } from '../../db/dialect.ts';
 
 /** Most streams one user may hold open (browser tabs). */
 export const STREAMS_PER_USER = 4;
@@ -32,16 +33,19 @@ const LOOKBACK_MS = 30_000;
 async function openSlot(ctx: AppContext, userId: number): Promise<number | null> {
   const now = ctx.clock.now();
   await ctx.db.deleteFrom('chat_stream').where('seenAt', '<', now - SLOT_STALE_MS).execute();
-  const row = await ctx.db
-    .insertInto('chat_stream')
-    .columns(['userId', 'seenAt'])
-    .expression(
-      ctx.db
-        .selectNoFrom((eb) => [eb.val(userId).as('userId'), eb.val(now).as('seenAt')])
-        .where((eb) => eb.selectFrom('chat_stream').select((eb) => eb.fn.countAll().as('n')).where('userId', '=', userId), '<', STREAMS_PER_USER),
-    )
-    .returning('id')
-    .executeTakeFirst();
+  // Under the user's lock: on PostgreSQL two such inserts at once would both count the old rows.
+  const row = await withKeyLock(ctx.db, `chat-stream:${userId}`, (db) =>
+    db
+      .insertInto('chat_stream')
+      .columns(['userId', 'seenAt'])
+      .expression(
+        db
+          .selectNoFrom((eb) => [eb.val(userId).as('userId'), eb.val(now).as('seenAt')])
+          .where((eb) => eb.selectFrom('chat_stream').select((eb) => eb.fn.countAll().as('n')).where('userId', '=', userId), '<', STREAMS_PER_USER),
+      )
+      .returning('id')
+      .executeTakeFirst(),
+  );
   return row ? row.id : null;
 }
 
