@@ -45,6 +45,36 @@ describe('config', () => {
     expect(loadConfig({ UPLOAD_DIR: '/mnt/other', STORAGE_DIR: '/mnt/shared' }).storageDir).toBe('/mnt/shared');
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ CAPTCHA: 'maybe' })).toThrow(/CAPTCHA/);
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+});
+
+describe('a database the server cannot use', () => {
+  it('stops the start with a message when it cannot be reached, without the password', async () => {
+    // Port 1 on loopback: nothing listens there.
+    const dir = tempDir();
+    const ctx = createContext(loadConfig(testEnv({ DATABASE_URL: 'postgres://aw:hunter2-secret@127.0.0.1:1/archwright' }, dir)));
+    const err = await prepareDatabase(ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/^Cannot reach the database: .*ECONNREFUSED/);
+    expect((err as Error).message).not.toContain('hunter2');
+    await ctx.db.destroy();
+    await removeDataDir(dir);
+  });
+
+  it('refuses a schema newer than this code knows, naming the migration', async () => {
+    const dir = tempDir();
+    const ctx = createContext(loadConfig(testEnv({}, dir)));
+    await prepareDatabase(ctx);
+    await ctx.db.withTables<{ kysely_migration: { name: string; timestamp: string } }>()
+      .insertInto('kysely_migration')
+      .values({ name: '9999_from_the_future', timestamp: '2030-01-01T00:00:00.000Z' })
+      .execute();
+    await expect(prepareDatabase(ctx)).rejects.toThrow(/newer schema than this server knows \(migration 9999_from_the_future\)/);
+    await ctx.db.destroy();
+    await removeDataDir(dir);
   });
 });
 

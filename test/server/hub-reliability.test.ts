@@ -4,7 +4,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SimDevice } from '../device-sim.ts';
 import { addDevice, startHubServer, steps, until, WIRE, type HubServer } from './hub-helpers.ts';
-import { onPostgres } from './test-database.ts';
 
 /** Deterministic randomness so a failure can be replayed. */
 function prng(seed: number) {
@@ -23,9 +22,7 @@ afterAll(async () => {
 });
 
 describe('device hub reliability', () => {
-  // On PostgreSQL some jobs stay `sent` after the restarts and are not sent again: an open bug of
-  // the hub there, not of this test.
-  it.skipIf(onPostgres)('200 jobs through restarts and dropped connections: each done exactly once, none lost', async () => {
+  it('200 jobs through restarts and dropped connections: each done exactly once, none lost', async () => {
     const random = prng(20261122);
     h = await startHubServer({ manual: false, options: { hub: { tickMs: 100 } } });
     const { dir, port } = { dir: h.dir, port: h.server.port };

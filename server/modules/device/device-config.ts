@@ -23,6 +23,7 @@ import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { Code, ok } from '../../core/envelope.ts';
 import { ApiError, fail, forbidden, invalidField } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
+import { withKeyLock } from '../../db/dialect.ts';
 import type { Db } from '../../db/index.ts';
 import { authOf } from '../../core/access.ts';
 import { visibleDeviceIds } from './scope.ts';
@@ -94,6 +95,8 @@ async function putTable(db: Db, t: { deviceId: number; diameter: number; springb
   // Diameters are kept to 0.01 mm, as the device's list is (0.80000001 is the 0.8 table).
   const diameter = Math.round(t.diameter * 100) / 100;
   return db.transaction().execute(async (trx) => {
+    // Read, then insert or update: two uploads at once must not both find no table.
+    await withKeyLock(trx, `device-config:${t.deviceId}:${diameter}`, async () => undefined);
     await checkDiameter(trx, t.deviceId, diameter);
     const current = await trx.selectFrom('device_config').select('id').where('deviceId', '=', t.deviceId).where('diameter', '=', diameter).executeTakeFirst();
     if (current) {
