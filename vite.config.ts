@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel';
 import tailwindcss from '@tailwindcss/vite';
@@ -45,8 +45,11 @@ export default defineConfig({
     // With TEST_DATABASE_URL (a PostgreSQL server the tests may create databases on) the server
     // and hub suites run a second time on PostgreSQL, each test server on a database of its own
     // (test/server/test-database.ts).
+    // The server suites share one module graph per worker (isolate: false): each file imported the
+    // whole server afresh, half of their CPU; every test builds its own server and database anyway.
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.{ts,tsx}'], exclude: [...configDefaults.exclude, 'test/server/**'] } },
+      { extends: true, test: { name: 'sqlite', include: ['test/server/**/*.test.ts'], isolate: false } },
       ...(process.env.TEST_DATABASE_URL
         ? [
             {
@@ -54,6 +57,7 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: ['test/server/**/*.test.ts'],
+                isolate: false,
                 env: { AW_TEST_POSTGRES: '1' },
                 globalSetup: ['test/server/test-database-setup.ts'],
               },

@@ -119,6 +119,24 @@ test.describe('plugins and hardening', () => {
     await expect(page.getByRole('toolbar', { name: 'Table toolbar' }).getByRole('button', { name: 'Export' })).toBeVisible();
   });
 
+  test('disabling the markdown editor: its demo page says so instead of the editor; enabled again, it is back', async ({ page }) => {
+    await signInViaApi(page);
+    await page.goto('/demo/markdown');
+    await expect(page.getByTestId('markdown-preview')).toBeVisible();
+    await page.goto('/sys/plugin');
+    const row = page.getByRole('row', { name: /Markdown/ });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await expect(row.locator('[data-status]')).toHaveAttribute('data-status', '0');
+    await page.goto('/demo/markdown');
+    await expect(page.getByRole('status').filter({ hasText: 'This plugin is disabled' })).toBeVisible();
+    await expect(page.getByTestId('markdown-preview')).toHaveCount(0);
+    await page.goto('/sys/plugin');
+    await page.getByRole('row', { name: /Markdown/ }).getByRole('button', { name: 'Enable' }).click();
+    await expect(page.getByRole('row', { name: /Markdown/ }).locator('[data-status]')).toHaveAttribute('data-status', '1');
+    await page.goto('/demo/markdown');
+    await expect(page.getByTestId('markdown-preview')).toBeVisible();
+  });
+
   test('hardening on blocks the browser menu and the developer keys, the editor still pans with the right button; off, nothing is blocked', async ({ page, request }) => {
     test.setTimeout(180_000);
     const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);

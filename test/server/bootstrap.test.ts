@@ -125,8 +125,9 @@ describe('first start', () => {
     walk(seedMenus);
     expect(routers).toEqual([
       '/dashboard', '/order/list', '/order/time', '/device/list', '/device/api-config', '/space/list',
-      '/sys/user', '/sys/menu', '/sys/role', '/recycle/data', '/helper/ai-code', '/sys/param', '/dict/list', '/sys/release', '/sys/log',
+      '/sys/user', '/sys/menu', '/sys/role', '/recycle/data', '/helper/ai-code', '/sys/plugin', '/sys/param', '/dict/list', '/sys/release', '/sys/log',
       '/task/list', '/help/doc', '/help/article',
+      '/demo/address', '/demo/region', '/demo/markdown', '/demo/code', '/demo/preview', '/demo/rich-text', '/demo/upload', '/demo/layout', '/demo/list',
     ]);
     expect(seedMenus[0]).toMatchObject({ name: 'Data board', type: 0 });
   });

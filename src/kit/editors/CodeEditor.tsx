@@ -22,7 +22,7 @@ function languageOf(lang: CodeLanguage) {
   }
 }
 
-export default function CodeEditor({ value, onChange, language, readOnly = false, label, minHeight = 320 }: CodeEditorProps) {
+export default function CodeEditor({ value, onChange, language, readOnly = false, label, minHeight = 320, tabSize = 2 }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const lang = useRef(new Compartment());
@@ -37,6 +37,7 @@ export default function CodeEditor({ value, onChange, language, readOnly = false
         doc: value,
         extensions: [
           basicSetup,
+          EditorState.tabSize.of(tabSize),
           lang.current.of(languageOf(language)),
           editable.current.of([EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]),
           EditorView.updateListener.of((u) => {

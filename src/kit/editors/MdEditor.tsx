@@ -21,7 +21,7 @@ export const MD_TOOLBAR = [
 /** The editor's locale (spec §9: zh-CN) for the app's language. */
 export const mdLocale = () => ({ zh: 'zh-CN', en: 'en-US', de: 'de-DE' })[currentLocale()];
 
-export default function MdEditor({ id = MD_EDITOR_ID, value, onChange, disabled, previewLabel, height = 360 }: MarkdownEditorProps) {
+export default function MdEditor({ id = MD_EDITOR_ID, value, onChange, disabled, previewLabel, height = 360, preview = true }: MarkdownEditorProps) {
   const { t } = useLingui();
   const ref = useRef<RefMDEditor>(null);
   const latest = useRef(value);
@@ -101,7 +101,7 @@ export default function MdEditor({ id = MD_EDITOR_ID, value, onChange, disabled,
         value={value}
         onChange={(v) => onChange(v ?? '')}
         height={height}
-        preview="live"
+        preview={preview ? 'live' : 'edit'}
         commands={toolbar}
         extraCommands={modes}
         textareaProps={{ id, disabled, 'aria-label': undefined, spellCheck: false }}

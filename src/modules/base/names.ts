@@ -47,14 +47,19 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'add to folder': msg`Add to folder`,
   'create from resource': msg`Create from resource`,
   'import file': msg`Import file`,
-  // The AI coding helper.
+  // The AI coding helper and the plugins.
   'create modules': msg`Create modules`,
+  'enable and configure': msg`Enable and configure`,
+  install: msg`Install`,
+  'import template': msg`Import template`,
   // Params, dictionaries, tasks and help.
   preview: msg`Preview`,
   'entry add': msg`Entry add`,
   'entry delete': msg`Entry delete`,
   'entry update': msg`Entry update`,
   'entry query': msg`Entry query`,
+  'entry import': msg`Entry import`,
+  'entry export': msg`Entry export`,
   'start and stop': msg`Start and stop`,
   'run once': msg`Run once`,
   'run log': msg`Run log`,

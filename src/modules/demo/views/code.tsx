@@ -15,6 +15,7 @@ export default function CodeDemo() {
   const chars = code.length;
   return (
     <DemoPage
+      plugin="code"
       title={t`Code editor`}
       intro={t`Syntax colouring, line numbers, brackets, search (Ctrl+F) and undo.`}
       actions={

@@ -11,7 +11,7 @@ export default function MarkdownDemo() {
   const [value, setValue] = useState(() => `# ${t`Markdown editor`}\n\n${t`Write markdown here. Paste, drop or upload an image with the toolbar.`}\n`);
   const [version, setVersion] = useState(0);
   return (
-    <DemoPage title={t`Markdown editor`} intro={t`Toolbar, live preview (sanitised), images go into the file space.`}>
+    <DemoPage plugin="markdown" title={t`Markdown editor`} intro={t`Toolbar, live preview (sanitised), images go into the file space.`}>
       <SaveBar format="markdown" content={value} onSaved={() => setVersion((v) => v + 1)} />
       <label htmlFor="md-demo" className="sr-only">{t`Content`}</label>
       <MarkdownEditor id="md-demo" value={value} onChange={setValue} previewLabel={t`Preview`} height={420} />

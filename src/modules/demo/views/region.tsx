@@ -9,7 +9,7 @@ export default function RegionDemo() {
   const { t } = useLingui();
   const [value, setValue] = useState<RegionValue | undefined>();
   return (
-    <DemoPage title={t`Region picker`} intro={t`Province, city and district, cascading or searched; a form item of type "region" stores the codes and the names.`}>
+    <DemoPage plugin="regionPicker" title={t`Region picker`} intro={t`Province, city and district, cascading or searched; a form item of type "region" stores the codes and the names.`}>
       <div className="max-w-md">
         <label htmlFor="region-demo" className="mb-1 block text-sm text-slate-600">{t`Region`}</label>
         <RegionField id="region-demo" value={value} onChange={setValue} />

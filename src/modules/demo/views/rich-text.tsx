@@ -17,6 +17,7 @@ export default function RichTextDemo() {
   const [version, setVersion] = useState(0);
   return (
     <DemoPage
+      plugin="richText"
       title={t`Rich text editor`}
       intro={t`The HTML is sanitised by the server before it is stored: scripts, event handlers and javascript: links are removed.`}
       actions={
