@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Popover } from 'radix-ui';
 import { useLingui } from '@lingui/react/macro';
 import type { RegionNode, RegionValue } from '../../common/region.ts';
+import { usePluginSettings } from '../app/plugins.ts';
 import { Icon } from '../ui/icons.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { asRegion, loadRegions, regionLabel, regionPaths } from './region.ts';
@@ -21,6 +22,8 @@ export interface RegionFieldProps {
 
 /** Most search hits listed. */
 const MAX_HITS = 50;
+/** How deep a pick goes, by the region picker plugin's `level` setting. */
+const DEPTH: Record<string, number> = { province: 1, city: 2, district: 3 };
 
 export function RegionField({ id, value, onChange, disabled, invalid, placeholder }: RegionFieldProps) {
   const { t } = useLingui();
@@ -59,7 +62,9 @@ export function RegionField({ id, value, onChange, disabled, invalid, placeholde
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, tree]);
 
-  const paths = useMemo(() => (tree ? regionPaths(tree) : []), [tree]);
+  const level = usePluginSettings('regionPicker').level;
+  const depthMax = (typeof level === 'string' && DEPTH[level]) || 3;
+  const paths = useMemo(() => (tree ? regionPaths(tree, depthMax) : []), [tree, depthMax]);
   const q = query.trim();
   const hits = useMemo(() => (q ? paths.filter((p) => p.names.some((n) => n.includes(q)) || p.codes.at(-1) === q).slice(0, MAX_HITS) : []), [paths, q]);
 
@@ -69,7 +74,7 @@ export function RegionField({ id, value, onChange, disabled, invalid, placeholde
   };
   const step = (depth: number, node: RegionNode) => {
     const next = [...path.slice(0, depth), node];
-    if (node.children?.length) setPath(next);
+    if (node.children?.length && next.length < depthMax) setPath(next);
     else pick({ codes: next.map((n) => n.code), names: next.map((n) => n.name) });
   };
   const columns: { label: string; nodes: RegionNode[] }[] = tree
@@ -77,7 +82,7 @@ export function RegionField({ id, value, onChange, disabled, invalid, placeholde
         { label: t`Province`, nodes: tree },
         { label: t`City`, nodes: path[0]?.children ?? [] },
         { label: t`District`, nodes: path[1]?.children ?? [] },
-      ]
+      ].slice(0, depthMax)
     : [];
 
   return (
@@ -120,7 +125,7 @@ export function RegionField({ id, value, onChange, disabled, invalid, placeholde
               ))}
             </ul>
           ) : (
-            <div className="grid grid-cols-3 gap-1">
+            <div className="grid gap-1" style={{ gridTemplateColumns: `repeat(${columns.length}, minmax(0, 1fr))` }}>
               {columns.map((col, depth) => (
                 <ul key={col.label} role="listbox" aria-label={col.label} className="max-h-72 overflow-auto border-slate-100 not-first:border-l">
                   {col.nodes.map((n) => {
@@ -135,7 +140,7 @@ export function RegionField({ id, value, onChange, disabled, invalid, placeholde
                           className="flex w-full items-center justify-between gap-1 rounded-md px-2 py-1 text-left text-sm hover:bg-primary-light-9 aria-selected:font-medium aria-selected:text-primary"
                         >
                           <span className="truncate">{n.name}</span>
-                          {n.children?.length ? <Icon name="chevronDown" className="size-3 shrink-0 -rotate-90 opacity-50" /> : null}
+                          {n.children?.length && depth + 1 < depthMax ? <Icon name="chevronDown" className="size-3 shrink-0 -rotate-90 opacity-50" /> : null}
                         </button>
                       </li>
                     );

@@ -21,13 +21,13 @@ export function asRegion(value: unknown): RegionValue | null {
 export const regionLabel = (v: RegionValue | null) => (v ? v.names.join(' / ') : '');
 
 /** Every full path (province, city, district), for the search. */
-export function regionPaths(tree: readonly RegionNode[]): RegionValue[] {
+export function regionPaths(tree: readonly RegionNode[], depth = 3): RegionValue[] {
   const out: RegionValue[] = [];
   const walk = (nodes: readonly RegionNode[], codes: string[], names: string[]) => {
     for (const n of nodes) {
       const c = [...codes, n.code];
       const m = [...names, n.name];
-      if (n.children?.length) walk(n.children, c, m);
+      if (n.children?.length && c.length < depth) walk(n.children, c, m);
       else out.push({ codes: c, names: m });
     }
   };

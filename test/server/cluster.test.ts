@@ -136,12 +136,21 @@ describe.skipIf(!onPostgres)(`several processes on one PostgreSQL database${skip
   });
 
   it('runs a scheduled task once per slot, not once per process', async () => {
+    // The last slot's claim stops the task before its run writes the log: wait for the log of every claimed run.
+    const state = async () => ({
+      task: await db.selectFrom('task_info').select(['status', 'runCount']).where('id', '=', taskId).executeTakeFirstOrThrow(),
+      runs: await db.selectFrom('task_log').select('id').where('taskId', '=', taskId).execute(),
+    });
     await until(
-      async () => (await db.selectFrom('task_info').select('status').where('id', '=', taskId).executeTakeFirstOrThrow()).status === 0,
+      async () => {
+        const { task, runs } = await state();
+        return task.status === 0 && runs.length >= task.runCount;
+      },
       'every slot run',
       60_000,
     );
-    const runs = await db.selectFrom('task_log').select('id').where('taskId', '=', taskId).execute();
+    const { task, runs } = await state();
+    expect(task.runCount).toBe(SLOTS);
     expect(runs).toHaveLength(SLOTS);
   }, 70_000);
 });

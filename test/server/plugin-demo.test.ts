@@ -175,6 +175,19 @@ describe('editor texts', () => {
     // Bob does not see Alice's texts.
     expect((await t.call('POST', '/admin/demo/article/page', { token: bob, body: {} })).body.data.list).toEqual([]);
   });
+
+  it("keeps rich text within the plugin's maxLength and refuses a text while its editor's plugin is disabled", async () => {
+    const add = (format: string, content: string) => t.call('POST', '/admin/demo/article/add', { token: alice, body: { title: 'p', format, content } });
+    expect((await t.call('POST', '/admin/plugin/info/config', { token: admin, body: { key: 'richText', settings: { maxLength: 100 } } })).body.code).toBe(1000);
+    expect((await add('html', `<p>${'a'.repeat(90)}</p>`)).body.code).toBe(1000);
+    const long = await add('html', `<p>${'a'.repeat(120)}</p>`);
+    expect(long.body.code).toBe(1001);
+    expect(long.body.message).toContain('100');
+    expect((await t.call('POST', '/admin/plugin/info/enable', { token: admin, body: { key: 'markdown', status: 0 } })).body.code).toBe(1000);
+    expect((await add('markdown', '# off')).body.code).toBe(1001);
+    expect((await t.call('POST', '/admin/plugin/info/enable', { token: admin, body: { key: 'markdown', status: 1 } })).body.code).toBe(1000);
+    expect((await add('markdown', '# on')).body.code).toBe(1000);
+  });
 });
 
 async function uploadStl(token: string): Promise<number> {

@@ -22,6 +22,11 @@ export const pluginMessages = {
     zh: '插件“{name}”已停用',
     de: 'Das Plugin „{name}“ ist deaktiviert',
   },
+  textTooLong: {
+    en: 'The text is too long (at most {max} characters)',
+    zh: '文本过长（最多 {max} 个字符）',
+    de: 'Der Text ist zu lang (höchstens {max} Zeichen)',
+  },
   pluginPackageInvalid: {
     en: 'The plugin package is invalid: {reason}',
     zh: '插件包无效：{reason}',

@@ -6,6 +6,9 @@ import type { AppContext } from '../../context.ts';
 import { authOf, seesAll } from '../../core/access.ts';
 import { createCrud, type ResourceDef } from '../../core/crud.ts';
 import { markdownToSafeHtml, sanitizeRichText } from '../../core/sanitize-html.ts';
+import { requirePlugin } from '../../core/plugins.ts';
+import { fail } from '../../core/errors.ts';
+import type { Db } from '../../db/index.ts';
 
 /** Superadmins and holders of this permission see every author's texts. */
 const SEE_ALL_ARTICLES = 'demo:article:all';
@@ -50,6 +53,13 @@ export function safeContent(format: (typeof FORMATS)[number], content: string): 
   return { content: html, html };
 }
 
+/** Refuses a text while its editor's plugin is disabled, or rich text over the plugin's maxLength. */
+async function checkedByPlugin(db: Db, format: (typeof FORMATS)[number], content: string): Promise<void> {
+  const settings = await requirePlugin(db, format === 'html' ? 'richText' : 'markdown');
+  const max = settings.maxLength;
+  if (format === 'html' && typeof max === 'number' && content.length > max) throw fail('textTooLong', { max });
+}
+
 export function createDemoArticleResource(ctx: AppContext) {
   return createCrud(ctx, {
     ...demoArticleResource,
@@ -58,8 +68,14 @@ export function createDemoArticleResource(ctx: AppContext) {
         const { userId } = authOf(c);
         return (await seesAll(ctx.db, userId, SEE_ALL_ARTICLES)) ? undefined : { userId };
       },
-      beforeAdd: (data, { c }) => ({ userId: authOf(c).userId, title: data.title, format: data.format, ...safeContent(data.format, data.content) }),
-      beforeUpdate: (data) => ({ title: data.title, format: data.format, ...safeContent(data.format, data.content) }),
+      async beforeAdd(data, { c, trx }) {
+        await checkedByPlugin(trx, data.format, data.content);
+        return { userId: authOf(c).userId, title: data.title, format: data.format, ...safeContent(data.format, data.content) };
+      },
+      async beforeUpdate(data, { trx }) {
+        await checkedByPlugin(trx, data.format, data.content);
+        return { title: data.title, format: data.format, ...safeContent(data.format, data.content) };
+      },
     },
   });
 }
