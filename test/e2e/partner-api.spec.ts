@@ -13,9 +13,12 @@ test("an admin adds a partner, copies its secret, and the partner's order is in 
   const admin = await apiLogin(request, 'admin', ADMIN_PASSWORD);
   const dept = await request.post('/admin/base/sys/department/add', { headers: { Authorization: admin }, data: { name: 'Partner lab' } });
   const departmentId = (await dept.json()).data.id as number;
+  // The lab's designer holds the seeded designer role (without it, the editor's calls answer 403).
+  const roles = await request.post('/admin/base/sys/role/list', { headers: { Authorization: admin }, data: {} });
+  const designerRole = ((await roles.json()).data as { id: number; name: string }[]).find((r) => r.name === 'kind-designer')!;
   const user = await request.post('/admin/base/sys/user/add', {
     headers: { Authorization: admin },
-    data: { username: 'lab-designer', password: 'Designer-pass-1', name: 'Lab Designer', nickName: 'Lab Designer', departmentId, roleIdList: [], status: 1 },
+    data: { username: 'lab-designer', password: 'Designer-pass-1', name: 'Lab Designer', nickName: 'Lab Designer', departmentId, roleIdList: [designerRole.id], status: 1 },
   });
   expect((await user.json()).code).toBe(1000);
 

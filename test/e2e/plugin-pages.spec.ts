@@ -17,7 +17,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 /** Each page, and what shows it is loaded, per language. */
 const PAGES: { path: string; ready: (page: Page) => ReturnType<Page['locator']>; names: Record<'zh' | 'en' | 'de', string> }[] = [
-  { path: '/demo/region', ready: (p) => p.getByTestId('region-trigger'), names: { zh: '省市区选择', en: 'Region picker', de: 'Regionsauswahl' } },
+  { path: '/demo/region', ready: (p) => p.getByTestId('region-trigger'), names: { zh: '省市区选择器', en: 'Region picker', de: 'Regionsauswahl' } },
   { path: '/demo/address', ready: (p) => p.getByRole('columnheader', { name: /Recipient|收货人|Empfänger/ }), names: { zh: '收货人', en: 'Recipient', de: 'Empfänger' } },
   { path: '/demo/markdown', ready: (p) => p.locator('#md-demo'), names: { zh: 'Markdown 编辑器', en: 'Markdown editor', de: 'Markdown-Editor' } },
   { path: '/demo/code', ready: (p) => p.locator('.cm-editor'), names: { zh: '代码编辑器', en: 'Code editor', de: 'Code-Editor' } },
