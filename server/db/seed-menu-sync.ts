@@ -45,29 +45,34 @@ export async function syncSeedMenus(trx: Trx, seeds: readonly MenuSeed[], now: s
   const byId = new Map(rows.map((r) => [r.id, r]));
   let created = 0;
 
-  const record = async (key: string, menuId: number | null) => {
-    await trx.insertInto('base_sys_seed').values({ key, menuId, createTime: now }).execute();
-    applied.set(key, menuId);
-  };
-
+  // One level of siblings at a time: their new rows in one insert and their keys in another (a
+  // menu of a hundred entries took four hundred round trips one by one, felt on a database server).
   const walk = async (items: readonly MenuSeed[], parentId: number | null, parentKey: string): Promise<void> => {
-    let position = 0;
-    for (const item of items) {
-      position++;
+    const ids: Array<number | null> = items.map(() => null);
+    const fresh: number[] = [];
+    const records: Array<{ key: string; menuId: number | null }> = [];
+    items.forEach((item, i) => {
       const key = seedKey(item, parentKey);
-      let id: number | null | undefined;
+      const recorded = applied.get(key);
       if (applied.has(key)) {
-        id = applied.get(key);
-        if (id == null || !byId.has(id)) continue; // deleted by an admin: leave it and its children out
-      } else {
-        // Pages are unique by router wherever they sit; the rest by parent.
-        const match = rows.find((r) => sameEntry(r, item) && (item.type === 1 || r.parentId === parentId));
-        if (match) {
-          id = match.id;
-        } else {
-          const row = await trx
-            .insertInto('base_sys_menu')
-            .values({
+        // Deleted by an admin: leave it and its children out.
+        if (recorded != null && byId.has(recorded)) ids[i] = recorded;
+        return;
+      }
+      // Pages are unique by router wherever they sit; the rest by parent.
+      const match = rows.find((r) => sameEntry(r, item) && (item.type === 1 || r.parentId === parentId));
+      if (match) {
+        ids[i] = match.id;
+        records.push({ key, menuId: match.id });
+      } else fresh.push(i);
+    });
+    if (fresh.length) {
+      const inserted = await trx
+        .insertInto('base_sys_menu')
+        .values(
+          fresh.map((i) => {
+            const item = items[i]!;
+            return {
               parentId,
               name: item.name,
               type: item.type,
@@ -75,23 +80,38 @@ export async function syncSeedMenus(trx: Trx, seeds: readonly MenuSeed[], now: s
               viewPath: item.viewPath ?? null,
               icon: item.icon ?? null,
               perms: item.perms ?? null,
-              orderNum: position,
+              orderNum: i + 1,
               keepAlive: item.keepAlive === false ? 0 : 1,
               isShow: item.isShow === false ? 0 : 1,
               createTime: now,
               updateTime: now,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          id = Number(row.id);
-          const inserted: MenuRow = { id, parentId, name: item.name, type: item.type, router: item.router ?? null, perms: item.perms ?? null };
-          rows.push(inserted);
-          byId.set(id, inserted);
-          created++;
-        }
-        await record(key, id);
+            };
+          }),
+        )
+        .returning(['id', 'name', 'type', 'router', 'perms'])
+        .execute();
+      // Matched back by key: the order of RETURNING rows is not promised.
+      const byKey = new Map(inserted.map((r) => [seedKey({ type: r.type as MenuSeed['type'], name: r.name, router: r.router ?? undefined, perms: r.perms ?? undefined }, parentKey), r]));
+      for (const i of fresh) {
+        const item = items[i]!;
+        const key = seedKey(item, parentKey);
+        const row = byKey.get(key);
+        if (!row) throw new Error(`seed menu: the inserted entry ${key} was not returned`);
+        const id = Number(row.id);
+        const menu: MenuRow = { id, parentId, name: item.name, type: item.type, router: item.router ?? null, perms: item.perms ?? null };
+        rows.push(menu);
+        byId.set(id, menu);
+        ids[i] = id;
+        records.push({ key, menuId: id });
+        created++;
       }
-      if (item.children) await walk(item.children, id, key);
+    }
+    if (records.length) {
+      await trx.insertInto('base_sys_seed').values(records.map((r) => ({ ...r, createTime: now }))).execute();
+      for (const r of records) applied.set(r.key, r.menuId);
+    }
+    for (const [i, item] of items.entries()) {
+      if (item.children && ids[i] != null) await walk(item.children, ids[i], seedKey(item, parentKey));
     }
   };
 
