@@ -32,13 +32,11 @@ describe.skipIf(!onPostgres)(`several processes on one PostgreSQL database${skip
     // The first process migrates and seeds (as start:cluster does), then the others join.
     a = await startProcess(env);
     db = createDb(loadConfig(env));
-    // A task whose slots fall after every process is up: each plans its timer on it at start.
-    const now = Date.now();
-    const time = formatTime(now);
+    const time = formatTime(Date.now());
     taskId = (
       await db
         .insertInto('task_info')
-        .values({ name: 'cluster-once', taskType: 1, every: SLOT_MS, status: 1, service: 'log.purge', limit: SLOTS, nextRunTime: formatTime(now + 25_000), createTime: time, updateTime: time })
+        .values({ name: 'cluster-once', taskType: 1, every: SLOT_MS, status: 0, service: 'log.purge', limit: SLOTS, createTime: time, updateTime: time })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
@@ -136,6 +134,10 @@ describe.skipIf(!onPostgres)(`several processes on one PostgreSQL database${skip
   });
 
   it('runs a scheduled task once per slot, not once per process', async () => {
+    // Started through A; an edit through B and C wakes their schedulers too (each plans its timer
+    // on the task's next slot), so three processes wait for every slot.
+    expect((await call(a.url, '/admin/task/info/start', { id: taskId }, token)).code).toBe(1000);
+    for (const p of [b, c]) expect((await call(p.url, '/admin/task/info/update', { id: taskId, remark: 'three processes' }, token)).code).toBe(1000);
     // The last slot's claim stops the task before its run writes the log: wait for the log of every claimed run.
     const state = async () => ({
       task: await db.selectFrom('task_info').select(['status', 'runCount']).where('id', '=', taskId).executeTakeFirstOrThrow(),
