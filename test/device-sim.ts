@@ -6,8 +6,8 @@
 // bent twice), bends one job at a time with progress per step, reports done or failed, sends its
 // status at least every 30 s (with the job it is bending), answers pings, reconnects after a
 // drop or a lost server with a growing delay until it is stopped, and after each welcome reports
-// again the outcomes of the jobs it finished (the report may have been lost with the connection;
-// the server ignores repeats).
+// again the outcomes of the jobs the welcome lists as awaited (the report may have been lost with
+// the connection; the server ignores repeats).
 //
 // Like a real machine's calibration app (docs/devices.md, "Calibration"), it can sign in over HTTP
 // with its key, read its configuration (die, bending head, springback tables) and upload the
@@ -209,7 +209,10 @@ export class SimDevice {
         clearInterval(this.statusTimer);
         this.statusTimer = setInterval(() => this.status(), this.o.statusMs);
         this.statusTimer.unref();
-        for (const job of this.jobs.values()) if (job.outcome) this.send({ jobId: job.jobId, ...job.outcome });
+        // The outcomes the server may have lost: those it lists as awaited, or (a server that does
+        // not list them) every one this machine knows.
+        const awaiting = Array.isArray(msg.awaiting) ? new Set(msg.awaiting.map(String)) : undefined;
+        for (const job of this.jobs.values()) if (job.outcome && (!awaiting || awaiting.has(job.jobId))) this.send({ jobId: job.jobId, ...job.outcome });
         first?.();
         return;
       }

@@ -47,8 +47,8 @@ describe('device hub: message rate', () => {
     const a = await welcomed(h.wsUrl, d.key);
     const j = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(2) }, h.adminToken)).data.jobId;
     await a.next((m) => m.jobId === j);
-    // 99 frames after hello: within the burst of 100.
-    for (let i = 0; i < 98; i++) a.send({ type: 'pong', t: i });
+    // 101 frames after hello: within the burst of 100 and the two frames its job earned (ack, outcome).
+    for (let i = 0; i < 100; i++) a.send({ type: 'pong', t: i });
     a.send({ type: 'ack', jobId: j });
     await until(async () => (await jobStatus(h, j)) === 'acked', 'acked');
     expect(a.messages.some((m) => m.type === 'error')).toBe(false);
@@ -82,6 +82,65 @@ describe('device hub: message rate', () => {
     b.send({ type: 'done', jobId: j, ms: 5 });
     await until(async () => (await jobStatus(h, j)) === 'done', 'done after the reconnect');
     b.close();
+  });
+
+  it('a machine back with more waiting jobs than the burst answers each with ack and outcome, and is neither told nor closed', async () => {
+    // 70 jobs sent while it was away; it finished 40 of them (the reports lost): 110 frames back.
+    const d = await addDevice(h);
+    const a = await welcomed(h.wsUrl, d.key);
+    a.close();
+    await until(async () => !h.server.hub.isOnline(d.id), 'offline');
+    const jobs: string[] = [];
+    for (let i = 0; i < 70; i++) {
+      const r = await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(1) }, h.adminToken);
+      expect(r.code, r.message).toBe(1000);
+      jobs.push(r.data.jobId);
+    }
+    const b = await welcomed(h.wsUrl, d.key);
+    for (const j of jobs) {
+      await b.next((m) => m.type === 'job' && m.jobId === j);
+      b.send({ type: 'ack', jobId: j });
+      if (jobs.indexOf(j) < 40) b.send({ type: 'done', jobId: j, ms: 5 });
+    }
+    await until(async () => (await jobStatus(h, jobs[69]!)) === 'acked', 'the last job acked');
+    expect(await jobStatus(h, jobs[0]!)).toBe('done');
+    expect(b.messages.filter((m) => m.type === 'error')).toEqual([]);
+    expect(b.ws.readyState).toBe(b.ws.OPEN);
+    // Its own frames still count: what the jobs earned is bounded (two frames each), then a flood
+    // of its own is limited.
+    for (let i = 0; i < 250; i++) b.send({ type: 'pong', t: i });
+    await b.next((m) => m.type === 'error' && m.code === 'rate');
+    b.close();
+  });
+
+  it('welcome lists the jobs whose outcome the machine may still owe: bending or interrupted, not finished or waiting', async () => {
+    const d = await addDevice(h);
+    const a = await welcomed(h.wsUrl, d.key);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const j = (await h.post('/admin/design/bend', { deviceId: d.id, wire: WIRE, steps: steps(2) }, h.adminToken)).data.jobId;
+      ids.push(j);
+      await a.next((m) => m.jobId === j);
+      a.send({ type: 'ack', jobId: j });
+    }
+    const [finished, bending, waiting] = ids as [string, string, string];
+    a.send({ type: 'progress', jobId: finished, step: 1, steps: 2 });
+    a.send({ type: 'done', jobId: finished, ms: 5 });
+    a.send({ type: 'progress', jobId: bending, step: 1, steps: 2 });
+    await until(async () => (await jobStatus(h, bending)) === 'bending', 'bending');
+    expect(await jobStatus(h, waiting)).toBe('acked');
+    a.close();
+    await until(async () => !h.server.hub.isOnline(d.id), 'offline');
+    const b = await welcomed(h.wsUrl, d.key);
+    expect(b.messages.find((m) => m.type === 'welcome').awaiting).toEqual([bending]);
+    // It says it is idle: the bending job is interrupted, and still awaited on the next welcome.
+    b.send({ type: 'status', state: 'idle' });
+    await until(async () => (await jobStatus(h, bending)) === 'failed', 'interrupted');
+    b.close();
+    await until(async () => !h.server.hub.isOnline(d.id), 'offline again');
+    const c = await welcomed(h.wsUrl, d.key);
+    expect(c.messages.find((m) => m.type === 'welcome').awaiting).toEqual([bending]);
+    c.close();
   });
 
   it('status changes are written at most once a second, the latest one winning', async () => {

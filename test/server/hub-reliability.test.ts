@@ -4,7 +4,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SimDevice } from '../device-sim.ts';
 import { addDevice, startHubServer, steps, until, WIRE, type HubServer } from './hub-helpers.ts';
-import { onPostgres } from './test-database.ts';
 
 /** Deterministic randomness so a failure can be replayed. */
 function prng(seed: number) {
@@ -23,9 +22,7 @@ afterAll(async () => {
 });
 
 describe('device hub reliability', () => {
-  // On PostgreSQL some jobs stay "sent" now and then after the restarts (machines connected and
-  // idle, no lock waits): an open hub bug there, so this run is SQLite's until it is found.
-  it.skipIf(onPostgres)('200 jobs through restarts and dropped connections: each done exactly once, none lost', async () => {
+  it('200 jobs through restarts and dropped connections: each done exactly once, none lost', async () => {
     const random = prng(20261122);
     h = await startHubServer({ manual: false, options: { hub: { tickMs: 100 } } });
     const { dir, port } = { dir: h.dir, port: h.server.port };

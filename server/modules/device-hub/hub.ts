@@ -16,7 +16,7 @@ import { formatTime } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 import type { DeviceReceiver } from '../../core/delivery.ts';
 import { findDeviceByKey } from '../device/keys.ts';
-import { bendingJobs, cancelledSince, INTERRUPTED, jobMessage, markResent, ON_CONNECT, transition, unackedJobs, updateProgress } from './jobs.ts';
+import { awaitedJobs, bendingJobs, cancelledSince, INTERRUPTED, jobMessage, markResent, ON_CONNECT, transition, unackedJobs, updateProgress } from './jobs.ts';
 
 /** A frame that may carry a job's outcome: checked without parsing (the frame was not admitted). */
 const OUTCOME_FRAME = /"type"\s*:\s*"(?:done|failed)"/;
@@ -96,6 +96,15 @@ interface Conn {
 
 /** A hub whose heartbeat is older than this many beats is taken for dead. */
 const DEAD_BEATS = 6;
+/**
+ * Frames a `job` the hub sends earns the connection: the machine answers it with an `ack`, and
+ * with its outcome again if it finished the job. Replies to the hub's own resends are not a flood.
+ */
+const JOB_REPLY_TOKENS = 2;
+/** Earned tokens a connection may hold above its burst. */
+const MAX_EARNED_TOKENS = 2000;
+/** Jobs listed in `welcome.awaiting` at most. */
+const MAX_AWAITING = 1000;
 
 const str = (v: unknown, max = 1024) => (typeof v === 'string' ? v.slice(0, max) : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -251,7 +260,8 @@ export class DeviceHub implements DeviceReceiver {
   private admit(conn: Conn, text: string): boolean {
     const now = this.ctx.clock.now();
     const { perSecond, burst } = this.rate;
-    conn.tokens = Math.min(burst, conn.tokens + ((now - conn.refilledAt) / 1000) * perSecond);
+    // Time refills up to the burst; tokens earned by the hub's own jobs may stand above it.
+    conn.tokens = Math.max(conn.tokens, Math.min(burst, conn.tokens + ((now - conn.refilledAt) / 1000) * perSecond));
     conn.refilledAt = now;
     if (conn.tokens >= 1) {
       conn.tokens -= 1;
@@ -355,7 +365,11 @@ export class DeviceHub implements DeviceReceiver {
         diameters,
         memory: num(m.memory) ?? null,
       });
-      this.send(conn, { type: 'welcome', deviceId: device.id, name: device.devicename, serverTime: new Date(this.ctx.clock.now()).toISOString() });
+      // `awaiting`: the jobs whose outcome the machine may have reported on a lost connection
+      // (bending or interrupted here; the others it finished are settled, or come back as `job`
+      // and are answered). A machine that reads it reports again only these, not its history.
+      const awaiting = await awaitedJobs(this.ctx.db, device.id, MAX_AWAITING);
+      this.send(conn, { type: 'welcome', deviceId: device.id, name: device.devicename, serverTime: new Date(this.ctx.clock.now()).toISOString(), awaiting });
       // Jobs cancelled while it was away that it may still hold: drop them if not started.
       if (away && !away.online && away.lastSeenAt !== null) {
         for (const jobId of await cancelledSince(this.ctx.db, device.id, away.lastSeenAt)) this.send(conn, { type: 'cancel', jobId });
@@ -404,6 +418,7 @@ export class DeviceHub implements DeviceReceiver {
         if (!(await markResent(this.ctx, row.jobId))) continue;
       } else continue;
       this.send(conn, jobMessage(row));
+      conn.tokens = Math.min(conn.tokens + JOB_REPLY_TOKENS, this.rate.burst + MAX_EARNED_TOKENS);
     }
   }
 

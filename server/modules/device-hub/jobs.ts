@@ -179,6 +179,22 @@ export function bendingJobs(db: Db, deviceId: number) {
   return db.selectFrom('device_job').select('jobId').where('deviceId', '=', deviceId).where('status', '=', 'bending').orderBy('id').execute();
 }
 
+/**
+ * The jobs whose outcome the device may still owe: recorded `bending`, or `failed` as interrupted
+ * (its own later report still counts). Newest first, at most `limit`.
+ */
+export async function awaitedJobs(db: Db, deviceId: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('device_job')
+    .select('jobId')
+    .where('deviceId', '=', deviceId)
+    .where((eb) => eb.or([eb('status', '=', 'bending'), eb.and([eb('status', '=', 'failed'), eb('errorCode', '=', INTERRUPTED)])]))
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.jobId);
+}
+
 /** The step of a job that is bending; false when it is not (yet) bending. */
 export async function updateProgress(db: Db, jobId: string, deviceId: number, step: number, time: string): Promise<boolean> {
   const res = await db
