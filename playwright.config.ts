@@ -13,6 +13,16 @@ const slotDist = `test/.tmp/dist-slot-${slotPort}`;
 /** test/e2e/order-simplify.spec.ts: the same app with a 1 MB upload limit, 2000 ports up. */
 const smallUploadPort = port + 2000;
 const smallUploadDataDir = `test/.tmp/e2e-data-${smallUploadPort}`;
+/** The back-office stream's own server, 3000 ports up (the 3D stream keeps `port`). */
+const officePort = port + 3000;
+const officeDataDir = `test/.tmp/e2e-data-${officePort}`;
+
+// Two streams side by side, each one spec at a time on a server and data folder of its own: the
+// 3D editor's specs (WebGL in SwiftShader, the kernels' workers: mostly CPU) and the back office's
+// (mostly waiting on the server and React). Together they keep two cores busy where one stream
+// left one idle. A spec that names E2E_PORT itself (its machines' WebSocket URL) belongs to the
+// 3D stream.
+const threeD = /\/(editor[\w-]*|ai-design|order-lifecycle|geometry-worker|slot-worker|csp)\.spec\.ts$/;
 
 function serverEnv(p: number, data: string, dist: string): Record<string, string> {
   return {
@@ -32,11 +42,10 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     locale: 'zh-CN',
     viewport: { width: 1280, height: 800 },
     screenshot: 'only-on-failure',
@@ -57,6 +66,10 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: '3d', testMatch: threeD, workers: 1, use: { baseURL: `http://127.0.0.1:${port}` } },
+    { name: 'office', testIgnore: threeD, workers: 1, use: { baseURL: `http://127.0.0.1:${officePort}` } },
+  ],
   webServer: [
     {
       command: `rm -rf ${dataDir} && node_modules/.bin/tsx server/index.ts`,
@@ -65,6 +78,14 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'pipe',
       env: serverEnv(port, dataDir, staticDir),
+    },
+    {
+      command: `rm -rf ${officeDataDir} && node_modules/.bin/tsx server/index.ts`,
+      url: `http://127.0.0.1:${officePort}/version.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      env: serverEnv(officePort, officeDataDir, staticDir),
     },
     {
       // test/e2e/slot-worker.spec.ts: the slotting test page, built on its own (seconds).

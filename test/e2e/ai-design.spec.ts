@@ -19,7 +19,7 @@ import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { SimDevice } from '../device-sim.ts';
 import { apiLogin, createDesigner, machineFor, orderIdOf, signInViaApi } from './helpers.ts';
 
-test.use({ locale: 'en-US' });
+test.use({ locale: 'en-US', viewport: { width: 960, height: 600 } });
 
 const PORT = Number(process.env.E2E_PORT ?? 18787);
 const WS_URL = `ws://127.0.0.1:${PORT}/ws/device`;

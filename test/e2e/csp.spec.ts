@@ -5,7 +5,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { designerWithOrder, signIn } from './helpers.ts';
 
-test.use({ locale: 'en-US' });
+test.use({ locale: 'en-US', viewport: { width: 960, height: 600 } });
 
 /** Violations seen by the page (securitypolicyviolation events) and by any worker (console). */
 function watchViolations(page: Page): string[] {

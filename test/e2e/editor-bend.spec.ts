@@ -15,7 +15,7 @@ import { designerWithOrder, machineFor, saveDesign, signInViaApi } from './helpe
 import { topSurfaceAt } from '../fixtures/mesh.ts';
 import { modelPixels, settle, topViewMapping } from './canvas.ts';
 
-test.use({ locale: 'en-US' });
+test.use({ locale: 'en-US', viewport: { width: 960, height: 600 } });
 
 const PORT = Number(process.env.E2E_PORT ?? 18787);
 const WS_URL = `ws://127.0.0.1:${PORT}/ws/device`;

@@ -7,7 +7,7 @@ import { jawMesh, rigidMatrix, transformPositions } from '../fixtures/jaw.ts';
 import { designerWithOrder, signInViaApi } from './helpers.ts';
 import { canvasPixels, modelPixels, pixelDifference, saturated, settle } from './canvas.ts';
 
-test.use({ locale: 'en-US' });
+test.use({ locale: 'en-US', viewport: { width: 960, height: 600 } });
 
 async function openOrder(page: Page, id: number): Promise<void> {
   await page.goto(`/bend?orderId=${id}`);

@@ -9,7 +9,7 @@ import { numbersOf, toothName } from '../../src/editor/features/teeth/labels.ts'
 import { designerWithOrder as createDesignerOrder, signInViaApi } from './helpers.ts';
 import { canvasPixels as pixels, saturated, settle } from './canvas.ts';
 
-test.use({ locale: 'en-US' });
+test.use({ locale: 'en-US', viewport: { width: 960, height: 600 } });
 
 /** Small generated jaws (0.5 mm grid, ~16k vertices each; the kernel numbers them right, mean IoU ~0.97), in the canonical frame: the lower's crowns face +z, the upper's -z. */
 const lower = teethJaw({ jaw: 'lower', seed: 1, edge: 0.5 });
