@@ -60,7 +60,12 @@ async function main() {
         env: { ...process.env, ...env, PORT: '0', STATIC_DIR: dir },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
-      stopAll.push(() => child.kill('SIGTERM'));
+      // Waited for: dropping the database under a process still shutting down cuts its connections.
+      stopAll.push(() => new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }));
       other = await new Promise<string>((resolve, reject) => {
         let out = '';
         child.stdout!.on('data', (d: Buffer) => {
@@ -182,7 +187,7 @@ async function main() {
     console.log(`\nDevice hub bench (Node ${process.version}, ${os.cpus().length} CPUs)`);
     for (const [k, v] of rows) console.log(`${k!.padEnd(w)}  ${v}`);
   } finally {
-    for (const s of stopAll) s();
+    await Promise.all(stopAll.map((s) => s()));
     await server.close();
     fs.rmSync(dir, { recursive: true, force: true });
     await pgDb?.drop();
