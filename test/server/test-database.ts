@@ -80,6 +80,10 @@ function runSync(url: string, statement: string): Array<Record<string, unknown>>
     const pgPath = createRequire(import.meta.url).resolve('pg');
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { url, pgPath, flag: flag.buffer } });
     worker.unref();
+    // A worker that died is started again on the next call (its error is the timeout's then).
+    worker.once('exit', () => {
+      if (statementWorker?.worker === worker) statementWorker = undefined;
+    });
     statementWorker = { worker, flag };
   }
   const { worker, flag } = statementWorker;
