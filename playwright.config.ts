@@ -4,18 +4,14 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 18787);
 // Port-specific data folder, and E2E_DIST to serve another build than dist/, so that parallel runs
 // on different ports do not share state.
-const dataDir = `test/.tmp/e2e-data-${port}`;
 const staticDir = process.env.E2E_DIST ?? '';
 /** The slot worker's test page is served by a second server, 1000 ports up (clear of parallel runs on nearby ports). */
 const slotPort = port + 1000;
-const slotDataDir = `test/.tmp/e2e-data-${slotPort}`;
 const slotDist = `test/.tmp/dist-slot-${slotPort}`;
 /** test/e2e/order-simplify.spec.ts: the same app with a 1 MB upload limit, 2000 ports up. */
 const smallUploadPort = port + 2000;
-const smallUploadDataDir = `test/.tmp/e2e-data-${smallUploadPort}`;
 /** The back-office stream's own server, 3000 ports up (the 3D stream keeps `port`). */
 const officePort = port + 3000;
-const officeDataDir = `test/.tmp/e2e-data-${officePort}`;
 
 // Two streams side by side, each one spec at a time on a server and data folder of its own: the
 // 3D editor's specs (WebGL in SwiftShader, the kernels' workers: mostly CPU) and the back office's
@@ -24,15 +20,25 @@ const officeDataDir = `test/.tmp/e2e-data-${officePort}`;
 // 3D stream.
 const threeD = /\/(editor[\w-]*|ai-design|order-lifecycle|geometry-worker|slot-worker|csp)\.spec\.ts$/;
 
-function serverEnv(p: number, data: string, dist: string): Record<string, string> {
+/** A test server on port `p` with its own fresh data folder, serving `dist`; `before` runs first. */
+function appServer(p: number, dist: string, extra: { env?: Record<string, string>; before?: string; timeout?: number } = {}) {
+  const data = `test/.tmp/e2e-data-${p}`;
   return {
-    PORT: String(p),
-    HOST: '127.0.0.1',
-    DATA_DIR: data,
-    STATIC_DIR: dist,
-    CAPTCHA: 'off',
-    ADMIN_PASSWORD: 'e2e-Admin-pass1',
-    JWT_SECRET: 'e2e-secret-not-for-production-0123456789',
+    command: `rm -rf ${data} && ${extra.before ? `${extra.before} && ` : ''}node_modules/.bin/tsx server/index.ts`,
+    url: `http://127.0.0.1:${p}/version.json`,
+    reuseExistingServer: false,
+    timeout: extra.timeout ?? 60_000,
+    stdout: 'pipe' as const,
+    env: {
+      PORT: String(p),
+      HOST: '127.0.0.1',
+      DATA_DIR: data,
+      STATIC_DIR: dist,
+      CAPTCHA: 'off',
+      ADMIN_PASSWORD: 'e2e-Admin-pass1',
+      JWT_SECRET: 'e2e-secret-not-for-production-0123456789',
+      ...extra.env,
+    },
   };
 }
 
@@ -71,41 +77,14 @@ export default defineConfig({
     { name: 'office', testIgnore: threeD, workers: 1, use: { baseURL: `http://127.0.0.1:${officePort}` } },
   ],
   webServer: [
-    {
-      command: `rm -rf ${dataDir} && node_modules/.bin/tsx server/index.ts`,
-      url: `http://127.0.0.1:${port}/version.json`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'pipe',
-      env: serverEnv(port, dataDir, staticDir),
-    },
-    {
-      command: `rm -rf ${officeDataDir} && node_modules/.bin/tsx server/index.ts`,
-      url: `http://127.0.0.1:${officePort}/version.json`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'pipe',
-      env: serverEnv(officePort, officeDataDir, staticDir),
-    },
-    {
-      // test/e2e/slot-worker.spec.ts: the slotting test page, built on its own (seconds).
-      command:
-        `rm -rf ${slotDataDir} && node_modules/.bin/vite build --config test/e2e/slot-page/vite.config.ts ` +
-        `--outDir ${slotDist} --emptyOutDir --logLevel warn && node_modules/.bin/tsx server/index.ts`,
-      url: `http://127.0.0.1:${slotPort}/version.json`,
-      reuseExistingServer: false,
+    appServer(port, staticDir),
+    appServer(officePort, staticDir),
+    // test/e2e/slot-worker.spec.ts: the slotting test page, built on its own (seconds).
+    appServer(slotPort, slotDist, {
+      before: `node_modules/.bin/vite build --config test/e2e/slot-page/vite.config.ts --outDir ${slotDist} --emptyOutDir --logLevel warn`,
       timeout: 120_000,
-      stdout: 'pipe',
-      env: serverEnv(slotPort, slotDataDir, slotDist),
-    },
-    {
-      // test/e2e/order-simplify.spec.ts: a model over the upload limit without a 100 MB fixture.
-      command: `rm -rf ${smallUploadDataDir} && node_modules/.bin/tsx server/index.ts`,
-      url: `http://127.0.0.1:${smallUploadPort}/version.json`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'pipe',
-      env: { ...serverEnv(smallUploadPort, smallUploadDataDir, staticDir), UPLOAD_MAX_MB: '1' },
-    },
+    }),
+    // test/e2e/order-simplify.spec.ts: a model over the upload limit without a 100 MB fixture.
+    appServer(smallUploadPort, staticDir, { env: { UPLOAD_MAX_MB: '1' } }),
   ],
 });
