@@ -59,6 +59,32 @@ const design = (model: TeethJaw, jaw: Jaw): Promise<AutodesignResult> =>
   autodesign(module, { [jaw]: model, prescription: { upper: null, lower: null, [jaw]: { ...DEFAULT_PRESCRIPTION[jaw]!, base: false } } });
 
 describe('automatic design on jaws with undercuts', () => {
+  it('the generated jaws narrow below the height of contour without folding: the premolars\' and molars\' walls between 3.8 and 5.8 mm below the occlusal plane face out and towards the gum', () => {
+    for (const [jaw, crowding] of [['lower', 0], ['upper', 0.5]] as const) {
+      const g = teethJaw({ jaw, undercut: 0.25, crowding, seed: 2 });
+      const P = g.positions, I = g.indices, up = jaw === 'upper' ? -1 : 1;
+      // premolars and molars: Universal 1-5 and 12-16 (upper), 17-21 and 28-32 (lower)
+      const back = (n: number): boolean => (jaw === 'upper' ? n <= 5 || n >= 12 : n <= 21 || n >= 28);
+      let walls = 0, outwards = 0, gumwards = 0;
+      for (let t = 0; t < I.length; t += 3) {
+        const [a, b, c] = [I[t]!, I[t + 1]!, I[t + 2]!];
+        const n = g.labels[a]!;
+        if (n === 0 || !back(n) || g.labels[b] !== n || g.labels[c] !== n) continue;
+        const m = [0, 1, 2].map((i) => (P[3 * a + i]! + P[3 * b + i]! + P[3 * c + i]!) / 3);
+        if (up * m[2]! > -3.8 || up * m[2]! < -5.8) continue;
+        const e = [0, 1, 2].map((i) => P[3 * b + i]! - P[3 * a + i]!), f = [0, 1, 2].map((i) => P[3 * c + i]! - P[3 * a + i]!);
+        const nx = e[1]! * f[2]! - e[2]! * f[1]!, ny = e[2]! * f[0]! - e[0]! * f[2]!, nz = e[0]! * f[1]! - e[1]! * f[0]!;
+        const centre = g.teeth.find((x) => x.number === n)!.center;
+        walls++;
+        if (nx * (m[0]! - centre[0]) + ny * (m[1]! - centre[1]) > 0) outwards++;
+        if (up * nz < 0) gumwards++;
+      }
+      expect(walls).toBeGreaterThan(5000);
+      expect(outwards).toBe(walls);
+      expect(gumwards / walls).toBeGreaterThan(0.97);
+    }
+  });
+
   // the lower jaw (the upper one with 0.3-0.75 mm: BENCHMARKS.md, 'Automatic design')
   const jaw: Jaw = 'lower';
   const own = teethJaw({ jaw, undercut: 0.5 });
