@@ -163,6 +163,34 @@ describe('landmarks of generated crowns', () => {
     }
   });
 
+  it('a coarse crown (a vertex on its widest band only every 15 degrees): with edges the outline is the band, not notched down to the next ring', () => {
+    // A barrel: a widest ring of 24 vertices (radius 5, z 0), a ring 2 mm lower turned half a step
+    // (radius 4.5), a top vertex; the lower ring's vertices lie 5 cos 7.5 - 4.5 = 0.457 mm under
+    // the widest band's chords.
+    const N = 24, positions: number[] = [], triangles: number[] = [];
+    for (let i = 0; i < N; i++) positions.push(5 * Math.cos((2 * Math.PI * i) / N), 5 * Math.sin((2 * Math.PI * i) / N), 0);
+    for (let i = 0; i < N; i++) positions.push(4.5 * Math.cos((2 * Math.PI * (i + 0.5)) / N), 4.5 * Math.sin((2 * Math.PI * (i + 0.5)) / N), -2);
+    positions.push(0, 0, 2);
+    for (let i = 0; i < N; i++) {
+      const j = (i + 1) % N;
+      triangles.push(i, j, N + i, j, N + j, N + i, 2 * N, j, i);
+    }
+    const n = positions.length / 3;
+    const crown: CrownPatch = {
+      number: 19, type: 'molar', vertices: Uint32Array.from({ length: n }, (_, i) => i), positions: Float64Array.from(positions),
+      normals: new Float64Array(3 * n), triangles: Uint32Array.from(triangles), areas: new Float64Array(n).fill(1),
+      centroid: [0, 0, 0], up: [0, 0, 1], buccal: [1, 0, 0], mesial: [0, 1, 0], gumLine: new Float32Array(0),
+    };
+    const want = 5 * Math.cos(Math.PI / N) - 4.5;
+    const edged = surveyTooth(crown, [0, 0, 1], { edges: true });
+    for (let i = N; i < 2 * N; i++) {
+      expect(Math.abs(edged.depth[i]! - want), `survey with edges, lower vertex ${i}`).toBeLessThan(0.01);
+    }
+    expect(Math.abs(edged.maxDepth - want)).toBeLessThan(0.01);
+    // the line keeps to the widest band (z 0) all round
+    for (let i = 2; i < edged.line.length; i += 3) expect(Math.abs(edged.line[i]!)).toBeLessThan(1e-9);
+  });
+
   it('a tilted crown: the long axis follows it, and its survey along its own axis is again the equator (any insertion direction)', () => {
     const center: [number, number] = [0, -20];
     const piece = crownOnGum({ number: 24, center, a: 3.5, c: 4, z0: 2, gum: 2 });

@@ -218,7 +218,7 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
     let wire: WireDesign | null = null;
     let failed: { code: AutodesignFailure; tooth?: number; detail: string } | null = null;
     const crown = w.type === 'singleArmClasp' ? ctx.crowns.find((c) => c.number === w.teeth[0]) : undefined;
-    const survey = crown ? surveyTooth(crown, ctx.direction) : null;
+    const survey = crown ? surveyTooth(crown, ctx.direction, { edges: true }) : null;
     // The template makes room for the die; where the surface's keep-off pulls two corners too close
     // for the checks' die, it is laid again with room for a larger one.
     for (const dieRadius of ROOM_FOR_DIE) {

@@ -518,7 +518,16 @@ export function toothLandmarks(
 }
 
 /** Survey of one crown for the insertion direction (unit or not; default the frame's occlusal normal). */
-export function surveyTooth(c: CrownPatch, insertion: Xyz = c.up): ToothSurvey {
+export interface SurveyOptions {
+  /**
+   * Fill the outline from the crown's edges where a sector holds no vertex on the widest band (a
+   * coarse or decimated mesh). Off for the insertion search, whose scores compare directions on
+   * the same vertices.
+   */
+  edges?: boolean;
+}
+
+export function surveyTooth(c: CrownPatch, insertion: Xyz = c.up, options: SurveyOptions = {}): ToothSurvey {
   const d = norm(insertion);
   const e1 = norm(cross(Math.abs(d[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0], d)), e2 = cross(d, e1);
   const cx = dot(c.centroid, e1), cy = dot(c.centroid, e2);
@@ -534,31 +543,83 @@ export function surveyTooth(c: CrownPatch, insertion: Xyz = c.up): ToothSurvey {
     const k = (sector[i] = Math.min(K - 1, Math.floor(((Math.atan2(v, u) + Math.PI) / (2 * Math.PI)) * K)));
     if (Pr[i]! > bestR[k]!) { bestR[k] = Pr[i]!; best[k] = i; }
   }
-  // the outline in the plane across d (u, v, angle, ascending): the farthest vertex per sector
-  const ring = [...best].filter((i) => i >= 0);
-  const m = ring.length;
+  // Where a sector holds no vertex on the crown's widest band (a coarse or decimated mesh: a vertex
+  // there only every few sectors), its farthest vertex lies lower and would notch the outline: the
+  // crown's edges crossing the sector's middle ray stand in for it where they reach farther.
+  const edgeR = new Float64Array(K).fill(-1), edgeP = new Float64Array(4 * K);
+  const T = options.edges ? c.triangles : new Uint32Array(0);
+  const crossing = (a: number, b: number): void => {
+    const ua = Pu[a]!, va = Pv[a]!, ub = Pu[b]!, vb = Pv[b]!;
+    let ka = sector[a]!, kb = sector[b]!;
+    if (ka === kb) return;
+    // the short way round, at most a quarter turn (an edge across the middle says nothing of the outline)
+    if ((kb - ka + K) % K > K / 2) [ka, kb] = [kb, ka];
+    const span = (kb - ka + K) % K;
+    if (span > K / 4) return;
+    for (let q = 1; q <= span; q++) {
+      const k = (ka + q) % K, phi = -Math.PI + ((k + 0.5) * 2 * Math.PI) / K;
+      const cx1 = Math.cos(phi), cy1 = Math.sin(phi);
+      // the segment a-b meets the ray at phi where its component across the ray is 0
+      const sa = ua * cy1 - va * cx1, sb = ub * cy1 - vb * cx1;
+      if (sa === sb || sa * sb > 0) continue;
+      const t = sa / (sa - sb), r = (ua + t * (ub - ua)) * cx1 + (va + t * (vb - va)) * cy1;
+      if (r <= edgeR[k]!) continue;
+      edgeR[k] = r;
+      edgeP[4 * k] = t; edgeP[4 * k + 1] = a; edgeP[4 * k + 2] = b; edgeP[4 * k + 3] = phi;
+    }
+  };
+  for (let f = 0; f + 2 < T.length; f += 3) {
+    crossing(T[f]!, T[f + 1]!); crossing(T[f + 1]!, T[f + 2]!); crossing(T[f + 2]!, T[f]!);
+  }
+  // the outline in the plane across d (u, v, angle, ascending): per sector the farthest vertex, or
+  // the edge point where it reaches beyond it by more than the band; `vertexOf` -1 for edge points
+  const fromEdge = (k: number): boolean => edgeR[k]! > bestR[k]! + SURVEY_BAND;
+  const sectors: number[] = [];
+  for (let k = 0; k < K; k++) if (best[k]! >= 0 || edgeR[k]! > 0) sectors.push(k);
+  const m = sectors.length;
   const U = new Float64Array(m), W = new Float64Array(m), A = new Float64Array(m), H = new Float64Array(m);
-  ring.forEach((i, j) => { U[j] = Pu[i]!; W[j] = Pv[i]!; A[j] = Math.atan2(Pv[i]!, Pu[i]!); });
+  const far = new Float64Array(m), vertexOf = new Int32Array(m);
+  const edgeAt = (k: number, out: Float64Array | number[], at: number, X3: ArrayLike<number>, stride: number): void => {
+    const t = edgeP[4 * k]!, i = edgeP[4 * k + 1]!, j = edgeP[4 * k + 2]!;
+    for (let q = 0; q < stride; q++) out[at + q] = X3[stride * i + q]! + t * (X3[stride * j + q]! - X3[stride * i + q]!);
+  };
+  sectors.forEach((k, j) => {
+    if (best[k]! >= 0 && !fromEdge(k)) {
+      const i = best[k]!;
+      U[j] = Pu[i]!; W[j] = Pv[i]!; A[j] = Math.atan2(Pv[i]!, Pu[i]!); far[j] = Ph[i]!; vertexOf[j] = i;
+    } else {
+      const phi = edgeP[4 * k + 3]!;
+      U[j] = edgeR[k]! * Math.cos(phi); W[j] = edgeR[k]! * Math.sin(phi); A[j] = phi; vertexOf[j] = -1;
+      const t = edgeP[4 * k]!, a = edgeP[4 * k + 1]!, b = edgeP[4 * k + 2]!;
+      far[j] = Ph[a]! + t * (Ph[b]! - Ph[a]!);
+    }
+  });
   // the line's point per sector: of the vertices within SURVEY_BAND of the outline (on a wall parallel to
   // d, many), the one nearest the running median of the farthest ones' heights, so the line does not zigzag
   const ref = new Float64Array(K).fill(NaN);
   const slot = new Int32Array(K).fill(-1);
-  ring.forEach((i, j) => { slot[sector[i]!] = j; });
+  sectors.forEach((k, j) => { slot[k] = j; });
   for (let j = 0; j < m; j++) {
     const win: number[] = [];
-    for (let q = -SURVEY_MEDIAN; q <= SURVEY_MEDIAN; q++) win.push(Ph[ring[(j + q + m) % m]!]!);
+    for (let q = -SURVEY_MEDIAN; q <= SURVEY_MEDIAN; q++) win.push(far[(j + q + m) % m]!);
     win.sort((a, b) => a - b);
-    ref[sector[ring[j]!]!] = win[SURVEY_MEDIAN]!;
+    ref[sectors[j]!] = win[SURVEY_MEDIAN]!;
   }
-  const pick = ring.slice(), off = new Float64Array(K).fill(Infinity);
+  const pick = Array.from(vertexOf), off = new Float64Array(K).fill(Infinity);
   for (let i = 0; i < n; i++) {
     const k = sector[i]!;
-    if (Pr[i]! < bestR[k]! - SURVEY_BAND) continue;
+    if (slot[k]! < 0 || pick[slot[k]!]! < 0 || Pr[i]! < bestR[k]! - SURVEY_BAND) continue;
     const e = Math.abs(Ph[i]! - ref[k]!);
     if (e < off[k]!) { off[k] = e; pick[slot[k]!] = i; }
   }
   const line: number[] = [];
-  pick.forEach((i, j) => { line.push(X[3 * i]!, X[3 * i + 1]!, X[3 * i + 2]!); H[j] = Ph[i]!; });
+  const xyz = [0, 0, 0];
+  pick.forEach((i, j) => {
+    if (i >= 0) { line.push(X[3 * i]!, X[3 * i + 1]!, X[3 * i + 2]!); H[j] = Ph[i]!; return; }
+    edgeAt(sectors[j]!, xyz, 0, X, 3);
+    line.push(xyz[0]!, xyz[1]!, xyz[2]!);
+    H[j] = far[j]!;
+  });
   // outline edge (point j to j + 1) that the ray at angle a crosses, and where along it
   let bj = 0, bt = 0;
   const bracket = (a: number): void => {
