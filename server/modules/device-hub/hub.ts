@@ -280,6 +280,11 @@ export class DeviceHub implements DeviceReceiver {
     return false;
   }
 
+  /** Frames the connection may send above its bucket: answers to what the hub sent it. */
+  private earn(conn: Conn, frames: number) {
+    conn.tokens = Math.min(conn.tokens + frames, this.rate.burst + MAX_EARNED_TOKENS);
+  }
+
   private emit(e: HubEvent) {
     for (const l of this.listeners) l(e);
   }
@@ -370,6 +375,8 @@ export class DeviceHub implements DeviceReceiver {
       // and are answered). A machine that reads it reports again only these, not its history.
       const awaiting = await awaitedJobs(this.ctx.db, device.id, MAX_AWAITING);
       this.send(conn, { type: 'welcome', deviceId: device.id, name: device.devicename, serverTime: new Date(this.ctx.clock.now()).toISOString(), awaiting });
+      // each listed job earns the frame of its outcome, as a `job` sent earns its answers
+      this.earn(conn, awaiting.length);
       // Jobs cancelled while it was away that it may still hold: drop them if not started.
       if (away && !away.online && away.lastSeenAt !== null) {
         for (const jobId of await cancelledSince(this.ctx.db, device.id, away.lastSeenAt)) this.send(conn, { type: 'cancel', jobId });
@@ -418,7 +425,7 @@ export class DeviceHub implements DeviceReceiver {
         if (!(await markResent(this.ctx, row.jobId))) continue;
       } else continue;
       this.send(conn, jobMessage(row));
-      conn.tokens = Math.min(conn.tokens + JOB_REPLY_TOKENS, this.rate.burst + MAX_EARNED_TOKENS);
+      this.earn(conn, JOB_REPLY_TOKENS);
     }
   }
 
