@@ -135,12 +135,22 @@ async function hasPending(ctx: Ctx, bucket: Bucket): Promise<boolean> {
 export async function reserve(ctx: Ctx, bucket: Bucket): Promise<Reservation | null> {
   const deadline = performance.now() + WAIT_MAX_MS;
   let queued = false;
+  // Nothing was pending after the last refused try: the places those checks held may have been
+  // given back between that try and the look (a success frees its place), so one more try first.
+  let nonePending = false;
   for (;;) {
     const r = await tryReserve(ctx, bucket);
     if (r) return r;
     const left = deadline - performance.now();
     const queue = queues.get(bucket.key);
-    const refuse = left <= 0 || (!queued && (queue?.length ?? 0) >= WAIT_MAX_QUEUE) || !(await hasPending(ctx, bucket));
+    let refuse = left <= 0 || (!queued && (queue?.length ?? 0) >= WAIT_MAX_QUEUE);
+    if (!refuse && !(await hasPending(ctx, bucket))) {
+      if (!nonePending) {
+        nonePending = true;
+        continue;
+      }
+      refuse = true;
+    } else nonePending = false;
     if (refuse) {
       // Those queued behind learn the same in turn.
       if (queued) wakeNext(bucket.key);
