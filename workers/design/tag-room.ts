@@ -66,31 +66,49 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
     const [s, e, before]: [number, number, number] = b === last ? [a, b, a - 1] : [b, a, b + 1];
     if (before < 0 || before > last) continue;
     const prev = points[before]!.point as Xyz;
+    const prev2 = points[b === last ? before - 1 : before + 1]?.point as Xyz | undefined;
+    // the straight from the arm to the start keeps room for the die's arcs at both its ends
+    const bendable = (st: Xyz, en: Xyz): boolean => !prev2 || len(sub(st, prev)) - tangentLength(prev2, prev, st, radius) - tangentLength(prev, st, en, radius) >= 0.05;
     const start0 = points[s]!.point as Xyz, end0 = points[e]!.point as Xyz;
     const [lift0, lift1] = (await heights(surface, d, [start0, end0])).map((h) => (h > 0 && h <= MAX_HEIGHT ? h : TAG_HEIGHT));
     const [startNow, endNow] = await places(surface, d, u, w, [start0, end0]);
-    // the start: across and along its straight, the nearest place with room
+    const score = (p: Place, q: Place): number => (p.clear && q.clear ? Math.min(p.room, q.room) : -1);
+    const now = score(startNow!, endNow!);
+    if (now >= TAG_ROOM) continue;
+    // the start: where it is, then across and along its straight, the nearest first
     const along = norm(flat(sub(end0, start0), d)), across = cross(d, along);
     const offsets: [number, number][] = [];
     for (let x = -START_REACH; x <= START_REACH + 1e-9; x += START_STEP) for (let y = -START_REACH; y <= START_REACH + 1e-9; y += START_STEP) if (x || y) offsets.push([x, y]);
     offsets.sort((p, q) => Math.hypot(...p) - Math.hypot(...q));
-    const seatedStarts = low(await seated(surface, d, offsets.map(([x, y]) => add(start0, add(scale(along, x), scale(across, y)))), lift0!), start0, d);
+    const seatedStarts = band(await seated(surface, d, offsets.map(([x, y]) => add(start0, add(scale(along, x), scale(across, y)))), lift0!), start0, d);
     const startsOver = await overSurface(surface, d, seatedStarts.map((p) => [p, end0]));
-    const startAt = seatedStarts.filter((_, i) => startsOver[i]);
-    const start = choose(startNow!, await places(surface, d, u, w, startAt)).p;
-    // the end: turned round the start and shortened, its straight long enough for the checks
-    const v = flat(sub(end0, start), d);
-    const guesses: Xyz[] = [];
-    for (const keep of END_KEEP) {
-      for (const deg of END_TURNS) {
-        const t = (deg * Math.PI) / 180;
-        guesses.push(add(start, scale(add(scale(v, Math.cos(t)), scale(cross(d, v), Math.sin(t))), keep)));
+    const starts = [startNow!, ...(await places(surface, d, u, w, seatedStarts.filter((_, i) => startsOver[i])))];
+    // for each start, the end as it is, then turned round the start and shortened (its straight long enough for the checks)
+    let best = { start: startNow!, end: endNow!, score: now };
+    for (const st of starts) {
+      if (!st.clear) continue;
+      const v = flat(sub(end0, st.p), d);
+      const guesses: Xyz[] = [];
+      for (const keep of END_KEEP) {
+        for (const deg of END_TURNS) {
+          const t = (deg * Math.PI) / 180;
+          guesses.push(add(st.p, scale(add(scale(v, Math.cos(t)), scale(cross(d, v), Math.sin(t))), keep)));
+        }
       }
+      const long = band(await seated(surface, d, st === startNow ? guesses.slice(1) : guesses, lift1!), end0, d).filter((p) => len(sub(p, st.p)) - tangentLength(prev, st.p, p, radius) >= WIRE_END_MIN + 0.1);
+      const over = await overSurface(surface, d, long.map((p) => [st.p, p]));
+      const ends = await places(surface, d, u, w, long.filter((_, i) => over[i]));
+      if (st === startNow) ends.unshift(endNow!);
+      for (const en of ends) {
+        const sc = bendable(st.p, en.p) ? score(st, en) : -1;
+        if (sc > best.score) best = { start: st, end: en, score: sc };
+        if (sc >= TAG_ROOM) break;
+      }
+      if (best.score >= TAG_ROOM) break;
     }
-    const long = low(await seated(surface, d, guesses.slice(1), lift1!), end0, d).filter((p) => len(sub(p, start)) - tangentLength(prev, start, p, radius) >= WIRE_END_MIN + 0.1);
-    const endsOver = await overSurface(surface, d, long.map((p) => [start, p]));
-    const endAt = long.filter((_, i) => endsOver[i]);
-    const end = choose(endNow!, await places(surface, d, u, w, endAt)).p;
+    // the nearest place with the room wanted, else the roomiest clear one when it gains GAIN
+    if (best.score < TAG_ROOM && best.score < now + GAIN && now >= 0) continue;
+    const start = best.start.p, end = best.end.p;
     if (start === start0 && end === end0) continue;
     moved = true;
     points[s] = { point: [start[0], start[1], start[2]] };
@@ -100,7 +118,7 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
 }
 
 /** The points no higher along d than RISE over `from`, nor lower than FALL under it (a tag stays on the gum, not up a crown or down a wall). */
-function low(points: Xyz[], from: Xyz, d: Xyz): Xyz[] {
+function band(points: Xyz[], from: Xyz, d: Xyz): Xyz[] {
   const level = dot(from, d);
   return points.filter((p) => dot(p, d) <= level + RISE && dot(p, d) >= level - FALL);
 }
@@ -120,16 +138,6 @@ async function overSurface(surface: SurfaceQuery, d: Xyz, pairs: readonly [Xyz, 
     at += counts[i]!;
     return ok;
   });
-}
-
-/** The corner's place, or the nearest of `tries` (in order) with the room wanted, or the roomiest clear one when it gains GAIN. */
-function choose(now: Place, tries: Place[]): Place {
-  if (now.clear && now.room >= TAG_ROOM) return now;
-  const enough = tries.find((t) => t.clear && t.room >= TAG_ROOM);
-  if (enough) return enough;
-  let best = now.clear ? now : null;
-  for (const t of tries) if (t.clear && (!best || t.room > best.room + GAIN)) best = t;
-  return best ?? now;
 }
 
 /** The part of v across d. */
