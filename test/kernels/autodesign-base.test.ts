@@ -2,9 +2,10 @@
 // the real kernels and manifold-3d, measured by workers/design/autodesign-goals-base.ts against
 // the jaws' own labels, beyond the default design (autodesign.test.ts) and the study models
 // (autodesign-study.test.ts): a closed base of the set height on no occlusal surface with the
-// tags inside on crowded teeth in a random pose, an open scan (a horseshoe within the scanned
-// surface) and a mirrored jaw with a tooth missing; no base when the prescription has none; a
-// base that cannot be made is reported and the wires stay.
+// tags 1 mm inside on crowded teeth in a random pose, open scans (a horseshoe within the scanned
+// surface) and a mirrored jaw with a tooth missing; a tag pushed past an open scan's border moved
+// back where the base holds it (tag-room.ts); no base when the prescription has none; a base that
+// cannot be made is reported and the wires stay.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PRESCRIPTION, type Prescription } from '../../common/prescription.ts';
