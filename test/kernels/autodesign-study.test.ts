@@ -80,7 +80,7 @@ describe.skipIf(!present)(title, () => {
     for (const w of r.document.wires) expect(checkBend(k, { points: w.points.map((p) => p.point), wire: { type: w.type, diameter: w.diameter }, program: { radius: 1 } }).ok).toBe(true);
   }, 120_000);
 
-  it('crosses the palate with every tag 1 mm inside, and makes a closed lower horseshoe with its tags inside; both on no occlusal surface', async () => {
+  it('crosses the palate and makes a closed lower horseshoe, every tag 1 mm inside; both on no occlusal surface', async () => {
     expect(r.bases.map((b) => [b.jaw, b.status, b.shape])).toEqual([['upper', 'generated', 'palate'], ['lower', 'generated', 'horseshoe']]);
     const upper = await baseGoals(module, models.upper, r, 'upper');
     expectSound(upper, 'upper');
@@ -88,10 +88,11 @@ describe.skipIf(!present)(title, () => {
     expect(upper.tagRimDistance).toBeGreaterThanOrEqual(1);
     expect(r.bases[0]!.slots.every((s) => s.status === 'cut')).toBe(true);
     // The lower clasps' tags lie on a narrow strip of gum between the molars' lingual bulge and a
-    // steep lingual wall: clear of the bulge, inside the solid and the rim, not yet 1 mm (measured 0.72 mm).
+    // steep lingual wall: moved where the scanned surface has room round them (measured 1.14 mm;
+    // in some other poses the strip is too narrow for it, BENCHMARKS.md).
     const lower = await baseGoals(module, models.lower, r, 'lower');
     expectSound(lower, 'lower');
     expect(lower.tagsOutside, JSON.stringify(lower)).toBe(0);
-    expect(lower.tagRimDistance, JSON.stringify(lower)).toBeGreaterThan(0.5);
+    expect(lower.tagRimDistance, JSON.stringify(lower)).toBeGreaterThanOrEqual(1);
   }, 120_000);
 });

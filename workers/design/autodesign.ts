@@ -39,6 +39,7 @@ import { surveyTooth, type CrownPatch } from '../kernels/teeth-landmarks.ts';
 import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './clasp-tip.ts';
 import { insertionDirection } from './insertion.ts';
 import { liftOff } from './lift-off.ts';
+import { roomForTags } from './tag-room.ts';
 import { kernelSurface } from './surface.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -230,38 +231,44 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
         failed = { code: 'DETECTION_FAILED', tooth: e instanceof ToothAnchorError ? e.tooth : w.teeth[0], detail: e.message };
         break;
       }
-      // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept:
-      // the end laid on the crown as a technician lays it, then the older search's places
-      const tipped = crown && survey ? [...(await tangentTips(made, crown, survey, surface)), ...(await tipIntoUndercut(made, crown, survey, surface))] : [];
-      // the straights lifted where they dip nearer the teeth than the clearance between corners;
-      // a tip the lift moves out of the undercut's range is not taken
-      const laid: { wire: WireDesign; depth?: number }[] = [];
-      for (const x of tipped) {
-        const lifted = await liftOff({ ...made, points: x.points, ...(x.tag ? { tag: x.tag } : {}) }, surface);
-        const depth = lifted.points === x.points ? x.depth : await tipUndercut(lifted, survey!, surface);
-        if (depth >= CLASP_TIP_RANGE[0] && depth <= CLASP_TIP_RANGE[1]) laid.push({ wire: lifted, depth });
-      }
-      laid.push({ wire: await liftOff(made, surface) });
-      // a wire whose bending path meets the machine may be bent from its other end
-      const tries = [...laid, ...laid.map((x) => ({ ...x, wire: reversed(x.wire) }))];
-      for (const { wire: candidate, depth } of tries) {
-        const check = checkBend(mesh.k, {
-          points: candidate.points.map((pt) => [pt.point[0], pt.point[1], pt.point[2]] as const),
-          wire: { type: candidate.type, diameter: candidate.diameter },
-          program: { radius: CHECK_RADIUS },
-          device: DEFAULT_DEVICE,
-          ...(ctx.head ? { head: ctx.head } : {}),
-        });
-        if (check.ok) {
-          wire = candidate;
-          if (dieRadius !== ROOM_FOR_DIE[0]) entry.dieRadius = dieRadius;
-          if (depth !== undefined) entry.tipUndercut = Math.round(depth * 1000) / 1000;
-          break;
+      // The tags moved where the base has room round them along the insertion direction (tag-room.ts);
+      // where the wire so moved fails the checks, its tags as the template laid them.
+      const roomy = await roomForTags(made, ctx.direction, surface, CHECK_RADIUS);
+      for (const laidOut of roomy === made ? [made] : [roomy, made]) {
+        // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept:
+        // the end laid on the crown as a technician lays it, then the older search's places
+        const tipped = crown && survey ? [...(await tangentTips(laidOut, crown, survey, surface)), ...(await tipIntoUndercut(laidOut, crown, survey, surface))] : [];
+        // the straights lifted where they dip nearer the teeth than the clearance between corners;
+        // a tip the lift moves out of the undercut's range is not taken
+        const laid: { wire: WireDesign; depth?: number }[] = [];
+        for (const x of tipped) {
+          const lifted = await liftOff({ ...laidOut, points: x.points, ...(x.tag ? { tag: x.tag } : {}) }, surface);
+          const depth = lifted.points === x.points ? x.depth : await tipUndercut(lifted, survey!, surface);
+          if (depth >= CLASP_TIP_RANGE[0] && depth <= CLASP_TIP_RANGE[1]) laid.push({ wire: lifted, depth });
         }
-        const errors = check.issues.filter((x) => x.severity === 'error');
-        // a wire that only collides is reported as such (the specification's own message)
-        const code: AutodesignFailure = errors.every((x) => x.code === 'COLLISION') ? 'COLLISION' : 'CHECKS_FAILED';
-        if (!failed || failed.code !== 'COLLISION' || code === 'COLLISION') failed = { code, tooth: w.teeth[0], detail: errors.map((x) => x.message).join('; ') };
+        laid.push({ wire: await liftOff(laidOut, surface) });
+        // a wire whose bending path meets the machine may be bent from its other end
+        const tries = [...laid, ...laid.map((x) => ({ ...x, wire: reversed(x.wire) }))];
+        for (const { wire: candidate, depth } of tries) {
+          const check = checkBend(mesh.k, {
+            points: candidate.points.map((pt) => [pt.point[0], pt.point[1], pt.point[2]] as const),
+            wire: { type: candidate.type, diameter: candidate.diameter },
+            program: { radius: CHECK_RADIUS },
+            device: DEFAULT_DEVICE,
+            ...(ctx.head ? { head: ctx.head } : {}),
+          });
+          if (check.ok) {
+            wire = candidate;
+            if (dieRadius !== ROOM_FOR_DIE[0]) entry.dieRadius = dieRadius;
+            if (depth !== undefined) entry.tipUndercut = Math.round(depth * 1000) / 1000;
+            break;
+          }
+          const errors = check.issues.filter((x) => x.severity === 'error');
+          // a wire that only collides is reported as such (the specification's own message)
+          const code: AutodesignFailure = errors.every((x) => x.code === 'COLLISION') ? 'COLLISION' : 'CHECKS_FAILED';
+          if (!failed || failed.code !== 'COLLISION' || code === 'COLLISION') failed = { code, tooth: w.teeth[0], detail: errors.map((x) => x.message).join('; ') };
+        }
+        if (wire) break;
       }
       if (wire) break;
     }

@@ -45,6 +45,8 @@ const STEP = 1;
 /** Samples either side of a crown's centroid its vertices are searched among (a crown is at most ~12 mm wide). */
 const CROWN_REACH = 15;
 const OUTLINE_SPACING = 2;
+/** Step (mm) to which the scanned surface's edge is found where a tag needs the flange past it. */
+const EDGE_STEP = 0.05;
 
 export class OutlineError extends Error {
   override name = 'OutlineError';
@@ -166,10 +168,25 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     const steps: number[] = [];
     for (let delta = border[i]! + 0.5; delta <= want + 1e-9; delta += 0.5) steps.push(delta);
     const levels = rays.levels(steps.map((delta) => at(arch, i, delta)));
+    let edge = false;
     for (const [k, level] of levels.entries()) {
       // Past the floor of the mouth only as far as a tag needs (the plate then drapes down the wall).
-      if (!Number.isFinite(level) || (-gumDepth[i]! - level > MAX_FLANGE_DROP && steps[k]! > inner[i]!)) break;
+      if (!Number.isFinite(level)) {
+        edge = true;
+        break;
+      }
+      if (-gumDepth[i]! - level > MAX_FLANGE_DROP && steps[k]! > inner[i]!) break;
       reached = steps[k]!;
+    }
+    // Where the scanned surface ends short of a tag's need, its edge is found to EDGE_STEP (the
+    // plate reaches it, not the last half millimetre before it).
+    if (edge && reached < inner[i]!) {
+      const finer: number[] = [];
+      for (let delta = reached + EDGE_STEP; delta < reached + 0.5 - 1e-9; delta += EDGE_STEP) finer.push(delta);
+      for (const [k, level] of rays.levels(finer.map((delta) => at(arch, i, delta))).entries()) {
+        if (!Number.isFinite(level)) break;
+        reached = finer[k]!;
+      }
     }
     limit[i] = reached;
     // Too narrow a strip of scanned gum (an open scan cut short): the border gives way towards the teeth.
