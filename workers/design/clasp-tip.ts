@@ -11,7 +11,7 @@
 // corner a straight's length on, the arm's corners it passes dropped (the rule's 5 mm end
 // straight cannot follow a round crown, so it touches it where the tip is and leaves it towards
 // its corner).
-import { add, cross, dot, norm, scale, sub } from '../../common/pose.ts';
+import { across, add, cross, dot, len, norm, scale, sub } from '../../common/pose.ts';
 import type { Xyz } from '../../common/teeth.ts';
 import { WIRE_END_MIN } from '../../common/bend-program.ts';
 import { tangentLength } from '../../common/wires/local.ts';
@@ -52,8 +52,6 @@ const DIE = 1.5;
 /** How many places are handed back, best first. */
 const KEEP = 4;
 
-const len = (v: Xyz): number => Math.hypot(v[0], v[1], v[2]);
-const unit = (v: Xyz): Xyz => scale(v, 1 / (len(v) || 1)) as Xyz;
 
 /** Index of the free tip and of the corner its straight starts from (the tag is at the other end). */
 export function claspTip(wire: Pick<WireDesign, 'points' | 'tag'>): { tip: number; next: number; after: number } {
@@ -84,8 +82,7 @@ export async function tipIntoUndercut(wire: WireDesign, crown: Pick<CrownPatch, 
   const offset = wire.diameter / 2 + wire.clearance;
   const c = crown.centroid;
   // turning about the axis through the centroid along d: towards the arm (the corner after)
-  const across = (v: Xyz): Xyz => sub(v, scale(d, dot(v, d))) as Xyz;
-  const side = Math.sign(dot(cross(across(sub(P, c)), across(sub(R, c))), d)) || 1;
+  const side = armSide(P, R, c, d);
   const turn = (p: Xyz, deg: number): Xyz => {
     const a = (side * deg * Math.PI) / 180, v = sub(p, c);
     const k = cross(d, v), along = dot(d, v);
@@ -99,7 +96,7 @@ export async function tipIntoUndercut(wire: WireDesign, crown: Pick<CrownPatch, 
     const rays = new Float32Array(targets.length * 6);
     targets.forEach(({ at, height }, i) => {
       const o = add(c, scale(d, height));
-      rays.set([...o, ...norm(across(sub(at, c)))], i * 6);
+      rays.set([...o, ...norm(across(sub(at, c), d))], i * 6);
     });
     const hit = await surface.raycast(rays);
     const feet = targets.map((_, i): Xyz => [hit.point[3 * i]!, hit.point[3 * i + 1]!, hit.point[3 * i + 2]!]);
@@ -216,11 +213,10 @@ export async function tangentTips(wire: WireDesign, crown: Pick<CrownPatch, 'cen
   const d = survey.direction, c = crown.centroid;
   const offset = wire.diameter / 2 + wire.clearance;
   const keep = offset - tolerance(wire.clearance);
-  const across = (v: Xyz): Xyz => sub(v, scale(d, dot(v, d))) as Xyz;
   const P = wire.points[tip]!.point as Xyz, R = wire.points[after]!.point as Xyz;
   // round the crown's axis towards the arm is +angle
-  const side = Math.sign(dot(cross(across(sub(P, c)), across(sub(R, c))), d)) || 1;
-  const e1 = unit(across(crown.buccal as Xyz)), e2 = cross(d, e1);
+  const side = armSide(P, R, c, d);
+  const e1 = norm(across(crown.buccal as Xyz, d)), e2 = cross(d, e1);
   const angle = (p: Xyz): number => side * Math.atan2(dot(sub(p, c), e2), dot(sub(p, c), e1));
   // the arm's corners, from the tip on, to the crossing (the corner before its highest)
   let top = 1;
@@ -255,16 +251,16 @@ export async function tangentTips(wire: WireDesign, crown: Pick<CrownPatch, 'cen
     const tries: Try[] = [];
     for (const i of use) {
       const foot: Xyz = [crown.positions[3 * i]!, crown.positions[3 * i + 1]!, crown.positions[3 * i + 2]!];
-      const nv = unit([crown.normals[3 * i]!, crown.normals[3 * i + 1]!, crown.normals[3 * i + 2]!]);
-      const up = unit(sub(d, scale(nv, dot(nv, d))) as Xyz);
-      let round = unit(cross(nv, up));
+      const nv = norm([crown.normals[3 * i]!, crown.normals[3 * i + 1]!, crown.normals[3 * i + 2]!]);
+      const up = norm(sub(d, scale(nv, dot(nv, d))) as Xyz);
+      let round = norm(cross(nv, up));
       // towards the arm: the horizontal tangent whose way round the axis is +angle
       if (angle(add(foot, scale(round, 1)) as Xyz) < angle(foot)) round = scale(round, -1) as Xyz;
       for (const lift of LIFTS) {
         const on = add(foot, scale(nv, offset + lift)) as Xyz;
         for (const rise of lay.rises) {
           const a = (rise * Math.PI) / 180;
-          const u = unit(add(scale(round, Math.cos(a)), scale(up, Math.sin(a))) as Xyz);
+          const u = norm(add(scale(round, Math.cos(a)), scale(up, Math.sin(a))) as Xyz);
           for (const back of lay.rests) {
             const t = add(on, scale(u, -back)) as Xyz;
             // the first arm corner past the straight's corner (round the axis) follows it
@@ -340,4 +336,9 @@ export async function tangentTips(wire: WireDesign, crown: Pick<CrownPatch, 'cen
     });
     return found;
   }
+}
+
+/** +1 when turning from the tip P towards the arm's corner R is positive about d through the crown's centroid c, else -1. */
+function armSide(P: Xyz, R: Xyz, c: Xyz, d: Xyz): number {
+  return Math.sign(dot(cross(across(sub(P, c), d), across(sub(R, c), d)), d)) || 1;
 }

@@ -9,7 +9,7 @@
 // at least WIRE_END_MIN long after the die's share. A corner keeps its height above the surface.
 // Where no place has the room, the roomiest one that is clear is taken when it has more.
 import { WIRE_END_MIN } from '../../common/bend-program.ts';
-import { add, cross, dot, len, norm, scale, sub, type Xyz } from '../../common/pose.ts';
+import { across, add, cross, dot, len, norm, scale, sub, type Xyz } from '../../common/pose.ts';
 import type { SurfaceQuery } from '../../common/wires/surface.ts';
 import type { WireDesign } from '../../common/wires/types.ts';
 import { tangentLength } from '../../common/wires/local.ts';
@@ -76,18 +76,18 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
     const now = score(startNow!, endNow!);
     if (now >= TAG_ROOM) continue;
     // the start: where it is, then across and along its straight, the nearest first
-    const along = norm(flat(sub(end0, start0), d)), across = cross(d, along);
+    const along = norm(across(sub(end0, start0), d)), sideways = cross(d, along);
     const offsets: [number, number][] = [];
     for (let x = -START_REACH; x <= START_REACH + 1e-9; x += START_STEP) for (let y = -START_REACH; y <= START_REACH + 1e-9; y += START_STEP) if (x || y) offsets.push([x, y]);
     offsets.sort((p, q) => Math.hypot(...p) - Math.hypot(...q));
-    const seatedStarts = band(await seated(surface, d, offsets.map(([x, y]) => add(start0, add(scale(along, x), scale(across, y)))), lift0!), start0, d);
+    const seatedStarts = band(await seated(surface, d, offsets.map(([x, y]) => add(start0, add(scale(along, x), scale(sideways, y)))), lift0!), start0, d);
     const startsOver = await overSurface(surface, d, seatedStarts.map((p) => [p, end0]));
     const starts = [startNow!, ...(await places(surface, d, u, w, seatedStarts.filter((_, i) => startsOver[i])))];
     // for each start, the end as it is, then turned round the start and shortened (its straight long enough for the checks)
     let best = { start: startNow!, end: endNow!, score: now };
     for (const st of starts) {
       if (!st.clear) continue;
-      const v = flat(sub(end0, st.p), d);
+      const v = across(sub(end0, st.p), d);
       const guesses: Xyz[] = [];
       for (const keep of END_KEEP) {
         for (const deg of END_TURNS) {
@@ -138,11 +138,6 @@ async function overSurface(surface: SurfaceQuery, d: Xyz, pairs: readonly [Xyz, 
     at += counts[i]!;
     return ok;
   });
-}
-
-/** The part of v across d. */
-function flat(v: Xyz, d: Xyz): Xyz {
-  return sub(v, scale(d, dot(v, d)));
 }
 
 /** Rays from the appliance side through each point along -d: the first hits' levels along d (NaN on a miss). */

@@ -579,10 +579,6 @@ export function surveyTooth(c: CrownPatch, insertion: Xyz = c.up, options: Surve
   const m = sectors.length;
   const U = new Float64Array(m), W = new Float64Array(m), A = new Float64Array(m), H = new Float64Array(m);
   const far = new Float64Array(m), vertexOf = new Int32Array(m);
-  const edgeAt = (k: number, out: Float64Array | number[], at: number, X3: ArrayLike<number>, stride: number): void => {
-    const t = edgeP[4 * k]!, i = edgeP[4 * k + 1]!, j = edgeP[4 * k + 2]!;
-    for (let q = 0; q < stride; q++) out[at + q] = X3[stride * i + q]! + t * (X3[stride * j + q]! - X3[stride * i + q]!);
-  };
   sectors.forEach((k, j) => {
     if (best[k]! >= 0 && !fromEdge(k)) {
       const i = best[k]!;
@@ -613,11 +609,11 @@ export function surveyTooth(c: CrownPatch, insertion: Xyz = c.up, options: Surve
     if (e < off[k]!) { off[k] = e; pick[slot[k]!] = i; }
   }
   const line: number[] = [];
-  const xyz = [0, 0, 0];
   pick.forEach((i, j) => {
     if (i >= 0) { line.push(X[3 * i]!, X[3 * i + 1]!, X[3 * i + 2]!); H[j] = Ph[i]!; return; }
-    edgeAt(sectors[j]!, xyz, 0, X, 3);
-    line.push(xyz[0]!, xyz[1]!, xyz[2]!);
+    // the edge point of the sector: along its edge a-b at t
+    const k = sectors[j]!, t = edgeP[4 * k]!, a = edgeP[4 * k + 1]!, b = edgeP[4 * k + 2]!;
+    for (let q = 0; q < 3; q++) line.push(X[3 * a + q]! + t * (X[3 * b + q]! - X[3 * a + q]!));
     H[j] = far[j]!;
   });
   // outline edge (point j to j + 1) that the ray at angle a crosses, and where along it
