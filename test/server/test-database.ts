@@ -63,7 +63,8 @@ parentPort.on('message', async ({ statement, port }) => {
     reply = { rows: (await client.query(statement)).rows };
   } catch (err) {
     reply = { error: err && err.message ? err.message : String(err) };
-    if (client && !client._connected) client = undefined;
+    // a connection that may be broken is not used again (errors are rare: a new one costs little)
+    if (client) { client.end().catch(() => {}); client = undefined; }
   }
   port.postMessage(reply);
   port.close();
