@@ -46,7 +46,7 @@ export function RegionField({ id, value, onChange, disabled, invalid, placeholde
     };
   }, [open, tree]);
 
-  // Opening starts at the chosen region's columns.
+  // Opening starts at the chosen region's columns (also once the data has come, keeping what was typed meanwhile).
   useEffect(() => {
     if (!open || !tree) return;
     const nodes: RegionNode[] = [];
@@ -58,7 +58,6 @@ export function RegionField({ id, value, onChange, disabled, invalid, placeholde
       level = n.children;
     }
     setPath(nodes.slice(0, -1));
-    setQuery('');
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, tree]);
 
@@ -68,6 +67,10 @@ export function RegionField({ id, value, onChange, disabled, invalid, placeholde
   const q = query.trim();
   const hits = useMemo(() => (q ? paths.filter((p) => p.names.some((n) => n.includes(q)) || p.codes.at(-1) === q).slice(0, MAX_HITS) : []), [paths, q]);
 
+  const openChange = (next: boolean) => {
+    if (next) setQuery('');
+    setOpen(next);
+  };
   const pick = (v: RegionValue) => {
     onChange(v);
     setOpen(false);
@@ -86,7 +89,7 @@ export function RegionField({ id, value, onChange, disabled, invalid, placeholde
     : [];
 
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
+    <Popover.Root open={open} onOpenChange={openChange}>
       <div className="flex items-center gap-1">
         <Popover.Trigger id={id} disabled={disabled} aria-invalid={invalid || undefined} className="aw-input flex items-center justify-between gap-2 text-left disabled:cursor-not-allowed disabled:bg-slate-50" data-testid="region-trigger">
           <span className={`truncate ${chosen ? '' : 'text-slate-400'}`}>{chosen ? regionLabel(chosen) : (placeholder ?? t`Province / city / district`)}</span>

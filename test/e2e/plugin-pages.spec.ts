@@ -65,8 +65,18 @@ test('a delivery address with a picked region is offered on the order form', asy
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Recipient').fill('Li Lei');
   await dialog.getByLabel('Phone').fill('13800001234');
+  // The division data is held back until the search is typed: what was typed meanwhile stays.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/assets/pca-code-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
   await dialog.getByTestId('region-trigger').click();
-  await page.getByRole('searchbox', { name: 'Search a district or city' }).fill('东城');
+  const regionSearch = page.getByRole('searchbox', { name: 'Search a district or city' });
+  await regionSearch.fill('东城');
+  release();
+  await expect(regionSearch).toHaveValue('东城');
   await page.getByRole('option', { name: '北京市 / 市辖区 / 东城区' }).click();
   await expect(dialog.getByTestId('region-trigger')).toHaveText('北京市 / 市辖区 / 东城区');
   await dialog.getByRole('textbox', { name: 'Address' }).fill('Dongzhimen 1');
