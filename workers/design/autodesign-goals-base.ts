@@ -11,12 +11,8 @@ import { buildBvh, closestPoints } from '../kernels/bvh.ts';
 import { tagPlaces } from './base-rim.ts';
 import type { MeshRef } from '../kernels/mesh.ts';
 import { meshViews } from '../kernels/mesh.ts';
-import { vertexNormals } from '../kernels/slot.ts';
+import { occlusalMask } from './occlusal.ts';
 
-/** A crown vertex is occlusal when its normal is this close to the jaw's occlusal axis (cos)… */
-const OCCLUSAL_COS = 0.5;
-/** …and it lies within this of its crown's highest point along that axis, mm. */
-const OCCLUSAL_BAND = 3;
 /** A base vertex is over the occlusal surface when the model's closest point to it, this near, is occlusal, mm. */
 const OVER = 0.3;
 
@@ -80,31 +76,17 @@ function minHeight(base: BaseMesh): number {
   return least;
 }
 
-/** Inner base vertices whose closest model point (within OVER) is on a crown's occlusal surface. */
+/** Inner base vertices whose closest model point (within OVER) is on a crown's occlusal surface (occlusal.ts). */
 function occlusalVertices(model: MeshRef, labels: Uint8Array, up: Xyz, base: BaseMesh): number {
-  const { positions, indices } = meshViews(model);
-  const normals = vertexNormals(positions, indices);
-  const top = new Map<number, number>();
-  for (let v = 0; v < labels.length; v++) {
-    const n = labels[v]!;
-    if (!n) continue;
-    const h = positions[3 * v]! * up[0] + positions[3 * v + 1]! * up[1] + positions[3 * v + 2]! * up[2];
-    top.set(n, Math.max(top.get(n) ?? -Infinity, h));
-  }
-  const occlusal = (v: number): boolean => {
-    const n = labels[v]!;
-    if (!n) return false;
-    const h = positions[3 * v]! * up[0] + positions[3 * v + 1]! * up[1] + positions[3 * v + 2]! * up[2];
-    const c = normals[3 * v]! * up[0] + normals[3 * v + 1]! * up[1] + normals[3 * v + 2]! * up[2];
-    return c >= OCCLUSAL_COS && h >= top.get(n)! - OCCLUSAL_BAND;
-  };
-  const inner = base.positions.slice(0, 3 * base.innerVertexCount);
-  const near = closestPoints(buildBvh(model), inner, { maxDistance: OVER });
+  // Copies: the kernel calls below may grow its memory, which detaches views into it.
+  const views = meshViews(model);
+  const indices = views.indices.slice();
+  const occlusal = occlusalMask(views.positions.slice(), indices, labels, up);
+  const near = closestPoints(buildBvh(model), base.positions.slice(0, 3 * base.innerVertexCount), { maxDistance: OVER });
   let over = 0;
   for (let i = 0; i < base.innerVertexCount; i++) {
     const t = near.triangle[i]!;
-    if (t < 0) continue;
-    if (occlusal(indices[3 * t]!) && occlusal(indices[3 * t + 1]!) && occlusal(indices[3 * t + 2]!)) over++;
+    if (t >= 0 && occlusal[indices[3 * t]!] && occlusal[indices[3 * t + 1]!] && occlusal[indices[3 * t + 2]!]) over++;
   }
   return over;
 }
