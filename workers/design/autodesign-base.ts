@@ -16,6 +16,7 @@ import { meshViews, type MeshRef } from '../kernels/mesh.ts';
 import { cutSlot, loadManifold, SlotError, type SlotBase } from '../kernels/slot.ts';
 import { baseOutline, OutlineError, TAG_MARGIN, type BaseOutline } from './base-outline.ts';
 import { tagPlaces } from './base-rim.ts';
+import { occlusalMask } from './occlusal.ts';
 
 type Jaw = 'upper' | 'lower';
 
@@ -95,7 +96,12 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
     Object.assign(report, { code, message: autodesignBaseMessage(jaw), detail });
     return { slots: [], report };
   };
-  const canonical = input.direction ?? (jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]);
+  const axis: Xyz = jaw === 'upper' ? [0, 0, -1] : [0, 0, 1];
+  const canonical = input.direction ?? axis;
+  // The crowns' occlusal surfaces, judged as the goals judge them (the views copied: the kernel's memory may grow).
+  const views = meshViews(mesh);
+  const positions = views.positions.slice();
+  const occlusal = occlusalMask(positions, views.indices.slice(), input.labels, insertionInModel(input.matrix, axis));
   const tags = tagCorners(input.wires);
   const corners = tags.flat();
   // The outline and the base; where a tag corner ends up less than TAG_INSIDE inside the rim (the
@@ -106,7 +112,7 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
   for (let round = 0; round <= TAG_ROUNDS; round++) {
     let outline: BaseOutline, generated: BaseMesh;
     try {
-      outline = baseOutline(bvh, { jaw, positions: meshViews(mesh).positions, labels: input.labels, teeth: input.teeth, matrix: input.matrix, direction: canonical, tags, tagMargins: margins });
+      outline = baseOutline(bvh, { jaw, positions, labels: input.labels, occlusal, teeth: input.teeth, matrix: input.matrix, direction: canonical, tags, tagMargins: margins });
       generated = await generateBase(mesh, bvh, outline.outline, {
         direction: insertionInModel(input.matrix, canonical),
         thickness: AUTODESIGN_BASE_THICKNESS,

@@ -34,11 +34,12 @@ import { parseStl } from '../kernels/stl.ts';
 import { straighten } from '../kernels/straighten.ts';
 import { segmentTeeth, type ToothInfo } from '../kernels/teeth.ts';
 import { buildBvh } from '../kernels/bvh.ts';
-import { designJawBase, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
+import { designJawBase, insertionInModel, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
 import { surveyTooth, type CrownPatch } from '../kernels/teeth-landmarks.ts';
 import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './clasp-tip.ts';
 import { insertionDirection } from './insertion.ts';
 import { liftOff } from './lift-off.ts';
+import { occlusalTriangles } from './occlusal.ts';
 import { roomForTags } from './tag-room.ts';
 import { kernelSurface } from './surface.ts';
 
@@ -156,7 +157,8 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     insertionMs += performance.now() - t;
     cancelled();
     t = performance.now();
-    const placed = await designJaw(mesh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head }, cancelled);
+    const occlusal = occlusalTriangles(mesh, seg.labels, insertionInModel(frame, jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]));
+    const placed = await designJaw(mesh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head, occlusal }, cancelled);
     wiresMs += performance.now() - t;
     wires.push(...placed.wires);
     report.push(...placed.report);
@@ -203,6 +205,8 @@ interface JawContext {
   direction: Xyz;
   crowns: readonly CrownPatch[];
   head?: readonly HeadBox[];
+  /** Per model triangle, 1 on a crown's occlusal surface (the base stays off it, so does the tags' room). */
+  occlusal?: Uint8Array;
 }
 
 /** The prescribed wires of one jaw on its segmented teeth. */
@@ -233,7 +237,7 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
       }
       // The tags moved where the base has room round them along the insertion direction (tag-room.ts);
       // where the wire so moved fails the checks, its tags as the template laid them.
-      const roomy = await roomForTags(made, ctx.direction, surface, CHECK_RADIUS);
+      const roomy = await roomForTags(made, ctx.direction, surface, CHECK_RADIUS, ctx.occlusal);
       for (const laidOut of roomy === made ? [made] : [roomy, made]) {
         // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept:
         // the end laid on the crown as a technician lays it, then the older search's places

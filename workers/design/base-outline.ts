@@ -7,7 +7,9 @@
 //    gum and covers no crown, cusp or occlusal surface;
 //  - the tags of the jaw's wires pull it towards the teeth (and push the inner border and the
 //    ends away) so that every tag corner lies TAG_MARGIN inside; near a tag that may be on the
-//    crown's lingual side, still short of its occlusal surface (autodesign-goals-base.ts measures it);
+//    crown's lingual side (above its survey line: the plate is a height field along the insertion
+//    direction, so it fills no undercut), never nearer than OCCLUSAL_CLEAR in plan to the crowns'
+//    occlusal surfaces (occlusal.ts, as autodesign-goals-base.ts judges them);
 //  - upper jaw: the ends run DISTAL_EXTENSION past the last molars and join straight across the
 //    palate. A scan without a palate (an open intraoral scan: the rays along the insertion
 //    direction miss too much of it) gets the horseshoe instead;
@@ -21,6 +23,7 @@ import type { Xyz } from '../../common/pose.ts';
 import { polygonProblem } from '../kernels/base-grid.ts';
 import { MIN_OUTLINE_POINTS, type OutlinePoint } from '../kernels/base.ts';
 import { bvhBounds, raycastFirst, type Bvh } from '../kernels/bvh.ts';
+import { OCCLUSAL_CLEAR } from './occlusal.ts';
 
 type Jaw = 'upper' | 'lower';
 
@@ -66,6 +69,8 @@ export interface OutlineInput {
   tags: readonly (readonly Xyz[])[];
   /** Per tag, its plan margin inside the outline (default TAG_MARGIN): more where a base made with less left it short. */
   tagMargins?: readonly number[];
+  /** Per model vertex, 1 on a crown's occlusal surface (occlusal.ts): the border stays OCCLUSAL_CLEAR off them. */
+  occlusal?: Uint8Array;
 }
 
 export interface BaseOutline {
@@ -105,6 +110,7 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   // Crown vertices in arch coordinates: the tooth-side border per sample.
   const border = new Float64Array(N).fill(-Infinity);
   const gumDepth = new Float64Array(N).fill(-Infinity); // minus the lowest crown level along d: the gum line's
+  const occlusal = new Float64Array(N).fill(-Infinity); // the innermost occlusal crown vertex
   let sLo = Infinity, sHi = -Infinity;
   const P = input.positions;
   // A crown's vertices lie within CROWN_REACH of its centroid along the arch: only that stretch is searched.
@@ -119,6 +125,7 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     const [px, py] = flat(c);
     const [i, delta] = project(arch, px, py, at0 - CROWN_REACH, at0 + CROWN_REACH);
     if (delta > border[i]!) border[i] = delta;
+    if (input.occlusal?.[v] && delta > occlusal[i]!) occlusal[i] = delta;
     gumDepth[i] = Math.max(gumDepth[i]!, -(c[0] * d[0] + c[1] * d[1] + c[2] * d[2]));
     sLo = Math.min(sLo, i);
     sHi = Math.max(sHi, i);
@@ -130,6 +137,8 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   // Smoothed, never towards the teeth: the mean over ±2 mm, and no less than the sample itself.
   const smooth = movingMean(border, 2);
   for (let i = 0; i < N; i++) border[i] = Math.max(border[i]!, smooth[i]!);
+  // The least border: clear of the occlusal surfaces by OCCLUSAL_CLEAR, also between the samples (their neighbours' too).
+  const least = Float64Array.from(occlusal, (_, i) => Math.max(occlusal[Math.max(0, i - 1)]!, occlusal[i]!, occlusal[Math.min(N - 1, i + 1)]!) + OCCLUSAL_CLEAR);
   let lo = Math.max(0, Math.floor(sLo - DISTAL_EXTENSION / STEP)), hi = Math.min(N - 1, Math.ceil(sHi + DISTAL_EXTENSION / STEP));
 
   // The tags: inside by their margin (corners and the segments between them, every half millimetre).
@@ -143,7 +152,7 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
         const [i, delta] = project(arch, a[0] + ((b[0] - a[0]) * k) / n, a[1] + ((b[1] - a[1]) * k) / n);
         const reach = Math.ceil(margin / STEP) + 2;
         for (let j = Math.max(0, i - reach); j <= Math.min(N - 1, i + reach); j++) {
-          border[j] = Math.min(border[j]!, delta - margin);
+          border[j] = Math.max(least[j]!, Math.min(border[j]!, delta - margin));
           inner[j] = Math.max(inner[j]!, delta + margin);
         }
         lo = Math.min(lo, Math.max(0, i - reach));
@@ -190,7 +199,7 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     }
     limit[i] = reached;
     // Too narrow a strip of scanned gum (an open scan cut short): the border gives way towards the teeth.
-    if (reached - border[i]! < MIN_WIDTH) border[i] = reached - MIN_WIDTH;
+    if (reached - border[i]! < MIN_WIDTH) border[i] = Math.max(least[i]!, reached - MIN_WIDTH);
     // The tags' need first, then the least flange, within what the surface and the arch's curvature allow.
     flange[i] = Math.min(limit[i]!, Math.max(inner[i]!, border[i]! + MIN_FLANGE, Math.min(reached - 0.5, 0.8 * arch.radius[i]!)));
   }

@@ -1,12 +1,15 @@
 // Which crown vertices are on an occlusal surface: the goals judge a base by it (no base vertex
 // on one) and the outline keeps the plate's tooth-side border off it.
 import type { Xyz } from '../../common/pose.ts';
+import { meshViews, type MeshRef } from '../kernels/mesh.ts';
 import { vertexNormals } from '../kernels/slot.ts';
 
 /** A crown vertex is occlusal when its normal is this close to the jaw's occlusal axis (cos)… */
 export const OCCLUSAL_COS = 0.5;
 /** …and it lies within this of its crown's highest point along that axis, mm. */
 export const OCCLUSAL_BAND = 3;
+/** Least plan distance (mm) of the base's rim from an occlusal crown vertex: the goals' 0.3 mm (a distance in plan is never more than the distance). */
+export const OCCLUSAL_CLEAR = 0.3;
 
 /**
  * Per model vertex, 1 where it is on a crown's occlusal surface: labelled (Universal number, 0
@@ -26,4 +29,15 @@ export function occlusalMask(positions: Float32Array, indices: Uint32Array, labe
     if (c >= OCCLUSAL_COS && level(v) >= top.get(n)! - OCCLUSAL_BAND) mask[v] = 1;
   }
   return mask;
+}
+
+/** Per triangle of `mesh`, 1 where its three vertices are occlusal (occlusalMask). */
+export function occlusalTriangles(mesh: MeshRef, labels: Uint8Array, up: Xyz): Uint8Array {
+  // Copies: views into the kernel's memory are detached when it grows.
+  const views = meshViews(mesh);
+  const indices = views.indices.slice();
+  const mask = occlusalMask(views.positions.slice(), indices, labels, up);
+  const out = new Uint8Array(indices.length / 3);
+  for (let t = 0; t < out.length; t++) out[t] = mask[indices[3 * t]!]! & mask[indices[3 * t + 1]!]! & mask[indices[3 * t + 2]!]!;
+  return out;
 }

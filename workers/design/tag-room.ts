@@ -6,13 +6,18 @@
 // with less room than TAG_ROOM is moved to the nearest place that has it, seen along the insertion
 // direction, and where nothing stands over it: the tag's start across and along its straight by
 // up to START_REACH, then its free end turned round the start and shortened, its end straight kept
-// at least WIRE_END_MIN long after the die's share. A corner keeps its height above the surface.
-// Where no place has the room, the roomiest one that is clear is taken when it has more.
+// at least WIRE_END_MIN long after the die's share. A corner keeps its height above the surface;
+// one hanging more than MAX_HEIGHT over it (out over a steep lingual wall, held only by acrylic on
+// the crowns) is moved and may go down to the surface, KEEP_OFF off it.
+// Where no place has the room, the roomiest one that is clear is taken when it has more. The room
+// ends where the scan does and, given the crowns' occlusal triangles, OCCLUSAL_CLEAR short of them
+// (the base stays off the occlusal surfaces, base-outline.ts).
 import { WIRE_END_MIN } from '../../common/bend-program.ts';
 import { across, add, cross, dot, len, norm, scale, sub, type Xyz } from '../../common/pose.ts';
 import type { SurfaceQuery } from '../../common/wires/surface.ts';
 import type { WireDesign } from '../../common/wires/types.ts';
 import { tangentLength } from '../../common/wires/local.ts';
+import { OCCLUSAL_CLEAR } from './occlusal.ts';
 
 /** Scanned surface wanted round a tag corner in plan (mm): the base's 1 mm and the rim's error at the scan's edge. */
 export const TAG_ROOM = 1.4;
@@ -41,6 +46,8 @@ const FALL = 2;
 const MAX_HEIGHT = 2;
 /** Height along the insertion direction over the surface (mm) of a corner moved from under something. */
 const TAG_HEIGHT = 1.1;
+/** Least distance (mm) of a moved corner from the surface: the wire's radius, its clearance and some. */
+const KEEP_OFF = 0.8;
 
 interface Place {
   p: Xyz;
@@ -51,9 +58,10 @@ interface Place {
 /**
  * The wire with its tags' corners moved where the base has room round them along `direction`
  * (model frame, from the model towards the appliance); the wire itself where none moved. `radius`:
- * the checks' die radius (the end straight's share at the tag's start).
+ * the checks' die radius (the end straight's share at the tag's start); `occlusal`: per triangle of
+ * the surface, 1 on a crown's occlusal surface (occlusal.ts).
  */
-export async function roomForTags(wire: WireDesign, direction: Xyz, surface: SurfaceQuery, radius: number): Promise<WireDesign> {
+export async function roomForTags(wire: WireDesign, direction: Xyz, surface: SurfaceQuery, radius: number, occlusal?: Uint8Array): Promise<WireDesign> {
   const d = norm(direction);
   const u = norm(cross(d, Math.abs(d[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0]));
   const w = cross(d, u);
@@ -70,19 +78,22 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
     // the straight from the arm to the start keeps room for the die's arcs at both its ends
     const bendable = (st: Xyz, en: Xyz): boolean => !prev2 || len(sub(st, prev)) - tangentLength(prev2, prev, st, radius) - tangentLength(prev, st, en, radius) >= 0.05;
     const start0 = points[s]!.point as Xyz, end0 = points[e]!.point as Xyz;
-    const [lift0, lift1] = (await heights(surface, d, [start0, end0])).map((h) => (h > 0 && h <= MAX_HEIGHT ? h : TAG_HEIGHT));
-    const [startNow, endNow] = await places(surface, d, u, w, [start0, end0]);
+    const [h0, h1] = await heights(surface, d, [start0, end0]);
+    const [lift0, lift1] = [h0!, h1!].map((h) => (h > 0 && h <= MAX_HEIGHT ? h : TAG_HEIGHT));
+    // a corner hanging higher than MAX_HEIGHT over the surface (out over a steep wall) is not held by the plate: it is moved, and may go down to the surface
+    const [fall0, fall1] = [h0!, h1!].map((h) => (h > MAX_HEIGHT ? h : FALL));
+    const [startNow, endNow] = await places(surface, d, u, w, occlusal, [start0, end0]);
     const score = (p: Place, q: Place): number => (p.clear && q.clear ? Math.min(p.room, q.room) : -1);
-    const now = score(startNow!, endNow!);
+    const now = h0! > MAX_HEIGHT || h1! > MAX_HEIGHT ? -1 : score(startNow!, endNow!);
     if (now >= TAG_ROOM) continue;
     // the start: where it is, then across and along its straight, the nearest first
     const along = norm(across(sub(end0, start0), d)), sideways = cross(d, along);
     const offsets: [number, number][] = [];
     for (let x = -START_REACH; x <= START_REACH + 1e-9; x += START_STEP) for (let y = -START_REACH; y <= START_REACH + 1e-9; y += START_STEP) if (x || y) offsets.push([x, y]);
     offsets.sort((p, q) => Math.hypot(...p) - Math.hypot(...q));
-    const seatedStarts = band(await seated(surface, d, offsets.map(([x, y]) => add(start0, add(scale(along, x), scale(sideways, y)))), lift0!), start0, d);
+    const seatedStarts = band(await seated(surface, d, offsets.map(([x, y]) => add(start0, add(scale(along, x), scale(sideways, y)))), lift0!), start0, d, fall0!);
     const startsOver = await overSurface(surface, d, seatedStarts.map((p) => [p, end0]));
-    const starts = [startNow!, ...(await places(surface, d, u, w, seatedStarts.filter((_, i) => startsOver[i])))];
+    const starts = [startNow!, ...(await places(surface, d, u, w, occlusal, seatedStarts.filter((_, i) => startsOver[i])))];
     // for each start, the end as it is, then turned round the start and shortened (its straight long enough for the checks)
     let best = { start: startNow!, end: endNow!, score: now };
     for (const st of starts) {
@@ -95,9 +106,9 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
           guesses.push(add(st.p, scale(add(scale(v, Math.cos(t)), scale(cross(d, v), Math.sin(t))), keep)));
         }
       }
-      const long = band(await seated(surface, d, st === startNow ? guesses.slice(1) : guesses, lift1!), end0, d).filter((p) => len(sub(p, st.p)) - tangentLength(prev, st.p, p, radius) >= WIRE_END_MIN + 0.1);
+      const long = band(await seated(surface, d, st === startNow ? guesses.slice(1) : guesses, lift1!), end0, d, fall1!).filter((p) => len(sub(p, st.p)) - tangentLength(prev, st.p, p, radius) >= WIRE_END_MIN + 0.1);
       const over = await overSurface(surface, d, long.map((p) => [st.p, p]));
-      const ends = await places(surface, d, u, w, long.filter((_, i) => over[i]));
+      const ends = await places(surface, d, u, w, occlusal, long.filter((_, i) => over[i]));
       if (st === startNow) ends.unshift(endNow!);
       for (const en of ends) {
         const sc = bendable(st.p, en.p) ? score(st, en) : -1;
@@ -117,10 +128,10 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
   return moved ? { ...wire, points } : wire;
 }
 
-/** The points no higher along d than RISE over `from`, nor lower than FALL under it (a tag stays on the gum, not up a crown or down a wall). */
-function band(points: Xyz[], from: Xyz, d: Xyz): Xyz[] {
+/** The points no higher along d than RISE over `from`, nor lower than `fall` under it (a tag stays on the gum, not up a crown or down a wall). */
+function band(points: Xyz[], from: Xyz, d: Xyz, fall = FALL): Xyz[] {
   const level = dot(from, d);
-  return points.filter((p) => dot(p, d) <= level + RISE && dot(p, d) >= level - FALL);
+  return points.filter((p) => dot(p, d) <= level + RISE && dot(p, d) >= level - fall);
 }
 
 /** Whether each straight [a, b] lies above the surface along d at samples every SAMPLE mm (a tag's straight stays in the plate, not in the gum). */
@@ -142,10 +153,15 @@ async function overSurface(surface: SurfaceQuery, d: Xyz, pairs: readonly [Xyz, 
 
 /** Rays from the appliance side through each point along -d: the first hits' levels along d (NaN on a miss). */
 async function levels(surface: SurfaceQuery, d: Xyz, points: readonly Xyz[]): Promise<number[]> {
+  return (await hits(surface, d, points)).levels;
+}
+
+/** The first hits' levels along d (NaN on a miss) and triangles (-1 on a miss). */
+async function hits(surface: SurfaceQuery, d: Xyz, points: readonly Xyz[]): Promise<{ levels: number[]; triangles: Int32Array }> {
   const rays = new Float32Array(points.length * 6);
   points.forEach((p, i) => rays.set([p[0] + d[0] * ABOVE, p[1] + d[1] * ABOVE, p[2] + d[2] * ABOVE, -d[0], -d[1], -d[2]], i * 6));
   const hit = await surface.raycast(rays);
-  return points.map((p, i) => (Number.isFinite(hit.t[i]!) ? dot(p, d) + ABOVE - hit.t[i]! : Number.NaN));
+  return { levels: points.map((p, i) => (Number.isFinite(hit.t[i]!) ? dot(p, d) + ABOVE - hit.t[i]! : Number.NaN)), triangles: hit.triangle };
 }
 
 /** Each point's height along d above the surface under it. */
@@ -162,11 +178,19 @@ async function seated(surface: SurfaceQuery, d: Xyz, points: readonly Xyz[], hei
   points.forEach((p, i) => {
     if (Number.isFinite(l[i]!)) out.push(add(p, scale(d, l[i]! + height - dot(p, d))));
   });
-  return out;
+  // over a steep wall the height along d is little distance from it: such a point is pushed off it along its normal
+  if (out.length === 0) return out;
+  const near = await surface.closest(new Float32Array(out.flat()));
+  return out.map((p, i) => {
+    const q: Xyz = [near.point[3 * i]!, near.point[3 * i + 1]!, near.point[3 * i + 2]!];
+    const gap = len(sub(p, q));
+    if (!(gap < KEEP_OFF) || near.triangle[i]! < 0) return p;
+    return add(q, scale([near.normal[3 * i]!, near.normal[3 * i + 1]!, near.normal[3 * i + 2]!], KEEP_OFF));
+  });
 }
 
-/** Each point's room (the least plan distance to where the surface ends, up to REACH) and whether it is clear. */
-async function places(surface: SurfaceQuery, d: Xyz, u: Xyz, w: Xyz, points: readonly Xyz[]): Promise<Place[]> {
+/** Each point's room (the least plan distance to where the surface ends, or OCCLUSAL_CLEAR short of an occlusal triangle, up to REACH) and whether it is clear. */
+async function places(surface: SurfaceQuery, d: Xyz, u: Xyz, w: Xyz, occlusal: Uint8Array | undefined, points: readonly Xyz[]): Promise<Place[]> {
   if (points.length === 0) return [];
   const dirs = Array.from({ length: DIRECTIONS }, (_, k) => add(scale(u, Math.cos((2 * Math.PI * k) / DIRECTIONS)), scale(w, Math.sin((2 * Math.PI * k) / DIRECTIONS))));
   const radii = Array.from({ length: Math.round(REACH / PROBE) }, (_, k) => (k + 1) * PROBE);
@@ -177,7 +201,7 @@ async function places(surface: SurfaceQuery, d: Xyz, u: Xyz, w: Xyz, points: rea
     probes.push(p, ...ring.map((r) => add(p, r)));
     for (const dir of dirs) for (const r of radii) probes.push(add(p, scale(dir, r)));
   }
-  const l = await levels(surface, d, probes);
+  const { levels: l, triangles } = await hits(surface, d, probes);
   return points.map((p, i) => {
     const at = i * per, level = dot(p, d);
     const clear = l.slice(at, at + 1 + ring.length).every((h) => h < level);
@@ -186,7 +210,9 @@ async function places(surface: SurfaceQuery, d: Xyz, u: Xyz, w: Xyz, points: rea
       const from = at + 1 + ring.length + k * radii.length;
       const miss = l.slice(from, from + radii.length).findIndex((h) => Number.isNaN(h));
       if (miss >= 0) room = Math.min(room, radii[miss]! - PROBE);
+      const crown = occlusal ? triangles.subarray(from, from + radii.length).findIndex((t) => t >= 0 && occlusal[t] === 1) : -1;
+      if (crown >= 0) room = Math.min(room, radii[crown]! - PROBE - OCCLUSAL_CLEAR);
     }
-    return { p, room, clear };
+    return { p, room: Math.max(0, room), clear };
   });
 }
