@@ -10,8 +10,7 @@ import { generateBase, type BaseMesh } from '../kernels/base.ts';
 import { buildBvh, closestPoints } from '../kernels/bvh.ts';
 import { tagPlaces } from './base-rim.ts';
 import type { MeshRef } from '../kernels/mesh.ts';
-import { meshViews } from '../kernels/mesh.ts';
-import { occlusalMask } from './occlusal.ts';
+import { occlusalTriangles } from './occlusal.ts';
 
 /** A base vertex is over the occlusal surface when the model's closest point to it, this near, is occlusal, mm. */
 const OVER = 0.3;
@@ -78,16 +77,10 @@ function minHeight(base: BaseMesh): number {
 
 /** Inner base vertices whose closest model point (within OVER) is on a crown's occlusal surface (occlusal.ts). */
 function occlusalVertices(model: MeshRef, labels: Uint8Array, up: Xyz, base: BaseMesh): number {
-  // Copies: the kernel calls below may grow its memory, which detaches views into it.
-  const views = meshViews(model);
-  const indices = views.indices.slice();
-  const occlusal = occlusalMask(views.positions.slice(), indices, labels, up);
+  const occlusal = occlusalTriangles(model, labels, up);
   const near = closestPoints(buildBvh(model), base.positions.slice(0, 3 * base.innerVertexCount), { maxDistance: OVER });
   let over = 0;
-  for (let i = 0; i < base.innerVertexCount; i++) {
-    const t = near.triangle[i]!;
-    if (t >= 0 && occlusal[indices[3 * t]!] && occlusal[indices[3 * t + 1]!] && occlusal[indices[3 * t + 2]!]) over++;
-  }
+  for (let i = 0; i < base.innerVertexCount; i++) if (occlusal[near.triangle[i]!] === 1) over++;
   return over;
 }
 
