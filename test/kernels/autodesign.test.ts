@@ -125,7 +125,10 @@ describe('automatic design: insertion and bite', () => {
       const d = r.document.insertionDirections[jaw]!;
       expect(Math.hypot(...d)).toBeCloseTo(1, 6);
       expect(angleDeg(d, jawAxis(jaw))).toBeLessThanOrEqual(INSERTION_CONE_DEG + 1e-6);
-      expect(r.insertion[jaw]!.undercut).toBeLessThanOrEqual(r.insertion[jaw]!.axisUndercut);
+      // least undercut, unless a direction with undercut for more of the clasps is chosen
+      const ins = r.insertion[jaw]!;
+      if (ins.retentive.length === ins.axisRetentive.length) expect(ins.undercut).toBeLessThanOrEqual(ins.axisUndercut);
+      else expect(ins.retentive.length).toBeGreaterThan(ins.axisRetentive.length);
     }
     expect(r.report.every((x) => x.status === 'placed'), JSON.stringify(r.report)).toBe(true);
     const k = instantiateModule(module);
