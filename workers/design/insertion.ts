@@ -31,6 +31,12 @@ const TIE = 0.02;
 export const RETENTION_AREA = 2;
 const RETENTION_BUCCAL = 2;
 const RETENTION_MESIAL = 4;
+/**
+ * What a clasped tooth without that band costs, as a share of the undercut along the axis (in
+ * proportion to the band's missing area): a direction with up to this much more undercut that
+ * gives the tooth its band is preferred. A jaw without undercut along its axis is not tilted for it.
+ */
+export const RETENTION_TRADE = 0.25;
 
 /** The jaw's default insertion direction in the canonical frame (from the model towards the appliance). */
 export const jawAxis = (jaw: 'upper' | 'lower'): Xyz => (jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]);
@@ -94,9 +100,9 @@ export function crownUndercut(crowns: readonly CrownPatch[], d: Xyz): number {
   return scoreDirection(crowns, d, []).undercut;
 }
 
-/** The crowns' undercut along `d` and which of the `retain` teeth are retentive along it. */
-function scoreDirection(crowns: readonly CrownPatch[], d: Xyz, retain: readonly number[]): { undercut: number; retentive: number[] } {
-  let undercut = 0;
+/** The crowns' undercut along `d`, which of the `retain` teeth are retentive along it, and the band area they lack (mm²). */
+function scoreDirection(crowns: readonly CrownPatch[], d: Xyz, retain: readonly number[]): { undercut: number; retentive: number[]; shortfall: number } {
+  let undercut = 0, shortfall = 0;
   const retentive: number[] = [];
   for (const c of crowns) {
     const s = surveyTooth(c, d);
@@ -110,15 +116,16 @@ function scoreDirection(crowns: readonly CrownPatch[], d: Xyz, retain: readonly 
       if (dot(v, c.buccal) > RETENTION_BUCCAL && Math.abs(dot(v, c.mesial)) < RETENTION_MESIAL) band += c.areas[i]!;
     }
     if (band >= RETENTION_AREA) retentive.push(c.number);
+    shortfall += Math.max(0, RETENTION_AREA - band);
   }
-  return { undercut, retentive };
+  return { undercut, retentive, shortfall };
 }
 
 /**
- * The insertion direction of a jaw within INSERTION_CONE_DEG of its axis: the one of least
- * undercut among those along which the most of the `retain` teeth (its single-arm clasps'
- * teeth) are retentive. `toCanonical`: the jaw model → canonical frame (straightening · bite);
- * `labels`: the segmentation's per-vertex tooth numbers.
+ * The insertion direction of a jaw within INSERTION_CONE_DEG of its axis: the least undercut,
+ * where each of the `retain` teeth (its single-arm clasps' teeth) without a retentive band along
+ * it counts RETENTION_TRADE of the axis's undercut more. `toCanonical`: the jaw model → canonical
+ * frame (straightening · bite); `labels`: the segmentation's per-vertex tooth numbers.
  */
 export function insertionDirection(mesh: MeshRef, labels: Uint8Array, toCanonical: readonly number[], jaw: 'upper' | 'lower', retain: readonly number[] = []): InsertionResult {
   const inverse = invertRigid(toCanonical);
@@ -128,18 +135,20 @@ export function insertionDirection(mesh: MeshRef, labels: Uint8Array, toCanonica
   const axis = jawAxis(jaw);
   const toModel = (c: Xyz): Xyz => unit(rotateVector(inverse, c));
   const atAxis = scoreDirection(coarse, toModel(axis), retain);
+  const perArea = (RETENTION_TRADE * atAxis.undercut) / RETENTION_AREA;
+  const cost = (x: { undercut: number; shortfall: number }): number => x.undercut + perArea * x.shortfall;
   const tie = TIE * atAxis.undercut;
-  let best = { d: axis, score: atAxis.undercut, angle: 0, retentive: atAxis.retentive };
+  let best = { d: axis, score: cost(atAxis), angle: 0, at: atAxis };
   const consider = (d: Xyz): void => {
     const a = angle(d, axis);
     if (a > INSERTION_CONE_DEG + 1e-6) return;
-    const { undercut: score, retentive } = scoreDirection(coarse, toModel(d), retain);
-    const more = retentive.length - best.retentive.length;
-    if (more > 0 || (more === 0 && (score < best.score - tie || (Math.abs(score - best.score) <= tie && a < best.angle)))) best = { d, score, angle: a, retentive };
+    const at = scoreDirection(coarse, toModel(d), retain);
+    const score = cost(at);
+    if (score < best.score - tie || (Math.abs(score - best.score) <= tie && a < best.angle)) best = { d, score, angle: a, at };
   };
   for (const [deg, count] of RINGS) for (const d of ring(axis, deg, count)) consider(d);
   // one round round the best, at half the rings' spacing
   const centre = best.d;
   for (const d of ring(centre, 3, 8, Math.PI / 8)) consider(d);
-  return { canonical: best.d, model: toModel(best.d), angleDeg: best.angle, undercut: best.score, axisUndercut: atAxis.undercut, crowns, retentive: best.retentive, axisRetentive: atAxis.retentive };
+  return { canonical: best.d, model: toModel(best.d), angleDeg: best.angle, undercut: best.at.undercut, axisUndercut: atAxis.undercut, crowns, retentive: best.at.retentive, axisRetentive: atAxis.retentive };
 }
