@@ -77,6 +77,17 @@ describe.skipIf(!present)(title, () => {
         expect(x.tipUndercut).toBeLessThanOrEqual(CLASP_TIP_RANGE[1]);
       }
     }
+    // and measured on the fixtures' own labels: the lower left first molar's buccal surface has a
+    // band that deep only along directions tilted off the least-undercut one
+    for (const jaw of ['upper', 'lower'] as const) {
+      const toothOf = new Map(r.report.filter((x) => x.wireId).map((x) => [x.wireId!, x.teeth[0]!]));
+      for (const f of await measureJaw(module, r.document, jaw, models[jaw], models[jaw].labels, toothOf)) {
+        if (f.tipUndercut === undefined) continue;
+        expect(f.tipUndercut, `${jaw} ${f.id}`).toBeGreaterThanOrEqual(CLASP_TIP_RANGE[0]);
+        expect(f.tipUndercut, `${jaw} ${f.id}`).toBeLessThanOrEqual(CLASP_TIP_RANGE[1]);
+      }
+    }
+    expect(r.insertion.lower!.retentive.sort()).toEqual([19, 30]);
     const k = instantiateModule(module);
     for (const w of r.document.wires) expect(checkBend(k, { points: w.points.map((p) => p.point), wire: { type: w.type, diameter: w.diameter }, program: { radius: 1 } }).ok).toBe(true);
   }, 120_000);

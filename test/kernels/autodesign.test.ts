@@ -16,7 +16,7 @@ import { compileKernels, instantiateModule } from '../../workers/kernels/abi.ts'
 import { MIN_OUTLINE_POINTS } from '../../workers/kernels/base.ts';
 import { checkBend } from '../../workers/kernels/bend-checks.ts';
 import { autodesign, type AutodesignResult } from '../../workers/design/autodesign.ts';
-import { INSERTION_CONE_DEG, jawAxis } from '../../workers/design/insertion.ts';
+import { INSERTION_CONE_DEG, jawAxis, RETENTION_TRADE } from '../../workers/design/insertion.ts';
 import { biteOf, posed, randomPose } from '../fixtures/poses.ts';
 import { teethJaw, type TeethJaw } from '../fixtures/teeth-jaws.ts';
 import { baseGoals, expectSound } from './autodesign-goals.ts';
@@ -125,7 +125,9 @@ describe('automatic design: insertion and bite', () => {
       const d = r.document.insertionDirections[jaw]!;
       expect(Math.hypot(...d)).toBeCloseTo(1, 6);
       expect(angleDeg(d, jawAxis(jaw))).toBeLessThanOrEqual(INSERTION_CONE_DEG + 1e-6);
-      expect(r.insertion[jaw]!.undercut).toBeLessThanOrEqual(r.insertion[jaw]!.axisUndercut);
+      // no more undercut than along the axis, but for what the clasps' retention may trade
+      const clasps = DEFAULT_PRESCRIPTION[jaw]!.wires.filter((w) => w.type === 'singleArmClasp').length;
+      expect(r.insertion[jaw]!.undercut).toBeLessThanOrEqual(r.insertion[jaw]!.axisUndercut * (1 + RETENTION_TRADE * clasps));
     }
     expect(r.report.every((x) => x.status === 'placed'), JSON.stringify(r.report)).toBe(true);
     const k = instantiateModule(module);

@@ -83,8 +83,11 @@ export interface AutodesignResult {
   bases: AutodesignBaseReport[];
   /** Teeth detected per segmented jaw (Universal numbers). */
   teeth: Partial<Record<Jaw, number[]>>;
-  /** Per designed jaw: the insertion direction's angle to the jaw's axis (degrees) and the crowns' undercut (mm³) along it and along the axis. */
-  insertion: Partial<Record<Jaw, { angleDeg: number; undercut: number; axisUndercut: number }>>;
+  /**
+   * Per designed jaw: the insertion direction's angle to the jaw's axis (degrees), the crowns'
+   * undercut (mm³) along it and along the axis, and the clasped teeth retentive along each (insertion.ts).
+   */
+  insertion: Partial<Record<Jaw, { angleDeg: number; undercut: number; axisUndercut: number; retentive: number[]; axisRetentive: number[] }>>;
   timings: { totalMs: number; straightenMs: number; segmentMs: number; insertionMs: number; wiresMs: number; baseMs: number };
 }
 
@@ -151,9 +154,10 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     teethFound[jaw] = seg.teeth.map((tooth) => tooth.number);
     t = performance.now();
     const frame = frameOf(jaw);
-    const dir = insertionDirection(mesh, seg.labels, frame, jaw);
+    const clasped = input.prescription[jaw]!.wires.filter((w) => w.type === 'singleArmClasp').map((w) => w.teeth[0]!);
+    const dir = insertionDirection(mesh, seg.labels, frame, jaw, clasped);
     insertionDirections[jaw] = dir.canonical;
-    insertion[jaw] = { angleDeg: dir.angleDeg, undercut: dir.undercut, axisUndercut: dir.axisUndercut };
+    insertion[jaw] = { angleDeg: dir.angleDeg, undercut: dir.undercut, axisUndercut: dir.axisUndercut, retentive: dir.retentive, axisRetentive: dir.axisRetentive };
     insertionMs += performance.now() - t;
     cancelled();
     t = performance.now();
