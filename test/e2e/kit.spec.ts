@@ -1,5 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { SimDevice } from '../device-sim.ts';
+import { animationsDone } from './helpers.ts';
 
 // The kit on a real screen: the request log (/sys/log), against the real server.
 const ADMIN_PASSWORD = 'e2e-Admin-pass1';
@@ -90,6 +91,8 @@ test('list state lives in the URL and survives a reload; drawer, sizes, dialog f
   const dialog = page.getByRole('dialog', { name: 'Request details' });
   await expect(dialog.getByLabel('Method')).toHaveValue('POST');
   await expect(dialog.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  // Measured once its pop-in (from 98 %) has ended.
+  await animationsDone(dialog);
   const normal = (await dialog.boundingBox())!;
   // 50 % of the window, with or without the page's scrollbar (the log list may be long enough for one).
   const [inner, client] = await page.evaluate(() => [window.innerWidth, document.documentElement.clientWidth]);
@@ -317,6 +320,7 @@ test('German at 1280 px: drawer controls inside the drawer, long labels readable
   const dialog = page.getByRole('dialog');
   const label = dialog.locator('label', { hasText: 'Drahtdurchmesser' }).locator('[data-label]');
   await expect(label).toContainText('*');
+  await animationsDone(dialog);
   const dialogBox = (await dialog.boundingBox())!;
   const labelBox = (await label.boundingBox())!;
   expect(labelBox.x).toBeGreaterThanOrEqual(dialogBox.x);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN_PASSWORD, apiLogin, signInViaApi } from './helpers.ts';
+import { ADMIN_PASSWORD, animationsDone, apiLogin, signInViaApi } from './helpers.ts';
 import { asciiStl, binaryStl, cubeStl, cubeTriangles, sphereStl } from '../fixtures/stl.ts';
 
 /** A 2 × 2 PNG. */
@@ -267,7 +267,7 @@ test('devices: the key is shown once after adding; the pages read well in zh and
     // An admin may hand the order to a designer.
     await expect(page.getByRole('dialog').getByLabel(lang === 'zh' ? '设计师' : 'Konstrukteur')).toBeVisible();
     // Let the dialog's fade-in finish before the screenshot.
-    await page.getByRole('dialog').evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
+    await animationsDone(page.getByRole('dialog'));
     await page.screenshot({ path: test.info().outputPath(`orders-dialog-${lang}.png`) });
     await page.keyboard.press('Escape');
     await page.goto('/device/list');
