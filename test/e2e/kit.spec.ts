@@ -249,22 +249,22 @@ test('theme presets recolour the UI and persist; the menu folds on mini screens'
   await signIn(page);
   await page.goto('/sys/log');
   const primary = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim());
-  expect(await primary()).toBe('#4165d7');
+  await expect.poll(primary).toBe('#4165d7');
   await page.getByRole('button', { name: 'Theme' }).click();
   await page.getByRole('menuitemradio', { name: 'Fruit green' }).click();
-  expect(await primary()).toBe('#51c21a');
+  await expect.poll(primary).toBe('#51c21a');
   // Shade 9 is 90 % white.
-  expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-primary-light-9').trim())).toBe('#eef9e8');
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-primary-light-9').trim())).toBe('#eef9e8');
   const activeLink = page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Request log' });
   await expect(activeLink).toHaveCSS('background-color', 'rgb(81, 194, 26)');
   await page.reload();
-  expect(await primary()).toBe('#51c21a');
+  await expect.poll(primary).toBe('#51c21a');
   await page.screenshot({ path: `${SHOTS}/theme-guolv-1280.png` });
 
   // The personal centre offers the same presets.
   await page.goto('/my/info');
   await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Magenta' }).click();
-  expect(await primary()).toBe('#d0378d');
+  await expect.poll(primary).toBe('#d0378d');
   await page.screenshot({ path: `${SHOTS}/my-info-1280.png`, fullPage: true });
 
   // Fold: a button on wide screens, automatic under 768 px.
