@@ -343,9 +343,12 @@ test('German at 1280 px: drawer controls inside the drawer, long labels readable
   await page.goto('/task/list');
   const scroll = page.getByTestId('kit-table-scroll');
   const op = page.getByRole('columnheader', { name: 'Aktionen' });
+  // Measured once the rows have come (they widen the columns) and the shadow says so.
+  await expect(page.getByRole('row').filter({ hasText: 'Anfrageprotokoll bereinigen' })).toBeVisible();
+  await expect(scroll).toHaveAttribute('aria-busy', 'false');
+  await expect(scroll).toHaveAttribute('data-covered', 'true');
   const next = (await page.getByRole('columnheader', { name: 'Nächste Ausführung' }).boundingBox())!;
   expect(next.x + next.width).toBeGreaterThan((await op.boundingBox())!.x);
-  await expect(scroll).toHaveAttribute('data-covered', 'true');
   await scroll.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
   await expect(scroll).toHaveAttribute('data-covered', 'false');
   const last = (await page.locator('thead th').nth(-2).boundingBox())!;
