@@ -111,8 +111,9 @@ test('a designer creates an order with an STL upload; another designer neither s
   await page.evaluate(() => localStorage.removeItem('aw.session'));
   await signInViaApi(page, 'orders-designer-b', 'orders-designer-b-pass');
   await page.goto('/order/list');
-  await expect(page.getByText('Erika Mustermann')).toHaveCount(0);
+  // The list's answer first ("No data" shows only once it has come), then what it lacks.
   await expect(page.getByText(/No data/i)).toBeVisible();
+  await expect(page.getByText('Erika Mustermann')).toHaveCount(0);
   const tokenB = await apiLogin(request, 'orders-designer-b', 'orders-designer-b-pass');
   const info = await (await request.get(`/admin/order/info/info?id=${order.id}`, { headers: { Authorization: tokenB, 'Accept-Language': 'en' } })).json();
   expect(info).toEqual({ code: 1001, message: 'Data does not exist' });
