@@ -29,6 +29,9 @@ export interface StartOptions extends ContextOverrides {
   hub?: NodeHubOptions;
 }
 
+/** How long an idle keep-alive connection stays open (over the usual 60 s of balancers and clients). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -129,6 +132,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const web = createNodeApp(ctx, options.staticDir ?? DEFAULT_STATIC_DIR);
   const server = serve({ fetch: web.fetch, port: config.port, hostname: config.host });
+  // An idle keep-alive connection stays open longer than clients and balancers keep theirs idle:
+  // with Node's 5 s, a client reusing one just as the server closed it got ECONNRESET (browsers
+  // retry such a request, HAProxy and Node clients do not). The headers' limit stays above it.
+  const http = server as import('node:http').Server;
+  http.keepAliveTimeout = KEEP_ALIVE_MS;
+  http.headersTimeout = KEEP_ALIVE_MS + 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -152,7 +161,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let deviceHub: Awaited<ReturnType<typeof attachDeviceHub>>;
   try {
     // The hub is named like the runner: a restart on its port takes its device links back at once.
-    deviceHub = await attachDeviceHub(ctx, server as import('node:http').Server, { node: `${os.hostname()}:${port}`, ...options.hub });
+    deviceHub = await attachDeviceHub(ctx, http, { node: `${os.hostname()}:${port}`, ...options.hub });
     // Jobs stored through other processes reach this one's devices once it listens.
     await ctx.delivery.ready?.();
   } catch (err) {

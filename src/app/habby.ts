@@ -42,6 +42,6 @@ export function chooseToothNumbering(numbering: ToothNumbering): void {
 }
 
 export async function chooseLanguage(language: 'zh' | 'en' | 'de'): Promise<void> {
-  await activateLocale(language, true);
-  save({ language });
+  // A newer choice made while this catalog loaded is the one kept (and saved).
+  if (await activateLocale(language, true)) save({ language });
 }

@@ -29,9 +29,17 @@ export function currentLocale(): Locale {
   return isLocale(i18n.locale) ? i18n.locale : DEFAULT_LOCALE;
 }
 
-/** Loads and activates a language; `remember` stores the user's choice. */
-export async function activateLocale(locale: Locale, remember = false): Promise<void> {
+/** The newest language asked for: a catalog that comes after a later choice's is not applied. */
+let latest = 0;
+
+/**
+ * Loads and activates a language; `remember` stores the user's choice. Resolves to false when a
+ * later call superseded this one (its catalog loaded later than the newer one, e.g. not cached).
+ */
+export async function activateLocale(locale: Locale, remember = false): Promise<boolean> {
+  const ticket = ++latest;
   const { messages } = await import(`../locales/${locale}/messages.po`);
+  if (ticket !== latest) return false;
   i18n.loadAndActivate({ locale, messages });
   document.documentElement.lang = htmlLang(locale);
   if (remember) {
@@ -41,4 +49,5 @@ export async function activateLocale(locale: Locale, remember = false): Promise<
       // Private mode: the choice lasts for this page only.
     }
   }
+  return true;
 }

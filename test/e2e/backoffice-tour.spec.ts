@@ -326,10 +326,22 @@ test('file space folders: named in a form dialog, deleted only after a confirmat
   expect(problems).toEqual([]);
 });
 
-test('request log keep days: an out-of-range value says the allowed range', async ({ page, request }) => {
+test('request log keep days: no typing before the saved value has come; an out-of-range value says the allowed range', async ({ page, request }) => {
   await signedIn(page, await apiLogin(request, 'admin', ADMIN_PASSWORD));
+  // The saved value held back: the box takes nothing meanwhile (the value would overwrite it) and
+  // does not call its emptiness an error.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/admin/base/sys/log/getKeep', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto('/sys/log');
   const days = page.getByLabel('Keep days');
+  await expect(days).toBeDisabled();
+  await expect(page.getByText('Whole days from 1 to 3650')).toHaveCount(0);
+  release();
+  await expect(days).toBeEnabled();
   await expect(days).not.toHaveValue('');
   await days.fill('0');
   await expect(page.getByRole('alert').filter({ hasText: 'Whole days from 1 to 3650' })).toBeVisible();

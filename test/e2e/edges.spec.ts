@@ -45,8 +45,7 @@ test('editor in German: tool panel in view, measurements on demand, German numbe
   await settle(page, { measurements: '0' });
   await expect(page.getByTestId('measure-label')).toHaveAttribute('data-shown', 'false');
   // Triangle counts group thousands the German way, in the side panel and the status bar.
-  const triangles = (await page.getByTestId('model-lower').textContent())!;
-  expect(triangles).toMatch(/\d{1,3}(\.\d{3})+ Dreiecke/);
+  await expect(page.getByTestId('model-lower')).toContainText(/\d{1,3}(\.\d{3})+ Dreiecke/);
   await expect(page.getByRole('contentinfo', { name: 'Statusleiste' })).toContainText(/\d{1,3}(\.\d{3})+ Dreiecke/);
 
   // Pointing at it in the list draws it; the measure tool draws it; leaving the tool hides it.
@@ -77,7 +76,7 @@ test('editor in German: tool panel in view, measurements on demand, German numbe
   await page.keyboard.press('a');
   await expect(viewport).toHaveAttribute('data-tool', 'base');
   await expect(page.getByTestId('base-generate')).toBeInViewport({ ratio: 1 });
-  expect(await side.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  await expect.poll(() => side.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
   await settle(page, { measurements: '0' });
   await shot(page, 'editor-de-base-tool');
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -131,6 +130,9 @@ test('device form and role list in German: diameters by choice, a readable owner
   // Role list at 1440 px: no column sits under the fixed operation column; "Erstellt" is whole.
   await page.goto('/sys/role');
   await expect(page.getByRole('columnheader', { name: 'Erstellt' })).toBeVisible();
+  // Once the rows have come: they, not the empty table, set the columns' widths.
+  await expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'superadmin', exact: true }) })).toBeVisible();
+  await expect(page.getByTestId('kit-table-scroll')).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('kit-table-scroll')).toHaveAttribute('data-covered', 'false');
   await shot(page, 'role-list-de');
 

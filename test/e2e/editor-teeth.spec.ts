@@ -51,6 +51,8 @@ test('a designer shows the numbered teeth, re-numbers one and undoes it', async 
 
   // Re-number the lower left central incisor (FDI 31) as 38, a number no tooth has.
   await page.getByTestId('teeth-tool').click();
+  // The label follows the picture: measured once the tool's change is drawn.
+  await settle(page);
   const box = (await central.boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await expect(page.getByTestId('teeth-picked')).toHaveAttribute('data-tooth', String(CENTRAL));

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page, type Worker } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page, type Worker } from '@playwright/test';
 import type { WorkerStats } from '../../workers/geometry.worker.ts';
 import { SESSION_STORAGE_KEY, type LoginReply, type SessionData } from '../../src/api/session.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
@@ -50,6 +50,22 @@ export async function signInViaApi(page: Page, username = 'admin', password = AD
   // Any page of the app's origin gives its localStorage; this one loads no script.
   await page.goto('/version.json');
   await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_STORAGE_KEY, JSON.stringify(data)] as const);
+}
+
+/**
+ * Waits until the element's animations (and its descendants') have ended, e.g. a dialog's pop-in
+ * (scaled to 98 % at its start), before it is measured or photographed. Endless ones (a spinner)
+ * are not waited for.
+ */
+export async function animationsDone(locator: Locator): Promise<void> {
+  await locator.evaluate((el) =>
+    Promise.all(
+      el
+        .getAnimations({ subtree: true })
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 export async function signOut(page: Page): Promise<void> {

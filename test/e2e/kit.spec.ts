@@ -1,5 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { SimDevice } from '../device-sim.ts';
+import { animationsDone } from './helpers.ts';
 
 // The kit on a real screen: the request log (/sys/log), against the real server.
 const ADMIN_PASSWORD = 'e2e-Admin-pass1';
@@ -90,6 +91,8 @@ test('list state lives in the URL and survives a reload; drawer, sizes, dialog f
   const dialog = page.getByRole('dialog', { name: 'Request details' });
   await expect(dialog.getByLabel('Method')).toHaveValue('POST');
   await expect(dialog.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  // Measured once its pop-in (from 98 %) has ended.
+  await animationsDone(dialog);
   const normal = (await dialog.boundingBox())!;
   // 50 % of the window, with or without the page's scrollbar (the log list may be long enough for one).
   const [inner, client] = await page.evaluate(() => [window.innerWidth, document.documentElement.clientWidth]);
@@ -246,22 +249,22 @@ test('theme presets recolour the UI and persist; the menu folds on mini screens'
   await signIn(page);
   await page.goto('/sys/log');
   const primary = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim());
-  expect(await primary()).toBe('#4165d7');
+  await expect.poll(primary).toBe('#4165d7');
   await page.getByRole('button', { name: 'Theme' }).click();
   await page.getByRole('menuitemradio', { name: 'Fruit green' }).click();
-  expect(await primary()).toBe('#51c21a');
+  await expect.poll(primary).toBe('#51c21a');
   // Shade 9 is 90 % white.
-  expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-primary-light-9').trim())).toBe('#eef9e8');
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-primary-light-9').trim())).toBe('#eef9e8');
   const activeLink = page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Request log' });
   await expect(activeLink).toHaveCSS('background-color', 'rgb(81, 194, 26)');
   await page.reload();
-  expect(await primary()).toBe('#51c21a');
+  await expect.poll(primary).toBe('#51c21a');
   await page.screenshot({ path: `${SHOTS}/theme-guolv-1280.png` });
 
   // The personal centre offers the same presets.
   await page.goto('/my/info');
   await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Magenta' }).click();
-  expect(await primary()).toBe('#d0378d');
+  await expect.poll(primary).toBe('#d0378d');
   await page.screenshot({ path: `${SHOTS}/my-info-1280.png`, fullPage: true });
 
   // Fold: a button on wide screens, automatic under 768 px.
@@ -317,6 +320,7 @@ test('German at 1280 px: drawer controls inside the drawer, long labels readable
   const dialog = page.getByRole('dialog');
   const label = dialog.locator('label', { hasText: 'Drahtdurchmesser' }).locator('[data-label]');
   await expect(label).toContainText('*');
+  await animationsDone(dialog);
   const dialogBox = (await dialog.boundingBox())!;
   const labelBox = (await label.boundingBox())!;
   expect(labelBox.x).toBeGreaterThanOrEqual(dialogBox.x);
@@ -339,9 +343,12 @@ test('German at 1280 px: drawer controls inside the drawer, long labels readable
   await page.goto('/task/list');
   const scroll = page.getByTestId('kit-table-scroll');
   const op = page.getByRole('columnheader', { name: 'Aktionen' });
+  // Measured once the rows have come (they widen the columns) and the shadow says so.
+  await expect(page.getByRole('row').filter({ hasText: 'Anfrageprotokoll bereinigen' })).toBeVisible();
+  await expect(scroll).toHaveAttribute('aria-busy', 'false');
+  await expect(scroll).toHaveAttribute('data-covered', 'true');
   const next = (await page.getByRole('columnheader', { name: 'Nächste Ausführung' }).boundingBox())!;
   expect(next.x + next.width).toBeGreaterThan((await op.boundingBox())!.x);
-  await expect(scroll).toHaveAttribute('data-covered', 'true');
   await scroll.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
   await expect(scroll).toHaveAttribute('data-covered', 'false');
   const last = (await page.locator('thead th').nth(-2).boundingBox())!;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN_PASSWORD, apiLogin, signInViaApi } from './helpers.ts';
+import { ADMIN_PASSWORD, animationsDone, apiLogin, signInViaApi } from './helpers.ts';
 import { asciiStl, binaryStl, cubeStl, cubeTriangles, sphereStl } from '../fixtures/stl.ts';
 
 /** A 2 × 2 PNG. */
@@ -111,8 +111,9 @@ test('a designer creates an order with an STL upload; another designer neither s
   await page.evaluate(() => localStorage.removeItem('aw.session'));
   await signInViaApi(page, 'orders-designer-b', 'orders-designer-b-pass');
   await page.goto('/order/list');
-  await expect(page.getByText('Erika Mustermann')).toHaveCount(0);
+  // The list's answer first ("No data" shows only once it has come), then what it lacks.
   await expect(page.getByText(/No data/i)).toBeVisible();
+  await expect(page.getByText('Erika Mustermann')).toHaveCount(0);
   const tokenB = await apiLogin(request, 'orders-designer-b', 'orders-designer-b-pass');
   const info = await (await request.get(`/admin/order/info/info?id=${order.id}`, { headers: { Authorization: tokenB, 'Accept-Language': 'en' } })).json();
   expect(info).toEqual({ code: 1001, message: 'Data does not exist' });
@@ -267,7 +268,7 @@ test('devices: the key is shown once after adding; the pages read well in zh and
     // An admin may hand the order to a designer.
     await expect(page.getByRole('dialog').getByLabel(lang === 'zh' ? '设计师' : 'Konstrukteur')).toBeVisible();
     // Let the dialog's fade-in finish before the screenshot.
-    await page.getByRole('dialog').evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
+    await animationsDone(page.getByRole('dialog'));
     await page.screenshot({ path: test.info().outputPath(`orders-dialog-${lang}.png`) });
     await page.keyboard.press('Escape');
     await page.goto('/device/list');

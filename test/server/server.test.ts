@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
-import { CONTENT_SECURITY_POLICY, startServer, type RunningServer } from '../../server/index.ts';
+import { CONTENT_SECURITY_POLICY, KEEP_ALIVE_MS, startServer, type RunningServer } from '../../server/index.ts';
 import { silentLogger } from '../../server/core/logger.ts';
 import { ADMIN_PASSWORD, tempDir, testEnv } from './helpers.ts';
 
@@ -45,6 +46,18 @@ describe('startServer', () => {
     const body = await res.json();
     expect(body.code).toBe(1000);
     expect(body.data.captchaId).toBeTruthy();
+  });
+
+  it('keeps an idle connection open longer than its clients keep theirs idle, and says so', async () => {
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.get(`${server.url}/version.json`, { agent: new http.Agent({ keepAlive: true }) }, resolve);
+      req.on('error', reject);
+    });
+    res.resume();
+    expect(res.headers.connection).toBe('keep-alive');
+    expect(res.headers['keep-alive']).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
+    expect(KEEP_ALIVE_MS).toBeGreaterThan(60_000);
+    res.socket.destroy();
   });
 
   it('logs in over HTTP and takes the client IP from the socket', async () => {

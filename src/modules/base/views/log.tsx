@@ -37,6 +37,8 @@ function KeepDays() {
   const { t } = useLingui();
   const [days, setDays] = useState('');
   const [saved, setSaved] = useState<number | null>(null);
+  // The box waits for the saved value: typed before it came, a value would be overwritten by it.
+  const [loaded, setLoaded] = useState(false);
   const canSet = hasPerm('base:sys:log:setKeep');
 
   useEffect(() => {
@@ -44,8 +46,9 @@ function KeepDays() {
       (d) => {
         setSaved(d);
         setDays(String(d));
+        setLoaded(true);
       },
-      () => undefined,
+      () => setLoaded(true),
     );
   }, []);
 
@@ -74,13 +77,13 @@ function KeepDays() {
         min={1}
         max={3650}
         value={days}
-        disabled={!canSet}
+        disabled={!canSet || !loaded}
         aria-invalid={days !== '' && !valid}
         aria-describedby={!valid ? 'log-keep-days-error' : undefined}
         onChange={(e) => setDays(e.target.value)}
       />
       {/* Say why Save is greyed out instead of leaving the user to guess the range. */}
-      {canSet && !valid && (
+      {canSet && loaded && !valid && (
         <span id="log-keep-days-error" role="alert" className="text-xs text-red-600">
           {t`Whole days from 1 to 3650`}
         </span>
