@@ -35,7 +35,7 @@ import { straighten } from '../kernels/straighten.ts';
 import { segmentTeeth, type ToothInfo } from '../kernels/teeth.ts';
 import { buildBvh } from '../kernels/bvh.ts';
 import { designJawBase, insertionInModel, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
-import { surveyTooth, type CrownPatch } from '../kernels/teeth-landmarks.ts';
+import { surveyTooth, type CrownPatch, type ToothSurvey } from '../kernels/teeth-landmarks.ts';
 import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './clasp-tip.ts';
 import { insertionDirection } from './insertion.ts';
 import { liftOff } from './lift-off.ts';
@@ -213,6 +213,12 @@ interface JawContext {
   occlusal?: Uint8Array;
 }
 
+/** Why a wire was left out. */
+type Failure = { code: AutodesignFailure; tooth?: number; detail: string };
+
+/** The failure reported of an earlier and a later one: a collision (the specification's own message) stays unless another collides. */
+const keep = (old: Failure | null, next: Failure): Failure => (old?.code === 'COLLISION' && next.code !== 'COLLISION' ? old : next);
+
 /** The prescribed wires of one jaw on its segmented teeth. */
 async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: readonly ToothInfo[], ctx: JawContext, cancelled: () => void): Promise<{ wires: WireDesign[]; report: AutodesignWireReport[] }> {
   const surface = kernelSurface(mesh);
@@ -225,9 +231,9 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
     report.push(entry);
     const opts = { diameter: p.diameter, clearance: AUTODESIGN_CLEARANCE };
     let wire: WireDesign | null = null;
-    let failed: { code: AutodesignFailure; tooth?: number; detail: string } | null = null;
+    let failed: Failure | null = null;
     const crown = w.type === 'singleArmClasp' ? ctx.crowns.find((c) => c.number === w.teeth[0]) : undefined;
-    const survey = crown ? surveyTooth(crown, ctx.direction, { edges: true }) : null;
+    const tip = crown ? { crown, survey: surveyTooth(crown, ctx.direction, { edges: true }) } : undefined;
     // The template makes room for the die; where the surface's keep-off pulls two corners too close
     // for the checks' die, it is laid again with room for a larger one.
     for (const dieRadius of ROOM_FOR_DIE) {
@@ -243,40 +249,15 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
       // where the wire so moved fails the checks, its tags as the template laid them.
       const roomy = await roomForTags(made, ctx.direction, surface, CHECK_RADIUS, ctx.occlusal);
       for (const laidOut of roomy === made ? [made] : [roomy, made]) {
-        // A clasp's tip goes into the undercut; where that does not pass the checks, the fitted tip is kept:
-        // the end laid on the crown as a technician lays it, then the older search's places
-        const tipped = crown && survey ? [...(await tangentTips(laidOut, crown, survey, surface)), ...(await tipIntoUndercut(laidOut, crown, survey, surface))] : [];
-        // the straights lifted where they dip nearer the teeth than the clearance between corners;
-        // a tip the lift moves out of the undercut's range is not taken
-        const laid: { wire: WireDesign; depth?: number }[] = [];
-        for (const x of tipped) {
-          const lifted = await liftOff({ ...laidOut, points: x.points, ...(x.tag ? { tag: x.tag } : {}) }, surface);
-          const depth = lifted.points === x.points ? x.depth : await tipUndercut(lifted, survey!, surface);
-          if (depth >= CLASP_TIP_RANGE[0] && depth <= CLASP_TIP_RANGE[1]) laid.push({ wire: lifted, depth });
+        const passed = firstPassing(mesh, await layouts(laidOut, tip, surface), ctx.head, w.teeth[0]);
+        if ('code' in passed) {
+          failed = keep(failed, passed);
+          continue;
         }
-        laid.push({ wire: await liftOff(laidOut, surface) });
-        // a wire whose bending path meets the machine may be bent from its other end
-        const tries = [...laid, ...laid.map((x) => ({ ...x, wire: reversed(x.wire) }))];
-        for (const { wire: candidate, depth } of tries) {
-          const check = checkBend(mesh.k, {
-            points: candidate.points.map((pt) => [pt.point[0], pt.point[1], pt.point[2]] as const),
-            wire: { type: candidate.type, diameter: candidate.diameter },
-            program: { radius: CHECK_RADIUS },
-            device: DEFAULT_DEVICE,
-            ...(ctx.head ? { head: ctx.head } : {}),
-          });
-          if (check.ok) {
-            wire = candidate;
-            if (dieRadius !== ROOM_FOR_DIE[0]) entry.dieRadius = dieRadius;
-            if (depth !== undefined) entry.tipUndercut = Math.round(depth * 1000) / 1000;
-            break;
-          }
-          const errors = check.issues.filter((x) => x.severity === 'error');
-          // a wire that only collides is reported as such (the specification's own message)
-          const code: AutodesignFailure = errors.every((x) => x.code === 'COLLISION') ? 'COLLISION' : 'CHECKS_FAILED';
-          if (!failed || failed.code !== 'COLLISION' || code === 'COLLISION') failed = { code, tooth: w.teeth[0], detail: errors.map((x) => x.message).join('; ') };
-        }
-        if (wire) break;
+        wire = passed.wire;
+        if (dieRadius !== ROOM_FOR_DIE[0]) entry.dieRadius = dieRadius;
+        if (passed.depth !== undefined) entry.tipUndercut = Math.round(passed.depth * 1000) / 1000;
+        break;
       }
       if (wire) break;
     }
@@ -288,6 +269,47 @@ async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: rea
     Object.assign(entry, { status: 'placed', wireId: wire.id });
   }
   return { wires, report };
+}
+
+/** A way to lay a wire, with its clasp tip's undercut (mm) where the tip was put into one. */
+type Layout = { wire: WireDesign; depth?: number };
+
+/**
+ * The ways to lay a placed wire, best first: a clasp's tip put into the undercut (the end laid on
+ * the crown as a technician lays it, then the older search's places), then the wire as placed
+ * (its fitted tip kept); each with its straights lifted where they dip nearer the teeth than the
+ * clearance (a tip the lift moves out of the undercut's range is not taken), and each also bent
+ * from its other end (its bending path may meet the machine one way only).
+ */
+async function layouts(wire: WireDesign, tip: { crown: CrownPatch; survey: ToothSurvey } | undefined, surface: SurfaceQuery): Promise<Layout[]> {
+  const tipped = tip ? [...(await tangentTips(wire, tip.crown, tip.survey, surface)), ...(await tipIntoUndercut(wire, tip.crown, tip.survey, surface))] : [];
+  const laid: Layout[] = [];
+  for (const x of tipped) {
+    const lifted = await liftOff({ ...wire, points: x.points, ...(x.tag ? { tag: x.tag } : {}) }, surface);
+    const depth = lifted.points === x.points ? x.depth : await tipUndercut(lifted, tip!.survey, surface);
+    if (depth >= CLASP_TIP_RANGE[0] && depth <= CLASP_TIP_RANGE[1]) laid.push({ wire: lifted, depth });
+  }
+  laid.push({ wire: await liftOff(wire, surface) });
+  return [...laid, ...laid.map((x) => ({ ...x, wire: reversed(x.wire) }))];
+}
+
+/** The first layout passing the bending checks with the collision sweep against the default device, or why they failed. */
+function firstPassing(mesh: MeshRef, tries: readonly Layout[], head: readonly HeadBox[] | undefined, tooth: number | undefined): Layout | Failure {
+  let failed: Failure | null = null;
+  for (const x of tries) {
+    const check = checkBend(mesh.k, {
+      points: x.wire.points.map((pt) => [pt.point[0], pt.point[1], pt.point[2]] as const),
+      wire: { type: x.wire.type, diameter: x.wire.diameter },
+      program: { radius: CHECK_RADIUS },
+      device: DEFAULT_DEVICE,
+      ...(head ? { head } : {}),
+    });
+    if (check.ok) return x;
+    const errors = check.issues.filter((e) => e.severity === 'error');
+    const code: AutodesignFailure = errors.every((e) => e.code === 'COLLISION') ? 'COLLISION' : 'CHECKS_FAILED';
+    failed = keep(failed, { code, tooth, detail: errors.map((e) => e.message).join('; ') });
+  }
+  return failed!;
 }
 
 /** The same wire with its points the other way round (bent from its other end); tags re-indexed. */
