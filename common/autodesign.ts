@@ -72,6 +72,12 @@ export interface AutodesignBaseReport {
   message?: string;
   detail?: string;
   slots: AutodesignSlotReport[];
+  /**
+   * The tags the generated base holds less well than it should, for the designer to look at: a
+   * corner less than 1 mm inside the rim in plan (`inside`, mm, the least; negative outside the
+   * plan) or corners outside the solid (`outside`, how many). Absent when every tag is held.
+   */
+  tags?: { wireId: string; inside: number; outside: number }[];
 }
 
 /** The message for a base that was not made, in English (its wires are kept). */

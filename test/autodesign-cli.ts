@@ -103,6 +103,7 @@ try {
   for (const b of result.bases) {
     const slots = b.slots.map((x) => `${x.wireId} ${x.status}`).join(', ');
     console.error(`${b.jaw} base: ${b.status === 'generated' ? `${b.shape}, ${b.outlinePoints} outline points, ${b.volume!.toFixed(0)} mm³; slots: ${slots || 'none'}` : `${b.message} (${b.code}: ${b.detail})`}`);
+    for (const t of b.tags ?? []) console.error(`${b.jaw} base: the tag of ${t.wireId} is held short: ${t.inside.toFixed(2)} mm inside the rim (1 mm asked), ${t.outside} corner(s) outside the acrylic`);
   }
   const placed = result.report.filter((r) => r.status === 'placed').length;
   console.error(`${placed} of ${result.report.length} wires placed in ${result.timings.totalMs.toFixed(0)} ms; design written to ${opts.out}${opts.report ? `, report to ${opts.report}` : ''}`);

@@ -182,6 +182,8 @@ describe('automatic base and slots of the default design', () => {
       // palate or tongue where the band would not hold them, and lie 1 mm inside.
       expect(g.tagsOutside, JSON.stringify(g)).toBe(0);
       expect(g.tagRimDistance, JSON.stringify(g)).toBeGreaterThanOrEqual(1);
+      // every tag held: the report names none
+      expect(r.bases.find((b) => b.jaw === jaw)!.tags).toBeUndefined();
       // The clasps' slots are cut (the bow's may split the thin horseshoe: reported, left out).
       const clasps = r.document.wires.filter((w) => w.jaw === jaw && w.type === 'singleArmClasp').map((w) => w.id);
       const report = r.bases.find((b) => b.jaw === jaw)!;

@@ -15,7 +15,7 @@ import type { Bvh } from '../kernels/bvh.ts';
 import { meshViews, type MeshRef } from '../kernels/mesh.ts';
 import { cutSlot, loadManifold, SlotError, type SlotBase } from '../kernels/slot.ts';
 import { baseOutline, OutlineError, TAG_MARGIN, type BaseOutline } from './base-outline.ts';
-import { tagPlaces } from './base-rim.ts';
+import { tagPlaces, type TagPlace } from './base-rim.ts';
 import { occlusalMask } from './occlusal.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -85,7 +85,12 @@ export function insertionInModel(matrix: ArrayLike<number>, d: Xyz): [number, nu
 
 /** The tag corners of each tag of the wires (model frame), for the outline to take in. */
 export function tagCorners(wires: readonly WireDesign[]): Xyz[][] {
-  return wires.flatMap((w) => (w.tags ?? (w.tag ? [w.tag] : [])).map(([from, to]) => w.points.slice(from, to + 1).map((p) => p.point)));
+  return tagsOf(wires).map((t) => t.corners);
+}
+
+/** Each tag's corners with its wire's id. */
+function tagsOf(wires: readonly WireDesign[]): { wireId: string; corners: Xyz[] }[] {
+  return wires.flatMap((w) => (w.tags ?? (w.tag ? [w.tag] : [])).map(([from, to]) => ({ wireId: w.id, corners: w.points.slice(from, to + 1).map((p) => p.point) })));
 }
 
 /** The base and slots of one jaw. Throws only KernelError (ABORTED, BAD_INPUT); the rest is reported. */
@@ -108,7 +113,7 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
   // rim follows the surface, not the outline's arch coordinates), its tag's margin grows by what it
   // lacks and the base is made again: the better of the tries is kept.
   const margins = tags.map(() => TAG_MARGIN);
-  let made: { outline: BaseOutline; generated: BaseMesh; worst: number } | null = null;
+  let made: { outline: BaseOutline; generated: BaseMesh; worst: number; places: TagPlace[] } | null = null;
   for (let round = 0; round <= TAG_ROUNDS; round++) {
     let outline: BaseOutline, generated: BaseMesh;
     try {
@@ -131,7 +136,7 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
     }
     const places = tagPlaces(mesh.k, generated, corners);
     const worst = places.reduce((m, p) => Math.min(m, p.inSolid ? p.rim : -Infinity), Infinity);
-    if (!made || worst > made.worst) made = { outline, generated, worst };
+    if (!made || worst > made.worst) made = { outline, generated, worst, places };
     let short = false, at = 0;
     for (const [g, tag] of tags.entries()) {
       const least = Math.min(...places.slice(at, at + tag.length).map((p) => p.rim));
@@ -142,11 +147,13 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
     }
     if (!short) break;
   }
-  const { outline, generated } = made!;
+  const { outline, generated, places } = made!;
   report.shape = outline.shape;
   report.outlinePoints = outline.outline.length;
   report.status = 'generated';
   report.volume = generated.volume;
+  const held = heldTags(tagsOf(input.wires), places);
+  if (held.length > 0) report.tags = held;
   const base: AutodesignBase = {
     jaw,
     outline: outline.outline.map((p) => ({ point: [p.point[0], p.point[1], p.point[2]], triangle: p.triangle })),
@@ -180,4 +187,18 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
     }
   }
   return { base, slots, report, mesh: generated, slotted };
+}
+
+/** The tags less than TAG_INSIDE inside the rim or with corners outside the solid; `places` in the order of the tags' corners. */
+function heldTags(tags: readonly { wireId: string; corners: readonly Xyz[] }[], places: readonly TagPlace[]): NonNullable<AutodesignBaseReport['tags']> {
+  const out: NonNullable<AutodesignBaseReport['tags']> = [];
+  let at = 0;
+  for (const { wireId, corners } of tags) {
+    const own = places.slice(at, at + corners.length);
+    at += corners.length;
+    const inside = Math.min(...own.map((p) => p.rim));
+    const outside = own.filter((p) => !p.inSolid).length;
+    if (inside < TAG_INSIDE || outside > 0) out.push({ wireId, inside: Math.round(inside * 100) / 100, outside });
+  }
+  return out;
 }
