@@ -1,7 +1,7 @@
 // The insertion direction of one jaw for the automatic design: the direction, within a cone round
 // the jaw's axis, along which the crowns (the segmentation's tooth labels) have the least
-// undercut, among those that leave each clasped tooth a retentive band, as a technician tilts a
-// model on the surveyor until the clasped teeth show their undercut. Each direction is scored by
+// undercut, traded against a retentive band on each clasped tooth, as a technician tilts a model
+// on the surveyor until the clasped teeth show their undercut. Each direction is scored by
 // the survey of every crown (teeth-landmarks.ts surveyTooth): the undercut depth of each crown
 // vertex times its area, summed (mm³); the gum and the model's plinth take no part, as the
 // appliance is held by the teeth.
@@ -95,12 +95,7 @@ function thin(c: CrownPatch): CrownPatch {
 
 const angle = (a: Xyz, b: Xyz): number => (Math.acos(Math.min(1, Math.max(-1, a[0] * b[0] + a[1] * b[1] + a[2] * b[2]))) * 180) / Math.PI;
 
-/** Undercut of the crowns along `d` (model frame): depth × area summed over their vertices. */
-export function crownUndercut(crowns: readonly CrownPatch[], d: Xyz): number {
-  return scoreDirection(crowns, d, []).undercut;
-}
-
-/** The crowns' undercut along `d`, which of the `retain` teeth are retentive along it, and the band area they lack (mm²). */
+/** The crowns' undercut along `d` (model frame: depth × area summed over their vertices), which of the `retain` teeth are retentive along it, and the band area they lack (mm²). */
 function scoreDirection(crowns: readonly CrownPatch[], d: Xyz, retain: readonly number[]): { undercut: number; retentive: number[]; shortfall: number } {
   let undercut = 0, shortfall = 0;
   const retentive: number[] = [];
