@@ -16,6 +16,7 @@ import { meshViews, type MeshRef } from '../kernels/mesh.ts';
 import { cutSlot, loadManifold, SlotError, type SlotBase } from '../kernels/slot.ts';
 import { baseOutline, OutlineError, TAG_MARGIN, type BaseOutline } from './base-outline.ts';
 import { tagPlaces, type TagPlace } from './base-rim.ts';
+import { jawAxis } from './insertion.ts';
 import { occlusalMask } from './occlusal.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -55,6 +56,8 @@ export interface JawBaseInput {
   bvh: Bvh;
   jaw: Jaw;
   labels: Uint8Array;
+  /** Per model vertex, 1 on a crown's occlusal surface (occlusal.ts, along the jaw's axis); made from `labels` when absent. */
+  occlusal?: Uint8Array;
   teeth: readonly { number: number; centroid: Xyz }[];
   /** The jaw's placed wires. */
   wires: readonly WireDesign[];
@@ -101,13 +104,13 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
     Object.assign(report, { code, message: autodesignBaseMessage(jaw), detail });
     return { slots: [], report };
   };
-  const axis: Xyz = jaw === 'upper' ? [0, 0, -1] : [0, 0, 1];
-  const canonical = input.direction ?? axis;
+  const canonical = input.direction ?? jawAxis(jaw);
   // The crowns' occlusal surfaces, judged as the goals judge them (the views copied: the kernel's memory may grow).
   const views = meshViews(mesh);
   const positions = views.positions.slice();
-  const occlusal = occlusalMask(positions, views.indices.slice(), input.labels, insertionInModel(input.matrix, axis));
-  const tags = tagCorners(input.wires);
+  const occlusal = input.occlusal ?? occlusalMask(positions, views.indices.slice(), input.labels, insertionInModel(input.matrix, jawAxis(jaw)));
+  const tagged = tagsOf(input.wires);
+  const tags = tagged.map((t) => t.corners);
   const corners = tags.flat();
   // The outline and the base; where a tag corner ends up less than TAG_INSIDE inside the rim (the
   // rim follows the surface, not the outline's arch coordinates), its tag's margin grows by what it
@@ -137,10 +140,9 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
     const places = tagPlaces(mesh.k, generated, corners);
     const worst = places.reduce((m, p) => Math.min(m, p.inSolid ? p.rim : -Infinity), Infinity);
     if (!made || worst > made.worst) made = { outline, generated, worst, places };
-    let short = false, at = 0;
-    for (const [g, tag] of tags.entries()) {
-      const least = Math.min(...places.slice(at, at + tag.length).map((p) => p.rim));
-      at += tag.length;
+    let short = false;
+    for (const [g, own] of perTag(tags, places).entries()) {
+      const least = Math.min(...own.map((p) => p.rim));
       if (least >= TAG_INSIDE + TAG_SLACK) continue;
       margins[g] = margins[g]! + TAG_INSIDE + TAG_SLACK - least;
       short = true;
@@ -152,7 +154,7 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
   report.outlinePoints = outline.outline.length;
   report.status = 'generated';
   report.volume = generated.volume;
-  const held = heldTags(tagsOf(input.wires), places);
+  const held = heldTags(tagged.map((t) => t.wireId), perTag(tags, places));
   if (held.length > 0) report.tags = held;
   const base: AutodesignBase = {
     jaw,
@@ -189,13 +191,17 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
   return { base, slots, report, mesh: generated, slotted };
 }
 
-/** The tags less than TAG_INSIDE inside the rim or with corners outside the solid; `places` in the order of the tags' corners. */
-function heldTags(tags: readonly { wireId: string; corners: readonly Xyz[] }[], places: readonly TagPlace[]): NonNullable<AutodesignBaseReport['tags']> {
-  const out: NonNullable<AutodesignBaseReport['tags']> = [];
+/** Each tag's corners' places, from `places` in the order of all the tags' corners. */
+function perTag(tags: readonly (readonly Xyz[])[], places: readonly TagPlace[]): TagPlace[][] {
   let at = 0;
-  for (const { wireId, corners } of tags) {
-    const own = places.slice(at, at + corners.length);
-    at += corners.length;
+  return tags.map((tag) => places.slice(at, (at += tag.length)));
+}
+
+/** The tags (their wires' ids, and each one's places) less than TAG_INSIDE inside the rim or with corners outside the solid. */
+function heldTags(wireIds: readonly string[], places: readonly TagPlace[][]): NonNullable<AutodesignBaseReport['tags']> {
+  const out: NonNullable<AutodesignBaseReport['tags']> = [];
+  for (const [g, own] of places.entries()) {
+    const wireId = wireIds[g]!;
     const inside = Math.min(...own.map((p) => p.rim));
     const outside = own.filter((p) => !p.inSolid).length;
     if (inside < TAG_INSIDE || outside > 0) out.push({ wireId, inside: Math.round(inside * 100) / 100, outside });

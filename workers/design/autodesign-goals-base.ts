@@ -10,7 +10,7 @@ import { generateBase, type BaseMesh } from '../kernels/base.ts';
 import { buildBvh, closestPoints } from '../kernels/bvh.ts';
 import { tagPlaces } from './base-rim.ts';
 import type { MeshRef } from '../kernels/mesh.ts';
-import { occlusalTriangles } from './occlusal.ts';
+import { occlusalSurface } from './occlusal.ts';
 
 /** A base vertex is over the occlusal surface when the model's closest point to it, this near, is occlusal, mm. */
 const OVER = 0.3;
@@ -77,7 +77,7 @@ function minHeight(base: BaseMesh): number {
 
 /** Inner base vertices whose closest model point (within OVER) is on a crown's occlusal surface (occlusal.ts). */
 function occlusalVertices(model: MeshRef, labels: Uint8Array, up: Xyz, base: BaseMesh): number {
-  const occlusal = occlusalTriangles(model, labels, up);
+  const occlusal = occlusalSurface(model, labels, up).triangles;
   const near = closestPoints(buildBvh(model), base.positions.slice(0, 3 * base.innerVertexCount), { maxDistance: OVER });
   let over = 0;
   for (let i = 0; i < base.innerVertexCount; i++) if (occlusal[near.triangle[i]!] === 1) over++;

@@ -37,9 +37,9 @@ import { buildBvh } from '../kernels/bvh.ts';
 import { designJawBase, insertionInModel, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
 import { surveyTooth, type CrownPatch, type ToothSurvey } from '../kernels/teeth-landmarks.ts';
 import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './clasp-tip.ts';
-import { insertionDirection } from './insertion.ts';
+import { insertionDirection, jawAxis } from './insertion.ts';
 import { liftOff } from './lift-off.ts';
-import { occlusalTriangles } from './occlusal.ts';
+import { occlusalSurface } from './occlusal.ts';
 import { roomForTags } from './tag-room.ts';
 import { kernelSurface } from './surface.ts';
 
@@ -161,15 +161,16 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     insertionMs += performance.now() - t;
     cancelled();
     t = performance.now();
-    const occlusal = occlusalTriangles(mesh, seg.labels, insertionInModel(frame, jaw === 'upper' ? [0, 0, -1] : [0, 0, 1]));
-    const placed = await designJaw(mesh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head, occlusal }, cancelled);
+    // the crowns' occlusal surface, which the tags' room and the base keep off
+    const occlusal = occlusalSurface(mesh, seg.labels, insertionInModel(frame, jawAxis(jaw)));
+    const placed = await designJaw(mesh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head, occlusal: occlusal.triangles }, cancelled);
     wiresMs += performance.now() - t;
     wires.push(...placed.wires);
     report.push(...placed.report);
     if (input.prescription[jaw]!.base) {
       cancelled();
       t = performance.now();
-      const made = await designJawBase({ mesh, bvh: buildBvh(mesh), jaw, labels: seg.labels, teeth: seg.teeth, wires: placed.wires, matrix: frame, direction: dir.canonical, shouldCancel: options.shouldCancel });
+      const made = await designJawBase({ mesh, bvh: buildBvh(mesh), jaw, labels: seg.labels, occlusal: occlusal.vertices, teeth: seg.teeth, wires: placed.wires, matrix: frame, direction: dir.canonical, shouldCancel: options.shouldCancel });
       baseMs += performance.now() - t;
       if (made.base) bases[jaw] = made.base;
       slots.push(...made.slots);

@@ -31,13 +31,16 @@ export function occlusalMask(positions: Float32Array, indices: Uint32Array, labe
   return mask;
 }
 
-/** Per triangle of `mesh`, 1 where its three vertices are occlusal (occlusalMask). */
-export function occlusalTriangles(mesh: MeshRef, labels: Uint8Array, up: Xyz): Uint8Array {
+/**
+ * The crowns' occlusal surface of `mesh`: per vertex (occlusalMask) and per triangle (1 where its
+ * three vertices are occlusal).
+ */
+export function occlusalSurface(mesh: MeshRef, labels: Uint8Array, up: Xyz): { vertices: Uint8Array; triangles: Uint8Array } {
   // Copies: views into the kernel's memory are detached when it grows.
   const views = meshViews(mesh);
   const indices = views.indices.slice();
-  const mask = occlusalMask(views.positions.slice(), indices, labels, up);
-  const out = new Uint8Array(indices.length / 3);
-  for (let t = 0; t < out.length; t++) out[t] = mask[indices[3 * t]!]! & mask[indices[3 * t + 1]!]! & mask[indices[3 * t + 2]!]!;
-  return out;
+  const vertices = occlusalMask(views.positions.slice(), indices, labels, up);
+  const triangles = new Uint8Array(indices.length / 3);
+  for (let t = 0; t < triangles.length; t++) triangles[t] = vertices[indices[3 * t]!]! & vertices[indices[3 * t + 1]!]! & vertices[indices[3 * t + 2]!]!;
+  return { vertices, triangles };
 }
