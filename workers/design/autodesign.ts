@@ -33,7 +33,7 @@ import { meshFromArrays, type MeshRef } from '../kernels/mesh.ts';
 import { parseStl } from '../kernels/stl.ts';
 import { straighten } from '../kernels/straighten.ts';
 import { segmentTeeth, type ToothInfo } from '../kernels/teeth.ts';
-import { buildBvh } from '../kernels/bvh.ts';
+import { buildBvh, type Bvh } from '../kernels/bvh.ts';
 import { designJawBase, insertionInModel, type AutodesignBase, type AutodesignSlot } from './autodesign-base.ts';
 import { surveyTooth, type CrownPatch, type ToothSurvey } from '../kernels/teeth-landmarks.ts';
 import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './clasp-tip.ts';
@@ -163,14 +163,16 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     t = performance.now();
     // the crowns' occlusal surface, which the tags' room and the base keep off
     const occlusal = occlusalSurface(mesh, seg.labels, insertionInModel(frame, jawAxis(jaw)));
-    const placed = await designJaw(mesh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head, occlusal: occlusal.triangles }, cancelled);
+    // one BVH of the jaw for its wires' surface queries and its base
+    const bvh = buildBvh(mesh);
+    const placed = await designJaw(mesh, bvh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head, occlusal: occlusal.triangles }, cancelled);
     wiresMs += performance.now() - t;
     wires.push(...placed.wires);
     report.push(...placed.report);
     if (input.prescription[jaw]!.base) {
       cancelled();
       t = performance.now();
-      const made = await designJawBase({ mesh, bvh: buildBvh(mesh), jaw, labels: seg.labels, occlusal: occlusal.vertices, teeth: seg.teeth, wires: placed.wires, matrix: frame, direction: dir.canonical, shouldCancel: options.shouldCancel });
+      const made = await designJawBase({ mesh, bvh, jaw, labels: seg.labels, occlusal: occlusal.vertices, teeth: seg.teeth, wires: placed.wires, matrix: frame, direction: dir.canonical, shouldCancel: options.shouldCancel });
       baseMs += performance.now() - t;
       if (made.base) bases[jaw] = made.base;
       slots.push(...made.slots);
@@ -221,8 +223,8 @@ type Failure = { code: AutodesignFailure; tooth?: number; detail: string };
 const keep = (old: Failure | null, next: Failure): Failure => (old?.code === 'COLLISION' && next.code !== 'COLLISION' ? old : next);
 
 /** The prescribed wires of one jaw on its segmented teeth. */
-async function designJaw(mesh: MeshRef, jaw: Jaw, p: JawPrescription, teeth: readonly ToothInfo[], ctx: JawContext, cancelled: () => void): Promise<{ wires: WireDesign[]; report: AutodesignWireReport[] }> {
-  const surface = kernelSurface(mesh);
+async function designJaw(mesh: MeshRef, bvh: Bvh, jaw: Jaw, p: JawPrescription, teeth: readonly ToothInfo[], ctx: JawContext, cancelled: () => void): Promise<{ wires: WireDesign[]; report: AutodesignWireReport[] }> {
+  const surface = kernelSurface(mesh, bvh);
   const frame = { matrix: ctx.frame, jaw };
   const wires: WireDesign[] = [];
   const report: AutodesignWireReport[] = [];
