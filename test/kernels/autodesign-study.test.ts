@@ -92,13 +92,12 @@ describe.skipIf(!present)(title, () => {
     for (const w of r.document.wires) expect(checkBend(k, { points: w.points.map((p) => p.point), wire: { type: w.type, diameter: w.diameter }, program: { radius: 1 } }).ok).toBe(true);
   }, 120_000);
 
-  it('crosses the palate and makes a closed lower horseshoe, both on no occlusal surface, the upper tags inside', async () => {
+  it('crosses the palate and makes a closed lower horseshoe, both on no occlusal surface, the upper tags 1 mm inside', async () => {
     expect(r.bases.map((b) => [b.jaw, b.status, b.shape])).toEqual([['upper', 'generated', 'palate'], ['lower', 'generated', 'horseshoe']]);
     const upper = await baseGoals(module, models.upper, r, 'upper');
     expectSound(upper, 'upper');
     expect(upper.tagsOutside).toBe(0);
-    // 0.65 mm measured: a clasp's tag beside a crown the plate keeps off (BENCHMARKS.md)
-    expect(upper.tagRimDistance, JSON.stringify(upper)).toBeGreaterThanOrEqual(0.5);
+    expect(upper.tagRimDistance, JSON.stringify(upper)).toBeGreaterThanOrEqual(1);
     expect(r.bases[0]!.slots.every((s) => s.status === 'cut')).toBe(true);
     expectSound(await baseGoals(module, models.lower, r, 'lower'), 'lower');
   }, 120_000);

@@ -48,6 +48,8 @@ const STEP = 1;
 /** Samples either side of a crown's centroid its vertices are searched among (a crown is at most ~12 mm wide). */
 const CROWN_REACH = 15;
 const OUTLINE_SPACING = 2;
+/** Samples (along the arch) an occlusal vertex bounds the border at: its segment's ends and, near one, the next (the labels' and the grid's error). */
+const OCCLUSAL_REACH = 1.25;
 /** Step (mm) to which the scanned surface's edge is found where a tag needs the flange past it. */
 const EDGE_STEP = 0.05;
 
@@ -123,9 +125,12 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     if (at0 === undefined) continue;
     const c = toCanonical(P[3 * v]!, P[3 * v + 1]!, P[3 * v + 2]!);
     const [px, py] = flat(c);
-    const [i, delta] = project(arch, px, py, at0 - CROWN_REACH, at0 + CROWN_REACH);
+    const [i, delta, place] = project(arch, px, py, at0 - CROWN_REACH, at0 + CROWN_REACH);
     if (delta > border[i]!) border[i] = delta;
-    if (input.occlusal?.[v] && delta > occlusal[i]!) occlusal[i] = delta;
+    // the border's straights either side of an occlusal vertex pass it: it bounds the samples within OCCLUSAL_REACH of it
+    if (input.occlusal?.[v]) {
+      for (let j = Math.max(0, Math.ceil(place - OCCLUSAL_REACH)); j <= Math.min(N - 1, Math.floor(place + OCCLUSAL_REACH)); j++) if (delta > occlusal[j]!) occlusal[j] = delta;
+    }
     gumDepth[i] = Math.max(gumDepth[i]!, -(c[0] * d[0] + c[1] * d[1] + c[2] * d[2]));
     sLo = Math.min(sLo, i);
     sHi = Math.max(sHi, i);
@@ -137,8 +142,8 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   // Smoothed, never towards the teeth: the mean over ±2 mm, and no less than the sample itself.
   const smooth = movingMean(border, 2);
   for (let i = 0; i < N; i++) border[i] = Math.max(border[i]!, smooth[i]!);
-  // The least border: clear of the occlusal surfaces by OCCLUSAL_CLEAR, also between the samples (their neighbours' too).
-  const least = Float64Array.from(occlusal, (_, i) => Math.max(occlusal[Math.max(0, i - 1)]!, occlusal[i]!, occlusal[Math.min(N - 1, i + 1)]!) + OCCLUSAL_CLEAR);
+  // The least border: clear of the occlusal surfaces by OCCLUSAL_CLEAR, also between the samples (OCCLUSAL_REACH).
+  const least = Float64Array.from(occlusal, (o) => o + OCCLUSAL_CLEAR);
   let lo = Math.max(0, Math.floor(sLo - DISTAL_EXTENSION / STEP)), hi = Math.min(N - 1, Math.ceil(sHi + DISTAL_EXTENSION / STEP));
 
   // The tags: inside by their margin (corners and the segments between them, every half millimetre).
@@ -269,9 +274,12 @@ function archOf(centroids: readonly Xyz[]): Arch {
   return { x, y, nx, ny, radius };
 }
 
-/** The nearest sample of the arch (by its segment, among samples from..to) and the signed distance inwards. */
-function project(arch: Arch, px: number, py: number, from = 0, to = arch.x.length - 1): [number, number] {
-  let best = Infinity, at = 0, delta = 0;
+/**
+ * The nearest sample of the arch (by its segment, among samples from..to) and the signed distance
+ * inwards; third, its place along the arch in samples (fractional).
+ */
+function project(arch: Arch, px: number, py: number, from = 0, to = arch.x.length - 1): [number, number, number] {
+  let best = Infinity, at = 0, delta = 0, place = 0;
   for (let i = Math.max(0, from); i + 1 <= Math.min(to, arch.x.length - 1); i++) {
     const ax = arch.x[i]!, ay = arch.y[i]!, bx = arch.x[i + 1]! - ax, by = arch.y[i + 1]! - ay;
     const l2 = bx * bx + by * by || 1;
@@ -281,10 +289,11 @@ function project(arch: Arch, px: number, py: number, from = 0, to = arch.x.lengt
     if (dist < best) {
       best = dist;
       at = t < 0.5 ? i : i + 1;
+      place = i + t;
       delta = (px - qx) * arch.nx[at]! + (py - qy) * arch.ny[at]!;
     }
   }
-  return [at, delta];
+  return [at, delta, place];
 }
 
 /** The point δ inwards of sample i (canonical x, y). */
