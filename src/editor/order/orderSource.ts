@@ -1,11 +1,13 @@
 // The back-end side of an order in the editor: its info, its model files (downloaded by the
-// geometry worker with the session token) and its design document (design/getDesignData, design/save).
+// geometry worker with the session token), its design document (design/getDesignData, design/save)
+// and the automatic design's report (design/getAiReport).
 import { api, unwrap } from '../../api/api.ts';
 import { session } from '../../api/client.ts';
 import type { DesignPort } from '../engine/autosave.ts';
 import type { DesignDocument, ModelRole } from '../engine/document.ts';
 import type { RemoteStl } from '../../geometry/client.ts';
 import type { OrderStatus } from '../../../common/orders.ts';
+import type { AiReportRecord } from '../../../common/ai-report.ts';
 import { modelVersions, modifyModel, reopenDesign, saveDentureBase, submitDesign, updateDrc } from '../../api/lifecycle.ts';
 import { uploadFiles } from '../../modules/order/upload.ts';
 import type { BaseStoragePort, ModelVersionPort } from './orderFiles.ts';
@@ -64,6 +66,11 @@ export async function remoteStl(file: OrderFile): Promise<RemoteStl> {
 
 export function loadDesign(orderId: number): Promise<SavedDesign | null> {
   return unwrap(api({ silent: true }).admin.design.getDesignData.$get({ query: { orderId: String(orderId) } }));
+}
+
+/** The automatic design's report of the order's last AI design (design/getAiReport), or null. */
+export function loadAiReport(orderId: number): Promise<AiReportRecord | null> {
+  return unwrap(api({ silent: true }).admin.design.getAiReport.$get({ query: { orderId: String(orderId) } }));
 }
 
 export function designPort(orderId: number): DesignPort {
