@@ -9,6 +9,7 @@ import { I18nProvider } from '@lingui/react';
 import { messages as en } from '../../src/locales/en/messages.po';
 import type { AiReport } from '../../common/ai-report.ts';
 import type { WireDesign } from '../../src/editor/engine/document.ts';
+import { mm } from '../../src/editor/engine/units.ts';
 import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
 import { AiReview } from '../../src/editor/features/wires/AiReview.tsx';
 
@@ -16,7 +17,7 @@ i18n.load({ en });
 i18n.activate('en');
 afterEach(cleanup);
 
-const wire = { id: 'ai-0', type: 'singleArmClasp', jaw: 'upper', diameter: 0.8, clearance: 0.1, points: [], anchors: [], ai: { accepted: false } } as WireDesign;
+const wire: WireDesign = { id: 'ai-0', type: 'singleArmClasp', jaw: 'upper', diameter: mm(0.8), clearance: mm(0.1), points: [], anchors: [], ai: { accepted: false } };
 const report: AiReport = {
   wires: [
     { wireId: 'ai-0', jaw: 'upper', type: 'singleArmClasp', teeth: [3], status: 'placed' },
