@@ -1,4 +1,4 @@
-// What the automatic design reports with the design it stored (GET /admin/design/getAiReport):
+// What the automatic design reports with the design it stored (getDesignData's aiReport):
 // per prescribed wire, placed or left out with its code and tooth; per jaw with a base, whether it
 // was generated, its slots, and the tags the base holds short. The built-in engine's report
 // (autodesign.ts) less its diagnostics; an outside AI service may send the same (docs/ai-vendor.md).

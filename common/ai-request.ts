@@ -13,10 +13,6 @@ export type AiRetryRequest = z.input<typeof aiRetrySchema>;
 /** GET /admin/design/aiStatistics?period= (day | week | month | year | all; default week). */
 export const aiStatisticsSchema = z.object({ period: z.enum(['day', 'week', 'month', 'year', 'all']).optional() });
 
-/** GET /admin/design/getAiReport?orderId= */
-export const aiReportGetSchema = z.object({ orderId: z.coerce.number().int().positive() });
-export type AiReportGetRequest = z.input<typeof aiReportGetSchema>;
-
 const L = AI_REPORT_LIMITS;
 const jaw = z.enum(['upper', 'lower']);
 const universal = z.number().int().min(1).max(32);

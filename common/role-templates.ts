@@ -16,7 +16,7 @@ const TEMPLATES: Record<Exclude<RoleKind, 'administrator'>, Template> = {
   // Designs the orders given to them: the order list (no adding or deleting) with its history,
   // the editor and its order calls (submit, bite, switcher...), its bending machines, and the help.
   designer: {
-    '/order/list': ['Query', 'Update', 'Design', 'Bend', 'Order history', 'Design orders', 'Order teeth', 'AI design', 'AI review'],
+    '/order/list': ['Query', 'Update', 'Design', 'Bend', 'Order history', 'Design orders', 'Order teeth', 'AI design'],
     '/order/time': '*',
     '/device/list': ['Editor devices'],
     '/help/doc': '*',
@@ -25,7 +25,7 @@ const TEMPLATES: Record<Exclude<RoleKind, 'administrator'>, Template> = {
   // and the data board.
   manufacturer: {
     '/dashboard': '*',
-    '/order/list': ['Add', 'Delete', 'Update', 'Query', 'Retry AI', 'Order history', 'Assign designer', 'Design orders', 'Order teeth', 'AI design', 'AI review'],
+    '/order/list': ['Add', 'Delete', 'Update', 'Query', 'Retry AI', 'Order history', 'Assign designer', 'Design orders', 'Order teeth', 'AI design'],
     '/order/time': '*',
     '/device/list': ['Add', 'Delete', 'Update', 'Query', 'Config', 'Reset key', 'Bind users', 'Editor devices'],
     '/device/api-config': '*',

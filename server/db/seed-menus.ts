@@ -86,8 +86,6 @@ export const seedMenus: MenuSeed[] = [
           { name: 'Order teeth', type: 2, perms: 'design:getTeeth' },
           // The automatic design (server/modules/ai/routes.ts): a new entry, as above.
           { name: 'AI design', type: 2, perms: 'design:retryAI,design:aiStatistics' },
-          // The automatic design's report beside the design it stored (server/modules/ai/routes.ts): a new entry, as above.
-          { name: 'AI review', type: 2, perms: 'design:getAiReport' },
           // The order form's delivery address, picked from the creator's addresses: a new entry, as above.
           { name: 'Delivery addresses', type: 2, perms: 'user:address:list,user:address:info' },
         ]),

@@ -2,7 +2,7 @@
 // order with AI on submits it, the autodesign job runs after the teeth job (a fake engine in its
 // thread), the design is stored with its wires marked `ai` and aiStatus goes submitted ->
 // processing -> ready; its report (wires left out, tags held short) is kept with the design's
-// version and served within the design's scope (getAiReport); the built-in engine designs a generated jaw, and fails cleanly with its reasons on one without teeth; retryAI resubmits only
+// version and served with the design (getDesignData's aiReport, the design's own scope); the built-in engine designs a generated jaw, and fails cleanly with its reasons on one without teeth; retryAI resubmits only
 // a failed order of one's own; aiStatistics counts; a bend job of an unaccepted AI wire goes only
 // to an AI-enabled device; prescriptions are checked with a message. The user's test and the
 // attacker's for each call.
@@ -29,7 +29,7 @@ let anna: string;
 let ben: string;
 let olga: string;
 const ORDER_PERMS = ['order:info:add', 'order:info:update', 'order:info:info', 'order:info:page', 'order:info:list', 'order:info:retryAI'];
-const DESIGN_PERMS = ['design:save', 'design:getDesignData', 'design:bend', 'design:retryAI', 'design:aiStatistics', 'design:getAiReport'];
+const DESIGN_PERMS = ['design:save', 'design:getDesignData', 'design:bend', 'design:retryAI', 'design:aiStatistics'];
 
 beforeAll(async () => {
   t = await setup();
@@ -111,8 +111,8 @@ describe('automatic design lifecycle', () => {
     const doc = parseDocument(design.data);
     expect(doc.wires!.map((w) => [w.type, w.jaw, w.ai])).toEqual(DEFAULT_PRESCRIPTION.upper!.wires.map((w) => [w.type, 'upper', { accepted: false }]));
     for (const w of doc.wires!) expect(w.points.length).toBeGreaterThan(2);
-    // Its report is kept with the design: every wire placed, and the base's (prescribed: base true).
-    const kept = (await call('GET', `/admin/design/getAiReport?orderId=${id}`, anna)).body.data;
+    // Its report is served with the design: every wire placed, and the base's (prescribed: base true).
+    const kept = design.aiReport;
     expect(kept.version).toBe(design.version);
     expect(kept.report.wires.map((w: { wireId: string; status: string }) => [w.wireId, w.status])).toEqual(doc.wires!.map((w) => [w.id, 'placed']));
     expect(kept.report.bases.map((b: { jaw: string }) => b.jaw)).toEqual(['upper']);
@@ -234,18 +234,22 @@ describe('automatic design lifecycle', () => {
   });
 });
 
-describe("the automatic design's report (getAiReport)", () => {
-  const report = (orderId: number | string, token = anna) => call('GET', `/admin/design/getAiReport?orderId=${orderId}`, token);
+describe("the automatic design's report (getDesignData's aiReport)", () => {
+  const load = (orderId: number | string, token = anna) => call('GET', `/admin/design/getDesignData?orderId=${orderId}`, token);
+  const report = async (orderId: number, token = anna) => (await load(orderId, token)).body.data.aiReport;
   let orderId: number;
 
   it('is kept with the design version it came with: a wire left out with its reason, a tag held short; no diagnostics', async () => {
     orderId = await addOrder(anna, { enableAI: 1 });
     await run(KINDS(fake('fakeAutodesignLeftOut')));
     expect(await info(orderId)).toMatchObject({ aiStatus: AI_STATUS.ready });
-    const res = await report(orderId);
+    const res = await load(orderId);
     expect(res.body.code).toBe(1000);
     const [clasp1, clasp2, bow] = DEFAULT_PRESCRIPTION.upper!.wires;
-    expect(res.body.data).toEqual({
+    // Beside the design's own fields, as they were before the report was added.
+    expect(Object.keys(res.body.data)).toEqual(['orderId', 'version', 'schemaVersion', 'data', 'updateTime', 'aiReport']);
+    expect(res.body.data).toMatchObject({ orderId, version: 1, schemaVersion: 1 });
+    expect(res.body.data.aiReport).toEqual({
       orderId,
       version: 1,
       createTime: expect.any(String),
@@ -259,34 +263,39 @@ describe("the automatic design's report (getAiReport)", () => {
       },
     });
     // An orders admin reads it too.
-    expect((await report(orderId, admin)).body.data.version).toBe(1);
+    expect((await report(orderId, admin)).version).toBe(1);
   });
 
   it("only for an order whose design the caller may read: another department's designer, no permission, no such order", async () => {
     const now = '2026-01-01 00:00:00';
     const south = await t.ctx.db.insertInto('base_sys_department').values({ name: 'Lab South', parentId: null, createTime: now, updateTime: now }).returning('id').executeTakeFirstOrThrow();
     await t.ctx.db.updateTable('base_sys_user').set({ departmentId: south.id }).where('username', '=', 'ben').execute();
-    const theirs = await report(orderId, ben);
+    const theirs = await load(orderId, ben);
     expect(theirs.body).toMatchObject({ code: 1001, message: 'The order does not exist or you may not design it' });
     expect(theirs.body.data).toBeUndefined();
     expect(JSON.stringify(theirs.body)).not.toContain('DETECTION_FAILED');
-    expect((await report(orderId, olga)).status).toBe(403);
-    expect((await report(999_999)).body).toMatchObject({ code: 1001, message: 'The order does not exist or you may not design it' });
-    expect((await report('x')).body.code).toBe(1002);
-    // An order without an automatic design has none.
-    expect((await report(await addOrder(anna))).body).toMatchObject({ code: 1000, data: null });
+    const without = await load(orderId, olga);
+    expect(without.status).toBe(403);
+    expect(JSON.stringify(without.body)).not.toContain('DETECTION_FAILED');
+    expect((await load(999_999)).body).toMatchObject({ code: 1001, message: 'The order does not exist or you may not design it' });
+    expect((await load('x')).body.code).toBe(1002);
+    // An order without a design has neither (the answer as before); a designer's design alone, no report.
+    const plain = await addOrder(anna);
+    expect((await load(plain)).body).toEqual({ code: 1000, message: 'success', data: null });
+    expect((await call('POST', '/admin/design/save', anna, { orderId: plain, baseVersion: 0, data: { schemaVersion: 1 } })).body.code).toBe(1000);
+    expect((await load(plain)).body.data).toMatchObject({ version: 1, aiReport: null });
   });
 
   it("a designer's save keeps it (with its version); the next AI design replaces it; a run that fails leaves it", async () => {
-    const current = (await call('GET', `/admin/design/getDesignData?orderId=${orderId}`, anna)).body.data;
+    const current = (await load(orderId)).body.data;
     expect((await call('POST', '/admin/design/save', anna, { orderId, baseVersion: current.version, data: current.data })).body.code).toBe(1000);
-    expect((await report(orderId)).body.data.version).toBe(1);
+    expect((await load(orderId)).body.data).toMatchObject({ version: 2, aiReport: { version: 1 } });
     // Resubmitted: the engine places every wire this time.
     expect((await call('POST', '/admin/order/info/update', anna, { id: orderId, enableAI: 0 })).body.code).toBe(1000);
     expect((await call('POST', '/admin/order/info/update', anna, { id: orderId, enableAI: 1 })).body.code).toBe(1000);
     await run(KINDS());
     expect(await info(orderId)).toMatchObject({ aiStatus: AI_STATUS.ready });
-    const replaced = (await report(orderId)).body.data;
+    const replaced = await report(orderId);
     expect(replaced.version).toBe(3);
     expect(replaced.report.wires.map((w: { status: string }) => w.status)).toEqual(['placed', 'placed', 'placed']);
     expect(replaced.report.bases).toEqual([]);
@@ -296,8 +305,7 @@ describe("the automatic design's report (getAiReport)", () => {
     expect((await call('POST', '/admin/order/info/update', anna, { id: orderId, enableAI: 1 })).body.code).toBe(1000);
     await run(KINDS(fake('fakeAutodesignBadReport')));
     expect(await info(orderId)).toMatchObject({ aiStatus: AI_STATUS.fail, aiError: expect.stringMatching(/no usable design \(an invalid report \(report\.0\.code: /) });
-    expect((await report(orderId)).body.data).toMatchObject({ version: 3 });
-    expect((await call('GET', `/admin/design/getDesignData?orderId=${orderId}`, anna)).body.data.version).toBe(3);
+    expect((await load(orderId)).body.data).toMatchObject({ version: 3, aiReport: { version: 3 } });
   });
 });
 

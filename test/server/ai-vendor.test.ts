@@ -120,7 +120,7 @@ beforeAll(async () => {
   });
   vendorUrl = `http://127.0.0.1:${vport}`;
   admin = (await t.login()).token;
-  const designer = await createRole(t.ctx, 'designer', ['order:info:add', 'order:info:info', 'design:getDesignData', 'design:retryAI', 'design:getAiReport']);
+  const designer = await createRole(t.ctx, 'designer', ['order:info:add', 'order:info:info', 'design:getDesignData', 'design:retryAI']);
   await addUser(t, admin, { username: 'anna', password: 'anna-pass', roleIdList: [designer] });
   anna = (await t.login('anna', 'anna-pass')).token;
 }, 60_000);
@@ -197,8 +197,8 @@ describe('the exchange', () => {
     // The service's wires are the engine's until accepted, whatever it sent.
     expect(design.data.wires.length).toBeGreaterThan(0);
     for (const w of design.data.wires) expect(w.ai).toEqual({ accepted: false });
-    // Its report is kept with the design, as the built-in engine's.
-    const kept = (await call('GET', `/admin/design/getAiReport?orderId=${id}`, anna)).body.data;
+    // Its report is served with the design, as the built-in engine's.
+    const kept = design.aiReport;
     expect(kept).toMatchObject({ orderId: id, version: design.version, report: { bases: [] } });
     expect(kept.report.wires.map((w: { wireId: string; status: string }) => [w.wireId, w.status])).toEqual(design.data.wires.map((w: { id: string }) => [w.id, 'placed']));
   });
@@ -270,8 +270,9 @@ describe('the exchange', () => {
     const wires = [{ wireId: 'w1', jaw: 'upper', type: 'labialBow', teeth: [6, 11], status: 'placed' }];
     const kept = await t.ctx.db.selectFrom('geo_job').select('result').where('id', '=', job.jobId).executeTakeFirstOrThrow();
     expect(JSON.parse(kept.result!)).toEqual({ handedTo: entry.id, report: wires });
-    expect((await call('GET', `/admin/design/getAiReport?orderId=${id}`, anna)).body.data).toMatchObject({ orderId: id, version: 1, report: { wires, bases } });
-    expect((await call('GET', `/admin/design/getDesignData?orderId=${id}`, anna)).body.data.data.wires).toEqual([{ id: 'w1', type: 'labialBow', jaw: 'upper', points: [], ai: { accepted: false } }]);
+    const stored = (await call('GET', `/admin/design/getDesignData?orderId=${id}`, anna)).body.data;
+    expect(stored.aiReport).toMatchObject({ orderId: id, version: 1, report: { wires, bases } });
+    expect(stored.data.wires).toEqual([{ id: 'w1', type: 'labialBow', jaw: 'upper', points: [], ai: { accepted: false } }]);
     // Once ready, nothing more is taken.
     expect((await post(url, good)).status).toBe(409);
   });

@@ -46,7 +46,6 @@ describe('seeded roles', () => {
     const token = await signIn('designer');
     expect(await status(token, 'POST', '/admin/order/info/page')).toBe(200);
     expect(await status(token, 'GET', '/admin/design/getDesignData?orderId=1')).toBe(200);
-    expect(await status(token, 'GET', '/admin/design/getAiReport?orderId=1')).toBe(200);
     expect(await status(token, 'POST', '/admin/design/save', {})).toBe(200);
     expect(await status(token, 'POST', '/admin/design/getQueueList')).toBe(200);
     for (const [method, url] of [

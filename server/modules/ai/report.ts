@@ -1,7 +1,8 @@
 // The automatic design's report kept with the order (order_ai_report, common/ai-report.ts): what
 // the engine (or an outside AI service) said of each prescribed wire and base, for the designer
-// who reviews the design (GET /admin/design/getAiReport). One row per order, written with the
-// design it came with (storeAiDesign, in its transaction) and carrying that design's version.
+// who reviews the design (served with it: GET /admin/design/getDesignData's aiReport). One row per
+// order, written with the design it came with (storeAiDesign, in its transaction) and carrying
+// that design's version.
 import { aiReportSchema } from '../../../common/ai-request.ts';
 import type { AiReport, AiReportRecord } from '../../../common/ai-report.ts';
 import type { Db } from '../../db/index.ts';

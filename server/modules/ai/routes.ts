@@ -1,14 +1,11 @@
-// The automatic design's calls under /admin/design/* (spec section 7): retryAI, aiStatistics and getAiReport.
+// The automatic design's calls under /admin/design/* (spec section 7): retryAI and aiStatistics.
 // - retryAI { orderId } (design:retryAI): only an order the caller may design (its designer or an
 //   orders admin, the same scope as every design call: another designer's order is "not found"),
 //   only when its automatic design failed; resubmits it (aiStatus fail -> submitted, a new job).
 // - aiStatistics ?period= (design:aiStatistics): the figures of statistics.ts, counted within the
 //   caller's order scope (non-admins: their own orders).
-// - getAiReport ?orderId= (design:getAiReport): the report kept with the order's last AI design
-//   (report.ts), or null; only for an order whose design the caller may read (getDesignData's
-//   visibleOrder: its designer or an orders admin; another's order is "not found").
 import { Hono } from 'hono';
-import { aiReportGetSchema, aiRetrySchema, aiStatisticsSchema } from '../../../common/ai-request.ts';
+import { aiRetrySchema, aiStatisticsSchema } from '../../../common/ai-request.ts';
 import { AI_STATUS } from '../../../common/orders.ts';
 import type { AppContext } from '../../context.ts';
 import { authOf } from '../../core/access.ts';
@@ -19,8 +16,7 @@ import { fail } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
 import { scopeOf } from '../dashboard/common.ts';
 import { rangeOf } from '../dashboard/periods.ts';
-import { scopedOrder, visibleOrder } from '../design/service.ts';
-import { readReport } from './report.ts';
+import { scopedOrder } from '../design/service.ts';
 import { aiStatistics } from './statistics.ts';
 import { submitAi } from './status.ts';
 
@@ -42,10 +38,5 @@ export function aiRoutes(ctx: AppContext) {
       const { period } = c.req.valid('query');
       const now = ctx.clock.now();
       return ok(c, await aiStatistics(ctx.db, rangeOf(period ?? 'week', now), await scopeOf(ctx.db, authOf(c).userId), now));
-    })
-    .get(`${PREFIX}/getAiReport`, doc("The automatic design's report of an order's last AI design (?orderId=): left-out wires, bases, tags held short; or null"), validate('query', aiReportGetSchema), async (c) => {
-      const { orderId } = c.req.valid('query');
-      if (!(await visibleOrder(ctx.db, authOf(c).userId, orderId))) throw fail('designOrderNotFound');
-      return ok(c, await readReport(ctx.db, orderId));
     });
 }

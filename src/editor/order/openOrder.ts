@@ -1,12 +1,12 @@
 // Opening an order in the editor: its info, then its models (in parallel, each with its own
-// progress and error) and its saved design, then the autosave that keeps it on the server, and the
-// automatic design's report for the wires panel. What prefetchOrder started when the route was
-// entered is used rather than asked for again.
+// progress and error) and its saved design with the automatic design's report (for the wires
+// panel's review), then the autosave that keeps it on the server. What prefetchOrder started when
+// the route was entered is used rather than asked for again.
 import { Autosave } from '../engine/autosave.ts';
 import { parseDocument } from '../engine/document.ts';
 import type { EditorEngine } from '../engine/EditorEngine.ts';
 import { forgetPrefetch, prefetched } from './prefetch.ts';
-import { baseStoragePort, designPort, lifecyclePort, modelVersionPort, loadAiReport, loadDesign, remoteStl, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
+import { baseStoragePort, designPort, lifecyclePort, modelVersionPort, loadDesign, remoteStl, MAX_MODEL_BYTES, orderInfo, orderModels, type OrderInfo } from './orderSource.ts';
 import { occlusalModelData, orderHistory } from '../../api/lifecycle.ts';
 import { orderTeeth } from '../../api/teeth.ts';
 import { ORDER_STATUS } from '../../../common/orders.ts';
@@ -45,6 +45,7 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
   });
   forgetPrefetch(orderId);
   engine.loadDocument(parseDocument(saved?.data));
+  engine.wires.setReview(saved?.aiReport ?? null);
   // Saves store the bite the jaws are shown in: the server's, when the document has none yet.
   const port = designPort(orderId);
   const autosave = new Autosave(engine, { ...port, save: (data, version) => port.save(engine.bite.forSave(data), version) }, saved?.version ?? 0);
@@ -58,17 +59,10 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
   } });
   void engine.openModels(loads);
   const watch = watchOrder(engine, orderId, order.occlusionFile !== null);
-  // The automatic design's report for the wires panel's review; without one (or the right to read it) none is shown.
-  let open = true;
-  void loadAiReport(orderId).then(
-    (review) => open && engine.wires.setReview(review),
-    () => open && engine.wires.setReview(null),
-  );
   return {
     order,
     autosave,
     close: () => {
-      open = false;
       engine.wires.setReview(null);
       watch();
       engine.order.detach();

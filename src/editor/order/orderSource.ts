@@ -1,6 +1,6 @@
 // The back-end side of an order in the editor: its info, its model files (downloaded by the
-// geometry worker with the session token), its design document (design/getDesignData, design/save)
-// and the automatic design's report (design/getAiReport).
+// geometry worker with the session token) and its design document (design/getDesignData, design/save),
+// which carries the automatic design's report.
 import { api, unwrap } from '../../api/api.ts';
 import { session } from '../../api/client.ts';
 import type { DesignPort } from '../engine/autosave.ts';
@@ -37,6 +37,8 @@ export interface SavedDesign {
   schemaVersion: number;
   data: unknown;
   updateTime: string;
+  /** The automatic design's report kept with the design (its AI review), or null. */
+  aiReport: AiReportRecord | null;
 }
 
 /** Larger model files are refused before downloading (the worker could not hold them anyway). */
@@ -66,11 +68,6 @@ export async function remoteStl(file: OrderFile): Promise<RemoteStl> {
 
 export function loadDesign(orderId: number): Promise<SavedDesign | null> {
   return unwrap(api({ silent: true }).admin.design.getDesignData.$get({ query: { orderId: String(orderId) } }));
-}
-
-/** The automatic design's report of the order's last AI design (design/getAiReport), or null. */
-export function loadAiReport(orderId: number): Promise<AiReportRecord | null> {
-  return unwrap(api({ silent: true }).admin.design.getAiReport.$get({ query: { orderId: String(orderId) } }));
 }
 
 export function designPort(orderId: number): DesignPort {

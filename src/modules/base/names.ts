@@ -33,7 +33,6 @@ const PERM_NAMES: Record<string, MessageDescriptor> = {
   'assign designer': msg`Assign designer`,
   'order teeth': msg`Order teeth`,
   'ai design': msg`AI design`,
-  'ai review': msg`AI review`,
   'delivery addresses': msg`Delivery addresses`,
   design: msg`Design`,
   bend: msg({ message: 'Bend', context: 'permission' }),
