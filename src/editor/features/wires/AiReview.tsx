@@ -1,7 +1,7 @@
 // The automatic design's review in the wires panel, while the design holds wires the engine made:
 // the prescribed wires it left out with their reasons, the bases it could not make, and the tags
-// the generated base holds short (the order's AI report, GET /admin/design/getAiReport). A tag's
-// row selects its wire when the design still has it.
+// the generated base holds short (the order's AI report, which comes with its design: getDesignData's
+// aiReport). A tag's row selects its wire when the design still has it.
 import { useLingui } from '@lingui/react/macro';
 import type { AiReport } from '../../../../common/ai-report.ts';
 import type { WireDesign } from '../../engine/document.ts';

@@ -80,7 +80,7 @@ export interface WireView {
   busy: boolean;
   /** Bumped when a check result arrives (the panel re-reads check(id)). */
   checks: number;
-  /** The automatic design's report of the open order (its AI review), or null: none, or not read. */
+  /** The automatic design's report of the open order (its AI review, read with its design), or null. */
   review: AiReportRecord | null;
 }
 
