@@ -429,6 +429,16 @@ export interface AiVendorJobTable {
   sentTime: string;
 }
 
+/** The automatic design's report of the order's last stored AI design (common/ai-report.ts). */
+export interface OrderAiReportTable {
+  orderId: number;
+  /** The design version (design_data.version) it came with. */
+  version: number;
+  /** JSON AiReport. */
+  report: string;
+  createTime: string;
+}
+
 /** A named setting (`keyName` unique); dataType 0 text, 1 rich text (HTML), 2 file (URL). */
 export interface BaseSysParamTable {
   id: Generated<number>;
@@ -772,6 +782,7 @@ export interface Database {
   api_nonce: ApiNonceTable;
   partner_delivery: PartnerDeliveryTable;
   ai_vendor_job: AiVendorJobTable;
+  order_ai_report: OrderAiReportTable;
   device_job: DeviceJobTable;
   device_job_log: DeviceJobLogTable;
   device_link: DeviceLinkTable;

@@ -1,7 +1,8 @@
 // The automatic design, the user's story end to end with the real parts (server, job runner and
 // built-in engine, Chromium, a simulated machine over WebSocket): a designer saves an order with
 // upper and lower jaw models and the AI switch on; the order list follows the automatic design to
-// "Ready". She opens the order in the editor: the engine's wires are there, each marked AI. She
+// "Ready". She opens the order in the editor: the engine's wires are there, each marked AI, and the
+// AI review names the prescribed clasp it left out (on a tooth the jaw lacks) and why. She
 // changes one wire's clearance, which makes it hers (the mark goes), and it is saved. She sends it
 // to her machine (not AI-enabled), which bends it; an AI wire nobody accepted, sent to the same
 // machine, is refused with the specification's message, in English and in Chinese.
@@ -17,7 +18,7 @@ import { DEFAULT_PRESCRIPTION } from '../../common/prescription.ts';
 import { teethJaw } from '../fixtures/teeth-jaws.ts';
 import { binaryStl, soupOf } from '../fixtures/stl.ts';
 import { SimDevice } from '../device-sim.ts';
-import { apiLogin, createDesigner, machineFor, orderIdOf, signInViaApi } from './helpers.ts';
+import { ADMIN_PASSWORD, apiLogin, createDesigner, machineFor, orderIdOf, signInViaApi } from './helpers.ts';
 
 test.use({ locale: 'en-US', viewport: { width: 960, height: 600 } });
 
@@ -60,6 +61,14 @@ test('an order with AI on is designed by the engine; the designer edits a wire, 
   const machine = new SimDevice({ url: WS_URL, key: device.key, stepMs: 50 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  // The lab's default prescription with one more clasp, on the upper right third molar the
+  // generated jaws do not have: the engine leaves it out and says why.
+  const admin = { Authorization: await apiLogin(request, 'admin', ADMIN_PASSWORD) };
+  const params = (await (await request.post('/admin/base/sys/param/list', { headers: admin, data: {} })).json()).data as { id: number; keyName: string; data: string }[];
+  const param = params.find((p) => p.keyName === 'aiPrescription')!;
+  const extra = { ...DEFAULT_PRESCRIPTION, upper: { ...DEFAULT_PRESCRIPTION.upper!, wires: [...DEFAULT_PRESCRIPTION.upper!.wires, { type: 'singleArmClasp' as const, teeth: [1] }] } };
+  const setDefault = async (data: string) => expect((await (await request.post('/admin/base/sys/param/update', { headers: admin, data: { id: param.id, data } })).json()).code).toBe(1000);
+  await setDefault(JSON.stringify(extra));
   try {
     await machine.start();
 
@@ -91,7 +100,7 @@ test('an order with AI on is designed by the engine; the designer edits a wire, 
     await expect(cell.getByTestId('ai-status-tag')).toHaveText('Ready');
     await page.screenshot({ path: test.info().outputPath('ai-list-ready.png') });
 
-    // What the engine placed: every wire of the default prescription, each marked as its own.
+    // What the engine placed: every wire of the default prescription (not the extra clasp), each marked as its own.
     const orderId = await orderIdOf(request, token, PATIENT);
     const designed = await storedWires(request, token, orderId);
     const prescribed = DEFAULT_PRESCRIPTION.upper!.wires.length + DEFAULT_PRESCRIPTION.lower!.wires.length;
@@ -116,6 +125,11 @@ test('an order with AI on is designed by the engine; the designer edits a wire, 
       }).length,
     );
     expect(cut).toBe(0);
+    // The AI review beside the list: the clasp left out, in the words of its code and FDI numbers.
+    const review = page.getByTestId('ai-review');
+    await expect(review.locator('[data-kind="left-out"]')).toHaveText(['Single-arm clasp (18): AI detection failed on tooth 18; left out.']);
+    await review.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('ai-editor-review.png') });
     await page.screenshot({ path: test.info().outputPath('ai-editor-wires.png') });
 
     // The designer changes a clasp's clearance with the wire tool: the wire is hers, the others stay the engine's.
@@ -187,5 +201,6 @@ test('an order with AI on is designed by the engine; the designer edits a wire, 
     expect(errors).toEqual([]);
   } finally {
     await machine.stop();
+    await setDefault(param.data);
   }
 });

@@ -1,7 +1,8 @@
 // The automatic design around its engine (server/modules/ai) through the real app: saving an
 // order with AI on submits it, the autodesign job runs after the teeth job (a fake engine in its
 // thread), the design is stored with its wires marked `ai` and aiStatus goes submitted ->
-// processing -> ready; the built-in engine designs a generated jaw, and fails cleanly with its reasons on one without teeth; retryAI resubmits only
+// processing -> ready; its report (wires left out, tags held short) is kept with the design's
+// version and served with the design (getDesignData's aiReport, the design's own scope); the built-in engine designs a generated jaw, and fails cleanly with its reasons on one without teeth; retryAI resubmits only
 // a failed order of one's own; aiStatistics counts; a bend job of an unaccepted AI wire goes only
 // to an AI-enabled device; prescriptions are checked with a message. The user's test and the
 // attacker's for each call.
@@ -110,6 +111,11 @@ describe('automatic design lifecycle', () => {
     const doc = parseDocument(design.data);
     expect(doc.wires!.map((w) => [w.type, w.jaw, w.ai])).toEqual(DEFAULT_PRESCRIPTION.upper!.wires.map((w) => [w.type, 'upper', { accepted: false }]));
     for (const w of doc.wires!) expect(w.points.length).toBeGreaterThan(2);
+    // Its report is served with the design: every wire placed, and the base's (prescribed: base true).
+    const kept = design.aiReport;
+    expect(kept.version).toBe(design.version);
+    expect(kept.report.wires.map((w: { wireId: string; status: string }) => [w.wireId, w.status])).toEqual(doc.wires!.map((w) => [w.id, 'placed']));
+    expect(kept.report.bases.map((b: { jaw: string }) => b.jaw)).toEqual(['upper']);
   });
 
   it('the built-in engine fails cleanly with its reasons on models with no teeth; retryAI resubmits and a working engine makes it ready', async () => {
@@ -225,6 +231,81 @@ describe('automatic design lifecycle', () => {
       // A designer's own wire (no ai mark) goes anywhere.
       expect((await bend(plain, { id: 'mine' })).body).toMatchObject({ code: 1000 });
     });
+  });
+});
+
+describe("the automatic design's report (getDesignData's aiReport)", () => {
+  const load = (orderId: number | string, token = anna) => call('GET', `/admin/design/getDesignData?orderId=${orderId}`, token);
+  const report = async (orderId: number, token = anna) => (await load(orderId, token)).body.data.aiReport;
+  let orderId: number;
+
+  it('is kept with the design version it came with: a wire left out with its reason, a tag held short; no diagnostics', async () => {
+    orderId = await addOrder(anna, { enableAI: 1 });
+    await run(KINDS(fake('fakeAutodesignLeftOut')));
+    expect(await info(orderId)).toMatchObject({ aiStatus: AI_STATUS.ready });
+    const res = await load(orderId);
+    expect(res.body.code).toBe(1000);
+    const [clasp1, clasp2, bow] = DEFAULT_PRESCRIPTION.upper!.wires;
+    // Beside the design's own fields, as they were before the report was added.
+    expect(Object.keys(res.body.data)).toEqual(['orderId', 'version', 'schemaVersion', 'data', 'updateTime', 'aiReport']);
+    expect(res.body.data).toMatchObject({ orderId, version: 1, schemaVersion: 1 });
+    expect(res.body.data.aiReport).toEqual({
+      orderId,
+      version: 1,
+      createTime: expect.any(String),
+      report: {
+        wires: [
+          { wireId: 'ai-0', jaw: 'upper', type: clasp1!.type, teeth: clasp1!.teeth, status: 'placed', tipUndercut: 0.25 },
+          { wireId: 'ai-1', jaw: 'upper', type: clasp2!.type, teeth: clasp2!.teeth, status: 'placed', tipUndercut: 0.25 },
+          { jaw: 'upper', type: bow!.type, teeth: bow!.teeth, status: 'failed', code: 'DETECTION_FAILED', tooth: bow!.teeth[0], message: `AI detection failed on tooth ${bow!.teeth[0]}` },
+        ],
+        bases: [{ jaw: 'upper', status: 'generated', slots: [{ wireId: 'ai-0', status: 'cut' }], tags: [{ wireId: 'ai-0', inside: 0.2, outside: 1 }] }],
+      },
+    });
+    // An orders admin reads it too.
+    expect((await report(orderId, admin)).version).toBe(1);
+  });
+
+  it("only for an order whose design the caller may read: another department's designer, no permission, no such order", async () => {
+    const now = '2026-01-01 00:00:00';
+    const south = await t.ctx.db.insertInto('base_sys_department').values({ name: 'Lab South', parentId: null, createTime: now, updateTime: now }).returning('id').executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('base_sys_user').set({ departmentId: south.id }).where('username', '=', 'ben').execute();
+    const theirs = await load(orderId, ben);
+    expect(theirs.body).toMatchObject({ code: 1001, message: 'The order does not exist or you may not design it' });
+    expect(theirs.body.data).toBeUndefined();
+    expect(JSON.stringify(theirs.body)).not.toContain('DETECTION_FAILED');
+    const without = await load(orderId, olga);
+    expect(without.status).toBe(403);
+    expect(JSON.stringify(without.body)).not.toContain('DETECTION_FAILED');
+    expect((await load(999_999)).body).toMatchObject({ code: 1001, message: 'The order does not exist or you may not design it' });
+    expect((await load('x')).body.code).toBe(1002);
+    // An order without a design has neither (the answer as before); a designer's design alone, no report.
+    const plain = await addOrder(anna);
+    expect((await load(plain)).body).toEqual({ code: 1000, message: 'success', data: null });
+    expect((await call('POST', '/admin/design/save', anna, { orderId: plain, baseVersion: 0, data: { schemaVersion: 1 } })).body.code).toBe(1000);
+    expect((await load(plain)).body.data).toMatchObject({ version: 1, aiReport: null });
+  });
+
+  it("a designer's save keeps it (with its version); the next AI design replaces it; a run that fails leaves it", async () => {
+    const current = (await load(orderId)).body.data;
+    expect((await call('POST', '/admin/design/save', anna, { orderId, baseVersion: current.version, data: current.data })).body.code).toBe(1000);
+    expect((await load(orderId)).body.data).toMatchObject({ version: 2, aiReport: { version: 1 } });
+    // Resubmitted: the engine places every wire this time.
+    expect((await call('POST', '/admin/order/info/update', anna, { id: orderId, enableAI: 0 })).body.code).toBe(1000);
+    expect((await call('POST', '/admin/order/info/update', anna, { id: orderId, enableAI: 1 })).body.code).toBe(1000);
+    await run(KINDS());
+    expect(await info(orderId)).toMatchObject({ aiStatus: AI_STATUS.ready });
+    const replaced = await report(orderId);
+    expect(replaced.version).toBe(3);
+    expect(replaced.report.wires.map((w: { status: string }) => w.status)).toEqual(['placed', 'placed', 'placed']);
+    expect(replaced.report.bases).toEqual([]);
+    // A report that is not one fails the run like an unusable design; the kept one stays.
+    expect((await call('POST', '/admin/design/retryAI', anna, { orderId })).body.code).toBe(1001);
+    expect((await call('POST', '/admin/order/info/update', anna, { id: orderId, enableAI: 0 })).body.code).toBe(1000);
+    expect((await call('POST', '/admin/order/info/update', anna, { id: orderId, enableAI: 1 })).body.code).toBe(1000);
+    await run(KINDS(fake('fakeAutodesignBadReport')));
+    expect(await info(orderId)).toMatchObject({ aiStatus: AI_STATUS.fail, aiError: expect.stringMatching(/no usable design \(an invalid report \(report\.0\.code: /) });
+    expect((await load(orderId)).body.data).toMatchObject({ version: 3, aiReport: { version: 3 } });
   });
 });
 

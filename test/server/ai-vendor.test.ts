@@ -1,8 +1,8 @@
 // An outside AI service in place of the built-in engine (server/modules/ai/vendor*.ts), with a fake
 // service as its own process (fake-ai-vendor.ts) and the real server on a free port: the entry's
 // secret shown once; the signed job, the model links the service fetches without a session, its
-// signed callback storing the design (ready) or failing the order; forged, stale, replayed
-// (also two copies at once), misdirected, oversize and invalid callbacks refused with nothing
+// signed callback storing the design (ready) with its report, or failing the order; forged, stale, replayed
+// (also two copies at once), misdirected, oversize and invalid callbacks (bad reports too) refused with nothing
 // changed; a refusing or unreachable service and a missed deadline fail the order with the
 // reason; retryAI sends it again; tampered and expired links refused; the secret in no log.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -197,6 +197,10 @@ describe('the exchange', () => {
     // The service's wires are the engine's until accepted, whatever it sent.
     expect(design.data.wires.length).toBeGreaterThan(0);
     for (const w of design.data.wires) expect(w.ai).toEqual({ accepted: false });
+    // Its report is served with the design, as the built-in engine's.
+    const kept = design.aiReport;
+    expect(kept).toMatchObject({ orderId: id, version: design.version, report: { bases: [] } });
+    expect(kept.report.wires.map((w: { wireId: string; status: string }) => [w.wireId, w.status])).toEqual(design.data.wires.map((w: { id: string }) => [w.id, 'placed']));
   });
 
   it('while the AI service connector plugin is disabled, orders go to the built-in engine', async () => {
@@ -244,15 +248,31 @@ describe('the exchange', () => {
     expect((await post(callbackUrl(job, 'design', 'both'), good)).body).toMatchObject({ code: 1002, message: expect.stringMatching(/lower jaw/) });
     expect((await post(url, { jobId: job.jobId, design: { schemaVersion: 1, wires: [{ type: 'labialBow', jaw: 'lower' }] } })).body.code).toBe(1002);
     expect((await post(callbackUrl(job, 'nonsense', 'upper'), good)).status).toBe(404);
+    // A report that is not one: refused like a bad design (an unknown code, no status, too many entries, a third base, a tag with no wire).
+    const entry0 = { wireId: 'w1', jaw: 'upper', type: 'labialBow', teeth: [6, 11] };
+    for (const bad of [
+      { report: [{ ...entry0, status: 'failed', code: 'TOO_HARD' }] },
+      { report: [entry0] },
+      { report: Array.from({ length: 201 }, () => ({ ...entry0, status: 'placed' })) },
+      { bases: ['upper', 'lower', 'upper'].map((jaw) => ({ jaw, status: 'generated', slots: [] })) },
+      { bases: [{ jaw: 'upper', status: 'generated', slots: [], tags: [{ inside: 0.2, outside: 1 }] }] },
+      { report: 'all fine' },
+    ]) {
+      expect((await post(url, { ...good, ...bad })).body.code, JSON.stringify(bad).slice(0, 200)).toBe(1002);
+    }
     expect((await info(id)).aiStatus).toBe(AI_STATUS.processing);
     expect((await call('GET', `/admin/design/getDesignData?orderId=${id}`, anna)).body.data).toBeNull();
-    // The real one.
-    const report = [{ wireId: 'w1', jaw: 'upper', type: 'labialBow', teeth: [6, 11], ok: true }];
-    const res = await post(url, { ...good, report });
+    // The real one: a report of the first contract (ok, and fields of its own) is still taken, as placed.
+    const report = [{ wireId: 'w1', jaw: 'upper', type: 'labialBow', teeth: [6, 11], ok: true, note: 'dropped' }];
+    const bases = [{ jaw: 'upper', status: 'generated', slots: [{ wireId: 'w1', status: 'cut' }], tags: [{ wireId: 'w1', inside: -0.3, outside: 2 }] }];
+    const res = await post(url, { ...good, report, bases });
     expect(res.body).toMatchObject({ code: 1000, data: { orderId: id, aiStatus: AI_STATUS.ready } });
+    const wires = [{ wireId: 'w1', jaw: 'upper', type: 'labialBow', teeth: [6, 11], status: 'placed' }];
     const kept = await t.ctx.db.selectFrom('geo_job').select('result').where('id', '=', job.jobId).executeTakeFirstOrThrow();
-    expect(JSON.parse(kept.result!)).toEqual({ handedTo: entry.id, report });
-    expect((await call('GET', `/admin/design/getDesignData?orderId=${id}`, anna)).body.data.data.wires).toEqual([{ id: 'w1', type: 'labialBow', jaw: 'upper', points: [], ai: { accepted: false } }]);
+    expect(JSON.parse(kept.result!)).toEqual({ handedTo: entry.id, report: wires });
+    const stored = (await call('GET', `/admin/design/getDesignData?orderId=${id}`, anna)).body.data;
+    expect(stored.aiReport).toMatchObject({ orderId: id, version: 1, report: { wires, bases } });
+    expect(stored.data.wires).toEqual([{ id: 'w1', type: 'labialBow', jaw: 'upper', points: [], ai: { accepted: false } }]);
     // Once ready, nothing more is taken.
     expect((await post(url, good)).status).toBe(409);
   });

@@ -46,7 +46,7 @@ describe('design documents', () => {
     t.clock.advance(60_000);
     const second = await save(anna, { orderId: id, data: doc(2), baseVersion: 1 });
     expect(second.body.data).toMatchObject({ version: 2, updateTime: '2026-01-01 08:01:00' });
-    expect((await load(anna, id)).body.data).toEqual({ orderId: id, version: 2, schemaVersion: 1, data: doc(2), updateTime: '2026-01-01 08:01:00' });
+    expect((await load(anna, id)).body.data).toEqual({ orderId: id, version: 2, schemaVersion: 1, data: doc(2), updateTime: '2026-01-01 08:01:00', aiReport: null });
   });
 
   it('a save based on an older version is refused with a clear message and changes nothing', async () => {

@@ -2,7 +2,7 @@
 // port (printed as "LISTENING <port>"), takes jobs at POST /job (checking the server's signature
 // with the secret it was given), fetches every model link, and answers by the signed callback.
 // Controlled over HTTP by the test: POST /control { secret, mode }, GET /jobs (what it got).
-// mode: design (a design of one wire per prescribed upper wire), fail (a fail callback), refuse
+// mode: design (a design of one wire per prescribed upper wire, and its report), fail (a fail callback), refuse
 // (503 to the job), silent (takes the job and never answers).
 import http from 'node:http';
 import type { AiVendorJob } from '../../common/ai-vendor.ts';
@@ -30,7 +30,8 @@ async function answer(entry: (typeof jobs)[number]) {
   if (mode === 'silent') return;
   const url = mode === 'design' ? job.callback.replace('{type}', 'design').replace('{jawType}', 'upper') : job.callback.replace('{type}', 'fail').replace('{jawType}', 'both');
   const wires = (job.prescription.upper?.wires ?? []).map((w, i) => ({ id: `vendor-${i}`, type: w.type, jaw: 'upper', teeth: w.teeth, points: [], ai: { accepted: true } }));
-  const body = mode === 'design' ? { jobId: job.jobId, design: { schemaVersion: 1, wires, vendor: 'fake' }, report: [] } : { jobId: job.jobId, reason: 'no teeth found on the upper model' };
+  const report = wires.map((w) => ({ wireId: w.id, jaw: w.jaw, type: w.type, teeth: w.teeth, status: 'placed' }));
+  const body = mode === 'design' ? { jobId: job.jobId, design: { schemaVersion: 1, wires, vendor: 'fake' }, report } : { jobId: job.jobId, reason: 'no teeth found on the upper model' };
   const res = await signedPost(url, entry.keyId, secret, JSON.stringify(body));
   entry.callback = { status: res.status, body: await res.json().catch(() => null) };
 }

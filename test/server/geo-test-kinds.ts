@@ -81,6 +81,29 @@ export async function fakeAutodesign(
   };
 }
 
+/**
+ * An engine that leaves the last prescribed upper wire out (AI detection failed on its first
+ * tooth) and reports the base holding the first wire's tag short, as the built-in engine does.
+ */
+export async function fakeAutodesignLeftOut(input: { prescription: { upper: { wires: { type: string; teeth: number[] }[] } | null } }) {
+  const prescribed = input.prescription.upper?.wires ?? [];
+  const made = prescribed.slice(0, -1).map((w, i) => ({ id: `ai-${i}`, type: w.type, jaw: 'upper', teeth: w.teeth, ai: { accepted: false } }));
+  const last = prescribed.at(-1)!;
+  return {
+    design: { schemaVersion: 1, wires: made },
+    report: [
+      ...made.map((w) => ({ wireId: w.id, jaw: 'upper', type: w.type, teeth: w.teeth, status: 'placed', tipUndercut: 0.25, detail: 'not kept' })),
+      { jaw: 'upper', type: last.type, teeth: last.teeth, status: 'failed', code: 'DETECTION_FAILED', tooth: last.teeth[0], message: `AI detection failed on tooth ${last.teeth[0]}`, detail: 'not kept' },
+    ],
+    bases: [{ jaw: 'upper', status: 'generated', volume: 1234, slots: [{ wireId: 'ai-0', status: 'cut' }], tags: [{ wireId: 'ai-0', inside: 0.2, outside: 1 }] }],
+  };
+}
+
+/** An engine whose design is good but whose report is not (a failure of an unknown code). */
+export async function fakeAutodesignBadReport() {
+  return { design: { schemaVersion: 1, wires: [] }, report: [{ jaw: 'upper', type: 'labialBow', teeth: [6, 11], status: 'failed', code: 'TOO_HARD' }], bases: [] };
+}
+
 /** An engine that answers something that is no design. */
 export async function fakeAutodesignJunk() {
   return { design: { schemaVersion: 99, wires: [] }, report: [] };

@@ -1,6 +1,7 @@
 // The wire panel's words: the live rules' issues in the specification's sentences (en, zh, de)
-// with the offending length, the list's status, and auto-fit refused for other types than the
-// single-arm clasp. The panel is rendered (server-side, no DOM needed) for a real headless editor
+// with the offending length, the list's status, auto-fit refused for other types than the
+// single-arm clasp, and the AI review (wires left out, tags held short) in the designer's tooth
+// numbering. The panel is rendered (server-side, no DOM needed) for a real headless editor
 // whose clasp was placed through the worker and then given a too short end straight.
 /// <reference path="../../src/po.d.ts" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import { messages as en } from '../../src/locales/en/messages.po';
 import { messages as zh } from '../../src/locales/zh/messages.po';
 import type { WireDesign } from '../../src/editor/engine/document.ts';
 import { WirePanel } from '../../src/editor/features/wires/WirePanel.tsx';
+import { setToothNumbering } from '../../src/ui/toothNumbering.ts';
+import type { AiReportRecord } from '../../common/ai-report.ts';
 import { headlessEditor, openJaws, type Headless } from './editor-harness.ts';
 
 i18n.load({ en, zh, de });
@@ -77,5 +80,48 @@ describe('wire panel', () => {
     expect(text(panel('zh'))).toContain('自动贴合仅支持单臂卡环');
     expect(text(panel('de'))).toContain('Die automatische Anpassung unterstützt nur die einarmige Klammer');
     expect(text(panel('en'))).toContain('2. Labial bow');
+  });
+
+  it('reviews an AI design: the wire left out with its reason and the tag held short, in the tooth numbering chosen; none for a design of the designer', () => {
+    const editor = h.editor;
+    const record: AiReportRecord = {
+      orderId: 7,
+      version: 1,
+      createTime: '2026-11-28 10:00:00',
+      report: {
+        wires: [
+          { wireId: clasp.id, jaw: 'lower', type: 'singleArmClasp', teeth: [30], status: 'placed' },
+          { jaw: 'upper', type: 'labialBow', teeth: [6, 11], status: 'failed', code: 'DETECTION_FAILED', tooth: 6, message: 'AI detection failed for the labial bow on tooth 13' },
+          { jaw: 'upper', type: 'arrowClasp', teeth: [3, 4], status: 'failed', code: 'COLLISION' },
+        ],
+        bases: [
+          { jaw: 'lower', status: 'generated', slots: [], tags: [{ wireId: clasp.id, inside: 0.2, outside: 1 }] },
+          { jaw: 'upper', status: 'failed', code: 'OUTLINE_FAILED', slots: [] },
+        ],
+      },
+    };
+    editor.wires.setReview(record);
+    // The designer's own wires: nothing to review.
+    expect(panel('en')).not.toContain('data-testid="ai-review"');
+    const doc = editor.getState().document;
+    editor.changeDocument('test', { ...doc, wires: doc.wires!.map((w) => (w.id === clasp.id ? { ...w, ai: { accepted: false } } : w)) });
+    const en = text(panel('en'));
+    expect(en).toContain('AI review');
+    expect(en).toContain('Labial bow (13, 23): AI detection failed on tooth 13; left out.');
+    expect(en).toContain('Arrow clasp (16, 15): the bending path collided with the machine; left out.');
+    expect(en).toContain('Tag of Single-arm clasp (46) 0.2 mm inside the base, 1 corner outside the acrylic: check before processing.');
+    expect(en).toContain('The upper base could not be designed automatically; the wires are kept.');
+    expect(panel('en')).toMatch(/data-kind="tag" data-wire="[^"]+"><button/);
+    expect(text(panel('zh'))).toContain('唇弓 (13, 23)：AI 识别牙位 13 失败，已略去。');
+    expect(text(panel('zh'))).toContain('在基托内 0.2 mm，1 个拐点在树脂外：加工前请检查。');
+    expect(text(panel('de'))).toContain('Retentionsteil von Einarmige Klammer (46) 0,2 mm innerhalb der Basis, 1 Ecke außerhalb des Kunststoffs');
+    setToothNumbering('universal');
+    try {
+      expect(text(panel('en'))).toContain('Labial bow (6, 11): AI detection failed on tooth 6; left out.');
+    } finally {
+      setToothNumbering('fdi');
+    }
+    editor.wires.setReview(null);
+    expect(panel('en')).not.toContain('data-testid="ai-review"');
   });
 });

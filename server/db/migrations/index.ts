@@ -27,6 +27,7 @@ import * as m0240 from './0240_helper_modules.ts';
 import * as m0220 from './0220_plugin_demo.ts';
 import * as m0230 from './0230_plugins.ts';
 import * as m0210 from './0210_hub_nodes.ts';
+import * as m0260 from './0260_ai_report.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0220_plugin_demo': m0220,
   '0230_plugins': m0230,
   '0210_hub_nodes': m0210,
+  '0260_ai_report': m0260,
 };

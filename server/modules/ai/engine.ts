@@ -5,7 +5,8 @@
 // autodesignKind({ module, fn }).
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AutodesignWireReport } from '../../../common/autodesign.ts';
+import type { AiBaseReport, AiWireReport } from '../../../common/ai-report.ts';
+import type { AutodesignBaseReport, AutodesignWireReport } from '../../../common/autodesign.ts';
 import { localBlobPath } from '../space/storage.ts';
 import type { BiteResult } from '../../../common/bite.ts';
 import type { Prescription } from '../../../common/prescription.ts';
@@ -35,18 +36,6 @@ export interface AutodesignInput {
   prescription: Prescription;
 }
 
-/** What became of one prescribed wire. */
-export interface WireReport {
-  /** The design's wire id (absent when the wire could not be made). */
-  wireId?: string;
-  jaw: Jaw;
-  type: WireType;
-  teeth: number[];
-  ok: boolean;
-  /** Why it was not made, or a warning. */
-  message?: string;
-}
-
 /** A design document (common/design.ts format) whose wires the engine made carry `ai`. */
 export interface AutodesignDocument {
   schemaVersion: number;
@@ -56,7 +45,10 @@ export interface AutodesignDocument {
 
 export interface AutodesignResult {
   design: AutodesignDocument;
-  report: WireReport[];
+  /** Per prescribed wire (common/ai-report.ts); kept with the stored design (order_ai_report). */
+  report: AiWireReport[];
+  /** Per jaw whose prescription asks for a base. */
+  bases: AiBaseReport[];
 }
 
 export type AutodesignEngine = (input: AutodesignInput, onProgress: (f: number) => void) => Promise<AutodesignResult>;
@@ -67,7 +59,7 @@ interface EngineModules {
     module: object,
     input: { upper: Uint8Array | null; lower: Uint8Array | null; prescription: Prescription; bite: BiteResult | null },
     options?: { onProgress?: (f: number) => void },
-  ): Promise<{ document: AutodesignDocument; report: AutodesignWireReport[] }>;
+  ): Promise<{ document: AutodesignDocument; report: AutodesignWireReport[]; bases: AutodesignBaseReport[] }>;
 }
 
 /** Worker code (workers/), loaded by URL in the job's thread: the server project does not type-check it. */
@@ -89,14 +81,27 @@ export const runAutodesign: AutodesignEngine = async (input, onProgress) => {
   const prescription: Prescription = { upper: input.upper ? input.prescription.upper : null, lower: input.lower ? input.prescription.lower : null };
   // the jaws are designed where the editor draws them: in the registered bite, when there is one
   const out = await engine.autodesign(compiled, { upper: read(input.upper), lower: read(input.lower), prescription, bite: input.bite }, { onProgress });
-  const report: WireReport[] = out.report.map((r) => ({
+  // The reports as the designer reviews them: the diagnostics (detail, the base's figures) stay behind.
+  const report: AiWireReport[] = out.report.map((r) => ({
     ...(r.wireId ? { wireId: r.wireId } : {}),
     jaw: r.jaw,
     type: r.type,
     teeth: r.teeth,
-    ok: r.status === 'placed',
+    status: r.status,
+    ...(r.code ? { code: r.code } : {}),
+    ...(r.tooth !== undefined ? { tooth: r.tooth } : {}),
     ...(r.message ? { message: r.message } : {}),
+    ...(r.tipUndercut !== undefined ? { tipUndercut: r.tipUndercut } : {}),
+    ...(r.dieRadius !== undefined ? { dieRadius: r.dieRadius } : {}),
   }));
-  if (report.length > 0 && !report.some((r) => r.ok)) throw new Error(report.map((r) => r.message ?? `${r.type} failed`).join('; '));
-  return { design: out.document, report };
+  const bases: AiBaseReport[] = out.bases.map((b) => ({
+    jaw: b.jaw,
+    status: b.status,
+    ...(b.code ? { code: b.code } : {}),
+    ...(b.message ? { message: b.message } : {}),
+    slots: b.slots.map((s) => ({ wireId: s.wireId, status: s.status, ...(s.code ? { code: s.code } : {}) })),
+    ...(b.tags ? { tags: b.tags } : {}),
+  }));
+  if (report.length > 0 && !report.some((r) => r.status === 'placed')) throw new Error(report.map((r) => r.message ?? `${r.type} failed`).join('; '));
+  return { design: out.document, report, bases };
 };

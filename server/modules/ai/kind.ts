@@ -5,7 +5,8 @@
 //   from the order as it is then (models, stored teeth, bite, prescription).
 // - Done: the engine's document is checked like an editor save (format version, wire types, size)
 //   and saved as the order's next design version through the editor's store (writeDesign), its
-//   wires marked `ai` by the engine; aiStatus processing -> ready. A document the designer saved
+//   wires marked `ai` by the engine; its report (per wire and base, checked: report.ts) kept with
+//   that version (order_ai_report); aiStatus processing -> ready. A document the designer saved
 //   while the job ran is not overwritten, and a submitted order's design stays frozen: both end in
 //   fail with the reason, like an unusable answer.
 // - Failed for good (after its last attempt): aiStatus -> fail with the reason (aiError).
@@ -25,6 +26,7 @@ import { PreparedResult, type GeoKind, type HookArgs } from '../geo-jobs/types.t
 import { writeDesign } from '../design/service.ts';
 import type { AutodesignInput, AutodesignJaw, AutodesignResult } from './engine.ts';
 import { orderPrescription } from './prescription.ts';
+import { keepReport, reportOf } from './report.ts';
 import { AUTODESIGN_KIND, moveAi, type AutodesignJobInput } from './status.ts';
 import { aiServiceFor, releaseOrder, sendToService, VENDOR_DEADLINE_MINUTES, VENDOR_REASONS } from './vendor.ts';
 
@@ -90,7 +92,8 @@ export function unusable(result: unknown): string | null {
   if (!Array.isArray(doc.wires)) return 'no wires';
   if (doc.wires.some((w) => !w || !isWireType((w as { type?: unknown }).type))) return 'a wire of an unknown type';
   if (new TextEncoder().encode(JSON.stringify(doc)).length > DESIGN_MAX_BYTES) return 'the design is too large';
-  return null;
+  const report = reportOf(r ?? {});
+  return 'problem' in report ? report.problem : null;
 }
 
 /** aiStatus processing | submitted -> fail with the reason; the order is no longer awaited from a service. */
@@ -105,8 +108,8 @@ async function failed({ ctx, trx, job }: HookArgs, reason: string): Promise<void
 }
 
 /**
- * Stores an engine's (or service's) answer as the order's next design version and moves aiStatus
- * to ready; an unusable answer, a frozen order or a design saved since `since` (when the run
+ * Stores an engine's (or service's) answer as the order's next design version, with its report
+ * (none when the answer has none), and moves aiStatus to ready; an unusable answer, a frozen order or a design saved since `since` (when the run
  * started) fail it instead. Nothing when the order no longer awaits it (switched off,
  * resubmitted). Run in the transaction of the job's (or callback's) end.
  */
@@ -122,12 +125,15 @@ export async function storeAiDesign(ctx: AppContext, trx: Db, orderId: number, s
   const { design } = result as AutodesignResult;
   const now = ctx.clock.now();
   const time = formatTime(now);
+  const baseVersion = current?.version ?? 0;
   const written = await writeDesign(
     ctx,
-    { orderId, userId: order.designerId, baseVersion: current?.version ?? 0, schemaVersion: design.schemaVersion, text: JSON.stringify(design), time },
+    { orderId, userId: order.designerId, baseVersion, schemaVersion: design.schemaVersion, text: JSON.stringify(design), time },
     trx,
   );
   if (!written) return failAi(ctx, trx, orderId, AI_REASONS.edited);
+  const kept = reportOf(result as AutodesignResult);
+  await keepReport(trx, orderId, baseVersion + 1, 'report' in kept ? kept.report : null, time);
   await moveAi(trx, { orderId, to: AI_STATUS.ready, why: 'done', now, set: { aiError: null, aiEndTime: time } });
   await releaseOrder(trx, orderId);
 }

@@ -8,8 +8,9 @@
 //   within 5 minutes, nonce used once). On whose data: only that order, only while it is
 //   processing and awaited from that entry under the body's jobId, before the deadline. Limits:
 //   AI_CALLBACK_MAX_PER_WINDOW calls per address (all) and per key (signed ones) in 15 minutes,
-//   AI_CALLBACK_MAX_BYTES of body. type design: { jobId, design, report? } checked like
-//   an editor save (format version, wire types, size), every wire marked ai { accepted: false },
+//   AI_CALLBACK_MAX_BYTES of body. type design: { jobId, design, report?, bases? } checked like
+//   an editor save (format version, wire types, size), the report like the built-in engine's
+//   (common/ai-request.ts: a bad entry refuses the callback), every wire marked ai { accepted: false },
 //   its wires only on the jaws of jawType, which the order must have models of; stored as the
 //   order's next design version (kind.ts storeAiDesign), aiStatus -> ready. type fail:
 //   { jobId, reason } -> aiStatus fail with the reason. A refused callback changes nothing.
@@ -18,6 +19,8 @@ import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { AI_CALLBACK_JAWS, AI_CALLBACK_MAX_BYTES, AI_CALLBACK_PATH, AI_CALLBACK_TYPES, AI_FILE_PATH, type AiCallbackJaw } from '../../../common/ai-vendor.ts';
+import { aiBaseReportSchema, aiWireReportSchema } from '../../../common/ai-request.ts';
+import { AI_REPORT_LIMITS } from '../../../common/ai-report.ts';
 import { designDocumentSchema } from '../../../common/design-request.ts';
 import { AI_STATUS } from '../../../common/orders.ts';
 import { SIGNATURE_HEADERS } from '../../../common/signature.ts';
@@ -44,7 +47,13 @@ const bucket = (who: string) => ({ key: `aiCallBack:${who}`, max: AI_CALLBACK_MA
 const OPEN = epsGroup('ai', '/admin/base/open', 'AiService');
 
 const jobId = z.number().int().positive();
-const designBody = z.object({ jobId, design: designDocumentSchema, report: z.array(z.looseObject({})).max(200).optional() });
+// The report's entries as the built-in engine's (common/ai-report.ts); a bad one refuses the callback.
+const designBody = z.object({
+  jobId,
+  design: designDocumentSchema,
+  report: z.array(aiWireReportSchema).max(AI_REPORT_LIMITS.wires).optional(),
+  bases: z.array(aiBaseReportSchema).max(AI_REPORT_LIMITS.bases).optional(),
+});
 const failBody = z.object({ jobId, reason: z.string().trim().min(1).max(1000) });
 
 const notAwaited = (orderId: number) => new ApiError(Code.fail, 'aiCallbackNotAwaited', 409, { orderId });
@@ -143,11 +152,12 @@ export function aiVendorRoutes(ctx: AppContext) {
             const h = await heldBy(trx, orderId, ctx.clock.now());
             if (now?.aiStatus !== AI_STATUS.processing || !h || h.configId !== key.configId || h.jobId !== body.jobId) throw notAwaited(orderId);
             if (design) {
-              const report = 'report' in body ? (body.report ?? []) : [];
+              const { report, bases } = body as z.output<typeof designBody>;
               // The service's per-wire report stays with the job, as the engine's does (once the
-              // job has ended: a callback quicker than the job's own end is not kept there).
-              await trx.updateTable('geo_job').set({ result: JSON.stringify({ handedTo: key.configId, report }) }).where('id', '=', h.jobId).where('state', '=', 'done').execute();
-              await storeAiDesign(ctx, trx, orderId, h.sentTime, { design, report });
+              // job has ended: a callback quicker than the job's own end is not kept there), and
+              // with the design it stores (order_ai_report) when it sent one.
+              await trx.updateTable('geo_job').set({ result: JSON.stringify({ handedTo: key.configId, report: report ?? [] }) }).where('id', '=', h.jobId).where('state', '=', 'done').execute();
+              await storeAiDesign(ctx, trx, orderId, h.sentTime, { design, report, bases });
             }
             else await failAi(ctx, trx, orderId, VENDOR_REASONS.failed((body as z.output<typeof failBody>).reason));
           });

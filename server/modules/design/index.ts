@@ -3,6 +3,8 @@
 //   order (its designer, or an orders admin); the permissions are design:save and
 //   design:getDesignData. Saves are optimistic: each names the version it was based on, and a
 //   save based on an older version is refused, so two tabs never silently overwrite each other.
+//   The design's answer carries the automatic design's report kept with it (aiReport, or null):
+//   it belongs to the design, so whoever reads the design reads it, with no permission of its own.
 // - Bend jobs for the machines (bend.routes.ts): stored by the device hub's job service and
 //   announced to the hub through ctx.delivery.
 import { Hono } from 'hono';
@@ -20,6 +22,7 @@ import { bendRoutes } from './bend.routes.ts';
 import { orderCallRoutes } from './order-calls.routes.ts';
 import { aiRoutes } from '../ai/routes.ts';
 import { aiVendorRoutes } from '../ai/vendor-routes.ts';
+import { readReport } from '../ai/report.ts';
 import { assertEditable, currentVersion, readDesign, scopedOrder, visibleOrder, writeDesign } from './service.ts';
 
 export type { DesignRecord } from './service.ts';
@@ -53,12 +56,13 @@ export function designModule(ctx: AppContext) {
       if (!written) throw fail('designStale', { version: await currentVersion(ctx.db, orderId) });
       return ok(c, { orderId, version, updateTime: now });
     })
-    .get('/admin/design/getDesignData', doc('The latest design document of an order, or null'), validate('query', designGetSchema), async (c) => {
+    .get('/admin/design/getDesignData', doc("The latest design document of an order with the automatic design's report (aiReport), or null"), validate('query', designGetSchema), async (c) => {
       const { userId } = authOf(c);
       const { orderId } = c.req.valid('query');
       if (!(await visibleOrder(ctx.db, userId, orderId))) throw fail('designOrderNotFound');
       const record = await readDesign(ctx.db, orderId);
-      return ok(c, record);
+      // A report is only stored with a design, so an order without a design has neither.
+      return ok(c, record && { ...record, aiReport: await readReport(ctx.db, orderId) });
     });
   // After the document's routes (and eps entry), as when the bend calls were a module of their own.
   return routes.route('/', bendRoutes(ctx)).route('/', orderCallRoutes(ctx)).route('/', aiRoutes(ctx)).route('/', aiVendorRoutes(ctx));

@@ -1,6 +1,7 @@
 // Opening an order in the editor: its info, then its models (in parallel, each with its own
-// progress and error) and its saved design, then the autosave that keeps it on the server. What
-// prefetchOrder started when the route was entered is used rather than asked for again.
+// progress and error) and its saved design with the automatic design's report (for the wires
+// panel's review), then the autosave that keeps it on the server. What prefetchOrder started when
+// the route was entered is used rather than asked for again.
 import { Autosave } from '../engine/autosave.ts';
 import { parseDocument } from '../engine/document.ts';
 import type { EditorEngine } from '../engine/EditorEngine.ts';
@@ -44,6 +45,7 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
   });
   forgetPrefetch(orderId);
   engine.loadDocument(parseDocument(saved?.data));
+  engine.wires.setReview(saved?.aiReport ?? null);
   // Saves store the bite the jaws are shown in: the server's, when the document has none yet.
   const port = designPort(orderId);
   const autosave = new Autosave(engine, { ...port, save: (data, version) => port.save(engine.bite.forSave(data), version) }, saved?.version ?? 0);
@@ -61,6 +63,7 @@ export async function openOrder(engine: EditorEngine, orderId: number, signal?: 
     order,
     autosave,
     close: () => {
+      engine.wires.setReview(null);
       watch();
       engine.order.detach();
       engine.baseFile.detach();

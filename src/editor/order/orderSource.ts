@@ -1,11 +1,13 @@
 // The back-end side of an order in the editor: its info, its model files (downloaded by the
-// geometry worker with the session token) and its design document (design/getDesignData, design/save).
+// geometry worker with the session token) and its design document (design/getDesignData, design/save),
+// which carries the automatic design's report.
 import { api, unwrap } from '../../api/api.ts';
 import { session } from '../../api/client.ts';
 import type { DesignPort } from '../engine/autosave.ts';
 import type { DesignDocument, ModelRole } from '../engine/document.ts';
 import type { RemoteStl } from '../../geometry/client.ts';
 import type { OrderStatus } from '../../../common/orders.ts';
+import type { AiReportRecord } from '../../../common/ai-report.ts';
 import { modelVersions, modifyModel, reopenDesign, saveDentureBase, submitDesign, updateDrc } from '../../api/lifecycle.ts';
 import { uploadFiles } from '../../modules/order/upload.ts';
 import type { BaseStoragePort, ModelVersionPort } from './orderFiles.ts';
@@ -35,6 +37,8 @@ export interface SavedDesign {
   schemaVersion: number;
   data: unknown;
   updateTime: string;
+  /** The automatic design's report kept with the design (its AI review), or null. */
+  aiReport: AiReportRecord | null;
 }
 
 /** Larger model files are refused before downloading (the worker could not hold them anyway). */

@@ -1,6 +1,6 @@
 // The wires' side panel section: the next wire's type, diameter and clearance (wire tool), the
-// list of wires (type, diameter, developed length, rule status; select, delete), and for the
-// selected wire its rule messages, auto-fit and deletion.
+// list of wires (type, diameter, developed length, rule status; select, delete), the automatic
+// design's review (AiReview.tsx), and for the selected wire its rule messages, auto-fit and deletion.
 import { useLingui } from '@lingui/react/macro';
 import type { BendCheckResult } from '../../../geometry/client.ts';
 import { WIRE_TYPES, type WireDesign } from '../../engine/document.ts';
@@ -12,6 +12,7 @@ import { FIELD_CLASS, MmField } from '../../ui/MmField.tsx';
 import { formatMm, formatNumber } from '../../../i18n/format.ts';
 import { useEngineStore } from '../../ui/useEngineStore.ts';
 import { OnTeeth } from './OnTeeth.tsx';
+import { AiReview } from './AiReview.tsx';
 import { isDesignerWire } from '../../../../common/ai.ts';
 import { toothName } from '../teeth/labels.ts';
 import { useToothNumbering } from '../../../ui/toothNumbering.ts';
@@ -144,6 +145,7 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
           })}
         </ol>
       )}
+      {view.review && <AiReview engine={engine} wires={wires} report={view.review.report} />}
       {selected && <SelectedWire engine={engine} wire={selected} view={view} />}
     </section>
   );

@@ -21,6 +21,7 @@ import { WireChecks } from './checks.ts';
 import { ToothAnchorError, type AnchorTooth } from '../../../../common/wires/tooth-anchors.ts';
 import { jawOf } from '../../../../common/teeth.ts';
 import { isDesignerWire } from '../../../../common/ai.ts';
+import type { AiReportRecord } from '../../../../common/ai-report.ts';
 import { teethFor } from '../../../../common/wires/teeth-for.ts';
 import { cornerDeleted, cornerInserted, cornerMoved, newWireId, placedWire, reshaped, withoutWire, withWire, withWireAdded, type Shaped } from './edits.ts';
 
@@ -79,6 +80,8 @@ export interface WireView {
   busy: boolean;
   /** Bumped when a check result arrives (the panel re-reads check(id)). */
   checks: number;
+  /** The automatic design's report of the open order (its AI review, read with its design), or null. */
+  review: AiReportRecord | null;
 }
 
 export interface WireHit {
@@ -118,6 +121,7 @@ export const INITIAL_WIRE_VIEW: WireView = {
   problemTooth: null,
   busy: false,
   checks: 0,
+  review: null,
 };
 
 export class WireFeature {
@@ -173,6 +177,11 @@ export class WireFeature {
   private wire(id: string | null): WireDesign | null {
     if (id === null) return null;
     return this.host.document().wires?.find((w) => w.id === id) ?? null;
+  }
+
+  /** The open order's AI report (openOrder reads it; null when closed, or without one). */
+  setReview(review: AiReportRecord | null): void {
+    this.set({ review });
   }
 
   /** The selected wire as in the document, or null. */

@@ -1,10 +1,12 @@
 // The sentences of wire design: type names, the specification's rule messages for the worker's
-// bendCheck issues (BEND_MESSAGES keys), and why a wire action was refused.
-import { msg } from '@lingui/core/macro';
+// bendCheck issues (BEND_MESSAGES keys), why a wire action was refused, and the automatic
+// design's review (a wire left out, a tag the base holds short, a base not made).
+import { msg, plural } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import type { BendIssueCode } from '../../../geometry/client.ts';
 import type { WireType } from '../../engine/document.ts';
 import type { WireProblemCode } from './feature.ts';
+import type { AutodesignFailure } from '../../../../common/autodesign.ts';
 
 /** The editor's one name of each wire type (the wire, slot and device panels); common's WIRE_TYPE_LABELS says the same words. */
 export const WIRE_TYPE_NAMES: Record<WireType, MessageDescriptor> = {
@@ -82,4 +84,43 @@ export function wirePlaceHint(hint: string): MessageDescriptor {
     default:
       return msg`Wire: click tooth ${next} of ${needed}.`;
   }
+}
+
+/**
+ * Why the automatic design left a prescribed wire out (common/autodesign.ts's codes). `wire`: its
+ * name and teeth, `tooth`: the tooth to blame ('' when none), as the designer reads them.
+ */
+export function aiLeftOutMessage(code: AutodesignFailure | undefined, wire: string, tooth: string): MessageDescriptor {
+  switch (code) {
+    case 'DETECTION_FAILED':
+      return tooth ? msg`${wire}: AI detection failed on tooth ${tooth}; left out.` : msg`${wire}: AI detection failed; left out.`;
+    case 'COLLISION':
+      return msg`${wire}: the bending path collided with the machine; left out.`;
+    case 'CHECKS_FAILED':
+      return msg`${wire}: fails the bending checks; left out.`;
+    default:
+      return msg`${wire}: could not be made; left out.`;
+  }
+}
+
+/**
+ * A tag the generated base holds short: its corner nearest the rim `distance` (formatted, mm)
+ * inside the base (or outside it, `inside` false), `outside` corners outside the acrylic.
+ */
+export function aiTagMessage(wire: string, distance: string, inside: boolean, outside: number): MessageDescriptor {
+  if (outside === 0) {
+    return inside
+      ? msg`Tag of ${wire} only ${distance} mm inside the base: check before processing.`
+      : msg`Tag of ${wire} ${distance} mm outside the base: check before processing.`;
+  }
+  return inside
+    ? msg`Tag of ${wire} ${distance} mm inside the base, ${plural(outside, { one: '# corner', other: '# corners' })} outside the acrylic: check before processing.`
+    : msg`Tag of ${wire} ${distance} mm outside the base, ${plural(outside, { one: '# corner', other: '# corners' })} outside the acrylic: check before processing.`;
+}
+
+/** A jaw's base the automatic design could not make (its wires are kept). */
+export function aiBaseFailedMessage(jaw: 'upper' | 'lower'): MessageDescriptor {
+  return jaw === 'upper'
+    ? msg`The upper base could not be designed automatically; the wires are kept.`
+    : msg`The lower base could not be designed automatically; the wires are kept.`;
 }

@@ -1,0 +1,61 @@
+// The automatic design's review in the wires panel, while the design holds wires the engine made:
+// the prescribed wires it left out with their reasons, the bases it could not make, and the tags
+// the generated base holds short (the order's AI report, which comes with its design: getDesignData's
+// aiReport). A tag's row selects its wire when the design still has it.
+import { useLingui } from '@lingui/react/macro';
+import type { AiReport } from '../../../../common/ai-report.ts';
+import type { WireDesign } from '../../engine/document.ts';
+import type { EditorEngine } from '../../engine/EditorEngine.ts';
+import { formatNumber } from '../../../i18n/format.ts';
+import { useToothNumbering } from '../../../ui/toothNumbering.ts';
+import { toothName } from '../teeth/labels.ts';
+import { aiBaseFailedMessage, aiLeftOutMessage, aiTagMessage, WIRE_TYPE_NAMES } from './messages.ts';
+
+export function AiReview({ engine, wires, report }: { engine: EditorEngine | null; wires: readonly WireDesign[]; report: AiReport }) {
+  const { t, i18n } = useLingui();
+  const numbering = useToothNumbering();
+  if (!wires.some((w) => w.ai)) return null;
+  const tooth = (n: number) => toothName(n, numbering);
+  /** A wire as the designer finds it: its type and teeth ("Labial bow (13, 23)"). */
+  const label = (w: { type: WireDesign['type']; teeth?: readonly number[] }) => {
+    const name = t(WIRE_TYPE_NAMES[w.type]);
+    return w.teeth?.length ? `${name} (${w.teeth.map(tooth).join(', ')})` : name;
+  };
+  const leftOut = report.wires.filter((w) => w.status === 'failed');
+  const failedBases = report.bases.filter((b) => b.status === 'failed');
+  const tags = report.bases.flatMap((b) => b.tags ?? []);
+  if (leftOut.length + failedBases.length + tags.length === 0) return null;
+  return (
+    <div className="mt-2 rounded-md border border-violet-200 bg-violet-50 p-2 text-xs text-violet-900" data-testid="ai-review">
+      <h3 className="mb-1 font-semibold">{t`AI review`}</h3>
+      <ul className="space-y-1">
+        {leftOut.map((w, i) => (
+          <li key={`wire-${i}`} data-testid="ai-review-item" data-kind="left-out" data-code={w.code ?? ''} title={w.message}>
+            {t(aiLeftOutMessage(w.code, label(w), w.tooth ? tooth(w.tooth) : ''))}
+          </li>
+        ))}
+        {failedBases.map((b) => (
+          <li key={`base-${b.jaw}`} data-testid="ai-review-item" data-kind="base" data-code={b.code ?? ''} title={b.message}>
+            {t(aiBaseFailedMessage(b.jaw))}
+          </li>
+        ))}
+        {tags.map((tag, i) => {
+          const wire = wires.find((w) => w.id === tag.wireId);
+          const named = report.wires.find((w) => w.wireId === tag.wireId) ?? wire;
+          const text = t(aiTagMessage(named ? label(named) : tag.wireId, formatNumber(Math.abs(tag.inside), { fixed: 1 }, i18n.locale), tag.inside >= 0, tag.outside));
+          return (
+            <li key={`tag-${i}`} data-testid="ai-review-item" data-kind="tag" data-wire={tag.wireId}>
+              {wire ? (
+                <button type="button" className="text-left hover:underline" onClick={() => engine?.wires.select(wire.id)}>
+                  {text}
+                </button>
+              ) : (
+                text
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

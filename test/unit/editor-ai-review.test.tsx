@@ -1,0 +1,45 @@
+// @vitest-environment jsdom
+// The AI review of the wires panel in a DOM: a tag the base holds short selects its wire when
+// clicked; a wire left out (no wire in the design) is text only.
+/// <reference path="../../src/po.d.ts" />
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { messages as en } from '../../src/locales/en/messages.po';
+import type { AiReport } from '../../common/ai-report.ts';
+import type { WireDesign } from '../../src/editor/engine/document.ts';
+import { mm } from '../../src/editor/engine/units.ts';
+import type { EditorEngine } from '../../src/editor/engine/EditorEngine.ts';
+import { AiReview } from '../../src/editor/features/wires/AiReview.tsx';
+
+i18n.load({ en });
+i18n.activate('en');
+afterEach(cleanup);
+
+const wire: WireDesign = { id: 'ai-0', type: 'singleArmClasp', jaw: 'upper', diameter: mm(0.8), clearance: mm(0.1), points: [], anchors: [], ai: { accepted: false } };
+const report: AiReport = {
+  wires: [
+    { wireId: 'ai-0', jaw: 'upper', type: 'singleArmClasp', teeth: [3], status: 'placed' },
+    { jaw: 'upper', type: 'wraparoundBow', teeth: [2, 15], status: 'failed', code: 'CHECKS_FAILED' },
+  ],
+  bases: [{ jaw: 'upper', status: 'generated', slots: [], tags: [{ wireId: 'ai-0', inside: -0.4, outside: 0 }] }],
+};
+
+describe('AI review', () => {
+  it('selects the wire of a tag held short; a wire left out has nothing to select', () => {
+    const selected: (string | null)[] = [];
+    const engine = { wires: { select: (id: string | null) => selected.push(id) } } as unknown as EditorEngine;
+    render(
+      <I18nProvider i18n={i18n}>
+        <AiReview engine={engine} wires={[wire]} report={report} />
+      </I18nProvider>,
+    );
+    const items = screen.getAllByTestId('ai-review-item');
+    expect(items.map((li) => li.getAttribute('data-kind'))).toEqual(['left-out', 'tag']);
+    expect(items[0]!.textContent).toBe('Wraparound bow (17, 27): fails the bending checks; left out.');
+    expect(items[0]!.querySelector('button')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Tag of Single-arm clasp (16) 0.4 mm outside the base: check before processing.' }));
+    expect(selected).toEqual(['ai-0']);
+  });
+});
