@@ -4,7 +4,7 @@
 import type { WireDesign, WirePoint } from './types.ts';
 import { add, dot, scale, sub, type Xyz } from '../pose.ts';
 import { LocalSurface, type WireFrame } from './local.ts';
-import { clamp, DIE_RADIUS, finish, placeOff, probeTooth, type Corner } from './shape.ts';
+import { clamp, DIE_RADIUS, finish, mirrored, placeOff, probeTooth, type Corner } from './shape.ts';
 import type { SurfaceQuery } from './surface.ts';
 import { cornersToPoints, tolerance } from './templates.ts';
 
@@ -52,7 +52,10 @@ export async function autoFit(wire: WireDesign, frame: WireFrame, surface: Surfa
 
   // The tooth: from the designer's click when there is one, else from the arm's middle.
   const click = wire.anchors[0] ? local.local(wire.anchors[0].point) : corners[Math.floor(arm / 2)]!.p;
-  const tooth = await probeTooth(local, click);
+  const probed = await probeTooth(local, click);
+  // A clasp crossing its distal contact (the corner before the tag lies distal of the crown's centre) is fitted as its mirror image.
+  const crossesDistal = armEnd > 0 && dot(sub(corners[armEnd - 1]!.p, probed.centre), probed.mesial) < 0;
+  const tooth = crossesDistal ? mirrored(probed) : probed;
   const r = tooth.width / 2 + offset;
   const tol = tolerance(wire.clearance);
   // The buccal arm: the tip and the corners after it that lie below the marginal ridges on the

@@ -89,6 +89,11 @@ export interface ToothProbe {
   distalContact: Contact;
 }
 
+/** The tooth seen the other way along the arch: its distal as `mesial` (a clasp laid from the distal contact is the mirror image of one laid from the mesial). */
+export function mirrored(t: ToothProbe): ToothProbe {
+  return { ...t, mesial: scale(t.mesial, -1), mesialContact: t.distalContact, distalContact: t.mesialContact };
+}
+
 /** Mesial of the two horizontal tangents at a point of the arch (incisors towards -y, midline near x = 0). */
 export function mesialOf(buccal: Xyz, position: Xyz): Xyz {
   let m = norm(cross(UP, buccal));

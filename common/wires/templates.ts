@@ -17,6 +17,7 @@ import {
   finish,
   heightsAt,
   mesialOf,
+  mirrored,
   openSide,
   placeFree,
   placeOff,
@@ -43,6 +44,12 @@ export interface WireOptions {
   clearance: number;
   /** The bending die's radius the corners make room for (the device's; default 1 mm). */
   dieRadius?: number;
+  /**
+   * A single-arm clasp's contact its arm crosses into the base (default mesial). Distal: the
+   * mirror image, the tip in the mesiobuccal undercut, the tag on along the distal neighbour's
+   * lingual (where the gum lingual of the mesial contact is too narrow to hold it).
+   */
+  crossing?: 'mesial' | 'distal';
 }
 
 export interface PlacedWire {
@@ -95,7 +102,7 @@ export async function placeTemplate(type: WireType, anchors: SurfacePick[], fram
   let corners: Corner[];
   switch (type) {
     case 'singleArmClasp':
-      corners = await singleArmClasp(local, clicks[0]!, offset, tol, R);
+      corners = await singleArmClasp(local, clicks[0]!, offset, tol, R, wire.crossing ?? 'mesial');
       break;
     case 'arrowClasp':
       corners = await arrowClasp(local, clicks[0]!, offset, tol, R);
@@ -280,8 +287,10 @@ async function bowTag(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, offs
   return [start!, await tagEnd(ls, t, start!, dir, 7, offset, BOW_TAG_TURNS)];
 }
 
-async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number): Promise<Corner[]> {
-  const t = await probeTooth(ls, click);
+async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number, side: 'mesial' | 'distal'): Promise<Corner[]> {
+  const probed = await probeTooth(ls, click);
+  // Laid from the distal contact: the same clasp on the tooth seen the other way along the arch.
+  const t = side === 'distal' ? mirrored(probed) : probed;
   const r = t.width / 2 + offset;
   const z = t.top - clamp(t.top - click[2], 4.5, 6);
   const m = t.mesial;
@@ -307,7 +316,8 @@ async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol:
   );
   // The tip is the free end of the start straight (moved out where the straight would cut into the tooth).
   const tip: Corner = { p: arm[0]!.p, on: false };
-  const tag = await tagFrom(ls, t, m, cross.s, -7.5, offset);
+  // From the mesial contact the tag runs back along the clasped tooth; from the distal one on along its neighbour.
+  const tag = await tagFrom(ls, t, m, cross.s, side === 'mesial' ? -7.5 : 7.5, offset);
   let corners: Corner[] = [tip, ...arm.slice(1), ...cross.corners, ...tag];
   return finish(ls, corners, offset, tol, R);
 }

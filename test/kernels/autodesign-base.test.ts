@@ -107,7 +107,7 @@ describe('automatic base and slots on generated jaws', () => {
     const corners = (wire: typeof clasp) => tagCorners([wire]).flat();
     const before = tagPlaces(k, (await base(pushed)).mesh!, corners(pushed));
     expect(Math.min(...before.map((p) => p.rim))).toBeLessThan(TAG_INSIDE);
-    const roomy = await roomForTags(pushed, d, kernelSurface(mesh, bvh), 1);
+    const { wire: roomy } = await roomForTags(pushed, d, kernelSurface(mesh, bvh), 1);
     expect(roomy).not.toBe(pushed);
     const made = await base(roomy);
     const after = tagPlaces(k, made.mesh!, corners(roomy));

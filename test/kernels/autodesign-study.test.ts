@@ -115,9 +115,19 @@ describe.skipIf(!present)(title, () => {
     }
   }, 120_000);
 
-  // Not met: the lower clasps' tags lie beside the molars' lingual bulge, over a steep lingual wall
-  // that is a narrow strip seen along the insertion direction, and the plate stays off the crowns'
-  // occlusal surfaces (-0.03 mm, 2 of 8 corners outside the solid, BENCHMARKS.md). Fails until it is.
+  it("holds the lower clasps' tags in the solid, laid from the molars' distal contacts where the gum beside the mesial ones is too narrow", async () => {
+    const lower = r.bases.find((b) => b.jaw === 'lower')!;
+    const clasps = new Set(r.document.wires.filter((w) => w.jaw === 'lower' && w.type === 'singleArmClasp').map((w) => w.id));
+    expect(clasps.size).toBe(2);
+    // laid from the mesial contact, the right molar's tag was 0.22 mm inside with a corner outside the acrylic
+    for (const t of (lower.tags ?? []).filter((x) => clasps.has(x.wireId))) {
+      expect(t.outside, JSON.stringify(t)).toBe(0);
+      expect(t.inside, JSON.stringify(t)).toBeGreaterThanOrEqual(0.5);
+    }
+  }, 120_000);
+
+  // Not met: the lower scan ends 2-5 mm lingual of the teeth, down a steep wall: the clasps' tags
+  // lie 0.5-0.8 mm inside, the labial bow's beside the first premolars -0.05-0.7 mm (BENCHMARKS.md). Fails until it is.
   it.fails('holds every lower tag in the solid, 1 mm inside the rim', async () => {
     const lower = await baseGoals(module, models.lower, r, 'lower');
     expect(lower.tagsOutside, JSON.stringify(lower)).toBe(0);

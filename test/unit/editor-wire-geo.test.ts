@@ -311,6 +311,35 @@ describe('auto-fit', () => {
     expect(polylineGap(fitted.points, again.points)).toBeLessThan(0.1);
   });
 
+  it('lays a single-arm clasp from its distal contact as the mirror image, and auto-fit keeps it there', async () => {
+    const anchors = [await clickTooth('lower', 1, 5)];
+    const frame = { matrix: IDENTITY, jaw: 'lower' as const };
+    // Along the arch from tooth 1's centre: towards tooth 2 (mesial) positive, towards tooth 0 negative.
+    const t = tooth(1), m = tooth(2);
+    const along = (p: readonly number[]) => ((p[0]! - t.x) * (m.x - t.x) + (p[1]! - t.y) * (m.y - t.y)) / Math.hypot(m.x - t.x, m.y - t.y);
+    const lingualTagStart = (w: PlacedWire) => w.points[w.tag[0]]!.point;
+    const mesial = await placeTemplate('singleArmClasp', anchors, frame, lower, WIRE);
+    const distal = await placeTemplate('singleArmClasp', anchors, frame, lower, { ...WIRE, crossing: 'distal' });
+    // The crossing (the corner before the tag) over the mesial contact, or over the distal one;
+    // the tip at the other end of the buccal arm.
+    const crossing = (w: PlacedWire) => w.points[w.tag[0] - 1]!.point;
+    expect(along(crossing(mesial))).toBeGreaterThan(2);
+    expect(along(crossing(distal))).toBeLessThan(-2);
+    expect(along(distal.points[0]!.point)).toBeGreaterThan(0);
+    expect(along(mesial.points[0]!.point)).toBeLessThan(0);
+    // From the distal contact the tag runs on along the distal neighbour, lingual of the teeth.
+    expect(along(distal.points[distal.tag[1]]!.point)).toBeLessThan(along(lingualTagStart(distal)) - 4);
+    expect(buccalOf(canonical('lower', lingualTagStart(distal)))).toBeLessThan(0);
+    const check = (w: { points: readonly WirePoint[] }) => h.geometry.bendCheck({ points: w.points.map((p) => [...p.point] as [number, number, number]), wire: { type: 'singleArmClasp', diameter: WIRE.diameter }, program: { radius: 1 }, skipCollision: true });
+    expect((await check(distal)).issues.filter((i) => i.severity === 'error')).toEqual([]);
+    // Auto-fit sees which contact it crosses: the arm stays on the buccal, the crossing distal, the tag as it was.
+    const fitted = await autoFit(design('singleArmClasp', 'lower', distal, anchors), frame, lower);
+    expect(along(fitted.points[fitted.tag![0] - 1]!.point)).toBeLessThan(-2);
+    expect(fitted.points.slice(fitted.tag![0]).map((p) => p.point)).toEqual(distal.points.slice(distal.tag[0]).map((p) => p.point));
+    for (const c of fitted.points.slice(1, 3).map((p) => canonical('lower', p.point))) expect(buccalOf(c)).toBeGreaterThan(1.5);
+    expect((await check(fitted)).issues.filter((i) => i.severity === 'error')).toEqual([]);
+  });
+
   it('refuses the other wire types', async () => {
     for (const type of ['labialBow', 'arrowClasp', 'wraparoundBow'] as const) {
       const placed = await place(type, 'lower');

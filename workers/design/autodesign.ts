@@ -16,7 +16,7 @@ import { DESIGN_SCHEMA_VERSION } from '../../common/design.ts';
 import { DEFAULT_DEVICE } from '../../common/bend-program.ts';
 import type { JawPrescription, Prescription } from '../../common/prescription.ts';
 import { invertRigid, isRigidMatrix, multiply } from '../../common/pose.ts';
-import type { Xyz } from '../../common/teeth.ts';
+import { distalOf, type Xyz } from '../../common/teeth.ts';
 import { mm } from '../../common/units.ts';
 import { autoFit } from '../../common/wires/fit.ts';
 import { placeTemplate, TemplateError } from '../../common/wires/templates.ts';
@@ -40,7 +40,7 @@ import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './cl
 import { insertionDirection, jawAxis } from './insertion.ts';
 import { liftOff } from './lift-off.ts';
 import { occlusalSurface } from './occlusal.ts';
-import { roomForTags } from './tag-room.ts';
+import { roomForTags, TAG_ROOM } from './tag-room.ts';
 import { kernelSurface } from './surface.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -240,18 +240,12 @@ async function designJaw(mesh: MeshRef, bvh: Bvh, jaw: Jaw, p: JawPrescription, 
     // The template makes room for the die; where the surface's keep-off pulls two corners too close
     // for the checks' die, it is laid again with room for a larger one.
     for (const dieRadius of ROOM_FOR_DIE) {
-      let made: WireDesign;
-      try {
-        made = await placeOne(w.type, w.teeth, `ai-${jaw}-${i + 1}`, jaw, { ...opts, dieRadius }, teeth, frame, surface);
-      } catch (e) {
-        if (!(e instanceof TemplateError)) throw e;
-        failed = { code: 'DETECTION_FAILED', tooth: e instanceof ToothAnchorError ? e.tooth : w.teeth[0], detail: e.message };
+      const ways = await laidWays(w, `ai-${jaw}-${i + 1}`, jaw, { ...opts, dieRadius }, teeth, frame, surface, ctx);
+      if ('code' in ways) {
+        failed = ways;
         break;
       }
-      // The tags moved where the base has room round them along the insertion direction (tag-room.ts);
-      // where the wire so moved fails the checks, its tags as the template laid them.
-      const roomy = await roomForTags(made, ctx.direction, surface, CHECK_RADIUS, ctx.occlusal);
-      for (const laidOut of roomy === made ? [made] : [roomy, made]) {
+      for (const laidOut of ways) {
         const passed = firstPassing(mesh, await layouts(laidOut, tip, surface), ctx.head, w.teeth[0]);
         if ('code' in passed) {
           failed = keep(failed, passed);
@@ -272,6 +266,44 @@ async function designJaw(mesh: MeshRef, bvh: Bvh, jaw: Jaw, p: JawPrescription, 
     Object.assign(entry, { status: 'placed', wireId: wire.id });
   }
   return { wires, report };
+}
+
+/**
+ * The wire as placed, tried in this order through the checks: its tags moved where the base has
+ * room round them along the insertion direction (tag-room.ts), then as the template laid them. A
+ * single-arm clasp whose tags lack that room beside its mesial contact (a lower molar's narrow
+ * strip of gum above a steep lingual wall) is also laid from its distal contact, when the tooth
+ * behind it was detected, and the roomier comes first. A template that cannot be laid: why.
+ */
+async function laidWays(
+  w: JawPrescription['wires'][number],
+  id: string,
+  jaw: Jaw,
+  opts: { diameter: number; clearance: number; dieRadius: number },
+  teeth: readonly ToothInfo[],
+  frame: WireFrame,
+  surface: SurfaceQuery,
+  ctx: JawContext,
+): Promise<WireDesign[] | Failure> {
+  const behind = distalOf(w.teeth[0]!);
+  const crossings = w.type === 'singleArmClasp' && behind !== null && teeth.some((t) => t.number === behind) ? (['mesial', 'distal'] as const) : ([undefined] as const);
+  const laid: { ways: WireDesign[]; room: number }[] = [];
+  let failed: Failure | null = null;
+  for (const crossing of crossings) {
+    let made: WireDesign;
+    try {
+      made = await placeOne(w.type, w.teeth, id, jaw, { ...opts, ...(crossing ? { crossing } : {}) }, teeth, frame, surface);
+    } catch (e) {
+      if (!(e instanceof TemplateError)) throw e;
+      failed ??= { code: 'DETECTION_FAILED', tooth: e instanceof ToothAnchorError ? e.tooth : w.teeth[0], detail: e.message };
+      continue;
+    }
+    const roomy = await roomForTags(made, ctx.direction, surface, CHECK_RADIUS, ctx.occlusal);
+    laid.push({ ways: roomy.wire === made ? [made] : [roomy.wire, made], room: roomy.room });
+    if (roomy.room >= TAG_ROOM) break;
+  }
+  if (laid.length === 0) return failed!;
+  return laid.sort((a, b) => b.room - a.room).flatMap((l) => l.ways);
 }
 
 /** A way to lay a wire, with its clasp tip's undercut (mm) where the tip was put into one. */
@@ -333,7 +365,7 @@ async function placeOne(
   numbers: readonly number[],
   id: string,
   jaw: Jaw,
-  opts: { diameter: number; clearance: number; dieRadius: number },
+  opts: { diameter: number; clearance: number; dieRadius: number; crossing?: 'mesial' | 'distal' },
   teeth: readonly ToothInfo[],
   frame: WireFrame,
   surface: SurfaceQuery,

@@ -39,6 +39,8 @@ const FLANGE_WIDTH = 7;
 const MIN_FLANGE = 3;
 /** Least plan width of the horseshoe anywhere, mm. */
 const MIN_WIDTH = 2;
+/** Least plan width of the horseshoe where the scan ends within OCCLUSAL_CLEAR of the crowns' occlusal surfaces, mm. */
+const MIN_PINCH = 0.25;
 /** The flange stops where the surface drops this far below the gum line (the floor of the mouth), mm. */
 const MAX_FLANGE_DROP = 10;
 /** Share of the palate the rays must find for the plate to cross it. */
@@ -194,7 +196,7 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     }
     // Where the scanned surface ends short of a tag's need, its edge is found to EDGE_STEP (the
     // plate reaches it, not the last half millimetre before it).
-    if (edge && reached < inner[i]!) {
+    if (edge && (reached < inner[i]! || reached - least[i]! < MIN_WIDTH)) {
       const finer: number[] = [];
       for (let delta = reached + EDGE_STEP; delta < reached + 0.5 - 1e-9; delta += EDGE_STEP) finer.push(delta);
       for (const [k, level] of rays.levels(finer.map((delta) => at(arch, i, delta))).entries()) {
@@ -204,7 +206,8 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
     }
     limit[i] = reached;
     // Too narrow a strip of scanned gum (an open scan cut short): the border gives way towards the teeth.
-    if (reached - border[i]! < MIN_WIDTH) border[i] = Math.max(least[i]!, reached - MIN_WIDTH);
+    // and where the scan ends at the occlusal surfaces' clearance, the plate still keeps MIN_PINCH (else the outline would pinch shut)
+    if (reached - border[i]! < MIN_WIDTH) border[i] = Math.min(Math.max(least[i]!, reached - MIN_WIDTH), reached - MIN_PINCH);
     // The tags' need first, then the least flange, within what the surface and the arch's curvature allow.
     flange[i] = Math.min(limit[i]!, Math.max(inner[i]!, border[i]! + MIN_FLANGE, Math.min(reached - 0.5, 0.8 * arch.radius[i]!)));
   }

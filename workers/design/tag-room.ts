@@ -57,17 +57,19 @@ interface Place {
 
 /**
  * The wire with its tags' corners moved where the base has room round them along `direction`
- * (model frame, from the model towards the appliance); the wire itself where none moved. `radius`:
+ * (model frame, from the model towards the appliance); the wire itself where none moved. `room`:
+ * the least room (mm) of its end tags' corners as laid (negative: one not clear or hanging; Infinity: no such tag). `radius`:
  * the checks' die radius (the end straight's share at the tag's start); `occlusal`: per triangle of
  * the surface, 1 on a crown's occlusal surface (occlusal.ts).
  */
-export async function roomForTags(wire: WireDesign, direction: Xyz, surface: SurfaceQuery, radius: number, occlusal?: Uint8Array): Promise<WireDesign> {
+export async function roomForTags(wire: WireDesign, direction: Xyz, surface: SurfaceQuery, radius: number, occlusal?: Uint8Array): Promise<{ wire: WireDesign; room: number }> {
   const d = norm(direction);
   const u = norm(cross(d, Math.abs(d[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0]));
   const w = cross(d, u);
   const points = wire.points.map((p) => ({ ...p }));
   const last = points.length - 1;
   let moved = false;
+  let least = Infinity;
   for (const [a, b] of wire.tags ?? (wire.tag ? [wire.tag] : [])) {
     // A tag of two corners at one end of the wire: its start follows the arm, its end is free.
     if (b - a !== 1 || (a !== 0 && b !== last)) continue;
@@ -85,7 +87,10 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
     const [startNow, endNow] = await places(surface, d, u, w, occlusal, [start0, end0]);
     const score = (p: Place, q: Place): number => (p.clear && q.clear ? Math.min(p.room, q.room) : -1);
     const now = h0! > MAX_HEIGHT || h1! > MAX_HEIGHT ? -1 : score(startNow!, endNow!);
-    if (now >= TAG_ROOM) continue;
+    if (now >= TAG_ROOM) {
+      least = Math.min(least, now);
+      continue;
+    }
     // the start: where it is, then across and along its straight, the nearest first
     const along = norm(across(sub(end0, start0), d)), sideways = cross(d, along);
     const offsets: [number, number][] = [];
@@ -118,14 +123,18 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
       if (best.score >= TAG_ROOM) break;
     }
     // the nearest place with the room wanted, else the roomiest clear one when it gains GAIN
-    if (best.score < TAG_ROOM && best.score < now + GAIN && now >= 0) continue;
+    if (best.score < TAG_ROOM && best.score < now + GAIN && now >= 0) {
+      least = Math.min(least, now);
+      continue;
+    }
+    least = Math.min(least, best.score);
     const start = best.start.p, end = best.end.p;
     if (start === start0 && end === end0) continue;
     moved = true;
     points[s] = { point: [start[0], start[1], start[2]] };
     points[e] = { point: [end[0], end[1], end[2]] };
   }
-  return moved ? { ...wire, points } : wire;
+  return { wire: moved ? { ...wire, points } : wire, room: least };
 }
 
 /** The points no higher along d than RISE over `from`, nor lower than `fall` under it (a tag stays on the gum, not up a crown or down a wall). */
