@@ -1,6 +1,7 @@
 /**
  * Toast messages (Radix Toast). `toast.error(...)` may be called from anywhere, React or not;
- * a message already on screen is not shown twice.
+ * a message already on screen is not shown twice, but shown again for its full time (a second
+ * save confirmed just as the first one's message was going would flash past).
  */
 import { useSyncExternalStore } from 'react';
 import { Toast } from 'radix-ui';
@@ -25,8 +26,10 @@ function set(next: ToastItem[]) {
 
 function show(kind: ToastKind, message: string) {
   if (!message) return;
-  if (items.some((t) => t.kind === kind && t.message === message)) return;
-  set([...items, { id: nextId++, kind, message }]);
+  const same = (t: ToastItem) => t.kind === kind && t.message === message;
+  // a new id remounts it, with its time from the start
+  if (items.some(same)) set(items.map((t) => (same(t) ? { ...t, id: nextId++ } : t)));
+  else set([...items, { id: nextId++, kind, message }]);
 }
 
 export const toast = {
