@@ -212,7 +212,7 @@ interface JawContext {
   direction: Xyz;
   crowns: readonly CrownPatch[];
   head?: readonly HeadBox[];
-  /** Per model triangle, 1 on a crown's occlusal surface (the base stays off it, so does the tags' room). */
+  /** Per model triangle, 1 where it touches a crown's occlusal surface (the base's border stays off its vertices, so does the tags' room). */
   occlusal?: Uint8Array;
 }
 
@@ -268,12 +268,15 @@ async function designJaw(mesh: MeshRef, bvh: Bvh, jaw: Jaw, p: JawPrescription, 
   return { wires, report };
 }
 
+/** Room (mm) a clasp laid from its distal contact must gain over the usual one to go first. */
+const MIRROR_GAIN = 0.25;
+
 /**
  * The wire as placed, tried in this order through the checks: its tags moved where the base has
  * room round them along the insertion direction (tag-room.ts), then as the template laid them. A
  * single-arm clasp whose tags lack that room beside its mesial contact (a lower molar's narrow
  * strip of gum above a steep lingual wall) is also laid from its distal contact, when the tooth
- * behind it was detected, and the roomier comes first. A template that cannot be laid: why.
+ * behind it was detected, and goes first when it has MIRROR_GAIN more. A template that cannot be laid: why.
  */
 async function laidWays(
   w: JawPrescription['wires'][number],
@@ -303,7 +306,9 @@ async function laidWays(
     if (roomy.room >= TAG_ROOM) break;
   }
   if (laid.length === 0) return failed!;
-  return laid.sort((a, b) => b.room - a.room).flatMap((l) => l.ways);
+  // the clasp as designers lay it unless the other has clearly more room
+  const rated = (l: (typeof laid)[number], i: number) => l.room + (i === 0 ? MIRROR_GAIN : 0);
+  return laid.map((l, i) => ({ l, r: rated(l, i) })).sort((a, b) => b.r - a.r).flatMap(({ l }) => l.ways);
 }
 
 /** A way to lay a wire, with its clasp tip's undercut (mm) where the tip was put into one. */
