@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-// The AI review of the wires panel in a DOM: a tag the base holds short selects its wire when
-// clicked; a wire left out (no wire in the design) is text only.
+// The AI review of the wires panel in a DOM: a slot not cut or a tag the base holds short selects
+// its wire when clicked; a wire left out (no wire in the design) is text only.
 /// <reference path="../../src/po.d.ts" />
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
@@ -23,11 +23,11 @@ const report: AiReport = {
     { wireId: 'ai-0', jaw: 'upper', type: 'singleArmClasp', teeth: [3], status: 'placed' },
     { jaw: 'upper', type: 'wraparoundBow', teeth: [2, 15], status: 'failed', code: 'CHECKS_FAILED' },
   ],
-  bases: [{ jaw: 'upper', status: 'generated', slots: [], tags: [{ wireId: 'ai-0', inside: -0.4, outside: 0 }] }],
+  bases: [{ jaw: 'upper', status: 'generated', slots: [{ wireId: 'ai-0', status: 'failed', code: 'SLOTTING_FAILED' }], tags: [{ wireId: 'ai-0', inside: -0.4, outside: 0 }] }],
 };
 
 describe('AI review', () => {
-  it('selects the wire of a tag held short; a wire left out has nothing to select', () => {
+  it('selects the wire of a slot not cut or a tag held short; a wire left out has nothing to select', () => {
     const selected: (string | null)[] = [];
     const engine = { wires: { select: (id: string | null) => selected.push(id) } } as unknown as EditorEngine;
     render(
@@ -36,10 +36,12 @@ describe('AI review', () => {
       </I18nProvider>,
     );
     const items = screen.getAllByTestId('ai-review-item');
-    expect(items.map((li) => li.getAttribute('data-kind'))).toEqual(['left-out', 'tag']);
+    expect(items.map((li) => li.getAttribute('data-kind'))).toEqual(['left-out', 'slot', 'tag']);
     expect(items[0]!.textContent).toBe('Wraparound bow (17, 27): fails the bending checks; left out.');
     expect(items[0]!.querySelector('button')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Tag of Single-arm clasp (16) 0.4 mm outside the base: check before processing.' }));
     expect(selected).toEqual(['ai-0']);
+    fireEvent.click(screen.getByRole('button', { name: 'Slot of Single-arm clasp (16) could not be cut into the base: slot it in the editor.' }));
+    expect(selected).toEqual(['ai-0', 'ai-0']);
   });
 });

@@ -1,7 +1,7 @@
 // The automatic design's review in the wires panel, while the design holds wires the engine made:
-// the prescribed wires it left out with their reasons, the bases it could not make, and the tags
-// the generated base holds short (the order's AI report, which comes with its design: getDesignData's
-// aiReport). A tag's row selects its wire when the design still has it.
+// the prescribed wires it left out with their reasons, the bases it could not make, the slots it
+// could not cut, and the tags the generated base holds short (the order's AI report, which comes with its design: getDesignData's
+// aiReport). A slot's or tag's row selects its wire when the design still has it.
 import { useLingui } from '@lingui/react/macro';
 import type { AiReport } from '../../../../common/ai-report.ts';
 import type { WireDesign } from '../../engine/document.ts';
@@ -9,7 +9,7 @@ import type { EditorEngine } from '../../engine/EditorEngine.ts';
 import { formatNumber } from '../../../i18n/format.ts';
 import { useToothNumbering } from '../../../ui/toothNumbering.ts';
 import { toothName } from '../teeth/labels.ts';
-import { aiBaseFailedMessage, aiLeftOutMessage, aiTagMessage, WIRE_TYPE_NAMES } from './messages.ts';
+import { aiBaseFailedMessage, aiLeftOutMessage, aiSlotFailedMessage, aiTagMessage, WIRE_TYPE_NAMES } from './messages.ts';
 
 export function AiReview({ engine, wires, report }: { engine: EditorEngine | null; wires: readonly WireDesign[]; report: AiReport }) {
   const { t, i18n } = useLingui();
@@ -23,8 +23,22 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
   };
   const leftOut = report.wires.filter((w) => w.status === 'failed');
   const failedBases = report.bases.filter((b) => b.status === 'failed');
+  const slots = report.bases.flatMap((b) => b.slots.filter((x) => x.status === 'failed'));
   const tags = report.bases.flatMap((b) => b.tags ?? []);
-  if (leftOut.length + failedBases.length + tags.length === 0) return null;
+  if (leftOut.length + failedBases.length + slots.length + tags.length === 0) return null;
+  /** The wire's name as the report or the design has it, and a button selecting it while the design has it. */
+  const ofWire = (wireId: string, text: (name: string) => string) => {
+    const wire = wires.find((w) => w.id === wireId);
+    const named = report.wires.find((w) => w.wireId === wireId) ?? wire;
+    const line = text(named ? label(named) : wireId);
+    return wire ? (
+      <button type="button" className="text-left hover:underline" onClick={() => engine?.wires.select(wire.id)}>
+        {line}
+      </button>
+    ) : (
+      line
+    );
+  };
   return (
     <div className="mt-2 rounded-md border border-violet-200 bg-violet-50 p-2 text-xs text-violet-900" data-testid="ai-review">
       <h3 className="mb-1 font-semibold">{t`AI review`}</h3>
@@ -39,22 +53,16 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
             {t(aiBaseFailedMessage(b.jaw))}
           </li>
         ))}
-        {tags.map((tag, i) => {
-          const wire = wires.find((w) => w.id === tag.wireId);
-          const named = report.wires.find((w) => w.wireId === tag.wireId) ?? wire;
-          const text = t(aiTagMessage(named ? label(named) : tag.wireId, formatNumber(Math.abs(tag.inside), { fixed: 1 }, i18n.locale), tag.inside >= 0, tag.outside));
-          return (
-            <li key={`tag-${i}`} data-testid="ai-review-item" data-kind="tag" data-wire={tag.wireId}>
-              {wire ? (
-                <button type="button" className="text-left hover:underline" onClick={() => engine?.wires.select(wire.id)}>
-                  {text}
-                </button>
-              ) : (
-                text
-              )}
-            </li>
-          );
-        })}
+        {slots.map((slot, i) => (
+          <li key={`slot-${i}`} data-testid="ai-review-item" data-kind="slot" data-wire={slot.wireId} data-code={slot.code ?? ''}>
+            {ofWire(slot.wireId, (name) => t(aiSlotFailedMessage(name)))}
+          </li>
+        ))}
+        {tags.map((tag, i) => (
+          <li key={`tag-${i}`} data-testid="ai-review-item" data-kind="tag" data-wire={tag.wireId}>
+            {ofWire(tag.wireId, (name) => t(aiTagMessage(name, formatNumber(Math.abs(tag.inside), { fixed: 1 }, i18n.locale), tag.inside >= 0, tag.outside)))}
+          </li>
+        ))}
       </ul>
     </div>
   );

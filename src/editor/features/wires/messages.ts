@@ -118,6 +118,11 @@ export function aiTagMessage(wire: string, distance: string, inside: boolean, ou
     : msg`Tag of ${wire} ${distance} mm outside the base, ${plural(outside, { one: '# corner', other: '# corners' })} outside the acrylic: check before processing.`;
 }
 
+/** A wire's slot the automatic design could not cut into its base (the wire and the base are kept). */
+export function aiSlotFailedMessage(wire: string): MessageDescriptor {
+  return msg`Slot of ${wire} could not be cut into the base: slot it in the editor.`;
+}
+
 /** A jaw's base the automatic design could not make (its wires are kept). */
 export function aiBaseFailedMessage(jaw: 'upper' | 'lower'): MessageDescriptor {
   return jaw === 'upper'
