@@ -212,7 +212,7 @@ interface JawContext {
   direction: Xyz;
   crowns: readonly CrownPatch[];
   head?: readonly HeadBox[];
-  /** Per model triangle, 1 where it touches a crown's occlusal surface (the base's border stays off its vertices, so does the tags' room). */
+  /** Per model triangle, 1 on a crown's occlusal surface (the base stays off it, so does the tags' room). */
   occlusal?: Uint8Array;
 }
 
