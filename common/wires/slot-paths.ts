@@ -1,5 +1,5 @@
 // The paths a wire's slot follows, shared by the editor's slotting and the automatic design.
-import type { WireDesign } from './types.ts';
+import { wireTags, type WireDesign } from './types.ts';
 
 /**
  * The paths a wire's slot follows (model frame, xyz per corner), one per tag (`tags`, else
@@ -9,9 +9,8 @@ import type { WireDesign } from './types.ts';
  * without two distinct corners are left out; an empty list: nothing to slot.
  */
 export function slotPaths(wire: Pick<WireDesign, 'points' | 'tag' | 'tags'>): Float32Array[] {
-  const tags = wire.tags ?? (wire.tag ? [wire.tag] : []);
   const out: Float32Array[] = [];
-  for (const [from, to] of tags) {
+  for (const [from, to] of wireTags(wire)) {
     if (to <= from) continue;
     const points = wire.points.slice(Math.max(0, from - 1), Math.min(wire.points.length, to + 2)).map((p) => p.point);
     const distinct = points.filter((p, i) => i === 0 || Math.hypot(p[0] - points[i - 1]![0], p[1] - points[i - 1]![1], p[2] - points[i - 1]![2]) > 1e-3);

@@ -45,3 +45,8 @@ export interface WireDesign {
   /** Made by the automatic design (absent: drawn by a designer). */
   ai?: WireAi;
 }
+
+/** A wire's tags: `tags`, else its one `tag`, else none. */
+export function wireTags(wire: Pick<WireDesign, 'tag' | 'tags'>): [number, number][] {
+  return wire.tags ?? (wire.tag ? [wire.tag] : []);
+}

@@ -9,7 +9,7 @@ import { autodesignBaseMessage, type AutodesignBaseFailure, type AutodesignBaseR
 import type { Xyz } from '../../common/pose.ts';
 import { SLOTTABLE_WIRE_TYPES } from '../../common/wires.ts';
 import { slotPaths } from '../../common/wires/slot-paths.ts';
-import type { WireDesign } from '../../common/wires/types.ts';
+import { wireTags, type WireDesign } from '../../common/wires/types.ts';
 import { BaseError, generateBase, type BaseMesh } from '../kernels/base.ts';
 import type { Bvh } from '../kernels/bvh.ts';
 import { meshViews, type MeshRef } from '../kernels/mesh.ts';
@@ -93,7 +93,7 @@ export function tagCorners(wires: readonly WireDesign[]): Xyz[][] {
 
 /** Each tag's corners with its wire's id. */
 function tagsOf(wires: readonly WireDesign[]): { wireId: string; corners: Xyz[] }[] {
-  return wires.flatMap((w) => (w.tags ?? (w.tag ? [w.tag] : [])).map(([from, to]) => ({ wireId: w.id, corners: w.points.slice(from, to + 1).map((p) => p.point) })));
+  return wires.flatMap((w) => wireTags(w).map(([from, to]) => ({ wireId: w.id, corners: w.points.slice(from, to + 1).map((p) => p.point) })));
 }
 
 /** The base and slots of one jaw. Throws only KernelError (ABORTED, BAD_INPUT); the rest is reported. */

@@ -7,7 +7,7 @@
 // Repeated, as a raised corner can bring its other segment nearer elsewhere.
 import type { Xyz } from '../../common/pose.ts';
 import type { SurfaceQuery } from '../../common/wires/surface.ts';
-import type { WireDesign } from '../../common/wires/types.ts';
+import { wireTags, type WireDesign } from '../../common/wires/types.ts';
 
 /** Distance (mm) between samples along a segment. */
 const STEP = 0.25;
@@ -19,7 +19,7 @@ const ROUNDS = 6;
 
 /** Segments [i, i+1] that lie in a tag (held in the base, not lifted) and whether corner i is a tag's. */
 function tagParts(w: Pick<WireDesign, 'tag' | 'tags'>): { segmentInTag: (i: number) => boolean; cornerInTag: (i: number) => boolean } {
-  const tags = w.tags ?? (w.tag ? [w.tag] : []);
+  const tags = wireTags(w);
   return {
     segmentInTag: (i) => tags.some(([a, b]) => i >= a && i < b),
     cornerInTag: (i) => tags.some(([a, b]) => i >= a && i <= b),

@@ -15,7 +15,7 @@
 import { WIRE_END_MIN } from '../../common/bend-program.ts';
 import { across, add, cross, dot, len, norm, scale, sub, type Xyz } from '../../common/pose.ts';
 import type { SurfaceQuery } from '../../common/wires/surface.ts';
-import type { WireDesign } from '../../common/wires/types.ts';
+import { wireTags, type WireDesign } from '../../common/wires/types.ts';
 import { tangentLength } from '../../common/wires/local.ts';
 import { OCCLUSAL_CLEAR } from './occlusal.ts';
 
@@ -70,7 +70,7 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
   const last = points.length - 1;
   let moved = false;
   let least = Infinity;
-  for (const [a, b] of wire.tags ?? (wire.tag ? [wire.tag] : [])) {
+  for (const [a, b] of wireTags(wire)) {
     // A tag of two corners at one end of the wire: its start follows the arm, its end is free.
     if (b - a !== 1 || (a !== 0 && b !== last)) continue;
     const [s, e, before]: [number, number, number] = b === last ? [a, b, a - 1] : [b, a, b + 1];
