@@ -199,6 +199,21 @@ describe('failures', () => {
     expect(await failure(plate(), wire([0, -8, -1.5, 0, 8, -1.5], { diameter: 4, depth: 5 }))).toBe('SLOTTING_FAILED');
   });
 
+  it('drops the shards of no volume a cut can leave, and does not count them as pieces', async () => {
+    // the plate with a shard beside it: a tetrahedron of 0.001 mm³
+    const p = plate();
+    const n = p.positions.length / 3;
+    const h = Math.cbrt(0.006);
+    const shard = [0, 8, 0, h, 8, 0, 0, 8 + h, 0, 0, 8, h];
+    const base: SlotBase = {
+      positions: Float32Array.from([...p.positions, ...shard]),
+      indices: Uint32Array.from([...p.indices, n, n + 2, n + 1, n, n + 1, n + 3, n, n + 3, n + 2, n + 1, n + 2, n + 3]),
+    };
+    const r = await cutSlot(wasm, base, wire([0, 0, -1.5, 12, 0, -1.5]));
+    expect(Math.max(...Array.from({ length: r.positions.length / 3 }, (_, i) => r.positions[3 * i + 1]!))).toBeLessThanOrEqual(5 + 1e-6);
+    expect((await health(r)).shells).toBe(1);
+  });
+
   it('BAD_INPUT for a path of one point or a diameter out of range', async () => {
     expect(await failure(plate(), wire([0, 0, -1.5]))).toBe('BAD_INPUT');
     expect(await failure(plate(), wire([0, 0, -1.5, 12, 0, -1.5], { diameter: 0 }))).toBe('BAD_INPUT');

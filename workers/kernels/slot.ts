@@ -65,6 +65,8 @@ export interface SlotResult {
 export const DEFAULT_CLEARANCE = 0.1;
 /** Segments of the balls' great circles: the tube's cross-section is a polygon of this many sides. */
 const SLOT_SEGMENTS = 24;
+/** Components of less volume than this (mm³) are shards a boolean leaves where a cut grazes a rim, not pieces. */
+const SHARD = 0.01;
 const SEGMENTS_PER_CHUNK = 16;
 /** The swept path may leave the given one by this fraction of the slot's radius (0.5 mm: 10 µm). */
 const PATH_TOLERANCE = 0.02;
@@ -166,17 +168,29 @@ function checkInput(base: SlotBase | null | undefined, wire: SlotWire): { points
   return { points: simplifyPath(points, radius * PATH_TOLERANCE), radius, depth, open: [d[0] / len, d[1] / len, d[2] / len] };
 }
 
-/** Shells of a manifold: solids (positive volume) and voids (sealed cavities: negative volume). */
-function shells(m: Manifold): { solids: number; voids: number } {
+/** Shells of a manifold: solids (positive volume) and voids (sealed cavities: negative volume), shards not counted. */
+function shells(m: Manifold): { solids: number; voids: number; shards: number } {
   const pieces = m.decompose();
   let solids = 0;
   let voids = 0;
+  let shards = 0;
   for (const p of pieces) {
-    if (p.volume() < 0) voids++;
+    const v = p.volume();
+    if (Math.abs(v) < SHARD) shards++;
+    else if (v < 0) voids++;
     else solids++;
     p.delete();
   }
-  return { solids, voids };
+  return { solids, voids, shards };
+}
+
+/** The manifold without its shards (a new one; the same where it has none). */
+function withoutShards(wasm: ManifoldToplevel, m: Manifold): Manifold {
+  const pieces = m.decompose();
+  const kept = pieces.filter((p) => Math.abs(p.volume()) >= SHARD);
+  const out = kept.length === pieces.length ? m : wasm.Manifold.compose(kept);
+  for (const p of pieces) p.delete();
+  return out;
 }
 
 /** Vertex normals: sum of the faces' area-weighted normals, normalised. */
@@ -263,12 +277,13 @@ export async function cutSlot(wasm: ManifoldToplevel, base: SlotBase | null | un
     await stage(0.75);
 
     // 3. The difference, checked.
-    const result = keep(solid.subtract(slot));
-    const status = result.status();
-    if (status !== 'NoError' || result.isEmpty()) throw new SlotError('SLOTTING_FAILED', `the difference failed (${status}${result.isEmpty() ? ', empty' : ''})`);
+    const cut = keep(solid.subtract(slot));
+    const status = cut.status();
+    if (status !== 'NoError' || cut.isEmpty()) throw new SlotError('SLOTTING_FAILED', `the difference failed (${status}${cut.isEmpty() ? ', empty' : ''})`);
+    const after = shells(cut);
+    const result = after.shards > 0 ? keep(withoutShards(wasm, cut)) : cut;
     const volumeAfter = result.volume();
     if (!(volumeAfter < volumeBefore - 1e-6 * Math.max(1, volumeBefore))) throw new SlotError('SLOTTING_FAILED', 'the wire path does not meet the base: nothing was cut');
-    const after = shells(result);
     if (after.solids > componentsBefore) throw new SlotError('SLOTTING_FAILED', `the slot cuts the base into ${after.solids} pieces`);
     if (after.voids > 0) throw new SlotError('SLOTTING_FAILED', 'the slot is sealed inside the base: the path must leave the base, or give the slot a depth');
     await stage(0.95);
