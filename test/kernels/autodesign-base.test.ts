@@ -20,6 +20,8 @@ import { measureBaseGoals } from '../../workers/design/autodesign-goals-base.ts'
 import { tagPlaces } from '../../workers/design/base-rim.ts';
 import { kernelSurface } from '../../workers/design/surface.ts';
 import { roomForTags } from '../../workers/design/tag-room.ts';
+import { toothSideRoom } from '../../workers/design/base-outline.ts';
+import { occlusalMask } from '../../workers/design/occlusal.ts';
 import { centroid, randomPose, rng, transformed } from '../fixtures/bite-poses.ts';
 import { teethJaw, type TeethJawOptions } from '../fixtures/teeth-jaws.ts';
 import { baseGoals, expectSound, type Jaw } from './autodesign-goals.ts';
@@ -29,6 +31,19 @@ let module: WebAssembly.Module;
 beforeAll(async () => {
   module = await compileKernels(readFileSync(WASM_PATH));
 });
+
+/** The labelled teeth of a generated jaw, each at the centroid of its vertices. */
+function labelledTeeth(model: { positions: Float32Array; labels: Uint8Array }): { number: number; centroid: [number, number, number] }[] {
+  const sums = new Map<number, number[]>();
+  model.labels.forEach((n, v) => {
+    if (!n) return;
+    const c = sums.get(n) ?? [0, 0, 0, 0];
+    for (let a = 0; a < 3; a++) c[a]! += model.positions[3 * v + a]!;
+    c[3]!++;
+    sums.set(n, c);
+  });
+  return [...sums].map(([number, c]) => ({ number, centroid: [c[0]! / c[3]!, c[1]! / c[3]!, c[2]! / c[3]!] }));
+}
 
 const only = (jaw: Jaw): Prescription => ({ upper: null, lower: null, [jaw]: DEFAULT_PRESCRIPTION[jaw] });
 
@@ -84,15 +99,7 @@ describe('automatic base and slots on generated jaws', () => {
     const k = instantiateModule(module);
     const mesh = meshFromArrays(k, model.positions, model.indices);
     const bvh = buildBvh(mesh);
-    const sums = new Map<number, number[]>();
-    model.labels.forEach((n, v) => {
-      if (!n) return;
-      const c = sums.get(n) ?? [0, 0, 0, 0];
-      for (let a = 0; a < 3; a++) c[a]! += model.positions[3 * v + a]!;
-      c[3]!++;
-      sums.set(n, c);
-    });
-    const teeth = [...sums].map(([number, c]) => ({ number, centroid: [c[0]! / c[3]!, c[1]! / c[3]!, c[2]! / c[3]!] as [number, number, number] }));
+    const teeth = labelledTeeth(model);
     const matrix = r.document.straightening.matrix, direction = r.document.insertionDirections.upper!;
     const d = insertionInModel(matrix, direction);
     // a clasp's tag end pushed 3 mm towards the middle of the arch, past the scan's end (8 mm lingual of the arch)
@@ -117,6 +124,25 @@ describe('automatic base and slots on generated jaws', () => {
     expect(Math.min(...after.map((p) => p.rim))).toBeGreaterThanOrEqual(0.5);
     expect(made.report.slots.every((x) => x.status === 'cut'), JSON.stringify(made.report)).toBe(true);
   }, 120_000);
+
+  it("bounds the base's tooth side as the outline does: no room over an occlusal surface, more towards the tongue", () => {
+    const g = teethJaw({ jaw: 'lower' });
+    const occlusal = occlusalMask(g.positions, g.indices, g.labels, [0, 0, 1]);
+    const teeth = labelledTeeth(g);
+    const room = toothSideRoom({ jaw: 'lower', positions: g.positions, labels: g.labels, occlusal, teeth, matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], direction: [0, 0, 1] });
+    let over = 0;
+    for (let v = 0; v < occlusal.length; v++) if (occlusal[v] && room([g.positions[3 * v]!, g.positions[3 * v + 1]!, g.positions[3 * v + 2]!]) > 0) over++;
+    expect(over).toBe(0);
+    // from the first molar's centre towards the middle of the arch
+    const c = teeth.find((t) => t.number === 19)!.centroid;
+    const mx = teeth.reduce((m, t) => m + t.centroid[0], 0) / teeth.length, my = teeth.reduce((m, t) => m + t.centroid[1], 0) / teeth.length;
+    const l = Math.hypot(mx - c[0], my - c[1]);
+    const rooms = [0, 2, 4, 6, 8, 10].map((k) => room([c[0] + ((mx - c[0]) * k) / l, c[1] + ((my - c[1]) * k) / l, c[2]]));
+    expect(rooms[0]).toBe(0);
+    for (let k = 1; k < rooms.length; k++) expect(rooms[k]!, JSON.stringify(rooms)).toBeGreaterThanOrEqual(rooms[k - 1]!);
+    expect(rooms.at(-1)!, JSON.stringify(rooms)).toBeGreaterThan(2);
+    expect(rooms.at(-1)!, JSON.stringify(rooms)).toBeLessThan(Infinity);
+  });
 
   it('makes no base when the prescription has none', async () => {
     const r = await autodesign(module, { upper: teethJaw({ jaw: 'upper' }), prescription: { upper: { ...DEFAULT_PRESCRIPTION.upper!, base: false }, lower: null } });

@@ -29,7 +29,7 @@ import { instantiateModule } from '../kernels/abi.ts';
 import type { HeadBox } from '../kernels/bend.ts';
 import { checkBend } from '../kernels/bend-checks.ts';
 import { KernelError } from '../kernels/job.ts';
-import { meshFromArrays, type MeshRef } from '../kernels/mesh.ts';
+import { meshFromArrays, meshViews, type MeshRef } from '../kernels/mesh.ts';
 import { parseStl } from '../kernels/stl.ts';
 import { straighten } from '../kernels/straighten.ts';
 import { segmentTeeth, type ToothInfo } from '../kernels/teeth.ts';
@@ -40,7 +40,8 @@ import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './cl
 import { insertionDirection, jawAxis } from './insertion.ts';
 import { liftOff } from './lift-off.ts';
 import { occlusalSurface } from './occlusal.ts';
-import { roomForTags, TAG_ROOM } from './tag-room.ts';
+import { roomForTags, TAG_ROOM, type KeepOff } from './tag-room.ts';
+import { toothSideRoom } from './base-outline.ts';
 import { kernelSurface } from './surface.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -165,7 +166,9 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     const occlusal = occlusalSurface(mesh, seg.labels, insertionInModel(frame, jawAxis(jaw)));
     // one BVH of the jaw for its wires' surface queries and its base
     const bvh = buildBvh(mesh);
-    const placed = await designJaw(mesh, bvh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head, occlusal: occlusal.triangles }, cancelled);
+    const toothSide = toothSideRoom({ jaw, positions: meshViews(mesh).positions.slice(), labels: seg.labels, occlusal: occlusal.vertices, teeth: seg.teeth, matrix: frame, direction: dir.canonical });
+    const keepOff = { occlusal: occlusal.triangles, toothSide };
+    const placed = await designJaw(mesh, bvh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head, keepOff }, cancelled);
     wiresMs += performance.now() - t;
     wires.push(...placed.wires);
     report.push(...placed.report);
@@ -212,8 +215,8 @@ interface JawContext {
   direction: Xyz;
   crowns: readonly CrownPatch[];
   head?: readonly HeadBox[];
-  /** Per model triangle, 1 on a crown's occlusal surface (the base stays off it, so does the tags' room). */
-  occlusal?: Uint8Array;
+  /** What the base keeps off, so the tags' room does too: the crowns' occlusal surface and the tooth-side border's limit. */
+  keepOff?: KeepOff;
 }
 
 /** Why a wire was left out. */
@@ -301,7 +304,7 @@ async function laidWays(
       failed ??= { code: 'DETECTION_FAILED', tooth: e instanceof ToothAnchorError ? e.tooth : w.teeth[0], detail: e.message };
       continue;
     }
-    const roomy = await roomForTags(made, ctx.direction, surface, CHECK_RADIUS, ctx.occlusal);
+    const roomy = await roomForTags(made, ctx.direction, surface, CHECK_RADIUS, ctx.keepOff);
     laid.push({ ways: roomy.wire === made ? [made] : [roomy.wire, made], room: roomy.room });
     if (roomy.room >= TAG_ROOM) break;
   }

@@ -92,8 +92,27 @@ interface Arch {
   radius: number[];
 }
 
-/** The outline for the jaw's base. Throws OutlineError when the teeth or the surface do not allow one. */
-export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
+/** What the arch coordinates are made from: the jaw, its labelled model, the straightening and the insertion direction. */
+export type ArchInput = Pick<OutlineInput, 'jaw' | 'positions' | 'labels' | 'teeth' | 'matrix' | 'direction' | 'occlusal'>;
+
+/** The jaw in arch coordinates, with its crowns' extent per sample. */
+interface JawArch {
+  arch: Arch;
+  d: Xyz;
+  toCanonical: (x: number, y: number, z: number) => Xyz;
+  toPlan: (x: number, y: number, z: number) => Xyz;
+  /** Per sample: the innermost crown vertex's δ, GUM_MARGIN added and smoothed (the tooth-side border before the tags). */
+  border: Float64Array;
+  /** Per sample: minus the lowest crown level along d (the gum line's depth). */
+  gumDepth: Float64Array;
+  /** Per sample: the least δ of the tooth-side border, OCCLUSAL_CLEAR inside the occlusal crown vertices within OCCLUSAL_REACH (-Infinity: none). */
+  least: Float64Array;
+  /** The crowns' first and last samples. */
+  sLo: number;
+  sHi: number;
+}
+
+function jawArch(input: ArchInput): JawArch {
   const m = input.matrix;
   const toCanonical = (x: number, y: number, z: number): Xyz => [
     m[0]! * x + m[4]! * y + m[8]! * z + m[12]!,
@@ -146,6 +165,48 @@ export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
   for (let i = 0; i < N; i++) border[i] = Math.max(border[i]!, smooth[i]!);
   // The least border: clear of the occlusal surfaces by OCCLUSAL_CLEAR, also between the samples (OCCLUSAL_REACH).
   const least = Float64Array.from(occlusal, (o) => o + OCCLUSAL_CLEAR);
+  return { arch, d, toCanonical, toPlan, border, gumDepth, least, sLo, sHi };
+}
+
+/**
+ * How far (mm, in plan along the insertion direction) a model point lies inside the least
+ * tooth-side border the outline may draw: OCCLUSAL_CLEAR off the occlusal surfaces as the
+ * outline bounds it, per sample along the arch and straight between the samples. 0 on the
+ * teeth's side of it; Infinity where no occlusal surface bounds it nearby. The tags' room uses
+ * it: a tag corner nearer that border than it needs cannot be held inside by the outline.
+ */
+export function toothSideRoom(input: ArchInput): (p: Xyz) => number {
+  const { arch, toPlan, least } = jawArch(input);
+  const N = arch.x.length;
+  return (p) => {
+    const [x, y] = toPlan(...p);
+    const [i, delta, place] = project(arch, x, y);
+    const j = Math.min(N - 2, Math.floor(place)), f = place - j;
+    const a = least[j]!, b = least[j + 1]!;
+    const here = Number.isFinite(a) && Number.isFinite(b) ? a + (b - a) * f : Math.max(a, b);
+    if (delta <= here) return 0;
+    let room = Infinity;
+    for (let k = Math.max(0, i - 4); k <= Math.min(N - 1, i + 4); k++) {
+      if (!Number.isFinite(least[k]!)) continue;
+      const [ax, ay] = at(arch, k, least[k]!);
+      const next = k + 1 < N && Number.isFinite(least[k + 1]!) ? at(arch, k + 1, least[k + 1]!) : null;
+      room = Math.min(room, next ? segmentDistance(x, y, ax, ay, next[0], next[1]) : Math.hypot(x - ax, y - ay));
+    }
+    return room;
+  };
+}
+
+/** Plan distance from (x, y) to the segment (ax, ay)-(bx, by). */
+function segmentDistance(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
+  const ux = bx - ax, uy = by - ay;
+  const t = Math.max(0, Math.min(1, ((x - ax) * ux + (y - ay) * uy) / (ux * ux + uy * uy || 1)));
+  return Math.hypot(x - ax - ux * t, y - ay - uy * t);
+}
+
+/** The outline for the jaw's base. Throws OutlineError when the teeth or the surface do not allow one. */
+export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
+  const { arch, d, toCanonical, toPlan, border, gumDepth, least, sLo, sHi } = jawArch(input);
+  const N = arch.x.length;
   let lo = Math.max(0, Math.floor(sLo - DISTAL_EXTENSION / STEP)), hi = Math.min(N - 1, Math.ceil(sHi + DISTAL_EXTENSION / STEP));
 
   // The tags: inside by their margin (corners and the segments between them, every half millimetre).

@@ -6,12 +6,16 @@
 // with less room than TAG_ROOM is moved to the nearest place that has it, seen along the insertion
 // direction, and where nothing stands over it: the tag's start across and along its straight by
 // up to START_REACH, then its free end turned round the start and shortened, its end straight kept
-// at least WIRE_END_MIN long after the die's share. A corner keeps its height above the surface;
-// one hanging more than MAX_HEIGHT over it (out over a steep lingual wall, held only by acrylic on
-// the crowns) is moved and may go down to the surface, KEEP_OFF off it.
+// at least WIRE_END_MIN long after the die's share: a little first, then any way round short of
+// folding back along the straight it is bent from (a bow's tag beside a lower first premolar, where
+// the scan ends near the crowns, turns to the wide gum lingual of the incisors). A corner keeps
+// its height above the surface; one hanging more than MAX_HEIGHT over it (out over a steep lingual
+// wall, held only by acrylic on the crowns) is moved and may go down to the surface, KEEP_OFF off it.
 // Where no place has the room, the roomiest one that is clear is taken when it has more. The room
 // ends where the scan does and, given the crowns' occlusal triangles, OCCLUSAL_CLEAR short of them
-// (the base stays off the occlusal surfaces, base-outline.ts).
+// (the base stays off the occlusal surfaces, base-outline.ts), and where the outline's tooth-side
+// border can come no nearer the teeth (base-outline.ts toothSideRoom: it bounds that border per
+// millimetre along the arch, wider than the occlusal triangles themselves).
 import { WIRE_END_MIN } from '../../common/bend-program.ts';
 import { across, add, cross, dot, len, norm, scale, sub, type Xyz } from '../../common/pose.ts';
 import type { SurfaceQuery } from '../../common/wires/surface.ts';
@@ -32,9 +36,12 @@ const ABOVE = 60;
 /** A tag's start moved up to this far (mm), in steps of START_STEP. */
 const START_REACH = 1;
 const START_STEP = 0.5;
-/** A free end's turns round the start (degrees) and its shortenings (share of the straight kept). */
+/** A free end's turns round the start (degrees) and its shortenings (share of the straight kept): the near turns first, then the wide ones (any way round). */
 const END_TURNS = [0, 8, -8, 16, -16, 24, -24, 32, -32];
+const WIDE_TURNS = [48, -48, 64, -64, 80, -80, 96, -96, 112, -112, 128, -128, 144, -144, 160, -160, 176, -176];
 const END_KEEP = [1, 0.92, 0.84, 0.76];
+/** Least angle (degrees, in plan) between a free end and the straight it is bent from: it does not fold back along it. */
+const MIN_FOLD = 60;
 /** A corner's move must gain this much room (mm) where the room wanted is not reached. */
 const GAIN = 0.1;
 /** Spacing (mm) of the samples of a moved tag's straight that must lie above the surface. */
@@ -49,6 +56,14 @@ const TAG_HEIGHT = 1.1;
 /** Least distance (mm) of a moved corner from the surface: the wire's radius, its clearance and some. */
 const KEEP_OFF = 0.8;
 
+/** What bounds a tag's room besides the scan's end. */
+export interface KeepOff {
+  /** Per triangle of the surface, 1 on a crown's occlusal surface (occlusal.ts): the room ends OCCLUSAL_CLEAR short of it. */
+  occlusal?: Uint8Array;
+  /** A corner's room (mm) from the tooth-side border the outline may draw at most (base-outline.ts toothSideRoom). */
+  toothSide?: (p: Xyz) => number;
+}
+
 interface Place {
   p: Xyz;
   room: number;
@@ -59,10 +74,10 @@ interface Place {
  * The wire with its tags' corners moved where the base has room round them along `direction`
  * (model frame, from the model towards the appliance); the wire itself where none moved. `room`:
  * the least room (mm) of its end tags' corners as laid (negative: one not clear or hanging; Infinity: no such tag). `radius`:
- * the checks' die radius (the end straight's share at the tag's start); `occlusal`: per triangle of
- * the surface, 1 on a crown's occlusal surface (occlusal.ts).
+ * the checks' die radius (the end straight's share at the tag's start); `keepOff`: what else bounds
+ * the room (KeepOff).
  */
-export async function roomForTags(wire: WireDesign, direction: Xyz, surface: SurfaceQuery, radius: number, occlusal?: Uint8Array): Promise<{ wire: WireDesign; room: number }> {
+export async function roomForTags(wire: WireDesign, direction: Xyz, surface: SurfaceQuery, radius: number, keepOff: KeepOff = {}): Promise<{ wire: WireDesign; room: number }> {
   const d = norm(direction);
   const u = norm(cross(d, Math.abs(d[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0]));
   const w = cross(d, u);
@@ -84,7 +99,7 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
     const [lift0, lift1] = [h0!, h1!].map((h) => (h > 0 && h <= MAX_HEIGHT ? h : TAG_HEIGHT));
     // a corner hanging higher than MAX_HEIGHT over the surface (out over a steep wall) is not held by the plate: it is moved, and may go down to the surface
     const [fall0, fall1] = [h0!, h1!].map((h) => (h > MAX_HEIGHT ? h : FALL));
-    const [startNow, endNow] = await places(surface, d, u, w, occlusal, [start0, end0]);
+    const [startNow, endNow] = await places(surface, d, u, w, keepOff, [start0, end0]);
     const score = (p: Place, q: Place): number => (p.clear && q.clear ? Math.min(p.room, q.room) : -1);
     const now = h0! > MAX_HEIGHT || h1! > MAX_HEIGHT ? -1 : score(startNow!, endNow!);
     if (now >= TAG_ROOM) {
@@ -98,22 +113,27 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
     offsets.sort((p, q) => Math.hypot(...p) - Math.hypot(...q));
     const seatedStarts = band(await seated(surface, d, offsets.map(([x, y]) => add(start0, add(scale(along, x), scale(sideways, y)))), lift0!), start0, d, fall0!);
     const startsOver = await overSurface(surface, d, seatedStarts.map((p) => [p, end0]));
-    const starts = [startNow!, ...(await places(surface, d, u, w, occlusal, seatedStarts.filter((_, i) => startsOver[i])))];
+    const starts = [startNow!, ...(await places(surface, d, u, w, keepOff, seatedStarts.filter((_, i) => startsOver[i])))];
     // for each start, the end as it is, then turned round the start and shortened (its straight long enough for the checks)
     let best = { start: startNow!, end: endNow!, score: now };
     for (const st of starts) {
       if (!st.clear) continue;
       const v = across(sub(end0, st.p), d);
       const guesses: Xyz[] = [];
-      for (const keep of END_KEEP) {
-        for (const deg of END_TURNS) {
-          const t = (deg * Math.PI) / 180;
-          guesses.push(add(st.p, scale(add(scale(v, Math.cos(t)), scale(cross(d, v), Math.sin(t))), keep)));
+      const back = norm(across(sub(prev, st.p), d));
+      for (const turns of [END_TURNS, WIDE_TURNS]) {
+        for (const keep of END_KEEP) {
+          for (const deg of turns) {
+            const t = (deg * Math.PI) / 180;
+            const to = add(scale(v, Math.cos(t)), scale(cross(d, v), Math.sin(t)));
+            if (deg !== 0 && dot(norm(to), back) > Math.cos((MIN_FOLD * Math.PI) / 180)) continue;
+            guesses.push(add(st.p, scale(to, keep)));
+          }
         }
       }
       const long = band(await seated(surface, d, st === startNow ? guesses.slice(1) : guesses, lift1!), end0, d, fall1!).filter((p) => len(sub(p, st.p)) - tangentLength(prev, st.p, p, radius) >= WIRE_END_MIN + 0.1);
       const over = await overSurface(surface, d, long.map((p) => [st.p, p]));
-      const ends = await places(surface, d, u, w, occlusal, long.filter((_, i) => over[i]));
+      const ends = await places(surface, d, u, w, keepOff, long.filter((_, i) => over[i]));
       if (st === startNow) ends.unshift(endNow!);
       for (const en of ends) {
         const sc = bendable(st.p, en.p) ? score(st, en) : -1;
@@ -198,8 +218,8 @@ async function seated(surface: SurfaceQuery, d: Xyz, points: readonly Xyz[], hei
   });
 }
 
-/** Each point's room (the least plan distance to where the surface ends, or OCCLUSAL_CLEAR short of an occlusal triangle, up to REACH) and whether it is clear. */
-async function places(surface: SurfaceQuery, d: Xyz, u: Xyz, w: Xyz, occlusal: Uint8Array | undefined, points: readonly Xyz[]): Promise<Place[]> {
+/** Each point's room (the least plan distance to where the surface ends, OCCLUSAL_CLEAR short of an occlusal triangle or to the tooth-side border's limit, up to REACH) and whether it is clear. */
+async function places(surface: SurfaceQuery, d: Xyz, u: Xyz, w: Xyz, { occlusal, toothSide }: KeepOff, points: readonly Xyz[]): Promise<Place[]> {
   if (points.length === 0) return [];
   const dirs = Array.from({ length: DIRECTIONS }, (_, k) => add(scale(u, Math.cos((2 * Math.PI * k) / DIRECTIONS)), scale(w, Math.sin((2 * Math.PI * k) / DIRECTIONS))));
   const radii = Array.from({ length: Math.round(REACH / PROBE) }, (_, k) => (k + 1) * PROBE);
@@ -222,6 +242,7 @@ async function places(surface: SurfaceQuery, d: Xyz, u: Xyz, w: Xyz, occlusal: U
       const crown = occlusal ? triangles.subarray(from, from + radii.length).findIndex((t) => t >= 0 && occlusal[t] === 1) : -1;
       if (crown >= 0) room = Math.min(room, radii[crown]! - PROBE - OCCLUSAL_CLEAR);
     }
+    if (toothSide) room = Math.min(room, toothSide(p));
     return { p, room: Math.max(0, room), clear };
   });
 }
