@@ -9,6 +9,7 @@ import { centroid, mul, randomPose, rng, transformed, transformError } from '../
 import { biteKind } from '../../server/modules/geo-jobs/bite.ts';
 import { GeoJobRunner } from '../../server/modules/geo-jobs/runner.ts';
 import { checkBent } from '../../server/modules/order/lifecycle.ts';
+import { keepReport } from '../../server/modules/ai/report.ts';
 import { addUser, createRole, setup, type TestServer } from './helpers.ts';
 import { download, uploadOne } from './space-helpers.ts';
 
@@ -310,10 +311,16 @@ describe('design calls', () => {
     const orig = await info(src, anna);
     expect(copy).toMatchObject({ status: 0, designerId: annaId, creatorId: annaId, remark: 'remake', patientName: orig.patientName, upperFileId: orig.upperFileId, occlusionFileId: orig.occlusionFileId });
     expect(copy.caseNo).not.toBe(orig.caseNo);
-    expect((await get(`getDesignData?orderId=${copy.id}`, anna)).body.data).toMatchObject({ version: 1, data: { wires: WIRES } });
+    expect((await get(`getDesignData?orderId=${copy.id}`, anna)).body.data).toMatchObject({ version: 1, data: { wires: WIRES }, aiReport: null });
     expect((await get(`getOcclusalModelData?orderId=${copy.id}`, anna)).body.data.bite).toMatchObject({ source: 'auto', rms: 0.05 });
     expect((await history(copy.id, anna))[0]).toMatchObject({ reason: 'created', detail: `copy of ${orig.caseNo}` });
     expect((await post('copyOrder', ben, { orderId: src })).body).toEqual(NOT_YOURS);
+    // A design the automatic design stored: its report goes with the copy (the wires it names are the copy's too).
+    const report = { wires: [{ wireId: 'w1', jaw: 'upper' as const, type: 'labialBow' as const, teeth: [6, 11], status: 'placed' as const }], bases: [] };
+    await keepReport(t.ctx.db, src, 1, report, '2026-11-28 10:00:00');
+    const again = (await post('copyOrder', anna, { orderId: src })).body.data.id;
+    expect((await get(`getDesignData?orderId=${again}`, anna)).body.data.aiReport).toMatchObject({ orderId: again, version: 1, report });
+    expect((await get(`getDesignData?orderId=${src}`, anna)).body.data.aiReport).toMatchObject({ orderId: src, report });
     // Designing without the right to add orders: no copies.
     const designOnly = await createRole(t.ctx, 'design only', ['design:save', 'design:submit']);
     const doraId = await addUser(t, admin, { username: 'dora', password: 'dora-pass', roleIdList: [designOnly] });

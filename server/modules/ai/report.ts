@@ -28,3 +28,9 @@ export async function readReport(db: Db, orderId: number): Promise<AiReportRecor
   const row = await db.selectFrom('order_ai_report').select(['orderId', 'version', 'report', 'createTime']).where('orderId', '=', orderId).executeTakeFirst();
   return row ? { orderId: row.orderId, version: row.version, report: JSON.parse(row.report) as AiReport, createTime: row.createTime } : null;
 }
+
+/** A copy of one order's report for another whose design is a copy of the first's, as `version`. */
+export async function copyReport(trx: Db, from: number, to: number, version: number, time: string): Promise<void> {
+  const row = await trx.selectFrom('order_ai_report').select('report').where('orderId', '=', from).executeTakeFirst();
+  if (row) await trx.insertInto('order_ai_report').values({ orderId: to, version, report: row.report, createTime: time }).execute();
+}

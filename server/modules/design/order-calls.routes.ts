@@ -37,6 +37,7 @@ import { modelsChanged, moveOrder, recordCreated, uploadsDir } from '../order/li
 import { orderTeeth, queueTeeth } from '../geo-jobs/teeth.ts';
 import { nextCaseNo } from '../order/order-info.ts';
 import { fileUrl } from '../space/upload.routes.ts';
+import { copyReport } from '../ai/report.ts';
 import { saveDentureBase } from './denture-base.ts';
 import { assertEditable, scopedOrder, wrongStatus as statusError } from './service.ts';
 import { loadAccess } from '../../core/perms.ts';
@@ -148,7 +149,7 @@ export function orderCallRoutes(ctx: AppContext) {
       if (!(await seesAll(db, userId, SEE_ALL.orders))) q = q.where('o.designerId', '=', userId);
       return ok(c, await q.execute());
     })
-    .post(`${PREFIX}/copyOrder`, doc('A remake: a new order with the same models, a copy of the design (version 1) and of the bite ({ orderId, patientName?, remark? })'), validate('json', copyOrderSchema), async (c) => {
+    .post(`${PREFIX}/copyOrder`, doc('A remake: a new order with the same models, a copy of the design (version 1, with the automatic design\'s report) and of the bite ({ orderId, patientName?, remark? })'), validate('json', copyOrderSchema), async (c) => {
       const body = c.req.valid('json');
       const { userId } = authOf(c);
       const src = await order(c, body.orderId);
@@ -192,6 +193,8 @@ export function orderCallRoutes(ctx: AppContext) {
             .insertInto('design_data')
             .values({ orderId: newId, version: 1, schemaVersion: design.schemaVersion, data: design.data, userId, createTime: time, updateTime: time })
             .execute();
+          // the automatic design's report goes with its wires, which stay AI-made until accepted
+          await copyReport(trx, src.id, newId, 1, time);
         }
         const bite = await trx.selectFrom('order_bite').select(['source', 'result']).where('orderId', '=', src.id).executeTakeFirst();
         if (bite) {
