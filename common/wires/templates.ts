@@ -39,6 +39,9 @@ export const TEMPLATE_CLICKS: Record<WireType, number> = {
   wraparoundBow: 2,
 };
 
+/** The contact a single-arm clasp crosses into the base. */
+export type ClaspCrossing = 'mesial' | 'distal';
+
 export interface WireOptions {
   diameter: number;
   clearance: number;
@@ -49,7 +52,7 @@ export interface WireOptions {
    * mirror image, the tip in the mesiobuccal undercut, the tag on along the distal neighbour's
    * lingual (where the gum lingual of the mesial contact is too narrow to hold it).
    */
-  crossing?: 'mesial' | 'distal';
+  crossing?: ClaspCrossing;
 }
 
 export interface PlacedWire {

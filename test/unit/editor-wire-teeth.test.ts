@@ -106,6 +106,26 @@ describe('wires on named teeth (headless)', () => {
     expect(editor.getState().document.wires).toHaveLength(1);
   });
 
+  it('a single-arm clasp laid across its distal contact: its tag on along the distal neighbour, the mesial one by default', async () => {
+    await openJaws(editor);
+    editor.wires.setTeethSource(async () => detected());
+    const tagNear = (id: string): { mesial: number; distal: number } => {
+      const w = editor.getState().document.wires!.find((x) => x.id === id)!;
+      const [from, to] = w.tag!;
+      const corners = w.points.slice(from, to + 1).map((p) => p.point);
+      const mid = [0, 1].map((a) => corners.reduce((sum, p) => sum + p[a]!, 0) / corners.length);
+      const d = (n: number): number => relative(n, [mid[0]!, mid[1]!]).reach;
+      return { mesial: d(29), distal: d(31) };
+    };
+    const mesial = tagNear((await editor.wires.placeOnTeeth('singleArmClasp', { tooth: 30 }))!);
+    expect(mesial.mesial).toBeLessThan(mesial.distal);
+    const distal = tagNear((await editor.wires.placeOnTeeth('singleArmClasp', { tooth: 30 }, 'distal'))!);
+    expect(distal.distal).toBeLessThan(distal.mesial);
+    expect(editor.getState().document.wires).toHaveLength(2);
+    editor.undo();
+    expect(editor.getState().document.wires).toHaveLength(1);
+  });
+
   it('an AI-generated wire is the designer\'s once accepted or edited, each one undoable command', async () => {
     await openJaws(editor);
     editor.wires.setTeethSource(async () => detected());

@@ -23,6 +23,7 @@ import { jawOf } from '../../../../common/teeth.ts';
 import { isDesignerWire } from '../../../../common/ai.ts';
 import type { AiReportRecord } from '../../../../common/ai-report.ts';
 import { teethFor } from '../../../../common/wires/teeth-for.ts';
+import type { ClaspCrossing } from '../../../../common/wires/templates.ts';
 import { cornerDeleted, cornerInserted, cornerMoved, newWireId, placedWire, reshaped, withoutWire, withWire, withWireAdded, type Shaped } from './edits.ts';
 
 /** The wire diameters the machines take (mm). */
@@ -49,7 +50,7 @@ export interface WireKit {
   /** Clicks on the teeth the type's template needs. */
   clicks(type: WireType): number;
   /** The template on the clicked teeth: corners (model frame) and the tag(s) held in the base. */
-  place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[], opts: { diameter: number; clearance: number }): Promise<Shaped>;
+  place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[], opts: { diameter: number; clearance: number; crossing?: ClaspCrossing }): Promise<Shaped>;
   /** A corner kept off the surface at `pick` by the wire's radius plus its clearance. */
   keepOff(jaw: 'upper' | 'lower', pick: SurfacePick, opts: { diameter: number; clearance: number }): Promise<WirePoint>;
   /** The surface point nearest to a model point, or null. */
@@ -293,12 +294,12 @@ export class WireFeature {
   }
 
   /** Places a template on clicked teeth as a new wire (one command) and selects it. */
-  async place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[]): Promise<string | null> {
+  async place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[], crossing?: ClaspCrossing): Promise<string | null> {
     const { diameter, clearance } = this.view;
     this.set({ busy: true, problem: null });
     let placed: Shaped;
     try {
-      placed = await this.kit.place(jaw, type, anchors, { diameter, clearance });
+      placed = await this.kit.place(jaw, type, anchors, { diameter, clearance, ...(crossing && type === 'singleArmClasp' ? { crossing } : {}) });
     } catch (e) {
       console.error('Placing a wire failed', e);
       this.set({ busy: false, problem: 'PLACE_FAILED' });
@@ -324,9 +325,11 @@ export class WireFeature {
   /**
    * Places a template on named teeth instead of clicks ("a clasp on the 6"): `tooth` is the clasped
    * tooth (the arrow clasp sits between it and its distal neighbour); the bows take the jaw's
-   * canines or last molars. One command like a placement by clicks.
+   * canines or last molars. One command like a placement by clicks. `crossing`: the contact a
+   * single-arm clasp crosses into the base (default mesial; distal where the gum lingual of the
+   * mesial one is too narrow for its tag).
    */
-  async placeOnTeeth(type: WireType, target: { tooth: number } | { jaw: 'upper' | 'lower' }): Promise<string | null> {
+  async placeOnTeeth(type: WireType, target: { tooth: number } | { jaw: 'upper' | 'lower' }, crossing?: ClaspCrossing): Promise<string | null> {
     const jaw = 'tooth' in target ? jawOf(target.tooth) : target.jaw;
     this.set({ busy: true, problem: null, problemTooth: null });
     let anchors: SurfacePick[];
@@ -352,7 +355,7 @@ export class WireFeature {
       return null;
     }
     this.set({ busy: false });
-    return this.place(jaw, type, anchors);
+    return this.place(jaw, type, anchors, crossing);
   }
 
   // ---------------------------------------------------------------- editing
