@@ -44,4 +44,22 @@ describe('AI review', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Slot of Single-arm clasp (16) could not be cut into the base: slot it in the editor.' }));
     expect(selected).toEqual(['ai-0', 'ai-0']);
   });
+
+  it('strikes through the rows of a wire the designer has since accepted or edited', () => {
+    const view = (w: WireDesign) =>
+      render(
+        <I18nProvider i18n={i18n}>
+          <AiReview engine={null} wires={[w]} report={report} />
+        </I18nProvider>,
+      );
+    view(wire);
+    expect(screen.getAllByTestId('ai-review-item').map((li) => li.getAttribute('data-accepted'))).toEqual([null, 'false', 'false']);
+    expect(screen.queryByText('accepted')).toBeNull();
+    cleanup();
+    view({ ...wire, ai: { accepted: true } });
+    const items = screen.getAllByTestId('ai-review-item');
+    expect(items.map((li) => li.getAttribute('data-accepted'))).toEqual([null, 'true', 'true']);
+    expect(screen.getAllByText('accepted')).toHaveLength(2);
+    expect(items[2]!.querySelector('button')!.className).toContain('line-through');
+  });
 });

@@ -1,7 +1,8 @@
 // The automatic design's review in the wires panel, while the design holds wires the engine made:
 // the prescribed wires it left out with their reasons, the bases it could not make, the slots it
 // could not cut, and the tags the generated base holds short (the order's AI report, which comes with its design: getDesignData's
-// aiReport). A slot's or tag's row selects its wire when the design still has it.
+// aiReport). A slot's or tag's row selects its wire when the design still has it, and is struck
+// through once the designer has accepted or edited that wire.
 import { useLingui } from '@lingui/react/macro';
 import type { AiReport } from '../../../../common/ai-report.ts';
 import type { WireDesign } from '../../engine/document.ts';
@@ -26,19 +27,31 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
   const slots = report.bases.flatMap((b) => b.slots.filter((x) => x.status === 'failed'));
   const tags = report.bases.flatMap((b) => b.tags ?? []);
   if (leftOut.length + failedBases.length + slots.length + tags.length === 0) return null;
-  /** The wire's name as the report or the design has it, and a button selecting it while the design has it. */
+  /**
+   * The wire's name as the report or the design has it, and a button selecting it while the design
+   * has it; struck through once the designer has accepted or edited the wire (the report is the
+   * automatic design's, not measured again).
+   */
   const ofWire = (wireId: string, text: (name: string) => string) => {
     const wire = wires.find((w) => w.id === wireId);
     const named = report.wires.find((w) => w.wireId === wireId) ?? wire;
     const line = text(named ? label(named) : wireId);
-    return wire ? (
-      <button type="button" className="text-left hover:underline" onClick={() => engine?.wires.select(wire.id)}>
-        {line}
-      </button>
-    ) : (
-      line
+    if (!wire) return line;
+    const accepted = wire.ai?.accepted === true;
+    return (
+      <>
+        <button type="button" className={`text-left hover:underline ${accepted ? 'line-through opacity-60' : ''}`} onClick={() => engine?.wires.select(wire.id)}>
+          {line}
+        </button>
+        {accepted && (
+          <span className="ml-1 rounded bg-violet-100 px-1 text-[10px] font-semibold" title={t`The designer has accepted or edited this wire since the automatic design`}>
+            {t`accepted`}
+          </span>
+        )}
+      </>
     );
   };
+  const acceptedAttr = (wireId: string) => (wires.find((w) => w.id === wireId)?.ai?.accepted === true ? 'true' : 'false');
   return (
     <div className="mt-2 rounded-md border border-violet-200 bg-violet-50 p-2 text-xs text-violet-900" data-testid="ai-review">
       <h3 className="mb-1 font-semibold">{t`AI review`}</h3>
@@ -54,12 +67,12 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
           </li>
         ))}
         {slots.map((slot, i) => (
-          <li key={`slot-${i}`} data-testid="ai-review-item" data-kind="slot" data-wire={slot.wireId} data-code={slot.code ?? ''}>
+          <li key={`slot-${i}`} data-testid="ai-review-item" data-kind="slot" data-wire={slot.wireId} data-code={slot.code ?? ''} data-accepted={acceptedAttr(slot.wireId)}>
             {ofWire(slot.wireId, (name) => t(aiSlotFailedMessage(name)))}
           </li>
         ))}
         {tags.map((tag, i) => (
-          <li key={`tag-${i}`} data-testid="ai-review-item" data-kind="tag" data-wire={tag.wireId}>
+          <li key={`tag-${i}`} data-testid="ai-review-item" data-kind="tag" data-wire={tag.wireId} data-accepted={acceptedAttr(tag.wireId)}>
             {ofWire(tag.wireId, (name) => t(aiTagMessage(name, formatNumber(Math.abs(tag.inside), { fixed: 1 }, i18n.locale), tag.inside >= 0, tag.outside)))}
           </li>
         ))}
