@@ -40,7 +40,7 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
     const accepted = wire.ai?.accepted === true;
     return (
       <>
-        <button type="button" className={`text-left hover:underline ${accepted ? 'line-through opacity-60' : ''}`} onClick={() => engine?.wires.select(wire.id)}>
+        <button type="button" className={accepted ? 'text-left line-through opacity-60 hover:underline' : 'text-left hover:underline'} onClick={() => engine?.wires.select(wire.id)}>
           {line}
         </button>
         {accepted && (
