@@ -142,6 +142,9 @@ describe('automatic base and slots on generated jaws', () => {
     for (let k = 1; k < rooms.length; k++) expect(rooms[k]!, JSON.stringify(rooms)).toBeGreaterThanOrEqual(rooms[k - 1]!);
     expect(rooms.at(-1)!, JSON.stringify(rooms)).toBeGreaterThan(2);
     expect(rooms.at(-1)!, JSON.stringify(rooms)).toBeLessThan(Infinity);
+    // no teeth, no arch: nothing bounds the room (the wires fail on their teeth instead)
+    const none = toothSideRoom({ jaw: 'lower', positions: g.positions, labels: new Uint8Array(g.labels.length), occlusal, teeth: [], matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], direction: [0, 0, 1] });
+    expect(none(c)).toBe(Infinity);
   });
 
   it('makes no base when the prescription has none', async () => {

@@ -172,11 +172,19 @@ function jawArch(input: ArchInput): JawArch {
  * How far (mm, in plan along the insertion direction) a model point lies inside the least
  * tooth-side border the outline may draw: OCCLUSAL_CLEAR off the occlusal surfaces as the
  * outline bounds it, per sample along the arch and straight between the samples. 0 on the
- * teeth's side of it; Infinity where no occlusal surface bounds it nearby. The tags' room uses
- * it: a tag corner nearer that border than it needs cannot be held inside by the outline.
+ * teeth's side of it; Infinity where no occlusal surface bounds it nearby, and everywhere when the
+ * teeth give no arch (no outline can be drawn then either). The tags' room uses it: a tag corner
+ * nearer that border than it needs cannot be held inside by the outline.
  */
 export function toothSideRoom(input: ArchInput): (p: Xyz) => number {
-  const { arch, toPlan, least } = jawArch(input);
+  let jaw: JawArch;
+  try {
+    jaw = jawArch(input);
+  } catch (e) {
+    if (e instanceof OutlineError) return () => Infinity;
+    throw e;
+  }
+  const { arch, toPlan, least } = jaw;
   const N = arch.x.length;
   return (p) => {
     const [x, y] = toPlan(...p);
