@@ -57,11 +57,11 @@ export function OnTeeth({ engine, state, type, busy }: { engine: EditorEngine | 
         </select>
       </label>
       {type === 'singleArmClasp' && (
-        <label className="w-24 shrink-0 text-xs text-slate-600">
-          {t`Tag across`}
+        <label className="w-20 shrink-0 text-xs text-slate-600">
+          {t`Crossing`}
           <select className={FIELD_CLASS} value={crossing} onChange={(e) => setCrossing(e.target.value as ClaspCrossing)} data-testid="wire-on-teeth-crossing" title={t`The contact the clasp crosses into the base: distal where the gum beside the mesial one is too narrow for its tag`}>
-            <option value="mesial">{t`mesial contact`}</option>
-            <option value="distal">{t`distal contact`}</option>
+            <option value="mesial">{t`mesial`}</option>
+            <option value="distal">{t`distal`}</option>
           </select>
         </label>
       )}
