@@ -2,7 +2,8 @@
 // square and a strip 2.4 mm wide off one side of it. A tag laid along the strip has too little
 // room round its end anywhere within a small turn; its free end is turned round its start, the
 // other way, into the square. A limit on the tooth side (base-outline.ts toothSideRoom) bounds
-// the room as the scan's end does.
+// the room as the scan's end does. A start with no room within 1 mm is moved up to 2 mm, the
+// nearer move kept to fall back on (roomyWays).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mm } from '../../common/units.ts';
@@ -10,7 +11,7 @@ import type { WireDesign } from '../../common/wires/types.ts';
 import { compileKernels, instantiateModule } from '../../workers/kernels/abi.ts';
 import { meshFromArrays } from '../../workers/kernels/mesh.ts';
 import { kernelSurface } from '../../workers/design/surface.ts';
-import { roomForTags, TAG_ROOM } from '../../workers/design/tag-room.ts';
+import { roomForTags, roomyWays, TAG_ROOM } from '../../workers/design/tag-room.ts';
 import type { Xyz } from '../../common/pose.ts';
 import { WASM_PATH } from './kernels.ts';
 
@@ -21,9 +22,8 @@ beforeAll(async () => {
 
 const CELL = 0.6;
 
-/** Flat gum at z = 0 on a 0.6 mm grid: the square x, y in [-12, 0] and the strip x in [0, 12], y in [-4.2, -1.8]. */
-function lSurface() {
-  const inside = (x: number, y: number): boolean => (x < 0 && y < 0) || (x >= 0 && y > -4.2 && y < -1.8);
+/** Flat gum at z = 0 on a 0.6 mm grid over x in [-12, 12], y in [-12, 0], where `inside` (of a cell's centre). */
+function flatSurface(inside: (x: number, y: number) => boolean) {
   const positions: number[] = [], indices: number[] = [];
   const n = 40, m = 20; // x from -12 in n cells, y from -12 in m cells
   const at = (i: number, j: number): number => i * (m + 1) + j;
@@ -36,6 +36,9 @@ function lSurface() {
   }
   return kernelSurface(meshFromArrays(instantiateModule(module), new Float32Array(positions), new Uint32Array(indices)));
 }
+
+/** The square x, y in [-12, 0] and the strip x in [0, 12], y in [-4.2, -1.8]. */
+const lSurface = () => flatSurface((x, y) => (x < 0 && y < 0) || (x >= 0 && y > -4.2 && y < -1.8));
 
 /** A clasp-like wire coming down from +y to a tag whose start is at the strip's root and whose end lies along the strip. */
 function tagAlongStrip(): WireDesign {
@@ -67,5 +70,20 @@ describe('the room round a tag', () => {
     expect(free.room).toBeGreaterThanOrEqual(TAG_ROOM);
     // the start can move 1 mm at most: nowhere within reach is 1.4 mm below y = -6
     expect(room).toBeLessThan(TAG_ROOM);
+  });
+
+  it('moves a start further from its crossing only where the near places lack the room, the nearer move kept as the fallback', async () => {
+    // the square alone; the tag laid 0.2 mm inside its edge at x = 0, down along it
+    const surface = flatSurface((x, y) => x < 0 && y < 0);
+    const pts: Xyz[] = [[-0.2, 12, 3], [-0.2, 4, 2], [-0.2, -3, 1], [-0.2, -9, 1]];
+    const wire: WireDesign = { ...tagAlongStrip(), points: pts.map((p) => ({ point: p })) };
+    const near = await roomForTags(wire, [0, 0, 1], surface, 1);
+    expect(near.room).toBeLessThan(TAG_ROOM);
+    const { ways, room } = await roomyWays(wire, [0, 0, 1], surface, 1);
+    expect(room).toBeGreaterThanOrEqual(TAG_ROOM);
+    expect(ways).toHaveLength(2);
+    expect(ways[1]).toEqual(near.wire);
+    // the start went more than 1 mm in from the edge
+    expect(ways[0]!.points[2]!.point[0]).toBeLessThan(-1.3);
   });
 });

@@ -40,7 +40,7 @@ import { CLASP_TIP_RANGE, tangentTips, tipIntoUndercut, tipUndercut } from './cl
 import { insertionDirection, jawAxis } from './insertion.ts';
 import { liftOff } from './lift-off.ts';
 import { occlusalSurface } from './occlusal.ts';
-import { roomForTags, TAG_ROOM, type KeepOff } from './tag-room.ts';
+import { roomyWays, TAG_ROOM, type KeepOff } from './tag-room.ts';
 import { toothSideRoom } from './base-outline.ts';
 import { kernelSurface } from './surface.ts';
 
@@ -276,7 +276,8 @@ const MIRROR_GAIN = 0.25;
 
 /**
  * The wire as placed, tried in this order through the checks: its tags moved where the base has
- * room round them along the insertion direction (tag-room.ts), then as the template laid them. A
+ * room round them along the insertion direction (tag-room.ts roomyWays: the further move, then
+ * the nearer), then as the template laid them. A
  * single-arm clasp whose tags lack that room beside its mesial contact (a lower molar's narrow
  * strip of gum above a steep lingual wall) is also laid from its distal contact, when the tooth
  * behind it was detected, and goes first when it has MIRROR_GAIN more. A template that cannot be laid: why.
@@ -304,8 +305,8 @@ async function laidWays(
       failed ??= { code: 'DETECTION_FAILED', tooth: e instanceof ToothAnchorError ? e.tooth : w.teeth[0], detail: e.message };
       continue;
     }
-    const roomy = await roomForTags(made, ctx.direction, surface, CHECK_RADIUS, ctx.keepOff);
-    laid.push({ ways: roomy.wire === made ? [made] : [roomy.wire, made], room: roomy.room });
+    const roomy = await roomyWays(made, ctx.direction, surface, CHECK_RADIUS, ctx.keepOff);
+    laid.push({ ways: [...roomy.ways, made], room: roomy.room });
     if (roomy.room >= TAG_ROOM) break;
   }
   if (laid.length === 0) return failed!;

@@ -5,7 +5,7 @@
 // gum above a steep lingual wall, an open scan's border just past a tag's end). Each tag corner
 // with less room than TAG_ROOM is moved to the nearest place that has it, seen along the insertion
 // direction, and where nothing stands over it: the tag's start across and along its straight by
-// up to START_REACH, then its free end turned round the start and shortened, its end straight kept
+// up to START_REACH (FAR_REACH where that finds no such place: roomyWays), then its free end turned round the start and shortened, its end straight kept
 // at least WIRE_END_MIN long after the die's share: a little first, then any way round short of
 // folding back along the straight it is bent from (a bow's tag beside a lower first premolar, where
 // the scan ends near the crowns, turns to the wide gum lingual of the incisors). A corner keeps
@@ -33,8 +33,9 @@ const DIRECTIONS = 16;
 const CLEAR = 0.5;
 /** Rays start this far out along the insertion direction (mm). */
 const ABOVE = 60;
-/** A tag's start moved up to this far (mm), in steps of START_STEP. */
+/** A tag's start moved up to this far (mm), in steps of START_STEP; up to FAR_REACH where that finds no place with the room. */
 const START_REACH = 1;
+const FAR_REACH = 2;
 const START_STEP = 0.5;
 /** A free end's turns round the start (degrees) and its shortenings (share of the straight kept): the near turns first, then the wide ones (any way round). */
 const END_TURNS = [0, 8, -8, 16, -16, 24, -24, 32, -32];
@@ -77,7 +78,7 @@ interface Place {
  * the checks' die radius (the end straight's share at the tag's start); `keepOff`: what else bounds
  * the room (KeepOff).
  */
-export async function roomForTags(wire: WireDesign, direction: Xyz, surface: SurfaceQuery, radius: number, keepOff: KeepOff = {}): Promise<{ wire: WireDesign; room: number }> {
+export async function roomForTags(wire: WireDesign, direction: Xyz, surface: SurfaceQuery, radius: number, keepOff: KeepOff = {}, reach = START_REACH): Promise<{ wire: WireDesign; room: number }> {
   const d = norm(direction);
   const u = norm(cross(d, Math.abs(d[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0]));
   const w = cross(d, u);
@@ -109,7 +110,7 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
     // the start: where it is, then across and along its straight, the nearest first
     const along = norm(across(sub(end0, start0), d)), sideways = cross(d, along);
     const offsets: [number, number][] = [];
-    for (let x = -START_REACH; x <= START_REACH + 1e-9; x += START_STEP) for (let y = -START_REACH; y <= START_REACH + 1e-9; y += START_STEP) if (x || y) offsets.push([x, y]);
+    for (let x = -reach; x <= reach + 1e-9; x += START_STEP) for (let y = -reach; y <= reach + 1e-9; y += START_STEP) if (x || y) offsets.push([x, y]);
     offsets.sort((p, q) => Math.hypot(...p) - Math.hypot(...q));
     const seatedStarts = band(await seated(surface, d, offsets.map(([x, y]) => add(start0, add(scale(along, x), scale(sideways, y)))), lift0!), start0, d, fall0!);
     const startsOver = await overSurface(surface, d, seatedStarts.map((p) => [p, end0]));
@@ -155,6 +156,22 @@ export async function roomForTags(wire: WireDesign, direction: Xyz, surface: Sur
     points[e] = { point: [end[0], end[1], end[2]] };
   }
   return { wire: moved ? { ...wire, points } : wire, room: least };
+}
+
+/**
+ * The wire's tags moved where the base has room, best first: with their starts moved up to
+ * START_REACH and, where that leaves less than TAG_ROOM, also up to FAR_REACH first when it gains
+ * GAIN (a start further from its crossing changes the straight to it more: the nearer one is the
+ * fallback when the further fails the checks). Empty where no tag moved; `room` as roomForTags
+ * gives it for the first way (else the wire as laid).
+ */
+export async function roomyWays(wire: WireDesign, direction: Xyz, surface: SurfaceQuery, radius: number, keepOff: KeepOff = {}): Promise<{ ways: WireDesign[]; room: number }> {
+  const near = await roomForTags(wire, direction, surface, radius, keepOff);
+  const ways = near.wire === wire ? [] : [near.wire];
+  if (near.room >= TAG_ROOM) return { ways, room: near.room };
+  const far = await roomForTags(wire, direction, surface, radius, keepOff, FAR_REACH);
+  if (far.wire === wire || far.room < near.room + GAIN) return { ways, room: near.room };
+  return { ways: [far.wire, ...ways], room: far.room };
 }
 
 /** The points no higher along d than RISE over `from`, nor lower than `fall` under it (a tag stays on the gum, not up a crown or down a wall). */
