@@ -282,6 +282,7 @@ export async function cutSlot(wasm: ManifoldToplevel, base: SlotBase | null | un
     if (status !== 'NoError' || cut.isEmpty()) throw new SlotError('SLOTTING_FAILED', `the difference failed (${status}${cut.isEmpty() ? ', empty' : ''})`);
     const after = shells(cut);
     const result = after.shards > 0 ? keep(withoutShards(wasm, cut)) : cut;
+    if (result.isEmpty()) throw new SlotError('SLOTTING_FAILED', 'the difference failed (empty)');
     const volumeAfter = result.volume();
     if (!(volumeAfter < volumeBefore - 1e-6 * Math.max(1, volumeBefore))) throw new SlotError('SLOTTING_FAILED', 'the wire path does not meet the base: nothing was cut');
     if (after.solids > componentsBefore) throw new SlotError('SLOTTING_FAILED', `the slot cuts the base into ${after.solids} pieces`);
