@@ -1,6 +1,6 @@
 // The wires' live checks (src/editor/features/wires/checks.ts) with a worker stand-in whose
-// answers the test releases: an undo then a redo while the undo's check is still running ends
-// with the check of the shape shown, not "checking" forever.
+// answers the test releases: an undo then a redo while the undo's check is still running, or
+// before it started, ends with the check of the shape shown, not "checking" forever.
 import { describe, expect, it } from 'vitest';
 import { WireChecks } from '../../src/editor/features/wires/checks.ts';
 import type { WireDesign, WirePoint } from '../../src/editor/engine/document.ts';
@@ -46,5 +46,19 @@ describe('live wire checks', () => {
     }
     expect(checked).toEqual([10, 12, 10]);
     expect(checks.isCurrent(wire, a)).toBe(true);
+  });
+
+  it('a shape shown again before the other shape\'s check started drops that check', async () => {
+    const checked: number[] = [];
+    const checks = new WireChecks({ bendCheck: async (input) => (checked.push(input.points[1]![0]), { ok: true, issues: [] } as unknown as BendCheckResult) }, () => {}, 50);
+    const a = shape(10), b = shape(12);
+    checks.queueCheck(wire, b);
+    await checks.settled();
+    expect(checks.isCurrent(wire, b)).toBe(true);
+    checks.queueCheck(wire, a); // undo: A waits for the debounce...
+    checks.queueCheck(wire, b); // ...when a redo shows B again, whose check is current
+    await checks.settled();
+    expect(checked).toEqual([12]);
+    expect(checks.isCurrent(wire, b)).toBe(true);
   });
 });

@@ -50,12 +50,18 @@ export class WireChecks {
   /**
    * Queues a check of the wire as shown, unless its last or queued one is of that shape. A last
    * result of this shape does not count while a check of another shape is under way: that one's
-   * result would replace it (an undo then a redo before the undo's check ends).
+   * result would replace it (an undo then a redo before the undo's check ends). Where it counts, a
+   * queued check of another shape is dropped: it would replace the result of the shape shown (an
+   * undo then a redo before the undo's check starts).
    */
   queueCheck(w: WireDesign, points: WirePoint[]): void {
     const key = checkKey(w, points);
     const overtaken = this.inFlight?.id === w.id && this.inFlight.key !== key;
-    if ((this.results.get(w.id)?.key === key && !overtaken) || this.queue.get(w.id)?.key === key) return;
+    if (this.results.get(w.id)?.key === key && !overtaken) {
+      this.queue.delete(w.id);
+      return;
+    }
+    if (this.queue.get(w.id)?.key === key) return;
     if (!this.geometry.bendCheck) return;
     this.queue.set(w.id, { key, wire: w, points });
     this.wait.schedule();
