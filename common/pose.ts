@@ -14,6 +14,13 @@ export const scale = (a: Xyz, s: number): [number, number, number] => [a[0] * s,
 export const dot = (a: Xyz, b: Xyz): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 export const len = (a: Xyz): number => Math.hypot(a[0], a[1], a[2]);
 export const dist = (a: Xyz, b: Xyz): number => len(sub(a, b));
+/** The distance from p to the segment a-b. */
+export function segmentDistance(p: Xyz, a: Xyz, b: Xyz): number {
+  const ab = sub(b, a), ap = sub(p, a);
+  const len2 = dot(ab, ab);
+  const t = len2 > 0 ? Math.max(0, Math.min(1, dot(ap, ab) / len2)) : 0;
+  return Math.hypot(ap[0] - t * ab[0], ap[1] - t * ab[1], ap[2] - t * ab[2]);
+}
 /** The part of `v` across the unit direction `d` (its projection on the plane normal to d). */
 export const across = (v: Xyz, d: Xyz): [number, number, number] => sub(v, scale(d, dot(v, d)));
 export const cross = (a: Xyz, b: Xyz): [number, number, number] => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];

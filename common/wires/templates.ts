@@ -290,7 +290,7 @@ async function bowTag(ls: LocalSurface, t: ToothProbe, dir: Xyz, s: number, offs
   return [start!, await tagEnd(ls, t, start!, dir, 7, offset, BOW_TAG_TURNS)];
 }
 
-async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number, side: 'mesial' | 'distal'): Promise<Corner[]> {
+async function singleArmClasp(ls: LocalSurface, click: Xyz, offset: number, tol: number, R: number, side: ClaspCrossing): Promise<Corner[]> {
   const probed = await probeTooth(ls, click);
   // Laid from the distal contact: the same clasp on the tooth seen the other way along the arch.
   const t = side === 'distal' ? mirrored(probed) : probed;

@@ -19,7 +19,7 @@ import { invertRigid, isRigidMatrix, multiply } from '../../common/pose.ts';
 import { distalOf, type Xyz } from '../../common/teeth.ts';
 import { mm } from '../../common/units.ts';
 import { autoFit } from '../../common/wires/fit.ts';
-import { placeTemplate, TemplateError } from '../../common/wires/templates.ts';
+import { placeTemplate, TemplateError, type ClaspCrossing } from '../../common/wires/templates.ts';
 import { anchorsOnTeeth, ToothAnchorError } from '../../common/wires/tooth-anchors.ts';
 import type { WireFrame } from '../../common/wires/local.ts';
 import type { SurfaceQuery } from '../../common/wires/surface.ts';
@@ -374,7 +374,7 @@ async function placeOne(
   numbers: readonly number[],
   id: string,
   jaw: Jaw,
-  opts: { diameter: number; clearance: number; dieRadius: number; crossing?: 'mesial' | 'distal' },
+  opts: { diameter: number; clearance: number; dieRadius: number; crossing?: ClaspCrossing },
   teeth: readonly ToothInfo[],
   frame: WireFrame,
   surface: SurfaceQuery,

@@ -19,7 +19,7 @@
 //    behind the last molars. So the outline stays within the scanned surface.
 // Each outline point is the first surface hit along the insertion direction, as the base kernel
 // projects its outline.
-import type { Xyz } from '../../common/pose.ts';
+import { segmentDistance, type Xyz } from '../../common/pose.ts';
 import { polygonProblem } from '../kernels/base-grid.ts';
 import { MIN_OUTLINE_POINTS, type OutlinePoint } from '../kernels/base.ts';
 import { bvhBounds, raycastFirst, type Bvh } from '../kernels/bvh.ts';
@@ -198,17 +198,10 @@ export function toothSideRoom(input: ArchInput): (p: Xyz) => number {
       if (!Number.isFinite(least[k]!)) continue;
       const [ax, ay] = at(arch, k, least[k]!);
       const next = k + 1 < N && Number.isFinite(least[k + 1]!) ? at(arch, k + 1, least[k + 1]!) : null;
-      room = Math.min(room, next ? segmentDistance(x, y, ax, ay, next[0], next[1]) : Math.hypot(x - ax, y - ay));
+      room = Math.min(room, next ? segmentDistance([x, y, 0], [ax, ay, 0], [next[0], next[1], 0]) : Math.hypot(x - ax, y - ay));
     }
     return room;
   };
-}
-
-/** Plan distance from (x, y) to the segment (ax, ay)-(bx, by). */
-function segmentDistance(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
-  const ux = bx - ax, uy = by - ay;
-  const t = Math.max(0, Math.min(1, ((x - ax) * ux + (y - ay) * uy) / (ux * ux + uy * uy || 1)));
-  return Math.hypot(x - ax - ux * t, y - ay - uy * t);
 }
 
 /** The outline for the jaw's base. Throws OutlineError when the teeth or the surface do not allow one. */

@@ -15,6 +15,7 @@
 // between chunks of segments, not inside the union or the difference.
 
 import type { Manifold, ManifoldToplevel, Vec3 } from 'manifold-3d';
+import { segmentDistance } from '../../common/pose.ts';
 import { KernelError, runChunked, type JobOptions } from './job.ts';
 import { SLOT_MESSAGES, SLOTTABLE_WIRE_TYPES, type SlotErrorCode, type WireType } from './slot-messages.ts';
 
@@ -109,14 +110,8 @@ function pathPoints(path: Float32Array): Vec3[] {
   return points;
 }
 
-/** Distance from p to the segment ab. */
-export function segmentDistance(p: Vec3, a: Vec3, b: Vec3): number {
-  const ab = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-  const ap = [p[0] - a[0], p[1] - a[1], p[2] - a[2]];
-  const len2 = ab[0]! * ab[0]! + ab[1]! * ab[1]! + ab[2]! * ab[2]!;
-  const t = len2 > 0 ? Math.max(0, Math.min(1, (ap[0]! * ab[0]! + ap[1]! * ab[1]! + ap[2]! * ab[2]!) / len2)) : 0;
-  return Math.hypot(ap[0]! - t * ab[0]!, ap[1]! - t * ab[1]!, ap[2]! - t * ab[2]!);
-}
+/** Distance from p to the segment ab (the path's simplification; its tests measure with it). */
+export { segmentDistance };
 
 /**
  * The path with the points that lie within `tolerance` of the simplified

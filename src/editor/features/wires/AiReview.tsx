@@ -27,6 +27,8 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
   const slots = report.bases.flatMap((b) => b.slots.filter((x) => x.status === 'failed'));
   const tags = report.bases.flatMap((b) => b.tags ?? []);
   if (leftOut.length + failedBases.length + slots.length + tags.length === 0) return null;
+  /** Whether the design's wire of this id has been accepted or edited by the designer since. */
+  const isAccepted = (wireId: string) => wires.find((w) => w.id === wireId)?.ai?.accepted === true;
   /**
    * The wire's name as the report or the design has it, and a button selecting it while the design
    * has it; struck through once the designer has accepted or edited the wire (the report is the
@@ -37,7 +39,7 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
     const named = report.wires.find((w) => w.wireId === wireId) ?? wire;
     const line = text(named ? label(named) : wireId);
     if (!wire) return line;
-    const accepted = wire.ai?.accepted === true;
+    const accepted = isAccepted(wireId);
     return (
       <>
         <button type="button" className={accepted ? 'text-left line-through opacity-60 hover:underline' : 'text-left hover:underline'} onClick={() => engine?.wires.select(wire.id)}>
@@ -51,7 +53,6 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
       </>
     );
   };
-  const acceptedAttr = (wireId: string) => (wires.find((w) => w.id === wireId)?.ai?.accepted === true ? 'true' : 'false');
   return (
     <div className="mt-2 rounded-md border border-violet-200 bg-violet-50 p-2 text-xs text-violet-900" data-testid="ai-review">
       <h3 className="mb-1 font-semibold">{t`AI review`}</h3>
@@ -67,12 +68,12 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
           </li>
         ))}
         {slots.map((slot, i) => (
-          <li key={`slot-${i}`} data-testid="ai-review-item" data-kind="slot" data-wire={slot.wireId} data-code={slot.code ?? ''} data-accepted={acceptedAttr(slot.wireId)}>
+          <li key={`slot-${i}`} data-testid="ai-review-item" data-kind="slot" data-wire={slot.wireId} data-code={slot.code ?? ''} data-accepted={String(isAccepted(slot.wireId))}>
             {ofWire(slot.wireId, (name) => t(aiSlotFailedMessage(name)))}
           </li>
         ))}
         {tags.map((tag, i) => (
-          <li key={`tag-${i}`} data-testid="ai-review-item" data-kind="tag" data-wire={tag.wireId} data-accepted={acceptedAttr(tag.wireId)}>
+          <li key={`tag-${i}`} data-testid="ai-review-item" data-kind="tag" data-wire={tag.wireId} data-accepted={String(isAccepted(tag.wireId))}>
             {ofWire(tag.wireId, (name) => t(aiTagMessage(name, formatNumber(Math.abs(tag.inside), { fixed: 1 }, i18n.locale), tag.inside >= 0, tag.outside)))}
           </li>
         ))}
