@@ -26,6 +26,7 @@ import { segmentTeeth, type ToothInfo } from './kernels/teeth.ts';
 import { gumLines, type GumLine } from './kernels/teeth-gumline.ts';
 import { BaseError, generateBase, outlinePath, type BaseErrorCode, type BaseMesh, type BaseSettings, type OutlinePathOptions, type OutlinePoint } from './kernels/base.ts';
 import { transformStl, writeBinaryStl } from './kernels/stl-write.ts';
+import { baseRim, placesIn, type TagPlace } from './design/base-rim.ts';
 import { meshBounds } from './kernels/mesh-ops.ts';
 import { bendStates, type BendStep, type SimulateOptions, type WireState } from './kernels/bend.ts';
 import { checkBend, type BendCheckInput, type BendCheckResult } from './kernels/bend-checks.ts';
@@ -248,9 +249,13 @@ interface StoredMesh {
   refitIndex: BvhRefitIndex | undefined;
   /** Jobs on one instance run one after another: they share its arena (mark/release is LIFO). */
   queue: Promise<unknown>;
+  /** A generated base's rim in plan and its direction (tagPlaces), kept while the mesh is. */
+  base?: { rim: ReturnType<typeof baseRim>; direction: BaseMesh['direction'] };
 }
 
 const meshes = new Map<MeshHandle, StoredMesh>();
+/** Most corners one tagPlaces call measures (a wire has a few dozen). */
+const MAX_TAG_CORNERS = 4096;
 let nextHandle = 1;
 
 function store(mesh: MeshRef, bounds: Bounds): MeshHandle {
@@ -770,7 +775,26 @@ const api = {
           throw new KernelError('OUT_OF_MEMORY', e instanceof Error ? e.message : String(e));
         }
         const bounds = boundsOf(ref);
-        return { ok: true, base: { ...base, handle: store(ref, bounds), bounds } };
+        const handle = store(ref, bounds);
+        lookUp(handle).base = { rim: baseRim(base), direction: base.direction };
+        return { ok: true, base: { ...base, handle, bounds } };
+      }),
+    );
+  },
+
+  /**
+   * Where corners (model frame, xyz each) lie in a base this worker generated (`baseHandle`):
+   * per corner its plan distance from the rim (negative outside the plan) and whether it is
+   * inside the solid. Null for a mesh that is not a generated base.
+   */
+  tagPlaces(baseHandle: MeshHandle, corners: Float32Array): Promise<WorkerResult<TagPlace[] | null>> {
+    return job('tagPlaces', undefined, undefined, () =>
+      withMesh(baseHandle, (m) => {
+        if (!m.base) return null;
+        if (corners.length % 3 !== 0 || corners.length > 3 * MAX_TAG_CORNERS || !corners.every(Number.isFinite)) throw new KernelError('BAD_INPUT', 'corners: finite xyz triples, at most ' + MAX_TAG_CORNERS);
+        const points: [number, number, number][] = [];
+        for (let i = 0; i < corners.length; i += 3) points.push([corners[i]!, corners[i + 1]!, corners[i + 2]!]);
+        return placesIn(m.base.rim, ensureBvh(m), m.base.direction, points);
       }),
     );
   },

@@ -33,6 +33,7 @@ import type {
   ToothOutlines,
 } from '../../workers/geometry.worker.ts';
 import type { BaseSettings, OutlinePathOptions, OutlinePoint } from '../../workers/kernels/base.ts';
+import type { TagPlace } from '../../workers/design/base-rim.ts';
 import type { BvhBuildOptions, ClosestPoints, RayHit, RayHits, RayOptions, Vec3 as BvhVec3 } from '../../workers/kernels/bvh.ts';
 import type { DistanceOptions, DistanceResult } from '../../workers/kernels/distance.ts';
 import type { ClosestNormalOptions, ClosestWithNormals } from '../../workers/kernels/closest-normals.ts';
@@ -65,6 +66,7 @@ export type { BendCheckInput, BendCheckResult, BendIssue, BendIssueCode, Machine
 export { BEND_MESSAGES, WIRE_END_MAX, WIRE_END_MIN, WRAPAROUND_FIRST_MAX } from '../../common/bend-program.ts';
 export type { BaseOutcome, GeneratedBase, TeethSegmentation, ToothOutlines } from '../../workers/geometry.worker.ts';
 export type { BaseErrorCode, BaseSettings, OutlinePathOptions, OutlinePoint } from '../../workers/kernels/base.ts';
+export type { TagPlace } from '../../workers/design/base-rim.ts';
 
 /** Options of every long call. */
 export type JobCallOptions = CallOptions<ProgressCallback>;
@@ -302,6 +304,11 @@ export class GeometryClient {
   /** The outline as generateBase will cut it, projected onto the model (xyz per point, closed loop). */
   outlinePath(modelHandle: MeshHandle, outline: OutlinePoint[], options: OutlinePathOptions = {}): Promise<Float32Array> {
     return this.calls.outlinePath(modelHandle, outline, options);
+  }
+
+  /** Where corners (model frame, xyz each) lie in a base generated here: plan distance from its rim and inside the solid; null for another mesh. */
+  tagPlaces(baseHandle: MeshHandle, corners: Float32Array): Promise<TagPlace[] | null> {
+    return this.calls.tagPlaces(baseHandle, corners);
   }
 
   /** A kept mesh as binary STL bytes, moved by a rigid `matrix` (column-major) when given. */

@@ -141,6 +141,14 @@ test('an order with AI on is designed by the engine; the designer edits a wire, 
     await item.getByRole('button').first().click();
     await expect(item).toHaveAttribute('data-selected', 'true');
     await expect(page.getByTestId('wire-ai-review')).toBeVisible();
+    // Its tag, measured again in the base the editor made from the engine's outline: held as the
+    // engine left it (the review names no tag of it).
+    await expect(review.locator(`[data-kind="tag"][data-wire="${clasp.id}"]`)).toHaveCount(0);
+    await expect(page.getByTestId('wire-tag')).toHaveCount(1, { timeout: 30_000 });
+    await expect(page.getByTestId('wire-tag')).toHaveAttribute('data-held', 'true');
+    await expect(page.getByTestId('wire-tag')).toHaveText(/^Tag: \d\.\d\d mm inside the base\.$/);
+    await page.getByTestId('wire-tag').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('ai-editor-tag.png') });
     const clearance = page.getByTestId('wire-clearance');
     await expect(clearance).toHaveValue(String(clasp.clearance));
     const changed = clasp.clearance >= 0.3 ? 0.1 : 0.3;

@@ -29,7 +29,7 @@ const report: AiReport = {
 describe('AI review', () => {
   it('selects the wire of a slot not cut or a tag held short; a wire left out has nothing to select', () => {
     const selected: (string | null)[] = [];
-    const engine = { wires: { select: (id: string | null) => selected.push(id) } } as unknown as EditorEngine;
+    const engine = { wires: { select: (id: string | null) => selected.push(id), tags: () => null } } as unknown as EditorEngine;
     render(
       <I18nProvider i18n={i18n}>
         <AiReview engine={engine} wires={[wire]} report={report} />
@@ -61,5 +61,40 @@ describe('AI review', () => {
     expect(items.map((li) => li.getAttribute('data-accepted'))).toEqual([null, 'true', 'true']);
     expect(screen.getAllByText('accepted')).toHaveLength(2);
     expect(items[2]!.querySelector('button')!.className).toContain('line-through');
+  });
+
+  it('shows the tags of a wire as measured again in the base shown, one row for them, struck through once they are held', () => {
+    const bow: WireDesign = { ...wire, id: 'ai-1', type: 'labialBow' };
+    const twoTags: AiReport = {
+      wires: [{ wireId: 'ai-1', jaw: 'upper', type: 'labialBow', teeth: [6, 11], status: 'placed' }],
+      bases: [{ jaw: 'upper', status: 'generated', slots: [], tags: [{ wireId: 'ai-1', inside: 0.6, outside: 0 }, { wireId: 'ai-1', inside: 0.3, outside: 1 }] }],
+    };
+    let now: { inside: number; outside: number }[] | null = null;
+    const engine = { wires: { select: () => {}, tags: (id: string) => (id === 'ai-1' ? now : null) } } as unknown as EditorEngine;
+    const view = () =>
+      render(
+        <I18nProvider i18n={i18n}>
+          <AiReview engine={engine} wires={[bow]} report={twoTags} />
+        </I18nProvider>,
+      );
+    view();
+    let rows = screen.getAllByTestId('ai-review-item');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.textContent).toBe('Tag of Labial bow (13, 23) 0.3 mm inside the base, 1 corner outside the acrylic: check before processing.');
+    expect(rows[0]!.getAttribute('data-live')).toBe('false');
+    cleanup();
+    now = [{ inside: 0.8, outside: 0 }, { inside: 1.4, outside: 0 }];
+    view();
+    rows = screen.getAllByTestId('ai-review-item');
+    expect(rows[0]!.textContent).toBe('Tag of Labial bow (13, 23) only 0.8 mm inside the base: check before processing.');
+    expect([rows[0]!.getAttribute('data-live'), rows[0]!.getAttribute('data-held')]).toEqual(['true', 'false']);
+    expect(rows[0]!.querySelector('button')!.className).not.toContain('line-through');
+    cleanup();
+    now = [{ inside: 1.2, outside: 0 }, { inside: 1.4, outside: 0 }];
+    view();
+    rows = screen.getAllByTestId('ai-review-item');
+    expect(rows[0]!.textContent).toBe('Tag of Labial bow (13, 23) now 1.2 mm inside the base.');
+    expect(rows[0]!.getAttribute('data-held')).toBe('true');
+    expect(rows[0]!.querySelector('button')!.className).toContain('line-through');
   });
 });

@@ -1,3 +1,4 @@
+/// <reference path="../../src/po.d.ts" />
 // Slotting headless: NullEngine + the real geometry worker in process, and the real slot kernel
 // (manifold-3d) in process behind the same port the page's slot worker client offers. A base is
 // generated on the palate jaw, wires are written into the document, and their tags are cut into
@@ -13,6 +14,14 @@ import { KernelError } from '../../workers/kernels/job.ts';
 import { cutSlot, loadManifold } from '../../workers/kernels/slot.ts';
 import { headlessEditor, openPalateJaw, openPalateJaws, type Headless } from './editor-harness.ts';
 import { toothOnArch } from '../fixtures/jaw.ts';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { messages as de } from '../../src/locales/de/messages.po';
+import { messages as en } from '../../src/locales/en/messages.po';
+import { messages as zh } from '../../src/locales/zh/messages.po';
+import { WirePanel } from '../../src/editor/features/wires/WirePanel.tsx';
 
 /** The slot worker's job, in process: the kernel the worker runs, with its cancel and progress. */
 const slotPort: SlotPort = {
@@ -474,5 +483,65 @@ describe('slotting (headless)', () => {
     } finally {
       again.dispose();
     }
+  });
+});
+
+/** The wire panel's text for the editor as it is, in a language. */
+function panelText(e: EditorEngine, locale: 'en' | 'zh' | 'de'): string {
+  i18n.load({ en, zh, de });
+  i18n.activate(locale);
+  const html = renderToStaticMarkup(createElement(I18nProvider, { i18n }, createElement(WirePanel, { engine: e, state: e.getState() })));
+  return html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+}
+
+describe('tags in the base (headless)', () => {
+  it('measures each tag against the base shown: held in its middle, short past its rim, again after a slot, gone with the base', async () => {
+    await generateBase(editor);
+    // The ring outline has a 12 mm radius round (0, 5): a tag from x = -4 to 4 on y = 5 is about 8 mm inside it.
+    addWires(editor, await wire('w1', 'singleArmClasp', 5));
+    await editor.wires.settled();
+    const [held] = editor.wires.tags('w1')!;
+    expect(held!.inside).toBeGreaterThan(6);
+    expect(held!.inside).toBeLessThan(9);
+    expect(held!.outside).toBe(0);
+    editor.wires.select('w1');
+    expect(panelText(editor, 'en')).toMatch(/Tag: [6-8]\.\d\d mm inside the base\./);
+
+    // Moved 10 mm along x, its last corner (x = 14) lies past the rim: outside the plan and the acrylic.
+    const moved = await wire('w1', 'singleArmClasp', 5, { x: 10 });
+    editor.changeDocument('wire.move', { ...editor.getState().document, wires: [moved] });
+    expect(editor.wires.tags('w1')).toBeNull(); // not measured for this shape yet
+    await editor.wires.settled();
+    const [short] = editor.wires.tags('w1')!;
+    expect(short!.inside).toBeLessThan(-1);
+    expect(short!.outside).toBeGreaterThan(0);
+    const mm = Math.abs(short!.inside).toFixed(2);
+    expect(panelText(editor, 'en')).toContain(`Tag: ${mm} mm outside the base. ${short!.outside} corner`);
+    expect(panelText(editor, 'de')).toContain(`Retentionsteil: ${mm.replace('.', ',')} mm außerhalb der Basis.`);
+    expect(panelText(editor, 'zh')).toContain(`固位部：在基托外 ${mm} mm。`);
+
+    // A slot cut into the base changes what is shown, not what the tag is measured against.
+    editor.undo();
+    expect(await editor.slots.cut('w1')).toBe(true);
+    await editor.wires.settled();
+    expect(editor.wires.tags('w1')![0]!.inside).toBeCloseTo(held!.inside, 3);
+
+    editor.base.clear('lower');
+    await editor.wires.settled();
+    expect(editor.wires.tags('w1')).toBeNull();
+    editor.undo(); // the base is made again, and the tag measured in it
+    await editor.base.settled();
+    await editor.wires.settled();
+    expect(editor.wires.tags('w1')![0]!.inside).toBeCloseTo(held!.inside, 3);
+  });
+
+  it('the worker measures only bases it generated, and only finite corners', async () => {
+    await generateBase(editor);
+    const model = editor.handleOf('lower')!;
+    expect(await h.geometry.tagPlaces(model, new Float32Array([0, 5, 0]))).toBeNull();
+    const base = editor.base.handle!;
+    expect(await h.geometry.tagPlaces(base, new Float32Array([0, 5, -9]))).toHaveLength(1);
+    await expect(h.geometry.tagPlaces(base, new Float32Array([0, Number.NaN, 0]))).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    await expect(h.geometry.tagPlaces(base, new Float32Array(5))).rejects.toMatchObject({ code: 'BAD_INPUT' });
   });
 });

@@ -111,7 +111,7 @@ describe('wire panel', () => {
     expect(en).toContain('Arrow clasp (16, 15): the bending path collided with the machine; left out.');
     expect(en).toContain('Tag of Single-arm clasp (46) 0.2 mm inside the base, 1 corner outside the acrylic: check before processing.');
     expect(en).toContain('The upper base could not be designed automatically; the wires are kept.');
-    expect(panel('en')).toMatch(/data-kind="tag" data-wire="[^"]+" data-accepted="false"><button/);
+    expect(panel('en')).toMatch(/data-kind="tag" data-wire="[^"]+" data-accepted="false" data-live="false" data-held="false"><button/);
     expect(text(panel('zh'))).toContain('唇弓 (13, 23)：AI 识别牙位 13 失败，已略去。');
     expect(text(panel('zh'))).toContain('在基托内 0.2 mm，1 个拐点在树脂外：加工前请检查。');
     expect(text(panel('de'))).toContain('Retentionsteil von Einarmige Klammer (46) 0,2 mm innerhalb der Basis, 1 Ecke außerhalb des Kunststoffs');

@@ -364,6 +364,7 @@ export class EditorEngine {
           return () => this.base.onGenerated.remove(observer);
         },
         settled: () => this.base.settled(),
+        handleOf: (jaw) => this.base.generatedHandleOf(jaw),
         replace: (jaw, handle, arrays) => this.base.replaceMesh(jaw, handle, arrays),
         holdExport: (wait) => {
           this.base.beforeExport = wait;

@@ -17,6 +17,7 @@ import type { SlotGeometry } from '../features/slots/feature.ts';
 import type { SmoothGeometry } from '../features/smooth/feature.ts';
 import type { AnalysisGeometry } from '../features/analysis/feature.ts';
 import type { WireKitGeometry } from '../features/wires/kit.ts';
+import type { TagGeometry } from '../features/wires/tags.ts';
 import type { DeviceGeometry } from '../device/DeviceController.ts';
 import type { BiteGeometry } from '../features/bite/feature.ts';
 import type { TeethGeometry } from '../features/teeth/feature.ts';
@@ -24,7 +25,7 @@ import type { TeethGeometry } from '../features/teeth/feature.ts';
 /** The geometry worker as the engine holds it: everything the models and the features call. */
 /** The STL export's own call (optional: test fakes without it export no wires). */
 type StlExportGeometry = Partial<Pick<GeometryClient, 'meshStl'>>;
-export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry & BiteGeometry & TeethGeometry & StlExportGeometry;
+export type EditorGeometry = GeometryPort & BaseGeometry & SlotGeometry & SmoothGeometry & AnalysisGeometry & WireKitGeometry & DeviceGeometry & BiteGeometry & TeethGeometry & StlExportGeometry & Partial<TagGeometry>;
 
 /** What features publish for each other in the engine's state. */
 export type SharedState = Pick<EditorState, 'baseMeshes'>;
@@ -39,6 +40,8 @@ export interface GeneratedBase {
   onGenerated(listener: (jaw: Jaw, arrays: BaseMeshArrays | null) => void): () => void;
   /** Resolves when the generations under way (if any) have ended. */
   settled(): Promise<void>;
+  /** The worker handle of a jaw's base as generated (before its slots), or null: what tags are measured against. */
+  handleOf(jaw: Jaw): MeshHandle | null;
   /**
    * Shows other arrays for a jaw's base, kept in the worker under `handle` (export and the
    * thickness map use it). False, and `handle` released, when that jaw shows no base any more.

@@ -81,6 +81,10 @@ export class BaseFeature {
   handleOf(jaw: Jaw): MeshHandle | null {
     return this.jaws[jaw].handle;
   }
+  /** The worker handle of a jaw's base as generated (before slots), or null. */
+  generatedHandleOf(jaw: Jaw): MeshHandle | null {
+    return this.jaws[jaw].generatedHandle;
+  }
 
   /** The view with the active jaw's fields on top. */
   private publish(patch: Partial<Pick<BaseView, 'jaw' | 'jaws' | 'transparent'>>): void {

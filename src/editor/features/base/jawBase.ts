@@ -67,7 +67,8 @@ function keyOf(doc: DesignDocument, jaw: Jaw): string {
 
 export class JawBase {
   private state: JawBaseView = NO_JAW_BASE;
-  private base: { handle: MeshHandle; mesh: Mesh | null; key: string } | null = null;
+  /** The shown base; `generated` is the worker's base as generated (the shown one until slotted), kept for measuring tags. */
+  private base: { handle: MeshHandle; generated: MeshHandle; mesh: Mesh | null; key: string } | null = null;
   private outlineNodes: Mesh[] = [];
   private outlineVersion = 0;
   private generation: { abort: AbortController; key: string } | null = null;
@@ -90,6 +91,10 @@ export class JawBase {
   /** The worker handle of the shown base (export, thickness map), or null. */
   get handle(): MeshHandle | null {
     return this.base?.handle ?? null;
+  }
+  /** The worker handle of the base as generated (before slots): tags are measured against it; null without a base. */
+  get generatedHandle(): MeshHandle | null {
+    return this.base?.generated ?? null;
   }
   /** The shown base's Babylon mesh (the thickness map colours it), or null. */
   get mesh(): Mesh | null {
@@ -172,7 +177,7 @@ export class JawBase {
       }
       this.dropBase();
       const b = outcome.base;
-      this.setBase({ handle: b.handle, mesh: this.buildMesh(b.positions, b.normals, b.indices), key });
+      this.setBase({ handle: b.handle, generated: b.handle, mesh: this.buildMesh(b.positions, b.normals, b.indices), key });
       this.set({ status: 'ready', progress: null, triangles: b.triangleCount, volume: b.volume });
       this.host.generated(this.jaw, { positions: b.positions, normals: b.normals, indices: b.indices, triangles: b.triangleCount, volume: b.volume });
       return true;
@@ -188,7 +193,7 @@ export class JawBase {
 
   /**
    * Shows other arrays for the same base (slotted, or back to as generated), kept in the worker
-   * under `handle`; the handle shown before is released. False, and `handle` released, when no
+   * under `handle`; the handle shown before is released (not the generated one). False, and `handle` released, when no
    * base is shown any more.
    */
   replaceMesh(handle: MeshHandle, mesh: BaseMeshArrays): boolean {
@@ -198,7 +203,7 @@ export class JawBase {
       return false;
     }
     b.mesh?.dispose();
-    void this.geometry.release?.(b.handle);
+    if (b.handle !== b.generated) void this.geometry.release?.(b.handle);
     this.setBase({ ...b, handle, mesh: this.buildMesh(mesh.positions, mesh.normals, mesh.indices) });
     this.set({ triangles: mesh.triangles, volume: mesh.volume });
     return true;
@@ -311,6 +316,7 @@ export class JawBase {
     if (!this.base) return;
     this.base.mesh?.dispose();
     void this.geometry.release?.(this.base.handle);
+    if (this.base.generated !== this.base.handle) void this.geometry.release?.(this.base.generated);
     this.setBase(null);
     this.host.generated(this.jaw, null);
     this.ctx.requestRender();

@@ -2,7 +2,9 @@
 // the prescribed wires it left out with their reasons, the bases it could not make, the slots it
 // could not cut, and the tags the generated base holds short (the order's AI report, which comes with its design: getDesignData's
 // aiReport). A slot's or tag's row selects its wire when the design still has it, and is struck
-// through once the designer has accepted or edited that wire.
+// through once the designer has accepted or edited that wire. A wire's tags are one row, with the
+// figures measured again against the base shown once the editor has them (struck through when
+// they are held now).
 import { useLingui } from '@lingui/react/macro';
 import type { AiReport } from '../../../../common/ai-report.ts';
 import type { WireDesign } from '../../engine/document.ts';
@@ -10,7 +12,8 @@ import type { EditorEngine } from '../../engine/EditorEngine.ts';
 import { formatNumber } from '../../../i18n/format.ts';
 import { useToothNumbering } from '../../../ui/toothNumbering.ts';
 import { toothName } from '../teeth/labels.ts';
-import { aiBaseFailedMessage, aiLeftOutMessage, aiSlotFailedMessage, aiTagMessage, WIRE_TYPE_NAMES } from './messages.ts';
+import { aiBaseFailedMessage, aiLeftOutMessage, aiSlotFailedMessage, aiTagHeldMessage, aiTagMessage, WIRE_TYPE_NAMES } from './messages.ts';
+import { isHeld, type TagFit } from './tags.ts';
 
 export function AiReview({ engine, wires, report }: { engine: EditorEngine | null; wires: readonly WireDesign[]; report: AiReport }) {
   const { t, i18n } = useLingui();
@@ -25,7 +28,7 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
   const leftOut = report.wires.filter((w) => w.status === 'failed');
   const failedBases = report.bases.filter((b) => b.status === 'failed');
   const slots = report.bases.flatMap((b) => b.slots.filter((x) => x.status === 'failed'));
-  const tags = report.bases.flatMap((b) => b.tags ?? []);
+  const tags = tagRows(report, (id) => engine?.wires.tags(id) ?? null);
   if (leftOut.length + failedBases.length + slots.length + tags.length === 0) return null;
   /** Whether the design's wire of this id has been accepted or edited by the designer since. */
   const isAccepted = (wireId: string) => wires.find((w) => w.id === wireId)?.ai?.accepted === true;
@@ -34,7 +37,7 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
    * has it; struck through once the designer has accepted or edited the wire (the report is the
    * automatic design's, not measured again).
    */
-  const ofWire = (wireId: string, text: (name: string) => string) => {
+  const ofWire = (wireId: string, text: (name: string) => string, resolved = false) => {
     const wire = wires.find((w) => w.id === wireId);
     const named = report.wires.find((w) => w.wireId === wireId) ?? wire;
     const line = text(named ? label(named) : wireId);
@@ -42,7 +45,7 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
     const accepted = isAccepted(wireId);
     return (
       <>
-        <button type="button" className={accepted ? 'text-left line-through opacity-60 hover:underline' : 'text-left hover:underline'} onClick={() => engine?.wires.select(wire.id)}>
+        <button type="button" className={accepted || resolved ? 'text-left line-through opacity-60 hover:underline' : 'text-left hover:underline'} onClick={() => engine?.wires.select(wire.id)}>
           {line}
         </button>
         {accepted && (
@@ -72,12 +75,42 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
             {ofWire(slot.wireId, (name) => t(aiSlotFailedMessage(name)))}
           </li>
         ))}
-        {tags.map((tag, i) => (
-          <li key={`tag-${i}`} data-testid="ai-review-item" data-kind="tag" data-wire={tag.wireId} data-accepted={String(isAccepted(tag.wireId))}>
-            {ofWire(tag.wireId, (name) => t(aiTagMessage(name, formatNumber(Math.abs(tag.inside), { fixed: 1 }, i18n.locale), tag.inside >= 0, tag.outside)))}
-          </li>
-        ))}
+        {tags.map((tag) => {
+          const distance = formatNumber(Math.abs(tag.inside), { fixed: 1 }, i18n.locale);
+          const held = tag.live && isHeld(tag);
+          return (
+            <li
+              key={`tag-${tag.wireId}`}
+              data-testid="ai-review-item"
+              data-kind="tag"
+              data-wire={tag.wireId}
+              data-accepted={String(isAccepted(tag.wireId))}
+              data-live={String(tag.live)}
+              data-held={String(held)}
+            >
+              {ofWire(tag.wireId, (name) => t(held ? aiTagHeldMessage(name, distance) : aiTagMessage(name, distance, tag.inside >= 0, tag.outside)), held)}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );
+}
+
+/**
+ * The report's tags held short, a row per wire: its worst tag's distance and all its corners
+ * outside the acrylic; measured again (`live`) where the editor has the wire's tags in a base now.
+ */
+function tagRows(report: AiReport, measured: (wireId: string) => TagFit[] | null): (TagFit & { wireId: string; live: boolean })[] {
+  const rows = new Map<string, TagFit & { wireId: string; live: boolean }>();
+  for (const tag of report.bases.flatMap((b) => b.tags ?? [])) {
+    const row = rows.get(tag.wireId);
+    if (row) Object.assign(row, { inside: Math.min(row.inside, tag.inside), outside: row.outside + tag.outside });
+    else rows.set(tag.wireId, { wireId: tag.wireId, inside: tag.inside, outside: tag.outside, live: false });
+  }
+  for (const row of rows.values()) {
+    const now = measured(row.wireId);
+    if (now?.length) Object.assign(row, { inside: Math.min(...now.map((x) => x.inside)), outside: now.reduce((n, x) => n + x.outside, 0), live: true });
+  }
+  return [...rows.values()];
 }

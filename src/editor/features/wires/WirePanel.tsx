@@ -7,7 +7,8 @@ import { WIRE_TYPES, type WireDesign } from '../../engine/document.ts';
 import type { EditorEngine, EditorState } from '../../engine/EditorEngine.ts';
 import { INITIAL_WIRE_VIEW, WIRE_DIAMETERS, type WireView } from './feature.ts';
 import { EditorIcon } from '../../ui/icons.tsx';
-import { bendIssueMessage, WIRE_TYPE_NAMES, wireProblemMessage } from './messages.ts';
+import { bendIssueMessage, tagFitMessage, tagName, tagOutsideMessage, WIRE_TYPE_NAMES, wireProblemMessage } from './messages.ts';
+import { isHeld, TAG_INSIDE_MM } from './tags.ts';
 import { FIELD_CLASS, MmField } from '../../ui/MmField.tsx';
 import { formatMm, formatNumber } from '../../../i18n/format.ts';
 import { useEngineStore } from '../../ui/useEngineStore.ts';
@@ -183,6 +184,7 @@ function SelectedWire({ engine, wire, view }: { engine: EditorEngine | null; wir
       ) : (
         result && <p className="text-xs text-emerald-700" data-testid="wire-ok">{t`The wire passes the bending rules.`}</p>
       )}
+      <TagRows engine={engine} wire={wire} />
       {!isDesignerWire(wire) && (
         <div className="mt-1.5 flex items-center gap-2 rounded bg-violet-50 px-2 py-1.5 text-xs text-violet-800" data-testid="wire-ai-review">
           <span className="flex-1">{t`Made by the automatic design: accept it as it is, or edit it to make it yours.`}</span>
@@ -230,5 +232,33 @@ function SelectedWire({ engine, wire, view }: { engine: EditorEngine | null; wir
         </p>
       )}
     </div>
+  );
+}
+
+/** Where the wire's tags lie in its jaw's base as shown (measured live), while there is one. */
+function TagRows({ engine, wire }: { engine: EditorEngine | null; wire: WireDesign }) {
+  const { t, i18n } = useLingui();
+  const tags = engine?.wires.tags(wire.id) ?? null;
+  if (!tags?.length) return null;
+  const mm = (v: number, fixed = 2) => formatNumber(Math.abs(v), { fixed }, i18n.locale);
+  return (
+    <ul className="mt-1.5 space-y-1" data-testid="wire-tags">
+      {tags.map((tag, i) => {
+        const held = isHeld(tag);
+        return (
+          <li
+            key={i}
+            className={`rounded px-2 py-1 text-xs ${held ? 'bg-emerald-50 text-emerald-700' : 'bg-amber-50 text-amber-800'}`}
+            data-testid="wire-tag"
+            data-held={String(held)}
+            data-inside={tag.inside.toFixed(2)}
+            data-outside={tag.outside}
+          >
+            {t(tagFitMessage(t(tagName(i + 1, tags.length)), mm(tag.inside), tag.inside >= 0, held, mm(TAG_INSIDE_MM, 1)))}
+            {tag.outside > 0 && <> {t(tagOutsideMessage(tag.outside))}</>}
+          </li>
+        );
+      })}
+    </ul>
   );
 }

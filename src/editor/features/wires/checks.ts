@@ -1,5 +1,7 @@
-// The wires' live rule checks: the worker's bendCheck of each wire as shown, debounced after the
-// last change, one at a time; the last result per wire is kept with the shape it was made for.
+// The wires' live checks: a measure of each wire as shown, debounced after the last change, one
+// at a time; the last result per wire is kept with the shape it was made for. Two run on it: the
+// worker's bendCheck (the bending rules) and, where the wire's jaw shows a base, where its tags lie
+// in the base (tags.ts).
 import type { BendCheckResult } from '../../../geometry/client.ts';
 import type { WireDesign, WirePoint, WireType } from '../../engine/document.ts';
 import { Debounced } from '../../engine/debounce.ts';
@@ -12,13 +14,16 @@ export interface WireGeometry {
   bendCheck(input: { points: readonly Xyz[]; wire: { type: WireType; diameter: number }; program: { radius: number }; skipCollision?: boolean }): Promise<BendCheckResult>;
 }
 
-/** What a check was made for: the wire's type, diameter and corners. */
-const checkKey = (w: WireDesign, points: readonly WirePoint[]): string => JSON.stringify([w.type, w.diameter, points.map((p) => p.point)]);
+/** What a live check measures: `key` names what the result is of (the shape, and what it is measured against), null when it cannot be measured now. */
+export interface LiveMeasure<R> {
+  key(wire: WireDesign, points: readonly WirePoint[]): string | null;
+  run(wire: WireDesign, points: readonly WirePoint[]): Promise<R>;
+}
 
 type Job = { key: string; wire: WireDesign; points: WirePoint[] };
 
-export class WireChecks {
-  private readonly results = new Map<string, { key: string; result: BendCheckResult | null }>();
+export class LiveChecks<R> {
+  private readonly results = new Map<string, { key: string; result: R | null }>();
   private readonly queue = new Map<string, Job>();
   private readonly wait: Debounced;
   private running: Promise<void> | null = null;
@@ -27,7 +32,7 @@ export class WireChecks {
   private disposed = false;
 
   constructor(
-    private readonly geometry: Partial<WireGeometry>,
+    private readonly measure: LiveMeasure<R>,
     /** A result arrived for a wire (the feature redraws its marks). */
     private readonly checked: (id: string) => void,
     /** Delay of the checks after the last change (ms). */
@@ -37,14 +42,14 @@ export class WireChecks {
   }
 
   /** The last check of the wire, or null before the first. */
-  result(id: string): BendCheckResult | null {
+  result(id: string): R | null {
     return this.results.get(id)?.result ?? null;
   }
 
   /** The last check is of this shape of the wire. */
   isCurrent(wire: WireDesign, points: readonly WirePoint[]): boolean {
     const last = this.results.get(wire.id);
-    return !!last && last.key === checkKey(wire, points);
+    return !!last && last.key === this.measure.key(wire, points);
   }
 
   /**
@@ -55,14 +60,17 @@ export class WireChecks {
    * undo then a redo before the undo's check starts).
    */
   queueCheck(w: WireDesign, points: WirePoint[]): void {
-    const key = checkKey(w, points);
+    const key = this.measure.key(w, points);
+    if (key === null) {
+      this.queue.delete(w.id);
+      return;
+    }
     const overtaken = this.inFlight?.id === w.id && this.inFlight.key !== key;
     if (this.results.get(w.id)?.key === key && !overtaken) {
       this.queue.delete(w.id);
       return;
     }
     if (this.queue.get(w.id)?.key === key) return;
-    if (!this.geometry.bendCheck) return;
     this.queue.set(w.id, { key, wire: w, points });
     this.wait.schedule();
   }
@@ -91,14 +99,9 @@ export class WireChecks {
         const [id, job] = this.queue.entries().next().value as [string, Job];
         this.queue.delete(id);
         this.inFlight = { id, key: job.key };
-        let result: BendCheckResult | null = null;
+        let result: R | null = null;
         try {
-          result = await this.geometry.bendCheck!({
-            points: job.points.map((p) => [p.point[0], p.point[1], p.point[2]] as const),
-            wire: { type: job.wire.type, diameter: job.wire.diameter },
-            program: { radius: CHECK_RADIUS },
-            skipCollision: true,
-          });
+          result = await this.measure.run(job.wire, job.points);
         } catch (e) {
           console.error('Checking a wire failed', e);
         }
@@ -116,5 +119,28 @@ export class WireChecks {
   dispose(): void {
     this.disposed = true;
     this.wait.cancel();
+  }
+}
+
+/** What a bending check was made for: the wire's type, diameter and corners. */
+const checkKey = (w: WireDesign, points: readonly WirePoint[]): string => JSON.stringify([w.type, w.diameter, points.map((p) => p.point)]);
+
+/** The bending rules of each wire (the worker's bendCheck at CHECK_RADIUS, without the head's collision). */
+export class WireChecks extends LiveChecks<BendCheckResult> {
+  constructor(geometry: Partial<WireGeometry>, checked: (id: string) => void, delayMs: number) {
+    super(
+      {
+        key: (w, points) => (geometry.bendCheck ? checkKey(w, points) : null),
+        run: (w, points) =>
+          geometry.bendCheck!({
+            points: points.map((p) => [p.point[0], p.point[1], p.point[2]] as const),
+            wire: { type: w.type, diameter: w.diameter },
+            program: { radius: CHECK_RADIUS },
+            skipCollision: true,
+          }),
+      },
+      checked,
+      delayMs,
+    );
   }
 }

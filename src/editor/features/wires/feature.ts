@@ -18,6 +18,7 @@ import { buildHandle, buildTube, WireMaterials } from './tube.ts';
 import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { WireChecks } from './checks.ts';
+import { TagChecks, type TagFit } from './tags.ts';
 import { ToothAnchorError, type AnchorTooth } from '../../../../common/wires/tooth-anchors.ts';
 import { jawOf } from '../../../../common/teeth.ts';
 import { isDesignerWire } from '../../../../common/ai.ts';
@@ -132,6 +133,9 @@ export class WireFeature {
   private readonly drawn = new Map<string, Drawn>();
   /** The live rule checks (checks.ts). */
   private readonly checks: WireChecks;
+  /** The tags' places in the bases shown (tags.ts). */
+  private readonly tagChecks: TagChecks;
+  private readonly unfollowBase: () => void;
   private preview: { id: string; points: WirePoint[] } | null = null;
   /** The wire (and corner) under the pointer, shown lighter (a hovered handle orange). */
   private hover: WireHit | null = null;
@@ -153,6 +157,9 @@ export class WireFeature {
       },
       checkDelayMs,
     );
+    this.tagChecks = new TagChecks(host.geometry, (jaw) => host.generatedBase.handleOf(jaw), () => this.set({ checks: this.view.checks + 1 }), checkDelayMs);
+    // A base generated, made again or gone: the tags are measured against the new one.
+    this.unfollowBase = host.generatedBase.onGenerated(() => this.sync());
     this.store = new FeatureStore<WireView>({ ...INITIAL_WIRE_VIEW, needed: kit.clicks(INITIAL_WIRE_VIEW.type) });
     this.getState = this.store.getState;
     this.subscribe = this.store.subscribe;
@@ -217,9 +224,20 @@ export class WireFeature {
     return this.checks.isCurrent(wire, this.preview?.id === id ? this.preview.points : wire.points);
   }
 
+  /**
+   * Where the wire's tags lie in its jaw's base as shown now (one TagFit per tag), or null: no
+   * base on its jaw, no tags, or not measured yet for this shape and base.
+   */
+  tags(id: string): TagFit[] | null {
+    const wire = this.wire(id);
+    if (!wire || !this.tagChecks.isCurrent(wire, this.preview?.id === id ? this.preview.points : wire.points)) return null;
+    return this.tagChecks.result(id);
+  }
+
   /** Resolves when no check is waiting or running (tests, the bend panel). */
-  settled(): Promise<void> {
-    return this.checks.settled();
+  async settled(): Promise<void> {
+    await this.checks.settled();
+    await this.tagChecks.settled();
   }
 
   report(problem: WireProblemCode | null): void {
@@ -582,6 +600,7 @@ export class WireFeature {
     for (const w of wires) {
       const points = this.preview?.id === w.id ? this.preview.points : w.points;
       this.checks.queueCheck(w, points);
+      this.tagChecks.queueCheck(w, points);
       this.draw(w, points);
     }
   }
@@ -652,6 +671,8 @@ export class WireFeature {
   dispose(): void {
     this.disposed = true;
     this.checks.dispose();
+    this.tagChecks.dispose();
+    this.unfollowBase();
     for (const d of this.drawn.values()) for (const n of d.nodes) n.dispose();
     this.drawn.clear();
     this.materials?.dispose();

@@ -118,6 +118,30 @@ export function aiTagMessage(wire: string, distance: string, inside: boolean, ou
     : msg`Tag of ${wire} ${distance} mm outside the base, ${plural(outside, { one: '# corner', other: '# corners' })} outside the acrylic: check before processing.`;
 }
 
+/** A tag of the automatic design that the base as shown now holds as it should (measured again since). */
+export function aiTagHeldMessage(wire: string, distance: string): MessageDescriptor {
+  return msg`Tag of ${wire} now ${distance} mm inside the base.`;
+}
+
+/** A wire's tag, named in its rows: the only one, or the n-th. */
+export function tagName(n: number, of: number): MessageDescriptor {
+  return of === 1 ? msg`Tag` : msg`Tag ${n}`;
+}
+
+/**
+ * Where a tag lies in its jaw's base as shown: its corner nearest the rim `distance` (formatted,
+ * mm) inside the base's plan (`inside`) or outside it; `held` at least `least` mm inside.
+ */
+export function tagFitMessage(tag: string, distance: string, inside: boolean, held: boolean, least: string): MessageDescriptor {
+  if (held) return msg`${tag}: ${distance} mm inside the base.`;
+  return inside ? msg`${tag}: only ${distance} mm inside the base (at least ${least} mm).` : msg`${tag}: ${distance} mm outside the base.`;
+}
+
+/** Corners of a tag that lie outside the acrylic (beside or above the plate). */
+export function tagOutsideMessage(outside: number): MessageDescriptor {
+  return msg`${plural(outside, { one: '# corner', other: '# corners' })} outside the acrylic.`;
+}
+
 /** A wire's slot the automatic design could not cut into its base (the wire and the base are kept). */
 export function aiSlotFailedMessage(wire: string): MessageDescriptor {
   return msg`Slot of ${wire} could not be cut into the base: slot it in the editor.`;
