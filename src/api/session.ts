@@ -85,6 +85,11 @@ export interface Session {
   login(reply: LoginReply): void;
   /** Clears the session and emits `logout` (always for 'user'; otherwise only if there was one). */
   logout(reason?: LogoutReason): void;
+  /**
+   * Runs a call of the user's that ends every session of theirs on the server (a password
+   * change): a 401 of another call meanwhile logs out as 'user', not 'elsewhere'.
+   */
+  revoking<T>(call: () => Promise<T>): Promise<T>;
   /** Re-reads the persisted session (another tab changed it). */
   reload(): void;
   /** A valid token: the current one, or a refreshed one. Rejects (handled) when the session ends. */
@@ -138,6 +143,8 @@ export function createSession(deps: SessionDeps): Session {
 
   let data: SessionData | null = load();
   let refreshing: Promise<string> | null = null;
+  /** Calls under way that end this session on the server when they succeed (revoking()). */
+  let revokingCalls = 0;
 
   function load(): SessionData | null {
     try {
@@ -253,7 +260,8 @@ export function createSession(deps: SessionDeps): Session {
 
     if (reply.status === 401 && auth) {
       // Only the call that still carries the current token ends the session; later ones fail quietly.
-      if (data?.token === token) end('elsewhere');
+      // While a call of the user's own that revokes it is under way, the 401 is that call's doing.
+      if (data?.token === token) end(revokingCalls > 0 ? 'user' : 'elsewhere');
       throw new ApiError('Unauthorized', { kind: 'http', status: 401, handled: true });
     }
     // A side call the user may not make (an option list, a card) must not take the page away:
@@ -274,6 +282,14 @@ export function createSession(deps: SessionDeps): Session {
     isRefreshExpired: () => data === null || expired(data.refreshExpiresAt),
     login,
     logout: (reason: LogoutReason = 'user') => end(reason),
+    async revoking<T>(call: () => Promise<T>): Promise<T> {
+      revokingCalls++;
+      try {
+        return await call();
+      } finally {
+        revokingCalls--;
+      }
+    },
     reload() {
       const next = load();
       if (JSON.stringify(next) === JSON.stringify(data)) return;

@@ -185,9 +185,9 @@ function PasswordForm() {
     if (Object.keys(found).length) return;
     setSaving(true);
     try {
-      await baseApi.personUpdate({ oldPassword: form.oldPassword, password: form.password });
-      // The server ended every session of this user, this one too: say so instead of letting the
-      // next call fail with "logged in elsewhere".
+      // The server ends every session of this user, this one too: say so instead of letting the
+      // next call (or one under way, a poll) fail with "logged in elsewhere".
+      await session.revoking(() => baseApi.personUpdate({ oldPassword: form.oldPassword, password: form.password }));
       toast.success(t`Password changed, please log in again`);
       session.logout('user');
     } catch {

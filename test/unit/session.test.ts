@@ -254,6 +254,24 @@ describe('session: status codes', () => {
     expect(t.session.hasToken()).toBe(false);
   });
 
+  it('a 401 while a revoking call of the user (a password change) is under way logs out as "user", not "elsewhere"', async () => {
+    let answer: (() => void) | null = null;
+    const t = setup((call) =>
+      call.url.endsWith('/personUpdate') ? new Promise((resolve) => (answer = () => resolve(ok(null)))) : { status: 401, body: { code: 1001, message: 'Unauthorized' } },
+    );
+    t.session.login(tokens(1));
+    const change = t.session.revoking(() => t.session.request({ url: '/admin/base/comm/personUpdate', method: 'POST', data: { password: 'x' } }));
+    await expect(t.session.request({ url: '/admin/base/comm/person' })).rejects.toMatchObject({ handled: true });
+    expect(t.logouts()).toEqual([{ type: 'logout', reason: 'user' }]);
+    while (!answer) await new Promise((r) => setTimeout(r, 1));
+    answer!();
+    await change;
+    // Afterwards a 401 is somebody else's doing again.
+    t.session.login(tokens(2));
+    await expect(t.session.request({ url: '/admin/base/comm/person' })).rejects.toMatchObject({ handled: true });
+    expect(t.logouts().at(-1)).toEqual({ type: 'logout', reason: 'elsewhere' });
+  });
+
   it.each([
     [403, '/403'],
     [500, '/500'],
