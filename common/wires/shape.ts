@@ -4,7 +4,7 @@
 // along an arch, and the clean-up that makes a corner list bendable (straights longer than the
 // die's tangent lengths, end straights of at least 5 mm, no chord cutting into a tooth).
 import { offsetPoints, type SurfaceQuery } from './surface.ts';
-import { add, cross, dist, dot, len, norm, scale, sub, type Xyz } from '../pose.ts';
+import { add, cross, dist, dot, len, norm, scale, segmentDistance, sub, type Xyz } from '../pose.ts';
 import { at, flat, tangentLength } from './local.ts';
 
 /** A corner being designed: `on` corners are kept off the surface (their surface point is `s`). */
@@ -302,7 +302,7 @@ export function simplify(pts: Corner[], tol: number): Corner[] {
     const [i, j] = stack.pop()!;
     let worst = -1, wd = tol;
     for (let k = i + 1; k < j; k++) {
-      const d = distToSegment(pts[k]!.p, pts[i]!.p, pts[j]!.p);
+      const d = segmentDistance(pts[k]!.p, pts[i]!.p, pts[j]!.p);
       if (d > wd) {
         wd = d;
         worst = k;
@@ -316,12 +316,6 @@ export function simplify(pts: Corner[], tol: number): Corner[] {
   return pts.filter((_, i) => keep[i]);
 }
 
-function distToSegment(p: Xyz, a: Xyz, b: Xyz): number {
-  const ab = sub(b, a);
-  const l2 = dot(ab, ab);
-  const t = l2 > 0 ? clamp(dot(sub(p, a), ab) / l2, 0, 1) : 0;
-  return dist(p, add(a, scale(ab, t)));
-}
 
 /**
  * Makes a corner list bendable with a die of `radius`: drops soft corners that leave no straight

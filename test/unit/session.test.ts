@@ -255,16 +255,16 @@ describe('session: status codes', () => {
   });
 
   it('a 401 while a revoking call of the user (a password change) is under way logs out as "user", not "elsewhere"', async () => {
-    let answer: (() => void) | null = null;
+    const gate: { open?: () => void } = {};
     const t = setup((call) =>
-      call.url.endsWith('/personUpdate') ? new Promise((resolve) => (answer = () => resolve(ok(null)))) : { status: 401, body: { code: 1001, message: 'Unauthorized' } },
+      call.url.endsWith('/personUpdate') ? new Promise((resolve) => (gate.open = () => resolve(ok(null)))) : { status: 401, body: { code: 1001, message: 'Unauthorized' } },
     );
     t.session.login(tokens(1));
     const change = t.session.revoking(() => t.session.request({ url: '/admin/base/comm/personUpdate', method: 'POST', data: { password: 'x' } }));
     await expect(t.session.request({ url: '/admin/base/comm/person' })).rejects.toMatchObject({ handled: true });
     expect(t.logouts()).toEqual([{ type: 'logout', reason: 'user' }]);
-    while (!answer) await new Promise((r) => setTimeout(r, 1));
-    answer!();
+    while (!gate.open) await new Promise((r) => setTimeout(r, 1));
+    gate.open();
     await change;
     // Afterwards a 401 is somebody else's doing again.
     t.session.login(tokens(2));

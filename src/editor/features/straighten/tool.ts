@@ -6,12 +6,13 @@
 import { MOVE_STEP_MM, ROTATE_STEP_DEGREES, type Axis, type StraighteningController } from './feature.ts';
 import { ARROW_FROM, ARROW_TO, arrowPoints, ringPoints, type HandleId, type HandleLayout } from './handles.ts';
 import type { Matrix4, Xyz } from '../../engine/pose.ts';
+import { screenSegmentDistance, type ScreenPoint } from '../../engine/screen.ts';
 import type { KeyModifiers, Tool, ToolContext, ToolPhase, ToolPointerEvent } from '../../engine/tools/tool.ts';
 
 /** A press closer than this many pixels to a handle grabs it. */
 const HANDLE_GRAB_PX = 8;
 
-type Screen = { x: number; y: number };
+type Screen = ScreenPoint;
 
 export interface StraightenToolHost {
   readonly controller: StraighteningController;
@@ -47,13 +48,6 @@ const ARROWS: Record<string, Screen> = {
   ArrowUp: { x: 0, y: -1 },
   ArrowDown: { x: 0, y: 1 },
 };
-
-function segmentDistance(p: Screen, a: Screen, b: Screen): number {
-  const dx = b.x - a.x, dy = b.y - a.y;
-  const len = dx * dx + dy * dy;
-  const t = len > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len)) : 0;
-  return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
-}
 
 export class StraightenTool implements Tool {
   readonly id = 'straighten' as const;
@@ -91,7 +85,7 @@ export class StraightenTool implements Tool {
       for (let i = 0; i + 1 < screen.length; i++) {
         const a = screen[i], b = screen[i + 1];
         if (!a || !b) continue;
-        const d = segmentDistance(p, a, b);
+        const d = screenSegmentDistance(p, a, b);
         if (d <= HANDLE_GRAB_PX && (!best || d < best.d)) best = { id, d };
       }
     };

@@ -19,6 +19,7 @@ import type { EditorContext } from '../../engine/context.ts';
 import { FeatureStore } from '../../engine/store.ts';
 import { WireChecks } from './checks.ts';
 import { TagChecks, type TagFit } from './tags.ts';
+import { screenSegmentDistance } from '../../engine/screen.ts';
 import { ToothAnchorError, type AnchorTooth } from '../../../../common/wires/tooth-anchors.ts';
 import { jawOf } from '../../../../common/teeth.ts';
 import { isDesignerWire } from '../../../../common/ai.ts';
@@ -565,7 +566,7 @@ export class WireFeature {
       for (let i = 0; i + 1 < screen.length; i++) {
         const a = screen[i], b = screen[i + 1];
         if (!a || !b) continue;
-        const d = segmentDistance(x, y, a, b);
+        const d = screenSegmentDistance({ x, y }, a, b);
         if (d <= WIRE_PICK_PX && (!hit || d < hit.d)) hit = { id: w.id, corner: null, segment: i, d };
       }
     }
@@ -678,11 +679,4 @@ export class WireFeature {
     this.materials?.dispose();
     this.store.clear();
   }
-}
-
-function segmentDistance(x: number, y: number, a: { x: number; y: number }, b: { x: number; y: number }): number {
-  const dx = b.x - a.x, dy = b.y - a.y;
-  const l2 = dx * dx + dy * dy;
-  const t = l2 > 0 ? Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / l2)) : 0;
-  return Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy));
 }
