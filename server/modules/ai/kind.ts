@@ -27,6 +27,7 @@ import { writeDesign } from '../design/service.ts';
 import type { AutodesignInput, AutodesignJaw, AutodesignResult } from './engine.ts';
 import { orderPrescription } from './prescription.ts';
 import { keepReport, reportOf } from './report.ts';
+import type { AiReport } from '../../../common/ai-report.ts';
 import { AUTODESIGN_KIND, moveAi, type AutodesignJobInput } from './status.ts';
 import { aiServiceFor, releaseOrder, sendToService, VENDOR_DEADLINE_MINUTES, VENDOR_REASONS } from './vendor.ts';
 
@@ -83,17 +84,24 @@ async function prepare({ ctx, job }: Omit<HookArgs, 'trx'>): Promise<AutodesignI
   };
 }
 
-/** Why the engine's answer cannot be stored as a design, or null. */
-export function unusable(result: unknown): string | null {
+/** The engine's answer as it is stored: its design, the design's JSON text and its report; or why it cannot be. */
+export function checkAnswer(result: unknown): { design: AutodesignResult['design']; text: string; report: AiReport | null } | { problem: string } {
   const r = result as Partial<AutodesignResult> | null;
   const doc = r?.design;
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return 'no design document';
-  if (!Number.isInteger(doc.schemaVersion) || doc.schemaVersion < 1 || doc.schemaVersion > DESIGN_SCHEMA_VERSION) return `design format ${String(doc.schemaVersion)}`;
-  if (!Array.isArray(doc.wires)) return 'no wires';
-  if (doc.wires.some((w) => !w || !isWireType((w as { type?: unknown }).type))) return 'a wire of an unknown type';
-  if (new TextEncoder().encode(JSON.stringify(doc)).length > DESIGN_MAX_BYTES) return 'the design is too large';
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return { problem: 'no design document' };
+  if (!Number.isInteger(doc.schemaVersion) || doc.schemaVersion < 1 || doc.schemaVersion > DESIGN_SCHEMA_VERSION) return { problem: `design format ${String(doc.schemaVersion)}` };
+  if (!Array.isArray(doc.wires)) return { problem: 'no wires' };
+  if (doc.wires.some((w) => !w || !isWireType((w as { type?: unknown }).type))) return { problem: 'a wire of an unknown type' };
+  const text = JSON.stringify(doc);
+  if (new TextEncoder().encode(text).length > DESIGN_MAX_BYTES) return { problem: 'the design is too large' };
   const report = reportOf(r ?? {});
-  return 'problem' in report ? report.problem : null;
+  return 'problem' in report ? report : { design: doc, text, report: report.report };
+}
+
+/** Why the engine's answer cannot be stored as a design, or null. */
+export function unusable(result: unknown): string | null {
+  const checked = checkAnswer(result);
+  return 'problem' in checked ? checked.problem : null;
 }
 
 /** aiStatus processing | submitted -> fail with the reason; the order is no longer awaited from a service. */
@@ -114,26 +122,24 @@ async function failed({ ctx, trx, job }: HookArgs, reason: string): Promise<void
  * resubmitted). Run in the transaction of the job's (or callback's) end.
  */
 export async function storeAiDesign(ctx: AppContext, trx: Db, orderId: number, since: string | null, result: unknown): Promise<void> {
-  const problem = unusable(result);
-  if (problem) return failAi(ctx, trx, orderId, `${AI_REASONS.unusable} (${problem})`);
+  const answer = checkAnswer(result);
+  if ('problem' in answer) return failAi(ctx, trx, orderId, `${AI_REASONS.unusable} (${answer.problem})`);
   const order = await trx.selectFrom('order_info').select(['status', 'aiStatus', 'designerId']).where('id', '=', orderId).executeTakeFirst();
   // Switched off or resubmitted meanwhile: nothing of this run is kept.
   if (!order || order.aiStatus !== AI_STATUS.processing) return;
   if (order.status === ORDER_STATUS.pending || order.status === ORDER_STATUS.processed) return failAi(ctx, trx, orderId, AI_REASONS.frozen);
   const current = await trx.selectFrom('design_data').select(['version', 'updateTime']).where('orderId', '=', orderId).executeTakeFirst();
   if (current && since && current.updateTime > since) return failAi(ctx, trx, orderId, AI_REASONS.edited);
-  const { design } = result as AutodesignResult;
   const now = ctx.clock.now();
   const time = formatTime(now);
   const baseVersion = current?.version ?? 0;
   const written = await writeDesign(
     ctx,
-    { orderId, userId: order.designerId, baseVersion, schemaVersion: design.schemaVersion, text: JSON.stringify(design), time },
+    { orderId, userId: order.designerId, baseVersion, schemaVersion: answer.design.schemaVersion, text: answer.text, time },
     trx,
   );
   if (!written) return failAi(ctx, trx, orderId, AI_REASONS.edited);
-  const kept = reportOf(result as AutodesignResult);
-  await keepReport(trx, orderId, baseVersion + 1, 'report' in kept ? kept.report : null, time);
+  await keepReport(trx, orderId, baseVersion + 1, answer.report, time);
   await moveAi(trx, { orderId, to: AI_STATUS.ready, why: 'done', now, set: { aiError: null, aiEndTime: time } });
   await releaseOrder(trx, orderId);
 }
