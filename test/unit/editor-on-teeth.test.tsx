@@ -1,6 +1,5 @@
 // @vitest-environment jsdom
-// The wire tool's "On tooth" row in a DOM: the tooth chosen and, for a single-arm clasp, the
-// contact it crosses go to engine.wires.placeOnTeeth; the other types have no such choice.
+// The wire tool's "On tooth" row in a DOM: the tooth (or jaw) chosen goes to engine.wires.placeOnTeeth.
 /// <reference path="../../src/po.d.ts" />
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
@@ -28,23 +27,20 @@ function row(type: WireType) {
 }
 
 describe('On tooth row', () => {
-  it('lays a single-arm clasp across the contact chosen: mesial by default, distal when chosen', () => {
+  it('places a single-arm clasp on the tooth chosen (across the contact the wire options name)', () => {
     const calls = row('singleArmClasp');
     fireEvent.click(screen.getByTestId('wire-on-teeth-place'));
     fireEvent.change(screen.getByTestId('wire-on-teeth-target'), { target: { value: '19' } });
-    fireEvent.change(screen.getByTestId('wire-on-teeth-crossing'), { target: { value: 'distal' } });
     fireEvent.click(screen.getByTestId('wire-on-teeth-place'));
     expect(calls).toEqual([
-      ['singleArmClasp', { tooth: 30 }, 'mesial'],
-      ['singleArmClasp', { tooth: 19 }, 'distal'],
+      ['singleArmClasp', { tooth: 30 }],
+      ['singleArmClasp', { tooth: 19 }],
     ]);
-    expect(screen.getByLabelText('Crossing')).toBeTruthy();
   });
 
-  it('offers no crossing for the other wires', () => {
+  it('places a bow on the jaw chosen', () => {
     const calls = row('labialBow');
-    expect(screen.queryByTestId('wire-on-teeth-crossing')).toBeNull();
     fireEvent.click(screen.getByTestId('wire-on-teeth-place'));
-    expect(calls).toEqual([['labialBow', { jaw: 'lower' }, undefined]]);
+    expect(calls).toEqual([['labialBow', { jaw: 'lower' }]]);
   });
 });

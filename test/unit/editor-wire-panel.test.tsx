@@ -124,4 +124,25 @@ describe('wire panel', () => {
     editor.wires.setReview(null);
     expect(panel('en')).not.toContain('data-testid="ai-review"');
   });
+
+  it('offers the crossing of the next single-arm clasp with the wire tool, in en, zh and de, and for no other type', () => {
+    const editor = h.editor;
+    editor.setTool('wire');
+    try {
+      editor.wires.setType('singleArmClasp');
+      editor.wires.setCrossing('distal');
+      const html = panel('en');
+      expect(html).toMatch(/<select[^>]*data-testid="wire-crossing"[^>]*>/);
+      expect(text(html)).toContain('Crossing mesial distal');
+      expect(html).toMatch(/<option value="distal" selected="">distal<\/option>/);
+      expect(text(panel('zh'))).toContain('近中');
+      expect(text(panel('de'))).toContain('distal');
+      editor.wires.setType('labialBow');
+      expect(panel('en')).not.toContain('wire-crossing');
+    } finally {
+      editor.wires.setCrossing('mesial');
+      editor.wires.setType('singleArmClasp');
+      editor.setTool(null);
+    }
+  });
 });

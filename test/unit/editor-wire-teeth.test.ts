@@ -124,6 +124,16 @@ describe('wires on named teeth (headless)', () => {
     expect(editor.getState().document.wires).toHaveLength(2);
     editor.undo();
     expect(editor.getState().document.wires).toHaveLength(1);
+    // The option of the next wire: named teeth and clicks alike.
+    editor.wires.setCrossing('distal');
+    const optioned = tagNear((await editor.wires.placeOnTeeth('singleArmClasp', { tooth: 30 }))!);
+    expect(optioned.distal).toBeLessThan(optioned.mesial);
+    editor.undo();
+    const [click] = await anchorsOnTeeth('singleArmClasp', [30], detected(), FRAME, surfaceQuery(h.geometry, editor.handleOf('lower')!));
+    const clicked = await editor.wires.addAnchor('lower', click!);
+    const byClick = tagNear(clicked!);
+    expect(byClick.distal).toBeLessThan(byClick.mesial);
+    editor.wires.setCrossing('mesial');
   });
 
   it('an AI-generated wire is the designer\'s once accepted or edited, each one undoable command', async () => {

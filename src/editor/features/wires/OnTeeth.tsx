@@ -1,12 +1,11 @@
 // The wire tool's "on teeth" row: the next wire placed on named teeth instead of clicks (a clasp
 // on a chosen tooth, the arrow clasp between it and its distal neighbour, the labial bow on the
 // jaw's canines, the wraparound bow round its last molars). The teeth come from the segmentation
-// (engine.teeth), found first if need be. A single-arm clasp may cross its distal contact instead of
-// its mesial one (its tag then runs along the distal neighbour's lingual).
+// (engine.teeth), found first if need be. A single-arm clasp crosses the contact the wire options
+// name (WirePanel's "Crossing"), as one placed by clicks does.
 import { useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import type { WireType } from '../../engine/document.ts';
-import type { ClaspCrossing } from '../../../../common/wires/templates.ts';
 import type { EditorEngine, EditorState } from '../../engine/EditorEngine.ts';
 import { FIELD_CLASS } from '../../ui/MmField.tsx';
 import { numbersOf, toothName, type Jaw } from '../teeth/labels.ts';
@@ -24,7 +23,6 @@ export function OnTeeth({ engine, state, type, busy }: { engine: EditorEngine | 
   const numbering = useToothNumbering();
   const loaded = JAWS.filter((jaw) => state.models.some((m) => m.role === jaw && m.status === 'ready'));
   const [choice, setChoice] = useState<Record<WireType, string>>({ singleArmClasp: '', arrowClasp: '', labialBow: '', wraparoundBow: '' });
-  const [crossing, setCrossing] = useState<ClaspCrossing>('mesial');
   if (!loaded.length) return null;
   const perTooth = type === 'singleArmClasp' || type === 'arrowClasp';
   const value = choice[type] || (perTooth ? String(DEFAULT_TOOTH[type][loaded[0]!]) : loaded[0]!);
@@ -32,7 +30,7 @@ export function OnTeeth({ engine, state, type, busy }: { engine: EditorEngine | 
   const label = type === 'labialBow' ? t`On the canines of` : type === 'wraparoundBow' ? t`Round the last molars of` : type === 'arrowClasp' ? t`Distal to tooth` : t`On tooth`;
   const place = (): void => {
     if (!engine) return;
-    void engine.wires.placeOnTeeth(type, perTooth ? { tooth: Number(value) } : { jaw: value as Jaw }, type === 'singleArmClasp' ? crossing : undefined);
+    void engine.wires.placeOnTeeth(type, perTooth ? { tooth: Number(value) } : { jaw: value as Jaw });
   };
   return (
     <div className="col-span-2 flex items-end gap-1.5" data-testid="wire-on-teeth">
@@ -56,15 +54,6 @@ export function OnTeeth({ engine, state, type, busy }: { engine: EditorEngine | 
               ))}
         </select>
       </label>
-      {type === 'singleArmClasp' && (
-        <label className="w-20 shrink-0 text-xs text-slate-600">
-          {t`Crossing`}
-          <select className={FIELD_CLASS} value={crossing} onChange={(e) => setCrossing(e.target.value as ClaspCrossing)} data-testid="wire-on-teeth-crossing" title={t`The contact the clasp crosses into the base: distal where the gum beside the mesial one is too narrow for its tag`}>
-            <option value="mesial">{t`mesial`}</option>
-            <option value="distal">{t`distal`}</option>
-          </select>
-        </label>
-      )}
       <button
         type="button"
         className="inline-flex h-7 shrink-0 items-center rounded-md border border-primary bg-primary px-2.5 text-xs font-medium text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-50"

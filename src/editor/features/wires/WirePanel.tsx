@@ -13,6 +13,7 @@ import { FIELD_CLASS, MmField } from '../../ui/MmField.tsx';
 import { formatMm, formatNumber } from '../../../i18n/format.ts';
 import { useEngineStore } from '../../ui/useEngineStore.ts';
 import { OnTeeth } from './OnTeeth.tsx';
+import type { ClaspCrossing } from '../../../../common/wires/templates.ts';
 import { AiReview } from './AiReview.tsx';
 import { isDesignerWire } from '../../../../common/ai.ts';
 import { toothName } from '../teeth/labels.ts';
@@ -79,6 +80,21 @@ export function WirePanel({ engine, state }: { engine: EditorEngine | null; stat
             </select>
           </label>
           <MmField label={t`Clearance (mm)`} min={0} max={1} step={0.05} value={selected?.clearance ?? view.clearance} onValue={(v) => void engine?.wires.setClearance(v)} testId="wire-clearance" />
+          {view.type === 'singleArmClasp' && (
+            <label className="col-span-2 text-xs text-slate-600">
+              {t`Crossing`}
+              <select
+                className={FIELD_CLASS}
+                value={view.crossing}
+                onChange={(e) => engine?.wires.setCrossing(e.target.value as ClaspCrossing)}
+                data-testid="wire-crossing"
+                title={t`The contact the clasp crosses into the base: distal where the gum beside the mesial one is too narrow for its tag`}
+              >
+                <option value="mesial">{t`mesial`}</option>
+                <option value="distal">{t`distal`}</option>
+              </select>
+            </label>
+          )}
           <p className="col-span-2 text-xs text-slate-500" data-testid="wire-clicks" data-anchors={view.anchors} data-needed={view.needed}>
             {selected && clicked === 0
               ? t`Diameter and clearance apply to the selected wire. Click beside it (or press Esc) to place a new one.`

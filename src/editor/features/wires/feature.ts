@@ -71,6 +71,8 @@ export interface WireView {
   type: WireType;
   diameter: number;
   clearance: number;
+  /** The contact a single-arm clasp crosses into the base (clicks and named teeth alike). */
+  crossing: ClaspCrossing;
   /** Clicks collected for the next template, and how many it needs. */
   anchors: number;
   needed: number;
@@ -117,6 +119,7 @@ export const INITIAL_WIRE_VIEW: WireView = {
   type: 'singleArmClasp',
   diameter: DEFAULT_DIAMETER,
   clearance: DEFAULT_CLEARANCE,
+  crossing: 'mesial',
   anchors: 0,
   needed: 1,
   anchorJaw: null,
@@ -252,6 +255,11 @@ export class WireFeature {
     this.set({ type, needed: this.kit.clicks(type), anchors: 0, anchorJaw: null, problem: null });
   }
 
+  /** The contact the next single-arm clasp crosses: mesial, or distal where the gum lingual of the mesial one is too narrow for its tag. */
+  setCrossing(crossing: ClaspCrossing): void {
+    if (crossing === 'mesial' || crossing === 'distal') this.set({ crossing });
+  }
+
   /** The next wire's clearance, and the selected wire's (one command; its surface corners move to the new distance). */
   async setClearance(clearance: number): Promise<void> {
     if (!(clearance >= 0 && clearance <= 1)) return;
@@ -312,13 +320,13 @@ export class WireFeature {
     return this.place(jaw, this.view.type, anchors);
   }
 
-  /** Places a template on clicked teeth as a new wire (one command) and selects it. */
-  async place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[], crossing?: ClaspCrossing): Promise<string | null> {
+  /** Places a template on clicked teeth as a new wire (one command) and selects it; a single-arm clasp crosses `crossing` (default: the option's). */
+  async place(jaw: 'upper' | 'lower', type: WireType, anchors: SurfacePick[], crossing: ClaspCrossing = this.view.crossing): Promise<string | null> {
     const { diameter, clearance } = this.view;
     this.set({ busy: true, problem: null });
     let placed: Shaped;
     try {
-      placed = await this.kit.place(jaw, type, anchors, { diameter, clearance, ...(crossing && type === 'singleArmClasp' ? { crossing } : {}) });
+      placed = await this.kit.place(jaw, type, anchors, { diameter, clearance, ...(type === 'singleArmClasp' ? { crossing } : {}) });
     } catch (e) {
       console.error('Placing a wire failed', e);
       this.set({ busy: false, problem: 'PLACE_FAILED' });
@@ -345,8 +353,7 @@ export class WireFeature {
    * Places a template on named teeth instead of clicks ("a clasp on the 6"): `tooth` is the clasped
    * tooth (the arrow clasp sits between it and its distal neighbour); the bows take the jaw's
    * canines or last molars. One command like a placement by clicks. `crossing`: the contact a
-   * single-arm clasp crosses into the base (default mesial; distal where the gum lingual of the
-   * mesial one is too narrow for its tag).
+   * single-arm clasp crosses into the base (default: the option's, setCrossing).
    */
   async placeOnTeeth(type: WireType, target: { tooth: number } | { jaw: 'upper' | 'lower' }, crossing?: ClaspCrossing): Promise<string | null> {
     const jaw = 'tooth' in target ? jawOf(target.tooth) : target.jaw;
