@@ -506,15 +506,22 @@ describe('tags in the base (headless)', () => {
     expect(held!.outside).toBe(0);
     editor.wires.select('w1');
     expect(panelText(editor, 'en')).toMatch(/Tag: [6-8]\.\d\d mm inside the base\./);
+    const warned = () => editor.wires.handlesOf('w1').filter((m) => (m.metadata as { mark: string | null }).mark === 'warning').map((m) => (m.metadata as { corner: number }).corner);
+    expect(warned()).toEqual([]);
 
-    // Moved 10 mm along x, its last corner (x = 14) lies past the rim: outside the plan and the acrylic.
-    const moved = await wire('w1', 'singleArmClasp', 5, { x: 10 });
+    // Moved 11 mm along x, its last corner (x = 15) lies past the rim: outside the plan and the
+    // acrylic; its middle one (x = 11) within 1 mm of the rim.
+    const moved = await wire('w1', 'singleArmClasp', 5, { x: 11 });
     editor.changeDocument('wire.move', { ...editor.getState().document, wires: [moved] });
     expect(editor.wires.tags('w1')).toBeNull(); // not measured for this shape yet
     await editor.wires.settled();
     const [short] = editor.wires.tags('w1')!;
     expect(short!.inside).toBeLessThan(-1);
     expect(short!.outside).toBeGreaterThan(0);
+    // Its corners short of the margin are marked in the view (the last one also breaks a bending rule: an error mark).
+    expect(short!.short).toEqual([3, 4]);
+    expect(warned()).toContain(3);
+    expect(warned()).not.toContain(2);
     const mm = Math.abs(short!.inside).toFixed(2);
     expect(panelText(editor, 'en')).toContain(`Tag: ${mm} mm outside the base. ${short!.outside} corner`);
     expect(panelText(editor, 'de')).toContain(`Retentionsteil: ${mm.replace('.', ',')} mm außerhalb der Basis.`);

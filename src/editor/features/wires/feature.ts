@@ -152,16 +152,8 @@ export class WireFeature {
     /** Delay of the live checks after the last change (ms). */
     private readonly checkDelayMs = 200,
   ) {
-    this.checks = new WireChecks(
-      host.geometry,
-      (id) => {
-        this.set({ checks: this.view.checks + 1 });
-        const w = this.host.document().wires?.find((x) => x.id === id);
-        if (w) this.draw(w, this.preview?.id === id ? this.preview.points : w.points);
-      },
-      checkDelayMs,
-    );
-    this.tagChecks = new TagChecks(host.geometry, (jaw) => host.generatedBase.handleOf(jaw), () => this.set({ checks: this.view.checks + 1 }), checkDelayMs);
+    this.checks = new WireChecks(host.geometry, (id) => this.checked(id), checkDelayMs);
+    this.tagChecks = new TagChecks(host.geometry, (jaw) => host.generatedBase.handleOf(jaw), (id) => this.checked(id), checkDelayMs);
     // A base generated, made again or gone: the tags are measured against the new one.
     this.unfollowBase = host.generatedBase.onGenerated(() => this.sync());
     this.store = new FeatureStore<WireView>({ ...INITIAL_WIRE_VIEW, needed: kit.clicks(INITIAL_WIRE_VIEW.type) });
@@ -651,9 +643,17 @@ export class WireFeature {
     this.host.requestRender();
   }
 
-  /** The corners the last check found fault with: error or warning. */
+  /** A check's result arrived for a wire: the panel reads it again, its marks are redrawn. */
+  private checked(id: string): void {
+    this.set({ checks: this.view.checks + 1 });
+    const w = this.host.document().wires?.find((x) => x.id === id);
+    if (w) this.draw(w, this.preview?.id === id ? this.preview.points : w.points);
+  }
+
+  /** The corners the last checks found fault with: error or warning (a tag corner short of the base's margin too). */
   private marks(w: WireDesign, count: number): ('error' | 'warning' | undefined)[] {
     const out: ('error' | 'warning' | undefined)[] = new Array(count).fill(undefined);
+    for (const tag of this.tags(w.id) ?? []) for (const c of tag.short ?? []) if (c < count) out[c] = 'warning';
     const result = this.check(w.id);
     if (!result) return out;
     for (const issue of result.issues) {

@@ -18,16 +18,18 @@ export interface TagGeometry {
 export interface TagFit {
   inside: number;
   outside: number;
+  /** The wire's corners (indices into its points) of this tag that are not held: marked in the view. */
+  short?: number[];
 }
 
 /** Whether a tag lies as it should. */
 export const isHeld = (t: TagFit): boolean => t.inside >= TAG_INSIDE_MM && t.outside === 0;
 
-/** Each tag's corners (model frame) of a wire shaped as `points`. */
-function tagCorners(wire: WireDesign, points: readonly WirePoint[]): WirePoint['point'][][] {
+/** Each tag's first corner's index and its corners (model frame) of a wire shaped as `points`. */
+function tagCorners(wire: WireDesign, points: readonly WirePoint[]): { from: number; corners: WirePoint['point'][] }[] {
   return wireTags(wire)
     .filter(([from, to]) => to >= from && to < points.length)
-    .map(([from, to]) => points.slice(from, to + 1).map((p) => p.point));
+    .map(([from, to]) => ({ from, corners: points.slice(from, to + 1).map((p) => p.point) }));
 }
 
 /** The wires' tags in the bases: a result per wire (one TagFit per tag), while its jaw shows a base. */
@@ -38,16 +40,17 @@ export class TagChecks extends LiveChecks<TagFit[]> {
         key: (w, points) => {
           const base = baseOf(w.jaw);
           const tags = tagCorners(w, points);
-          return base === null || tags.length === 0 || !geometry.tagPlaces ? null : JSON.stringify([base, tags]);
+          return base === null || tags.length === 0 || !geometry.tagPlaces ? null : JSON.stringify([base, tags.map((t) => t.corners)]);
         },
         run: async (w, points) => {
           const tags = tagCorners(w, points);
-          const places = await geometry.tagPlaces!(baseOf(w.jaw)!, new Float32Array(tags.flat(2)));
+          const places = await geometry.tagPlaces!(baseOf(w.jaw)!, new Float32Array(tags.flatMap((t) => t.corners.flat())));
           if (!places) throw new Error('not a generated base');
           let at = 0;
           return tags.map((tag) => {
-            const own = places.slice(at, (at += tag.length));
-            return { inside: Math.min(...own.map((p) => p.rim)), outside: own.filter((p) => !p.inSolid).length };
+            const own = places.slice(at, (at += tag.corners.length));
+            const short = own.flatMap((p, k) => (p.rim < TAG_INSIDE_MM || !p.inSolid ? [tag.from + k] : []));
+            return { inside: Math.min(...own.map((p) => p.rim)), outside: own.filter((p) => !p.inSolid).length, short };
           });
         },
       },
