@@ -6,7 +6,9 @@
 // every pose, the wires placed and passing every check (collision sweep included), the clasp
 // tips' undercut (goal 0.15-0.4 mm), the least gap between a wire and the teeth outside its tags
 // (never below 0), and the labial bows' gap to each incisor's labial surface at its middle third
-// (goal at most the clearance + 0.2 mm). The measures are test/bench/autodesign-measure.ts. No peer.
+// (goal at most the clearance + 0.2 mm). The measures are test/bench/autodesign-measure.ts. A last
+// row times the study models with every triangle split in four (about 1.4 million triangles per
+// jaw, past the densest scans an order brings), in the file's pose. No peer.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -34,6 +36,34 @@ async function welded(module: WebAssembly.Module, file: string): Promise<Mesh> {
   const labelsFile = file.replace(/\.stl$/, '.labels.bin');
   const labels = existsSync(labelsFile) ? new Uint8Array(readFileSync(labelsFile)) : null;
   return { positions: parsed.mesh.positions, indices: parsed.mesh.indices, labels: labels && labels.length * 3 === parsed.mesh.positions.length ? labels : null };
+}
+
+/** Every triangle split in four at its edges' midpoints: the same surface, four times the triangles (no labels). */
+function splitInFour(m: Mesh): Mesh {
+  const P = m.positions, I = m.indices;
+  const n = P.length / 3;
+  const edges = new Map<number, number>();
+  const positions = new Float32Array(P.length + 3 * (I.length / 2));
+  positions.set(P);
+  let next = n;
+  const mid = (a: number, b: number): number => {
+    const key = Math.min(a, b) * n + Math.max(a, b);
+    let v = edges.get(key);
+    if (v === undefined) {
+      v = next++;
+      for (let k = 0; k < 3; k++) positions[3 * v + k] = (P[3 * a + k]! + P[3 * b + k]!) / 2;
+      edges.set(key, v);
+    }
+    return v;
+  };
+  const indices = new Uint32Array(I.length * 4);
+  for (let t = 0, o = 0; t < I.length; t += 3) {
+    const a = I[t]!, b = I[t + 1]!, c = I[t + 2]!;
+    const ab = mid(a, b), bc = mid(b, c), ca = mid(c, a);
+    indices.set([a, ab, ca, ab, b, bc, ca, bc, c, ab, bc, ca], o);
+    o += 12;
+  }
+  return { positions: positions.slice(0, 3 * next), indices, labels: null };
 }
 
 const range = (xs: number[]): string => (xs.length ? `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}` : 'none');
@@ -87,6 +117,21 @@ export const autodesignSuite: BenchSuite = {
           `${placed}/${total} wires placed and passing with the collision sweep${failures.length ? ` (left out: ${[...new Set(failures)].join(', ')})` : ''}; ` +
           `clasp tips' undercut ${range(tips)} mm, ${inRange}/${tips.length} in 0.15-0.4; least gap to the model outside the tags: clasps ${gapOf('singleArmClasp')} mm, bows ${gapOf('labialBow')} mm; ` +
           `labial bow to incisors at mid-third ${range(incisor)} mm, ${near}/${incisor.length} within clearance + 0.2; slowest ${Math.max(...times).toFixed(0)} ms`,
+      });
+    }
+    const study = orders.find((o) => o.input === 'study models');
+    if (study) {
+      const upper = splitInFour(study.upper), lower = splitInFour(study.lower);
+      const out = await autodesign(module, { upper, lower, prescription: DEFAULT_PRESCRIPTION });
+      const placed = out.report.filter((x) => x.status === 'placed').length;
+      const bases = out.bases.filter((b) => b.status === 'generated');
+      const slots = out.bases.flatMap((b) => b.slots);
+      const t = out.timings;
+      rows.push({
+        name: 'autodesign/ours', input: `study models split in four (${upper.indices.length / 3} + ${lower.indices.length / 3} triangles), file pose`, ours_ms: t.totalMs, peer: '', peer_ms: NaN, ratio: NaN,
+        note:
+          `${placed}/${out.report.length} wires placed and passing; ${bases.length}/${out.bases.length} bases, ${slots.filter((x) => x.status !== 'failed').length}/${slots.length} slots; ` +
+          `segmentation ${t.segmentMs.toFixed(0)} ms, insertion ${t.insertionMs.toFixed(0)} ms, wires ${t.wiresMs.toFixed(0)} ms, bases ${t.baseMs.toFixed(0)} ms`,
       });
     }
     return rows;
