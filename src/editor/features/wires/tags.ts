@@ -44,7 +44,9 @@ export class TagChecks extends LiveChecks<TagFit[]> {
         },
         run: async (w, points) => {
           const tags = tagCorners(w, points);
-          const places = await geometry.tagPlaces!(baseOf(w.jaw)!, new Float32Array(tags.flatMap((t) => t.corners.flat())));
+          const base = baseOf(w.jaw);
+          if (base === null) return []; // the base went since: no figures (the key no longer matches either)
+          const places = await geometry.tagPlaces!(base, new Float32Array(tags.flatMap((t) => t.corners.flat())));
           if (!places) throw new Error('not a generated base');
           let at = 0;
           return tags.map((tag) => {
