@@ -35,7 +35,7 @@ export function AiReview({ engine, wires, report }: { engine: EditorEngine | nul
   /**
    * The wire's name as the report or the design has it, and a button selecting it while the design
    * has it; struck through once the designer has accepted or edited the wire (the report is the
-   * automatic design's, not measured again).
+   * automatic design's), or once `resolved` (a tag measured again and held now).
    */
   const ofWire = (wireId: string, text: (name: string) => string, resolved = false) => {
     const wire = wires.find((w) => w.id === wireId);
