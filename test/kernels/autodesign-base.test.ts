@@ -20,7 +20,7 @@ import { measureBaseGoals } from '../../workers/design/autodesign-goals-base.ts'
 import { tagPlaces } from '../../workers/design/base-rim.ts';
 import { kernelSurface } from '../../workers/design/surface.ts';
 import { roomForTags } from '../../workers/design/tag-room.ts';
-import { toothSideRoom } from '../../workers/design/base-outline.ts';
+import { jawArchOrNone, toothSideRoom } from '../../workers/design/base-outline.ts';
 import { occlusalMask } from '../../workers/design/occlusal.ts';
 import { centroid, randomPose, rng, transformed } from '../fixtures/bite-poses.ts';
 import { teethJaw, type TeethJawOptions } from '../fixtures/teeth-jaws.ts';
@@ -129,7 +129,7 @@ describe('automatic base and slots on generated jaws', () => {
     const g = teethJaw({ jaw: 'lower' });
     const occlusal = occlusalMask(g.positions, g.indices, g.labels, [0, 0, 1]);
     const teeth = labelledTeeth(g);
-    const room = toothSideRoom({ jaw: 'lower', positions: g.positions, labels: g.labels, occlusal, teeth, matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], direction: [0, 0, 1] });
+    const room = toothSideRoom(jawArchOrNone({ jaw: 'lower', positions: g.positions, labels: g.labels, occlusal, teeth, matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], direction: [0, 0, 1] }));
     let over = 0;
     for (let v = 0; v < occlusal.length; v++) if (occlusal[v] && room([g.positions[3 * v]!, g.positions[3 * v + 1]!, g.positions[3 * v + 2]!]) > 0) over++;
     expect(over).toBe(0);
@@ -143,7 +143,7 @@ describe('automatic base and slots on generated jaws', () => {
     expect(rooms.at(-1)!, JSON.stringify(rooms)).toBeGreaterThan(2);
     expect(rooms.at(-1)!, JSON.stringify(rooms)).toBeLessThan(Infinity);
     // no teeth, no arch: nothing bounds the room (the wires fail on their teeth instead)
-    const none = toothSideRoom({ jaw: 'lower', positions: g.positions, labels: new Uint8Array(g.labels.length), occlusal, teeth: [], matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], direction: [0, 0, 1] });
+    const none = toothSideRoom(jawArchOrNone({ jaw: 'lower', positions: g.positions, labels: new Uint8Array(g.labels.length), occlusal, teeth: [], matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], direction: [0, 0, 1] }));
     expect(none(c)).toBe(Infinity);
   });
 

@@ -14,7 +14,7 @@ import { BaseError, generateBase, type BaseMesh } from '../kernels/base.ts';
 import type { Bvh } from '../kernels/bvh.ts';
 import { meshViews, type MeshRef } from '../kernels/mesh.ts';
 import { cutSlot, loadManifold, SlotError, type SlotBase } from '../kernels/slot.ts';
-import { baseOutline, OutlineError, TAG_MARGIN, type BaseOutline } from './base-outline.ts';
+import { baseOutline, jawArchOrNone, OutlineError, TAG_MARGIN, type BaseOutline, type JawArch } from './base-outline.ts';
 import { tagPlaces, type TagPlace } from './base-rim.ts';
 import { jawAxis } from './insertion.ts';
 import { occlusalMask } from './occlusal.ts';
@@ -65,6 +65,8 @@ export interface JawBaseInput {
   matrix: ArrayLike<number>;
   /** Insertion direction, canonical frame; default the jaw's occlusal axis (upper -z, lower +z). */
   direction?: Xyz;
+  /** The jaw's arch coordinates made from these fields (base-outline.ts jawArch), when the caller has them; made here when absent. */
+  arch?: JawArch;
   shouldCancel?: () => boolean;
 }
 
@@ -116,11 +118,13 @@ export async function designJawBase(input: JawBaseInput): Promise<JawBaseResult>
   // rim follows the surface, not the outline's arch coordinates), its tag's margin grows by what it
   // lacks and the base is made again: the better of the tries is kept.
   const margins = tags.map(() => TAG_MARGIN);
+  // one arch for every try (none: each try's outline fails with the reason)
+  const arch = input.arch ?? jawArchOrNone({ jaw, positions, labels: input.labels, occlusal, teeth: input.teeth, matrix: input.matrix, direction: canonical }) ?? undefined;
   let made: { outline: BaseOutline; generated: BaseMesh; worst: number; places: TagPlace[] } | null = null;
   for (let round = 0; round <= TAG_ROUNDS; round++) {
     let outline: BaseOutline, generated: BaseMesh;
     try {
-      outline = baseOutline(bvh, { jaw, positions, labels: input.labels, occlusal, teeth: input.teeth, matrix: input.matrix, direction: canonical, tags, tagMargins: margins });
+      outline = baseOutline(bvh, { jaw, positions, labels: input.labels, occlusal, teeth: input.teeth, matrix: input.matrix, direction: canonical, tags, tagMargins: margins, ...(arch ? { arch } : {}) });
       generated = await generateBase(mesh, bvh, outline.outline, {
         direction: insertionInModel(input.matrix, canonical),
         thickness: AUTODESIGN_BASE_THICKNESS,

@@ -41,7 +41,7 @@ import { insertionDirection, jawAxis } from './insertion.ts';
 import { liftOff } from './lift-off.ts';
 import { occlusalSurface } from './occlusal.ts';
 import { roomyWays, TAG_ROOM, type KeepOff } from './tag-room.ts';
-import { toothSideRoom } from './base-outline.ts';
+import { jawArchOrNone, toothSideRoom } from './base-outline.ts';
 import { kernelSurface } from './surface.ts';
 
 type Jaw = 'upper' | 'lower';
@@ -166,8 +166,9 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     const occlusal = occlusalSurface(mesh, seg.labels, insertionInModel(frame, jawAxis(jaw)));
     // one BVH of the jaw for its wires' surface queries and its base
     const bvh = buildBvh(mesh);
-    const toothSide = toothSideRoom({ jaw, positions: meshViews(mesh).positions.slice(), labels: seg.labels, occlusal: occlusal.vertices, teeth: seg.teeth, matrix: frame, direction: dir.canonical });
-    const keepOff = { occlusal: occlusal.triangles, toothSide };
+    // the jaw's arch coordinates, for the tags' room and the base's outlines
+    const arch = jawArchOrNone({ jaw, positions: meshViews(mesh).positions.slice(), labels: seg.labels, occlusal: occlusal.vertices, teeth: seg.teeth, matrix: frame, direction: dir.canonical });
+    const keepOff = { occlusal: occlusal.triangles, toothSide: toothSideRoom(arch) };
     const placed = await designJaw(mesh, bvh, jaw, input.prescription[jaw]!, seg.teeth, { frame, direction: dir.model, crowns: dir.crowns, head: options.head, keepOff }, cancelled);
     wiresMs += performance.now() - t;
     wires.push(...placed.wires);
@@ -175,7 +176,7 @@ export async function autodesign(module: WebAssembly.Module, input: AutodesignIn
     if (input.prescription[jaw]!.base) {
       cancelled();
       t = performance.now();
-      const made = await designJawBase({ mesh, bvh, jaw, labels: seg.labels, occlusal: occlusal.vertices, teeth: seg.teeth, wires: placed.wires, matrix: frame, direction: dir.canonical, shouldCancel: options.shouldCancel });
+      const made = await designJawBase({ mesh, bvh, jaw, labels: seg.labels, occlusal: occlusal.vertices, teeth: seg.teeth, wires: placed.wires, matrix: frame, direction: dir.canonical, ...(arch ? { arch } : {}), shouldCancel: options.shouldCancel });
       baseMs += performance.now() - t;
       if (made.base) bases[jaw] = made.base;
       slots.push(...made.slots);

@@ -75,6 +75,8 @@ export interface OutlineInput {
   tagMargins?: readonly number[];
   /** Per model vertex, 1 on a crown's occlusal surface (occlusal.ts): the border stays OCCLUSAL_CLEAR off them. */
   occlusal?: Uint8Array;
+  /** The jaw's arch coordinates, made from this input (jawArch) where a caller makes several outlines of one jaw; made here when absent. */
+  arch?: JawArch;
 }
 
 export interface BaseOutline {
@@ -95,8 +97,8 @@ interface Arch {
 /** What the arch coordinates are made from: the jaw, its labelled model, the straightening and the insertion direction. */
 export type ArchInput = Pick<OutlineInput, 'jaw' | 'positions' | 'labels' | 'teeth' | 'matrix' | 'direction' | 'occlusal'>;
 
-/** The jaw in arch coordinates, with its crowns' extent per sample. */
-interface JawArch {
+/** The jaw in arch coordinates, with its crowns' extent per sample (read only: an outline works on its own copy of `border`). */
+export interface JawArch {
   arch: Arch;
   d: Xyz;
   toCanonical: (x: number, y: number, z: number) => Xyz;
@@ -112,7 +114,8 @@ interface JawArch {
   sHi: number;
 }
 
-function jawArch(input: ArchInput): JawArch {
+/** The jaw in arch coordinates. Throws OutlineError when the teeth give no arch. */
+export function jawArch(input: ArchInput): JawArch {
   const m = input.matrix;
   const toCanonical = (x: number, y: number, z: number): Xyz => [
     m[0]! * x + m[4]! * y + m[8]! * z + m[12]!,
@@ -168,22 +171,26 @@ function jawArch(input: ArchInput): JawArch {
   return { arch, d, toCanonical, toPlan, border, gumDepth, least, sLo, sHi };
 }
 
+/** The jaw in arch coordinates, or null when the teeth give no arch (no outline can be drawn then). */
+export function jawArchOrNone(input: ArchInput): JawArch | null {
+  try {
+    return jawArch(input);
+  } catch (e) {
+    if (e instanceof OutlineError) return null;
+    throw e;
+  }
+}
+
 /**
  * How far (mm, in plan along the insertion direction) a model point lies inside the least
  * tooth-side border the outline may draw: OCCLUSAL_CLEAR off the occlusal surfaces as the
  * outline bounds it, per sample along the arch and straight between the samples. 0 on the
- * teeth's side of it; Infinity where no occlusal surface bounds it nearby, and everywhere when the
- * teeth give no arch (no outline can be drawn then either). The tags' room uses it: a tag corner
- * nearer that border than it needs cannot be held inside by the outline.
+ * teeth's side of it; Infinity where no occlusal surface bounds it nearby, and everywhere without
+ * an arch (jawArchOrNone's null). The tags' room uses it: a tag corner nearer that border than it
+ * needs cannot be held inside by the outline.
  */
-export function toothSideRoom(input: ArchInput): (p: Xyz) => number {
-  let jaw: JawArch;
-  try {
-    jaw = jawArch(input);
-  } catch (e) {
-    if (e instanceof OutlineError) return () => Infinity;
-    throw e;
-  }
+export function toothSideRoom(jaw: JawArch | null): (p: Xyz) => number {
+  if (!jaw) return () => Infinity;
   const { arch, toPlan, least } = jaw;
   const N = arch.x.length;
   return (p) => {
@@ -206,7 +213,9 @@ export function toothSideRoom(input: ArchInput): (p: Xyz) => number {
 
 /** The outline for the jaw's base. Throws OutlineError when the teeth or the surface do not allow one. */
 export function baseOutline(bvh: Bvh, input: OutlineInput): BaseOutline {
-  const { arch, d, toCanonical, toPlan, border, gumDepth, least, sLo, sHi } = jawArch(input);
+  const { arch, d, toCanonical, toPlan, border: made, gumDepth, least, sLo, sHi } = input.arch ?? jawArch(input);
+  // the tags and a narrow strip move the border: this outline's own copy
+  const border = made.slice();
   const N = arch.x.length;
   let lo = Math.max(0, Math.floor(sLo - DISTAL_EXTENSION / STEP)), hi = Math.min(N - 1, Math.ceil(sHi + DISTAL_EXTENSION / STEP));
 
